@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// PolyDepth core: translational penetration depth between two posed meshes (Je et al. 2012,
+// iterative contact-space projection), and the local PDs projected from it.
+#pragma once
+
+#include "query.h"
+
+PD_C_BEGIN
+
+/// Free-configuration strategies (bit flags), tried in this order by the automatic mode.
+typedef enum pdStartStrategy
+{
+	PD_START_COHERENCE = 1 << 0,       ///< the per-pair cache of recent contact configurations
+	PD_START_CLEARANCE = 1 << 1,       ///< precomputed maximally clear configurations
+	PD_START_CENTROID = 1 << 2,        ///< back off along the centroid difference by the enclosing radii
+	PD_START_RANDOM = 1 << 3,          ///< random directions in free space
+	PD_START_CONTACT_NORMALS = 1 << 4, ///< directions from the in-collision contact normals
+	PD_START_PRINCIPAL_AXES = 1 << 5,  ///< +- principal axes of the overlap region
+	PD_START_ALL = 0x3f,
+} pdStartStrategy;
+
+/// Options for a penetration-depth query. Must be initialised with pdDefaultPenetrationDef();
+/// NULL means the defaults.
+typedef struct pdPenetrationDef
+{
+	/// Contact tolerance (world units): the returned translation leaves A and B at most touching,
+	/// with any overlap shallower than this. <= 0 means 1e-4 of the smaller bounding-box diagonal.
+	double contactTolerance;
+	unsigned startStrategies;   ///< pdStartStrategy bits. Default PD_START_ALL
+	int maxStarts;              ///< free configurations refined at most. Default 12
+	int maxIterations;          ///< PolyDepth iterations per start (project, classify). Default 30
+	double timeBudgetMs;        ///< wall-clock budget; 0 = none. Default 0
+	int maxContactPlanes;       ///< contact planes kept for the in-projection (10..30). Default 20
+	int maxLcpIterations;       ///< projected Gauss-Seidel sweeps per in-projection. Default 100
+	int randomDirections;       ///< directions tried by PD_START_RANDOM. Default 32
+	unsigned randomSeed;        ///< seed for PD_START_RANDOM (results are deterministic). Default 1
+	bool lineRefinement;        ///< line-sampling refinement of a free start toward the query. Default true
+	bool useOrientationPruning; ///< drop inapplicable feature pairs (SFOG). Default true
+	bool useConvexExactPath;    ///< exact PD from the SFOG overlay when both meshes are convex. Default true
+	bool closedAsSolid;         ///< closed meshes are solids (containment is penetration). Default true
+	int internalValue;
+} pdPenetrationDef;
+
+/// Caller-owned per-pair memory for motion coherence (zero-initialise it, or call
+/// pdResetPenetrationCache). Holds the last 3 contact configurations expressed in B's frame.
+typedef struct pdPenetrationCache
+{
+	pdVec3 configurations[3]; ///< A's origin relative to B, in B's frame (private)
+	pdQuat relativeRotation[3]; ///< A's rotation relative to B when stored (private)
+	int count;                ///< valid entries (private)
+	int next;                 ///< ring position (private)
+	unsigned stamp;           ///< private
+} pdPenetrationCache;
+
+PD_API void pdResetPenetrationCache( pdPenetrationCache* cache );
+
+typedef enum pdPenetrationState
+{
+	PD_STATE_SEPARATED = 0,
+	PD_STATE_TOUCHING = 1,
+	PD_STATE_PENETRATING = 2,
+} pdPenetrationState;
+
+#define PD_MAX_LOCAL_REGIONS 16
+#define PD_MAX_REGION_POINTS 8
+
+/// One contact region after translating A by the global PD d.
+typedef struct pdLocalPenetration
+{
+	pdVec3 normal;   ///< unit, world, on B pointing toward A
+	double depth;    ///< d . normal (>= 0), world units: how deep A was along this normal
+	pdVec3 translation; ///< (d . n) n
+	int pointCount;  ///< contact points in this region
+	pdVec3 points[PD_MAX_REGION_POINTS]; ///< on B's surface, world frame, at the contact configuration
+} pdLocalPenetration;
+
+typedef struct pdPenetrationResult
+{
+	pdStatus status;            ///< OK, or a cap status (ITERATION/TIME limit) with a valid upper bound
+	pdPenetrationState state;
+	double depth;               ///< |translation|, world units; 0 unless penetrating
+	pdVec3 translation;         ///< translate A by this (world) to leave A and B at most touching
+	int iterations;             ///< PolyDepth iterations summed over starts
+	int starts;                 ///< free configurations refined
+	int contacts;               ///< contact planes in the final in-projection
+	int nodeVisits;             ///< BVH node pairs visited in total
+	double elapsedMs;           ///< wall time of the query
+	int localCount;
+	pdLocalPenetration local[PD_MAX_LOCAL_REGIONS];
+} pdPenetrationResult;
+
+PD_API pdPenetrationDef pdDefaultPenetrationDef( void );
+
+/// Computes the translational PD of A against B. def and ioCache may be NULL. On error the
+/// result is zeroed (never NaN) and the status says why.
+PD_API pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+									  const pdTransform* poseB, const pdPenetrationDef* def,
+									  pdPenetrationCache* ioCache, pdWorkspace* ioWorkspace,
+									  pdPenetrationResult* outResult );
+
+/// Writes a reproduction of a query (both meshes, both poses and the def) as a text file that
+/// `polydepth replay FILE` runs again. Returns PD_STATUS_OK or PD_STATUS_INVALID_ARGUMENT.
+PD_API pdStatus pdWriteRepro( const char* path, const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+							  const pdTransform* poseB, const pdPenetrationDef* def );
+
+PD_C_END

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+//
+// PolyDepth: translational penetration depth between polygon-soup triangle meshes.
+//
+// Overview
+//   pdMesh        an immutable, thread-shareable triangle mesh created from your arrays (copied).
+//   pdWorkspace   per-thread scratch memory; queries allocate nothing once it has warmed up.
+//   pdCollide / pdComputeDistance / pdComputeTranslationalCcd
+//                 proximity queries between two posed meshes.
+//   pdComputePenetration
+//                 the smallest translation of A that leaves A and B at most touching, plus the
+//                 local PDs (one normal and depth per contact region) projected from it.
+//   Errors are values: every call returns a pdStatus (negative = error, positive = a cap was hit
+//   and the answer is still a valid bound); pdStatusString() explains it.
+//
+// Example
+//   pdMeshDef def = pdDefaultMeshDef();
+//   def.vertices = positions;  def.vertexCount = nv;    // double xyz triplets
+//   def.indices = indices;     def.triangleCount = nt;  // uint32 triplets
+//   pdMeshReport report;
+//   pdMesh* mesh = pdCreateMesh( &def, &report );
+//   if ( mesh == NULL ) { fprintf( stderr, "%s\n", report.message ); return 1; }
+//
+//   pdWorkspace* ws = pdCreateWorkspace();
+//   pdTransform poseA = pdIdentityTransform(), poseB = pdIdentityTransform();
+//   poseA.p.x = 0.3;
+//   pdPenetrationResult r;
+//   pdComputePenetration( mesh, &poseA, mesh, &poseB, NULL, NULL, ws, &r );
+//   if ( r.state == PD_STATE_PENETRATING )
+//       printf( "move A by (%g %g %g), depth %g\n", r.translation.x, r.translation.y, r.translation.z, r.depth );
+//   pdDestroyWorkspace( ws );
+//   pdDestroyMesh( mesh );
+#pragma once
+
+#include "base.h"
+#include "mesh.h"
+#include "query.h"
+#include "penetration.h"

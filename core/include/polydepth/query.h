@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+// PolyDepth core: proximity queries between two posed meshes (collide, distance, translational
+// continuous collision, contact features). Re-entrant: all scratch memory lives in a
+// caller-owned workspace (one per thread); after warm-up a query allocates nothing.
+#pragma once
+
+#include "mesh.h"
+
+PD_C_BEGIN
+
+/// Per-thread scratch memory for queries. Not shareable between threads at the same time.
+typedef struct pdWorkspace pdWorkspace;
+
+PD_API pdWorkspace* pdCreateWorkspace( void );
+PD_API void pdDestroyWorkspace( pdWorkspace* workspace );
+/// Bytes the workspace holds (it grows on demand and keeps its high-water mark).
+PD_API size_t pdWorkspace_GetBytes( const pdWorkspace* workspace );
+
+/// Kind of a mesh feature.
+typedef enum pdFeatureType
+{
+	PD_FEATURE_VERTEX = 0,
+	PD_FEATURE_EDGE = 1,
+	PD_FEATURE_FACE = 2,
+} pdFeatureType;
+
+/// A feature of a kept triangle: a vertex (index 0..2), an edge (index i joins vertex i and
+/// vertex (i+1)%3) or the face itself (index 0). vertex is the mesh vertex index for a vertex
+/// feature, and the edge's first mesh vertex for an edge feature; -1 for a face.
+typedef struct pdFeature
+{
+	pdFeatureType type;
+	int triangle; ///< kept-triangle index (pdMesh_GetInputTriangleIndex gives the input index)
+	int index;
+	int vertex;
+} pdFeature;
+
+/// Kind of a contact between features of A and B.
+typedef enum pdContactKind
+{
+	PD_CONTACT_VF = 0, ///< vertex of A on a face of B
+	PD_CONTACT_FV = 1, ///< face of A on a vertex of B
+	PD_CONTACT_EE = 2, ///< edge of A on an edge of B (non-parallel)
+} pdContactKind;
+
+/// A contact feature pair at a configuration where A and B touch (or nearly do).
+typedef struct pdContactFeature
+{
+	pdContactKind kind;
+	pdFeature featureA, featureB;
+	pdVec3 pointA;   ///< closest point on A, world frame
+	pdVec3 pointB;   ///< closest point on B, world frame
+	pdVec3 normal;   ///< unit, world frame, on B pointing toward A (the direction A leaves along)
+	double distance; ///< signed separation along normal (>= 0 when touching from outside), world units
+} pdContactFeature;
+
+/// A pair of intersecting triangles (kept-triangle indices).
+typedef struct pdTrianglePair
+{
+	int triangleA, triangleB;
+} pdTrianglePair;
+
+// ---------------------------------------------------------------------------------------------
+// Collide
+
+typedef struct pdCollideDef
+{
+	bool reportAllPairs;   ///< gather every intersecting triangle pair (else stop at the first). Default false
+	int maxPairs;          ///< cap on gathered pairs. Default 4096
+	bool checkContainment; ///< for closed meshes, report one inside the other without surface contact. Default true
+	int maxNodeVisits;     ///< cap on BVH node pairs visited. Default 50,000,000
+	int internalValue;
+} pdCollideDef;
+
+typedef struct pdCollideResult
+{
+	pdStatus status;
+	bool colliding;              ///< surfaces intersect, or (closed meshes) one contains the other
+	bool containment;            ///< colliding because one closed mesh contains the other
+	int pairCount;               ///< intersecting triangle pairs gathered
+	const pdTrianglePair* pairs; ///< pairCount pairs, owned by the workspace until its next query
+	int nodeVisits;              ///< BVH node pairs visited
+} pdCollideResult;
+
+PD_API pdCollideDef pdDefaultCollideDef( void );
+/// def may be NULL (defaults). Returns the status also stored in outResult.
+PD_API pdStatus pdCollide( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+						   const pdTransform* poseB, const pdCollideDef* def, pdWorkspace* ioWorkspace,
+						   pdCollideResult* outResult );
+
+// ---------------------------------------------------------------------------------------------
+// Distance
+
+typedef struct pdDistanceDef
+{
+	/// Bounded variant: stop as soon as the distance is proven below lowerBound (world units)...
+	double lowerBound; ///< default 0 (off)
+	/// ...or proven above upperBound. Default +infinity (off).
+	double upperBound;
+	int maxNodeVisits; ///< default 50,000,000
+	int internalValue;
+} pdDistanceDef;
+
+typedef struct pdDistanceResult
+{
+	pdStatus status;
+	double distance;           ///< minimum distance, 0 when the surfaces intersect (world units)
+	pdVec3 pointA, pointB;     ///< closest points, world frame
+	pdFeature featureA, featureB; ///< the features realising the distance
+	bool stoppedBelow;         ///< bounded: stopped because distance < lowerBound (distance is an upper bound)
+	bool stoppedAbove;         ///< bounded: stopped because distance > upperBound (distance is a lower bound)
+	int nodeVisits;
+} pdDistanceResult;
+
+PD_API pdDistanceDef pdDefaultDistanceDef( void );
+PD_API pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+								   const pdTransform* poseB, const pdDistanceDef* def, pdWorkspace* ioWorkspace,
+								   pdDistanceResult* outResult );
+
+// ---------------------------------------------------------------------------------------------
+// Translational continuous collision: A keeps poseA's rotation and its position moves linearly
+// from poseA->p to endPositionA; B is fixed.
+
+typedef struct pdCcdDef
+{
+	/// Contact tolerance (world units): the contact configuration stops this far short of
+	/// touching at most, and features within it are reported. <= 0 means the default,
+	/// 1e-4 of the smaller bounding-box diagonal.
+	double contactTolerance;
+	int maxFeatures;       ///< cap on reported features. Default 256
+	int maxNodeVisits;     ///< default 50,000,000
+	bool cullByOrientation; ///< skip primitives that cannot be hit first given the motion (closed meshes). Default true
+	int internalValue;
+} pdCcdDef;
+
+typedef struct pdCcdResult
+{
+	pdStatus status;
+	bool hit;                 ///< A touches B somewhere along the motion
+	bool startColliding;      ///< A already intersects B at the start (toc = 0)
+	double toc;               ///< time of contact in [0,1]; 1 when there is no hit
+	pdVec3 contactPosition;   ///< A's position (poseA->p moved) at toc, world frame
+	int featureCount;
+	const pdContactFeature* features; ///< owned by the workspace until its next query
+	int nodeVisits;
+} pdCcdResult;
+
+PD_API pdCcdDef pdDefaultCcdDef( void );
+PD_API pdStatus pdComputeTranslationalCcd( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endPositionA,
+										   const pdMesh* meshB, const pdTransform* poseB, const pdCcdDef* def,
+										   pdWorkspace* ioWorkspace, pdCcdResult* outResult );
+
+/// Every VF, FV and EE feature pair closer than tolerance (world units) at the given poses,
+/// with normals on B pointing toward A. approachDirection (world, may be zero) orients
+/// normals where the separation sign is undecidable: A is taken to have come from
+/// -approachDirection. The features are owned by the workspace until its next query.
+PD_API pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+										  const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
+										  int maxFeatures, pdWorkspace* ioWorkspace, int* outCount,
+										  const pdContactFeature** outFeatures );
+
+PD_C_END

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+// Private: the mesh layout every stage reads. Owned by mesh.c (creation, validation,
+// adjacency); bvh.c fills `bvh`, sfog.c fills `sfog`, initial_config.c fills the clearance points.
+#pragma once
+
+#include "bvh.h"
+#include "polydepth/mesh.h"
+#include "vec.h"
+
+#define PD_MESH_MAGIC 0x4d504450u /* "PDPM" */
+
+/// Edge flags.
+enum
+{
+	PD_EDGE_BOUNDARY = 1 << 0,     ///< only one face uses the edge
+	PD_EDGE_NONMANIFOLD = 1 << 1,  ///< three or more faces use the edge
+	PD_EDGE_INCONSISTENT = 1 << 2, ///< two faces, but they traverse it in the same direction (flipped winding)
+	PD_EDGE_CONVEX = 1 << 3,       ///< manifold, consistent, dihedral angle < 180 degrees (outside view)
+	PD_EDGE_CONCAVE = 1 << 4,      ///< manifold, consistent, reflex dihedral
+	PD_EDGE_FLAT = 1 << 5,         ///< manifold, consistent, coplanar faces (within 1e-12 of flat)
+};
+
+/// An undirected edge of the kept triangles. v0 < v1.
+typedef struct pdMeshEdge
+{
+	int v0, v1;
+	int face0, face1; ///< the first two faces using the edge (-1 if none); face0 traverses v0->v1 when consistent
+	int flags;
+} pdMeshEdge;
+
+struct pdMesh
+{
+	uint32_t magic;
+	int vertexCount;
+	int triangleCount;        ///< kept triangles
+	pdVec3* vertices;         ///< [vertexCount], mesh frame
+	int ( *triangles )[3];    ///< [triangleCount] vertex indices
+	pdVec3* faceNormals;      ///< [triangleCount] unit, from the winding (v1-v0)x(v2-v0)
+	double* faceAreas;        ///< [triangleCount]
+	int* inputTriangle;       ///< [triangleCount] input index of each kept triangle
+	int removedCount;
+	int* removedTriangles;    ///< [removedCount] input indices of removed degenerate triangles
+
+	// Adjacency (always built; meaningful where the soup allows it).
+	int edgeCount;
+	pdMeshEdge* edges;        ///< [edgeCount]
+	int ( *triangleEdges )[3]; ///< [triangleCount] edge id of local edge i (vertex i -> vertex i+1)
+	int* vertexFaceStart;     ///< [vertexCount + 1] CSR offsets into vertexFaces
+	int* vertexFaces;         ///< faces around each vertex (unordered)
+	bool closed;              ///< every edge has exactly two consistently oriented faces
+	bool convex;              ///< closed and no concave edge
+	bool outwardWinding;      ///< closed and the signed volume is positive (normals point out)
+
+	pdVec3 boundsMin, boundsMax; ///< mesh frame
+	double diagonal;          ///< |boundsMax - boundsMin|
+	pdVec3 centroid;          ///< volume centroid when closed, area-weighted surface centroid otherwise
+	double radius;            ///< max distance from centroid to any vertex
+	double volume;            ///< signed-volume magnitude when closed, 0 otherwise
+
+	pdBvh bvh;
+
+	struct pdSfog* sfog;      ///< orientation graph, NULL when not built
+
+	int clearanceCount;
+	pdVec3* clearancePoints;  ///< maximally clear configurations, mesh frame (initial_config.c)
+	double* clearanceRadii;   ///< clearance (distance to the surface) of each point
+
+	size_t memoryBytes;
+};
+
+/// Validates a handle coming from the public API.
+static inline bool pdIsValidMesh( const pdMesh* mesh )
+{
+	return mesh != NULL && mesh->magic == PD_MESH_MAGIC;
+}
+
+/// The three vertices of kept triangle t in the mesh frame.
+static inline void pdMesh_TriangleVertices( const pdMesh* mesh, int t, pdVec3 out[3] )
+{
+	const int* tri = mesh->triangles[t];
+	out[0] = mesh->vertices[tri[0]];
+	out[1] = mesh->vertices[tri[1]];
+	out[2] = mesh->vertices[tri[2]];
+}

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+// Private: exact, robust triangle-pair primitives (tri_distance.c). Every function is
+// invariant under vertex order, winding and A/B swap (up to swapping the outputs), and has a
+// defined answer for coplanar, shared-edge, shared-vertex, nearly coplanar and degenerate
+// (zero-area) triangles.
+#pragma once
+
+#include "polydepth/query.h"
+#include "vec.h"
+
+/// Which part of a triangle a closest point lies on.
+typedef struct pdTriFeature
+{
+	pdFeatureType type; ///< vertex, edge or face
+	int index;          ///< vertex i, edge i (vertex i -> i+1), or 0 for the face
+} pdTriFeature;
+
+/// Minimum distance between triangles a and b (0 when they intersect), with closest points
+/// and the features they lie on. Any output pointer may be NULL.
+double pdTriangleDistance( const pdVec3 a[3], const pdVec3 b[3], pdVec3* outPointA, pdVec3* outPointB,
+						   pdTriFeature* outFeatureA, pdTriFeature* outFeatureB );
+
+/// True when the closed triangles share at least one point (touching counts).
+bool pdTrianglesIntersect( const pdVec3 a[3], const pdVec3 b[3] );
+
+/// Triangle a translates by t*v, t in [0, tMax]; b is fixed. Finds the first t at which the
+/// distance is <= targetDistance (>= 0). Returns false when that never happens in [0, tMax].
+/// When the distance is already <= targetDistance at t = 0, returns true with t = 0.
+/// Never reports a time later than the true first time (conservative), and is within
+/// 1e-9 relative of it.
+bool pdTriangleTranslationToi( const pdVec3 a[3], const pdVec3 b[3], pdVec3 v, double tMax, double targetDistance,
+							   double* outT );
+
+/// Enumerates the VF, FV and EE feature pairs of one triangle pair closer than tolerance:
+///  - VF: a vertex of a whose projection falls inside b (closed, with a small relative margin)
+///    and whose distance to b's plane is <= tolerance; normal = b's face normal;
+///  - FV: the same with the roles swapped; normal = -(a's face normal);
+///  - EE: two non-parallel edges whose closest points are interior to both segments and
+///    closer than tolerance; normal = +-(ea x eb).
+/// Vertex-edge contacts become VF with each face on the edge (they pass the closed inside test);
+/// vertex-vertex and parallel edge-edge pairs are dropped.
+/// Normals are unit and oriented from b toward a: by the sign of the separation when it
+/// exceeds 1e-12 of the triangles' size, otherwise against approachDirection (a came from
+/// -approachDirection). Writes at most 15 entries to out (features carry local indices; the
+/// caller fills triangle and vertex ids). Returns the count.
+int pdTriangleContactFeatures( const pdVec3 a[3], const pdVec3 b[3], double tolerance, pdVec3 approachDirection,
+							   pdContactFeature out[15] );

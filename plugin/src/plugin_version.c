@@ -1,0 +1,6 @@
+// SPDX-License-Identifier: MIT
+int pdContactPluginVersion( void );
+int pdContactPluginVersion( void )
+{
+	return 1;
+}
