@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Global hooks (allocator, log), status strings, poses, timing.
+#define _POSIX_C_SOURCE 200809L
 #include "core.h"
 #include "vec.h"
 
