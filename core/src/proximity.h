@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+// Private: proximity helpers other stages use (implemented next to the BVH queries by the
+// proximity stage: collide.c / distance.c).
+#pragma once
+
+#include "mesh.h"
+#include "workspace.h"
+
+/// Distance from a point (mesh frame) to the mesh surface, searching no farther than maxDistance
+/// (pass INFINITY for no limit; returns maxDistance when nothing is closer). Uses ws->stack.
+double pdMesh_PointDistance( const pdMesh* mesh, pdVec3 localPoint, double maxDistance, pdWorkspace* ws );
+
+/// For a closed mesh: true when the point (mesh frame) is strictly inside the solid (robust
+/// ray parity with several directions). Always false for an open mesh. Uses ws->stack.
+bool pdMesh_ContainsPoint( const pdMesh* mesh, pdVec3 localPoint, pdWorkspace* ws );

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// Model loaders for samples, the command-line tool and benchmarks (the core never reads files):
+// .tri and .tris (the formats of ../shared/models), .ani paths, and OBJ/STL/PLY/OFF through
+// Assimp's C API.
+#pragma once
+
+#include "shapes.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Loads a mesh file by extension (.tri, .tris, else Assimp). On failure returns false and
+/// writes a one-line message naming the file and the problem (e.g. "bunny.tri: line 12:
+/// expected 3 indices") into error. Never crashes on garbage, truncated or huge input.
+bool pdLoadSoup( const char* path, pdSoup* out, char* error, size_t errorSize );
+
+/// A predefined path (.ani): per frame a rotation (row-major 3x3) and a translation.
+typedef struct pdPath
+{
+	int frameCount;
+	double* rotations;    ///< 9 per frame, row-major
+	double* translations; ///< 3 per frame
+} pdPath;
+
+bool pdLoadPath( const char* path, pdPath* out, char* error, size_t errorSize );
+void pdFreePath( pdPath* path );
+
+/// Writes a soup as OBJ (for tests and for users to look at).
+bool pdSaveObj( const char* path, const pdSoup* soup );
+
+#ifdef __cplusplus
+}
+#endif
