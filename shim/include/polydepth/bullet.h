@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+// PolyDepth for Bullet: a narrow-phase collision algorithm for concave mesh pairs
+// (btGImpactMeshShape with btGImpactMeshShape, and with static btBvhTriangleMeshShape /
+// btScaledBvhTriangleMeshShape, in both orders), driven by translational penetration depth.
+//
+// Usage (after creating the dispatcher, before adding bodies):
+//   btGImpactCollisionAlgorithm::registerAlgorithm( dispatcher ); // GImpact for everything else
+//   polydepth::bullet::registerAlgorithm( dispatcher, nullptr );  // later registrations win
+//   ...
+//   polydepth::bullet::unregisterAlgorithm( dispatcher );         // puts back what was there
+//
+// This header includes no Bullet header.
+#pragma once
+
+#include "polydepth/base.h"
+
+PD_C_BEGIN
+
+/// Options of the Bullet integration. Must be initialised with pdBulletDefaultDef(); NULL means
+/// the defaults.
+typedef struct pdBulletDef
+{
+	/// Contacts are generated for separated pairs closer than this (world units, Bullet's
+	/// scale). <= 0 means use each manifold's contact breaking threshold.
+	double contactDistance;
+	/// Contact tolerance of the PD query relative to the smaller mesh's bounding-box diagonal.
+	/// Default 1e-4.
+	double relativeTolerance;
+	/// PD iteration budget per pair per step (anytime: the best bound is used). Default 30.
+	int maxIterations;
+	/// Wall-clock budget per pair per step in ms; 0 = none. Default 0.
+	double timeBudgetMs;
+	/// Also register for the closest-points table (contactTest / contactPairTest). Default true.
+	bool registerClosestPoints;
+	/// Register for btScaledBvhTriangleMeshShape too. Default true.
+	bool includeScaledTriangleMesh;
+	int internalValue;
+} pdBulletDef;
+
+PD_API pdBulletDef pdBulletDefaultDef( void );
+
+/// C entry points (dispatcher is a btCollisionDispatcher*). Return PD_STATUS_OK, or
+/// PD_STATUS_INVALID_ARGUMENT for a NULL dispatcher / PD_STATUS_DEF_NOT_INITIALIZED.
+PD_API pdStatus pdBullet_Register( void* dispatcher, const pdBulletDef* def );
+PD_API pdStatus pdBullet_Unregister( void* dispatcher );
+
+PD_C_END
+
+#ifdef __cplusplus
+class btCollisionDispatcher;
+
+namespace polydepth::bullet
+{
+/// Registers the PolyDepth algorithm on dispatcher for the concave mesh pairs. Call it after
+/// btGImpactCollisionAlgorithm::registerAlgorithm (the last registration wins) and before
+/// bodies are added (Bullet caches an algorithm per broadphase pair).
+PD_API pdStatus registerAlgorithm( btCollisionDispatcher* dispatcher, const pdBulletDef* def );
+/// Restores the create functions that were registered before registerAlgorithm.
+PD_API pdStatus unregisterAlgorithm( btCollisionDispatcher* dispatcher );
+} // namespace polydepth::bullet
+#endif
