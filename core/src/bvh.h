@@ -1,31 +1,333 @@
 // SPDX-License-Identifier: MIT
-// Private: the bounding-volume hierarchy built once per mesh (bvh.c). The node layout is owned
-// by bvh.c; collide.c, distance.c and ccd.c traverse it.
+// Private: the bounding-volume hierarchy built once per mesh (bvh.c), and the node-pair tests
+// the proximity queries share (collide.c, distance.c, ccd.c, contact_features.c, proximity.c).
+//
+// Volume: an oriented box per node, fitted by principal axes (or the mesh-frame AABB when that
+// is smaller). Pair tests run in B's frame; a query computes A's relative pose once.
+// Split: object median of triangle centroids along the fitted box's longest axis, so the tree
+// is balanced (depth <= log2(n) + 2) and at most PD_BVH_LEAF_SIZE triangles sit in a leaf.
+//
+// Memory: a node is 128 bytes (15 doubles + 2 ints); a tree over n triangles has about
+// 2n / PD_BVH_LEAF_SIZE nodes, plus 4 bytes per triangle of leaf order. With a leaf size of 2
+// that is about 132 bytes per triangle (9 MB for 70k triangles).
 #pragma once
 
 #include "vec.h"
 
 struct pdMesh;
 
-/// Placeholder layout; bvh.c defines the real one.
+/// Largest number of triangles a leaf normally holds.
+#define PD_BVH_LEAF_SIZE 8
+/// Hard depth cap: deeper subtrees become one (large) leaf. Median splits never get here.
+#define PD_BVH_MAX_DEPTH 64
+/// Traversal stack entries a pair query needs at most: each descent adds one entry.
+#define PD_BVH_PAIR_STACK ( 2 * PD_BVH_MAX_DEPTH + 8 )
+
 typedef struct pdBvhNode
 {
-	pdVec3 center;      ///< box centre, mesh frame
-	pdVec3 halfExtent;  ///< box half extents along the box axes
-	int firstChild;     ///< internal: index of the left child (right = left + 1); leaf: -1
-	int firstTriangle;  ///< leaf: first index into pdBvh.triangleOrder
-	int triangleCount;  ///< leaf: triangle count
+	pdMat33 axes;      ///< unit box axes (columns), mesh frame; right-handed
+	pdVec3 center;     ///< box centre, mesh frame
+	pdVec3 halfExtent; ///< half extents along the axes (>= 0), mesh units
+	int start;         ///< internal: index of the right child (left child = this + 1); leaf: first entry of pdBvh.triangleOrder
+	int count;         ///< leaf: triangle count (> 0); internal: 0
 } pdBvhNode;
 
 typedef struct pdBvh
 {
 	int nodeCount;
-	pdBvhNode* nodes;
+	pdBvhNode* nodes;   ///< [nodeCount], depth-first order, root at 0
 	int* triangleOrder; ///< [triangleCount] kept-triangle indices in leaf order
-	int depth;
+	int triangleCount;
+	int depth;          ///< levels (a single leaf has depth 1)
 	size_t bytes;
 } pdBvh;
 
 /// Builds the tree for a mesh whose geometry is filled in. Returns PD_STATUS_OK or OUT_OF_MEMORY.
 pdStatus pdBvh_Build( pdBvh* outBvh, const struct pdMesh* mesh );
 void pdBvh_Destroy( pdBvh* bvh );
+
+// ---------------------------------------------------------------------------------------------
+// Node-pair geometry shared by the queries. Node a belongs to mesh A, node b to mesh B;
+// rel maps A's mesh frame into B's mesh frame.
+
+/// A's box expressed in b's box frame: c[i][j] = b_i . (R a_j), t = b's axes^T (R ca + p - cb).
+typedef struct pdBvhPair
+{
+	double c[3][3];
+	double ac[3][3]; ///< |c| plus a small epsilon (parallel edges)
+	double t[3];
+} pdBvhPair;
+
+/// A's box (axes and centre) carried into B's mesh frame; shared by every pair with that node.
+typedef struct pdBvhMoved
+{
+	pdVec3 axis[3];
+	pdVec3 center;
+} pdBvhMoved;
+
+static inline void pdBvh_MoveNode( const pdBvhNode* a, const pdFrame* rel, pdBvhMoved* out )
+{
+	out->axis[0] = pdMulMV( &rel->r, a->axes.cx );
+	out->axis[1] = pdMulMV( &rel->r, a->axes.cy );
+	out->axis[2] = pdMulMV( &rel->r, a->axes.cz );
+	out->center = pdFrameApply( rel, a->center );
+}
+
+static inline void pdBvh_RelateMoved( const pdBvhMoved* m, const pdBvhNode* b, pdBvhPair* out )
+{
+	pdVec3 ra0 = m->axis[0], ra1 = m->axis[1], ra2 = m->axis[2];
+	pdVec3 ca = pdSub( m->center, b->center );
+	const pdVec3* bx[3] = { &b->axes.cx, &b->axes.cy, &b->axes.cz };
+	for ( int i = 0; i < 3; ++i )
+	{
+		pdVec3 bi = *bx[i];
+		out->c[i][0] = pdDot( bi, ra0 );
+		out->c[i][1] = pdDot( bi, ra1 );
+		out->c[i][2] = pdDot( bi, ra2 );
+		out->ac[i][0] = fabs( out->c[i][0] ) + 1e-12;
+		out->ac[i][1] = fabs( out->c[i][1] ) + 1e-12;
+		out->ac[i][2] = fabs( out->c[i][2] ) + 1e-12;
+		out->t[i] = pdDot( bi, ca );
+	}
+}
+
+static inline void pdBvh_RelatePair( const pdBvhNode* a, const pdBvhNode* b, const pdFrame* rel, pdBvhPair* out )
+{
+	pdBvhMoved m;
+	pdBvh_MoveNode( a, rel, &m );
+	pdBvh_RelateMoved( &m, b, out );
+}
+
+/// Separating-axis test (15 axes) of the two boxes, b's box inflated by margin on every axis.
+/// True when they overlap (or touch).
+static inline bool pdBvh_PairOverlap( const pdBvhPair* p, const pdBvhNode* a, const pdBvhNode* b, double margin )
+{
+	const double ha[3] = { a->halfExtent.x, a->halfExtent.y, a->halfExtent.z };
+	const double hb[3] = { b->halfExtent.x + margin, b->halfExtent.y + margin, b->halfExtent.z + margin };
+	const double( *c )[3] = p->c;
+	const double( *ac )[3] = p->ac;
+	const double* t = p->t;
+	for ( int i = 0; i < 3; ++i )
+	{
+		if ( fabs( t[i] ) > hb[i] + ha[0] * ac[i][0] + ha[1] * ac[i][1] + ha[2] * ac[i][2] )
+		{
+			return false;
+		}
+	}
+	for ( int j = 0; j < 3; ++j )
+	{
+		double s = t[0] * c[0][j] + t[1] * c[1][j] + t[2] * c[2][j];
+		if ( fabs( s ) > ha[j] + hb[0] * ac[0][j] + hb[1] * ac[1][j] + hb[2] * ac[2][j] )
+		{
+			return false;
+		}
+	}
+	for ( int i = 0; i < 3; ++i )
+	{
+		int i1 = ( i + 1 ) % 3, i2 = ( i + 2 ) % 3;
+		for ( int j = 0; j < 3; ++j )
+		{
+			int j1 = ( j + 1 ) % 3, j2 = ( j + 2 ) % 3;
+			double s = t[i2] * c[i1][j] - t[i1] * c[i2][j];
+			double r = hb[i1] * ac[i2][j] + hb[i2] * ac[i1][j] + ha[j1] * ac[i][j2] + ha[j2] * ac[i][j1];
+			if ( fabs( s ) > r )
+			{
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+/// A lower bound on the distance between the two boxes: the largest gap along the six face axes
+/// and the centre line. Negative when the boxes overlap on all of them (then the value says how
+/// deeply, which orders the search among overlapping pairs); clamp at 0 for a distance.
+static inline double pdBvh_PairLowerBound( const pdBvhPair* p, const pdBvhNode* a, const pdBvhNode* b )
+{
+	const double ha[3] = { a->halfExtent.x, a->halfExtent.y, a->halfExtent.z };
+	const double hb[3] = { b->halfExtent.x, b->halfExtent.y, b->halfExtent.z };
+	const double( *c )[3] = p->c;
+	const double( *ac )[3] = p->ac;
+	const double* t = p->t;
+	double best = -INFINITY;
+	for ( int i = 0; i < 3; ++i )
+	{
+		double g = fabs( t[i] ) - ( hb[i] + ha[0] * ac[i][0] + ha[1] * ac[i][1] + ha[2] * ac[i][2] );
+		best = g > best ? g : best;
+	}
+	for ( int j = 0; j < 3; ++j )
+	{
+		double s = t[0] * c[0][j] + t[1] * c[1][j] + t[2] * c[2][j];
+		double g = fabs( s ) - ( ha[j] + hb[0] * ac[0][j] + hb[1] * ac[1][j] + hb[2] * ac[2][j] );
+		best = g > best ? g : best;
+	}
+	double len2 = t[0] * t[0] + t[1] * t[1] + t[2] * t[2];
+	if ( len2 > 0.0 )
+	{
+		double len = sqrt( len2 );
+		// Projections onto the unnormalised centre line, divided once at the end.
+		double rb = hb[0] * fabs( t[0] ) + hb[1] * fabs( t[1] ) + hb[2] * fabs( t[2] );
+		double ra = 0.0;
+		for ( int j = 0; j < 3; ++j )
+		{
+			ra += ha[j] * fabs( t[0] * c[0][j] + t[1] * c[1][j] + t[2] * c[2][j] );
+		}
+		double g = ( len2 - ra - rb ) / len;
+		best = g > best ? g : best;
+	}
+	return best;
+}
+
+/// A lower bound along one extra unit axis (B's mesh frame), typically the direction between
+/// the closest points found so far: near the answer the true separation is almost along it,
+/// where the box axes can underestimate by a factor up to sqrt(3).
+static inline double pdBvh_PairAxisGap( const pdBvhPair* p, const pdBvhNode* a, const pdBvhNode* b, pdVec3 axis )
+{
+	double n[3] = { pdDot( b->axes.cx, axis ), pdDot( b->axes.cy, axis ), pdDot( b->axes.cz, axis ) };
+	const double( *c )[3] = p->c;
+	double s = p->t[0] * n[0] + p->t[1] * n[1] + p->t[2] * n[2];
+	double r = b->halfExtent.x * fabs( n[0] ) + b->halfExtent.y * fabs( n[1] ) + b->halfExtent.z * fabs( n[2] );
+	r += a->halfExtent.x * fabs( n[0] * c[0][0] + n[1] * c[1][0] + n[2] * c[2][0] );
+	r += a->halfExtent.y * fabs( n[0] * c[0][1] + n[1] * c[1][1] + n[2] * c[2][1] );
+	r += a->halfExtent.z * fabs( n[0] * c[0][2] + n[1] * c[1][2] + n[2] * c[2][2] );
+	return fabs( s ) - r;
+}
+
+/// Node "size" used to decide which side of a pair to descend (the larger one).
+static inline double pdBvh_NodeSize( const pdBvhNode* n )
+{
+	return n->halfExtent.x * n->halfExtent.x + n->halfExtent.y * n->halfExtent.y + n->halfExtent.z * n->halfExtent.z;
+}
+
+/// True when the pair should descend a (a is internal and b is a leaf or smaller).
+static inline bool pdBvh_DescendA( const pdBvhNode* a, const pdBvhNode* b )
+{
+	return a->count == 0 && ( b->count != 0 || pdBvh_NodeSize( a ) >= pdBvh_NodeSize( b ) );
+}
+
+/// Clips [*lo, *hi] by the linear constraint s + t * d <= 0 without ever dividing by a tiny
+/// number: ratios outside [-4, 4] are replaced by +-4 (callers use t within [0, 1]).
+static inline void pdClipLinear( double s, double d, double* lo, double* hi )
+{
+	if ( d > 0.0 )
+	{
+		double q = ( -s <= 4.0 * d ) ? ( -s >= -4.0 * d ? -s / d : -4.0 ) : 4.0;
+		*hi = q < *hi ? q : *hi;
+	}
+	else if ( d < 0.0 )
+	{
+		double q = ( s <= -4.0 * d ) ? ( s >= 4.0 * d ? -s / d : -4.0 ) : 4.0;
+		*lo = q > *lo ? q : *lo;
+	}
+	else if ( s > 0.0 )
+	{
+		*lo = 4.0;
+		*hi = -4.0;
+	}
+}
+
+/// Clips [*lo, *hi] to the times t at which |s + t d| <= r.
+static inline void pdClipSlab( double s, double d, double r, double* lo, double* hi )
+{
+	pdClipLinear( s - r, d, lo, hi );
+	pdClipLinear( -s - r, -d, lo, hi );
+}
+
+/// Earliest time in [0, tMax] at which the boxes (b inflated by margin) touch while A's box
+/// moves by t * w (w in b's box frame, w = b axes^T v). Exact for a pure translation: the boxes
+/// overlap exactly when all 15 separating-axis slabs do. Returns a value > tMax when never.
+static inline double pdBvh_PairSweep( const pdBvhPair* p, const pdBvhNode* a, const pdBvhNode* b, const double w[3],
+									  double margin, double tMax )
+{
+	const double ha[3] = { a->halfExtent.x, a->halfExtent.y, a->halfExtent.z };
+	const double hb[3] = { b->halfExtent.x + margin, b->halfExtent.y + margin, b->halfExtent.z + margin };
+	const double( *c )[3] = p->c;
+	const double( *ac )[3] = p->ac;
+	const double* t = p->t;
+	double lo = 0.0, hi = tMax;
+	for ( int i = 0; i < 3; ++i )
+	{
+		pdClipSlab( t[i], w[i], hb[i] + ha[0] * ac[i][0] + ha[1] * ac[i][1] + ha[2] * ac[i][2], &lo, &hi );
+	}
+	for ( int j = 0; j < 3 && lo <= hi; ++j )
+	{
+		double s = t[0] * c[0][j] + t[1] * c[1][j] + t[2] * c[2][j];
+		double d = w[0] * c[0][j] + w[1] * c[1][j] + w[2] * c[2][j];
+		pdClipSlab( s, d, ha[j] + hb[0] * ac[0][j] + hb[1] * ac[1][j] + hb[2] * ac[2][j], &lo, &hi );
+	}
+	for ( int i = 0; i < 3 && lo <= hi; ++i )
+	{
+		int i1 = ( i + 1 ) % 3, i2 = ( i + 2 ) % 3;
+		for ( int j = 0; j < 3; ++j )
+		{
+			int j1 = ( j + 1 ) % 3, j2 = ( j + 2 ) % 3;
+			double s = t[i2] * c[i1][j] - t[i1] * c[i2][j];
+			double d = w[i2] * c[i1][j] - w[i1] * c[i2][j];
+			double r = hb[i1] * ac[i2][j] + hb[i2] * ac[i1][j] + ha[j1] * ac[i][j2] + ha[j2] * ac[i][j1];
+			pdClipSlab( s, d, r, &lo, &hi );
+		}
+	}
+	return lo <= hi ? lo : tMax + 1.0;
+}
+
+/// Squared distance from a point (mesh frame) to a node's box.
+static inline double pdBvh_PointDistanceSq( const pdBvhNode* n, pdVec3 point )
+{
+	pdVec3 d = pdSub( point, n->center );
+	double q[3] = { pdDot( d, n->axes.cx ), pdDot( d, n->axes.cy ), pdDot( d, n->axes.cz ) };
+	double h[3] = { n->halfExtent.x, n->halfExtent.y, n->halfExtent.z };
+	double sum = 0.0;
+	for ( int i = 0; i < 3; ++i )
+	{
+		double e = fabs( q[i] ) - h[i];
+		sum += e > 0.0 ? e * e : 0.0;
+	}
+	return sum;
+}
+
+/// Relative pose mapping A's mesh frame into B's mesh frame.
+static inline pdFrame pdRelativeFrame( const pdFrame* frameA, const pdFrame* frameB )
+{
+	pdFrame rel;
+	rel.r.cx = pdMulMTV( &frameB->r, frameA->r.cx );
+	rel.r.cy = pdMulMTV( &frameB->r, frameA->r.cy );
+	rel.r.cz = pdMulMTV( &frameB->r, frameA->r.cz );
+	rel.p = pdMulMTV( &frameB->r, pdSub( frameA->p, frameB->p ) );
+	return rel;
+}
+
+/// Branch-free min/max (fmin/fmax are library calls unless NaN semantics are relaxed).
+static inline double pdMinD( double a, double b ) { return a < b ? a : b; }
+static inline double pdMaxD( double a, double b ) { return a > b ? a : b; }
+
+/// Axis-aligned bounds of a triangle.
+static inline void pdTriangleBox( const pdVec3 v[3], pdVec3* lo, pdVec3* hi )
+{
+	lo->x = pdMinD( v[0].x, pdMinD( v[1].x, v[2].x ) );
+	lo->y = pdMinD( v[0].y, pdMinD( v[1].y, v[2].y ) );
+	lo->z = pdMinD( v[0].z, pdMinD( v[1].z, v[2].z ) );
+	hi->x = pdMaxD( v[0].x, pdMaxD( v[1].x, v[2].x ) );
+	hi->y = pdMaxD( v[0].y, pdMaxD( v[1].y, v[2].y ) );
+	hi->z = pdMaxD( v[0].z, pdMaxD( v[1].z, v[2].z ) );
+}
+
+/// Gap between the projections of two triangles on a unit axis (<= 0 when they overlap).
+static inline double pdAxisGap( pdVec3 axis, const pdVec3 a[3], const pdVec3 b[3] )
+{
+	double a0 = pdDot( axis, a[0] ), a1 = pdDot( axis, a[1] ), a2 = pdDot( axis, a[2] );
+	double b0 = pdDot( axis, b[0] ), b1 = pdDot( axis, b[1] ), b2 = pdDot( axis, b[2] );
+	double aLo = pdMinD( a0, pdMinD( a1, a2 ) ), aHi = pdMaxD( a0, pdMaxD( a1, a2 ) );
+	double bLo = pdMinD( b0, pdMinD( b1, b2 ) ), bHi = pdMaxD( b0, pdMaxD( b1, b2 ) );
+	return pdMaxD( bLo - aHi, aLo - bHi );
+}
+
+/// Lower bound on the distance between a triangle's vertices v and the plane through p0 with
+/// unit normal n: the smallest |offset| when all three lie strictly on one side, else 0.
+static inline double pdPlaneGap( pdVec3 n, pdVec3 p0, const pdVec3 v[3] )
+{
+	double s0 = pdDot( n, pdSub( v[0], p0 ) );
+	double s1 = pdDot( n, pdSub( v[1], p0 ) );
+	double s2 = pdDot( n, pdSub( v[2], p0 ) );
+	double lo = pdMinD( s0, pdMinD( s1, s2 ) ), hi = pdMaxD( s0, pdMaxD( s1, s2 ) );
+	return lo > 0.0 ? lo : ( hi < 0.0 ? -hi : 0.0 );
+}

@@ -1,17 +1,705 @@
 // SPDX-License-Identifier: MIT
-// Transitional: replaced by the PolyDepth stage.
+// Free configurations for PolyDepth (Sec. 5 of the paper): maximally clear configurations,
+// start candidates from every strategy, and turning a candidate into a verified free start.
 #include "initial_config.h"
+
+#include "core.h"
+#include "proximity.h"
+
+#include <string.h>
+
+// ---------------------------------------------------------------------------------------------
+// Maximally clear configurations
 
 pdStatus pdComputeClearancePoints( pdMesh* mesh, int gridResolution )
 {
-	(void)gridResolution;
 	mesh->clearanceCount = 0;
 	mesh->clearancePoints = NULL;
 	mesh->clearanceRadii = NULL;
+	if ( gridResolution < 3 )
+	{
+		return PD_STATUS_OK;
+	}
+	if ( gridResolution > 128 )
+	{
+		gridResolution = 128;
+	}
+	pdVec3 extent = pdSub( mesh->boundsMax, mesh->boundsMin );
+	double longest = fmax( extent.x, fmax( extent.y, extent.z ) );
+	if ( !( longest > 0.0 ) )
+	{
+		return PD_STATUS_OK;
+	}
+	double cell = longest / gridResolution;
+	int n[3];
+	for ( int axis = 0; axis < 3; ++axis )
+	{
+		double e = pdComponent( extent, axis );
+		int c = (int)ceil( e / cell - 1e-9 );
+		n[axis] = c < 1 ? 1 : ( c > gridResolution ? gridResolution : c );
+	}
+	// Local maxima must be interior cells (a cell away from the box boundary).
+	if ( n[0] < 3 || n[1] < 3 || n[2] < 3 )
+	{
+		return PD_STATUS_OK;
+	}
+
+	size_t cells = (size_t)n[0] * n[1] * n[2];
+	double* field = pdAlloc( cells * sizeof( double ) );
+	pdWorkspace* ws = pdCreateWorkspace();
+	if ( field == NULL || ws == NULL )
+	{
+		pdFree( field, cells * sizeof( double ) );
+		pdDestroyWorkspace( ws );
+		return PD_STATUS_OUT_OF_MEMORY;
+	}
+	pdVec3 origin = pdMulAdd( mesh->boundsMin, 0.5, pdSub( extent, pdV3( n[0] * cell, n[1] * cell, n[2] * cell ) ) );
+#define PD_CELL( i, j, k ) ( ( (size_t)( k ) * n[1] + (size_t)( j ) ) * n[0] + (size_t)( i ) )
+	for ( int k = 0; k < n[2]; ++k )
+	{
+		for ( int j = 0; j < n[1]; ++j )
+		{
+			for ( int i = 0; i < n[0]; ++i )
+			{
+				pdVec3 p = pdAdd( origin, pdV3( ( i + 0.5 ) * cell, ( j + 0.5 ) * cell, ( k + 0.5 ) * cell ) );
+				double d = -1.0;
+				bool interior = i > 0 && j > 0 && k > 0 && i < n[0] - 1 && j < n[1] - 1 && k < n[2] - 1;
+				if ( interior )
+				{
+					d = pdMesh_PointDistance( mesh, p, INFINITY, ws );
+					// Inside a solid is not free space (polygon soups cannot tell: keep them).
+					if ( mesh->closed && pdMesh_ContainsPoint( mesh, p, ws ) )
+					{
+						d = -1.0;
+					}
+				}
+				field[PD_CELL( i, j, k )] = d;
+			}
+		}
+	}
+
+	pdVec3 points[PD_MAX_CLEARANCE_POINTS];
+	double radii[PD_MAX_CLEARANCE_POINTS];
+	int count = 0;
+	for ( int k = 1; k < n[2] - 1; ++k )
+	{
+		for ( int j = 1; j < n[1] - 1; ++j )
+		{
+			for ( int i = 1; i < n[0] - 1; ++i )
+			{
+				double d = field[PD_CELL( i, j, k )];
+				// Meaningful clearance only: more than a cell of free space around the point.
+				if ( !( d > cell ) )
+				{
+					continue;
+				}
+				bool isMax = true;
+				for ( int dk = -1; dk <= 1 && isMax; ++dk )
+				{
+					for ( int dj = -1; dj <= 1 && isMax; ++dj )
+					{
+						for ( int di = -1; di <= 1 && isMax; ++di )
+						{
+							if ( di == 0 && dj == 0 && dk == 0 )
+							{
+								continue;
+							}
+							double e = field[PD_CELL( i + di, j + dj, k + dk )];
+							// Ties go to the first cell in scan order, so plateaus give one point.
+							bool earlier = ( dk < 0 ) || ( dk == 0 && dj < 0 ) || ( dk == 0 && dj == 0 && di < 0 );
+							if ( e > d || ( e == d && earlier ) )
+							{
+								isMax = false;
+							}
+						}
+					}
+				}
+				if ( !isMax )
+				{
+					continue;
+				}
+				pdVec3 p = pdAdd( origin, pdV3( ( i + 0.5 ) * cell, ( j + 0.5 ) * cell, ( k + 0.5 ) * cell ) );
+				// Keep the largest clearances, sorted, largest first.
+				int slot = count < PD_MAX_CLEARANCE_POINTS ? count : PD_MAX_CLEARANCE_POINTS - 1;
+				if ( count == PD_MAX_CLEARANCE_POINTS && radii[slot] >= d )
+				{
+					continue;
+				}
+				while ( slot > 0 && radii[slot - 1] < d )
+				{
+					points[slot] = points[slot - 1];
+					radii[slot] = radii[slot - 1];
+					slot -= 1;
+				}
+				points[slot] = p;
+				radii[slot] = d;
+				if ( count < PD_MAX_CLEARANCE_POINTS )
+				{
+					count += 1;
+				}
+			}
+		}
+	}
+#undef PD_CELL
+	pdFree( field, cells * sizeof( double ) );
+	pdDestroyWorkspace( ws );
+
+	if ( count == 0 )
+	{
+		return PD_STATUS_OK;
+	}
+	mesh->clearancePoints = pdAlloc( (size_t)count * sizeof( pdVec3 ) );
+	mesh->clearanceRadii = pdAlloc( (size_t)count * sizeof( double ) );
+	if ( mesh->clearancePoints == NULL || mesh->clearanceRadii == NULL )
+	{
+		pdFree( mesh->clearancePoints, (size_t)count * sizeof( pdVec3 ) );
+		pdFree( mesh->clearanceRadii, (size_t)count * sizeof( double ) );
+		mesh->clearancePoints = NULL;
+		mesh->clearanceRadii = NULL;
+		return PD_STATUS_OUT_OF_MEMORY;
+	}
+	memcpy( mesh->clearancePoints, points, (size_t)count * sizeof( pdVec3 ) );
+	memcpy( mesh->clearanceRadii, radii, (size_t)count * sizeof( double ) );
+	mesh->clearanceCount = count;
 	return PD_STATUS_OK;
 }
 
 void pdFreeClearancePoints( pdMesh* mesh )
 {
+	if ( mesh->clearancePoints != NULL )
+	{
+		pdFree( mesh->clearancePoints, (size_t)mesh->clearanceCount * sizeof( pdVec3 ) );
+	}
+	if ( mesh->clearanceRadii != NULL )
+	{
+		pdFree( mesh->clearanceRadii, (size_t)mesh->clearanceCount * sizeof( double ) );
+	}
+	mesh->clearancePoints = NULL;
+	mesh->clearanceRadii = NULL;
 	mesh->clearanceCount = 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Static checks
+
+bool pdStart_Collides( pdStartContext* ctx, pdVec3 x )
+{
+	pdTransform poseA;
+	poseA.q = ctx->rotationA;
+	poseA.p = pdAdd( ctx->frameA.p, x );
+	pdTransform poseB;
+	poseB.q = ctx->rotationB;
+	poseB.p = ctx->frameB.p;
+	pdCollideDef def = pdDefaultCollideDef();
+	def.reportAllPairs = false;
+	def.checkContainment = ctx->containment;
+	pdCollideResult result;
+	pdStatus status = pdCollide( ctx->meshA, &poseA, ctx->meshB, &poseB, &def, ctx->ws, &result );
+	ctx->collideCount += 1;
+	ctx->nodeVisits += result.nodeVisits;
+	if ( status < 0 )
+	{
+		return true;
+	}
+	return result.colliding || status == PD_STATUS_TRAVERSAL_LIMIT;
+}
+
+double pdStart_SeparationDistance( const pdStartContext* ctx, pdVec3 u )
+{
+	pdVec3 cA = pdFrameApply( &ctx->frameA, ctx->meshA->centroid );
+	pdVec3 cB = pdFrameApply( &ctx->frameB, ctx->meshB->centroid );
+	pdVec3 delta = pdSub( cA, cB );
+	double r = ctx->meshA->radius + ctx->meshB->radius + 2.0 * ctx->tolerance;
+	// |delta + t u| = r, the larger root.
+	double b = pdDot( u, delta );
+	double disc = b * b - pdDot( delta, delta ) + r * r;
+	double t = disc > 0.0 ? -b + sqrt( disc ) : 0.0;
+	return t > ctx->tolerance ? t : ctx->tolerance;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Candidates
+
+typedef struct pdCandidateList
+{
+	pdStartCandidate* items;
+	int count;
+	int capacity;
+} pdCandidateList;
+
+static void pdAddCandidate( pdCandidateList* list, pdVec3 x, unsigned strategy, bool direction, bool priority )
+{
+	if ( list->count >= list->capacity || !pdIsFiniteVec( x ) )
+	{
+		return;
+	}
+	if ( direction )
+	{
+		x = pdNormalize( x );
+		if ( pdLengthSq( x ) < 0.25 )
+		{
+			return;
+		}
+		// Directions already in the list are not worth a second probe.
+		for ( int i = 0; i < list->count; ++i )
+		{
+			const pdStartCandidate* c = list->items + i;
+			if ( c->direction && pdDot( c->translation, x ) > 1.0 - 1e-6 )
+			{
+				return;
+			}
+		}
+	}
+	pdStartCandidate* c = list->items + list->count++;
+	c->translation = x;
+	c->strategy = strategy;
+	c->direction = direction;
+	c->priority = priority;
+}
+
+// Eigenvectors of a symmetric 3x3 matrix by cyclic Jacobi (columns of v), eigenvalues in w.
+static void pdSymmetricEigen( double a[3][3], double v[3][3], double w[3] )
+{
+	for ( int i = 0; i < 3; ++i )
+	{
+		for ( int j = 0; j < 3; ++j )
+		{
+			v[i][j] = i == j ? 1.0 : 0.0;
+		}
+	}
+	for ( int sweep = 0; sweep < 32; ++sweep )
+	{
+		double off = fabs( a[0][1] ) + fabs( a[0][2] ) + fabs( a[1][2] );
+		double diag = fabs( a[0][0] ) + fabs( a[1][1] ) + fabs( a[2][2] );
+		if ( off <= 1e-15 * diag || off < 1e-300 )
+		{
+			break;
+		}
+		for ( int p = 0; p < 2; ++p )
+		{
+			for ( int q = p + 1; q < 3; ++q )
+			{
+				if ( fabs( a[p][q] ) < 1e-300 )
+				{
+					continue;
+				}
+				double theta = ( a[q][q] - a[p][p] ) / ( 2.0 * a[p][q] );
+				double t = ( theta >= 0.0 ? 1.0 : -1.0 ) / ( fabs( theta ) + sqrt( theta * theta + 1.0 ) );
+				double c = 1.0 / sqrt( t * t + 1.0 );
+				double s = t * c;
+				for ( int k = 0; k < 3; ++k )
+				{
+					double akp = a[k][p], akq = a[k][q];
+					a[k][p] = c * akp - s * akq;
+					a[k][q] = s * akp + c * akq;
+				}
+				for ( int k = 0; k < 3; ++k )
+				{
+					double apk = a[p][k], aqk = a[q][k];
+					a[p][k] = c * apk - s * aqk;
+					a[q][k] = s * apk + c * aqk;
+				}
+				for ( int k = 0; k < 3; ++k )
+				{
+					double vkp = v[k][p], vkq = v[k][q];
+					v[k][p] = c * vkp - s * vkq;
+					v[k][q] = s * vkp + c * vkq;
+				}
+			}
+		}
+	}
+	w[0] = a[0][0];
+	w[1] = a[1][1];
+	w[2] = a[2][2];
+}
+
+#define PD_NORMAL_CLUSTERS 24
+#define PD_NORMAL_DIRECTIONS 8
+
+static void pdAddContactNormalCandidates( pdStartContext* ctx, pdCandidateList* list, const pdTrianglePair* pairs,
+										  int pairCount )
+{
+	pdVec3 sums[PD_NORMAL_CLUSTERS];
+	int counts[PD_NORMAL_CLUSTERS];
+	int clusters = 0;
+	const double cosCluster = 0.94; // about 20 degrees
+	const pdMesh* meshA = ctx->meshA;
+	const pdMesh* meshB = ctx->meshB;
+	for ( int p = 0; p < pairCount; ++p )
+	{
+		pdVec3 dirs[4];
+		int dirCount = 0;
+		pdVec3 nB = pdMulMV( &ctx->frameB.r, meshB->faceNormals[pairs[p].triangleB] );
+		pdVec3 nA = pdMulMV( &ctx->frameA.r, meshA->faceNormals[pairs[p].triangleA] );
+		// A leaves along B's outward normal, or against its own; soups get both signs.
+		if ( meshB->closed )
+		{
+			dirs[dirCount++] = meshB->outwardWinding ? nB : pdNeg( nB );
+		}
+		else
+		{
+			dirs[dirCount++] = nB;
+			dirs[dirCount++] = pdNeg( nB );
+		}
+		if ( meshA->closed )
+		{
+			dirs[dirCount++] = meshA->outwardWinding ? pdNeg( nA ) : nA;
+		}
+		else
+		{
+			dirs[dirCount++] = nA;
+			dirs[dirCount++] = pdNeg( nA );
+		}
+		for ( int d = 0; d < dirCount; ++d )
+		{
+			pdVec3 u = dirs[d];
+			if ( !pdIsFiniteVec( u ) || pdLengthSq( u ) < 0.25 )
+			{
+				continue;
+			}
+			int found = -1;
+			for ( int c = 0; c < clusters; ++c )
+			{
+				if ( pdDot( pdNormalize( sums[c] ), u ) > cosCluster )
+				{
+					found = c;
+					break;
+				}
+			}
+			if ( found >= 0 )
+			{
+				sums[found] = pdAdd( sums[found], u );
+				counts[found] += 1;
+			}
+			else if ( clusters < PD_NORMAL_CLUSTERS )
+			{
+				sums[clusters] = u;
+				counts[clusters] = 1;
+				clusters += 1;
+			}
+		}
+	}
+	// The most supported directions first.
+	for ( int taken = 0; taken < PD_NORMAL_DIRECTIONS && taken < clusters; ++taken )
+	{
+		int best = -1;
+		for ( int c = 0; c < clusters; ++c )
+		{
+			if ( counts[c] > 0 && ( best < 0 || counts[c] > counts[best] ) )
+			{
+				best = c;
+			}
+		}
+		if ( best < 0 )
+		{
+			break;
+		}
+		pdAddCandidate( list, sums[best], PD_START_CONTACT_NORMALS, true, taken < 4 );
+		counts[best] = 0;
+	}
+}
+
+static void pdAddPrincipalAxisCandidates( pdStartContext* ctx, pdCandidateList* list, const pdTrianglePair* pairs,
+										  int pairCount )
+{
+	if ( pairCount <= 0 )
+	{
+		return;
+	}
+	// Vertices of the intersecting triangles of both meshes, world frame.
+	pdVec3 mean = pdV3( 0.0, 0.0, 0.0 );
+	double weight = 0.0;
+	for ( int pass = 0; pass < 2; ++pass )
+	{
+		double cov[3][3] = { { 0 } };
+		for ( int p = 0; p < pairCount; ++p )
+		{
+			pdVec3 tri[6];
+			pdMesh_TriangleVertices( ctx->meshA, pairs[p].triangleA, tri );
+			pdMesh_TriangleVertices( ctx->meshB, pairs[p].triangleB, tri + 3 );
+			for ( int k = 0; k < 6; ++k )
+			{
+				pdVec3 w = k < 3 ? pdFrameApply( &ctx->frameA, tri[k] ) : pdFrameApply( &ctx->frameB, tri[k] );
+				if ( pass == 0 )
+				{
+					mean = pdAdd( mean, w );
+					weight += 1.0;
+				}
+				else
+				{
+					pdVec3 d = pdSub( w, mean );
+					double dv[3] = { d.x, d.y, d.z };
+					for ( int i = 0; i < 3; ++i )
+					{
+						for ( int j = 0; j < 3; ++j )
+						{
+							cov[i][j] += dv[i] * dv[j];
+						}
+					}
+				}
+			}
+		}
+		if ( pass == 0 )
+		{
+			mean = pdScale( mean, 1.0 / weight );
+			continue;
+		}
+		double v[3][3], w[3];
+		pdSymmetricEigen( cov, v, w );
+		// The thinnest axis of the overlap first: pushing across it is usually shortest.
+		int order[3] = { 0, 1, 2 };
+		for ( int i = 0; i < 3; ++i )
+		{
+			for ( int j = i + 1; j < 3; ++j )
+			{
+				if ( w[order[j]] < w[order[i]] )
+				{
+					int t = order[i];
+					order[i] = order[j];
+					order[j] = t;
+				}
+			}
+		}
+		for ( int i = 0; i < 3; ++i )
+		{
+			int c = order[i];
+			pdVec3 axis = pdV3( v[0][c], v[1][c], v[2][c] );
+			pdAddCandidate( list, axis, PD_START_PRINCIPAL_AXES, true, i == 0 );
+			pdAddCandidate( list, pdNeg( axis ), PD_START_PRINCIPAL_AXES, true, i == 0 );
+		}
+	}
+}
+
+static uint32_t pdNextRandom( uint32_t* state )
+{
+	// xorshift32: deterministic, no global state.
+	uint32_t x = *state;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	*state = x;
+	return x;
+}
+
+static void pdAddClearanceCandidates( pdStartContext* ctx, pdCandidateList* list )
+{
+	pdVec3 cA = pdFrameApply( &ctx->frameA, ctx->meshA->centroid );
+	pdVec3 cB = pdFrameApply( &ctx->frameB, ctx->meshB->centroid );
+	// A's centroid on a clear point of B, and B's centroid on a clear point of A (B9: with the
+	// full poses of both meshes).
+	for ( int i = 0; i < ctx->meshB->clearanceCount; ++i )
+	{
+		pdVec3 p = pdFrameApply( &ctx->frameB, ctx->meshB->clearancePoints[i] );
+		pdAddCandidate( list, pdSub( p, cA ), PD_START_CLEARANCE, false, false );
+	}
+	for ( int i = 0; i < ctx->meshA->clearanceCount; ++i )
+	{
+		pdVec3 p = pdFrameApply( &ctx->frameA, ctx->meshA->clearancePoints[i] );
+		pdAddCandidate( list, pdSub( cB, p ), PD_START_CLEARANCE, false, false );
+	}
+}
+
+int pdProposeStarts( pdStartContext* ctx, unsigned strategies, const pdPenetrationCache* cache,
+					 const pdTrianglePair* pairs, int pairCount, int randomDirections, unsigned seed,
+					 const pdStartCandidate** outCandidates )
+{
+	*outCandidates = NULL;
+	if ( randomDirections < 0 )
+	{
+		randomDirections = 0;
+	}
+	int capacity = 3 + PD_NORMAL_DIRECTIONS + 6 + 1 + 2 * PD_MAX_CLEARANCE_POINTS + randomDirections + 8;
+	if ( !pdBuffer_Reserve( &ctx->ws->pdStarts, (size_t)capacity * sizeof( pdStartCandidate ), false ) )
+	{
+		return 0;
+	}
+	pdCandidateList list;
+	list.items = ctx->ws->pdStarts.data;
+	list.count = 0;
+	list.capacity = capacity;
+
+	if ( ( strategies & PD_START_COHERENCE ) && cache != NULL )
+	{
+		int count = cache->count < 0 ? 0 : ( cache->count > 3 ? 3 : cache->count );
+		// Most recent first.
+		for ( int k = 0; k < count; ++k )
+		{
+			int slot = ( ( cache->next - 1 - k ) % 3 + 3 ) % 3;
+			pdVec3 world = pdFrameApply( &ctx->frameB, cache->configurations[slot] );
+			pdAddCandidate( &list, pdSub( world, ctx->frameA.p ), PD_START_COHERENCE, false, true );
+		}
+	}
+	if ( ( strategies & PD_START_CONTACT_NORMALS ) && pairs != NULL )
+	{
+		pdAddContactNormalCandidates( ctx, &list, pairs, pairCount );
+	}
+	if ( ( strategies & PD_START_PRINCIPAL_AXES ) && pairs != NULL )
+	{
+		pdAddPrincipalAxisCandidates( ctx, &list, pairs, pairCount );
+	}
+	if ( strategies & PD_START_CENTROID )
+	{
+		pdVec3 cA = pdFrameApply( &ctx->frameA, ctx->meshA->centroid );
+		pdVec3 cB = pdFrameApply( &ctx->frameB, ctx->meshB->centroid );
+		pdVec3 d = pdSub( cA, cB );
+		double scale = fmin( ctx->meshA->diagonal, ctx->meshB->diagonal );
+		if ( pdLength( d ) <= 1e-9 * scale )
+		{
+			d = pdV3( 1.0, 0.0, 0.0 );
+		}
+		pdAddCandidate( &list, d, PD_START_CENTROID, true, true );
+	}
+	if ( strategies & PD_START_CLEARANCE )
+	{
+		pdAddClearanceCandidates( ctx, &list );
+	}
+	if ( ( strategies & PD_START_RANDOM ) && randomDirections > 0 )
+	{
+		// A Fibonacci sphere (even coverage) turned by a seeded random rotation.
+		uint32_t state = seed * 2654435761u + 0x9e3779b9u;
+		if ( state == 0 )
+		{
+			state = 1;
+		}
+		pdQuat q;
+		double len2 = 0.0;
+		for ( int attempt = 0; attempt < 16 && len2 < 1e-6; ++attempt )
+		{
+			q.w = (double)pdNextRandom( &state ) / 4294967295.0 - 0.5;
+			q.x = (double)pdNextRandom( &state ) / 4294967295.0 - 0.5;
+			q.y = (double)pdNextRandom( &state ) / 4294967295.0 - 0.5;
+			q.z = (double)pdNextRandom( &state ) / 4294967295.0 - 0.5;
+			len2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
+		}
+		pdMat33 r;
+		if ( len2 < 1e-6 )
+		{
+			r = pdMat33FromQuat( ( pdQuat ){ 1.0, 0.0, 0.0, 0.0 } );
+		}
+		else
+		{
+			double inv = 1.0 / sqrt( len2 );
+			q.w *= inv;
+			q.x *= inv;
+			q.y *= inv;
+			q.z *= inv;
+			r = pdMat33FromQuat( q );
+		}
+		const double golden = 2.399963229728653; // pi (3 - sqrt 5)
+		for ( int i = 0; i < randomDirections; ++i )
+		{
+			double z = 1.0 - ( 2.0 * i + 1.0 ) / randomDirections;
+			double rad = sqrt( fmax( 0.0, 1.0 - z * z ) );
+			double phi = golden * i;
+			pdVec3 u = pdV3( rad * cos( phi ), rad * sin( phi ), z );
+			pdAddCandidate( &list, pdMulMV( &r, u ), PD_START_RANDOM, true, false );
+		}
+	}
+	*outCandidates = list.items;
+	return list.count;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Free starts
+
+#define PD_LINE_SAMPLES 5
+
+// The free sample of the segment from o to start closest to o (start itself if none).
+static pdVec3 pdRefineAlongLine( pdStartContext* ctx, pdVec3 start )
+{
+	for ( int k = 1; k < PD_LINE_SAMPLES; ++k )
+	{
+		pdVec3 x = pdScale( start, (double)k / PD_LINE_SAMPLES );
+		if ( !pdStart_Collides( ctx, x ) )
+		{
+			return x;
+		}
+	}
+	return start;
+}
+
+bool pdStart_MakeFree( pdStartContext* ctx, const pdStartCandidate* candidate, double bound, bool lineRefinement,
+					   pdVec3* outStart )
+{
+	*outStart = pdV3( 0.0, 0.0, 0.0 );
+	pdVec3 x = candidate->translation;
+	double len = pdLength( x );
+	if ( !( len > 0.0 ) || !pdIsFiniteVec( x ) )
+	{
+		return false;
+	}
+	pdVec3 u = pdScale( x, 1.0 / len );
+	// A start must beat the bound by a margin, or its contact cannot improve on the best.
+	double limit = bound;
+	if ( bound < INFINITY )
+	{
+		limit = bound - fmax( ctx->tolerance, 1e-3 * bound );
+		if ( !( limit > 0.0 ) )
+		{
+			return false;
+		}
+	}
+	bool found = false;
+	pdVec3 start = x;
+
+	if ( !candidate->direction && len < limit && !pdStart_Collides( ctx, x ) )
+	{
+		found = true;
+	}
+	if ( !found && !candidate->direction && candidate->strategy == PD_START_COHERENCE )
+	{
+		// The paper's push: march outward from the cached configuration in small steps.
+		double step = 0.05 * fmin( ctx->meshA->diagonal, ctx->meshB->diagonal );
+		for ( int k = 1; k <= 3 && !found; ++k )
+		{
+			pdVec3 y = pdMulAdd( x, k * step, u );
+			if ( pdLength( y ) < limit && !pdStart_Collides( ctx, y ) )
+			{
+				start = y;
+				found = true;
+			}
+		}
+	}
+	if ( !found )
+	{
+		// Probe along the direction: only a free point short of the bound can lead to a
+		// shorter contact along this ray.
+		double t = pdStart_SeparationDistance( ctx, u );
+		bool byConstruction = !( limit < t );
+		if ( limit < t )
+		{
+			t = limit;
+		}
+		pdVec3 y = pdScale( u, t );
+		if ( !pdStart_Collides( ctx, y ) )
+		{
+			start = y;
+			found = true;
+		}
+		else if ( byConstruction )
+		{
+			return false; // cannot happen for enclosing spheres; the checker is conservative
+		}
+		else
+		{
+			// A pocket of free space nearer to o along the ray (cups, grates, tori).
+			int samples = candidate->priority ? 2 * PD_LINE_SAMPLES : PD_LINE_SAMPLES;
+			for ( int k = 1; k < samples; ++k )
+			{
+				pdVec3 z = pdScale( y, (double)k / samples );
+				if ( !pdStart_Collides( ctx, z ) )
+				{
+					*outStart = z;
+					return true;
+				}
+			}
+			return false;
+		}
+	}
+	if ( lineRefinement )
+	{
+		start = pdRefineAlongLine( ctx, start );
+	}
+	*outStart = start;
+	return true;
 }

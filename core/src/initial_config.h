@@ -3,9 +3,63 @@
 #pragma once
 
 #include "mesh.h"
+#include "polydepth/penetration.h"
+#include "workspace.h"
 
 /// Precomputes the maximally clear configurations of a mesh (local maxima of the distance
 /// field on a voxel grid of its bounding box, interior cells only) into mesh->clearancePoints.
 /// Called once at mesh creation when the def asks for it.
 pdStatus pdComputeClearancePoints( pdMesh* mesh, int gridResolution );
 void pdFreeClearancePoints( pdMesh* mesh );
+
+// --- Additions (PolyDepth stage): start candidates and turning them into free starts. -------
+
+/// Most clearance points kept per mesh (the largest clearances).
+#define PD_MAX_CLEARANCE_POINTS 32
+
+/// The query both start stages work on. Translations x are of A relative to the query
+/// configuration o = frameA.p, in world units.
+typedef struct pdStartContext
+{
+	const pdMesh* meshA;
+	const pdMesh* meshB;
+	pdFrame frameA; ///< A at the query configuration
+	pdFrame frameB;
+	pdQuat rotationA, rotationB; ///< unit quaternions of the two poses
+	bool containment;  ///< closed meshes are solids (containment counts as collision)
+	double tolerance;  ///< contact tolerance, world units
+	pdWorkspace* ws;
+	int collideCount;  ///< static collision checks made (incremented)
+	int nodeVisits;    ///< BVH node pairs visited (incremented)
+} pdStartContext;
+
+/// A proposed start.
+typedef struct pdStartCandidate
+{
+	pdVec3 translation; ///< world; for a direction candidate only its direction matters
+	unsigned strategy;  ///< the pdStartStrategy bit that proposed it
+	bool direction;     ///< probe along the direction instead of using the point
+	bool priority;      ///< worth sampling for a free pocket when the probe point collides
+} pdStartCandidate;
+
+/// True when A translated by x collides with B (static check, containment as configured).
+/// A failed query counts as colliding (conservative).
+bool pdStart_Collides( pdStartContext* ctx, pdVec3 x );
+
+/// Smallest t >= 0 such that A at o + t*u is outside B's enclosing sphere with a margin of
+/// the tolerance (free by construction). u must be unit.
+double pdStart_SeparationDistance( const pdStartContext* ctx, pdVec3 u );
+
+/// Proposes the candidates of the strategies in `strategies`, in priority order: coherence,
+/// contact normals, principal axes, centroid, clearance, random. pairs (may be NULL) are the
+/// triangle pairs intersecting at o. The list lives in ws->pdStarts. Returns the count.
+int pdProposeStarts( pdStartContext* ctx, unsigned strategies, const pdPenetrationCache* cache,
+					 const pdTrianglePair* pairs, int pairCount, int randomDirections, unsigned seed,
+					 const pdStartCandidate** outCandidates );
+
+/// Turns a candidate into a collision-free translation shorter than bound (INFINITY: none):
+/// the point itself, the probe min(bound, separation) * u, a short march (coherence) or a
+/// free pocket sample (priority candidates); then, when lineRefinement, the free sample of
+/// the segment toward o closest to o. False when nothing free was found that could beat bound.
+bool pdStart_MakeFree( pdStartContext* ctx, const pdStartCandidate* candidate, double bound, bool lineRefinement,
+					   pdVec3* outStart );

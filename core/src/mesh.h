@@ -50,6 +50,12 @@ struct pdMesh
 	bool closed;              ///< every edge has exactly two consistently oriented faces
 	bool convex;              ///< closed and no concave edge
 	bool outwardWinding;      ///< closed and the signed volume is positive (normals point out)
+	/// [vertexCount] canonical id of each vertex: the lowest index with exactly the same
+	/// coordinates. Edges, the CSR above and all adjacency use canonical ids; the caller's
+	/// numbering (vertices, triangles) is kept. vertexFaceStart is indexed by canonical id
+	/// (non-canonical slots are empty): use vertexFaceStart[canonicalVertex[v]].
+	int* canonicalVertex;
+	int canonicalVertexCount; ///< distinct vertex positions
 
 	pdVec3 boundsMin, boundsMax; ///< mesh frame
 	double diagonal;          ///< |boundsMax - boundsMin|

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Private: the spherical face orientation graph (sfog.c): built once per mesh, used to prune
 // inapplicable contact feature pairs and for the exact convex PD.
+//
+// Stage split: sfog.c builds the graph and holds the applicability predicates,
+// sfog_overlay.c the convex overlay walk and the exact convex PD, sfog_sweep.c the sphere
+// sweep for non-convex meshes and the naive all-pairs reference.
 #pragma once
 
 #include "mesh.h"
@@ -27,5 +31,122 @@ bool pdSfog_IsApplicable( const pdMesh* meshA, const pdMat33* rotationA, const p
 /// (the applicable pairs are the faces of the Minkowski sum). outTranslation moves A (world).
 /// Returns PD_STATUS_FAILED when either mesh is not convex or has no graph. outCandidates (may
 /// be NULL) receives the number of applicable pairs evaluated.
+/// Separated or touching meshes: PD_STATUS_OK with depth 0 and a zero translation.
 pdStatus pdSfog_ConvexPenetration( const pdMesh* meshA, const pdFrame* frameA, const pdMesh* meshB, const pdFrame* frameB,
 								   pdWorkspace* ws, pdVec3* outTranslation, double* outDepth, int* outCandidates );
+
+// ---------------------------------------------------------------------------------------------
+// Graph layout (read by sfog_overlay.c, sfog_sweep.c and the tests).
+
+/// Angular tolerance (radians) of every applicability predicate: a pair within this of the
+/// boundary of applicability is kept.
+#define PD_SFOG_ANGLE_TOLERANCE 1e-5
+
+/// Vertex valence above which a vertex is simply marked undecidable.
+#define PD_SFOG_MAX_VALENCE 64
+
+typedef enum pdSfogVertexKind
+{
+	PD_SFOG_VERTEX_UNDECIDABLE = 0, ///< never pruned (boundary, non-manifold, saddle without pseudo-vertex)
+	PD_SFOG_VERTEX_CONVEX = 1,      ///< normal cone spanned by the ordered adjacent face normals
+	PD_SFOG_VERTEX_PSEUDO = 2,      ///< non-convex: the cone of the pseudo-vertex (local convex hull)
+} pdSfogVertexKind;
+
+typedef enum pdSfogArcKind
+{
+	PD_SFOG_ARC_UNDECIDABLE = 0, ///< boundary/non-manifold/inconsistent edge or a knife edge: never pruned
+	PD_SFOG_ARC_MINOR = 1,       ///< convex edge
+	PD_SFOG_ARC_MAJOR = 2,       ///< concave edge
+	PD_SFOG_ARC_POINT = 3,       ///< flat edge (both faces in one face node): the arc is a point
+} pdSfogArcKind;
+
+struct pdSfog
+{
+	bool decidable; ///< closed and outward: otherwise everything is undecidable
+	bool convex;    ///< usable for the convex overlay walk (convex mesh, every vertex convex, no knife arc)
+
+	int nodeCount;
+	pdVec3* nodeNormals; ///< [nodeCount] unit outward normal of each face node (merged coplanar triangles)
+	int* nodePoint;      ///< [nodeCount] a mesh vertex on the node's plane
+	int* nodeArcStart;   ///< [nodeCount + 1] CSR into nodeArcs
+	int* nodeArcs;       ///< edge ids of the arcs leaving each node (edges joining two different nodes)
+	int triangleCount;
+	int* triangleNode; ///< [triangleCount] face node of each kept triangle
+
+	int edgeCount;
+	uint8_t* arcKind; ///< [edgeCount] pdSfogArcKind
+	int* arcNode;     ///< [2 * edgeCount] nodes of face0 and face1 (-1 when missing)
+	pdVec3* arcAxis;  ///< [edgeCount] unit normal of the arc's great circle, node0 x node1 oriented
+
+	int vertexCount;
+	uint8_t* vertexKind;  ///< [vertexCount] pdSfogVertexKind
+	int* ringStart;       ///< [vertexCount + 1] CSR into the ring arrays
+	int* ringVertex;      ///< neighbour vertex (ordered around the vertex for convex vertices)
+	int* ringEdge;        ///< edge id to that neighbour
+	pdVec3* ringDir;      ///< unit direction from the vertex to the neighbour
+	pdVec3* ringVec;      ///< neighbour minus vertex (mesh frame), for the convex walks
+	int* cornerStart;     ///< [vertexCount + 1] CSR into corners
+	pdVec3* corners;      ///< ordered corners of the vertex region (spherical polygon, arc or point)
+	pdVec3* cornerAxis;   ///< unit normal of the region boundary arc from corner i to corner i+1
+
+	size_t bytes;
+};
+
+/// One applicable pair of an overlay. VF: a = vertex of A, b = face node of B. FV: a = face
+/// node of A, b = vertex of B. EE: a = edge of A, b = edge of B.
+typedef struct pdSfogPair
+{
+	pdContactKind kind;
+	int a, b;
+} pdSfogPair;
+
+/// Counters of an overlay run (for benchmarks: pruning ratio and sweep cost).
+typedef struct pdSfogOverlayStats
+{
+	int64_t pairsBefore; ///< all VF + FV + EE pairs of the two graphs (vertices x nodes, edges x edges)
+	int pairsAfter;      ///< applicable pairs reported
+	int64_t tests;       ///< exact predicate evaluations
+	int events;          ///< sweep events (0 for walks and the naive reference)
+	int steps;           ///< walk steps (convex overlay)
+} pdSfogOverlayStats;
+
+/// Applicability predicates in A's frame. d is a unit direction; a vertex accepts it when d is in
+/// the vertex's normal cone (within tol radians). Undecidable vertices accept everything.
+bool pdSfog_VertexAccepts( const pdSfog* sfog, int vertex, pdVec3 d, double tol );
+/// True when the arc of edgeA (A's frame) and the reflected arc of edgeB (rotated into A's frame
+/// by rotationBA) cross within tol radians; parallel or undecidable arcs give true.
+bool pdSfog_ArcsCross( const pdSfog* sfogA, int edgeA, const pdSfog* sfogB, int edgeB, const pdMat33* rotationBA,
+					   double tol );
+/// rotationBA = rotationA^T rotationB.
+pdMat33 pdSfog_RelativeRotation( const pdMat33* rotationA, const pdMat33* rotationB );
+
+/// The convex overlay: every applicable pair of two convex graphs, by walking B's face graph
+/// across A's vertex regions and A's face graph across B's reflected vertex regions (linear in
+/// the output). Pairs live in ws->sfogPairs until the next sfog call. PD_STATUS_FAILED when a
+/// graph is not usable as convex.
+pdStatus pdSfog_OverlayConvex( const pdMesh* meshA, const pdMat33* rotationA, const pdMesh* meshB,
+							   const pdMat33* rotationB, pdWorkspace* ws, int* outCount, const pdSfogPair** outPairs,
+							   pdSfogOverlayStats* outStats );
+
+typedef enum pdSfogSweepVariant
+{
+	PD_SFOG_SWEEP_PLAIN = 0,  ///< sweep meridian moving east; one active list per colour
+	PD_SFOG_SWEEP_BANDED = 1, ///< the same sweep with the active lists split into latitude bands
+} pdSfogSweepVariant;
+
+/// Every applicable pair of two graphs of any topology (necessary condition for non-convex
+/// meshes; undecidable features pair with everything), by a sweep on the sphere. Pairs are
+/// sorted (kind, a, b) and live in ws->sfogPairs until the next sfog call.
+pdStatus pdSfog_OverlaySweep( const pdMesh* meshA, const pdMat33* rotationA, const pdMesh* meshB,
+							  const pdMat33* rotationB, int variant, pdWorkspace* ws, int* outCount,
+							  const pdSfogPair** outPairs, pdSfogOverlayStats* outStats );
+
+/// Reference: tests every pair with the predicates above. Same output order as the sweep.
+pdStatus pdSfog_OverlayNaive( const pdMesh* meshA, const pdMat33* rotationA, const pdMesh* meshB,
+							  const pdMat33* rotationB, pdWorkspace* ws, int* outCount, const pdSfogPair** outPairs,
+							  pdSfogOverlayStats* outStats );
+
+/// Appends a pair to ws->sfogPairs (count in *ioCount). False on out of memory.
+bool pdSfog_PushPair( pdWorkspace* ws, int* ioCount, pdContactKind kind, int a, int b );
+/// Sorts pairs by (kind, a, b) and removes duplicates; returns the new count.
+int pdSfog_SortPairs( pdSfogPair* pairs, int count );

@@ -54,6 +54,9 @@ bool pdMakeRandomConvex( int pointCount, unsigned seed, pdSoup* out );
 bool pdSubdivideSoup( const pdSoup* in, int levels, pdSoup* out );
 /// Applies x' = R x + t to every vertex in place (R row-major 3x3).
 void pdTransformSoup( pdSoup* soup, const double rowMajorR[9], pdVec3 t );
+/// Merges exactly coincident vertices in place (indices remapped; triangles are kept as they
+/// are). False on a NaN/Inf coordinate or out of memory (the soup is then unchanged).
+bool pdWeldSoup( pdSoup* soup );
 
 #ifdef __cplusplus
 }

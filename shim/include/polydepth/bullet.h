@@ -10,9 +10,31 @@
 //   polydepth::bullet::unregisterAlgorithm( dispatcher );         // puts back what was there
 //
 // This header includes no Bullet header.
+//
+// Float and double Bullet builds: the entry points take names that depend on
+// BT_USE_DOUBLE_PRECISION (pkg-config bullet-float64 defines it), and the library defines only
+// the names of the Bullet it was built against, so mixing the two fails at link time
+// (undefined pdBullet_RegisterDouble, or polydepth::bullet::bt_double::registerAlgorithm).
+// C callers that never include Bullet must define BT_USE_DOUBLE_PRECISION themselves when they
+// use the double build.
+//
+// Limits: Bullet has no shape-deleted callback, so meshes are cached per shape pointer and
+// validated by a content signature (rebuilt when the data or scaling changes); an entry lives
+// until unregistration or until no pair uses it and the cache grows. Shapes must not change
+// their triangles in place while pairs are alive.
 #pragma once
 
 #include "polydepth/base.h"
+
+#if defined( BT_USE_DOUBLE_PRECISION )
+#define pdBulletDefaultDef pdBulletDefaultDefDouble
+#define pdBullet_Register pdBullet_RegisterDouble
+#define pdBullet_Unregister pdBullet_UnregisterDouble
+#define pdBullet_GetStats pdBullet_GetStatsDouble
+#define PD_BULLET_ABI bt_double
+#else
+#define PD_BULLET_ABI bt_float
+#endif
 
 PD_C_BEGIN
 
@@ -44,6 +66,19 @@ PD_API pdBulletDef pdBulletDefaultDef( void );
 PD_API pdStatus pdBullet_Register( void* dispatcher, const pdBulletDef* def );
 PD_API pdStatus pdBullet_Unregister( void* dispatcher );
 
+/// Counters of one registration (for tests and diagnostics).
+typedef struct pdBulletStats
+{
+	int cachedMeshes;        ///< meshes currently in the shape cache
+	uint64_t meshBuilds;     ///< meshes built so far (a shape is built once per scaling)
+	uint64_t pairsProcessed; ///< processCollision calls handled
+	uint64_t contactsWritten; ///< contact points handed to Bullet
+} pdBulletStats;
+
+/// Fills outStats for the registration on dispatcher. PD_STATUS_INVALID_ARGUMENT when the
+/// dispatcher is NULL or not registered (outStats is zeroed).
+PD_API pdStatus pdBullet_GetStats( void* dispatcher, pdBulletStats* outStats );
+
 PD_C_END
 
 #ifdef __cplusplus
@@ -51,11 +86,14 @@ class btCollisionDispatcher;
 
 namespace polydepth::bullet
 {
+inline namespace PD_BULLET_ABI
+{
 /// Registers the PolyDepth algorithm on dispatcher for the concave mesh pairs. Call it after
 /// btGImpactCollisionAlgorithm::registerAlgorithm (the last registration wins) and before
 /// bodies are added (Bullet caches an algorithm per broadphase pair).
 PD_API pdStatus registerAlgorithm( btCollisionDispatcher* dispatcher, const pdBulletDef* def );
 /// Restores the create functions that were registered before registerAlgorithm.
 PD_API pdStatus unregisterAlgorithm( btCollisionDispatcher* dispatcher );
+} // namespace PD_BULLET_ABI
 } // namespace polydepth::bullet
 #endif

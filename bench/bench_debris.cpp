@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+// polydepth-bench debris: the Bullet debris benchmark (60 tori into an open box built as
+// btBvhTriangleMeshShape, 600 steps of 1/60 s), GImpact against PolyDepth, same scene and seed.
+#include "bench_util.h"
+
+#ifdef POLYDEPTH_HAVE_BULLET
+#include "scene.h"
+#endif
+
+namespace pdbench
+{
+
+int runDebris( const Options& o )
+{
+#ifndef POLYDEPTH_HAVE_BULLET
+	std::fprintf( stderr, "polydepth-bench debris: built without Bullet (apt-get install libbullet-dev)\n" );
+	return 2;
+#else
+	pdSceneMetrics m[2];
+	const char* names[2] = { "gimpact", "polydepth" };
+	for ( int algo = 0; algo < 2; ++algo )
+	{
+		pdSceneConfig c;
+		c.kind = PD_SCENE_TORI;
+		c.algo = algo == 0 ? PD_SCENE_ALGO_GIMPACT : PD_SCENE_ALGO_POLYDEPTH;
+		c.seed = o.seed;
+		c.modelsDir = o.modelsDir;
+		if ( o.quick )
+		{
+			c.bodies = 16;
+			c.steps = 240;
+		}
+		std::string error;
+		std::unique_ptr<pdScene> scene = pdScene::create( c, &error );
+		if ( !scene )
+		{
+			std::fprintf( stderr, "polydepth-bench debris: %s: %s\n", names[algo], error.c_str() );
+			return 1;
+		}
+		while ( scene->step() )
+		{
+		}
+		scene->measurePenetration();
+		m[algo] = scene->metrics();
+	}
+	if ( o.json )
+	{
+		Json j;
+		j.beginObject();
+		for ( int a = 0; a < 2; ++a )
+		{
+			j.key( names[a] );
+			j.beginObject();
+			j.key( "median_ms" );
+			j.num( m[a].medianStepMs );
+			j.key( "p95_ms" );
+			j.num( m[a].p95StepMs );
+			j.key( "contacts" );
+			j.num( m[a].meanContacts );
+			j.key( "lost" );
+			j.num( m[a].lost );
+			j.key( "max_penetration" );
+			j.num( m[a].maxPenetration );
+			j.key( "final_penetration" );
+			j.num( m[a].finalPenetration );
+			j.key( "jitter" );
+			j.num( m[a].jitter );
+			j.key( "bodies" );
+			j.num( m[a].dynamicBodies );
+			j.key( "steps" );
+			j.num( m[a].steps );
+			j.key( "asleep" );
+			j.num( m[a].asleep );
+			j.key( "penetration_failures" );
+			j.num( m[a].penetrationFailures );
+			j.endObject();
+		}
+		j.key( "body_size" );
+		j.num( m[0].bodySize );
+		j.key( "step_time_ratio" );
+		j.num( m[1].medianStepMs / std::max( m[0].medianStepMs, 1e-9 ) );
+		j.endObject();
+		std::printf( "%s\n", j.out.c_str() );
+		return 0;
+	}
+	describeMachine( stdout );
+	std::printf( "debris: %d tori, %d steps of 1/60 s, seed %u, same scene for both\n", m[0].dynamicBodies, m[0].steps,
+				 o.seed );
+	std::printf( "%-10s | %8s %8s | %9s | %4s | %9s %9s | %9s | %6s\n", "algorithm", "med ms", "p95 ms", "contacts",
+				 "lost", "max pen", "final pen", "jitter", "asleep" );
+	for ( int a = 0; a < 2; ++a )
+		std::printf( "%-10s | %8.2f %8.2f | %9.1f | %4d | %8.4fm %8.4fm | %7.4fm/s | %6d\n", names[a], m[a].medianStepMs,
+					 m[a].p95StepMs, m[a].meanContacts, m[a].lost, m[a].maxPenetration, m[a].finalPenetration,
+					 m[a].jitter, m[a].asleep );
+	std::printf( "step time polydepth / gimpact: %.2f (median); body size %.3f m (penetration target < 1%%: %.4f m)\n",
+				 m[1].medianStepMs / std::max( m[0].medianStepMs, 1e-9 ), m[0].bodySize, 0.01 * m[0].bodySize );
+	return 0;
+#endif
+}
+
+} // namespace pdbench

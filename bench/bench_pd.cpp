@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: MIT
+// polydepth-bench pd-random and pd-path: the paper's random-configuration and predefined-path
+// scenarios, with the cost of a PD query as a multiple of one BVH distance query.
+#include "bench_util.h"
+
+namespace pdbench
+{
+
+namespace
+{
+
+struct PdModel
+{
+	const char* name;
+	const char* source; // generator name or model file
+	int tris;           // generator target
+	int subdivide;      // levels of 4-to-1 subdivision applied after loading
+	bool file;
+};
+
+bool buildModel( const Options& o, const PdModel& spec, Model* model )
+{
+	model->name = spec.name;
+	if ( spec.file )
+	{
+		std::string path = modelPath( o, spec.source );
+		char err[256];
+		if ( path.empty() || !pdLoadSoup( path.c_str(), &model->soup, err, sizeof( err ) ) )
+		{
+			std::fprintf( stderr, "pd: skipping %s (%s missing in %s)\n", spec.name, spec.source, o.modelsDir.c_str() );
+			return false;
+		}
+		centreSoup( &model->soup );
+	}
+	else if ( !pdMakeShapeByName( spec.source, spec.tris, 2.0, &model->soup ) )
+	{
+		std::fprintf( stderr, "pd: cannot generate %s\n", spec.name );
+		return false;
+	}
+	if ( spec.subdivide > 0 )
+	{
+		pdSoup finer{};
+		if ( !pdSubdivideSoup( &model->soup, spec.subdivide, &finer ) )
+			return false;
+		pdFreeSoup( &model->soup );
+		model->soup = finer;
+	}
+	std::string error;
+	if ( !model->finish( &error ) )
+	{
+		std::fprintf( stderr, "pd: %s\n", error.c_str() );
+		return false;
+	}
+	return true;
+}
+
+double diagonalOf( const pdMesh* mesh )
+{
+	pdVec3 lo, hi;
+	pdMesh_GetBounds( mesh, &lo, &hi );
+	return std::sqrt( ( hi.x - lo.x ) * ( hi.x - lo.x ) + ( hi.y - lo.y ) * ( hi.y - lo.y ) +
+					  ( hi.z - lo.z ) * ( hi.z - lo.z ) );
+}
+
+bool collides( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pdTransform& pb, pdWorkspace* ws )
+{
+	pdCollideResult r;
+	pdCollide( a, &pa, b, &pb, nullptr, ws, &r );
+	return r.colliding;
+}
+
+pdTransform translated( pdTransform t, pdVec3 d )
+{
+	t.p.x += d.x;
+	t.p.y += d.y;
+	t.p.z += d.z;
+	return t;
+}
+
+/// Independent oracle: for many directions, the first free offset along the direction (march
+/// outward, then bisect), refined around the best direction. An upper bound near the optimum.
+double directionalOracle( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pdTransform& pb,
+						  int directions, pdWorkspace* ws )
+{
+	double far = 1.2 * ( diagonalOf( a ) + diagonalOf( b ) );
+	double best = far;
+	pdVec3 bestDir{ 1, 0, 0 };
+	auto firstFree = [&]( pdVec3 u, double limit ) {
+		const int steps = 96;
+		double prev = 0.0;
+		for ( int i = 1; i <= steps; ++i )
+		{
+			double t = limit * (double)i / steps;
+			if ( !collides( a, translated( pa, pdVec3{ u.x * t, u.y * t, u.z * t } ), b, pb, ws ) )
+			{
+				double lo = prev, hi = t;
+				for ( int k = 0; k < 40; ++k )
+				{
+					double m = 0.5 * ( lo + hi );
+					if ( collides( a, translated( pa, pdVec3{ u.x * m, u.y * m, u.z * m } ), b, pb, ws ) )
+						lo = m;
+					else
+						hi = m;
+				}
+				return hi;
+			}
+			prev = t;
+		}
+		return limit;
+	};
+	const double golden = M_PI * ( 3.0 - std::sqrt( 5.0 ) );
+	for ( int i = 0; i < directions; ++i )
+	{
+		double z = 1.0 - 2.0 * ( i + 0.5 ) / directions, r = std::sqrt( std::max( 0.0, 1.0 - z * z ) );
+		pdVec3 u{ r * std::cos( golden * i ), r * std::sin( golden * i ), z };
+		double t = firstFree( u, std::min( best, far ) );
+		if ( t < best )
+		{
+			best = t;
+			bestDir = u;
+		}
+	}
+	// Local refinement: random perturbations of the best direction with a shrinking radius.
+	Rng rng( 12345 );
+	double radius = 2.0 / std::sqrt( (double)directions );
+	for ( int it = 0; it < 120; ++it )
+	{
+		pdVec3 d = rng.direction();
+		pdVec3 u{ bestDir.x + radius * d.x, bestDir.y + radius * d.y, bestDir.z + radius * d.z };
+		double len = std::sqrt( u.x * u.x + u.y * u.y + u.z * u.z );
+		u = pdVec3{ u.x / len, u.y / len, u.z / len };
+		double t = firstFree( u, best );
+		if ( t < best )
+		{
+			best = t;
+			bestDir = u;
+		}
+		else if ( it % 20 == 19 )
+		{
+			radius *= 0.5;
+		}
+	}
+	return best;
+}
+
+/// A random in-collision configuration: random rotation of A, A's centre inside B's box.
+bool randomColliding( Rng& rng, const pdMesh* a, const pdMesh* b, pdWorkspace* ws, pdTransform* outA )
+{
+	pdVec3 lo, hi;
+	pdMesh_GetBounds( b, &lo, &hi );
+	for ( int attempt = 0; attempt < 200; ++attempt )
+	{
+		pdTransform t;
+		t.q = rng.rotation();
+		t.p = pdVec3{ rng.range( lo.x, hi.x ) * 0.6, rng.range( lo.y, hi.y ) * 0.6, rng.range( lo.z, hi.z ) * 0.6 };
+		pdCollideResult r;
+		pdTransform pb = pdIdentityTransform();
+		pdCollide( a, &t, b, &pb, nullptr, ws, &r );
+		if ( r.colliding && !r.containment )
+		{
+			*outA = t;
+			return true;
+		}
+	}
+	return false;
+}
+
+pdQuat quatFromRowMajor( const double* m )
+{
+	// Shepperd's method on a row-major rotation matrix.
+	double tr = m[0] + m[4] + m[8];
+	pdQuat q;
+	if ( tr > 0 )
+	{
+		double s = std::sqrt( tr + 1.0 ) * 2;
+		q = pdQuat{ 0.25 * s, ( m[7] - m[5] ) / s, ( m[2] - m[6] ) / s, ( m[3] - m[1] ) / s };
+	}
+	else if ( m[0] > m[4] && m[0] > m[8] )
+	{
+		double s = std::sqrt( 1.0 + m[0] - m[4] - m[8] ) * 2;
+		q = pdQuat{ ( m[7] - m[5] ) / s, 0.25 * s, ( m[1] + m[3] ) / s, ( m[2] + m[6] ) / s };
+	}
+	else if ( m[4] > m[8] )
+	{
+		double s = std::sqrt( 1.0 + m[4] - m[0] - m[8] ) * 2;
+		q = pdQuat{ ( m[2] - m[6] ) / s, ( m[1] + m[3] ) / s, 0.25 * s, ( m[5] + m[7] ) / s };
+	}
+	else
+	{
+		double s = std::sqrt( 1.0 + m[8] - m[0] - m[4] ) * 2;
+		q = pdQuat{ ( m[3] - m[1] ) / s, ( m[2] + m[6] ) / s, ( m[5] + m[7] ) / s, 0.25 * s };
+	}
+	double n = std::sqrt( q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z );
+	return pdQuat{ q.w / n, q.x / n, q.y / n, q.z / n };
+}
+
+} // namespace
+
+int runPdRandom( const Options& o )
+{
+	std::vector<PdModel> specs = { { "knot-3k", "knot", 3000, 0, false },
+								   { "bunny-2k", "pqp_spinning_bunny.tris", 0, 0, true },
+								   { "bunny-9k", "pqp_spinning_bunny.tris", 0, 1, true },
+								   { "knot-40k", "knot", 40000, 0, false },
+								   { "bunny-70k", "bunny_noholes.tri", 0, 0, true },
+								   { "knot-170k", "knot", 170000, 0, false } };
+	if ( o.quick )
+		specs = { { "knot-3k", "knot", 3000, 0, false }, { "bunny-2k", "pqp_spinning_bunny.tris", 0, 0, true } };
+	const int queries = o.repeats > 0 ? o.repeats : ( o.quick ? 10 : 60 );
+	const int oracleQueries = o.quick ? 2 : 6;
+	struct Row
+	{
+		std::string name;
+		int tris = 0, queries = 0, valid = 0, oracleCases = 0, within1 = 0;
+		double medianMs = 0, p95Ms = 0, contacts = 0, iterations = 0, pdOverDistance = 0, worstRatio = 0;
+	};
+	std::vector<Row> rows;
+	pdWorkspace* ws = pdCreateWorkspace();
+	for ( const PdModel& spec : specs )
+	{
+		Model model;
+		if ( !buildModel( o, spec, &model ) )
+			continue;
+		const pdMesh* mesh = model.mesh;
+		Rng rng( o.seed * 104729u + (unsigned)model.triangles() );
+		Row row;
+		row.name = spec.name;
+		row.tris = model.triangles();
+		std::vector<double> ms, ratio;
+		double contacts = 0, iterations = 0;
+		pdTransform pb = pdIdentityTransform();
+		for ( int q = 0; q < queries; ++q )
+		{
+			pdTransform pa;
+			if ( !randomColliding( rng, mesh, mesh, ws, &pa ) )
+				continue;
+			pdPenetrationResult r;
+			pdComputePenetration( mesh, &pa, mesh, &pb, nullptr, nullptr, ws, &r ); // warm-up
+			double t0 = nowUs();
+			pdStatus st = pdComputePenetration( mesh, &pa, mesh, &pb, nullptr, nullptr, ws, &r );
+			double t1 = nowUs();
+			if ( st < 0 )
+			{
+				std::fprintf( stderr, "pd-random: %s query %d failed: %s\n", spec.name, q, pdStatusString( st ) );
+				continue;
+			}
+			ms.push_back( ( t1 - t0 ) * 1e-3 );
+			contacts += r.contacts;
+			iterations += r.iterations;
+			row.queries++;
+			pdTransform moved = translated( pa, r.translation );
+			if ( !collides( mesh, moved, mesh, pb, ws ) )
+				row.valid++;
+			// One full distance query on the same pair, at the answer (a touching pose).
+			pdDistanceResult dr;
+			double d0 = nowUs();
+			pdComputeDistance( mesh, &moved, mesh, &pb, nullptr, ws, &dr );
+			double d1 = nowUs();
+			ratio.push_back( ( t1 - t0 ) / std::max( 1e-3, d1 - d0 ) );
+			if ( q < oracleQueries && row.tris <= 12000 )
+			{
+				double exact = directionalOracle( mesh, pa, mesh, pb, o.quick ? 200 : 600, ws );
+				double rel = r.depth / std::max( exact, 1e-12 );
+				row.oracleCases++;
+				row.within1 += rel <= 1.01 ? 1 : 0;
+				row.worstRatio = std::max( row.worstRatio, rel );
+			}
+		}
+		row.medianMs = median( ms );
+		row.p95Ms = percentile( ms, 0.95 );
+		row.contacts = row.queries > 0 ? contacts / row.queries : 0;
+		row.iterations = row.queries > 0 ? iterations / row.queries : 0;
+		row.pdOverDistance = median( ratio );
+		rows.push_back( row );
+	}
+	pdDestroyWorkspace( ws );
+
+	if ( o.json )
+	{
+		Json j;
+		j.beginObject();
+		j.key( "models" );
+		j.beginArray();
+		for ( const Row& r : rows )
+		{
+			j.beginObject();
+			j.key( "name" );
+			j.str( r.name );
+			j.key( "tris" );
+			j.num( r.tris );
+			j.key( "queries" );
+			j.num( r.queries );
+			j.key( "median_ms" );
+			j.num( r.medianMs );
+			j.key( "p95_ms" );
+			j.num( r.p95Ms );
+			j.key( "contacts" );
+			j.num( r.contacts );
+			j.key( "iterations" );
+			j.num( r.iterations );
+			j.key( "pd_over_distance" );
+			j.num( r.pdOverDistance );
+			j.key( "valid" );
+			j.num( r.valid );
+			j.key( "oracle_cases" );
+			j.num( r.oracleCases );
+			j.key( "within_1pct" );
+			j.num( r.within1 );
+			j.key( "worst_ratio" );
+			j.num( r.worstRatio );
+			j.endObject();
+		}
+		j.endArray();
+		j.endObject();
+		std::printf( "%s\n", j.out.c_str() );
+		return 0;
+	}
+	describeMachine( stdout );
+	std::printf( "random in-collision configurations (A = B, random rotation, centre in B's box)\n" );
+	std::printf( "%-10s %7s %5s | %8s %8s | %8s %6s | %7s | %5s | %s\n", "model", "tris", "n", "med ms", "p95 ms",
+				 "contacts", "iters", "PD/dist", "valid", "oracle: within 1% / cases (worst ratio)" );
+	for ( const Row& r : rows )
+		std::printf( "%-10s %7d %5d | %8.3f %8.3f | %8.2f %6.2f | %7.2f | %5d | %d / %d (%.3f)\n", r.name.c_str(), r.tris,
+					 r.queries, r.medianMs, r.p95Ms, r.contacts, r.iterations, r.pdOverDistance, r.valid, r.within1,
+					 r.oracleCases, r.worstRatio );
+	std::printf( "paper (2010 CPU): Torusknot 3k 5.53 ms, 4.84 contacts, 2.81 iters; Buddha 10k 6.23 ms; "
+				 "Bunny2 40k 7.55 ms; Dragon 174k 12.76 ms\n" );
+	return 0;
+}
+
+int runPdPath( const Options& o )
+{
+	struct PathSpec
+	{
+		const char* name;
+		PdModel model;
+		const char* pathA;
+		const char* pathB;
+	};
+	std::vector<PathSpec> specs = {
+		{ "bunny", { "bunny-70k", "bunny_noholes.tri", 0, 0, true }, "bunny40k_1.ani", "bunny40k_2.ani" },
+		{ "torusknot", { "knot-3k", "knot", 3000, 0, false }, "torusknot1.ani", "torusknot2.ani" } };
+	struct Row
+	{
+		std::string name;
+		bool coherence = false;
+		int frames = 0, penetrating = 0;
+		double medianMs = 0, p95Ms = 0, meanPd = 0, iterations = 0;
+	};
+	std::vector<Row> rows;
+	pdWorkspace* ws = pdCreateWorkspace();
+	for ( const PathSpec& spec : specs )
+	{
+		Model model;
+		if ( !buildModel( o, spec.model, &model ) )
+			continue;
+		pdPath pa{}, pb{};
+		char err[256];
+		std::string fa = modelPath( o, spec.pathA ), fb = modelPath( o, spec.pathB );
+		if ( fa.empty() || fb.empty() || !pdLoadPath( fa.c_str(), &pa, err, sizeof( err ) ) ||
+			 !pdLoadPath( fb.c_str(), &pb, err, sizeof( err ) ) )
+		{
+			std::fprintf( stderr, "pd-path: skipping %s (paths missing)\n", spec.name );
+			pdFreePath( &pa );
+			pdFreePath( &pb );
+			continue;
+		}
+		int frames = std::min( pa.frameCount, pb.frameCount );
+		if ( o.quick )
+			frames = std::min( frames, 40 );
+		for ( int mode = 0; mode < 2; ++mode )
+		{
+			Row row;
+			row.name = spec.name;
+			row.coherence = mode == 1;
+			pdPenetrationCache cache;
+			pdResetPenetrationCache( &cache );
+			pdPenetrationDef def = pdDefaultPenetrationDef();
+			if ( !row.coherence )
+				def.startStrategies &= ~(unsigned)PD_START_COHERENCE;
+			std::vector<double> ms;
+			double pdSum = 0, iterSum = 0;
+			for ( int f = 0; f < frames; ++f )
+			{
+				pdTransform ta, tb;
+				ta.q = quatFromRowMajor( pa.rotations + 9 * f );
+				ta.p = pdVec3{ pa.translations[3 * f], pa.translations[3 * f + 1], pa.translations[3 * f + 2] };
+				tb.q = quatFromRowMajor( pb.rotations + 9 * f );
+				tb.p = pdVec3{ pb.translations[3 * f], pb.translations[3 * f + 1], pb.translations[3 * f + 2] };
+				pdPenetrationResult r;
+				double t0 = nowUs();
+				pdComputePenetration( model.mesh, &ta, model.mesh, &tb, &def, row.coherence ? &cache : nullptr, ws, &r );
+				double t1 = nowUs();
+				row.frames++;
+				if ( r.state == PD_STATE_PENETRATING )
+				{
+					row.penetrating++;
+					ms.push_back( ( t1 - t0 ) * 1e-3 );
+					pdSum += r.depth;
+					iterSum += r.iterations;
+				}
+			}
+			row.medianMs = median( ms );
+			row.p95Ms = percentile( ms, 0.95 );
+			row.meanPd = row.penetrating > 0 ? pdSum / row.penetrating : 0;
+			row.iterations = row.penetrating > 0 ? iterSum / row.penetrating : 0;
+			rows.push_back( row );
+		}
+		pdFreePath( &pa );
+		pdFreePath( &pb );
+	}
+	pdDestroyWorkspace( ws );
+	if ( o.json )
+	{
+		Json j;
+		j.beginObject();
+		j.key( "paths" );
+		j.beginArray();
+		for ( const Row& r : rows )
+		{
+			j.beginObject();
+			j.key( "name" );
+			j.str( r.name );
+			j.key( "frames" );
+			j.num( r.frames );
+			j.key( "penetrating" );
+			j.num( r.penetrating );
+			j.key( "median_ms" );
+			j.num( r.medianMs );
+			j.key( "p95_ms" );
+			j.num( r.p95Ms );
+			j.key( "coherence" );
+			j.boolean( r.coherence );
+			j.key( "mean_pd" );
+			j.num( r.meanPd );
+			j.key( "iterations" );
+			j.num( r.iterations );
+			j.endObject();
+		}
+		j.endArray();
+		j.endObject();
+		std::printf( "%s\n", j.out.c_str() );
+		return 0;
+	}
+	describeMachine( stdout );
+	std::printf( "%-10s %-9s %6s %6s | %8s %8s | %9s %6s\n", "path", "coherence", "frames", "pen.", "med ms", "p95 ms",
+				 "mean PD", "iters" );
+	for ( const Row& r : rows )
+		std::printf( "%-10s %-9s %6d %6d | %8.3f %8.3f | %9.4f %6.2f\n", r.name.c_str(), r.coherence ? "on" : "off",
+					 r.frames, r.penetrating, r.medianMs, r.p95Ms, r.meanPd, r.iterations );
+	return 0;
+}
+
+} // namespace pdbench

@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: MIT
+// polydepth-bench sfog: (a) orientation pruning inside PolyDepth: feature pairs before and after
+// pruning at the contact configurations, PD query time with pruning on and off; (b) the exact
+// convex PD from the orientation-graph overlay against libccd's EPA, both checked against a SAT
+// oracle (face normals and the edge pairs whose Gauss-map arcs cross), in one run.
+#include "bench_util.h"
+
+extern "C" {
+#include "sfog.h"
+}
+
+#ifdef POLYDEPTH_HAVE_CCD
+#include <ccd/ccd.h>
+#endif
+
+namespace pdbench
+{
+
+namespace
+{
+
+struct Hull
+{
+	std::vector<pdVec3> v;              // mesh frame
+	std::vector<pdVec3> faceNormals;    // unit
+	std::vector<std::pair<pdVec3, pdVec3>> edges; // (normal of face 0, normal of face 1), real (non-flat) edges
+	std::vector<pdVec3> edgeDirs;
+};
+
+pdVec3 sub( pdVec3 a, pdVec3 b ) { return pdVec3{ a.x - b.x, a.y - b.y, a.z - b.z }; }
+double dot( pdVec3 a, pdVec3 b ) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+pdVec3 cross( pdVec3 a, pdVec3 b ) { return pdVec3{ a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x }; }
+pdVec3 unit( pdVec3 a )
+{
+	double l = std::sqrt( dot( a, a ) );
+	return l > 0 ? pdVec3{ a.x / l, a.y / l, a.z / l } : pdVec3{ 0, 0, 0 };
+}
+pdVec3 rotate( const double r[9], pdVec3 a )
+{
+	return pdVec3{ r[0] * a.x + r[1] * a.y + r[2] * a.z, r[3] * a.x + r[4] * a.y + r[5] * a.z,
+				   r[6] * a.x + r[7] * a.y + r[8] * a.z };
+}
+void quatToRowMajor( pdQuat q, double r[9] )
+{
+	double xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z, xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
+	double wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
+	r[0] = 1 - 2 * ( yy + zz ), r[1] = 2 * ( xy - wz ), r[2] = 2 * ( xz + wy );
+	r[3] = 2 * ( xy + wz ), r[4] = 1 - 2 * ( xx + zz ), r[5] = 2 * ( yz - wx );
+	r[6] = 2 * ( xz - wy ), r[7] = 2 * ( yz + wx ), r[8] = 1 - 2 * ( xx + yy );
+}
+
+Hull hullOf( const pdSoup& s )
+{
+	Hull h;
+	for ( int i = 0; i < s.vertexCount; ++i )
+		h.v.push_back( pdVec3{ s.vertices[3 * i], s.vertices[3 * i + 1], s.vertices[3 * i + 2] } );
+	std::vector<std::vector<std::pair<int, int>>> byVertex( s.vertexCount ); // (other vertex, face)
+	for ( int t = 0; t < s.triangleCount; ++t )
+	{
+		const uint32_t* f = s.indices + 3 * t;
+		pdVec3 n = unit( cross( sub( h.v[f[1]], h.v[f[0]] ), sub( h.v[f[2]], h.v[f[0]] ) ) );
+		h.faceNormals.push_back( n );
+		for ( int k = 0; k < 3; ++k )
+			byVertex[f[k]].push_back( { (int)f[( k + 1 ) % 3], t } );
+	}
+	for ( int t = 0; t < s.triangleCount; ++t )
+	{
+		const uint32_t* f = s.indices + 3 * t;
+		for ( int k = 0; k < 3; ++k )
+		{
+			int a = (int)f[k], b = (int)f[( k + 1 ) % 3];
+			if ( a > b )
+				continue; // each undirected edge once, from the face that walks it low -> high
+			for ( auto& e : byVertex[b] )
+				if ( e.first == a )
+				{
+					pdVec3 n0 = h.faceNormals[t], n1 = h.faceNormals[e.second];
+					if ( dot( cross( n0, n1 ), cross( n0, n1 ) ) > 1e-20 )
+					{
+						h.edges.push_back( { n0, n1 } );
+						h.edgeDirs.push_back( unit( sub( h.v[b], h.v[a] ) ) );
+					}
+				}
+		}
+	}
+	return h;
+}
+
+/// Overlap of A (rotation ra, translation ta) and B (identity) along unit axis n, with the
+/// translation direction that separates A: returns the smaller of pushing A along +n or -n.
+double overlapAlong( const Hull& a, const double ra[9], pdVec3 ta, const Hull& b, pdVec3 n, pdVec3* outDir )
+{
+	double aMin = 1e300, aMax = -1e300, bMin = 1e300, bMax = -1e300;
+	for ( const pdVec3& p : a.v )
+	{
+		double d = dot( rotate( ra, p ), n ) + dot( ta, n );
+		aMin = std::min( aMin, d ), aMax = std::max( aMax, d );
+	}
+	for ( const pdVec3& p : b.v )
+	{
+		double d = dot( p, n );
+		bMin = std::min( bMin, d ), bMax = std::max( bMax, d );
+	}
+	double up = bMax - aMin, down = aMax - bMin; // push A along +n by up, or along -n by down
+	if ( up < down )
+	{
+		*outDir = n;
+		return up;
+	}
+	*outDir = pdVec3{ -n.x, -n.y, -n.z };
+	return down;
+}
+
+/// SAT oracle: min overlap over both meshes' face normals and over the edge pairs whose arcs
+/// cross on the Gauss map (A's arc against B's reflected arc), brute force over all pairs.
+double satPenetration( const Hull& a, const double ra[9], pdVec3 ta, const Hull& b )
+{
+	double best = 1e300;
+	pdVec3 dir;
+	for ( const pdVec3& n : a.faceNormals )
+		best = std::min( best, overlapAlong( a, ra, ta, b, rotate( ra, n ), &dir ) );
+	for ( const pdVec3& n : b.faceNormals )
+		best = std::min( best, overlapAlong( a, ra, ta, b, n, &dir ) );
+	for ( size_t i = 0; i < a.edges.size(); ++i )
+	{
+		pdVec3 a0 = rotate( ra, a.edges[i].first ), a1 = rotate( ra, a.edges[i].second );
+		pdVec3 pa = cross( a0, a1 );
+		for ( size_t j = 0; j < b.edges.size(); ++j )
+		{
+			pdVec3 b0 = pdVec3{ -b.edges[j].first.x, -b.edges[j].first.y, -b.edges[j].first.z };
+			pdVec3 b1 = pdVec3{ -b.edges[j].second.x, -b.edges[j].second.y, -b.edges[j].second.z };
+			double s0 = dot( pa, b0 ), s1 = dot( pa, b1 );
+			if ( s0 * s1 >= 0 )
+				continue;
+			pdVec3 pb = cross( b0, b1 );
+			double t0 = dot( pb, a0 ), t1 = dot( pb, a1 );
+			if ( t0 * t1 >= 0 || dot( pdVec3{ a0.x + a1.x, a0.y + a1.y, a0.z + a1.z }, pdVec3{ b0.x + b1.x, b0.y + b1.y, b0.z + b1.z } ) <= 0 )
+				continue;
+			pdVec3 axis = unit( cross( rotate( ra, a.edgeDirs[i] ), b.edgeDirs[j] ) );
+			if ( dot( axis, axis ) < 0.5 )
+				continue;
+			best = std::min( best, overlapAlong( a, ra, ta, b, axis, &dir ) );
+		}
+	}
+	return std::max( 0.0, best );
+}
+
+#ifdef POLYDEPTH_HAVE_CCD
+struct CcdObject
+{
+	const Hull* hull;
+	double r[9];
+	pdVec3 t;
+};
+
+void ccdSupport( const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* out )
+{
+	const CcdObject* o = (const CcdObject*)obj;
+	// Direction into the hull's frame (R^T d), brute-force support, back to world.
+	pdVec3 d{ dir->v[0], dir->v[1], dir->v[2] };
+	pdVec3 local{ o->r[0] * d.x + o->r[3] * d.y + o->r[6] * d.z, o->r[1] * d.x + o->r[4] * d.y + o->r[7] * d.z,
+				  o->r[2] * d.x + o->r[5] * d.y + o->r[8] * d.z };
+	double best = -1e300;
+	pdVec3 arg{ 0, 0, 0 };
+	for ( const pdVec3& p : o->hull->v )
+	{
+		double s = dot( p, local );
+		if ( s > best )
+			best = s, arg = p;
+	}
+	pdVec3 w = rotate( o->r, arg );
+	out->v[0] = w.x + o->t.x;
+	out->v[1] = w.y + o->t.y;
+	out->v[2] = w.z + o->t.z;
+}
+
+void ccdCenter( const void* obj, ccd_vec3_t* out )
+{
+	const CcdObject* o = (const CcdObject*)obj;
+	out->v[0] = o->t.x, out->v[1] = o->t.y, out->v[2] = o->t.z;
+}
+#endif
+
+bool collides( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pdTransform& pb, pdWorkspace* ws )
+{
+	pdCollideResult r;
+	pdCollide( a, &pa, b, &pb, nullptr, ws, &r );
+	return r.colliding;
+}
+
+} // namespace
+
+int runSfog( const Options& o )
+{
+	pdWorkspace* ws = pdCreateWorkspace();
+	// (a) pruning inside PolyDepth.
+	struct PruneRow
+	{
+		std::string name;
+		long long before = 0, after = 0;
+		double msOn = 0, msOff = 0;
+		int queries = 0;
+	};
+	std::vector<PruneRow> prune;
+	std::vector<std::pair<const char*, int>> shapes = { { "torus", 2000 }, { "knot", 3000 }, { "cup", 2000 },
+														{ "grate", 2000 }, { "spoon", 2000 }, { "icosphere", 1280 } };
+	if ( o.quick )
+		shapes = { { "torus", 1000 }, { "cup", 1000 }, { "icosphere", 320 } };
+	const int queries = o.repeats > 0 ? o.repeats : ( o.quick ? 8 : 30 );
+	for ( auto& sh : shapes )
+	{
+		Model m;
+		m.name = sh.first;
+		if ( !pdMakeShapeByName( sh.first, sh.second, 2.0, &m.soup ) || !m.finish( nullptr ) )
+			continue;
+		PruneRow row;
+		row.name = std::string( sh.first ) + "-" + std::to_string( m.triangles() );
+		Rng rng( o.seed * 31u + (unsigned)sh.second );
+		std::vector<double> on, off;
+		pdTransform pb = pdIdentityTransform();
+		pdFrame fb;
+		pdMakeFrame( &pb, &fb );
+		for ( int q = 0; q < queries; ++q )
+		{
+			pdTransform pa;
+			pa.q = rng.rotation();
+			pa.p = pdVec3{ rng.range( -0.3, 0.3 ), rng.range( -0.3, 0.3 ), rng.range( -0.3, 0.3 ) };
+			if ( !collides( m.mesh, pa, m.mesh, pb, ws ) )
+				continue;
+			pdPenetrationDef defOn = pdDefaultPenetrationDef(), defOff = pdDefaultPenetrationDef();
+			defOn.useOrientationPruning = true;
+			defOff.useOrientationPruning = false;
+			defOn.useConvexExactPath = defOff.useConvexExactPath = false; // measure pruning, not the convex path
+			pdPenetrationResult r;
+			pdComputePenetration( m.mesh, &pa, m.mesh, &pb, &defOn, nullptr, ws, &r ); // warm-up
+			double t0 = nowUs();
+			pdComputePenetration( m.mesh, &pa, m.mesh, &pb, &defOn, nullptr, ws, &r );
+			double t1 = nowUs();
+			pdComputePenetration( m.mesh, &pa, m.mesh, &pb, &defOff, nullptr, ws, &r );
+			double t2 = nowUs();
+			on.push_back( ( t1 - t0 ) * 1e-3 );
+			off.push_back( ( t2 - t1 ) * 1e-3 );
+			// Feature pairs at the contact configuration, before and after the applicability test.
+			pdTransform moved = pa;
+			moved.p.x += r.translation.x, moved.p.y += r.translation.y, moved.p.z += r.translation.z;
+			pdFrame fa;
+			pdMakeFrame( &moved, &fa );
+			pdVec3 lo, hi;
+			pdMesh_GetBounds( m.mesh, &lo, &hi );
+			double tol = 0.01 * std::sqrt( dot( sub( hi, lo ), sub( hi, lo ) ) );
+			int count = 0;
+			const pdContactFeature* f = nullptr;
+			pdComputeContactFeatures( m.mesh, &moved, m.mesh, &pb, tol, pdVec3{ -r.translation.x, -r.translation.y, -r.translation.z },
+									  4096, ws, &count, &f );
+			row.before += count;
+			for ( int i = 0; i < count; ++i )
+				row.after += pdSfog_IsApplicable( m.mesh, &fa.r, m.mesh, &fb.r, &f[i] ) ? 1 : 0;
+			row.queries++;
+		}
+		row.msOn = median( on );
+		row.msOff = median( off );
+		prune.push_back( row );
+	}
+
+	// (b) exact convex PD: overlay against libccd EPA.
+	struct ConvexRow
+	{
+		int verts = 0, cases = 0;
+		double sfogUs = 0, epaUs = 0, sfogErr = 0, epaErr = 0;
+	};
+	std::vector<ConvexRow> convex;
+	std::vector<int> sizes = { 20, 50, 100, 200, 500, 1000, 2000 };
+	if ( o.quick )
+		sizes = { 20, 100, 500 };
+	const int posesPer = o.quick ? 6 : 20;
+	for ( int n : sizes )
+	{
+		ConvexRow row;
+		row.verts = n;
+		Model ma, mb;
+		ma.name = "hullA", mb.name = "hullB";
+		if ( !pdMakeRandomConvex( n, o.seed * 17u + (unsigned)n, &ma.soup ) ||
+			 !pdMakeRandomConvex( n, o.seed * 23u + (unsigned)n + 1u, &mb.soup ) || !ma.finish( nullptr ) ||
+			 !mb.finish( nullptr ) )
+			continue;
+		Hull ha = hullOf( ma.soup ), hb = hullOf( mb.soup );
+		Rng rng( o.seed * 97u + (unsigned)n );
+		std::vector<double> ts, te, es, ee;
+		for ( int k = 0; k < posesPer; ++k )
+		{
+			pdTransform pa, pb = pdIdentityTransform();
+			pa.q = rng.rotation();
+			pa.p = rng.direction();
+			double scale = rng.range( 0.1, 1.2 );
+			pa.p = pdVec3{ pa.p.x * scale, pa.p.y * scale, pa.p.z * scale };
+			double ra[9];
+			quatToRowMajor( pa.q, ra );
+			double exact = satPenetration( ha, ra, pa.p, hb );
+			if ( exact <= 0 )
+				continue;
+			pdFrame fa, fb;
+			pdMakeFrame( &pa, &fa );
+			pdMakeFrame( &pb, &fb );
+			pdVec3 tr;
+			double depth = 0;
+			const int inner = 20;
+			pdStatus st = pdSfog_ConvexPenetration( ma.mesh, &fa, mb.mesh, &fb, ws, &tr, &depth, nullptr );
+			double t0 = nowUs();
+			for ( int r = 0; r < inner; ++r )
+				st = pdSfog_ConvexPenetration( ma.mesh, &fa, mb.mesh, &fb, ws, &tr, &depth, nullptr );
+			double t1 = nowUs();
+			if ( st != PD_STATUS_OK )
+			{
+				std::fprintf( stderr, "sfog: convex path failed on %d-vertex hulls: %s\n", n, pdStatusString( st ) );
+				continue;
+			}
+			ts.push_back( ( t1 - t0 ) / inner );
+			es.push_back( std::fabs( depth - exact ) / exact );
+#ifdef POLYDEPTH_HAVE_CCD
+			CcdObject oa{ &ha, {}, pa.p }, ob{ &hb, { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, pdVec3{ 0, 0, 0 } };
+			std::copy( ra, ra + 9, oa.r );
+			ccd_t ccd;
+			CCD_INIT( &ccd );
+			ccd.support1 = ccdSupport;
+			ccd.support2 = ccdSupport;
+			ccd.center1 = ccdCenter;
+			ccd.center2 = ccdCenter;
+			ccd.max_iterations = 1000;
+			ccd.epa_tolerance = 1e-9;
+			ccd_real_t epaDepth = 0;
+			ccd_vec3_t dir, pos;
+			double t2 = nowUs();
+			int rc = 0;
+			for ( int r = 0; r < inner; ++r )
+				rc = ccdGJKPenetration( &oa, &ob, &ccd, &epaDepth, &dir, &pos );
+			double t3 = nowUs();
+			if ( rc == 0 )
+			{
+				te.push_back( ( t3 - t2 ) / inner );
+				ee.push_back( std::fabs( epaDepth - exact ) / exact );
+			}
+#endif
+			row.cases++;
+		}
+		row.sfogUs = median( ts );
+		row.epaUs = median( te );
+		row.sfogErr = es.empty() ? 0 : *std::max_element( es.begin(), es.end() );
+		row.epaErr = ee.empty() ? 0 : *std::max_element( ee.begin(), ee.end() );
+		convex.push_back( row );
+	}
+	pdDestroyWorkspace( ws );
+
+	if ( o.json )
+	{
+		Json j;
+		j.beginObject();
+		j.key( "pruning" );
+		j.beginArray();
+		for ( const PruneRow& r : prune )
+		{
+			j.beginObject();
+			j.key( "name" );
+			j.str( r.name );
+			j.key( "pairs_before" );
+			j.num( (double)r.before );
+			j.key( "pairs_after" );
+			j.num( (double)r.after );
+			j.key( "ms_on" );
+			j.num( r.msOn );
+			j.key( "ms_off" );
+			j.num( r.msOff );
+			j.key( "queries" );
+			j.num( r.queries );
+			j.endObject();
+		}
+		j.endArray();
+		j.key( "convex" );
+		j.beginArray();
+		for ( const ConvexRow& r : convex )
+		{
+			j.beginObject();
+			j.key( "verts" );
+			j.num( r.verts );
+			j.key( "sfog_us" );
+			j.num( r.sfogUs );
+			j.key( "epa_us" );
+			j.num( r.epaUs );
+			j.key( "sfog_err" );
+			j.num( r.sfogErr );
+			j.key( "epa_err" );
+			j.num( r.epaErr );
+			j.key( "cases" );
+			j.num( r.cases );
+			j.endObject();
+		}
+		j.endArray();
+		j.endObject();
+		std::printf( "%s\n", j.out.c_str() );
+		return 0;
+	}
+	describeMachine( stdout );
+	std::printf( "(a) orientation pruning in PolyDepth (feature pairs at the contact configurations, 1%% band)\n" );
+	std::printf( "%-16s %5s | %10s %10s %7s | %8s %8s %6s\n", "model", "n", "pairs", "applicable", "kept", "ms on",
+				 "ms off", "off/on" );
+	for ( const PruneRow& r : prune )
+		std::printf( "%-16s %5d | %10lld %10lld %6.1f%% | %8.3f %8.3f %5.2fx\n", r.name.c_str(), r.queries, r.before,
+					 r.after, r.before > 0 ? 100.0 * (double)r.after / (double)r.before : 0.0, r.msOn, r.msOff,
+					 r.msOff / std::max( r.msOn, 1e-9 ) );
+	std::printf( "(b) exact convex PD: orientation-graph overlay vs libccd EPA (max relative error vs SAT oracle)\n" );
+	std::printf( "%6s %5s | %10s %10s %7s | %10s %10s\n", "verts", "cases", "overlay us", "EPA us", "EPA/ovl",
+				 "ovl err", "EPA err" );
+	for ( const ConvexRow& r : convex )
+		std::printf( "%6d %5d | %10.2f %10.2f %6.2fx | %10.2e %10.2e\n", r.verts, r.cases, r.sfogUs, r.epaUs,
+					 r.epaUs / std::max( r.sfogUs, 1e-9 ), r.sfogErr, r.epaErr );
+	return 0;
+}
+
+} // namespace pdbench

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: MIT
+// Shared helpers of polydepth-bench: options, timing, medians, model lookup, JSON output.
+#pragma once
+
+#include "model_io.h"
+#include "shapes.h"
+#include "polydepth/polydepth.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace pdbench
+{
+
+struct Options
+{
+	bool json = false;
+	bool quick = false;
+	std::string modelsDir;
+	std::string csvPath;
+	int repeats = 0; ///< 0 = the subcommand's default
+	unsigned seed = 1;
+};
+
+inline double nowUs()
+{
+	using namespace std::chrono;
+	return (double)duration_cast<nanoseconds>( steady_clock::now().time_since_epoch() ).count() * 1e-3;
+}
+
+inline double median( std::vector<double> v )
+{
+	if ( v.empty() )
+	{
+		return 0.0;
+	}
+	std::sort( v.begin(), v.end() );
+	size_t n = v.size();
+	return n % 2 == 1 ? v[n / 2] : 0.5 * ( v[n / 2 - 1] + v[n / 2] );
+}
+
+inline double percentile( std::vector<double> v, double p )
+{
+	if ( v.empty() )
+	{
+		return 0.0;
+	}
+	std::sort( v.begin(), v.end() );
+	double k = p * (double)( v.size() - 1 );
+	size_t i = (size_t)k;
+	double f = k - (double)i;
+	return i + 1 < v.size() ? v[i] * ( 1.0 - f ) + v[i + 1] * f : v.back();
+}
+
+/// Returns the path of a benchmark model, or "" when it is missing (benchmarks then skip it).
+inline std::string modelPath( const Options& o, const char* name )
+{
+	std::string p = o.modelsDir + "/" + name;
+	FILE* f = std::fopen( p.c_str(), "rb" );
+	if ( f == nullptr )
+	{
+		return "";
+	}
+	std::fclose( f );
+	return p;
+}
+
+/// Owns a soup and the mesh made from it.
+struct Model
+{
+	std::string name;
+	pdSoup soup{};
+	pdMesh* mesh = nullptr;
+	Model() = default;
+	Model( const Model& ) = delete;
+	Model& operator=( const Model& ) = delete;
+	~Model()
+	{
+		pdDestroyMesh( mesh );
+		pdFreeSoup( &soup );
+	}
+	bool finish( std::string* error )
+	{
+		pdMeshReport report;
+		mesh = pdSoupCreateMesh( &soup, &report );
+		if ( mesh == nullptr && error != nullptr )
+		{
+			*error = name + ": " + report.message;
+		}
+		return mesh != nullptr;
+	}
+	int triangles() const { return mesh != nullptr ? pdMesh_GetTriangleCount( mesh ) : 0; }
+};
+
+/// Centre a soup's bounding box on the origin (benchmark poses are relative to the centre).
+inline void centreSoup( pdSoup* soup )
+{
+	double lo[3] = { 1e300, 1e300, 1e300 }, hi[3] = { -1e300, -1e300, -1e300 };
+	for ( int i = 0; i < soup->vertexCount; ++i )
+	{
+		for ( int k = 0; k < 3; ++k )
+		{
+			lo[k] = std::min( lo[k], soup->vertices[3 * i + k] );
+			hi[k] = std::max( hi[k], soup->vertices[3 * i + k] );
+		}
+	}
+	double identity[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+	pdTransformSoup( soup, identity, pdVec3{ -0.5 * ( lo[0] + hi[0] ), -0.5 * ( lo[1] + hi[1] ), -0.5 * ( lo[2] + hi[2] ) } );
+}
+
+/// Deterministic random numbers (xorshift64*), the same sequence on every machine.
+struct Rng
+{
+	uint64_t s;
+	explicit Rng( uint64_t seed ) : s( seed * 0x9E3779B97F4A7C15ull + 1 ) {}
+	uint64_t next()
+	{
+		s ^= s >> 12;
+		s ^= s << 25;
+		s ^= s >> 27;
+		return s * 2685821657736338717ull;
+	}
+	double uniform() { return (double)( next() >> 11 ) * ( 1.0 / 9007199254740992.0 ); }
+	double range( double a, double b ) { return a + ( b - a ) * uniform(); }
+	pdQuat rotation()
+	{
+		// Shoemake's uniform random unit quaternion.
+		double u1 = uniform(), u2 = 2.0 * M_PI * uniform(), u3 = 2.0 * M_PI * uniform();
+		double a = std::sqrt( 1.0 - u1 ), b = std::sqrt( u1 );
+		return pdQuat{ a * std::sin( u2 ), a * std::cos( u2 ), b * std::sin( u3 ), b * std::cos( u3 ) };
+	}
+	pdVec3 direction()
+	{
+		double z = range( -1.0, 1.0 ), phi = 2.0 * M_PI * uniform(), r = std::sqrt( std::max( 0.0, 1.0 - z * z ) );
+		return pdVec3{ r * std::cos( phi ), r * std::sin( phi ), z };
+	}
+};
+
+/// Minimal JSON writer: numbers with %.17g (non-finite numbers become null, never NaN).
+class Json
+{
+public:
+	std::string out;
+	void raw( const std::string& s ) { out += s; }
+	void key( const char* k )
+	{
+		comma();
+		out += "\"";
+		out += k;
+		out += "\": ";
+		m_needComma = false;
+	}
+	void num( double v )
+	{
+		comma();
+		char b[64];
+		if ( std::isfinite( v ) )
+		{
+			std::snprintf( b, sizeof( b ), "%.17g", v );
+		}
+		else
+		{
+			std::snprintf( b, sizeof( b ), "null" );
+		}
+		out += b;
+		m_needComma = true;
+	}
+	void str( const std::string& v )
+	{
+		comma();
+		out += "\"";
+		for ( char c : v )
+		{
+			if ( c == '"' || c == '\\' )
+			{
+				out += '\\';
+			}
+			out += c;
+		}
+		out += "\"";
+		m_needComma = true;
+	}
+	void boolean( bool v )
+	{
+		comma();
+		out += v ? "true" : "false";
+		m_needComma = true;
+	}
+	void beginObject()
+	{
+		comma();
+		out += "{";
+		m_needComma = false;
+	}
+	void endObject()
+	{
+		out += "}";
+		m_needComma = true;
+	}
+	void beginArray()
+	{
+		comma();
+		out += "[";
+		m_needComma = false;
+	}
+	void endArray()
+	{
+		out += "]";
+		m_needComma = true;
+	}
+
+private:
+	void comma()
+	{
+		if ( m_needComma )
+		{
+			out += ", ";
+		}
+	}
+	bool m_needComma = false;
+};
+
+inline void describeMachine( FILE* f )
+{
+	FILE* cpu = std::fopen( "/proc/cpuinfo", "r" );
+	char line[256];
+	std::string model = "unknown cpu";
+	if ( cpu != nullptr )
+	{
+		while ( std::fgets( line, sizeof( line ), cpu ) )
+		{
+			if ( std::string( line ).rfind( "model name", 0 ) == 0 )
+			{
+				std::string s( line );
+				model = s.substr( s.find( ':' ) + 2 );
+				if ( !model.empty() && model.back() == '\n' )
+				{
+					model.pop_back();
+				}
+				break;
+			}
+		}
+		std::fclose( cpu );
+	}
+	std::fprintf( f, "machine: %s, one thread\n", model.c_str() );
+}
+
+// Subcommands (each in its own file).
+int runProximity( const Options& o );
+int runPdRandom( const Options& o );
+int runPdPath( const Options& o );
+int runSfog( const Options& o );
+int runDebris( const Options& o );
+
+} // namespace pdbench

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: MIT
+// Translational continuous collision: A keeps its rotation and moves from poseA->p to
+// endPositionA, B is fixed. Node pairs get the exact earliest time their boxes touch under the
+// translation (separating-axis slabs swept along the motion, B's box inflated by half the
+// contact tolerance); leaf pairs get pdTriangleTranslationToi with targetDistance = tolerance/2,
+// so the contact configuration stops just short of touching. The traversal is ordered
+// (earliest pair first) and bounded by the best time so far. The contact features at the
+// contact configuration are then gathered with pdComputeContactFeatures.
+//
+// Orientation culling (def->cullByOrientation, only for a mesh that is closed with outward
+// winding): while A is outside B, the first point of B that A reaches lies on a face whose
+// outward normal n opposes the motion v (n.v <= 0): the separation direction at first contact
+// is in B's normal cone there and does not increase along v, so some face through the contact
+// point faces the motion. Triangles of B with n.v > 0 (and of A with n.v < 0) are skipped.
+// Faces exactly parallel to v (n.v = 0) are kept. A start that already intersects is
+// detected beforehand by a static collide (startColliding), so culling never hides it.
+#include "core.h"
+#include "proximity.h"
+#include "tri_distance.h"
+
+#include <string.h>
+
+typedef struct pdCcdEntry
+{
+	int a, b;
+	double t; ///< earliest time the pair's boxes can touch
+} pdCcdEntry;
+
+pdCcdDef pdDefaultCcdDef( void )
+{
+	pdCcdDef def;
+	memset( &def, 0, sizeof( def ) );
+	def.contactTolerance = 0.0;
+	def.maxFeatures = 256;
+	def.maxNodeVisits = 50000000;
+	def.cullByOrientation = true;
+	def.internalValue = PD_SECRET_COOKIE;
+	return def;
+}
+
+// True when the vertices v, moving by s * (0..1) along the unit plane normal n (s = the
+// normal component of the whole sweep), stay farther than reach from the plane through p0 on
+// one side: then the triangle never comes within reach of anything in that plane.
+static bool pdSweptPlaneClear( pdVec3 n, pdVec3 p0, const pdVec3 v[3], double s, double reach )
+{
+	double s0 = pdDot( n, pdSub( v[0], p0 ) );
+	double s1 = pdDot( n, pdSub( v[1], p0 ) );
+	double s2 = pdDot( n, pdSub( v[2], p0 ) );
+	double lo = pdMinD( s0, pdMinD( s1, s2 ) ), hi = pdMaxD( s0, pdMaxD( s1, s2 ) );
+	return lo + pdMinD( s, 0.0 ) > reach || hi + pdMaxD( s, 0.0 ) < -reach;
+}
+
+static void pdBoxVelocity( const pdBvhNode* b, pdVec3 v, double w[3] )
+{
+	w[0] = pdDot( b->axes.cx, v );
+	w[1] = pdDot( b->axes.cy, v );
+	w[2] = pdDot( b->axes.cz, v );
+}
+
+pdStatus pdComputeTranslationalCcd( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endPositionA,
+									const pdMesh* meshB, const pdTransform* poseB, const pdCcdDef* def,
+									pdWorkspace* ws, pdCcdResult* outResult )
+{
+	if ( outResult == NULL )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	memset( outResult, 0, sizeof( *outResult ) );
+	pdCcdDef defaults = pdDefaultCcdDef();
+	if ( def == NULL )
+	{
+		def = &defaults;
+	}
+	pdStatus status = PD_STATUS_OK;
+	pdFrame frameA, frameB;
+	if ( def->internalValue != PD_SECRET_COOKIE )
+	{
+		status = PD_STATUS_DEF_NOT_INITIALIZED;
+	}
+	else if ( def->maxFeatures < 0 || def->maxNodeVisits <= 0 || isnan( def->contactTolerance ) ||
+			  isinf( def->contactTolerance ) )
+	{
+		status = PD_STATUS_INVALID_DEF;
+	}
+	else if ( !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) )
+	{
+		status = PD_STATUS_INVALID_MESH;
+	}
+	else if ( !pdIsValidWorkspace( ws ) )
+	{
+		status = PD_STATUS_INVALID_ARGUMENT;
+	}
+	else if ( ( status = pdMakeFrame( poseA, &frameA ) ) == PD_STATUS_OK )
+	{
+		status = pdMakeFrame( poseB, &frameB );
+		if ( status == PD_STATUS_OK && !pdIsFiniteVec( endPositionA ) )
+		{
+			status = PD_STATUS_INVALID_POSE;
+		}
+	}
+	if ( status != PD_STATUS_OK )
+	{
+		outResult->status = status;
+		return status;
+	}
+	const pdBvh* bvhA = &meshA->bvh;
+	const pdBvh* bvhB = &meshB->bvh;
+	if ( bvhA->nodeCount == 0 || bvhB->nodeCount == 0 )
+	{
+		outResult->status = PD_STATUS_OUT_OF_MEMORY;
+		return outResult->status;
+	}
+
+	double tolerance = def->contactTolerance > 0.0 ? def->contactTolerance
+												   : 1e-4 * fmin( meshA->diagonal, meshB->diagonal );
+	pdVec3 v = pdSub( endPositionA, poseA->p );
+
+	// A start that already intersects (or contains): time of contact 0.
+	pdCollideDef collideDef = pdDefaultCollideDef();
+	collideDef.maxNodeVisits = def->maxNodeVisits;
+	pdCollideResult start;
+	status = pdCollide( meshA, poseA, meshB, poseB, &collideDef, ws, &start );
+	if ( status < 0 )
+	{
+		outResult->status = status;
+		return status;
+	}
+	int visits = start.nodeVisits;
+	bool hit = false;
+	double toc = 1.0;
+	pdStatus traversalStatus = status == PD_STATUS_TRAVERSAL_LIMIT ? status : PD_STATUS_OK;
+
+	if ( start.colliding )
+	{
+		outResult->startColliding = true;
+		hit = true;
+		toc = 0.0;
+	}
+	else
+	{
+		if ( !pdBuffer_Reserve( &ws->stack, PD_BVH_PAIR_STACK * sizeof( pdCcdEntry ), false ) )
+		{
+			outResult->status = PD_STATUS_OUT_OF_MEMORY;
+			return outResult->status;
+		}
+		pdFrame rel = pdRelativeFrame( &frameA, &frameB );
+		pdVec3 vB = pdMulMTV( &frameB.r, v );
+		double speed = pdLength( vB );
+		bool cullA = def->cullByOrientation && meshA->closed && meshA->outwardWinding && speed > 0.0;
+		bool cullB = def->cullByOrientation && meshB->closed && meshB->outwardWinding && speed > 0.0;
+		double cullEps = 1e-9 * speed;
+		double target = 0.5 * tolerance;
+		// Rounding allowance for the cheap pair rejections (they must never drop a real contact).
+		double pad = 1e-12 * ( meshA->diagonal + meshB->diagonal + pdLength( rel.p ) + speed );
+		// Boxes grow by the target distance so leaf pairs that come within it are reached.
+		double margin = target;
+
+		pdCcdEntry* stack = ws->stack.data;
+		int top = 0;
+		double best = 1.0;
+		bool found = false;
+		{
+			double w[3];
+			pdBvhPair root;
+			pdBvh_RelatePair( bvhA->nodes, bvhB->nodes, &rel, &root );
+			pdBoxVelocity( bvhB->nodes, vB, w );
+			double t = pdBvh_PairSweep( &root, bvhA->nodes, bvhB->nodes, w, margin, 1.0 );
+			if ( t <= 1.0 )
+			{
+				stack[top++] = ( pdCcdEntry ){ 0, 0, t };
+			}
+		}
+		while ( top > 0 )
+		{
+			pdCcdEntry e = stack[--top];
+			if ( e.t > best || ( found && e.t >= best ) )
+			{
+				continue;
+			}
+			if ( visits >= def->maxNodeVisits )
+			{
+				++top;
+				traversalStatus = PD_STATUS_TRAVERSAL_LIMIT;
+				break;
+			}
+			++visits;
+			const pdBvhNode* na = bvhA->nodes + e.a;
+			const pdBvhNode* nb = bvhB->nodes + e.b;
+			if ( na->count > 0 && nb->count > 0 )
+			{
+				for ( int i = 0; i < na->count; ++i )
+				{
+					int ta = bvhA->triangleOrder[na->start + i];
+					if ( cullA && pdDot( pdMulMV( &rel.r, meshA->faceNormals[ta] ), vB ) < -cullEps )
+					{
+						continue; // trailing face of A
+					}
+					pdVec3 va[3];
+					pdMesh_TriangleVertices( meshA, ta, va );
+					for ( int k = 0; k < 3; ++k )
+					{
+						va[k] = pdFrameApply( &rel, va[k] );
+					}
+					// A's triangle swept over [0, best], as a box.
+					pdVec3 loA, hiA;
+					pdTriangleBox( va, &loA, &hiA );
+					pdVec3 sweep = pdScale( vB, best );
+					pdVec3 loS = pdAdd( loA, pdMin3( sweep, pdV3( 0.0, 0.0, 0.0 ) ) );
+					pdVec3 hiS = pdAdd( hiA, pdMax3( sweep, pdV3( 0.0, 0.0, 0.0 ) ) );
+					pdVec3 nA = pdMulMV( &rel.r, meshA->faceNormals[ta] );
+					for ( int j = 0; j < nb->count; ++j )
+					{
+						int tb = bvhB->triangleOrder[nb->start + j];
+						if ( cullB && pdDot( meshB->faceNormals[tb], vB ) > cullEps )
+						{
+							continue; // face of B turned away from the motion
+						}
+						pdVec3 vb[3];
+						pdMesh_TriangleVertices( meshB, tb, vb );
+						// Cheap proofs that the pair never comes within target before best: the
+						// swept box, and both supporting planes with the vertices' linear motion.
+						pdVec3 loB, hiB;
+						pdTriangleBox( vb, &loB, &hiB );
+						double reach = target + pad;
+						if ( loS.x > hiB.x + reach || loB.x > hiS.x + reach || loS.y > hiB.y + reach ||
+							 loB.y > hiS.y + reach || loS.z > hiB.z + reach || loB.z > hiS.z + reach )
+						{
+							continue;
+						}
+						if ( pdSweptPlaneClear( meshB->faceNormals[tb], vb[0], va, best * pdDot( meshB->faceNormals[tb], vB ), reach ) ||
+							 pdSweptPlaneClear( nA, va[0], vb, -best * pdDot( nA, vB ), reach ) )
+						{
+							continue;
+						}
+						double t;
+						if ( pdTriangleTranslationToi( va, vb, vB, best, target, &t ) && ( !found || t < best ) )
+						{
+							best = t;
+							found = true;
+						}
+					}
+				}
+				if ( found && best <= 0.0 )
+				{
+					break;
+				}
+				continue;
+			}
+			if ( top + 2 > PD_BVH_PAIR_STACK )
+			{
+				++top;
+				traversalStatus = PD_STATUS_TRAVERSAL_LIMIT;
+				break;
+			}
+			int a0, a1, b0, b1;
+			if ( pdBvh_DescendA( na, nb ) )
+			{
+				a0 = e.a + 1;
+				a1 = na->start;
+				b0 = b1 = e.b;
+			}
+			else
+			{
+				a0 = a1 = e.a;
+				b0 = e.b + 1;
+				b1 = nb->start;
+			}
+			pdBvhPair p0, p1;
+			double w0[3], w1[3];
+			const pdBvhNode* nb0 = bvhB->nodes + b0;
+			const pdBvhNode* nb1 = bvhB->nodes + b1;
+			pdBvh_RelatePair( bvhA->nodes + a0, nb0, &rel, &p0 );
+			pdBvh_RelatePair( bvhA->nodes + a1, nb1, &rel, &p1 );
+			pdBoxVelocity( nb0, vB, w0 );
+			pdBoxVelocity( nb1, vB, w1 );
+			double t0 = pdBvh_PairSweep( &p0, bvhA->nodes + a0, nb0, w0, margin, best );
+			double t1 = pdBvh_PairSweep( &p1, bvhA->nodes + a1, nb1, w1, margin, best );
+			pdCcdEntry e0 = { a0, b0, t0 }, e1 = { a1, b1, t1 };
+			// The earlier pair on top; pairs that cannot beat the best are dropped here.
+			bool keep0 = t0 <= best && !( found && t0 >= best );
+			bool keep1 = t1 <= best && !( found && t1 >= best );
+			if ( t0 <= t1 )
+			{
+				if ( keep1 )
+				{
+					stack[top++] = e1;
+				}
+				if ( keep0 )
+				{
+					stack[top++] = e0;
+				}
+			}
+			else
+			{
+				if ( keep0 )
+				{
+					stack[top++] = e0;
+				}
+				if ( keep1 )
+				{
+					stack[top++] = e1;
+				}
+			}
+		}
+		if ( traversalStatus == PD_STATUS_TRAVERSAL_LIMIT )
+		{
+			// Conservative: the earliest time anything pending could touch.
+			for ( int k = 0; k < top; ++k )
+			{
+				best = fmin( best, stack[k].t );
+				found = true;
+			}
+		}
+		if ( found )
+		{
+			hit = true;
+			toc = fmax( 0.0, fmin( best, 1.0 ) );
+		}
+	}
+
+	pdVec3 contact = hit ? pdMulAdd( poseA->p, toc, v ) : endPositionA;
+	outResult->hit = hit;
+	outResult->toc = toc;
+	outResult->contactPosition = contact;
+	outResult->nodeVisits = visits;
+	status = traversalStatus;
+	if ( hit )
+	{
+		pdTransform contactPose = *poseA;
+		contactPose.p = contact;
+		int count = 0;
+		const pdContactFeature* features = NULL;
+		pdStatus fs = pdComputeContactFeatures( meshA, &contactPose, meshB, poseB, tolerance, v, def->maxFeatures, ws,
+												&count, &features );
+		if ( fs < 0 )
+		{
+			memset( outResult, 0, sizeof( *outResult ) );
+			outResult->status = fs;
+			return fs;
+		}
+		outResult->featureCount = count;
+		outResult->features = features;
+		if ( status == PD_STATUS_OK )
+		{
+			status = fs;
+		}
+	}
+	outResult->status = status;
+	return status;
+}

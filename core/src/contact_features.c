@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: MIT
+// Contact features at a configuration: every VF, FV and EE pair closer than a tolerance. A BVH
+// descent keeps node pairs whose boxes (B's inflated by the tolerance) overlap; leaf pairs go
+// to pdTriangleContactFeatures. A feature shared by neighbouring triangles (a vertex of several
+// faces, an edge of two) is reported once.
+#include "core.h"
+#include "proximity.h"
+#include "tri_distance.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct pdFeatureEntry
+{
+	int a, b;
+} pdFeatureEntry;
+
+typedef struct pdFeatureKey
+{
+	int k[5];
+	int index; ///< position in the raw list
+} pdFeatureKey;
+
+static int pdCompareKeys( const void* pa, const void* pb )
+{
+	const pdFeatureKey* a = pa;
+	const pdFeatureKey* b = pb;
+	for ( int i = 0; i < 5; ++i )
+	{
+		if ( a->k[i] != b->k[i] )
+		{
+			return a->k[i] < b->k[i] ? -1 : 1;
+		}
+	}
+	return a->index < b->index ? -1 : ( a->index > b->index ? 1 : 0 );
+}
+
+// Identity of a feature independent of which triangle reported it.
+static void pdFeatureIdentity( const pdMesh* mesh, const pdFeature* f, int* k0, int* k1 )
+{
+	const int* tri = mesh->triangles[f->triangle];
+	if ( f->type == PD_FEATURE_VERTEX )
+	{
+		*k0 = tri[f->index];
+		*k1 = -1;
+	}
+	else if ( f->type == PD_FEATURE_EDGE )
+	{
+		int v0 = tri[f->index], v1 = tri[( f->index + 1 ) % 3];
+		*k0 = v0 < v1 ? v0 : v1;
+		*k1 = v0 < v1 ? v1 : v0;
+	}
+	else
+	{
+		*k0 = f->triangle;
+		*k1 = -2;
+	}
+}
+
+static void pdFillFeature( const pdMesh* mesh, int triangle, pdFeature* f )
+{
+	f->triangle = triangle;
+	if ( f->type == PD_FEATURE_FACE )
+	{
+		f->index = 0;
+		f->vertex = -1;
+	}
+	else
+	{
+		f->vertex = mesh->triangles[triangle][f->index];
+	}
+}
+
+pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+								   const pdTransform* poseB, double tolerance, pdVec3 approachDirection, int maxFeatures,
+								   pdWorkspace* ws, int* outCount, const pdContactFeature** outFeatures )
+{
+	if ( outCount != NULL )
+	{
+		*outCount = 0;
+	}
+	if ( outFeatures != NULL )
+	{
+		*outFeatures = NULL;
+	}
+	if ( outCount == NULL || outFeatures == NULL || !isfinite( tolerance ) || tolerance < 0.0 || maxFeatures < 0 ||
+		 !pdIsFiniteVec( approachDirection ) )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	if ( !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) )
+	{
+		return PD_STATUS_INVALID_MESH;
+	}
+	if ( !pdIsValidWorkspace( ws ) )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	pdFrame frameA, frameB;
+	pdStatus status = pdMakeFrame( poseA, &frameA );
+	if ( status == PD_STATUS_OK )
+	{
+		status = pdMakeFrame( poseB, &frameB );
+	}
+	if ( status != PD_STATUS_OK )
+	{
+		return status;
+	}
+	const pdBvh* bvhA = &meshA->bvh;
+	const pdBvh* bvhB = &meshB->bvh;
+	if ( bvhA->nodeCount == 0 || bvhB->nodeCount == 0 ||
+		 !pdBuffer_Reserve( &ws->stack, PD_BVH_PAIR_STACK * sizeof( pdFeatureEntry ), false ) )
+	{
+		return PD_STATUS_OUT_OF_MEMORY;
+	}
+
+	pdFrame rel = pdRelativeFrame( &frameA, &frameB );
+	pdVec3 approachB = pdMulMTV( &frameB.r, approachDirection );
+	// Raw features may repeat (shared vertices and edges); keep room for the repeats.
+	int rawCap = maxFeatures > ( 1 << 26 ) ? ( 1 << 28 ) : 4 * maxFeatures + 64;
+	int rawCount = 0;
+	int visits = 0;
+	const int maxVisits = 50000000;
+	pdFeatureEntry* stack = ws->stack.data;
+	int top = 0;
+	stack[top++] = ( pdFeatureEntry ){ 0, 0 };
+	bool full = false;
+
+	while ( top > 0 && !full )
+	{
+		if ( visits >= maxVisits )
+		{
+			status = PD_STATUS_TRAVERSAL_LIMIT;
+			break;
+		}
+		++visits;
+		pdFeatureEntry e = stack[--top];
+		const pdBvhNode* na = bvhA->nodes + e.a;
+		const pdBvhNode* nb = bvhB->nodes + e.b;
+		pdBvhPair pair;
+		pdBvh_RelatePair( na, nb, &rel, &pair );
+		if ( !pdBvh_PairOverlap( &pair, na, nb, tolerance ) )
+		{
+			continue;
+		}
+		if ( na->count > 0 && nb->count > 0 )
+		{
+			for ( int i = 0; i < na->count && !full; ++i )
+			{
+				int ta = bvhA->triangleOrder[na->start + i];
+				pdVec3 va[3];
+				pdMesh_TriangleVertices( meshA, ta, va );
+				for ( int k = 0; k < 3; ++k )
+				{
+					va[k] = pdFrameApply( &rel, va[k] );
+				}
+				pdVec3 loA, hiA;
+				pdTriangleBox( va, &loA, &hiA );
+				for ( int j = 0; j < nb->count; ++j )
+				{
+					int tb = bvhB->triangleOrder[nb->start + j];
+					pdVec3 vb[3];
+					pdMesh_TriangleVertices( meshB, tb, vb );
+					pdVec3 loB, hiB;
+					pdTriangleBox( vb, &loB, &hiB );
+					if ( loA.x > hiB.x + tolerance || loB.x > hiA.x + tolerance || loA.y > hiB.y + tolerance ||
+						 loB.y > hiA.y + tolerance || loA.z > hiB.z + tolerance || loB.z > hiA.z + tolerance )
+					{
+						continue;
+					}
+					pdContactFeature local[15];
+					int n = pdTriangleContactFeatures( va, vb, tolerance, approachB, local );
+					if ( n <= 0 )
+					{
+						continue;
+					}
+					if ( rawCount + n > rawCap )
+					{
+						full = true;
+						break;
+					}
+					if ( !pdBuffer_Reserve( &ws->features, (size_t)( rawCount + n ) * sizeof( pdContactFeature ), true ) )
+					{
+						return PD_STATUS_OUT_OF_MEMORY;
+					}
+					pdContactFeature* out = (pdContactFeature*)ws->features.data + rawCount;
+					for ( int k = 0; k < n; ++k )
+					{
+						pdContactFeature f = local[k];
+						pdFillFeature( meshA, ta, &f.featureA );
+						pdFillFeature( meshB, tb, &f.featureB );
+						f.pointA = pdFrameApply( &frameB, f.pointA );
+						f.pointB = pdFrameApply( &frameB, f.pointB );
+						f.normal = pdMulMV( &frameB.r, f.normal );
+						out[k] = f;
+					}
+					rawCount += n;
+				}
+			}
+			continue;
+		}
+		if ( top + 2 > PD_BVH_PAIR_STACK )
+		{
+			status = PD_STATUS_TRAVERSAL_LIMIT;
+			break;
+		}
+		if ( pdBvh_DescendA( na, nb ) )
+		{
+			stack[top++] = ( pdFeatureEntry ){ na->start, e.b };
+			stack[top++] = ( pdFeatureEntry ){ e.a + 1, e.b };
+		}
+		else
+		{
+			stack[top++] = ( pdFeatureEntry ){ e.a, nb->start };
+			stack[top++] = ( pdFeatureEntry ){ e.a, e.b + 1 };
+		}
+	}
+
+	// Remove repeats: sort identities, keep the first report of each (in traversal order).
+	int count = 0;
+	if ( rawCount > 0 )
+	{
+		if ( !pdBuffer_Reserve( &ws->scratch, (size_t)rawCount * ( sizeof( pdFeatureKey ) + 1 ), false ) )
+		{
+			return PD_STATUS_OUT_OF_MEMORY;
+		}
+		pdContactFeature* raw = ws->features.data;
+		pdFeatureKey* keys = ws->scratch.data;
+		unsigned char* keep = (unsigned char*)( keys + rawCount );
+		for ( int i = 0; i < rawCount; ++i )
+		{
+			pdFeatureKey* key = keys + i;
+			key->k[0] = (int)raw[i].kind;
+			pdFeatureIdentity( meshA, &raw[i].featureA, &key->k[1], &key->k[2] );
+			pdFeatureIdentity( meshB, &raw[i].featureB, &key->k[3], &key->k[4] );
+			key->index = i;
+			keep[i] = 0;
+		}
+		qsort( keys, (size_t)rawCount, sizeof( pdFeatureKey ), pdCompareKeys );
+		for ( int i = 0; i < rawCount; ++i )
+		{
+			if ( i == 0 || memcmp( keys[i].k, keys[i - 1].k, sizeof( keys[i].k ) ) != 0 )
+			{
+				keep[keys[i].index] = 1;
+			}
+		}
+		for ( int i = 0; i < rawCount; ++i )
+		{
+			if ( keep[i] )
+			{
+				if ( count >= maxFeatures )
+				{
+					full = true;
+					break;
+				}
+				raw[count++] = raw[i];
+			}
+		}
+	}
+	if ( full && status == PD_STATUS_OK )
+	{
+		status = PD_STATUS_FEATURE_LIMIT;
+	}
+	*outCount = count;
+	*outFeatures = count > 0 ? ws->features.data : NULL;
+	return status;
+}

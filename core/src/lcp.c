@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: MIT
+// The in-projection LCP: closest point to the origin on an intersection of half-spaces.
+#include "lcp.h"
+
+#include <float.h>
+#include <string.h>
+
+// Solves the k x k system g r = b (k <= 3) by Gaussian elimination with partial pivoting.
+// False when the matrix is (numerically) singular.
+static bool pdSolveSmall( double g[3][3], double b[3], int k, double r[3] )
+{
+	double m[3][4];
+	for ( int i = 0; i < k; ++i )
+	{
+		for ( int j = 0; j < k; ++j )
+		{
+			m[i][j] = g[i][j];
+		}
+		m[i][k] = b[i];
+	}
+	for ( int col = 0; col < k; ++col )
+	{
+		int pivot = col;
+		for ( int i = col + 1; i < k; ++i )
+		{
+			if ( fabs( m[i][col] ) > fabs( m[pivot][col] ) )
+			{
+				pivot = i;
+			}
+		}
+		if ( fabs( m[pivot][col] ) < 1e-14 )
+		{
+			return false;
+		}
+		if ( pivot != col )
+		{
+			for ( int j = 0; j <= k; ++j )
+			{
+				double t = m[col][j];
+				m[col][j] = m[pivot][j];
+				m[pivot][j] = t;
+			}
+		}
+		for ( int i = col + 1; i < k; ++i )
+		{
+			double f = m[i][col] / m[col][col];
+			for ( int j = col; j <= k; ++j )
+			{
+				m[i][j] -= f * m[col][j];
+			}
+		}
+	}
+	for ( int i = k - 1; i >= 0; --i )
+	{
+		double s = m[i][k];
+		for ( int j = i + 1; j < k; ++j )
+		{
+			s -= m[i][j] * r[j];
+		}
+		r[i] = s / m[i][i];
+	}
+	return true;
+}
+
+static double pdOffsetScale( const pdContactPlane* planes, int count )
+{
+	double scale = 0.0;
+	for ( int i = 0; i < count; ++i )
+	{
+		scale = fmax( scale, fabs( planes[i].offset ) );
+	}
+	return scale;
+}
+
+pdLcpResult pdSolveInProjection( const pdContactPlane* planes, int count, int maxIterations, double* outLambda )
+{
+	pdLcpResult result;
+	memset( &result, 0, sizeof( result ) );
+	if ( outLambda != NULL )
+	{
+		for ( int i = 0; i < count; ++i )
+		{
+			outLambda[i] = 0.0;
+		}
+	}
+	if ( planes == NULL || count <= 0 )
+	{
+		result.converged = true;
+		return result;
+	}
+	if ( maxIterations < 1 )
+	{
+		maxIterations = 1;
+	}
+
+	// Violations below this count as satisfied: relative to the offsets, so the answer does not
+	// depend on the model's units.
+	double tol = 1e-12 * pdOffsetScale( planes, count );
+
+	pdVec3 x = pdV3( 0.0, 0.0, 0.0 );
+	int active[3];
+	double lambda[3];
+	int activeCount = 0;
+	bool done = false;
+
+	while ( result.iterations < maxIterations )
+	{
+		// The most violated plane not yet active.
+		int p = -1;
+		double worst = tol;
+		for ( int i = 0; i < count; ++i )
+		{
+			bool isActive = false;
+			for ( int a = 0; a < activeCount; ++a )
+			{
+				isActive = isActive || active[a] == i;
+			}
+			double violation = planes[i].offset - pdDot( planes[i].normal, x );
+			if ( !isActive && violation > worst )
+			{
+				worst = violation;
+				p = i;
+			}
+		}
+		if ( p < 0 )
+		{
+			done = true;
+			break;
+		}
+
+		double lambdaP = 0.0;
+		pdVec3 np = planes[p].normal;
+		bool added = false;
+		while ( !added && result.iterations < maxIterations )
+		{
+			result.iterations += 1;
+
+			// Split np into the part spanned by the active normals (coefficients r) and the rest z.
+			double r[3] = { 0.0, 0.0, 0.0 };
+			if ( activeCount > 0 )
+			{
+				double g[3][3], b[3];
+				for ( int i = 0; i < activeCount; ++i )
+				{
+					pdVec3 ni = planes[active[i]].normal;
+					for ( int j = 0; j < activeCount; ++j )
+					{
+						g[i][j] = pdDot( ni, planes[active[j]].normal );
+					}
+					b[i] = pdDot( ni, np );
+				}
+				if ( !pdSolveSmall( g, b, activeCount, r ) )
+				{
+					// Cannot happen for independent active normals; treat as converged-as-is.
+					result.x = x;
+					result.activeCount = activeCount;
+					return result;
+				}
+			}
+			pdVec3 z = np;
+			for ( int i = 0; i < activeCount; ++i )
+			{
+				z = pdMulAdd( z, -r[i], planes[active[i]].normal );
+			}
+			double zz = pdDot( z, z );
+
+			double t1 = INFINITY;
+			if ( zz > 1e-18 )
+			{
+				t1 = ( planes[p].offset - pdDot( np, x ) ) / zz;
+			}
+			double t2 = INFINITY;
+			int drop = -1;
+			for ( int i = 0; i < activeCount; ++i )
+			{
+				if ( r[i] > 1e-15 )
+				{
+					double t = lambda[i] / r[i];
+					if ( t < t2 )
+					{
+						t2 = t;
+						drop = i;
+					}
+				}
+			}
+
+			if ( t1 == INFINITY && t2 == INFINITY )
+			{
+				// np is spanned by the active normals with non-positive weights: no point
+				// satisfies them all.
+				result.infeasible = true;
+				result.x = x;
+				result.activeCount = activeCount;
+				return result;
+			}
+
+			double t = t1 < t2 ? t1 : t2;
+			if ( t1 != INFINITY )
+			{
+				x = pdMulAdd( x, t, z );
+			}
+			for ( int i = 0; i < activeCount; ++i )
+			{
+				lambda[i] -= t * r[i];
+			}
+			lambdaP += t;
+
+			if ( t2 <= t1 )
+			{
+				// Partial step: a multiplier reached zero, drop its plane and retry with p.
+				for ( int i = drop; i + 1 < activeCount; ++i )
+				{
+					active[i] = active[i + 1];
+					lambda[i] = lambda[i + 1];
+				}
+				activeCount -= 1;
+			}
+			else
+			{
+				if ( activeCount < 3 )
+				{
+					active[activeCount] = p;
+					lambda[activeCount] = lambdaP;
+					activeCount += 1;
+				}
+				added = true;
+			}
+		}
+	}
+
+	result.x = x;
+	result.activeCount = activeCount;
+	if ( !done )
+	{
+		// Out of steps: it converged only if nothing is violated any more.
+		double worst = 0.0;
+		for ( int i = 0; i < count; ++i )
+		{
+			worst = fmax( worst, planes[i].offset - pdDot( planes[i].normal, x ) );
+		}
+		done = worst <= 1e-9 * fmax( pdOffsetScale( planes, count ), DBL_MIN );
+	}
+	result.converged = done;
+	if ( outLambda != NULL )
+	{
+		for ( int i = 0; i < activeCount; ++i )
+		{
+			outLambda[active[i]] = lambda[i] > 0.0 ? lambda[i] : 0.0;
+		}
+	}
+	return result;
+}
+
+pdLcpResult pdSolveInProjectionPgs( const pdContactPlane* planes, int count, int maxIterations, double* lambda )
+{
+	pdLcpResult result;
+	memset( &result, 0, sizeof( result ) );
+	if ( planes == NULL || lambda == NULL || count <= 0 )
+	{
+		result.converged = true;
+		return result;
+	}
+	if ( maxIterations < 1 )
+	{
+		maxIterations = 1;
+	}
+	double scale = pdOffsetScale( planes, count );
+	double tol = 1e-12 * fmax( scale, DBL_MIN );
+
+	// x = sum lambda_i n_i is kept up to date, so a sweep costs O(count), not O(count^2).
+	pdVec3 x = pdV3( 0.0, 0.0, 0.0 );
+	for ( int i = 0; i < count; ++i )
+	{
+		if ( !( lambda[i] > 0.0 ) )
+		{
+			lambda[i] = 0.0;
+		}
+		x = pdMulAdd( x, lambda[i], planes[i].normal );
+	}
+
+	bool settled = false;
+	while ( result.iterations < maxIterations && !settled )
+	{
+		result.iterations += 1;
+		double maxChange = 0.0;
+		for ( int i = 0; i < count; ++i )
+		{
+			pdVec3 n = planes[i].normal;
+			double nn = pdDot( n, n );
+			if ( nn < 1e-30 )
+			{
+				continue;
+			}
+			double next = lambda[i] + ( planes[i].offset - pdDot( n, x ) ) / nn;
+			if ( next < 0.0 )
+			{
+				next = 0.0;
+			}
+			double delta = next - lambda[i];
+			if ( delta != 0.0 )
+			{
+				x = pdMulAdd( x, delta, n );
+				lambda[i] = next;
+				maxChange = fmax( maxChange, fabs( delta ) );
+			}
+		}
+		settled = maxChange <= tol;
+	}
+
+	// Converged means KKT to a relative tolerance: primal feasible and complementary.
+	double worst = 0.0;
+	for ( int i = 0; i < count; ++i )
+	{
+		double slack = pdDot( planes[i].normal, x ) - planes[i].offset;
+		worst = fmax( worst, -slack );
+		if ( lambda[i] > 0.0 )
+		{
+			result.activeCount += 1;
+			worst = fmax( worst, fabs( slack ) * fmin( 1.0, lambda[i] / fmax( scale, DBL_MIN ) ) );
+		}
+	}
+	result.converged = worst <= 1e-9 * fmax( scale, DBL_MIN );
+	result.x = x;
+	// Multipliers that keep growing while x stays put mean the planes have no common point.
+	result.infeasible = !result.converged && result.iterations >= maxIterations && pdLength( x ) > 1e6 * fmax( scale, DBL_MIN );
+	return result;
+}

@@ -1,0 +1,965 @@
+// SPDX-License-Identifier: MIT
+// PolyDepth (Je et al. 2012): translational penetration depth by iterative contact-space
+// projection, started from many free configurations and pruned by the best bound so far.
+#include "penetration.h"
+
+#include "contact_space.h"
+#include "core.h"
+#include "initial_config.h"
+#include "lcp.h"
+#include "mesh.h"
+#include "sfog.h"
+#include "workspace.h"
+
+#include <string.h>
+
+pdPenetrationDef pdDefaultPenetrationDef( void )
+{
+	pdPenetrationDef def;
+	memset( &def, 0, sizeof( def ) );
+	def.contactTolerance = 0.0;
+	def.startStrategies = PD_START_ALL;
+	def.maxStarts = 12;
+	def.maxIterations = 30;
+	def.timeBudgetMs = 0.0;
+	def.maxContactPlanes = 20;
+	def.maxLcpIterations = 100;
+	def.randomDirections = 32;
+	def.randomSeed = 1;
+	def.lineRefinement = true;
+	def.useOrientationPruning = true;
+	def.useConvexExactPath = true;
+	def.closedAsSolid = true;
+	def.internalValue = PD_SECRET_COOKIE;
+	return def;
+}
+
+void pdResetPenetrationCache( pdPenetrationCache* cache )
+{
+	if ( cache != NULL )
+	{
+		memset( cache, 0, sizeof( *cache ) );
+	}
+}
+
+double pdDefaultContactTolerance( const pdMesh* meshA, const pdMesh* meshB )
+{
+	double scale = fmin( meshA->diagonal, meshB->diagonal );
+	return 1e-4 * ( scale > 0.0 ? scale : 1.0 );
+}
+
+pdStatus pdValidatePenetrationDef( const pdPenetrationDef* def )
+{
+	if ( def->internalValue != PD_SECRET_COOKIE )
+	{
+		return PD_STATUS_DEF_NOT_INITIALIZED;
+	}
+	if ( !isfinite( def->contactTolerance ) || !isfinite( def->timeBudgetMs ) || def->timeBudgetMs < 0.0 )
+	{
+		return PD_STATUS_INVALID_DEF;
+	}
+	if ( def->maxStarts < 1 || def->maxStarts > 1024 || def->maxIterations < 1 || def->maxIterations > 100000 )
+	{
+		return PD_STATUS_INVALID_DEF;
+	}
+	if ( def->maxContactPlanes < 1 || def->maxContactPlanes > PD_MAX_PD_FEATURES || def->maxLcpIterations < 1 ||
+		 def->maxLcpIterations > 100000 )
+	{
+		return PD_STATUS_INVALID_DEF;
+	}
+	if ( def->randomDirections < 0 || def->randomDirections > 4096 || ( def->startStrategies & ~(unsigned)PD_START_ALL ) )
+	{
+		return PD_STATUS_INVALID_DEF;
+	}
+	return PD_STATUS_OK;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The query state
+
+typedef struct pdPdQuery
+{
+	pdStartContext sc; ///< meshes, frames, tolerance, workspace, counters
+	const pdPenetrationDef* def;
+	double scale;      ///< the smaller bounding-box diagonal
+	double tol;
+	double deadline;   ///< pdNowMs() value, INFINITY when there is no budget
+	bool timeUp;
+	bool iterationLimit;
+	int iterations;
+	int nodeVisits;
+
+	bool haveBest;
+	pdVec3 best;
+	double bestLength;
+	int bestPlanes;
+
+	// Two feature sets (the current contact configuration and a candidate), swapped on accept.
+	pdContactFeature* features[2];
+	int featureCount[2];
+	int current;
+	pdContactPlane* planes;
+	pdContactPlane* memory; ///< the planes of the previous iterations of this start
+	int memoryCount;
+	int currentPlanes;      ///< planes of the current contact configuration (first in planes)
+	double* lambda;
+} pdPdQuery;
+
+static pdTransform pdQuery_PoseA( const pdPdQuery* q, pdVec3 x )
+{
+	pdTransform pose;
+	pose.q = q->sc.rotationA;
+	pose.p = pdAdd( q->sc.frameA.p, x );
+	return pose;
+}
+
+static pdTransform pdQuery_PoseB( const pdPdQuery* q )
+{
+	pdTransform pose;
+	pose.q = q->sc.rotationB;
+	pose.p = q->sc.frameB.p;
+	return pose;
+}
+
+static bool pdQuery_OutOfTime( pdPdQuery* q )
+{
+	if ( !q->timeUp && q->deadline < INFINITY && pdNowMs() > q->deadline )
+	{
+		q->timeUp = true;
+	}
+	return q->timeUp;
+}
+
+static void pdQuery_Offer( pdPdQuery* q, pdVec3 x, int planes )
+{
+	double len = pdLength( x );
+	if ( pdIsFiniteVec( x ) && ( !q->haveBest || len < q->bestLength ) )
+	{
+		q->haveBest = true;
+		q->best = x;
+		q->bestLength = len;
+		q->bestPlanes = planes;
+	}
+}
+
+static void pdQuery_StoreFeatures( pdPdQuery* q, int slot, const pdContactFeature* features, int count )
+{
+	if ( count > PD_MAX_PD_FEATURES )
+	{
+		count = PD_MAX_PD_FEATURES;
+	}
+	if ( count < 0 || features == NULL )
+	{
+		count = 0;
+	}
+	if ( count > 0 )
+	{
+		memcpy( q->features[slot], features, (size_t)count * sizeof( pdContactFeature ) );
+	}
+	q->featureCount[slot] = count;
+}
+
+// Out-projection: A moves from o + from toward o + to; the first contact configuration on the
+// way (relative to o) with its features in the candidate slot.
+static bool pdQuery_OutProject( pdPdQuery* q, pdVec3 from, pdVec3 to, pdVec3* outContact )
+{
+	pdTransform poseA = pdQuery_PoseA( q, from );
+	pdTransform poseB = pdQuery_PoseB( q );
+	pdCcdDef def = pdDefaultCcdDef();
+	def.contactTolerance = q->tol;
+	def.maxFeatures = PD_MAX_PD_FEATURES;
+	pdCcdResult r;
+	pdStatus status = pdComputeTranslationalCcd( q->sc.meshA, &poseA, pdAdd( q->sc.frameA.p, to ), q->sc.meshB, &poseB,
+												 &def, q->sc.ws, &r );
+	q->nodeVisits += r.nodeVisits;
+	if ( status < 0 || !r.hit || r.startColliding || !pdIsFiniteVec( r.contactPosition ) )
+	{
+		return false;
+	}
+	*outContact = pdSub( r.contactPosition, q->sc.frameA.p );
+	pdQuery_StoreFeatures( q, 1 - q->current, r.features, r.featureCount );
+	return true;
+}
+
+// Features of the configuration x (A at most touching) into the candidate slot.
+static bool pdQuery_GatherFeatures( pdPdQuery* q, pdVec3 x )
+{
+	pdTransform poseA = pdQuery_PoseA( q, x );
+	pdTransform poseB = pdQuery_PoseB( q );
+	int count = 0;
+	const pdContactFeature* features = NULL;
+	pdStatus status = pdComputeContactFeatures( q->sc.meshA, &poseA, q->sc.meshB, &poseB, q->tol, pdNeg( x ),
+												PD_MAX_PD_FEATURES, q->sc.ws, &count, &features );
+	if ( status < 0 )
+	{
+		q->featureCount[1 - q->current] = 0;
+		return false;
+	}
+	pdQuery_StoreFeatures( q, 1 - q->current, features, count );
+	return true;
+}
+
+// Distance at A translated by x, bounded above by `above` (returns a value > above when far).
+static double pdQuery_Distance( pdPdQuery* q, pdVec3 x, double above )
+{
+	pdTransform poseA = pdQuery_PoseA( q, x );
+	pdTransform poseB = pdQuery_PoseB( q );
+	pdDistanceDef def = pdDefaultDistanceDef();
+	def.upperBound = above;
+	pdDistanceResult r;
+	pdStatus status = pdComputeDistance( q->sc.meshA, &poseA, q->sc.meshB, &poseB, &def, q->sc.ws, &r );
+	q->nodeVisits += r.nodeVisits;
+	if ( status < 0 || !isfinite( r.distance ) )
+	{
+		return 0.0;
+	}
+	return r.distance;
+}
+
+static void pdQuery_Accept( pdPdQuery* q )
+{
+	q->current = 1 - q->current;
+}
+
+// The planes of the current contact configuration xc after orientation pruning.
+static int pdQuery_BuildPlanes( pdPdQuery* q, pdVec3 xc )
+{
+	pdContactFeature* features = q->features[q->current];
+	int count = q->featureCount[q->current];
+	if ( q->def->useOrientationPruning && count > 0 )
+	{
+		int kept = 0;
+		for ( int i = 0; i < count; ++i )
+		{
+			if ( pdSfog_IsApplicable( q->sc.meshA, &q->sc.frameA.r, q->sc.meshB, &q->sc.frameB.r, features + i ) )
+			{
+				kept += 1;
+			}
+		}
+		// Pruning everything means the graph cannot decide here: keep them all.
+		if ( kept > 0 && kept < count )
+		{
+			int w = 0;
+			for ( int i = 0; i < count; ++i )
+			{
+				if ( pdSfog_IsApplicable( q->sc.meshA, &q->sc.frameA.r, q->sc.meshB, &q->sc.frameB.r, features + i ) )
+				{
+					features[w++] = features[i];
+				}
+			}
+			count = w;
+			q->featureCount[q->current] = count;
+		}
+	}
+	if ( count == 0 )
+	{
+		// Only vertex-vertex or parallel-edge contacts (dropped as features): the closest pair
+		// still gives one supporting plane with the natural normal (p_A - p_B)/|p_A - p_B|.
+		pdTransform poseA = pdQuery_PoseA( q, xc );
+		pdTransform poseB = pdQuery_PoseB( q );
+		pdDistanceDef def = pdDefaultDistanceDef();
+		pdDistanceResult r;
+		if ( pdComputeDistance( q->sc.meshA, &poseA, q->sc.meshB, &poseB, &def, q->sc.ws, &r ) >= 0 && r.distance > 0.0 &&
+			 r.distance <= 2.0 * q->tol )
+		{
+			q->nodeVisits += r.nodeVisits;
+			pdContactFeature f;
+			memset( &f, 0, sizeof( f ) );
+			f.kind = PD_CONTACT_VF;
+			f.pointA = r.pointA;
+			f.pointB = r.pointB;
+			f.normal = pdNormalize( pdSub( r.pointA, r.pointB ) );
+			f.distance = r.distance;
+			features[0] = f;
+			count = 1;
+			q->featureCount[q->current] = 1;
+		}
+	}
+	int planeCount = pdBuildContactPlanes( features, count, xc, q->def->maxContactPlanes, q->planes, NULL, NULL );
+	// Out-projected contacts stop tol/2 short of touching; project onto the same offset so the
+	// projected configuration classifies as "in contact" rather than touching-as-colliding.
+	for ( int i = 0; i < planeCount; ++i )
+	{
+		q->planes[i].offset += 0.5 * q->tol;
+	}
+	q->currentPlanes = planeCount;
+
+	// Planes met on the way stay in the model: without them the projection zigzags between two
+	// contacts of a valley, each seen alone.
+	int cap = q->def->maxContactPlanes;
+	for ( int m = 0; m < q->memoryCount && planeCount < cap; ++m )
+	{
+		pdContactPlane p = q->memory[m];
+		// Only planes still nearly active here: a violated or distant plane belongs to another
+		// part of a non-convex contact space.
+		double residual = pdDot( p.normal, xc ) - p.offset;
+		if ( residual < -q->tol || residual > fmax( 20.0 * q->tol, 0.05 * pdLength( xc ) ) )
+		{
+			continue;
+		}
+		int same = -1;
+		for ( int j = 0; j < planeCount && same < 0; ++j )
+		{
+			if ( 1.0 - pdDot( q->planes[j].normal, p.normal ) < PD_PLANE_DEDUP_TOLERANCE )
+			{
+				same = j;
+			}
+		}
+		if ( same >= 0 )
+		{
+			q->planes[same].offset = fmax( q->planes[same].offset, p.offset );
+			continue;
+		}
+		p.source = -1;
+		q->planes[planeCount++] = p;
+	}
+	memcpy( q->memory, q->planes, (size_t)planeCount * sizeof( pdContactPlane ) );
+	q->memoryCount = planeCount;
+	return planeCount;
+}
+
+// A direction along which every active pair separates (the in-projection of n_i . y >= 1),
+// for backing off a contact configuration before the next out-projection.
+static pdVec3 pdQuery_Escape( pdPdQuery* q, int planeCount, pdVec3 xc )
+{
+	pdVec3 fallback = pdNormalize( xc );
+	if ( planeCount <= 0 )
+	{
+		return fallback;
+	}
+	pdContactPlane unit[PD_MAX_PD_FEATURES];
+	for ( int i = 0; i < planeCount; ++i )
+	{
+		unit[i] = q->planes[i];
+		unit[i].offset = 1.0;
+	}
+	pdLcpResult r = pdSolveInProjection( unit, planeCount, q->def->maxLcpIterations, NULL );
+	double len = pdLength( r.x );
+	if ( !r.converged || r.infeasible || !( len > 0.0 ) || len > 1e3 )
+	{
+		return fallback;
+	}
+	return pdScale( r.x, 1.0 / len );
+}
+
+// Samples along the ray of a colliding in-projection.
+#define PD_RAY_SAMPLES 6
+
+// Improvements smaller than this do not count (relative to the bound and the tolerance).
+static double pdQuery_Epsilon( const pdPdQuery* q, double length )
+{
+	return fmax( 1e-12 * q->scale, fmin( 0.1 * q->tol, 1e-4 * length ) );
+}
+
+// The PolyDepth iteration from the contact configuration xc (features in the current slot).
+static void pdQuery_Refine( pdPdQuery* q, pdVec3 xc )
+{
+	q->memoryCount = 0;
+	for ( int it = 0;; ++it )
+	{
+		if ( pdQuery_OutOfTime( q ) )
+		{
+			return;
+		}
+		if ( it >= q->def->maxIterations )
+		{
+			q->iterationLimit = true;
+			return;
+		}
+		q->iterations += 1;
+
+		int planeCount = pdQuery_BuildPlanes( q, xc );
+		int currentPlanes = q->currentPlanes;
+		if ( planeCount == 0 )
+		{
+			return;
+		}
+		pdLcpResult lcp = pdSolveInProjection( q->planes, planeCount, q->def->maxLcpIterations, q->lambda );
+		if ( !lcp.converged && !lcp.infeasible )
+		{
+			for ( int i = 0; i < planeCount; ++i )
+			{
+				q->lambda[i] = 0.0;
+			}
+			pdLcpResult pgs = pdSolveInProjectionPgs( q->planes, planeCount, q->def->maxLcpIterations, q->lambda );
+			if ( pgs.converged )
+			{
+				lcp = pgs;
+			}
+		}
+		if ( lcp.infeasible || !pdIsFiniteVec( lcp.x ) )
+		{
+			return;
+		}
+		pdVec3 xp = lcp.x;
+		double lenC = pdLength( xc );
+		double eps = pdQuery_Epsilon( q, lenC );
+		if ( !( pdLength( xp ) < lenC - eps ) )
+		{
+			return; // a local minimum of the linearised contact space
+		}
+
+		bool improved = false;
+		double s = 1.0;
+		for ( int damp = 0; damp < 3 && !improved; ++damp, s *= 0.5 )
+		{
+			pdVec3 target = pdLerp( xc, xp, s );
+			pdVec3 next;
+			if ( !pdStart_Collides( &q->sc, target ) )
+			{
+				double d = pdQuery_Distance( q, target, q->tol );
+				if ( d <= q->tol )
+				{
+					// In contact: the projected configuration itself is the answer (bug B3).
+					if ( pdQuery_GatherFeatures( q, target ) )
+					{
+						pdQuery_Accept( q );
+						xc = target;
+						improved = true;
+					}
+				}
+				else if ( pdQuery_OutProject( q, target, pdV3( 0.0, 0.0, 0.0 ), &next ) && pdLength( next ) < lenC - eps )
+				{
+					pdQuery_Accept( q );
+					xc = next;
+					improved = true;
+				}
+			}
+			else
+			{
+				// Colliding: the first contact on the way from (just off) x_c to the target.
+				pdVec3 back = pdMulAdd( xc, q->tol, pdQuery_Escape( q, currentPlanes, xc ) );
+				if ( pdQuery_OutProject( q, back, target, &next ) && pdLength( next ) < lenC - eps )
+				{
+					pdQuery_Accept( q );
+					xc = next;
+					improved = true;
+				}
+				else if ( damp == 0 )
+				{
+					// The linearisation points at a shorter answer behind an obstacle: look for free
+					// space outward along the projected ray, then come back in along it.
+					double lenT = pdLength( target );
+					pdVec3 u = pdScale( target, 1.0 / lenT );
+					for ( int k = 1; k < PD_RAY_SAMPLES && !improved; ++k )
+					{
+						double t = lenT + ( lenC - eps - lenT ) * k / PD_RAY_SAMPLES;
+						pdVec3 y = pdScale( u, t );
+						if ( pdStart_Collides( &q->sc, y ) )
+						{
+							continue;
+						}
+						if ( pdQuery_OutProject( q, y, pdV3( 0.0, 0.0, 0.0 ), &next ) && pdLength( next ) < lenC - eps )
+						{
+							pdQuery_Accept( q );
+							xc = next;
+							improved = true;
+						}
+						break;
+					}
+				}
+			}
+		}
+		if ( !improved )
+		{
+			return;
+		}
+		pdQuery_Offer( q, xc, planeCount );
+	}
+}
+
+// Probes directions around the best answer's at shrinking angles; every free probe point short
+// of the bound is out-projected and refined. Returns the starts it refined.
+static int pdQuery_DirectionSearch( pdPdQuery* q, int maxStarts )
+{
+	int starts = 0;
+	if ( !q->haveBest || !( q->bestLength > 0.0 ) )
+	{
+		return 0;
+	}
+	for ( double angle = 0.3; angle > 0.004 && starts < maxStarts; angle *= 0.5 )
+	{
+		bool moved = true;
+		for ( int round = 0; round < 4 && moved && starts < maxStarts; ++round )
+		{
+			moved = false;
+			if ( pdQuery_OutOfTime( q ) )
+			{
+				return starts;
+			}
+			pdVec3 u = pdScale( q->best, 1.0 / q->bestLength );
+			pdVec3 e1 = fabs( u.x ) < 0.9 ? pdCross( u, pdV3( 1.0, 0.0, 0.0 ) ) : pdCross( u, pdV3( 0.0, 1.0, 0.0 ) );
+			e1 = pdNormalize( e1 );
+			pdVec3 e2 = pdCross( u, e1 );
+			for ( int k = 0; k < 8 && !moved; ++k )
+			{
+				double phi = k * 0.78539816339744831;
+				pdVec3 side = pdAdd( pdScale( e1, cos( phi ) ), pdScale( e2, sin( phi ) ) );
+				pdStartCandidate c;
+				c.translation = pdNormalize( pdAdd( pdScale( u, cos( angle ) ), pdScale( side, sin( angle ) ) ) );
+				c.strategy = PD_START_RANDOM;
+				c.direction = true;
+				c.priority = false;
+				double bound = q->bestLength;
+				double limit = bound - fmax( q->tol, 1e-3 * bound );
+				if ( !( limit > 0.0 ) )
+				{
+					return starts;
+				}
+				pdVec3 start = pdScale( c.translation, limit );
+				if ( pdStart_Collides( &q->sc, start ) )
+				{
+					continue;
+				}
+				pdVec3 contact;
+				if ( !pdQuery_OutProject( q, start, pdV3( 0.0, 0.0, 0.0 ), &contact ) ||
+					 !( pdLength( contact ) < bound - pdQuery_Epsilon( q, bound ) ) )
+				{
+					continue;
+				}
+				pdQuery_Accept( q );
+				starts += 1;
+				pdQuery_Offer( q, contact, 0 );
+				pdQuery_Refine( q, contact );
+				moved = true;
+			}
+		}
+	}
+	return starts;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Local PDs
+
+static void pdQuery_LocalPenetrations( pdPdQuery* q, pdVec3 d, pdPenetrationResult* out )
+{
+	out->localCount = 0;
+	double depthTotal = pdLength( d );
+	if ( !( depthTotal > 0.0 ) )
+	{
+		return;
+	}
+	pdTransform poseA = pdQuery_PoseA( q, d );
+	pdTransform poseB = pdQuery_PoseB( q );
+	int count = 0;
+	const pdContactFeature* features = NULL;
+	// The answer keeps a small gap; gather a little beyond the tolerance so it is covered.
+	if ( pdComputeContactFeatures( q->sc.meshA, &poseA, q->sc.meshB, &poseB, 1.5 * q->tol, pdNeg( d ), PD_MAX_PD_FEATURES,
+								   q->sc.ws, &count, &features ) < 0 ||
+		 count <= 0 )
+	{
+		return;
+	}
+	if ( count > PD_MAX_PD_FEATURES )
+	{
+		count = PD_MAX_PD_FEATURES;
+	}
+	int region[PD_MAX_PD_FEATURES];
+	pdVec3 sums[PD_MAX_PD_FEATURES];
+	int members[PD_MAX_PD_FEATURES];
+	int regions = 0;
+	const double cosRegion = 0.9659; // 15 degrees
+	const double link = 0.05 * q->scale;
+	for ( int i = 0; i < count; ++i )
+	{
+		region[i] = -1;
+		if ( !pdIsFiniteVec( features[i].normal ) || pdLengthSq( features[i].normal ) < 0.25 )
+		{
+			continue;
+		}
+		pdVec3 n = pdNormalize( features[i].normal );
+		int found = -1;
+		for ( int r = 0; r < regions && found < 0; ++r )
+		{
+			if ( pdDot( pdNormalize( sums[r] ), n ) < cosRegion )
+			{
+				continue;
+			}
+			for ( int j = 0; j < i; ++j )
+			{
+				if ( region[j] == r && pdDistanceSq( features[j].pointB, features[i].pointB ) < link * link )
+				{
+					found = r;
+					break;
+				}
+			}
+		}
+		if ( found < 0 )
+		{
+			found = regions++;
+			sums[found] = pdV3( 0.0, 0.0, 0.0 );
+			members[found] = 0;
+		}
+		region[i] = found;
+		sums[found] = pdAdd( sums[found], n );
+		members[found] += 1;
+	}
+
+	for ( int r = 0; r < regions; ++r )
+	{
+		pdVec3 n = pdNormalize( sums[r] );
+		double depth = pdDot( d, n );
+		if ( !( depth > fmax( 0.1 * q->tol, 1e-3 * depthTotal ) ) )
+		{
+			continue;
+		}
+		pdLocalPenetration local;
+		memset( &local, 0, sizeof( local ) );
+		local.normal = n;
+		local.depth = depth;
+		local.translation = pdScale( n, depth );
+		// Points spread over the region: the closest pair first, then farthest-point sampling.
+		int first = -1;
+		for ( int i = 0; i < count; ++i )
+		{
+			if ( region[i] == r && ( first < 0 || features[i].distance < features[first].distance ) )
+			{
+				first = i;
+			}
+		}
+		if ( first < 0 )
+		{
+			continue;
+		}
+		local.points[local.pointCount++] = features[first].pointB;
+		while ( local.pointCount < PD_MAX_REGION_POINTS )
+		{
+			int far = -1;
+			double farDist = 0.0;
+			for ( int i = 0; i < count; ++i )
+			{
+				if ( region[i] != r )
+				{
+					continue;
+				}
+				double nearest = INFINITY;
+				for ( int k = 0; k < local.pointCount; ++k )
+				{
+					nearest = fmin( nearest, pdDistanceSq( features[i].pointB, local.points[k] ) );
+				}
+				if ( nearest > farDist )
+				{
+					farDist = nearest;
+					far = i;
+				}
+			}
+			if ( far < 0 || farDist <= 1e-24 * q->scale * q->scale )
+			{
+				break;
+			}
+			local.points[local.pointCount++] = features[far].pointB;
+		}
+		// Deepest regions first; the list keeps at most PD_MAX_LOCAL_REGIONS.
+		int slot = out->localCount < PD_MAX_LOCAL_REGIONS ? out->localCount : PD_MAX_LOCAL_REGIONS - 1;
+		if ( out->localCount == PD_MAX_LOCAL_REGIONS && out->local[slot].depth >= depth )
+		{
+			continue;
+		}
+		while ( slot > 0 && out->local[slot - 1].depth < depth )
+		{
+			out->local[slot] = out->local[slot - 1];
+			slot -= 1;
+		}
+		out->local[slot] = local;
+		if ( out->localCount < PD_MAX_LOCAL_REGIONS )
+		{
+			out->localCount += 1;
+		}
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// The query
+
+static void pdUpdateCache( pdPdQuery* q, pdPenetrationCache* cache, pdVec3 x )
+{
+	if ( cache == NULL )
+	{
+		return;
+	}
+	if ( cache->count < 0 || cache->count > 3 || cache->next < 0 || cache->next > 2 )
+	{
+		pdResetPenetrationCache( cache );
+	}
+	pdVec3 rel = pdFrameApplyInverse( &q->sc.frameB, pdAdd( q->sc.frameA.p, x ) );
+	for ( int i = 0; i < cache->count; ++i )
+	{
+		if ( pdDistanceSq( cache->configurations[i], rel ) <= 1e-18 * q->scale * q->scale )
+		{
+			return;
+		}
+	}
+	cache->configurations[cache->next] = rel;
+	cache->relativeRotation[cache->next] = pdQuatMul( pdQuatConj( q->sc.rotationB ), q->sc.rotationA );
+	cache->next = ( cache->next + 1 ) % 3;
+	if ( cache->count < 3 )
+	{
+		cache->count += 1;
+	}
+	cache->stamp += 1;
+}
+
+static pdQuat pdUnitQuat( pdQuat q )
+{
+	double n = sqrt( q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z );
+	pdQuat r = { q.w / n, q.x / n, q.y / n, q.z / n };
+	return r;
+}
+
+static pdStatus pdFinish( pdPenetrationResult* out, pdStatus status, double startMs )
+{
+	out->status = status;
+	out->elapsedMs = pdNowMs() - startMs;
+	return status;
+}
+
+static pdStatus pdFail( pdPenetrationResult* out, pdStatus status, double startMs )
+{
+	memset( out, 0, sizeof( *out ) );
+	return pdFinish( out, status, startMs );
+}
+
+pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+							   const pdTransform* poseB, const pdPenetrationDef* def, pdPenetrationCache* ioCache,
+							   pdWorkspace* ioWorkspace, pdPenetrationResult* outResult )
+{
+	double startMs = pdNowMs();
+	if ( outResult == NULL )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	memset( outResult, 0, sizeof( *outResult ) );
+	if ( !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) )
+	{
+		return pdFail( outResult, PD_STATUS_INVALID_MESH, startMs );
+	}
+	if ( !pdIsValidWorkspace( ioWorkspace ) || poseA == NULL || poseB == NULL )
+	{
+		return pdFail( outResult, PD_STATUS_INVALID_ARGUMENT, startMs );
+	}
+	pdPenetrationDef defaults = pdDefaultPenetrationDef();
+	if ( def == NULL )
+	{
+		def = &defaults;
+	}
+	pdStatus status = pdValidatePenetrationDef( def );
+	if ( status != PD_STATUS_OK )
+	{
+		return pdFail( outResult, status, startMs );
+	}
+
+	pdPdQuery q;
+	memset( &q, 0, sizeof( q ) );
+	status = pdMakeFrame( poseA, &q.sc.frameA );
+	if ( status == PD_STATUS_OK )
+	{
+		status = pdMakeFrame( poseB, &q.sc.frameB );
+	}
+	if ( status != PD_STATUS_OK )
+	{
+		return pdFail( outResult, status, startMs );
+	}
+	q.sc.meshA = meshA;
+	q.sc.meshB = meshB;
+	q.sc.rotationA = pdUnitQuat( poseA->q );
+	q.sc.rotationB = pdUnitQuat( poseB->q );
+	q.sc.containment = def->closedAsSolid && meshA->closed && meshB->closed;
+	q.sc.ws = ioWorkspace;
+	q.def = def;
+	q.scale = fmin( meshA->diagonal, meshB->diagonal );
+	if ( !( q.scale > 0.0 ) )
+	{
+		q.scale = 1.0;
+	}
+	q.tol = def->contactTolerance > 0.0 ? def->contactTolerance : pdDefaultContactTolerance( meshA, meshB );
+	q.sc.tolerance = q.tol;
+	q.deadline = def->timeBudgetMs > 0.0 ? startMs + def->timeBudgetMs : INFINITY;
+
+	// Scratch: two feature sets, the planes, the multipliers.
+	pdWorkspace* ws = ioWorkspace;
+	if ( !pdBuffer_Reserve( &ws->pdFeatures, 2 * PD_MAX_PD_FEATURES * sizeof( pdContactFeature ), false ) ||
+		 !pdBuffer_Reserve( &ws->pdPlanes, 2 * PD_MAX_PD_FEATURES * sizeof( pdContactPlane ), false ) ||
+		 !pdBuffer_Reserve( &ws->pdScratch, PD_MAX_PD_FEATURES * sizeof( double ), false ) )
+	{
+		return pdFail( outResult, PD_STATUS_OUT_OF_MEMORY, startMs );
+	}
+	q.features[0] = ws->pdFeatures.data;
+	q.features[1] = q.features[0] + PD_MAX_PD_FEATURES;
+	q.planes = ws->pdPlanes.data;
+	q.memory = q.planes + PD_MAX_PD_FEATURES;
+	q.lambda = ws->pdScratch.data;
+
+	// 1. Colliding at all? The intersecting pairs also seed the start directions.
+	pdCollideDef collideDef = pdDefaultCollideDef();
+	collideDef.reportAllPairs = true;
+	collideDef.maxPairs = 256;
+	collideDef.checkContainment = q.sc.containment;
+	pdCollideResult collide;
+	status = pdCollide( meshA, poseA, meshB, poseB, &collideDef, ws, &collide );
+	q.nodeVisits += collide.nodeVisits;
+	if ( status < 0 )
+	{
+		return pdFail( outResult, status, startMs );
+	}
+	if ( !collide.colliding )
+	{
+		pdDistanceDef distanceDef = pdDefaultDistanceDef();
+		pdDistanceResult distance;
+		status = pdComputeDistance( meshA, poseA, meshB, poseB, &distanceDef, ws, &distance );
+		if ( status < 0 )
+		{
+			return pdFail( outResult, status, startMs );
+		}
+		outResult->state = distance.distance <= q.tol ? PD_STATE_TOUCHING : PD_STATE_SEPARATED;
+		outResult->nodeVisits = q.nodeVisits + distance.nodeVisits;
+		return pdFinish( outResult, PD_STATUS_OK, startMs );
+	}
+
+	// 2. Convex pairs: the exact answer from the orientation-graph overlay.
+	bool exact = false;
+	if ( def->useConvexExactPath && meshA->convex && meshB->convex )
+	{
+		pdVec3 t;
+		double depth = 0.0;
+		int candidates = 0;
+		if ( pdSfog_ConvexPenetration( meshA, &q.sc.frameA, meshB, &q.sc.frameB, ws, &t, &depth, &candidates ) ==
+				 PD_STATUS_OK &&
+			 pdIsFiniteVec( t ) && pdLength( t ) > 0.0 )
+		{
+			// Exactly touching: keep a small gap so the answer is not colliding.
+			pdVec3 u = pdNormalize( t );
+			for ( int k = 0; k < 4 && !exact; ++k )
+			{
+				pdVec3 padded = pdMulAdd( t, ( 0.05 + 0.5 * k ) * q.tol, u );
+				if ( !pdStart_Collides( &q.sc, padded ) )
+				{
+					pdQuery_Offer( &q, padded, 0 );
+					exact = true;
+				}
+			}
+		}
+	}
+
+	// 3-4. Starts and the PolyDepth iteration from each, pruned by the best bound.
+	int starts = 0;
+	if ( !exact )
+	{
+		const pdStartCandidate* candidates = NULL;
+		int candidateCount = pdProposeStarts( &q.sc, def->startStrategies, ioCache, collide.pairs, collide.pairCount,
+											  def->randomDirections, def->randomSeed, &candidates );
+		for ( int i = 0; i < candidateCount && starts < def->maxStarts; ++i )
+		{
+			// At least one start always runs, so even a tiny budget returns a real contact.
+			if ( q.haveBest && pdQuery_OutOfTime( &q ) )
+			{
+				break;
+			}
+			pdVec3 start;
+			if ( !pdStart_MakeFree( &q.sc, candidates + i, q.haveBest ? q.bestLength : INFINITY, def->lineRefinement,
+									&start ) )
+			{
+				continue;
+			}
+			pdVec3 contact;
+			if ( !pdQuery_OutProject( &q, start, pdV3( 0.0, 0.0, 0.0 ), &contact ) )
+			{
+				continue;
+			}
+			if ( q.haveBest && !( pdLength( contact ) < q.bestLength - pdQuery_Epsilon( &q, q.bestLength ) ) )
+			{
+				continue;
+			}
+			pdQuery_Accept( &q );
+			starts += 1;
+			pdQuery_Offer( &q, contact, 0 );
+			pdQuery_Refine( &q, contact );
+		}
+
+		// Pattern search on the direction of the best answer: the contact space iteration
+		// stalls at vertex-vertex and parallel-edge contacts of tessellated curved surfaces.
+		starts += pdQuery_DirectionSearch( &q, def->maxStarts - starts );
+
+		if ( !q.haveBest )
+		{
+			// Nothing proposed or nothing worked: back off along the centroid difference past the
+			// enclosing spheres (free by construction), then out-project once.
+			pdVec3 cA = pdFrameApply( &q.sc.frameA, meshA->centroid );
+			pdVec3 cB = pdFrameApply( &q.sc.frameB, meshB->centroid );
+			pdVec3 u = pdNormalize( pdSub( cA, cB ) );
+			if ( pdLengthSq( u ) < 0.25 )
+			{
+				u = pdV3( 1.0, 0.0, 0.0 );
+			}
+			pdVec3 far = pdScale( u, pdStart_SeparationDistance( &q.sc, u ) );
+			pdVec3 contact;
+			if ( pdQuery_OutProject( &q, far, pdV3( 0.0, 0.0, 0.0 ), &contact ) )
+			{
+				pdQuery_Accept( &q );
+				pdQuery_Offer( &q, contact, 0 );
+				starts += 1;
+			}
+			else
+			{
+				pdQuery_Offer( &q, far, 0 );
+			}
+		}
+	}
+
+	// 5. The answer: verified free, then tightened toward o so that the gap left by the
+	// out-projection does not count against the depth.
+	pdVec3 answer = q.best;
+	pdVec3 u = pdNormalize( answer );
+	if ( pdLengthSq( u ) < 0.25 )
+	{
+		u = pdV3( 1.0, 0.0, 0.0 );
+	}
+	bool valid = !pdStart_Collides( &q.sc, answer );
+	for ( int k = 1; k <= 8 && !valid; ++k )
+	{
+		answer = pdMulAdd( q.best, k * q.tol, u );
+		valid = !pdStart_Collides( &q.sc, answer );
+	}
+	if ( !valid )
+	{
+		answer = pdScale( u, pdStart_SeparationDistance( &q.sc, u ) );
+	}
+	else
+	{
+		double gap = pdQuery_Distance( &q, answer, INFINITY );
+		double pull = gap - 0.05 * q.tol;
+		if ( pull > 0.0 && pull < pdLength( answer ) )
+		{
+			// Moving by less than the gap cannot make the meshes touch.
+			pdVec3 tighter = pdMulAdd( answer, -pull, u );
+			if ( !pdStart_Collides( &q.sc, tighter ) )
+			{
+				answer = tighter;
+			}
+		}
+	}
+
+	outResult->state = PD_STATE_PENETRATING;
+	outResult->translation = answer;
+	outResult->depth = pdLength( answer );
+	outResult->iterations = q.iterations;
+	outResult->starts = starts;
+	outResult->contacts = q.bestPlanes;
+
+	// 6. Local PDs.
+	pdQuery_LocalPenetrations( &q, answer, outResult );
+
+	// 7. Motion coherence.
+	pdUpdateCache( &q, ioCache, answer );
+
+	outResult->nodeVisits = q.nodeVisits + q.sc.nodeVisits;
+	pdStatus final = PD_STATUS_OK;
+	if ( q.timeUp )
+	{
+		final = PD_STATUS_TIME_LIMIT;
+	}
+	else if ( q.iterationLimit )
+	{
+		final = PD_STATUS_ITERATION_LIMIT;
+	}
+	return pdFinish( outResult, final, startMs );
+}

@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: MIT
+// Convex overlay of two orientation graphs and the exact convex PD from it.
+//
+// For convex meshes the vertex regions of A tile the sphere, so the region containing a
+// direction is found by hill climbing, and following a direction along an arc of B crosses
+// exactly the arcs of A that the arc crosses (the FACE_APP / EDGE_APP walk): walking B's face
+// graph breadth-first from one node, arc by arc, yields every VF pair (the A vertex at each B
+// face node) and every EE pair (each A edge crossed), and walking A's face graph across B's
+// reflected regions yields every FV pair. The cost is linear in the output times the valence.
+// The applicable pairs are the faces of the Minkowski sum, so the PD is the smallest overlap
+// along their normals.
+#include "sfog.h"
+
+#include "core.h"
+
+typedef struct pdSfogWalk
+{
+	const pdMesh* meshA;
+	const pdSfog* sA;
+	const pdMesh* meshB;
+	const pdSfog* sB;
+	const pdVec3* vertsB;   ///< [V_B] B's vertices in A's frame
+	const pdVec3* normalsB; ///< [N_B] B's node normals in A's frame (not reflected)
+	pdWorkspace* ws;
+	bool store;
+	int count;
+	bool evaluate;
+	double best;     ///< smallest overlap so far
+	pdVec3 bestAxis; ///< A's frame: A moves along it by best to separate
+	int steps;
+	int evaluated; ///< pairs recorded
+	bool failed;
+} pdSfogWalk;
+
+static void pdSfog_Consider( pdSfogWalk* w, double overlap, pdVec3 axis )
+{
+	if ( overlap < w->best )
+	{
+		w->best = overlap;
+		w->bestAxis = axis;
+	}
+}
+
+static void pdSfog_RecordVF( pdSfogWalk* w, int vertexA, int nodeB )
+{
+	w->evaluated += 1;
+	if ( w->store && !pdSfog_PushPair( w->ws, &w->count, PD_CONTACT_VF, vertexA, nodeB ) )
+	{
+		w->failed = true;
+	}
+	if ( w->evaluate )
+	{
+		// B's face normal: A leaves along it by max_B n.x - min_A n.x.
+		pdVec3 u = w->normalsB[nodeB];
+		pdVec3 b = w->vertsB[w->sB->nodePoint[nodeB]];
+		pdSfog_Consider( w, pdDot( u, pdSub( b, w->meshA->vertices[vertexA] ) ), u );
+	}
+}
+
+static void pdSfog_RecordFV( pdSfogWalk* w, int nodeA, int vertexB )
+{
+	w->evaluated += 1;
+	if ( w->store && !pdSfog_PushPair( w->ws, &w->count, PD_CONTACT_FV, nodeA, vertexB ) )
+	{
+		w->failed = true;
+	}
+	if ( w->evaluate )
+	{
+		// A's face normal n: A leaves along -n.
+		pdVec3 u = pdNeg( w->sA->nodeNormals[nodeA] );
+		pdVec3 a = w->meshA->vertices[w->sA->nodePoint[nodeA]];
+		pdSfog_Consider( w, pdDot( u, pdSub( w->vertsB[vertexB], a ) ), u );
+	}
+}
+
+static void pdSfog_RecordEE( pdSfogWalk* w, int edgeA, int edgeB )
+{
+	w->evaluated += 1;
+	if ( w->store && !pdSfog_PushPair( w->ws, &w->count, PD_CONTACT_EE, edgeA, edgeB ) )
+	{
+		w->failed = true;
+	}
+	if ( w->evaluate )
+	{
+		const pdMeshEdge* ea = w->meshA->edges + edgeA;
+		const pdMeshEdge* eb = w->meshB->edges + edgeB;
+		pdVec3 a0 = w->meshA->vertices[ea->v0];
+		pdVec3 da = pdSub( w->meshA->vertices[ea->v1], a0 );
+		pdVec3 b0 = w->vertsB[eb->v0];
+		pdVec3 db = pdSub( w->vertsB[eb->v1], b0 );
+		pdVec3 c = pdCross( da, db );
+		double cc = pdLengthSq( c );
+		if ( !( cc > 1e-24 * pdLengthSq( da ) * pdLengthSq( db ) ) || cc <= 0.0 )
+		{
+			return; // parallel edges: the face of the Minkowski sum comes from a face pair
+		}
+		c = pdScale( c, 1.0 / sqrt( cc ) );
+		// The crossing direction lies on A's arc and its reflection on B's arc; orient c by the
+		// better conditioned of the two, then A leaves along the reflection (B's normal).
+		const int* na = w->sA->arcNode + 2 * edgeA;
+		const int* nb = w->sB->arcNode + 2 * edgeB;
+		double sideA = pdDot( c, pdAdd( w->sA->nodeNormals[na[0]], w->sA->nodeNormals[na[1]] ) );
+		double sideB = -pdDot( c, pdAdd( w->normalsB[nb[0]], w->normalsB[nb[1]] ) );
+		double side = fabs( sideA ) >= fabs( sideB ) ? sideA : sideB;
+		pdVec3 u = side >= 0.0 ? pdNeg( c ) : c;
+		pdSfog_Consider( w, pdDot( u, pdSub( b0, a0 ) ), u );
+	}
+}
+
+// Follows the direction p + t (q - p), t from 0 to 1, across the vertex regions of a convex
+// graph (p and q in the graph's own frame), starting at vertex v whose region contains p.
+// Records an EE pair for every arc crossed when edgeB >= 0. Returns the vertex whose region
+// contains q; stops early on reaching target (already known to hold q).
+static int pdSfog_Climb( pdSfogWalk* w, const pdSfog* s, int v, pdVec3 p, pdVec3 q, int edgeB, int target )
+{
+	for ( int iter = 0; iter <= s->vertexCount; ++iter )
+	{
+		if ( v == target )
+		{
+			return v;
+		}
+		double bestT = 2.0;
+		int bestK = -1;
+		int end = s->ringStart[v + 1];
+		for ( int k = s->ringStart[v]; k < end; ++k )
+		{
+			pdVec3 diff = s->ringVec[k];
+			double g1 = pdDot( q, diff );
+			if ( g1 <= 0.0 )
+			{
+				continue; // still behind this neighbour at the end of the arc
+			}
+			double g0 = pdDot( p, diff );
+			double t = g0 <= 0.0 ? g0 / ( g0 - g1 ) : 0.0;
+			if ( t < bestT )
+			{
+				bestT = t;
+				bestK = k;
+			}
+		}
+		if ( bestK < 0 )
+		{
+			return v;
+		}
+		int edge = s->ringEdge[bestK];
+		if ( edgeB >= 0 && s->arcKind[edge] != PD_SFOG_ARC_POINT )
+		{
+			pdSfog_RecordEE( w, edge, edgeB );
+		}
+		v = s->ringVertex[bestK];
+		w->steps += 1;
+	}
+	w->failed = true; // cannot happen on a convex mesh (q.x increases at every step)
+	return v;
+}
+
+// A vertex with a ring (vertex 0 may be unreferenced or a welded duplicate).
+static int pdSfog_StartVertex( const pdMesh* mesh )
+{
+	int v = mesh->triangles[0][0];
+	return mesh->canonicalVertex != NULL ? mesh->canonicalVertex[v] : v;
+}
+
+static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationBA, pdVec3 translationBA )
+{
+	const pdSfog* sA = w->sA;
+	const pdSfog* sB = w->sB;
+	int VA = sA->vertexCount, VB = sB->vertexCount, NA = sA->nodeCount, NB = sB->nodeCount, EB = sB->edgeCount;
+	int NM = NA > NB ? NA : NB;
+	size_t bytes = sizeof( pdVec3 ) * ( (size_t)VB + (size_t)NB + (size_t)NA ) + sizeof( int ) * ( (size_t)NB + (size_t)NA + (size_t)NM ) +
+				   (size_t)EB + 16;
+	if ( !pdBuffer_Reserve( &w->ws->sfogScratch, bytes, false ) )
+	{
+		return PD_STATUS_OUT_OF_MEMORY;
+	}
+	char* base = w->ws->sfogScratch.data;
+	pdVec3* vertsB = (pdVec3*)base;
+	pdVec3* normalsB = vertsB + VB;
+	pdVec3* normalsAinB = normalsB + NB;
+	int* vertexOfB = (int*)( normalsAinB + NA );
+	int* vertexOfA = vertexOfB + NB;
+	int* queue = vertexOfA + NA;
+	uint8_t* edgeDone = (uint8_t*)( queue + NM );
+	for ( int i = 0; i < VB; ++i )
+	{
+		vertsB[i] = pdAdd( pdMulMV( rotationBA, w->meshB->vertices[i] ), translationBA );
+	}
+	for ( int i = 0; i < NB; ++i )
+	{
+		normalsB[i] = pdMulMV( rotationBA, sB->nodeNormals[i] );
+		vertexOfB[i] = -1;
+	}
+	for ( int i = 0; i < NA; ++i )
+	{
+		normalsAinB[i] = pdMulMTV( rotationBA, sA->nodeNormals[i] );
+		vertexOfA[i] = -1;
+	}
+	for ( int e = 0; e < EB; ++e )
+	{
+		edgeDone[e] = 0;
+	}
+	w->vertsB = vertsB;
+	w->normalsB = normalsB;
+
+	// B's face graph across A's vertex regions: VF at the nodes, EE along the arcs.
+	{
+		pdVec3 p0 = pdNeg( normalsB[0] );
+		vertexOfB[0] = pdSfog_Climb( w, sA, pdSfog_StartVertex( w->meshA ), p0, p0, -1, -1 );
+		int head = 0, tail = 0;
+		queue[tail++] = 0;
+		while ( head < tail && !w->failed )
+		{
+			int f = queue[head++];
+			int vf = vertexOfB[f];
+			pdVec3 pf = pdNeg( normalsB[f] );
+			for ( int j = sB->nodeArcStart[f]; j < sB->nodeArcStart[f + 1]; ++j )
+			{
+				int e = sB->nodeArcs[j];
+				if ( edgeDone[e] )
+				{
+					continue;
+				}
+				edgeDone[e] = 1;
+				int g = sB->arcNode[2 * e] == f ? sB->arcNode[2 * e + 1] : sB->arcNode[2 * e];
+				int vg = pdSfog_Climb( w, sA, vf, pf, pdNeg( normalsB[g] ), e, vertexOfB[g] );
+				if ( vertexOfB[g] < 0 )
+				{
+					vertexOfB[g] = vg;
+					queue[tail++] = g;
+				}
+			}
+		}
+		if ( tail != NB )
+		{
+			w->failed = true; // a disconnected face graph: not one convex polyhedron
+		}
+		for ( int f = 0; f < NB && !w->failed; ++f )
+		{
+			pdSfog_RecordVF( w, vertexOfB[f], f );
+		}
+	}
+	// A's face graph across B's reflected vertex regions: FV at the nodes (the EE pairs were
+	// all found above, so only the spanning tree is walked).
+	if ( !w->failed )
+	{
+		// In B's own frame, so the climb reads B's precomputed ring vectors.
+		pdVec3 p0 = pdNeg( normalsAinB[0] );
+		vertexOfA[0] = pdSfog_Climb( w, sB, pdSfog_StartVertex( w->meshB ), p0, p0, -1, -1 );
+		int head = 0, tail = 0;
+		queue[tail++] = 0;
+		while ( head < tail && !w->failed )
+		{
+			int g = queue[head++];
+			pdVec3 pg = pdNeg( normalsAinB[g] );
+			for ( int j = sA->nodeArcStart[g]; j < sA->nodeArcStart[g + 1]; ++j )
+			{
+				int e = sA->nodeArcs[j];
+				int h = sA->arcNode[2 * e] == g ? sA->arcNode[2 * e + 1] : sA->arcNode[2 * e];
+				if ( vertexOfA[h] >= 0 )
+				{
+					continue;
+				}
+				vertexOfA[h] = pdSfog_Climb( w, sB, vertexOfA[g], pg, pdNeg( normalsAinB[h] ), -1, -1 );
+				queue[tail++] = h;
+			}
+		}
+		if ( tail != NA )
+		{
+			w->failed = true;
+		}
+		for ( int g = 0; g < NA && !w->failed; ++g )
+		{
+			pdSfog_RecordFV( w, g, vertexOfA[g] );
+		}
+	}
+	(void)VA;
+	return w->failed ? PD_STATUS_FAILED : PD_STATUS_OK;
+}
+
+static bool pdSfog_UsableConvex( const pdMesh* mesh )
+{
+	return pdIsValidMesh( mesh ) && mesh->sfog != NULL && mesh->sfog->convex && mesh->sfog->vertexCount > 0 &&
+		   mesh->sfog->nodeCount > 0;
+}
+
+static void pdSfog_FillStats( const pdSfog* sA, const pdSfog* sB, int count, int steps, pdSfogOverlayStats* outStats )
+{
+	if ( outStats == NULL )
+	{
+		return;
+	}
+	outStats->pairsBefore = (int64_t)sA->vertexCount * sB->nodeCount + (int64_t)sA->nodeCount * sB->vertexCount +
+							(int64_t)sA->edgeCount * sB->edgeCount;
+	outStats->pairsAfter = count;
+	outStats->tests = steps;
+	outStats->events = 0;
+	outStats->steps = steps;
+}
+
+pdStatus pdSfog_OverlayConvex( const pdMesh* meshA, const pdMat33* rotationA, const pdMesh* meshB,
+							   const pdMat33* rotationB, pdWorkspace* ws, int* outCount, const pdSfogPair** outPairs,
+							   pdSfogOverlayStats* outStats )
+{
+	*outCount = 0;
+	*outPairs = NULL;
+	if ( outStats != NULL )
+	{
+		*outStats = (pdSfogOverlayStats){ 0 };
+	}
+	if ( !pdIsValidWorkspace( ws ) || !pdSfog_UsableConvex( meshA ) || !pdSfog_UsableConvex( meshB ) || rotationA == NULL ||
+		 rotationB == NULL )
+	{
+		return PD_STATUS_FAILED;
+	}
+	pdSfogWalk w = { 0 };
+	w.meshA = meshA;
+	w.sA = meshA->sfog;
+	w.meshB = meshB;
+	w.sB = meshB->sfog;
+	w.ws = ws;
+	w.store = true;
+	w.best = INFINITY;
+	pdMat33 r = pdSfog_RelativeRotation( rotationA, rotationB );
+	pdStatus status = pdSfog_RunConvexOverlay( &w, &r, pdV3( 0.0, 0.0, 0.0 ) );
+	if ( status != PD_STATUS_OK )
+	{
+		return status;
+	}
+	*outCount = w.count;
+	*outPairs = ws->sfogPairs.data;
+	pdSfog_FillStats( w.sA, w.sB, w.count, w.steps, outStats );
+	return PD_STATUS_OK;
+}
+
+pdStatus pdSfog_ConvexPenetration( const pdMesh* meshA, const pdFrame* frameA, const pdMesh* meshB, const pdFrame* frameB,
+								   pdWorkspace* ws, pdVec3* outTranslation, double* outDepth, int* outCandidates )
+{
+	*outTranslation = pdV3( 0.0, 0.0, 0.0 );
+	*outDepth = 0.0;
+	if ( outCandidates != NULL )
+	{
+		*outCandidates = 0;
+	}
+	if ( !pdIsValidWorkspace( ws ) || frameA == NULL || frameB == NULL || !pdSfog_UsableConvex( meshA ) ||
+		 !pdSfog_UsableConvex( meshB ) )
+	{
+		return PD_STATUS_FAILED;
+	}
+	pdSfogWalk w = { 0 };
+	w.meshA = meshA;
+	w.sA = meshA->sfog;
+	w.meshB = meshB;
+	w.sB = meshB->sfog;
+	w.ws = ws;
+	w.evaluate = true;
+	w.best = INFINITY;
+	pdMat33 r = pdSfog_RelativeRotation( &frameA->r, &frameB->r );
+	pdVec3 t = pdMulMTV( &frameA->r, pdSub( frameB->p, frameA->p ) );
+	pdStatus status = pdSfog_RunConvexOverlay( &w, &r, t );
+	if ( status != PD_STATUS_OK || !( w.best < INFINITY ) )
+	{
+		return status != PD_STATUS_OK ? status : PD_STATUS_FAILED;
+	}
+	if ( outCandidates != NULL )
+	{
+		*outCandidates = w.evaluated;
+	}
+	if ( w.best > 0.0 )
+	{
+		*outDepth = w.best;
+		*outTranslation = pdMulMV( &frameA->r, pdScale( w.bestAxis, w.best ) );
+	}
+	return PD_STATUS_OK;
+}

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+// PolyDepth plugin: engine-agnostic contact generation between two posed meshes, built on the
+// core's penetration-depth and proximity queries. Uses only the public core API.
+//
+// One call per pair per step:
+//   pdContactPair pair;                      // caller-owned, one per colliding pair
+//   pdContactPair_Reset( &pair );
+//   ...every step:
+//   pdContactPair_SetMotion( &pair, relativeDisplacementOfAOverTheStep ); // optional hint
+//   pdContactManifoldSet set;
+//   pdContact_Generate( &pair, meshA, &poseA, meshB, &poseB, NULL, workspace, &set );
+//   for each set.manifolds[i] (stable slot id, normal on B toward A, <= 4 points):
+//       feed pointB, normal and distance (negative = penetration) to the engine
+//
+// Sign conventions (Bullet's): the normal is on B pointing toward A (the direction A leaves
+// along); distance < 0 is penetration, > 0 is a gap; points lie on B's surface and the
+// matching point on A is pointB + normal * distance.
+#pragma once
+
+#include "polydepth/penetration.h"
+
+PD_C_BEGIN
+
+/// Contact points per region (matches Bullet's btPersistentManifold capacity).
+#define PD_CONTACT_MAX_POINTS 4
+/// Contact regions (manifolds) per pair; each keeps a stable slot id frame to frame.
+#define PD_CONTACT_MAX_MANIFOLDS 8
+
+/// How the pair treats B when B is an open surface (a zero-thickness floor, a wall, a sheet).
+typedef enum pdOneSidedMode
+{
+	PD_ONE_SIDED_AUTO = 0,  ///< one-sided when B is not a closed mesh (the default)
+	PD_ONE_SIDED_ALWAYS = 1, ///< B is always one-sided: A stays on the side it came from
+	PD_ONE_SIDED_NEVER = 2,  ///< plain PD, either side
+} pdOneSidedMode;
+
+/// Options of contact generation. Initialise with pdContactDefaultDef(); NULL means defaults.
+typedef struct pdContactDef
+{
+	/// Separated pairs closer than this get closest-feature contacts with positive distance
+	/// (world units). 0 disables them. Default 0.02 (Bullet's default breaking threshold).
+	double contactDistance;
+	/// PD contact tolerance relative to the smaller mesh's bounding-box diagonal. Default 1e-4.
+	double relativeTolerance;
+	int maxIterations;     ///< PD iterations per start. Default 30
+	double timeBudgetMs;   ///< PD wall-clock budget per call; 0 = none. Default 0
+	pdOneSidedMode oneSided; ///< default PD_ONE_SIDED_AUTO
+	/// Features whose normals are within this angle (cosine) join one region; its normal is
+	/// their mean. Default 0.95.
+	double regionCosine;
+	/// A region whose normal moved less than this (cosine) since the last frame keeps last
+	/// frame's normal, so resting contacts do not jitter. 1 disables. Default 0.99 (~8 deg).
+	double holdCosine;
+	int maxFeatures;       ///< contact features gathered per call. Default 256
+	int internalValue;     ///< set by pdContactDefaultDef(); do not touch
+} pdContactDef;
+
+/// Caller-owned per-pair state. Zero-initialise or call pdContactPair_Reset. Fields are
+/// private except where noted; all vectors are in B's frame so they survive B moving.
+typedef struct pdContactPair
+{
+	pdPenetrationCache penetration; ///< motion coherence of the PD query
+	int frame;                       ///< calls made on this pair
+	pdPenetrationState lastState;    ///< state of the last call
+	pdVec3 lastTranslation;          ///< last PD translation (B frame)
+	unsigned slotMask;               ///< slots used by the last call (bit i = slot i)
+	pdVec3 slotNormals[PD_CONTACT_MAX_MANIFOLDS]; ///< their normals (B frame)
+	bool hasFreeSide;                ///< freeSide is known
+	pdVec3 freeSide;                 ///< unit: the side of B that A was last free on (B frame)
+	bool hasFreePosition;            ///< freePosition is known
+	pdVec3 freePosition;             ///< A's origin at its last free configuration (B frame)
+	pdVec3 motion;                   ///< input hint: A's displacement relative to B over the last step (world)
+} pdContactPair;
+
+/// One contact point.
+typedef struct pdContactPoint
+{
+	pdVec3 pointB;   ///< on B's surface, world frame
+	pdVec3 pointA;   ///< the matching point on A at the input poses: pointB + normal * distance
+	double distance; ///< signed along the region normal; negative = penetration (world units)
+} pdContactPoint;
+
+/// One contact region (feeds one engine manifold).
+typedef struct pdContactManifold
+{
+	int slot;        ///< stable id in [0, PD_CONTACT_MAX_MANIFOLDS): the same region keeps its slot
+	pdVec3 normal;   ///< unit, world, on B pointing toward A
+	int pointCount;  ///< 1..PD_CONTACT_MAX_POINTS
+	pdContactPoint points[PD_CONTACT_MAX_POINTS]; ///< points[0] is the deepest
+} pdContactManifold;
+
+/// Everything one call produces. Fully written by every call.
+typedef struct pdContactManifoldSet
+{
+	pdStatus status;          ///< status of the underlying queries (cap statuses are fine)
+	pdPenetrationState state; ///< state at the input poses
+	pdVec3 translation;       ///< PD translation used for A (world); zero unless penetrating
+	double depth;             ///< its length
+	bool resolvedOneSided;    ///< the PD was replaced by the solution on A's remembered side
+	int iterations;           ///< PD iterations spent
+	int count;                ///< manifolds written
+	pdContactManifold manifolds[PD_CONTACT_MAX_MANIFOLDS];
+} pdContactManifoldSet;
+
+PD_API pdContactDef pdContactDefaultDef( void );
+
+/// Forgets everything about the pair (first contact, new bodies).
+PD_API void pdContactPair_Reset( pdContactPair* pair );
+
+/// Hint for the next call: A's displacement relative to B over the last step (world units),
+/// e.g. (vA - vB) * dt. Lets a one-sided surface know where A came from on first contact.
+PD_API void pdContactPair_SetMotion( pdContactPair* pair, pdVec3 relativeDisplacement );
+
+/// Generates the contact manifolds of A against B. Penetrating: one region per local PD
+/// (points on B at the PD contact configuration, depth -(d . n)); separated closer than the
+/// contact distance: closest-feature regions with positive distance; otherwise none.
+/// def may be NULL. Returns the status also stored in outSet.
+PD_API pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const pdTransform* poseA,
+									const pdMesh* meshB, const pdTransform* poseB, const pdContactDef* def,
+									pdWorkspace* ioWorkspace, pdContactManifoldSet* outSet );
+
+/// Manifold reduction: picks at most PD_CONTACT_MAX_POINTS of count points: the deepest
+/// (smallest distance) first, then the ones whose convex hull, projected on the plane normal
+/// to normal, has the largest area (exact for count <= 16; larger sets are pre-filtered to
+/// their extreme points). Writes indices into outIndices and returns how many (0 if count <= 0).
+PD_API int pdContact_ReducePoints( pdVec3 normal, const pdVec3* points, const double* distances, int count,
+								   int outIndices[PD_CONTACT_MAX_POINTS] );
+
+/// Area of the convex hull of up to 4 points projected on the plane normal to unit normal.
+PD_API double pdContact_HullArea4( pdVec3 normal, const pdVec3* points, int count );
+
+PD_C_END

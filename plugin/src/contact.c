@@ -1,0 +1,929 @@
+// SPDX-License-Identifier: MIT
+// Contact generation for one pair per step: global PD -> one region per local PD, separated
+// but close -> closest-feature regions, manifold reduction to 4 points, stable slots and
+// normals frame to frame, and the one-sided rule for open surfaces. Public core API only.
+#include "polydepth/contact.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#define PD_CONTACT_COOKIE 0x50444354
+// Candidate points a region may hold before reduction.
+#define PD_REGION_CANDIDATES 32
+// Regions built before slot assignment (the core gives at most PD_MAX_LOCAL_REGIONS).
+#define PD_BUILD_REGIONS PD_MAX_LOCAL_REGIONS
+// Slot matching: a region takes over last frame's slot when the normals are this close.
+#define PD_SLOT_COSINE 0.9
+// A PD more than this far (cosine against the remembered free side) below the tangent plane
+// counts as pushing A through a one-sided surface.
+#define PD_THROUGH_COSINE -0.25
+
+// ---------------------------------------------------------------------------------------------
+// Small vector helpers (the core's vec.h is private).
+
+static inline pdVec3 pdcV3( double x, double y, double z )
+{
+	pdVec3 v = { x, y, z };
+	return v;
+}
+static inline pdVec3 pdcAdd( pdVec3 a, pdVec3 b ) { return pdcV3( a.x + b.x, a.y + b.y, a.z + b.z ); }
+static inline pdVec3 pdcSub( pdVec3 a, pdVec3 b ) { return pdcV3( a.x - b.x, a.y - b.y, a.z - b.z ); }
+static inline pdVec3 pdcScale( pdVec3 a, double s ) { return pdcV3( a.x * s, a.y * s, a.z * s ); }
+static inline pdVec3 pdcMulAdd( pdVec3 a, double s, pdVec3 b )
+{
+	return pdcV3( a.x + s * b.x, a.y + s * b.y, a.z + s * b.z );
+}
+static inline double pdcDot( pdVec3 a, pdVec3 b ) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static inline pdVec3 pdcCross( pdVec3 a, pdVec3 b )
+{
+	return pdcV3( a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x );
+}
+static inline double pdcLength( pdVec3 a ) { return sqrt( pdcDot( a, a ) ); }
+static inline pdVec3 pdcNormalize( pdVec3 a )
+{
+	double len = pdcLength( a );
+	return len > 1e-300 ? pdcScale( a, 1.0 / len ) : pdcV3( 0.0, 0.0, 0.0 );
+}
+static inline bool pdcIsFinite( pdVec3 a ) { return isfinite( a.x ) && isfinite( a.y ) && isfinite( a.z ); }
+
+static pdQuat pdcUnitQuat( pdQuat q )
+{
+	double n = sqrt( q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z );
+	if ( !( n > 1e-300 ) || !isfinite( n ) )
+	{
+		pdQuat identity = { 1.0, 0.0, 0.0, 0.0 };
+		return identity;
+	}
+	pdQuat r = { q.w / n, q.x / n, q.y / n, q.z / n };
+	return r;
+}
+
+// v' = v + 2w (u x v) + 2 u x (u x v), u the vector part.
+static pdVec3 pdcRotate( pdQuat q, pdVec3 v )
+{
+	pdVec3 u = pdcV3( q.x, q.y, q.z );
+	pdVec3 t = pdcScale( pdcCross( u, v ), 2.0 );
+	return pdcAdd( pdcAdd( v, pdcScale( t, q.w ) ), pdcCross( u, t ) );
+}
+static pdVec3 pdcRotateInv( pdQuat q, pdVec3 v )
+{
+	pdQuat c = { q.w, -q.x, -q.y, -q.z };
+	return pdcRotate( c, v );
+}
+
+static double pdcMeshDiagonal( const pdMesh* mesh )
+{
+	pdVec3 lo, hi;
+	pdMesh_GetBounds( mesh, &lo, &hi );
+	double d = pdcLength( pdcSub( hi, lo ) );
+	return isfinite( d ) ? d : 0.0;
+}
+
+// An orthonormal tangent basis of the plane normal to n (n unit or zero).
+static void pdcTangents( pdVec3 n, pdVec3* u, pdVec3* v )
+{
+	pdVec3 a = fabs( n.x ) < 0.57 ? pdcV3( 1.0, 0.0, 0.0 ) : pdcV3( 0.0, 1.0, 0.0 );
+	*u = pdcNormalize( pdcCross( n, a ) );
+	if ( pdcDot( *u, *u ) == 0.0 )
+	{
+		*u = pdcV3( 1.0, 0.0, 0.0 );
+	}
+	*v = pdcCross( n, *u );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Manifold reduction
+
+static double pdcTriangleArea( pdVec3 n, pdVec3 a, pdVec3 b, pdVec3 c )
+{
+	return 0.5 * fabs( pdcDot( n, pdcCross( pdcSub( b, a ), pdcSub( c, a ) ) ) );
+}
+
+double pdContact_HullArea4( pdVec3 normal, const pdVec3* points, int count )
+{
+	if ( points == NULL || count < 3 )
+	{
+		return 0.0;
+	}
+	pdVec3 n = pdcNormalize( normal );
+	const pdVec3* p = points;
+	if ( count == 3 )
+	{
+		return pdcTriangleArea( n, p[0], p[1], p[2] );
+	}
+	// The hull of 4 points is either one of the 4 triangles (a point inside) or the simple
+	// quadrilateral among the 3 cyclic orders; every candidate is <= the hull, one equals it.
+	double best = 0.0;
+	best = fmax( best, pdcTriangleArea( n, p[0], p[1], p[2] ) );
+	best = fmax( best, pdcTriangleArea( n, p[0], p[1], p[3] ) );
+	best = fmax( best, pdcTriangleArea( n, p[0], p[2], p[3] ) );
+	best = fmax( best, pdcTriangleArea( n, p[1], p[2], p[3] ) );
+	// Signed area of quad abcd = 0.5 n . ((c - a) x (d - b)).
+	best = fmax( best, 0.5 * fabs( pdcDot( n, pdcCross( pdcSub( p[2], p[0] ), pdcSub( p[3], p[1] ) ) ) ) );
+	best = fmax( best, 0.5 * fabs( pdcDot( n, pdcCross( pdcSub( p[3], p[0] ), pdcSub( p[2], p[1] ) ) ) ) );
+	best = fmax( best, 0.5 * fabs( pdcDot( n, pdcCross( pdcSub( p[1], p[0] ), pdcSub( p[3], p[2] ) ) ) ) );
+	return best;
+}
+
+int pdContact_ReducePoints( pdVec3 normal, const pdVec3* points, const double* distances, int count,
+							int outIndices[PD_CONTACT_MAX_POINTS] )
+{
+	if ( points == NULL || distances == NULL || outIndices == NULL || count <= 0 )
+	{
+		return 0;
+	}
+	int deepest = 0;
+	for ( int i = 1; i < count; ++i )
+	{
+		if ( distances[i] < distances[deepest] )
+		{
+			deepest = i;
+		}
+	}
+	outIndices[0] = deepest;
+	if ( count <= PD_CONTACT_MAX_POINTS )
+	{
+		int k = 1;
+		for ( int i = 0; i < count; ++i )
+		{
+			if ( i != deepest )
+			{
+				outIndices[k++] = i;
+			}
+		}
+		return count;
+	}
+
+	pdVec3 n = pdcNormalize( normal );
+
+	// Candidates besides the deepest: all of them up to 16, else the extreme points along 16
+	// directions in the contact plane (the hull of the best 4 uses hull vertices only).
+	int cand[16];
+	int candCount = 0;
+	if ( count <= 17 )
+	{
+		for ( int i = 0; i < count; ++i )
+		{
+			if ( i != deepest )
+			{
+				cand[candCount++] = i;
+			}
+		}
+	}
+	else
+	{
+		pdVec3 u, v;
+		pdcTangents( n, &u, &v );
+		for ( int k = 0; k < 16; ++k )
+		{
+			double angle = 2.0 * 3.14159265358979323846 * (double)k / 16.0;
+			pdVec3 dir = pdcAdd( pdcScale( u, cos( angle ) ), pdcScale( v, sin( angle ) ) );
+			int best = -1;
+			double bestValue = -DBL_MAX;
+			for ( int i = 0; i < count; ++i )
+			{
+				double value = pdcDot( dir, points[i] );
+				if ( i != deepest && value > bestValue )
+				{
+					bestValue = value;
+					best = i;
+				}
+			}
+			bool seen = false;
+			for ( int j = 0; j < candCount; ++j )
+			{
+				seen = seen || cand[j] == best;
+			}
+			if ( best >= 0 && !seen )
+			{
+				cand[candCount++] = best;
+			}
+		}
+	}
+
+	double bestArea = -1.0;
+	int bestSet[3] = { cand[0], cand[1], cand[2] };
+	for ( int a = 0; a < candCount; ++a )
+	{
+		for ( int b = a + 1; b < candCount; ++b )
+		{
+			for ( int c = b + 1; c < candCount; ++c )
+			{
+				pdVec3 quad[4] = { points[deepest], points[cand[a]], points[cand[b]], points[cand[c]] };
+				double area = pdContact_HullArea4( n, quad, 4 );
+				if ( area > bestArea )
+				{
+					bestArea = area;
+					bestSet[0] = cand[a];
+					bestSet[1] = cand[b];
+					bestSet[2] = cand[c];
+				}
+			}
+		}
+	}
+
+	// All collinear (zero area): keep the two points farthest from the deepest instead.
+	if ( !( bestArea > 0.0 ) )
+	{
+		int far1 = cand[0];
+		double d1 = -1.0;
+		for ( int j = 0; j < candCount; ++j )
+		{
+			double d = pdcLength( pdcSub( points[cand[j]], points[deepest] ) );
+			if ( d > d1 )
+			{
+				d1 = d;
+				far1 = cand[j];
+			}
+		}
+		int far2 = far1;
+		double d2 = -1.0;
+		for ( int j = 0; j < candCount; ++j )
+		{
+			double d = pdcLength( pdcSub( points[cand[j]], points[far1] ) );
+			if ( cand[j] != far1 && d > d2 )
+			{
+				d2 = d;
+				far2 = cand[j];
+			}
+		}
+		outIndices[1] = far1;
+		if ( far2 == far1 || far2 == deepest )
+		{
+			return 2;
+		}
+		outIndices[2] = far2;
+		return 3;
+	}
+
+	outIndices[1] = bestSet[0];
+	outIndices[2] = bestSet[1];
+	outIndices[3] = bestSet[2];
+	return 4;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Defs and pair state
+
+pdContactDef pdContactDefaultDef( void )
+{
+	pdContactDef def;
+	memset( &def, 0, sizeof( def ) );
+	def.contactDistance = 0.02;
+	def.relativeTolerance = 1e-4;
+	def.maxIterations = 30;
+	def.timeBudgetMs = 0.0;
+	def.oneSided = PD_ONE_SIDED_AUTO;
+	def.regionCosine = 0.95;
+	def.holdCosine = 0.99;
+	def.maxFeatures = 256;
+	def.internalValue = PD_CONTACT_COOKIE;
+	return def;
+}
+
+void pdContactPair_Reset( pdContactPair* pair )
+{
+	if ( pair == NULL )
+	{
+		return;
+	}
+	memset( pair, 0, sizeof( *pair ) );
+	pdResetPenetrationCache( &pair->penetration );
+	pair->lastState = PD_STATE_SEPARATED;
+}
+
+void pdContactPair_SetMotion( pdContactPair* pair, pdVec3 relativeDisplacement )
+{
+	if ( pair == NULL )
+	{
+		return;
+	}
+	pair->motion = pdcIsFinite( relativeDisplacement ) ? relativeDisplacement : pdcV3( 0.0, 0.0, 0.0 );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Region building
+
+typedef struct pdcRegion
+{
+	pdVec3 normal;
+	double minDistance;
+	bool fromPenetration; // seeded by a local PD (points at depth -(d . n))
+	int count;
+	pdVec3 normalSum; // members' normals summed: the region normal is their mean
+	pdVec3 pointB[PD_REGION_CANDIDATES];
+	double gap[PD_REGION_CANDIDATES];      // gap at the configuration the point was found at
+	double distance[PD_REGION_CANDIDATES]; // gap - (d . normal): distance at the input poses
+} pdcRegion;
+
+typedef struct pdcRegions
+{
+	int count;
+	pdcRegion items[PD_BUILD_REGIONS];
+} pdcRegions;
+
+static pdcRegion* pdcNewRegion( pdcRegions* regions, pdVec3 normal, bool fromPenetration )
+{
+	if ( regions->count == PD_BUILD_REGIONS )
+	{
+		return NULL;
+	}
+	pdcRegion* r = regions->items + regions->count++;
+	r->normal = normal;
+	r->normalSum = pdcV3( 0.0, 0.0, 0.0 );
+	r->minDistance = DBL_MAX;
+	r->fromPenetration = fromPenetration;
+	r->count = 0;
+	return r;
+}
+
+static void pdcAddPoint( pdcRegion* r, pdVec3 pointB, double gap, double distance )
+{
+	if ( r->count == PD_REGION_CANDIDATES )
+	{
+		// Full: keep the 4 the reduction would pick (deepest + largest area) and go on.
+		int picked[PD_CONTACT_MAX_POINTS];
+		int pc = pdContact_ReducePoints( r->normal, r->pointB, r->distance, r->count, picked );
+		pdVec3 keptPoints[PD_CONTACT_MAX_POINTS];
+		double keptGaps[PD_CONTACT_MAX_POINTS];
+		double keptDistances[PD_CONTACT_MAX_POINTS];
+		for ( int k = 0; k < pc; ++k )
+		{
+			keptPoints[k] = r->pointB[picked[k]];
+			keptGaps[k] = r->gap[picked[k]];
+			keptDistances[k] = r->distance[picked[k]];
+		}
+		for ( int k = 0; k < pc; ++k )
+		{
+			r->pointB[k] = keptPoints[k];
+			r->gap[k] = keptGaps[k];
+			r->distance[k] = keptDistances[k];
+		}
+		r->count = pc;
+	}
+	r->pointB[r->count] = pointB;
+	r->gap[r->count] = gap;
+	r->distance[r->count] = distance;
+	r->count += 1;
+	r->minDistance = fmin( r->minDistance, distance );
+}
+
+// Final normal (members' mean) and distances along it: gap - (translation . normal).
+static void pdcFinishRegion( pdcRegion* r, pdVec3 translation, bool useMeanNormal )
+{
+	if ( useMeanNormal )
+	{
+		pdVec3 mean = pdcNormalize( r->normalSum );
+		if ( pdcDot( mean, mean ) > 0.0 )
+		{
+			r->normal = mean;
+		}
+	}
+	r->minDistance = DBL_MAX;
+	for ( int k = 0; k < r->count; ++k )
+	{
+		double d = r->gap[k] - pdcDot( translation, r->normal );
+		r->distance[k] = isfinite( d ) ? d : 0.0;
+		r->minDistance = fmin( r->minDistance, r->distance[k] );
+	}
+}
+
+// Groups features by normal, the closest feature first (it seeds the first region's normal).
+// When translation is given (features gathered at the PD contact configuration), a point's
+// distance at the input poses is its distance there minus (translation . regionNormal).
+static void pdcGroupFeatures( const pdContactFeature* features, int featureCount, double regionCosine,
+							  const pdVec3* translation, double maxDistance, double touchDistance,
+							  pdcRegions* regions )
+{
+	if ( features == NULL || featureCount <= 0 )
+	{
+		return;
+	}
+	int closest = 0;
+	for ( int i = 1; i < featureCount; ++i )
+	{
+		if ( features[i].distance < features[closest].distance )
+		{
+			closest = i;
+		}
+	}
+	for ( int k = -1; k < featureCount; ++k )
+	{
+		if ( k == closest )
+		{
+			continue;
+		}
+		const pdContactFeature* f = features + ( k < 0 ? closest : k );
+		pdVec3 fn = pdcNormalize( f->normal );
+		double gap = f->distance;
+		if ( pdcDot( fn, fn ) == 0.0 || !pdcIsFinite( f->pointB ) || !pdcIsFinite( f->pointA ) || !isfinite( gap ) )
+		{
+			continue;
+		}
+		// A pair with a clear gap separates along its closest points; that direction is
+		// reliable for every kind, while an edge-edge cross product of nearly parallel edges
+		// is not. Touching pairs keep the feature normal.
+		pdVec3 sep = pdcSub( f->pointA, f->pointB );
+		double sepLength = pdcLength( sep );
+		if ( sepLength > touchDistance )
+		{
+			pdVec3 dir = pdcScale( sep, 1.0 / sepLength );
+			if ( pdcDot( dir, fn ) > 0.0 )
+			{
+				fn = dir;
+				gap = sepLength;
+			}
+		}
+		// Distance at the input poses; pairs further apart than maxDistance are no contact.
+		double estimate = translation != NULL ? gap - pdcDot( *translation, fn ) : gap;
+		if ( !( estimate <= maxDistance ) )
+		{
+			continue;
+		}
+		pdcRegion* r = NULL;
+		for ( int i = 0; i < regions->count && r == NULL; ++i )
+		{
+			if ( pdcDot( regions->items[i].normal, fn ) >= regionCosine )
+			{
+				r = regions->items + i;
+			}
+		}
+		if ( r == NULL )
+		{
+			r = pdcNewRegion( regions, fn, false );
+			if ( r == NULL )
+			{
+				continue;
+			}
+		}
+		r->normalSum = pdcAdd( r->normalSum, fn );
+		pdVec3 mean = pdcNormalize( r->normalSum );
+		if ( pdcDot( mean, mean ) > 0.0 )
+		{
+			r->normal = mean;
+		}
+		double distance = translation != NULL ? gap - pdcDot( *translation, r->normal ) : gap;
+		pdcAddPoint( r, f->pointB, gap, isfinite( distance ) ? distance : 0.0 );
+	}
+}
+
+// One region per local PD; local PDs whose normals agree (regionCosine) share a region, since
+// the core may report one local PD per contact feature.
+static void pdcRegionsFromLocal( const pdPenetrationResult* pr, double regionCosine, pdcRegions* regions )
+{
+	int n = pr->localCount < PD_MAX_LOCAL_REGIONS ? pr->localCount : PD_MAX_LOCAL_REGIONS;
+	for ( int i = 0; i < n; ++i )
+	{
+		const pdLocalPenetration* lp = pr->local + i;
+		pdVec3 nrm = pdcNormalize( lp->normal );
+		if ( pdcDot( nrm, nrm ) == 0.0 || lp->pointCount <= 0 )
+		{
+			continue;
+		}
+		pdcRegion* r = NULL;
+		for ( int k = 0; k < regions->count && r == NULL; ++k )
+		{
+			if ( pdcDot( regions->items[k].normal, nrm ) >= regionCosine )
+			{
+				r = regions->items + k;
+			}
+		}
+		if ( r == NULL )
+		{
+			r = pdcNewRegion( regions, nrm, true );
+			if ( r == NULL )
+			{
+				continue;
+			}
+		}
+		r->normalSum = pdcAdd( r->normalSum, nrm );
+		double distance = -pdcDot( pr->translation, r->normal );
+		if ( !isfinite( distance ) )
+		{
+			distance = 0.0;
+		}
+		int pc = lp->pointCount < PD_MAX_REGION_POINTS ? lp->pointCount : PD_MAX_REGION_POINTS;
+		for ( int k = 0; k < pc; ++k )
+		{
+			if ( pdcIsFinite( lp->points[k] ) )
+			{
+				pdcAddPoint( r, lp->points[k], 0.0, distance );
+			}
+		}
+	}
+	// Drop regions that got no finite point.
+	int kept = 0;
+	for ( int k = 0; k < regions->count; ++k )
+	{
+		if ( regions->items[k].count > 0 )
+		{
+			regions->items[kept++] = regions->items[k];
+		}
+	}
+	regions->count = kept;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One-sided surfaces
+
+// Out-projects A from positions on its remembered side (its last free position, where it came
+// from, and far along the free side) to its current position, and keeps the shortest
+// resolution that leaves toward that side. Returns true and writes the translation.
+static bool pdcResolveOneSided( const pdContactPair* pair, const pdMesh* meshA, const pdTransform* poseA,
+								const pdMesh* meshB, const pdTransform* poseB, pdQuat qB, pdVec3 side,
+								double tolerance, pdWorkspace* ws, pdVec3* outTranslation )
+{
+	pdVec3 p = poseA->p;
+	pdVec3 starts[3];
+	int startCount = 0;
+	if ( pair->hasFreePosition )
+	{
+		starts[startCount++] = pdcAdd( pdcRotate( qB, pair->freePosition ), poseB->p );
+	}
+	if ( pdcLength( pair->motion ) > 0.0 )
+	{
+		starts[startCount++] = pdcSub( p, pair->motion );
+	}
+	double reach = pdcMeshDiagonal( meshA ) + 2.0 * tolerance;
+	starts[startCount++] = pdcMulAdd( p, reach, side );
+
+	pdCcdDef ccd = pdDefaultCcdDef();
+	ccd.contactTolerance = tolerance;
+	ccd.maxFeatures = 1;
+
+	bool found = false;
+	double bestLength = DBL_MAX;
+	for ( int s = 0; s < startCount; ++s )
+	{
+		pdTransform start = *poseA;
+		start.p = starts[s];
+		pdCcdResult cr;
+		pdStatus st = pdComputeTranslationalCcd( meshA, &start, p, meshB, poseB, &ccd, ws, &cr );
+		if ( st < 0 || cr.startColliding || !cr.hit )
+		{
+			continue;
+		}
+		pdVec3 d = pdcSub( cr.contactPosition, p );
+		double len = pdcLength( d );
+		if ( !pdcIsFinite( d ) || pdcDot( d, side ) < 0.0 || len >= bestLength )
+		{
+			continue;
+		}
+		bestLength = len;
+		*outTranslation = d;
+		found = true;
+	}
+	return found;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Slots
+
+// Assigns every region (deepest first) to a slot: the unused slot whose last normal is
+// closest (cosine >= PD_SLOT_COSINE), else a slot that was free last frame, else any unused
+// one. Regions beyond the slot count are dropped (the shallowest ones).
+static void pdcAssignSlots( pdContactPair* pair, pdQuat qB, const pdContactDef* def, pdcRegions* regions,
+							int slotOfRegion[PD_BUILD_REGIONS] )
+{
+	int order[PD_BUILD_REGIONS];
+	int n = regions->count;
+	for ( int i = 0; i < n; ++i )
+	{
+		int j = i;
+		while ( j > 0 && regions->items[order[j - 1]].minDistance > regions->items[i].minDistance )
+		{
+			order[j] = order[j - 1];
+			--j;
+		}
+		order[j] = i;
+	}
+	unsigned taken = 0;
+	for ( int k = 0; k < n; ++k )
+	{
+		int ri = order[k];
+		pdcRegion* r = regions->items + ri;
+		slotOfRegion[ri] = -1;
+		int best = -1;
+		double bestCos = PD_SLOT_COSINE;
+		pdVec3 oldWorld = pdcV3( 0.0, 0.0, 0.0 );
+		for ( int s = 0; s < PD_CONTACT_MAX_MANIFOLDS; ++s )
+		{
+			if ( ( pair->slotMask & ( 1u << s ) ) == 0 || ( taken & ( 1u << s ) ) != 0 )
+			{
+				continue;
+			}
+			pdVec3 w = pdcRotate( qB, pair->slotNormals[s] );
+			double c = pdcDot( w, r->normal );
+			if ( c >= bestCos )
+			{
+				bestCos = c;
+				best = s;
+				oldWorld = w;
+			}
+		}
+		if ( best >= 0 )
+		{
+			// Hold last frame's normal when it barely moved: resting contacts stay still.
+			if ( bestCos >= def->holdCosine && def->holdCosine < 1.0 )
+			{
+				r->normal = pdcNormalize( oldWorld );
+			}
+		}
+		else
+		{
+			for ( int s = 0; s < PD_CONTACT_MAX_MANIFOLDS && best < 0; ++s )
+			{
+				if ( ( pair->slotMask & ( 1u << s ) ) == 0 && ( taken & ( 1u << s ) ) == 0 )
+				{
+					best = s;
+				}
+			}
+			for ( int s = 0; s < PD_CONTACT_MAX_MANIFOLDS && best < 0; ++s )
+			{
+				if ( ( taken & ( 1u << s ) ) == 0 )
+				{
+					best = s;
+				}
+			}
+		}
+		if ( best >= 0 )
+		{
+			taken |= 1u << best;
+			slotOfRegion[ri] = best;
+		}
+	}
+	pair->slotMask = taken;
+	for ( int i = 0; i < n; ++i )
+	{
+		if ( slotOfRegion[i] >= 0 )
+		{
+			pair->slotNormals[slotOfRegion[i]] = pdcRotateInv( qB, regions->items[i].normal );
+		}
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generate
+
+static pdStatus pdcCheckDef( const pdContactDef* def )
+{
+	if ( def->internalValue != PD_CONTACT_COOKIE )
+	{
+		return PD_STATUS_DEF_NOT_INITIALIZED;
+	}
+	if ( !( def->contactDistance >= 0.0 ) || !isfinite( def->contactDistance ) || !( def->relativeTolerance > 0.0 ) ||
+		 !isfinite( def->relativeTolerance ) || def->maxIterations < 1 || !( def->timeBudgetMs >= 0.0 ) ||
+		 !( def->regionCosine >= -1.0 && def->regionCosine <= 1.0 ) ||
+		 !( def->holdCosine >= -1.0 && def->holdCosine <= 1.0 ) || def->maxFeatures < 1 ||
+		 ( def->oneSided != PD_ONE_SIDED_AUTO && def->oneSided != PD_ONE_SIDED_ALWAYS &&
+		   def->oneSided != PD_ONE_SIDED_NEVER ) )
+	{
+		return PD_STATUS_INVALID_DEF;
+	}
+	return PD_STATUS_OK;
+}
+
+static void pdcClearSet( pdContactManifoldSet* set, pdStatus status )
+{
+	memset( set, 0, sizeof( *set ) );
+	set->status = status;
+	set->state = PD_STATE_SEPARATED;
+}
+
+pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const pdTransform* poseA,
+							 const pdMesh* meshB, const pdTransform* poseB, const pdContactDef* def,
+							 pdWorkspace* ioWorkspace, pdContactManifoldSet* outSet )
+{
+	if ( outSet == NULL )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	pdcClearSet( outSet, PD_STATUS_OK );
+	if ( ioPair == NULL || meshA == NULL || meshB == NULL || poseA == NULL || poseB == NULL || ioWorkspace == NULL )
+	{
+		outSet->status = PD_STATUS_INVALID_ARGUMENT;
+		return outSet->status;
+	}
+	pdContactDef defaults = pdContactDefaultDef();
+	if ( def == NULL )
+	{
+		def = &defaults;
+	}
+	pdStatus defStatus = pdcCheckDef( def );
+	if ( defStatus != PD_STATUS_OK )
+	{
+		outSet->status = defStatus;
+		return defStatus;
+	}
+
+	ioPair->frame += 1;
+	pdQuat qB = pdcUnitQuat( poseB->q );
+	double diagA = pdcMeshDiagonal( meshA );
+	double diagB = pdcMeshDiagonal( meshB );
+	double tolerance = def->relativeTolerance * fmin( diagA, diagB );
+	if ( !( tolerance > 0.0 ) )
+	{
+		tolerance = 1e-9;
+	}
+	bool oneSided = def->oneSided == PD_ONE_SIDED_ALWAYS ||
+					( def->oneSided == PD_ONE_SIDED_AUTO && !pdMesh_IsClosed( meshB ) );
+
+	pdPenetrationDef pdef = pdDefaultPenetrationDef();
+	pdef.contactTolerance = tolerance;
+	pdef.maxIterations = def->maxIterations;
+	pdef.timeBudgetMs = def->timeBudgetMs;
+	pdPenetrationResult pr;
+	pdStatus status =
+		pdComputePenetration( meshA, poseA, meshB, poseB, &pdef, &ioPair->penetration, ioWorkspace, &pr );
+	outSet->iterations = pr.iterations;
+	if ( status < 0 )
+	{
+		outSet->status = status;
+		ioPair->slotMask = 0;
+		return status;
+	}
+	outSet->status = status;
+	outSet->state = pr.state;
+
+	// The side A is known to be free on, in world: history first, else where it came from.
+	bool haveSide = false;
+	pdVec3 side = pdcV3( 0.0, 0.0, 0.0 );
+	if ( ioPair->hasFreeSide )
+	{
+		side = pdcNormalize( pdcRotate( qB, ioPair->freeSide ) );
+		haveSide = pdcDot( side, side ) > 0.0;
+	}
+	if ( !haveSide && pdcLength( ioPair->motion ) > 0.0 )
+	{
+		side = pdcNormalize( pdcScale( ioPair->motion, -1.0 ) );
+		haveSide = pdcDot( side, side ) > 0.0;
+	}
+
+	pdcRegions regions;
+	regions.count = 0;
+	pdVec3 translation = pdcV3( 0.0, 0.0, 0.0 );
+
+	if ( pr.state == PD_STATE_PENETRATING )
+	{
+		translation = pdcIsFinite( pr.translation ) ? pr.translation : pdcV3( 0.0, 0.0, 0.0 );
+		double len = pdcLength( translation );
+		bool resolved = false;
+		if ( oneSided && haveSide && len > 0.0 && pdcDot( translation, side ) < PD_THROUGH_COSINE * len )
+		{
+			pdVec3 d;
+			if ( pdcResolveOneSided( ioPair, meshA, poseA, meshB, poseB, qB, side, tolerance, ioWorkspace, &d ) )
+			{
+				translation = d;
+				resolved = true;
+				outSet->resolvedOneSided = true;
+			}
+		}
+		if ( !resolved )
+		{
+			pdcRegionsFromLocal( &pr, def->regionCosine, &regions );
+		}
+		// The local PDs carry a few points each, on the side that touches at the contact
+		// configuration. Feature pairs there with a gap g are penetrating by g - (d . n) now,
+		// so gathering up to |d| + contact distance gives every region that still overlaps
+		// (both sides of a ring resting on a ring) and its full extent.
+		pdTransform moved = *poseA;
+		moved.p = pdcAdd( poseA->p, translation );
+		int count = 0;
+		const pdContactFeature* features = NULL;
+		pdVec3 approach = pdcScale( pdcNormalize( translation ), -1.0 );
+		// Speculative margin: enough for the other side of a resting contact, small enough to
+		// keep the gathering cheap.
+		double margin = fmin( def->contactDistance, 4.0 * tolerance + 0.5 * len );
+		double reach = fmin( len + margin, 0.25 * fmin( diagA, diagB ) );
+		reach = fmax( reach, 4.0 * tolerance );
+		pdStatus st = pdComputeContactFeatures( meshA, &moved, meshB, poseB, reach, approach, def->maxFeatures,
+												ioWorkspace, &count, &features );
+		if ( st >= 0 )
+		{
+			pdcGroupFeatures( features, count, def->regionCosine, &translation, fmax( margin, 4.0 * tolerance ),
+							  4.0 * tolerance, &regions );
+		}
+		if ( regions.count == 0 )
+		{
+			// Nothing usable (e.g. only vertex-vertex touches): one point at the closest pair.
+			pdDistanceResult dr;
+			if ( pdComputeDistance( meshA, &moved, meshB, poseB, NULL, ioWorkspace, &dr ) >= 0 && len > 0.0 )
+			{
+				pdcRegion* r = pdcNewRegion( &regions, pdcNormalize( translation ), true );
+				r->normalSum = r->normal;
+				pdcAddPoint( r, dr.pointB, 0.0, -pdcDot( translation, r->normal ) );
+			}
+		}
+		outSet->translation = translation;
+		outSet->depth = pdcLength( translation );
+		ioPair->hasFreePosition = true;
+		ioPair->freePosition = pdcRotateInv( qB, pdcSub( pdcAdd( poseA->p, translation ), poseB->p ) );
+	}
+	else
+	{
+		double range = def->contactDistance;
+		if ( pr.state == PD_STATE_TOUCHING )
+		{
+			range = fmax( range, 4.0 * tolerance );
+		}
+		if ( range > 0.0 )
+		{
+			int count = 0;
+			const pdContactFeature* features = NULL;
+			pdVec3 approach = haveSide ? pdcScale( side, -1.0 ) : pdcV3( 0.0, 0.0, 0.0 );
+			pdStatus st = pdComputeContactFeatures( meshA, poseA, meshB, poseB, range, approach, def->maxFeatures,
+													ioWorkspace, &count, &features );
+			if ( st < 0 )
+			{
+				outSet->status = st;
+			}
+			else if ( features != NULL )
+			{
+				if ( st > 0 && outSet->status == PD_STATUS_OK )
+				{
+					outSet->status = st;
+				}
+				pdcGroupFeatures( features, count, def->regionCosine, NULL, range, 4.0 * tolerance, &regions );
+			}
+			if ( regions.count == 0 && st >= 0 )
+			{
+				// No feature pair (e.g. only vertex-vertex): one point at the closest pair.
+				pdDistanceDef ddef = pdDefaultDistanceDef();
+				ddef.upperBound = range;
+				pdDistanceResult dr;
+				if ( pdComputeDistance( meshA, poseA, meshB, poseB, &ddef, ioWorkspace, &dr ) >= 0 && !dr.stoppedAbove &&
+					 dr.distance > 0.0 && dr.distance <= range )
+				{
+					pdVec3 nrm = pdcNormalize( pdcSub( dr.pointA, dr.pointB ) );
+					if ( pdcDot( nrm, nrm ) > 0.0 )
+					{
+						pdcRegion* r = pdcNewRegion( &regions, nrm, false );
+						r->normalSum = nrm;
+						pdcAddPoint( r, dr.pointB, dr.distance, dr.distance );
+					}
+				}
+			}
+		}
+		ioPair->hasFreePosition = true;
+		ioPair->freePosition = pdcRotateInv( qB, pdcSub( poseA->p, poseB->p ) );
+	}
+
+	// Mean normals, stable slots (and held normals), then reduction to 4 points per region.
+	for ( int i = 0; i < regions.count; ++i )
+	{
+		pdcFinishRegion( regions.items + i, translation, true );
+	}
+	int slotOfRegion[PD_BUILD_REGIONS];
+	pdcAssignSlots( ioPair, qB, def, &regions, slotOfRegion );
+
+	pdVec3 sideSum = pdcV3( 0.0, 0.0, 0.0 );
+	for ( int i = 0; i < regions.count; ++i )
+	{
+		pdcRegion* r = regions.items + i;
+		if ( slotOfRegion[i] < 0 || r->count == 0 )
+		{
+			continue;
+		}
+		pdcFinishRegion( r, translation, false ); // the normal may have been held
+		int picked[PD_CONTACT_MAX_POINTS];
+		int pc = pdContact_ReducePoints( r->normal, r->pointB, r->distance, r->count, picked );
+		pdContactManifold* m = outSet->manifolds + outSet->count++;
+		m->slot = slotOfRegion[i];
+		m->normal = r->normal;
+		m->pointCount = pc;
+		for ( int k = 0; k < pc; ++k )
+		{
+			pdContactPoint* cp = m->points + k;
+			cp->pointB = r->pointB[picked[k]];
+			cp->distance = r->distance[picked[k]];
+			cp->pointA = pdcMulAdd( cp->pointB, cp->distance, r->normal );
+		}
+		sideSum = pdcMulAdd( sideSum, fmax( -r->minDistance, 0.0 ) + tolerance, r->normal );
+	}
+
+	// Deepest region first.
+	for ( int i = 1; i < outSet->count; ++i )
+	{
+		pdContactManifold key = outSet->manifolds[i];
+		int j = i;
+		while ( j > 0 && outSet->manifolds[j - 1].points[0].distance > key.points[0].distance )
+		{
+			outSet->manifolds[j] = outSet->manifolds[j - 1];
+			--j;
+		}
+		outSet->manifolds[j] = key;
+	}
+
+	// Remember the free side: where the contact normals point now.
+	pdVec3 sideNew = pdcNormalize( sideSum );
+	if ( pdcDot( sideNew, sideNew ) > 0.0 )
+	{
+		ioPair->freeSide = pdcRotateInv( qB, sideNew );
+		ioPair->hasFreeSide = true;
+	}
+	ioPair->lastState = pr.state;
+	ioPair->lastTranslation = pdcRotateInv( qB, translation );
+	ioPair->motion = pdcV3( 0.0, 0.0, 0.0 );
+	return outSet->status;
+}

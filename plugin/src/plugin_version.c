@@ -1,6 +1,0 @@
-// SPDX-License-Identifier: MIT
-int pdContactPluginVersion( void );
-int pdContactPluginVersion( void )
-{
-	return 1;
-}

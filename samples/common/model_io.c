@@ -1,0 +1,1058 @@
+// SPDX-License-Identifier: MIT
+// Model loaders (see model_io.h). Text formats are read whole into memory and tokenised with
+// line numbers; every count is checked against caps and against the file size before anything
+// is allocated, so truncated, garbage or hostile files produce one-line errors, not crashes.
+#include "model_io.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined( POLYDEPTH_HAVE_ASSIMP )
+#include <assimp/cimport.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#endif
+
+// Caps: far above any benchmark model, far below what would exhaust memory by accident.
+#define PD_IO_MAX_TRIANGLES 50000000
+#define PD_IO_MAX_VERTICES 50000000
+#define PD_IO_MAX_FRAMES 10000000
+#define PD_IO_MAX_FILE_BYTES ( (size_t)1 << 31 )
+#define PD_IO_MAX_TOKEN 127
+
+static void pdSetError( char* error, size_t errorSize, const char* path, const char* format, ... )
+{
+	if ( error == NULL || errorSize == 0 )
+	{
+		return;
+	}
+	int n = snprintf( error, errorSize, "%s: ", path != NULL ? path : "(null)" );
+	if ( n >= 0 && (size_t)n < errorSize )
+	{
+		va_list args;
+		va_start( args, format );
+		vsnprintf( error + n, errorSize - (size_t)n, format, args );
+		va_end( args );
+	}
+	// Exactly one line.
+	for ( char* c = error; *c != '\0'; ++c )
+	{
+		if ( *c == '\n' || *c == '\r' )
+		{
+			*c = ' ';
+		}
+	}
+}
+
+static void pdClearSoupOut( pdSoup* soup )
+{
+	soup->vertices = NULL;
+	soup->vertexCount = 0;
+	soup->indices = NULL;
+	soup->triangleCount = 0;
+}
+
+// Reads a whole file (chunked, so pipes and odd files work); NUL-terminated.
+static char* pdReadFile( const char* path, size_t* outSize, char* error, size_t errorSize )
+{
+	FILE* file = fopen( path, "rb" );
+	if ( file == NULL )
+	{
+		pdSetError( error, errorSize, path, "cannot open file (%s)", strerror( errno ) );
+		return NULL;
+	}
+	size_t capacity = 1 << 16;
+	size_t size = 0;
+	char* data = (char*)malloc( capacity + 1 );
+	if ( data == NULL )
+	{
+		fclose( file );
+		pdSetError( error, errorSize, path, "out of memory" );
+		return NULL;
+	}
+	for ( ;; )
+	{
+		if ( size == capacity )
+		{
+			if ( capacity >= PD_IO_MAX_FILE_BYTES )
+			{
+				free( data );
+				fclose( file );
+				pdSetError( error, errorSize, path, "file too large (over %zu bytes)", (size_t)PD_IO_MAX_FILE_BYTES );
+				return NULL;
+			}
+			size_t grown = 2 * capacity;
+			char* bigger = (char*)realloc( data, grown + 1 );
+			if ( bigger == NULL )
+			{
+				free( data );
+				fclose( file );
+				pdSetError( error, errorSize, path, "out of memory reading the file" );
+				return NULL;
+			}
+			data = bigger;
+			capacity = grown;
+		}
+		size_t got = fread( data + size, 1, capacity - size, file );
+		size += got;
+		if ( got == 0 )
+		{
+			break;
+		}
+	}
+	if ( ferror( file ) )
+	{
+		int code = errno;
+		free( data );
+		fclose( file );
+		pdSetError( error, errorSize, path, "read error (%s)", code != 0 ? strerror( code ) : "unknown" );
+		return NULL;
+	}
+	fclose( file );
+	data[size] = '\0';
+	*outSize = size;
+	return data;
+}
+
+typedef struct pdTokenizer
+{
+	const char* data;
+	size_t size;
+	size_t pos;
+	int line;
+	char token[PD_IO_MAX_TOKEN + 1];
+	const char* path;
+	char* error;
+	size_t errorSize;
+} pdTokenizer;
+
+static bool pdIsSpace( char c )
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+// Next whitespace-separated token; false at end of data (token empty) or on an overlong token.
+static bool pdNextToken( pdTokenizer* t )
+{
+	t->token[0] = '\0';
+	while ( t->pos < t->size && pdIsSpace( t->data[t->pos] ) )
+	{
+		if ( t->data[t->pos] == '\n' )
+		{
+			t->line++;
+		}
+		t->pos++;
+	}
+	if ( t->pos >= t->size )
+	{
+		return false;
+	}
+	size_t n = 0;
+	while ( t->pos < t->size && !pdIsSpace( t->data[t->pos] ) )
+	{
+		if ( n < PD_IO_MAX_TOKEN )
+		{
+			t->token[n] = t->data[t->pos];
+		}
+		++n;
+		t->pos++;
+	}
+	if ( n > PD_IO_MAX_TOKEN )
+	{
+		t->token[PD_IO_MAX_TOKEN] = '\0';
+		return false;
+	}
+	t->token[n] = '\0';
+	return true;
+}
+
+static bool pdAtEnd( pdTokenizer* t )
+{
+	size_t pos = t->pos;
+	while ( pos < t->size && pdIsSpace( t->data[pos] ) )
+	{
+		++pos;
+	}
+	return pos >= t->size;
+}
+
+// Printable excerpt of the current token for messages (binary garbage stays one line).
+static const char* pdTokenForMessage( pdTokenizer* t )
+{
+	size_t n = strlen( t->token );
+	if ( n > 24 )
+	{
+		t->token[24] = '\0';
+		n = 24;
+	}
+	for ( size_t i = 0; i < n; ++i )
+	{
+		unsigned char c = (unsigned char)t->token[i];
+		if ( c < 32 || c > 126 )
+		{
+			t->token[i] = '?';
+		}
+	}
+	return t->token;
+}
+
+static bool pdFailToken( pdTokenizer* t, const char* what )
+{
+	if ( t->pos >= t->size && t->token[0] == '\0' )
+	{
+		pdSetError( t->error, t->errorSize, t->path, "line %d: truncated file: expected %s, found end of file", t->line,
+					what );
+	}
+	else
+	{
+		pdSetError( t->error, t->errorSize, t->path, "line %d: expected %s, found '%s'", t->line, what,
+					pdTokenForMessage( t ) );
+	}
+	return false;
+}
+
+static bool pdReadInteger( pdTokenizer* t, long long* out, const char* what )
+{
+	if ( !pdNextToken( t ) )
+	{
+		return pdFailToken( t, what );
+	}
+	errno = 0;
+	char* end = NULL;
+	long long v = strtoll( t->token, &end, 10 );
+	if ( end == t->token || *end != '\0' || errno == ERANGE )
+	{
+		return pdFailToken( t, what );
+	}
+	*out = v;
+	return true;
+}
+
+static bool pdReadDouble( pdTokenizer* t, double* out, const char* what )
+{
+	if ( !pdNextToken( t ) )
+	{
+		return pdFailToken( t, what );
+	}
+	char* end = NULL;
+	double v = strtod( t->token, &end );
+	if ( end == t->token || *end != '\0' )
+	{
+		return pdFailToken( t, what );
+	}
+	*out = v; // may be Inf/NaN: callers say which value was bad
+	return true;
+}
+
+static bool pdCheckCount( pdTokenizer* t, long long count, long long cap, const char* what )
+{
+	if ( count < 0 )
+	{
+		pdSetError( t->error, t->errorSize, t->path, "line %d: negative %s count %lld", t->line, what, count );
+		return false;
+	}
+	if ( count > cap )
+	{
+		pdSetError( t->error, t->errorSize, t->path, "line %d: %s count %lld exceeds the limit of %lld", t->line, what,
+					count, cap );
+		return false;
+	}
+	return true;
+}
+
+static bool pdExpectEnd( pdTokenizer* t, const char* after )
+{
+	if ( pdAtEnd( t ) )
+	{
+		return true;
+	}
+	pdNextToken( t );
+	pdSetError( t->error, t->errorSize, t->path, "line %d: counts do not match the data: unexpected '%s' after %s",
+				t->line, pdTokenForMessage( t ), after );
+	return false;
+}
+
+// .tri: "TRI", vertex count, triangle count, x y z per vertex, i j k per triangle (0-based).
+static bool pdParseTri( pdTokenizer* t, pdSoup* out )
+{
+	if ( !pdNextToken( t ) || strcmp( t->token, "TRI" ) != 0 )
+	{
+		return pdFailToken( t, "the header 'TRI'" );
+	}
+	long long vertexCount = 0, triangleCount = 0;
+	if ( !pdReadInteger( t, &vertexCount, "the vertex count" ) ||
+		 !pdCheckCount( t, vertexCount, PD_IO_MAX_VERTICES, "vertex" ) ||
+		 !pdReadInteger( t, &triangleCount, "the triangle count" ) ||
+		 !pdCheckCount( t, triangleCount, PD_IO_MAX_TRIANGLES, "triangle" ) )
+	{
+		return false;
+	}
+	if ( vertexCount == 0 || triangleCount == 0 )
+	{
+		pdSetError( t->error, t->errorSize, t->path, "empty mesh (%lld vertices, %lld triangles)", vertexCount,
+					triangleCount );
+		return false;
+	}
+	// Every number takes at least 2 bytes (a digit and a separator): reject before allocating.
+	long long needed = 6 * vertexCount + 6 * triangleCount;
+	long long remaining = (long long)( t->size - t->pos );
+	if ( needed > remaining + 1 )
+	{
+		pdSetError( t->error, t->errorSize, t->path,
+					"truncated file: %lld vertices and %lld triangles need at least %lld more bytes, the file has %lld",
+					vertexCount, triangleCount, needed, remaining );
+		return false;
+	}
+	out->vertices = (double*)malloc( (size_t)vertexCount * 3 * sizeof( double ) );
+	out->indices = (uint32_t*)malloc( (size_t)triangleCount * 3 * sizeof( uint32_t ) );
+	if ( out->vertices == NULL || out->indices == NULL )
+	{
+		pdSetError( t->error, t->errorSize, t->path, "out of memory for %lld vertices and %lld triangles", vertexCount,
+					triangleCount );
+		return false;
+	}
+	for ( long long i = 0; i < vertexCount; ++i )
+	{
+		for ( int a = 0; a < 3; ++a )
+		{
+			double v = 0.0;
+			if ( !pdReadDouble( t, &v, "a vertex coordinate" ) )
+			{
+				return false;
+			}
+			if ( !isfinite( v ) )
+			{
+				pdSetError( t->error, t->errorSize, t->path, "line %d: vertex %lld has a non-finite coordinate", t->line,
+							i );
+				return false;
+			}
+			out->vertices[3 * i + a] = v;
+		}
+	}
+	for ( long long i = 0; i < triangleCount; ++i )
+	{
+		for ( int a = 0; a < 3; ++a )
+		{
+			long long v = 0;
+			if ( !pdReadInteger( t, &v, "a vertex index" ) )
+			{
+				return false;
+			}
+			if ( v < 0 || v >= vertexCount )
+			{
+				pdSetError( t->error, t->errorSize, t->path,
+							"line %d: triangle %lld references vertex %lld of %lld (index out of range)", t->line, i, v,
+							vertexCount );
+				return false;
+			}
+			out->indices[3 * i + a] = (uint32_t)v;
+		}
+	}
+	out->vertexCount = (int)vertexCount;
+	out->triangleCount = (int)triangleCount;
+	return pdExpectEnd( t, "the last triangle" );
+}
+
+// .tris: triangle count, then 9 coordinates per triangle; coincident corners are welded.
+static bool pdParseTris( pdTokenizer* t, pdSoup* out )
+{
+	long long triangleCount = 0;
+	if ( !pdReadInteger( t, &triangleCount, "the triangle count" ) ||
+		 !pdCheckCount( t, triangleCount, PD_IO_MAX_TRIANGLES, "triangle" ) )
+	{
+		return false;
+	}
+	if ( triangleCount == 0 )
+	{
+		pdSetError( t->error, t->errorSize, t->path, "empty mesh (0 triangles)" );
+		return false;
+	}
+	long long needed = 18 * triangleCount;
+	long long remaining = (long long)( t->size - t->pos );
+	if ( needed > remaining + 1 )
+	{
+		pdSetError( t->error, t->errorSize, t->path,
+					"truncated file: %lld triangles need at least %lld more bytes, the file has %lld", triangleCount,
+					needed, remaining );
+		return false;
+	}
+	out->vertices = (double*)malloc( (size_t)triangleCount * 9 * sizeof( double ) );
+	out->indices = (uint32_t*)malloc( (size_t)triangleCount * 3 * sizeof( uint32_t ) );
+	if ( out->vertices == NULL || out->indices == NULL )
+	{
+		pdSetError( t->error, t->errorSize, t->path, "out of memory for %lld triangles", triangleCount );
+		return false;
+	}
+	for ( long long i = 0; i < 9 * triangleCount; ++i )
+	{
+		double v = 0.0;
+		if ( !pdReadDouble( t, &v, "a vertex coordinate" ) )
+		{
+			return false;
+		}
+		if ( !isfinite( v ) )
+		{
+			pdSetError( t->error, t->errorSize, t->path, "line %d: triangle %lld has a non-finite coordinate", t->line,
+						i / 9 );
+			return false;
+		}
+		out->vertices[i] = v;
+	}
+	for ( long long i = 0; i < 3 * triangleCount; ++i )
+	{
+		out->indices[i] = (uint32_t)i;
+	}
+	out->vertexCount = (int)( 3 * triangleCount );
+	out->triangleCount = (int)triangleCount;
+	if ( !pdExpectEnd( t, "the last triangle" ) )
+	{
+		return false;
+	}
+	if ( !pdWeldSoup( out ) )
+	{
+		pdSetError( t->error, t->errorSize, t->path, "out of memory welding vertices" );
+		return false;
+	}
+	return true;
+}
+
+static bool pdHasExtension( const char* path, const char* ext )
+{
+	size_t n = strlen( path ), m = strlen( ext );
+	if ( n < m )
+	{
+		return false;
+	}
+	const char* tail = path + n - m;
+	for ( size_t i = 0; i < m; ++i )
+	{
+		if ( tolower( (unsigned char)tail[i] ) != tolower( (unsigned char)ext[i] ) )
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool pdIsBlank( const char* data, size_t size )
+{
+	for ( size_t i = 0; i < size; ++i )
+	{
+		if ( !pdIsSpace( data[i] ) )
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
+#if defined( POLYDEPTH_HAVE_ASSIMP )
+
+typedef struct pdAssimpTotals
+{
+	long long vertices;
+	long long triangles;
+	int depth;
+	bool tooDeep;
+} pdAssimpTotals;
+
+static void pdCountNode( const struct aiScene* scene, const struct aiNode* node, int depth, pdAssimpTotals* totals )
+{
+	if ( depth > 64 )
+	{
+		totals->tooDeep = true;
+		return;
+	}
+	for ( unsigned m = 0; m < node->mNumMeshes; ++m )
+	{
+		if ( node->mMeshes[m] >= scene->mNumMeshes )
+		{
+			continue;
+		}
+		const struct aiMesh* mesh = scene->mMeshes[node->mMeshes[m]];
+		totals->vertices += mesh->mNumVertices;
+		for ( unsigned f = 0; f < mesh->mNumFaces; ++f )
+		{
+			totals->triangles += mesh->mFaces[f].mNumIndices == 3;
+		}
+	}
+	for ( unsigned c = 0; c < node->mNumChildren; ++c )
+	{
+		pdCountNode( scene, node->mChildren[c], depth + 1, totals );
+	}
+}
+
+static void pdMultiply( const struct aiMatrix4x4* a, const struct aiMatrix4x4* b, struct aiMatrix4x4* out )
+{
+	const float* x = &a->a1;
+	const float* y = &b->a1;
+	float r[16];
+	for ( int i = 0; i < 4; ++i )
+	{
+		for ( int j = 0; j < 4; ++j )
+		{
+			r[4 * i + j] = x[4 * i] * y[j] + x[4 * i + 1] * y[4 + j] + x[4 * i + 2] * y[8 + j] + x[4 * i + 3] * y[12 + j];
+		}
+	}
+	memcpy( &out->a1, r, sizeof( r ) );
+}
+
+// Appends the node's meshes (transformed to the scene root) to out; returns false on a bad index
+// or coordinate (message written).
+static bool pdAppendNode( const struct aiScene* scene, const struct aiNode* node, const struct aiMatrix4x4* parent,
+						  int depth, pdSoup* out, const char* path, char* error, size_t errorSize )
+{
+	struct aiMatrix4x4 world;
+	pdMultiply( parent, &node->mTransformation, &world );
+	const float* w = &world.a1;
+	for ( unsigned m = 0; m < node->mNumMeshes; ++m )
+	{
+		if ( node->mMeshes[m] >= scene->mNumMeshes )
+		{
+			continue;
+		}
+		const struct aiMesh* mesh = scene->mMeshes[node->mMeshes[m]];
+		int base = out->vertexCount;
+		for ( unsigned v = 0; v < mesh->mNumVertices; ++v )
+		{
+			double x = mesh->mVertices[v].x, y = mesh->mVertices[v].y, z = mesh->mVertices[v].z;
+			double p[3] = { w[0] * x + w[1] * y + w[2] * z + w[3], w[4] * x + w[5] * y + w[6] * z + w[7],
+							w[8] * x + w[9] * y + w[10] * z + w[11] };
+			if ( !isfinite( p[0] ) || !isfinite( p[1] ) || !isfinite( p[2] ) )
+			{
+				pdSetError( error, errorSize, path, "vertex %u of mesh %u has a non-finite coordinate", v,
+							node->mMeshes[m] );
+				return false;
+			}
+			memcpy( out->vertices + 3 * out->vertexCount, p, sizeof( p ) );
+			out->vertexCount++;
+		}
+		for ( unsigned f = 0; f < mesh->mNumFaces; ++f )
+		{
+			const struct aiFace* face = mesh->mFaces + f;
+			if ( face->mNumIndices != 3 )
+			{
+				continue; // points and lines
+			}
+			for ( int k = 0; k < 3; ++k )
+			{
+				if ( face->mIndices[k] >= mesh->mNumVertices )
+				{
+					pdSetError( error, errorSize, path, "face %u of mesh %u references vertex %u of %u", f,
+								node->mMeshes[m], face->mIndices[k], mesh->mNumVertices );
+					return false;
+				}
+				out->indices[3 * out->triangleCount + k] = (uint32_t)base + face->mIndices[k];
+			}
+			out->triangleCount++;
+		}
+	}
+	for ( unsigned c = 0; c < node->mNumChildren; ++c )
+	{
+		if ( !pdAppendNode( scene, node->mChildren[c], &world, depth + 1, out, path, error, errorSize ) )
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
+// Assimp allocates what a header declares before reading the data (an OFF header claiming 5e11
+// faces is a 28 GB allocation), and handles other oddities with assertions. So only the formats
+// we test are passed on, and their declared counts are checked against the file size first.
+static bool pdPrecheckForAssimp( const char* path, const char* data, size_t size, char* error, size_t errorSize )
+{
+	if ( pdHasExtension( path, ".obj" ) )
+	{
+		return true; // no declared counts; memory grows with the content
+	}
+	if ( pdHasExtension( path, ".stl" ) )
+	{
+		return true; // Assimp checks a binary STL's facet count against the file size
+	}
+	if ( pdHasExtension( path, ".off" ) )
+	{
+		// Header: [ST][C][N][4][n]OFF, then vertex, face and edge counts; '#' starts a comment.
+		long long counts[3] = { 0, 0, 0 };
+		int found = -1; // -1: header not yet seen
+		size_t pos = 0;
+		while ( pos < size && found < 3 )
+		{
+			char c = data[pos];
+			if ( pdIsSpace( c ) )
+			{
+				++pos;
+				continue;
+			}
+			if ( c == '#' )
+			{
+				while ( pos < size && data[pos] != '\n' )
+				{
+					++pos;
+				}
+				continue;
+			}
+			size_t start = pos;
+			while ( pos < size && !pdIsSpace( data[pos] ) && data[pos] != '#' )
+			{
+				++pos;
+			}
+			size_t n = pos - start;
+			char token[32];
+			if ( n >= sizeof( token ) )
+			{
+				pdSetError( error, errorSize, path, "not an OFF file (bad header)" );
+				return false;
+			}
+			memcpy( token, data + start, n );
+			token[n] = '\0';
+			if ( found < 0 )
+			{
+				if ( n < 3 || strcmp( token + n - 3, "OFF" ) != 0 )
+				{
+					pdSetError( error, errorSize, path, "not an OFF file (expected an OFF header)" );
+					return false;
+				}
+				found = 0;
+				continue;
+			}
+			char* end = NULL;
+			errno = 0;
+			long long v = strtoll( token, &end, 10 );
+			if ( end == token || *end != '\0' || errno == ERANGE || v < 0 || v > PD_IO_MAX_TRIANGLES )
+			{
+				pdSetError( error, errorSize, path, "OFF header: bad or absurd count '%s' (limit %d)", token,
+							PD_IO_MAX_TRIANGLES );
+				return false;
+			}
+			counts[found++] = v;
+		}
+		if ( found < 3 )
+		{
+			pdSetError( error, errorSize, path, "truncated file: OFF header without vertex, face and edge counts" );
+			return false;
+		}
+		// Each vertex needs at least 6 bytes ("0 0 0 "), each face at least 8 ("3 0 1 2 ").
+		if ( 6 * counts[0] + 8 * counts[1] > (long long)size )
+		{
+			pdSetError( error, errorSize, path, "truncated file: %lld vertices and %lld faces cannot fit in %zu bytes",
+						counts[0], counts[1], size );
+			return false;
+		}
+		return true;
+	}
+	if ( pdHasExtension( path, ".ply" ) )
+	{
+		if ( size < 4 || strncmp( data, "ply", 3 ) != 0 )
+		{
+			pdSetError( error, errorSize, path, "not a PLY file (expected 'ply' on the first line)" );
+			return false;
+		}
+		// Every declared element needs at least one byte of body in any encoding.
+		long long total = 0;
+		size_t pos = 0;
+		bool ended = false;
+		int lineNumber = 0;
+		while ( pos < size && !ended )
+		{
+			size_t start = pos;
+			while ( pos < size && data[pos] != '\n' )
+			{
+				++pos;
+			}
+			size_t n = pos - start;
+			++pos;
+			char line[256];
+			if ( n >= sizeof( line ) )
+			{
+				n = sizeof( line ) - 1;
+			}
+			memcpy( line, data + start, n );
+			line[n] = '\0';
+			// Trim trailing spaces and CR: header lines must be exactly what the PLY grammar allows,
+			// since Assimp's parser can loop on a malformed header (e.g. data glued to end_header).
+			while ( n > 0 && ( line[n - 1] == '\r' || line[n - 1] == ' ' || line[n - 1] == '\t' ) )
+			{
+				line[--n] = '\0';
+			}
+			++lineNumber;
+			if ( strcmp( line, "end_header" ) == 0 )
+			{
+				ended = true;
+			}
+			else if ( lineNumber == 1 ? strcmp( line, "ply" ) != 0
+									  : ( strncmp( line, "format ", 7 ) != 0 && strncmp( line, "comment", 7 ) != 0 &&
+										  strncmp( line, "obj_info", 8 ) != 0 && strncmp( line, "element ", 8 ) != 0 &&
+										  strncmp( line, "property ", 9 ) != 0 ) )
+			{
+				pdSetError( error, errorSize, path, "PLY header line %d is malformed: '%.48s'", lineNumber, line );
+				return false;
+			}
+			else if ( strncmp( line, "element ", 8 ) == 0 )
+			{
+				const char* countText = strrchr( line, ' ' );
+				char* end = NULL;
+				errno = 0;
+				long long v = countText != NULL ? strtoll( countText + 1, &end, 10 ) : -1;
+				if ( end == NULL || end == countText + 1 || *end != '\0' || errno == ERANGE || v < 0 ||
+					 v > PD_IO_MAX_TRIANGLES )
+				{
+					pdSetError( error, errorSize, path, "PLY header: bad or absurd element count in '%.64s'", line );
+					return false;
+				}
+				total += v;
+			}
+		}
+		if ( !ended )
+		{
+			pdSetError( error, errorSize, path, "truncated file: PLY header without end_header" );
+			return false;
+		}
+		if ( total > (long long)( size - ( pos < size ? pos : size ) ) )
+		{
+			pdSetError( error, errorSize, path, "truncated file: the PLY header declares %lld elements, the body has %zu bytes",
+						total, size - ( pos < size ? pos : size ) );
+			return false;
+		}
+		return true;
+	}
+	pdSetError( error, errorSize, path, "unsupported format (use .tri, .tris, .obj, .stl, .ply or .off)" );
+	return false;
+}
+
+static bool pdLoadAssimp( const char* path, pdSoup* out, char* error, size_t errorSize )
+{
+	// Malformed importer output (faces without indices from a truncated OFF or PLY) trips an
+	// assertion (abort) inside Assimp's triangulation step. So import with validation only, check
+	// the faces here, and only then triangulate and join vertices.
+	const struct aiScene* scene = aiImportFile( path, aiProcess_ValidateDataStructure );
+	if ( scene == NULL )
+	{
+		const char* why = aiGetErrorString();
+		pdSetError( error, errorSize, path, "cannot import (%s)", why != NULL && why[0] != '\0' ? why : "unknown format" );
+		return false;
+	}
+	for ( unsigned m = 0; m < scene->mNumMeshes; ++m )
+	{
+		const struct aiMesh* mesh = scene->mMeshes[m];
+		bool bad = mesh == NULL || ( mesh->mNumFaces > 0 && mesh->mFaces == NULL ) ||
+				   ( mesh->mNumVertices > 0 && mesh->mVertices == NULL );
+		for ( unsigned f = 0; !bad && f < mesh->mNumFaces; ++f )
+		{
+			const struct aiFace* face = mesh->mFaces + f;
+			bad = face->mNumIndices == 0 || face->mIndices == NULL;
+			for ( unsigned k = 0; !bad && k < face->mNumIndices; ++k )
+			{
+				bad = face->mIndices[k] >= mesh->mNumVertices;
+			}
+		}
+		if ( bad )
+		{
+			pdSetError( error, errorSize, path, "malformed mesh %u (a face without valid indices; truncated file?)", m );
+			aiReleaseImport( scene );
+			return false;
+		}
+	}
+	scene = aiApplyPostProcessing( scene, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices );
+	if ( scene == NULL )
+	{
+		const char* why = aiGetErrorString();
+		pdSetError( error, errorSize, path, "cannot triangulate (%s)", why != NULL && why[0] != '\0' ? why : "unknown" );
+		return false;
+	}
+	bool ok = false;
+	pdAssimpTotals totals = { 0 };
+	if ( scene->mRootNode != NULL )
+	{
+		pdCountNode( scene, scene->mRootNode, 0, &totals );
+	}
+	if ( totals.tooDeep )
+	{
+		pdSetError( error, errorSize, path, "scene graph deeper than 64 levels" );
+	}
+	else if ( totals.triangles == 0 )
+	{
+		pdSetError( error, errorSize, path, "empty mesh (no triangles)" );
+	}
+	else if ( totals.triangles > PD_IO_MAX_TRIANGLES || totals.vertices > PD_IO_MAX_VERTICES )
+	{
+		pdSetError( error, errorSize, path, "%lld triangles and %lld vertices exceed the limit of %d", totals.triangles,
+					totals.vertices, PD_IO_MAX_TRIANGLES );
+	}
+	else
+	{
+		out->vertices = (double*)malloc( (size_t)totals.vertices * 3 * sizeof( double ) + 1 );
+		out->indices = (uint32_t*)malloc( (size_t)totals.triangles * 3 * sizeof( uint32_t ) );
+		if ( out->vertices == NULL || out->indices == NULL )
+		{
+			pdSetError( error, errorSize, path, "out of memory" );
+		}
+		else
+		{
+			struct aiMatrix4x4 identity = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+			ok = pdAppendNode( scene, scene->mRootNode, &identity, 0, out, path, error, errorSize );
+			if ( ok && !pdWeldSoup( out ) )
+			{
+				pdSetError( error, errorSize, path, "out of memory welding vertices" );
+				ok = false;
+			}
+		}
+	}
+	aiReleaseImport( scene );
+	return ok;
+}
+
+#endif
+
+bool pdLoadSoup( const char* path, pdSoup* out, char* error, size_t errorSize )
+{
+	if ( error != NULL && errorSize > 0 )
+	{
+		error[0] = '\0';
+	}
+	if ( out == NULL )
+	{
+		pdSetError( error, errorSize, path, "no output soup given" );
+		return false;
+	}
+	pdClearSoupOut( out );
+	if ( path == NULL || path[0] == '\0' )
+	{
+		pdSetError( error, errorSize, "(no file name)", "empty path" );
+		return false;
+	}
+	size_t size = 0;
+	char* data = pdReadFile( path, &size, error, errorSize );
+	if ( data == NULL )
+	{
+		return false;
+	}
+	if ( size == 0 || pdIsBlank( data, size ) )
+	{
+		free( data );
+		pdSetError( error, errorSize, path, "empty file" );
+		return false;
+	}
+	bool ok = false;
+	if ( pdHasExtension( path, ".tri" ) || pdHasExtension( path, ".tris" ) )
+	{
+		pdTokenizer t = { .data = data, .size = size, .line = 1, .path = path, .error = error, .errorSize = errorSize };
+		if ( memchr( data, '\0', size ) != NULL )
+		{
+			pdSetError( error, errorSize, path, "binary data in a text mesh file" );
+		}
+		else
+		{
+			ok = pdHasExtension( path, ".tri" ) ? pdParseTri( &t, out ) : pdParseTris( &t, out );
+		}
+		free( data );
+	}
+	else
+	{
+#if defined( POLYDEPTH_HAVE_ASSIMP )
+		bool plausible = pdPrecheckForAssimp( path, data, size, error, errorSize );
+		free( data );
+		ok = plausible && pdLoadAssimp( path, out, error, errorSize );
+#else
+		free( data );
+		pdSetError( error, errorSize, path, "cannot read this format: built without Assimp (only .tri and .tris)" );
+#endif
+	}
+	if ( !ok )
+	{
+		pdFreeSoup( out );
+	}
+	return ok;
+}
+
+// Frame labels look like "12f".
+static bool pdReadFrameLabel( pdTokenizer* t, long long* out, const char* what )
+{
+	if ( !pdNextToken( t ) )
+	{
+		return pdFailToken( t, what );
+	}
+	size_t n = strlen( t->token );
+	if ( n < 2 || ( t->token[n - 1] != 'f' && t->token[n - 1] != 'F' ) )
+	{
+		return pdFailToken( t, what );
+	}
+	t->token[n - 1] = '\0';
+	errno = 0;
+	char* end = NULL;
+	long long v = strtoll( t->token, &end, 10 );
+	bool ok = end != t->token && *end == '\0' && errno != ERANGE;
+	t->token[n - 1] = 'f';
+	if ( !ok )
+	{
+		return pdFailToken( t, what );
+	}
+	*out = v;
+	return true;
+}
+
+bool pdLoadPath( const char* path, pdPath* out, char* error, size_t errorSize )
+{
+	if ( error != NULL && errorSize > 0 )
+	{
+		error[0] = '\0';
+	}
+	if ( out == NULL )
+	{
+		pdSetError( error, errorSize, path, "no output path given" );
+		return false;
+	}
+	memset( out, 0, sizeof( *out ) );
+	if ( path == NULL || path[0] == '\0' )
+	{
+		pdSetError( error, errorSize, "(no file name)", "empty path" );
+		return false;
+	}
+	size_t size = 0;
+	char* data = pdReadFile( path, &size, error, errorSize );
+	if ( data == NULL )
+	{
+		return false;
+	}
+	if ( size == 0 || pdIsBlank( data, size ) )
+	{
+		free( data );
+		pdSetError( error, errorSize, path, "empty file" );
+		return false;
+	}
+	if ( memchr( data, '\0', size ) != NULL )
+	{
+		free( data );
+		pdSetError( error, errorSize, path, "binary data in a text path file" );
+		return false;
+	}
+	pdTokenizer t = { .data = data, .size = size, .line = 1, .path = path, .error = error, .errorSize = errorSize };
+	bool ok = false;
+	long long frames = 0;
+	if ( pdReadFrameLabel( &t, &frames, "the frame count (like '101f')" ) &&
+		 pdCheckCount( &t, frames, PD_IO_MAX_FRAMES, "frame" ) )
+	{
+		long long remaining = (long long)( size - t.pos );
+		if ( frames == 0 )
+		{
+			pdSetError( error, errorSize, path, "empty path (0 frames)" );
+		}
+		else if ( 26 * frames > remaining + 1 )
+		{
+			pdSetError( error, errorSize, path, "truncated file: %lld frames need at least %lld more bytes, the file has %lld",
+						frames, 26 * frames, remaining );
+		}
+		else
+		{
+			out->rotations = (double*)malloc( (size_t)frames * 9 * sizeof( double ) );
+			out->translations = (double*)malloc( (size_t)frames * 3 * sizeof( double ) );
+			ok = out->rotations != NULL && out->translations != NULL;
+			if ( !ok )
+			{
+				pdSetError( error, errorSize, path, "out of memory for %lld frames", frames );
+			}
+			long long firstLabel = 0;
+			for ( long long f = 0; f < frames && ok; ++f )
+			{
+				long long label = 0;
+				ok = pdReadFrameLabel( &t, &label, "a frame label (like '0f')" );
+				if ( ok && f == 0 )
+				{
+					firstLabel = label;
+					if ( label != 0 && label != 1 )
+					{
+						pdSetError( error, errorSize, path, "line %d: the first frame is labelled %lld, expected 0f or 1f",
+									t.line, label );
+						ok = false;
+					}
+				}
+				else if ( ok && label != firstLabel + f )
+				{
+					pdSetError( error, errorSize, path, "line %d: frame %lld is labelled %lldf (frames out of order)", t.line,
+								f, label );
+					ok = false;
+				}
+				double c[12];
+				for ( int k = 0; k < 12 && ok; ++k )
+				{
+					ok = pdReadDouble( &t, c + k, k < 9 ? "a rotation entry" : "a translation entry" );
+					if ( ok && !isfinite( c[k] ) )
+					{
+						pdSetError( error, errorSize, path, "line %d: frame %lld has a non-finite number", t.line, f );
+						ok = false;
+					}
+				}
+				if ( ok )
+				{
+					// The file is column-major (R00 R10 R20 R01 ...); store row-major.
+					for ( int row = 0; row < 3; ++row )
+					{
+						for ( int col = 0; col < 3; ++col )
+						{
+							out->rotations[9 * f + 3 * row + col] = c[3 * col + row];
+						}
+					}
+					out->translations[3 * f + 0] = c[9];
+					out->translations[3 * f + 1] = c[10];
+					out->translations[3 * f + 2] = c[11];
+				}
+			}
+			if ( ok )
+			{
+				out->frameCount = (int)frames;
+				ok = pdExpectEnd( &t, "the last frame" );
+			}
+		}
+	}
+	free( data );
+	if ( !ok )
+	{
+		pdFreePath( out );
+	}
+	return ok;
+}
+
+void pdFreePath( pdPath* path )
+{
+	if ( path == NULL )
+	{
+		return;
+	}
+	free( path->rotations );
+	free( path->translations );
+	memset( path, 0, sizeof( *path ) );
+}
+
+bool pdSaveObj( const char* path, const pdSoup* soup )
+{
+	if ( path == NULL || soup == NULL || soup->vertexCount < 0 || soup->triangleCount < 0 ||
+		 ( soup->vertexCount > 0 && soup->vertices == NULL ) || ( soup->triangleCount > 0 && soup->indices == NULL ) )
+	{
+		return false;
+	}
+	FILE* file = fopen( path, "wb" );
+	if ( file == NULL )
+	{
+		return false;
+	}
+	fprintf( file, "# polydepth soup: %d vertices, %d triangles\n", soup->vertexCount, soup->triangleCount );
+	for ( int i = 0; i < soup->vertexCount; ++i )
+	{
+		const double* v = soup->vertices + 3 * i;
+		fprintf( file, "v %.17g %.17g %.17g\n", v[0], v[1], v[2] );
+	}
+	for ( int t = 0; t < soup->triangleCount; ++t )
+	{
+		const uint32_t* f = soup->indices + 3 * t;
+		fprintf( file, "f %u %u %u\n", f[0] + 1, f[1] + 1, f[2] + 1 );
+	}
+	bool ok = ferror( file ) == 0;
+	ok = fclose( file ) == 0 && ok;
+	return ok;
+}

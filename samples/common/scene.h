@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+// Bullet scenes shared by polydepth-sample, the tests and the debris benchmark: written once,
+// driven the same way everywhere (create, step until done, read metrics).
+//
+//   pdSceneConfig config;                 // defaults: debris, GImpact, seed 1
+//   config.kind = PD_SCENE_TORI;          // the benchmark's 60 tori
+//   config.algo = PD_SCENE_ALGO_POLYDEPTH;
+//   std::string error;
+//   std::unique_ptr<pdScene> scene = pdScene::create( config, &error );
+//   while ( scene && scene->step() ) {}
+//   pdSceneMetrics m = scene->metrics();
+//
+// Units: metres, seconds, kilograms; y is up; the floor is the plane y = 0.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "polydepth/base.h"
+
+enum pdSceneKind
+{
+	PD_SCENE_DEBRIS = 0,  ///< mixed concave bodies falling into an open box
+	PD_SCENE_TORI = 1,    ///< the benchmark: 60 tori of 1,536 triangles in layers of 4 x 4 (bullet.md section 3)
+	PD_SCENE_RAGDOLL = 2, ///< ragdolls tumbling down stairs onto a heap of concave debris
+};
+
+enum pdSceneAlgo
+{
+	PD_SCENE_ALGO_GIMPACT = 0,   ///< Bullet's btGImpactCollisionAlgorithm for every concave pair
+	PD_SCENE_ALGO_POLYDEPTH = 1, ///< GImpact registered first, then polydepth::bullet::registerAlgorithm
+};
+
+struct pdSceneConfig
+{
+	pdSceneKind kind = PD_SCENE_DEBRIS;
+	pdSceneAlgo algo = PD_SCENE_ALGO_GIMPACT;
+	/// Debris/tori: dynamic bodies; ragdoll: ragdolls. <= 0 means the scene's default
+	/// (debris 32, tori 60, ragdoll 4).
+	int bodies = 0;
+	/// Ragdoll only: pieces in the debris heap at the bottom of the stairs; < 0 means 12.
+	int debris = -1;
+	/// Steps of timeStep; <= 0 means the scene's default (600, i.e. 10 s).
+	int steps = 0;
+	unsigned seed = 1;
+	double timeStep = 1.0 / 60.0; ///< seconds; stepSimulation( timeStep, 1, timeStep )
+	/// Debris: comma-separated shape mix drawn from "torus,knot,grate,cup,spoon,bunny"
+	/// (the bunny only when its file exists). Empty means all of them.
+	std::string shapes;
+	/// Where pqp_spinning_bunny.tris is looked for.
+	std::string modelsDir = "../shared/models";
+	/// Body-body penetration is measured with pdComputePenetration every this many steps
+	/// (and after the last step); 0 turns the measurement off.
+	int penetrationEvery = 30;
+	/// Bullet's deactivation (sleeping). The baseline in bullet.md ran with it on.
+	bool sleeping = true;
+	/// Debris/tori: centre height of the first spawn layer (m); layers are 1.4 m apart. Bodies fit
+	/// a 0.65 m sphere, so anything from 0.66 up starts clear of the floor. Default 1.0.
+	double spawnHeight = 1.0;
+	/// Collision margin of the GImpact parts (m); <= 0 keeps Bullet's default 0.01.
+	double margin = 0.0;
+	/// Keep the contact points of the last step for pdScene::contacts() (overlays).
+	bool recordContacts = false;
+};
+
+/// A mesh of a body in its own frame (the frame of the Bullet body).
+struct pdSceneMesh
+{
+	const double* vertices; ///< 3 * vertexCount
+	int vertexCount;
+	const uint32_t* indices; ///< 3 * triangleCount, counter-clockwise seen from outside
+	int triangleCount;
+	bool closed; ///< a closed solid (dynamic bodies); the static environment is open, one-sided
+};
+
+struct pdSceneContact
+{
+	double point[3];  ///< on body B, world
+	double normal[3]; ///< on B toward A, unit
+	double distance;  ///< < 0: penetration (m)
+};
+
+struct pdSceneMetrics
+{
+	int steps = 0;
+	double simulatedSeconds = 0.0;
+	double medianStepMs = 0.0;
+	double p95StepMs = 0.0;
+	double meanStepMs = 0.0;
+	double meanContacts = 0.0; ///< manifold points summed over all manifolds, mean per step
+	int maxContacts = 0;
+	int dynamicBodies = 0;
+	int lost = 0;   ///< centre below the floor or outside the walls/area
+	int asleep = 0; ///< deactivated at the end
+	/// Deepest body-body penetration (m) seen by pdComputePenetration over all samples, the
+	/// step where it was seen, and the value at the last sample.
+	double maxPenetration = 0.0;
+	int maxPenetrationStep = -1;
+	double finalPenetration = 0.0;
+	int penetrationSamples = 0;
+	int penetrationQueries = 0;
+	int penetrationFailures = 0;      ///< queries that returned an error status (not counted in depths)
+	double maxFloorPenetration = 0.0; ///< deepest vertex below y = 0 of a body not lost (m)
+	/// Max linear speed (m/s) over the last second of bodies that should be at rest (not lost).
+	double jitter = 0.0;
+	int joints = 0;
+	double maxJointError = 0.0;     ///< max pivot separation at a joint (m), over the run
+	double maxLimitViolation = 0.0; ///< max hinge/cone angle beyond its limit (rad), over the run
+	bool finite = true;             ///< no NaN/Inf in any body state at any step
+	uint64_t hash = 0;              ///< FNV-1a of every dynamic body's transform and velocities
+	double bodySize = 0.0;          ///< typical body bounding-box diagonal (m)
+};
+
+class pdScene
+{
+  public:
+	/// Builds a scene. Returns nullptr and sets *error (one line) on failure, e.g. when the
+	/// PolyDepth algorithm cannot be registered.
+	static std::unique_ptr<pdScene> create( const pdSceneConfig& config, std::string* error );
+
+	virtual ~pdScene() = default;
+
+	/// Advances one step. Returns false once the configured step count is reached.
+	virtual bool step() = 0;
+	/// Steps taken so far.
+	virtual int stepIndex() const = 0;
+	virtual int stepCount() const = 0;
+
+	/// Every body, static environment first, then dynamic bodies.
+	virtual int bodyCount() const = 0;
+	virtual bool bodyIsStatic( int body ) const = 0;
+	virtual pdTransform bodyPose( int body ) const = 0;
+	virtual pdSceneMesh bodyMesh( int body ) const = 0;
+	/// RGB in [0, 1], stable per body.
+	virtual void bodyColor( int body, float outRgb[3] ) const = 0;
+
+	/// Contact points of the last step (only with config.recordContacts).
+	virtual const std::vector<pdSceneContact>& contacts() const = 0;
+	/// Metrics so far (penetration at the last sample; call after the last step for the summary).
+	virtual pdSceneMetrics metrics() const = 0;
+	/// Hash of all dynamic body transforms and velocities now (bit-exact determinism check).
+	virtual uint64_t hash() const = 0;
+	/// Measures body-body penetration now (also done automatically every penetrationEvery steps).
+	virtual double measurePenetration() = 0;
+
+	virtual const pdSceneConfig& config() const = 0;
+	/// A camera that frames the scene: eye and target (m).
+	virtual void camera( double outEye[3], double outTarget[3] ) const = 0;
+	virtual const char* name() const = 0;
+};
+
+/// "debris", "tori", "ragdoll" -> kind; false for anything else.
+bool pdParseSceneKind( const char* text, pdSceneKind* outKind );
+/// "polydepth", "gimpact" -> algo; false for anything else.
+bool pdParseSceneAlgo( const char* text, pdSceneAlgo* outAlgo );
+const char* pdSceneAlgoName( pdSceneAlgo algo );

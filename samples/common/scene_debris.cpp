@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+// Debris: mixed concave bodies (btGImpactMeshShape) falling into an open box built as a static
+// btBvhTriangleMeshShape (6 m x 6 m, 7 m walls, one-sided triangles facing in), and the
+// benchmark's "tori" variant, which matches the GImpact baseline of bullet.md section 3.
+#include "scene_world.h"
+
+#include "model_io.h"
+#include "shapes.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace
+{
+
+const char* const kShapeNames[] = { "torus", "knot", "grate", "cup", "spoon", "bunny" };
+
+std::array<float, 3> pdShapeColor( const std::string& name )
+{
+	if ( name == "torus" )
+		return { { 0.90f, 0.55f, 0.20f } };
+	if ( name == "knot" )
+		return { { 0.30f, 0.60f, 0.90f } };
+	if ( name == "grate" )
+		return { { 0.55f, 0.75f, 0.35f } };
+	if ( name == "cup" )
+		return { { 0.85f, 0.35f, 0.40f } };
+	if ( name == "spoon" )
+		return { { 0.75f, 0.70f, 0.30f } };
+	return { { 0.80f, 0.78f, 0.72f } }; // bunny
+}
+
+bool pdTakeSoup( pdSoup* soup, bool ok, std::vector<double>* v, std::vector<uint32_t>* t )
+{
+	if ( ok && soup->vertexCount > 0 && soup->triangleCount > 0 )
+	{
+		v->assign( soup->vertices, soup->vertices + 3 * soup->vertexCount );
+		t->assign( soup->indices, soup->indices + 3 * soup->triangleCount );
+	}
+	if ( ok )
+		pdFreeSoup( soup );
+	return ok && !v->empty() && !t->empty();
+}
+
+/// Builds one debris shape by name; the torus keeps the benchmark's exact dimensions, the others
+/// are scaled to a 1.3 m bounding-box diagonal so that they fit the 1.4 m spawn pitch.
+bool pdMakeDebrisShape( const std::string& name, const std::string& modelsDir, double scale, std::vector<double>* v,
+						std::vector<uint32_t>* t, std::string* error )
+{
+	pdSoup soup = {};
+	bool ok = false;
+	if ( name == "torus" )
+	{
+		ok = pdTakeSoup( &soup, pdMakeTorus( 0.5 * scale, 0.15 * scale, 48, 16, &soup ), v, t );
+		if ( ok )
+			return true;
+	}
+	else if ( name == "knot" )
+		ok = pdTakeSoup( &soup, pdMakeTorusKnot( 2, 3, 1.0, 0.45, 96, 10, &soup ), v, t );
+	else if ( name == "grate" )
+		ok = pdTakeSoup( &soup, pdMakeGrate( 1.0, 0.12, 3, &soup ), v, t );
+	else if ( name == "cup" )
+		ok = pdTakeSoup( &soup, pdMakeCup( 0.35, 0.6, 0.05, 24, &soup ), v, t );
+	else if ( name == "spoon" )
+		ok = pdTakeSoup( &soup, pdMakeSpoon( 1.2, 24, &soup ), v, t );
+	else if ( name == "bunny" )
+	{
+		std::string path = modelsDir + "/pqp_spinning_bunny.tris";
+		char message[256] = "";
+		ok = pdTakeSoup( &soup, pdLoadSoup( path.c_str(), &soup, message, sizeof( message ) ), v, t );
+		if ( !ok )
+		{
+			*error = message[0] != 0 ? message : path + ": cannot load";
+			return false;
+		}
+	}
+	else
+	{
+		*error = "unknown shape '" + name + "' (torus, knot, grate, cup, spoon, bunny)";
+		return false;
+	}
+	if ( !ok )
+	{
+		*error = "cannot generate shape '" + name + "'";
+		return false;
+	}
+	pdSceneNormalizeMesh( v, 1.3 * scale );
+	return true;
+}
+
+bool pdFileExists( const std::string& path )
+{
+	FILE* f = std::fopen( path.c_str(), "rb" );
+	if ( f == nullptr )
+		return false;
+	std::fclose( f );
+	return true;
+}
+
+} // namespace
+
+/// The open box: floor at y = 0, walls at |x| = 3 and |z| = 3, 12 x 12 cells per face.
+static void pdMakeContainer( std::vector<double>* v, std::vector<uint32_t>* t )
+{
+	const double h = 7.0, w = 6.0;
+	const int cells = 12;
+	pdSceneAppendQuad( btVector3( -3, 0, -3 ), btVector3( 0, 0, w ), btVector3( w, 0, 0 ), cells, v, t ); // floor, +y
+	pdSceneAppendQuad( btVector3( -3, 0, -3 ), btVector3( 0, h, 0 ), btVector3( 0, 0, w ), cells, v, t ); // x = -3, +x
+	pdSceneAppendQuad( btVector3( 3, 0, -3 ), btVector3( 0, 0, w ), btVector3( 0, h, 0 ), cells, v, t );  // x = +3, -x
+	pdSceneAppendQuad( btVector3( -3, 0, -3 ), btVector3( w, 0, 0 ), btVector3( 0, h, 0 ), cells, v, t ); // z = -3, +z
+	pdSceneAppendQuad( btVector3( -3, 0, 3 ), btVector3( 0, h, 0 ), btVector3( w, 0, 0 ), cells, v, t );  // z = +3, -z
+}
+
+std::unique_ptr<pdScene> pdCreateDebrisScene( const pdSceneConfig& inConfig, std::string* error )
+{
+	pdSceneConfig config = inConfig;
+	bool tori = config.kind == PD_SCENE_TORI;
+	if ( config.bodies <= 0 )
+		config.bodies = tori ? 60 : 32;
+	if ( config.steps <= 0 )
+		config.steps = 600;
+	if ( config.bodies > 4096 )
+	{
+		*error = "too many bodies (at most 4096)";
+		return nullptr;
+	}
+
+	std::vector<std::string> mix;
+	if ( tori )
+	{
+		mix.push_back( "torus" );
+	}
+	else if ( config.shapes.empty() )
+	{
+		for ( const char* name : kShapeNames )
+			if ( std::string( name ) != "bunny" || pdFileExists( config.modelsDir + "/pqp_spinning_bunny.tris" ) )
+				mix.push_back( name );
+	}
+	else
+	{
+		std::stringstream list( config.shapes );
+		std::string item;
+		while ( std::getline( list, item, ',' ) )
+			if ( !item.empty() )
+				mix.push_back( item );
+		if ( mix.empty() )
+		{
+			*error = "empty shape list";
+			return nullptr;
+		}
+	}
+
+	std::unique_ptr<pdSceneWorld> scene( new pdSceneWorld( config, tori ? "tori" : "debris" ) );
+	if ( !scene->initWorld( error ) )
+		return nullptr;
+	scene->setStepCount( config.steps );
+
+	std::vector<double> cv;
+	std::vector<uint32_t> ct;
+	pdMakeContainer( &cv, &ct );
+	int container = scene->addShape( std::move( cv ), std::move( ct ), true, { { 0.82f, 0.82f, 0.85f } } );
+	btTransform identity;
+	identity.setIdentity();
+	scene->addBody( container, identity, 0.0 ); // static first: it is body0 of its pairs, as in the baseline
+
+	std::vector<int> shapeOf;
+	for ( const std::string& name : mix )
+	{
+		std::vector<double> v;
+		std::vector<uint32_t> t;
+		if ( !pdMakeDebrisShape( name, config.modelsDir, 1.0, &v, &t, error ) )
+			return nullptr;
+		shapeOf.push_back( scene->addShape( std::move( v ), std::move( t ), false, pdShapeColor( name ) ) );
+	}
+
+	// Layers of 4 x 4 at a 1.4 m pitch; every shape fits a 0.65 m sphere, so nothing overlaps.
+	pdSceneRandom random( config.seed );
+	const double pitch = 1.4;
+	for ( int i = 0; i < config.bodies; ++i )
+	{
+		int layer = i / 16, cell = i % 16;
+		double x = ( cell % 4 - 1.5 ) * pitch;
+		double z = ( cell / 4 - 1.5 ) * pitch;
+		double y = std::max( 0.66, config.spawnHeight ) + layer * pitch;
+		int kind = mix.size() == 1 ? 0 : (int)( random.next() % mix.size() );
+		btTransform pose( random.rotation(), btVector3( btScalar( x ), btScalar( y ), btScalar( z ) ) );
+		scene->addBody( shapeOf[kind], pose, 1.0 );
+	}
+	scene->setArea( pdSceneArea() );
+	scene->setCamera( btVector3( 5.6f, 6.4f, 8.0f ), btVector3( -0.2f, 0.6f, -0.2f ) );
+	scene->setBodySize( 1.3 );
+	return scene;
+}

@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: MIT
+// The scenes' shared Bullet world and metrics (see scene.h).
+#include "scene_world.h"
+
+#include "polydepth/bullet.h"
+#include "polydepth/penetration.h"
+
+#include <BulletCollision/Gimpact/btGImpactCollisionAlgorithm.h>
+#include <BulletCollision/Gimpact/btGImpactShape.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+
+btQuaternion pdSceneRandom::rotation()
+{
+	double u1 = uniform(), u2 = uniform(), u3 = uniform();
+	double a = std::sqrt( 1.0 - u1 ), b = std::sqrt( u1 );
+	double t1 = 2.0 * M_PI * u2, t2 = 2.0 * M_PI * u3;
+	btQuaternion q( btScalar( a * std::sin( t1 ) ), btScalar( a * std::cos( t1 ) ), btScalar( b * std::sin( t2 ) ),
+					btScalar( b * std::cos( t2 ) ) );
+	return q.normalized();
+}
+
+bool pdParseSceneKind( const char* text, pdSceneKind* outKind )
+{
+	if ( text == nullptr )
+		return false;
+	if ( std::strcmp( text, "debris" ) == 0 )
+		*outKind = PD_SCENE_DEBRIS;
+	else if ( std::strcmp( text, "tori" ) == 0 )
+		*outKind = PD_SCENE_TORI;
+	else if ( std::strcmp( text, "ragdoll" ) == 0 )
+		*outKind = PD_SCENE_RAGDOLL;
+	else
+		return false;
+	return true;
+}
+
+bool pdParseSceneAlgo( const char* text, pdSceneAlgo* outAlgo )
+{
+	if ( text == nullptr )
+		return false;
+	if ( std::strcmp( text, "gimpact" ) == 0 )
+		*outAlgo = PD_SCENE_ALGO_GIMPACT;
+	else if ( std::strcmp( text, "polydepth" ) == 0 )
+		*outAlgo = PD_SCENE_ALGO_POLYDEPTH;
+	else
+		return false;
+	return true;
+}
+
+const char* pdSceneAlgoName( pdSceneAlgo algo )
+{
+	return algo == PD_SCENE_ALGO_POLYDEPTH ? "polydepth" : "gimpact";
+}
+
+std::unique_ptr<pdScene> pdScene::create( const pdSceneConfig& config, std::string* error )
+{
+	std::string local;
+	std::string* err = error != nullptr ? error : &local;
+	if ( config.timeStep <= 0.0 || !std::isfinite( config.timeStep ) )
+	{
+		*err = "time step must be positive";
+		return nullptr;
+	}
+	if ( config.kind == PD_SCENE_RAGDOLL )
+		return pdCreateRagdollScene( config, err );
+	return pdCreateDebrisScene( config, err );
+}
+
+void pdSceneNormalizeMesh( std::vector<double>* vertices, double diagonal )
+{
+	std::vector<double>& v = *vertices;
+	if ( v.size() < 3 )
+		return;
+	double lo[3] = { v[0], v[1], v[2] }, hi[3] = { v[0], v[1], v[2] };
+	for ( size_t i = 0; i + 2 < v.size(); i += 3 )
+		for ( int k = 0; k < 3; ++k )
+		{
+			lo[k] = std::min( lo[k], v[i + k] );
+			hi[k] = std::max( hi[k], v[i + k] );
+		}
+	double d = std::sqrt( ( hi[0] - lo[0] ) * ( hi[0] - lo[0] ) + ( hi[1] - lo[1] ) * ( hi[1] - lo[1] ) +
+						  ( hi[2] - lo[2] ) * ( hi[2] - lo[2] ) );
+	double s = d > 0.0 ? diagonal / d : 1.0;
+	for ( size_t i = 0; i + 2 < v.size(); i += 3 )
+		for ( int k = 0; k < 3; ++k )
+			v[i + k] = ( v[i + k] - 0.5 * ( lo[k] + hi[k] ) ) * s;
+}
+
+void pdSceneMakeCapsule( double radius, double height, int segments, int rings, std::vector<double>* outVertices,
+						 std::vector<uint32_t>* outIndices )
+{
+	std::vector<double>& v = *outVertices;
+	std::vector<uint32_t>& t = *outIndices;
+	v.clear();
+	t.clear();
+	// Latitude rings from the top pole to the bottom pole; rings per cap, two equators.
+	std::vector<std::pair<double, double>> lat; // (y, ring radius)
+	for ( int k = 1; k <= rings; ++k )
+	{
+		double phi = 0.5 * M_PI * ( 1.0 - (double)k / rings );
+		lat.push_back( { 0.5 * height + radius * std::sin( phi ), radius * std::cos( phi ) } );
+	}
+	for ( int k = 0; k < rings; ++k )
+	{
+		double phi = 0.5 * M_PI * (double)k / rings;
+		lat.push_back( { -0.5 * height - radius * std::sin( phi ), radius * std::cos( phi ) } );
+	}
+	v.insert( v.end(), { 0.0, 0.5 * height + radius, 0.0 } );
+	for ( const auto& ring : lat )
+		for ( int s = 0; s < segments; ++s )
+		{
+			double a = 2.0 * M_PI * s / segments;
+			v.insert( v.end(), { ring.second * std::cos( a ), ring.first, -ring.second * std::sin( a ) } );
+		}
+	uint32_t bottom = (uint32_t)( v.size() / 3 );
+	v.insert( v.end(), { 0.0, -0.5 * height - radius, 0.0 } );
+	uint32_t n = (uint32_t)segments;
+	// Angle grows counter-clockwise seen from +y, so (ring i, s), (ring i+1, s), (ring i+1, s+1) faces out.
+	for ( uint32_t s = 0; s < n; ++s )
+		t.insert( t.end(), { 0u, 1 + s, 1 + ( s + 1 ) % n } );
+	for ( uint32_t r = 0; r + 1 < lat.size(); ++r )
+		for ( uint32_t s = 0; s < n; ++s )
+		{
+			uint32_t a = 1 + r * n + s, b = 1 + r * n + ( s + 1 ) % n;
+			uint32_t c = a + n, d = b + n;
+			t.insert( t.end(), { a, c, d, a, d, b } );
+		}
+	uint32_t last = 1 + (uint32_t)( lat.size() - 1 ) * n;
+	for ( uint32_t s = 0; s < n; ++s )
+		t.insert( t.end(), { bottom, last + ( s + 1 ) % n, last + s } );
+}
+
+void pdSceneAppendQuad( const btVector3& corner, const btVector3& u, const btVector3& v, int cells,
+						std::vector<double>* vertices, std::vector<uint32_t>* indices )
+{
+	uint32_t base = (uint32_t)( vertices->size() / 3 );
+	int n = std::max( 1, cells );
+	for ( int j = 0; j <= n; ++j )
+		for ( int i = 0; i <= n; ++i )
+		{
+			btVector3 p = corner + u * btScalar( (double)i / n ) + v * btScalar( (double)j / n );
+			vertices->insert( vertices->end(), { (double)p.x(), (double)p.y(), (double)p.z() } );
+		}
+	uint32_t row = (uint32_t)n + 1;
+	for ( int j = 0; j < n; ++j )
+		for ( int i = 0; i < n; ++i )
+		{
+			uint32_t a = base + (uint32_t)j * row + (uint32_t)i;
+			indices->insert( indices->end(), { a, a + 1, a + row + 1, a, a + row + 1, a + row } );
+		}
+}
+
+pdSceneWorld::pdSceneWorld( const pdSceneConfig& config, const char* name ) : m_config( config ), m_name( name ) {}
+
+pdSceneWorld::~pdSceneWorld()
+{
+	if ( m_world )
+	{
+		for ( pdSceneJoint& joint : m_joints )
+		{
+			m_world->removeConstraint( joint.constraint );
+			delete joint.constraint;
+		}
+		for ( pdSceneBody& body : m_bodies )
+		{
+			m_world->removeRigidBody( body.body );
+			delete body.body;
+		}
+	}
+	m_world.reset();
+	m_solver.reset();
+	m_broadphase.reset();
+	if ( m_polydepthRegistered && m_dispatcher )
+		polydepth::bullet::unregisterAlgorithm( m_dispatcher.get() );
+	m_dispatcher.reset();
+	m_collisionConfig.reset();
+	for ( auto& shape : m_shapes )
+	{
+		shape->shape.reset();
+		shape->meshInterface.reset();
+		pdDestroyMesh( shape->pdMeshHandle );
+	}
+	if ( m_workspace != nullptr )
+		pdDestroyWorkspace( m_workspace );
+}
+
+bool pdSceneWorld::initWorld( std::string* error )
+{
+	m_collisionConfig.reset( new btDefaultCollisionConfiguration() );
+	m_dispatcher.reset( new btCollisionDispatcher( m_collisionConfig.get() ) );
+	btGImpactCollisionAlgorithm::registerAlgorithm( m_dispatcher.get() );
+	if ( m_config.algo == PD_SCENE_ALGO_POLYDEPTH )
+	{
+		// Later registrations win, so this overrides GImpact for the concave mesh pairs only.
+		pdStatus status = polydepth::bullet::registerAlgorithm( m_dispatcher.get(), nullptr );
+		if ( status != PD_STATUS_OK )
+		{
+			*error = std::string( "polydepth::bullet::registerAlgorithm failed: " ) + pdStatusString( status );
+			return false;
+		}
+		m_polydepthRegistered = true;
+	}
+	m_broadphase.reset( new btDbvtBroadphase() );
+	m_solver.reset( new btSequentialImpulseConstraintSolver() );
+	m_world.reset( new btDiscreteDynamicsWorld( m_dispatcher.get(), m_broadphase.get(), m_solver.get(),
+												m_collisionConfig.get() ) );
+	m_world->setGravity( btVector3( 0, btScalar( -9.81 ), 0 ) );
+	return true;
+}
+
+int pdSceneWorld::addShape( std::vector<double> vertices, std::vector<uint32_t> indices, bool forStatic,
+							std::array<float, 3> color )
+{
+	std::unique_ptr<pdSceneShape> s( new pdSceneShape() );
+	s->vertices = std::move( vertices );
+	s->indices = std::move( indices );
+	s->closed = !forStatic;
+	s->color = color;
+	s->btVertices.assign( s->vertices.begin(), s->vertices.end() );
+	s->btIndices.assign( s->indices.begin(), s->indices.end() );
+	int triangleCount = (int)( s->indices.size() / 3 );
+	int vertexCount = (int)( s->vertices.size() / 3 );
+	s->meshInterface.reset( new btTriangleIndexVertexArray( triangleCount, s->btIndices.data(), 3 * (int)sizeof( int ),
+															vertexCount, s->btVertices.data(),
+															3 * (int)sizeof( btScalar ) ) );
+	if ( forStatic )
+	{
+		s->shape.reset( new btBvhTriangleMeshShape( s->meshInterface.get(), true ) );
+	}
+	else
+	{
+		btGImpactMeshShape* gimpact = new btGImpactMeshShape( s->meshInterface.get() );
+		if ( m_config.margin > 0.0 )
+			gimpact->setMargin( btScalar( m_config.margin ) );
+		gimpact->updateBound();
+		s->shape.reset( gimpact );
+	}
+	btVector3 lo, hi;
+	btTransform identity;
+	identity.setIdentity();
+	s->shape->getAabb( identity, lo, hi );
+	s->diagonal = (double)( hi - lo ).length();
+	m_shapes.push_back( std::move( s ) );
+	return (int)m_shapes.size() - 1;
+}
+
+int pdSceneWorld::addBody( int shape, const btTransform& pose, double mass, const btVector3& velocity )
+{
+	pdSceneShape& s = *m_shapes[shape];
+	btVector3 inertia( 0, 0, 0 );
+	if ( mass > 0.0 )
+		s.shape->calculateLocalInertia( btScalar( mass ), inertia );
+	btRigidBody::btRigidBodyConstructionInfo info( btScalar( mass ), nullptr, s.shape.get(), inertia );
+	info.m_startWorldTransform = pose;
+	btRigidBody* body = new btRigidBody( info );
+	if ( mass > 0.0 )
+	{
+		body->setLinearVelocity( velocity );
+		if ( !m_config.sleeping )
+			body->setActivationState( DISABLE_DEACTIVATION );
+	}
+	m_world->addRigidBody( body );
+	pdSceneBody b;
+	b.body = body;
+	b.shape = shape;
+	b.isStatic = mass <= 0.0;
+	b.color = s.color;
+	m_bodies.push_back( b );
+	return (int)m_bodies.size() - 1;
+}
+
+void pdSceneWorld::addJoint( btTypedConstraint* constraint, int bodyA, int bodyB )
+{
+	m_world->addConstraint( constraint, true );
+	m_joints.push_back( { constraint, bodyA, bodyB } );
+	m_linked.insert( { std::min( bodyA, bodyB ), std::max( bodyA, bodyB ) } );
+}
+
+pdTransform pdSceneWorld::bodyPose( int body ) const
+{
+	const btTransform& t = m_bodies[body].body->getWorldTransform();
+	btQuaternion q = t.getRotation();
+	pdTransform pose;
+	pose.q = { (double)q.w(), (double)q.x(), (double)q.y(), (double)q.z() };
+	pose.p = { (double)t.getOrigin().x(), (double)t.getOrigin().y(), (double)t.getOrigin().z() };
+	return pose;
+}
+
+pdSceneMesh pdSceneWorld::bodyMesh( int body ) const
+{
+	const pdSceneShape& s = *m_shapes[m_bodies[body].shape];
+	pdSceneMesh m;
+	m.vertices = s.vertices.data();
+	m.vertexCount = (int)( s.vertices.size() / 3 );
+	m.indices = s.indices.data();
+	m.triangleCount = (int)( s.indices.size() / 3 );
+	m.closed = s.closed;
+	return m;
+}
+
+void pdSceneWorld::bodyColor( int body, float outRgb[3] ) const
+{
+	for ( int k = 0; k < 3; ++k )
+		outRgb[k] = m_bodies[body].color[k];
+}
+
+void pdSceneWorld::camera( double outEye[3], double outTarget[3] ) const
+{
+	for ( int k = 0; k < 3; ++k )
+	{
+		outEye[k] = (double)m_eye[k];
+		outTarget[k] = (double)m_target[k];
+	}
+}
+
+bool pdSceneWorld::isLost( int body ) const
+{
+	const btVector3& p = m_bodies[body].body->getWorldTransform().getOrigin();
+	return !( p.y() >= m_area.floorY && p.x() >= m_area.minX && p.x() <= m_area.maxX && p.z() >= m_area.minZ &&
+			  p.z() <= m_area.maxZ );
+}
+
+static bool pdIsFiniteVector( const btVector3& v )
+{
+	return std::isfinite( v.x() ) && std::isfinite( v.y() ) && std::isfinite( v.z() );
+}
+
+bool pdSceneWorld::step()
+{
+	if ( m_step >= m_stepCount )
+		return false;
+	btScalar dt = btScalar( m_config.timeStep );
+	auto start = std::chrono::steady_clock::now();
+	m_world->stepSimulation( dt, 1, dt );
+	auto stop = std::chrono::steady_clock::now();
+	m_stepMs.push_back( std::chrono::duration<double, std::milli>( stop - start ).count() );
+	++m_step;
+
+	int points = 0;
+	if ( m_config.recordContacts )
+		m_contacts.clear();
+	int manifolds = m_dispatcher->getNumManifolds();
+	for ( int i = 0; i < manifolds; ++i )
+	{
+		btPersistentManifold* manifold = m_dispatcher->getManifoldByIndexInternal( i );
+		int n = manifold->getNumContacts();
+		points += n;
+		if ( !m_config.recordContacts )
+			continue;
+		for ( int k = 0; k < n; ++k )
+		{
+			const btManifoldPoint& mp = manifold->getContactPoint( k );
+			pdSceneContact c;
+			for ( int a = 0; a < 3; ++a )
+			{
+				c.point[a] = (double)mp.getPositionWorldOnB()[a];
+				c.normal[a] = (double)mp.m_normalWorldOnB[a];
+			}
+			c.distance = (double)mp.getDistance();
+			m_contacts.push_back( c );
+		}
+	}
+	m_stepContacts.push_back( points );
+
+	// Resting jitter: the last second of the run, bodies still in the area.
+	int lastSecond = (int)std::ceil( 1.0 / m_config.timeStep );
+	for ( size_t i = 0; i < m_bodies.size(); ++i )
+	{
+		const pdSceneBody& b = m_bodies[i];
+		if ( b.isStatic )
+			continue;
+		const btTransform& t = b.body->getWorldTransform();
+		if ( !pdIsFiniteVector( t.getOrigin() ) || !pdIsFiniteVector( b.body->getLinearVelocity() ) ||
+			 !pdIsFiniteVector( b.body->getAngularVelocity() ) || !pdIsFiniteVector( t.getBasis()[0] ) ||
+			 !pdIsFiniteVector( t.getBasis()[1] ) || !pdIsFiniteVector( t.getBasis()[2] ) )
+			m_finite = false;
+		if ( m_step > m_stepCount - lastSecond && !isLost( (int)i ) )
+			m_jitter = std::max( m_jitter, (double)b.body->getLinearVelocity().length() );
+	}
+	measureJoints();
+	if ( m_config.penetrationEvery > 0 && ( m_step % m_config.penetrationEvery == 0 || m_step == m_stepCount ) )
+		measurePenetration();
+	return m_step < m_stepCount;
+}
+
+void pdSceneWorld::measureJoints()
+{
+	for ( const pdSceneJoint& joint : m_joints )
+	{
+		btTransform frameA, frameB;
+		double limitViolation = 0.0;
+		btTypedConstraint* c = joint.constraint;
+		const btTransform& ta = c->getRigidBodyA().getCenterOfMassTransform();
+		const btTransform& tb = c->getRigidBodyB().getCenterOfMassTransform();
+		if ( c->getConstraintType() == HINGE_CONSTRAINT_TYPE )
+		{
+			btHingeConstraint* h = static_cast<btHingeConstraint*>( c );
+			frameA = ta * h->getAFrame();
+			frameB = tb * h->getBFrame();
+			double angle = (double)h->getHingeAngle();
+			double lo = (double)h->getLowerLimit(), hi = (double)h->getUpperLimit();
+			limitViolation = std::max( { 0.0, lo - angle, angle - hi } );
+			// Hinge axes (frame z) must stay parallel.
+			double axisDot = (double)frameA.getBasis().getColumn( 2 ).dot( frameB.getBasis().getColumn( 2 ) );
+			limitViolation = std::max( limitViolation, std::acos( std::min( 1.0, std::max( -1.0, axisDot ) ) ) );
+		}
+		else if ( c->getConstraintType() == CONETWIST_CONSTRAINT_TYPE )
+		{
+			btConeTwistConstraint* ct = static_cast<btConeTwistConstraint*>( c );
+			frameA = ta * ct->getAFrame();
+			frameB = tb * ct->getBFrame();
+			// Swing: angle between the twist axes (frame x); twist: rotation about it.
+			btVector3 xa = frameA.getBasis().getColumn( 0 ), xb = frameB.getBasis().getColumn( 0 );
+			double swing = std::acos( std::min( 1.0, std::max( -1.0, (double)xa.dot( xb ) ) ) );
+			double swingLimit = std::max( (double)ct->getSwingSpan1(), (double)ct->getSwingSpan2() );
+			btQuaternion rel = frameA.getRotation().inverse() * frameB.getRotation();
+			double twist = std::fabs( 2.0 * std::atan2( (double)rel.x(), (double)rel.w() ) );
+			if ( twist > M_PI )
+				twist = 2.0 * M_PI - twist;
+			limitViolation = std::max( { 0.0, swing - swingLimit, twist - (double)ct->getTwistSpan() } );
+		}
+		else
+		{
+			continue;
+		}
+		double error = (double)( frameA.getOrigin() - frameB.getOrigin() ).length();
+		if ( std::isfinite( error ) )
+			m_maxJointError = std::max( m_maxJointError, error );
+		else
+			m_finite = false;
+		if ( std::isfinite( limitViolation ) )
+			m_maxLimitViolation = std::max( m_maxLimitViolation, limitViolation );
+	}
+}
+
+static pdTransform pdToTransform( const btTransform& t )
+{
+	btQuaternion q = t.getRotation();
+	pdTransform pose;
+	pose.q = { (double)q.w(), (double)q.x(), (double)q.y(), (double)q.z() };
+	pose.p = { (double)t.getOrigin().x(), (double)t.getOrigin().y(), (double)t.getOrigin().z() };
+	return pose;
+}
+
+double pdSceneWorld::measurePenetration()
+{
+	if ( m_workspace == nullptr )
+		m_workspace = pdCreateWorkspace();
+	pdPenetrationDef def = pdDefaultPenetrationDef();
+	double deepest = 0.0;
+	std::vector<int> live;
+	for ( size_t i = 0; i < m_bodies.size(); ++i )
+		if ( !m_bodies[i].isStatic && !isLost( (int)i ) )
+			live.push_back( (int)i );
+
+	for ( int i : live )
+	{
+		// Floor: the deepest vertex below y = 0 (the floor is part of every environment).
+		const pdSceneShape& s = *m_shapes[m_bodies[i].shape];
+		const btTransform& t = m_bodies[i].body->getWorldTransform();
+		double minY = 0.0;
+		for ( size_t k = 0; k + 2 < s.vertices.size(); k += 3 )
+		{
+			btVector3 p = t * btVector3( btScalar( s.vertices[k] ), btScalar( s.vertices[k + 1] ),
+										 btScalar( s.vertices[k + 2] ) );
+			minY = std::min( minY, (double)p.y() - m_area.floorY );
+		}
+		m_maxFloorPenetration = std::max( m_maxFloorPenetration, -minY );
+	}
+
+	for ( size_t a = 0; a < live.size(); ++a )
+	{
+		for ( size_t b = a + 1; b < live.size(); ++b )
+		{
+			int i = live[a], j = live[b];
+			if ( m_linked.count( { std::min( i, j ), std::max( i, j ) } ) != 0 )
+				continue;
+			btVector3 loA, hiA, loB, hiB;
+			m_bodies[i].body->getAabb( loA, hiA );
+			m_bodies[j].body->getAabb( loB, hiB );
+			if ( loA.x() > hiB.x() || loB.x() > hiA.x() || loA.y() > hiB.y() || loB.y() > hiA.y() ||
+				 loA.z() > hiB.z() || loB.z() > hiA.z() )
+				continue;
+			pdSceneShape* sa = m_shapes[m_bodies[i].shape].get();
+			pdSceneShape* sb = m_shapes[m_bodies[j].shape].get();
+			for ( pdSceneShape* s : { sa, sb } )
+			{
+				if ( !s->pdMeshTried )
+				{
+					s->pdMeshTried = true;
+					pdMeshDef md = pdDefaultMeshDef();
+					md.vertices = s->vertices.data();
+					md.vertexCount = (int)( s->vertices.size() / 3 );
+					md.vertexType = PD_SCALAR_FLOAT64;
+					md.indices = s->indices.data();
+					md.triangleCount = (int)( s->indices.size() / 3 );
+					md.indexType = PD_INDEX_UINT32;
+					s->pdMeshHandle = pdCreateMesh( &md, nullptr );
+				}
+			}
+			++m_penetrationQueries;
+			if ( sa->pdMeshHandle == nullptr || sb->pdMeshHandle == nullptr )
+			{
+				++m_penetrationFailures;
+				continue;
+			}
+			pdTransform pa = pdToTransform( m_bodies[i].body->getWorldTransform() );
+			pdTransform pb = pdToTransform( m_bodies[j].body->getWorldTransform() );
+			pdPenetrationResult result;
+			pdStatus status = pdComputePenetration( sa->pdMeshHandle, &pa, sb->pdMeshHandle, &pb, &def, nullptr,
+													m_workspace, &result );
+			if ( status < 0 )
+			{
+				++m_penetrationFailures;
+				continue;
+			}
+			if ( result.state == PD_STATE_PENETRATING && std::isfinite( result.depth ) )
+				deepest = std::max( deepest, result.depth );
+		}
+	}
+	++m_penetrationSamples;
+	m_lastPenetration = deepest;
+	if ( deepest > m_maxPenetration || m_maxPenetrationStep < 0 )
+	{
+		m_maxPenetration = std::max( m_maxPenetration, deepest );
+		m_maxPenetrationStep = m_step;
+	}
+	return deepest;
+}
+
+uint64_t pdSceneWorld::hash() const
+{
+	uint64_t h = 0xCBF29CE484222325ull;
+	auto mix = [&h]( const void* data, size_t size )
+	{
+		const unsigned char* p = static_cast<const unsigned char*>( data );
+		for ( size_t i = 0; i < size; ++i )
+		{
+			h ^= p[i];
+			h *= 0x100000001B3ull;
+		}
+	};
+	for ( const pdSceneBody& b : m_bodies )
+	{
+		if ( b.isStatic )
+			continue;
+		const btTransform& t = b.body->getWorldTransform();
+		btScalar values[18];
+		for ( int r = 0; r < 3; ++r )
+			for ( int c = 0; c < 3; ++c )
+				values[3 * r + c] = t.getBasis()[r][c];
+		for ( int k = 0; k < 3; ++k )
+		{
+			values[9 + k] = t.getOrigin()[k];
+			values[12 + k] = b.body->getLinearVelocity()[k];
+			values[15 + k] = b.body->getAngularVelocity()[k];
+		}
+		mix( values, sizeof( values ) );
+	}
+	return h;
+}
+
+pdSceneMetrics pdSceneWorld::metrics() const
+{
+	pdSceneMetrics m;
+	m.steps = m_step;
+	m.simulatedSeconds = m_step * m_config.timeStep;
+	if ( !m_stepMs.empty() )
+	{
+		std::vector<double> sorted = m_stepMs;
+		std::sort( sorted.begin(), sorted.end() );
+		m.medianStepMs = sorted[sorted.size() / 2];
+		m.p95StepMs = sorted[std::min( sorted.size() - 1, (size_t)( 0.95 * (double)sorted.size() ) )];
+		double sum = 0.0;
+		for ( double v : sorted )
+			sum += v;
+		m.meanStepMs = sum / (double)sorted.size();
+		double contacts = 0.0;
+		for ( int c : m_stepContacts )
+		{
+			contacts += c;
+			m.maxContacts = std::max( m.maxContacts, c );
+		}
+		m.meanContacts = contacts / (double)m_stepContacts.size();
+	}
+	for ( size_t i = 0; i < m_bodies.size(); ++i )
+	{
+		if ( m_bodies[i].isStatic )
+			continue;
+		++m.dynamicBodies;
+		if ( isLost( (int)i ) )
+			++m.lost;
+		if ( m_bodies[i].body->getActivationState() == ISLAND_SLEEPING )
+			++m.asleep;
+	}
+	m.maxPenetration = m_maxPenetration;
+	m.maxPenetrationStep = m_maxPenetrationStep;
+	m.finalPenetration = m_lastPenetration;
+	m.penetrationSamples = m_penetrationSamples;
+	m.penetrationQueries = m_penetrationQueries;
+	m.penetrationFailures = m_penetrationFailures;
+	m.maxFloorPenetration = m_maxFloorPenetration;
+	m.jitter = m_jitter;
+	m.joints = (int)m_joints.size();
+	m.maxJointError = m_maxJointError;
+	m.maxLimitViolation = m_maxLimitViolation;
+	m.finite = m_finite;
+	m.hash = hash();
+	m.bodySize = m_bodySize;
+	return m;
+}

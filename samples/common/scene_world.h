@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+// Private machinery shared by the scenes: the Bullet world, meshes as Bullet shapes, bodies,
+// joints, and the per-step bookkeeping behind pdSceneMetrics.
+#pragma once
+
+#include "scene.h"
+
+#include <btBulletDynamicsCommon.h>
+
+#include <array>
+#include <set>
+#include <utility>
+
+struct pdMesh;
+struct pdWorkspace;
+
+/// Deterministic generator (splitmix64): the same seed gives the same scene on every platform.
+class pdSceneRandom
+{
+  public:
+	explicit pdSceneRandom( uint64_t seed ) : m_state( seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull ) {}
+	uint64_t next()
+	{
+		uint64_t z = ( m_state += 0x9E3779B97F4A7C15ull );
+		z = ( z ^ ( z >> 30 ) ) * 0xBF58476D1CE4E5B9ull;
+		z = ( z ^ ( z >> 27 ) ) * 0x94D049BB133111EBull;
+		return z ^ ( z >> 31 );
+	}
+	/// Uniform in [0, 1).
+	double uniform() { return (double)( next() >> 11 ) * ( 1.0 / 9007199254740992.0 ); }
+	double range( double lo, double hi ) { return lo + ( hi - lo ) * uniform(); }
+	/// Uniformly distributed rotation (Shoemake).
+	btQuaternion rotation();
+
+  private:
+	uint64_t m_state;
+};
+
+/// A triangle mesh used by one or more bodies, with its Bullet shape.
+struct pdSceneShape
+{
+	std::vector<double> vertices;
+	std::vector<uint32_t> indices;
+	bool closed = true;
+	std::vector<btScalar> btVertices;
+	std::vector<int> btIndices;
+	std::unique_ptr<btTriangleIndexVertexArray> meshInterface;
+	std::unique_ptr<btCollisionShape> shape;
+	pdMesh* pdMeshHandle = nullptr; ///< for the penetration measurement, made on first use
+	bool pdMeshTried = false;
+	double diagonal = 0.0;
+	std::array<float, 3> color = { { 0.7f, 0.7f, 0.7f } };
+};
+
+struct pdSceneBody
+{
+	btRigidBody* body = nullptr;
+	int shape = -1;
+	bool isStatic = false;
+	std::array<float, 3> color = { { 0.7f, 0.7f, 0.7f } };
+};
+
+struct pdSceneJoint
+{
+	btTypedConstraint* constraint = nullptr;
+	int bodyA = -1;
+	int bodyB = -1;
+};
+
+/// Axis-aligned region that holds the bodies; a dynamic body whose centre leaves it is lost.
+struct pdSceneArea
+{
+	double minX = -3.0, maxX = 3.0, minZ = -3.0, maxZ = 3.0;
+	double floorY = 0.0;
+};
+
+class pdSceneWorld : public pdScene
+{
+  public:
+	explicit pdSceneWorld( const pdSceneConfig& config, const char* name );
+	~pdSceneWorld() override;
+
+	/// Creates the Bullet world with the configured algorithm. False with *error on failure.
+	bool initWorld( std::string* error );
+	/// Takes a mesh (closed solid for dynamic bodies, open one-sided surface for static ones).
+	int addShape( std::vector<double> vertices, std::vector<uint32_t> indices, bool forStatic,
+				  std::array<float, 3> color );
+	int addBody( int shape, const btTransform& pose, double mass, const btVector3& velocity = btVector3( 0, 0, 0 ) );
+	/// Adds a constraint between two bodies (collision between them disabled).
+	void addJoint( btTypedConstraint* constraint, int bodyA, int bodyB );
+	void setArea( const pdSceneArea& area ) { m_area = area; }
+	void setCamera( const btVector3& eye, const btVector3& target )
+	{
+		m_eye = eye;
+		m_target = target;
+	}
+	btRigidBody* rigidBody( int body ) const { return m_bodies[body].body; }
+	btDiscreteDynamicsWorld* world() const { return m_world.get(); }
+
+	bool step() override;
+	int stepIndex() const override { return m_step; }
+	int stepCount() const override { return m_stepCount; }
+	int bodyCount() const override { return (int)m_bodies.size(); }
+	bool bodyIsStatic( int body ) const override { return m_bodies[body].isStatic; }
+	pdTransform bodyPose( int body ) const override;
+	pdSceneMesh bodyMesh( int body ) const override;
+	void bodyColor( int body, float outRgb[3] ) const override;
+	const std::vector<pdSceneContact>& contacts() const override { return m_contacts; }
+	pdSceneMetrics metrics() const override;
+	uint64_t hash() const override;
+	double measurePenetration() override;
+	const pdSceneConfig& config() const override { return m_config; }
+	void camera( double outEye[3], double outTarget[3] ) const override;
+	const char* name() const override { return m_name; }
+
+	void setStepCount( int steps ) { m_stepCount = steps; }
+	void setBodySize( double size ) { m_bodySize = size; }
+
+  protected:
+	bool isLost( int body ) const;
+	void measureJoints();
+
+	pdSceneConfig m_config;
+	const char* m_name;
+	int m_stepCount = 600;
+	int m_step = 0;
+	pdSceneArea m_area;
+	btVector3 m_eye = btVector3( 8, 7, 10 );
+	btVector3 m_target = btVector3( 0, 1, 0 );
+	double m_bodySize = 1.0;
+
+	std::unique_ptr<btDefaultCollisionConfiguration> m_collisionConfig;
+	std::unique_ptr<btCollisionDispatcher> m_dispatcher;
+	std::unique_ptr<btBroadphaseInterface> m_broadphase;
+	std::unique_ptr<btSequentialImpulseConstraintSolver> m_solver;
+	std::unique_ptr<btDiscreteDynamicsWorld> m_world;
+	bool m_polydepthRegistered = false;
+
+	std::vector<std::unique_ptr<pdSceneShape>> m_shapes;
+	std::vector<pdSceneBody> m_bodies;
+	std::vector<pdSceneJoint> m_joints;
+	std::set<std::pair<int, int>> m_linked;
+
+	std::vector<pdSceneContact> m_contacts;
+	std::vector<double> m_stepMs;
+	std::vector<int> m_stepContacts;
+	double m_maxPenetration = 0.0;
+	int m_maxPenetrationStep = -1;
+	double m_lastPenetration = 0.0;
+	int m_penetrationSamples = 0;
+	int m_penetrationQueries = 0;
+	int m_penetrationFailures = 0;
+	double m_maxFloorPenetration = 0.0;
+	double m_jitter = 0.0;
+	double m_maxJointError = 0.0;
+	double m_maxLimitViolation = 0.0;
+	bool m_finite = true;
+	pdWorkspace* m_workspace = nullptr;
+};
+
+/// Shape helpers shared by the scenes.
+void pdSceneNormalizeMesh( std::vector<double>* vertices, double diagonal );
+/// A capsule along y: cylinder part of the given height, hemispherical caps (outward triangles).
+void pdSceneMakeCapsule( double radius, double height, int segments, int rings, std::vector<double>* outVertices,
+						 std::vector<uint32_t>* outIndices );
+/// Appends an axis-aligned quad subdivided into cells x cells, facing +normal (one-sided).
+/// corner + u * s + v * t for s, t in [0, 1]; the normal is u x v.
+void pdSceneAppendQuad( const btVector3& corner, const btVector3& u, const btVector3& v, int cells,
+						std::vector<double>* vertices, std::vector<uint32_t>* indices );
+
+std::unique_ptr<pdScene> pdCreateDebrisScene( const pdSceneConfig& config, std::string* error );
+std::unique_ptr<pdScene> pdCreateRagdollScene( const pdSceneConfig& config, std::string* error );

@@ -1,0 +1,648 @@
+// SPDX-License-Identifier: MIT
+// `polydepth`: penetration depth between two mesh files from the command line.
+//   polydepth query A B [options]    one query, human-readable summary or --json
+//   polydepth replay FILE [--json]   re-runs a reproduction written by pdWriteRepro
+// Bad input (files, options, poses) exits with code 2 and exactly one line on stderr naming the
+// file or option and the problem; a query that fails for another reason exits with code 1.
+#include "model_io.h"
+#include "polydepth/polydepth.h"
+#include "repro_io.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PD_EXIT_OK 0
+#define PD_EXIT_FAILED 1
+#define PD_EXIT_BAD_INPUT 2
+
+typedef struct pdCliOptions
+{
+	const char* pathA;
+	const char* pathB;
+	pdTransform poseA;
+	pdTransform poseB;
+	pdPenetrationDef def;
+	bool json;
+	const char* reproOut;
+} pdCliOptions;
+
+static const char* pdMainHelp =
+	"polydepth: translational penetration depth between two triangle meshes.\n"
+	"\n"
+	"Usage:\n"
+	"  polydepth query A B [options]   the smallest translation of A that leaves A and B at most touching\n"
+	"  polydepth replay FILE [--json]  re-run a reproduction file written by pdWriteRepro (or --write-repro)\n"
+	"  polydepth --help                this text; `polydepth query --help` lists the query options\n"
+	"\n"
+	"Mesh files: .tri, .tris, and OBJ/STL/PLY/OFF (through Assimp when built with it).\n"
+	"Exit codes: 0 answered, 1 the query failed, 2 bad input (one line on stderr names the file or option).\n";
+
+static const char* pdQueryHelp =
+	"Usage: polydepth query A B [options]\n"
+	"\n"
+	"Computes the translational penetration depth of mesh A against mesh B: the shortest translation t\n"
+	"(world frame, applied to A) after which A and B at most touch.\n"
+	"\n"
+	"Options:\n"
+	"  --pose-a QW QX QY QZ TX TY TZ  pose of A: unit quaternion (w x y z), then translation. Default identity\n"
+	"  --pose-b QW QX QY QZ TX TY TZ  pose of B, the same way\n"
+	"  --json                          print exactly one JSON object:\n"
+	"                                  {\"status\": \"penetrating\"|\"touching\"|\"separated\", \"pd\": d, \"t\": [x,y,z],\n"
+	"                                   \"iterations\": n, \"contacts\": n, \"ms\": m,\n"
+	"                                   \"local\": [{\"point\": [...], \"normal\": [...], \"depth\": d}, ...]}\n"
+	"  --tolerance T                   contact tolerance in world units (> 0). Default 1e-4 of the smaller\n"
+	"                                  bounding-box diagonal\n"
+	"  --starts N                      free configurations refined at most (>= 1). Default 12\n"
+	"  --iterations N                  PolyDepth iterations per start (>= 1). Default 30\n"
+	"  --time-budget MS                wall-clock budget in milliseconds (>= 0, 0 = none). Default 0\n"
+	"  --strategies LIST               comma-separated start strategies: coherence, clearance, centroid,\n"
+	"                                  random, contact-normals, principal-axes, or all. Default all\n"
+	"  --no-pruning                    do not use orientation-based pruning (SFOG)\n"
+	"  --no-solid                      treat closed meshes as surfaces (containment is not penetration)\n"
+	"  --seed S                        seed of the random start strategy (unsigned). Default 1\n"
+	"  --write-repro FILE              also write a reproduction of the query for `polydepth replay`\n"
+	"  --help                          this text\n";
+
+static const char* pdReplayHelp = "Usage: polydepth replay FILE [--json]\n"
+								  "\n"
+								  "Re-runs the query stored in a reproduction file (both meshes, both poses and the\n"
+								  "options) and prints the same summary as `polydepth query`.\n"
+								  "\n"
+								  "Options:\n"
+								  "  --json   print exactly one JSON object (see `polydepth query --help`)\n"
+								  "  --help   this text\n";
+
+// The one line on stderr for bad input.
+static int pdBadInput( const char* format, ... )
+{
+	char line[512];
+	va_list args;
+	va_start( args, format );
+	vsnprintf( line, sizeof( line ), format, args );
+	va_end( args );
+	for ( char* c = line; *c != '\0'; ++c )
+	{
+		if ( *c == '\n' || *c == '\r' )
+		{
+			*c = ' ';
+		}
+	}
+	fprintf( stderr, "%s\n", line );
+	return PD_EXIT_BAD_INPUT;
+}
+
+static bool pdParseDouble( const char* text, double* out )
+{
+	if ( text == NULL || text[0] == '\0' )
+	{
+		return false;
+	}
+	char* end = NULL;
+	errno = 0;
+	double v = strtod( text, &end );
+	if ( end == text || *end != '\0' || !isfinite( v ) )
+	{
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+static bool pdParseInt( const char* text, long long lo, long long hi, long long* out )
+{
+	if ( text == NULL || text[0] == '\0' )
+	{
+		return false;
+	}
+	char* end = NULL;
+	errno = 0;
+	long long v = strtoll( text, &end, 10 );
+	if ( end == text || *end != '\0' || errno == ERANGE || v < lo || v > hi )
+	{
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+// Reads 7 numbers after argv[*i] into a pose; validates the quaternion like the library does.
+static int pdParsePose( int argc, char** argv, int* i, pdTransform* out )
+{
+	const char* option = argv[*i];
+	double v[7];
+	for ( int k = 0; k < 7; ++k )
+	{
+		int at = *i + 1 + k;
+		if ( at >= argc )
+		{
+			return pdBadInput( "%s: expected 7 numbers (qw qx qy qz tx ty tz), got %d", option, k );
+		}
+		if ( !pdParseDouble( argv[at], v + k ) )
+		{
+			return pdBadInput( "%s: number %d ('%s') is not a finite number", option, k + 1, argv[at] );
+		}
+	}
+	double norm = sqrt( v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3] );
+	if ( fabs( norm - 1.0 ) > 1e-4 )
+	{
+		return pdBadInput( "%s: the quaternion (%g %g %g %g) is not unit length (norm %.9g)", option, v[0], v[1], v[2],
+						   v[3], norm );
+	}
+	out->q = (pdQuat){ v[0] / norm, v[1] / norm, v[2] / norm, v[3] / norm };
+	out->p = (pdVec3){ v[4], v[5], v[6] };
+	*i += 7;
+	return PD_EXIT_OK;
+}
+
+static int pdParseStrategies( const char* option, const char* list, unsigned* out )
+{
+	static const struct
+	{
+		const char* name;
+		unsigned bit;
+	} names[] = {
+		{ "coherence", PD_START_COHERENCE },
+		{ "clearance", PD_START_CLEARANCE },
+		{ "centroid", PD_START_CENTROID },
+		{ "random", PD_START_RANDOM },
+		{ "contact-normals", PD_START_CONTACT_NORMALS },
+		{ "principal-axes", PD_START_PRINCIPAL_AXES },
+		{ "all", PD_START_ALL },
+	};
+	unsigned bits = 0;
+	const char* p = list;
+	// At most strlen(list) + 1 items, so the loop ends.
+	while ( *p != '\0' )
+	{
+		const char* comma = strchr( p, ',' );
+		size_t n = comma != NULL ? (size_t)( comma - p ) : strlen( p );
+		bool found = false;
+		for ( size_t k = 0; k < sizeof( names ) / sizeof( names[0] ); ++k )
+		{
+			if ( strlen( names[k].name ) == n && strncmp( names[k].name, p, n ) == 0 )
+			{
+				bits |= names[k].bit;
+				found = true;
+			}
+		}
+		if ( !found )
+		{
+			return pdBadInput( "%s: unknown strategy '%.*s' (coherence, clearance, centroid, random, contact-normals, "
+							   "principal-axes, all)",
+							   option, (int)( n > 64 ? 64 : n ), p );
+		}
+		p += n;
+		if ( *p == ',' )
+		{
+			++p;
+		}
+	}
+	if ( bits == 0 )
+	{
+		return pdBadInput( "%s: expected a comma-separated list of strategies", option );
+	}
+	*out = bits;
+	return PD_EXIT_OK;
+}
+
+static const char* pdOptionValue( int argc, char** argv, int i )
+{
+	return i + 1 < argc ? argv[i + 1] : NULL;
+}
+
+static int pdParseQueryOptions( int argc, char** argv, pdCliOptions* o, bool* outHelp )
+{
+	int positional = 0;
+	for ( int i = 0; i < argc; ++i )
+	{
+		const char* a = argv[i];
+		const char* value = pdOptionValue( argc, argv, i );
+		long long n = 0;
+		if ( strcmp( a, "--help" ) == 0 || strcmp( a, "-h" ) == 0 )
+		{
+			*outHelp = true;
+			return PD_EXIT_OK;
+		}
+		else if ( strcmp( a, "--pose-a" ) == 0 || strcmp( a, "--pose-b" ) == 0 )
+		{
+			int rc = pdParsePose( argc, argv, &i, a[7] == 'a' ? &o->poseA : &o->poseB );
+			if ( rc != PD_EXIT_OK )
+			{
+				return rc;
+			}
+		}
+		else if ( strcmp( a, "--json" ) == 0 )
+		{
+			o->json = true;
+		}
+		else if ( strcmp( a, "--no-pruning" ) == 0 )
+		{
+			o->def.useOrientationPruning = false;
+		}
+		else if ( strcmp( a, "--no-solid" ) == 0 )
+		{
+			o->def.closedAsSolid = false;
+		}
+		else if ( strcmp( a, "--tolerance" ) == 0 )
+		{
+			double t = 0.0;
+			if ( !pdParseDouble( value, &t ) || t <= 0.0 )
+			{
+				return pdBadInput( "%s: expected a positive number, got '%s'", a, value != NULL ? value : "" );
+			}
+			o->def.contactTolerance = t;
+			++i;
+		}
+		else if ( strcmp( a, "--time-budget" ) == 0 )
+		{
+			double t = 0.0;
+			if ( !pdParseDouble( value, &t ) || t < 0.0 )
+			{
+				return pdBadInput( "%s: expected milliseconds >= 0, got '%s'", a, value != NULL ? value : "" );
+			}
+			o->def.timeBudgetMs = t;
+			++i;
+		}
+		else if ( strcmp( a, "--starts" ) == 0 || strcmp( a, "--iterations" ) == 0 )
+		{
+			if ( !pdParseInt( value, 1, 1000000, &n ) )
+			{
+				return pdBadInput( "%s: expected an integer from 1 to 1000000, got '%s'", a, value != NULL ? value : "" );
+			}
+			if ( a[2] == 's' )
+			{
+				o->def.maxStarts = (int)n;
+			}
+			else
+			{
+				o->def.maxIterations = (int)n;
+			}
+			++i;
+		}
+		else if ( strcmp( a, "--seed" ) == 0 )
+		{
+			if ( !pdParseInt( value, 0, UINT_MAX, &n ) )
+			{
+				return pdBadInput( "%s: expected an unsigned integer, got '%s'", a, value != NULL ? value : "" );
+			}
+			o->def.randomSeed = (unsigned)n;
+			++i;
+		}
+		else if ( strcmp( a, "--strategies" ) == 0 )
+		{
+			if ( value == NULL )
+			{
+				return pdBadInput( "%s: expected a comma-separated list of strategies", a );
+			}
+			int rc = pdParseStrategies( a, value, &o->def.startStrategies );
+			if ( rc != PD_EXIT_OK )
+			{
+				return rc;
+			}
+			++i;
+		}
+		else if ( strcmp( a, "--write-repro" ) == 0 )
+		{
+			if ( value == NULL || value[0] == '\0' )
+			{
+				return pdBadInput( "%s: expected a file name", a );
+			}
+			o->reproOut = value;
+			++i;
+		}
+		else if ( a[0] == '-' && a[1] != '\0' )
+		{
+			return pdBadInput( "%s: unknown option (see `polydepth query --help`)", a );
+		}
+		else
+		{
+			if ( positional == 0 )
+			{
+				o->pathA = a;
+			}
+			else if ( positional == 1 )
+			{
+				o->pathB = a;
+			}
+			else
+			{
+				return pdBadInput( "%s: unexpected argument (query takes two mesh files)", a );
+			}
+			++positional;
+		}
+	}
+	if ( positional < 2 )
+	{
+		return pdBadInput( "query: expected two mesh files A and B (see `polydepth query --help`)" );
+	}
+	return PD_EXIT_OK;
+}
+
+static double pdFinite( double v )
+{
+	return isfinite( v ) ? v : 0.0;
+}
+
+static const char* pdStateName( pdPenetrationState state )
+{
+	switch ( state )
+	{
+		case PD_STATE_PENETRATING:
+			return "penetrating";
+		case PD_STATE_TOUCHING:
+			return "touching";
+		default:
+			return "separated";
+	}
+}
+
+static void pdPrintJsonString( const char* text )
+{
+	putchar( '"' );
+	for ( const char* c = text; c != NULL && *c != '\0'; ++c )
+	{
+		unsigned char u = (unsigned char)*c;
+		if ( u == '"' || u == '\\' )
+		{
+			printf( "\\%c", u );
+		}
+		else if ( u < 32 )
+		{
+			printf( "\\u%04x", u );
+		}
+		else
+		{
+			putchar( u );
+		}
+	}
+	putchar( '"' );
+}
+
+static void pdPrintJsonVec( pdVec3 v )
+{
+	printf( "[%.17g, %.17g, %.17g]", pdFinite( v.x ), pdFinite( v.y ), pdFinite( v.z ) );
+}
+
+// A region's representative point: the mean of its contact points.
+static pdVec3 pdRegionPoint( const pdLocalPenetration* region )
+{
+	pdVec3 sum = { 0.0, 0.0, 0.0 };
+	int n = region->pointCount < 0 ? 0 : ( region->pointCount > PD_MAX_REGION_POINTS ? PD_MAX_REGION_POINTS : region->pointCount );
+	for ( int i = 0; i < n; ++i )
+	{
+		sum.x += region->points[i].x;
+		sum.y += region->points[i].y;
+		sum.z += region->points[i].z;
+	}
+	if ( n > 0 )
+	{
+		sum.x /= n;
+		sum.y /= n;
+		sum.z /= n;
+	}
+	return sum;
+}
+
+static void pdPrintResult( const pdPenetrationResult* r, bool json, const char* nameA, const char* nameB,
+						   const pdMesh* meshA, const pdMesh* meshB )
+{
+	int localCount = r->localCount < 0 ? 0 : ( r->localCount > PD_MAX_LOCAL_REGIONS ? PD_MAX_LOCAL_REGIONS : r->localCount );
+	if ( json )
+	{
+		printf( "{\"status\": \"%s\", \"pd\": %.17g, \"t\": ", pdStateName( r->state ), pdFinite( r->depth ) );
+		pdPrintJsonVec( r->translation );
+		printf( ", \"iterations\": %d, \"contacts\": %d, \"ms\": %.17g, \"starts\": %d, \"code\": ", r->iterations,
+				r->contacts, pdFinite( r->elapsedMs ), r->starts );
+		pdPrintJsonString( pdStatusString( r->status ) );
+		printf( ", \"local\": [" );
+		for ( int i = 0; i < localCount; ++i )
+		{
+			const pdLocalPenetration* region = r->local + i;
+			printf( "%s{\"point\": ", i > 0 ? ", " : "" );
+			pdPrintJsonVec( pdRegionPoint( region ) );
+			printf( ", \"normal\": " );
+			pdPrintJsonVec( region->normal );
+			printf( ", \"depth\": %.17g}", pdFinite( region->depth ) );
+		}
+		printf( "]}\n" );
+		return;
+	}
+	printf( "A: %s (%d triangles)\n", nameA, pdMesh_GetTriangleCount( meshA ) );
+	printf( "B: %s (%d triangles)\n", nameB, pdMesh_GetTriangleCount( meshB ) );
+	printf( "state:       %s", pdStateName( r->state ) );
+	if ( r->status != PD_STATUS_OK )
+	{
+		printf( " (%s: the answer is the best upper bound found)", pdStatusString( r->status ) );
+	}
+	printf( "\n" );
+	printf( "depth:       %.17g\n", pdFinite( r->depth ) );
+	printf( "translation: %.17g %.17g %.17g   (move A by this, world frame)\n", pdFinite( r->translation.x ),
+			pdFinite( r->translation.y ), pdFinite( r->translation.z ) );
+	printf( "iterations:  %d over %d start(s), %d contact plane(s), %.3f ms\n", r->iterations, r->starts, r->contacts,
+			pdFinite( r->elapsedMs ) );
+	for ( int i = 0; i < localCount; ++i )
+	{
+		const pdLocalPenetration* region = r->local + i;
+		pdVec3 p = pdRegionPoint( region );
+		printf( "local %d:     depth %.9g along normal (%.6g %.6g %.6g) at (%.6g %.6g %.6g), %d point(s)\n", i,
+				pdFinite( region->depth ), pdFinite( region->normal.x ), pdFinite( region->normal.y ),
+				pdFinite( region->normal.z ), p.x, p.y, p.z, region->pointCount );
+	}
+}
+
+static pdMesh* pdCreateMeshFromSoup( const char* name, const pdSoup* soup, int* outExit )
+{
+	pdMeshReport report;
+	memset( &report, 0, sizeof( report ) );
+	pdMesh* mesh = pdSoupCreateMesh( soup, &report );
+	if ( mesh == NULL )
+	{
+		*outExit = report.status == PD_STATUS_OUT_OF_MEMORY ? PD_EXIT_FAILED : PD_EXIT_BAD_INPUT;
+		if ( report.message[0] != '\0' )
+		{
+			pdBadInput( "%s: %s", name, report.message );
+		}
+		else
+		{
+			pdBadInput( "%s: cannot create a mesh (%s)", name, pdStatusString( report.status ) );
+		}
+	}
+	return mesh;
+}
+
+// Runs one query on two soups and prints the result; the common tail of query and replay.
+static int pdRunQuery( const char* nameA, const pdSoup* soupA, const char* nameB, const pdSoup* soupB,
+					   const pdCliOptions* o )
+{
+	int rc = PD_EXIT_OK;
+	pdMesh* meshA = pdCreateMeshFromSoup( nameA, soupA, &rc );
+	if ( meshA == NULL )
+	{
+		return rc;
+	}
+	pdMesh* meshB = pdCreateMeshFromSoup( nameB, soupB, &rc );
+	if ( meshB == NULL )
+	{
+		pdDestroyMesh( meshA );
+		return rc;
+	}
+	pdWorkspace* workspace = pdCreateWorkspace();
+	if ( workspace == NULL )
+	{
+		pdDestroyMesh( meshA );
+		pdDestroyMesh( meshB );
+		fprintf( stderr, "polydepth: out of memory creating the workspace\n" );
+		return PD_EXIT_FAILED;
+	}
+	if ( o->reproOut != NULL &&
+		 pdWriteRepro( o->reproOut, meshA, &o->poseA, meshB, &o->poseB, &o->def ) != PD_STATUS_OK )
+	{
+		pdDestroyWorkspace( workspace );
+		pdDestroyMesh( meshA );
+		pdDestroyMesh( meshB );
+		return pdBadInput( "%s: cannot write the reproduction file", o->reproOut );
+	}
+	pdPenetrationResult result;
+	memset( &result, 0, sizeof( result ) );
+	pdStatus status = pdComputePenetration( meshA, &o->poseA, meshB, &o->poseB, &o->def, NULL, workspace, &result );
+	if ( status < 0 )
+	{
+		if ( status == PD_STATUS_INVALID_POSE )
+		{
+			rc = pdBadInput( "--pose-a/--pose-b: %s", pdStatusString( status ) );
+		}
+		else if ( status == PD_STATUS_INVALID_DEF || status == PD_STATUS_INVALID_ARGUMENT )
+		{
+			rc = pdBadInput( "options: %s", pdStatusString( status ) );
+		}
+		else
+		{
+			fprintf( stderr, "polydepth: the query failed: %s\n", pdStatusString( status ) );
+			rc = PD_EXIT_FAILED;
+		}
+	}
+	else
+	{
+		pdPrintResult( &result, o->json, nameA, nameB, meshA, meshB );
+		rc = PD_EXIT_OK;
+	}
+	pdDestroyWorkspace( workspace );
+	pdDestroyMesh( meshA );
+	pdDestroyMesh( meshB );
+	return rc;
+}
+
+static int pdQueryCommand( int argc, char** argv )
+{
+	pdCliOptions o;
+	memset( &o, 0, sizeof( o ) );
+	o.poseA = pdIdentityTransform();
+	o.poseB = pdIdentityTransform();
+	o.def = pdDefaultPenetrationDef();
+	bool help = false;
+	int rc = pdParseQueryOptions( argc, argv, &o, &help );
+	if ( help )
+	{
+		fputs( pdQueryHelp, stdout );
+		return PD_EXIT_OK;
+	}
+	if ( rc != PD_EXIT_OK )
+	{
+		return rc;
+	}
+	char error[512];
+	pdSoup soupA, soupB;
+	if ( !pdLoadSoup( o.pathA, &soupA, error, sizeof( error ) ) )
+	{
+		return pdBadInput( "%s", error );
+	}
+	if ( !pdLoadSoup( o.pathB, &soupB, error, sizeof( error ) ) )
+	{
+		pdFreeSoup( &soupA );
+		return pdBadInput( "%s", error );
+	}
+	rc = pdRunQuery( o.pathA, &soupA, o.pathB, &soupB, &o );
+	pdFreeSoup( &soupA );
+	pdFreeSoup( &soupB );
+	return rc;
+}
+
+static int pdReplayCommand( int argc, char** argv )
+{
+	pdCliOptions o;
+	memset( &o, 0, sizeof( o ) );
+	const char* path = NULL;
+	for ( int i = 0; i < argc; ++i )
+	{
+		if ( strcmp( argv[i], "--help" ) == 0 || strcmp( argv[i], "-h" ) == 0 )
+		{
+			fputs( pdReplayHelp, stdout );
+			return PD_EXIT_OK;
+		}
+		else if ( strcmp( argv[i], "--json" ) == 0 )
+		{
+			o.json = true;
+		}
+		else if ( argv[i][0] == '-' && argv[i][1] != '\0' )
+		{
+			return pdBadInput( "%s: unknown option (see `polydepth replay --help`)", argv[i] );
+		}
+		else if ( path == NULL )
+		{
+			path = argv[i];
+		}
+		else
+		{
+			return pdBadInput( "%s: unexpected argument (replay takes one file)", argv[i] );
+		}
+	}
+	if ( path == NULL )
+	{
+		return pdBadInput( "replay: expected a reproduction file (see `polydepth replay --help`)" );
+	}
+	char error[512];
+	pdSoup soupA, soupB;
+	memset( &soupA, 0, sizeof( soupA ) );
+	memset( &soupB, 0, sizeof( soupB ) );
+	if ( !pdReadRepro( path, &soupA, &soupB, &o.poseA, &o.poseB, &o.def, error, sizeof( error ) ) )
+	{
+		pdFreeSoup( &soupA );
+		pdFreeSoup( &soupB );
+		return pdBadInput( "%s", error[0] != '\0' ? error : path );
+	}
+	char nameA[600], nameB[600];
+	snprintf( nameA, sizeof( nameA ), "%s (mesh a)", path );
+	snprintf( nameB, sizeof( nameB ), "%s (mesh b)", path );
+	int rc = pdRunQuery( nameA, &soupA, nameB, &soupB, &o );
+	pdFreeSoup( &soupA );
+	pdFreeSoup( &soupB );
+	return rc;
+}
+
+int main( int argc, char** argv )
+{
+	if ( argc < 2 )
+	{
+		return pdBadInput( "polydepth: expected a command: query or replay (see `polydepth --help`)" );
+	}
+	const char* command = argv[1];
+	if ( strcmp( command, "--help" ) == 0 || strcmp( command, "-h" ) == 0 || strcmp( command, "help" ) == 0 )
+	{
+		fputs( pdMainHelp, stdout );
+		return PD_EXIT_OK;
+	}
+	if ( strcmp( command, "query" ) == 0 )
+	{
+		return pdQueryCommand( argc - 2, argv + 2 );
+	}
+	if ( strcmp( command, "replay" ) == 0 )
+	{
+		return pdReplayCommand( argc - 2, argv + 2 );
+	}
+	return pdBadInput( "%s: unknown command (query, replay; see `polydepth --help`)", command );
+}

@@ -1,0 +1,708 @@
+// SPDX-License-Identifier: MIT
+// Off-screen OpenGL (OSMesa) renderer: fixed-function lighting, ground grid, planar shadows
+// with a stencil so that overlapping shadows darken once, overlays, supersampled output.
+#include "render.h"
+
+#include <GL/gl.h>
+#include <GL/osmesa.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PD_RENDER_PI 3.14159265358979323846
+
+typedef struct pdShadowCaster
+{
+	const pdRenderMesh* mesh;
+	double model[16];
+} pdShadowCaster;
+
+typedef struct pdOverlay
+{
+	double a[3];
+	double b[3];
+	float rgb[3];
+	float size; // > 0: a point of this size, 0: a line a-b
+} pdOverlay;
+
+struct pdRenderMesh
+{
+	float* positions; // 9 per triangle
+	float* normals;   // 9 per triangle
+	int triangleCount;
+};
+
+struct pdRenderer
+{
+	OSMesaContext context;
+	int width, height, supersample;
+	uint8_t* buffer; // (width * ss) x (height * ss) RGBA, bottom row first (OSMesa)
+	uint8_t* pixels; // width x height RGBA, top row first
+	pdRenderFrameDef frame;
+	pdShadowCaster* casters;
+	int casterCount, casterCapacity;
+	pdOverlay* overlays;
+	int overlayCount, overlayCapacity;
+};
+
+static void pdSetError( char* error, size_t errorSize, const char* message )
+{
+	if ( error != NULL && errorSize > 0 )
+		snprintf( error, errorSize, "%s", message );
+}
+
+pdRenderFrameDef pdDefaultRenderFrameDef( void )
+{
+	pdRenderFrameDef d;
+	memset( &d, 0, sizeof( d ) );
+	d.eye[0] = 8.0;
+	d.eye[1] = 7.0;
+	d.eye[2] = 10.0;
+	d.target[1] = 1.0;
+	d.up[1] = 1.0;
+	d.fovY = 40.0;
+	d.lightDir[0] = -0.30;
+	d.lightDir[1] = -1.0;
+	d.lightDir[2] = -0.45;
+	d.groundY = 0.0;
+	d.groundHalfSize = 12.0;
+	d.gridSpacing = 1.0;
+	d.background[0] = 0.58f;
+	d.background[1] = 0.70f;
+	d.background[2] = 0.86f;
+	d.shadows = true;
+	return d;
+}
+
+static bool pdAllocateBuffers( pdRenderer* r, int width, int height )
+{
+	size_t big = (size_t)width * r->supersample * (size_t)height * r->supersample * 4;
+	uint8_t* buffer = (uint8_t*)malloc( big );
+	uint8_t* pixels = (uint8_t*)calloc( (size_t)width * (size_t)height, 4 );
+	if ( buffer == NULL || pixels == NULL )
+	{
+		free( buffer );
+		free( pixels );
+		return false;
+	}
+	free( r->buffer );
+	free( r->pixels );
+	r->buffer = buffer;
+	r->pixels = pixels;
+	r->width = width;
+	r->height = height;
+	return true;
+}
+
+pdRenderer* pdCreateRenderer( int width, int height, int supersample, char* error, size_t errorSize )
+{
+	if ( width < 1 || height < 1 || width > 8192 || height > 8192 )
+	{
+		pdSetError( error, errorSize, "image size must be 1..8192 pixels per side" );
+		return NULL;
+	}
+	if ( supersample < 1 )
+		supersample = 1;
+	if ( supersample > 4 )
+		supersample = 4;
+	pdRenderer* r = (pdRenderer*)calloc( 1, sizeof( pdRenderer ) );
+	if ( r == NULL )
+	{
+		pdSetError( error, errorSize, "out of memory" );
+		return NULL;
+	}
+	r->supersample = supersample;
+	r->context = OSMesaCreateContextExt( OSMESA_RGBA, 24, 8, 0, NULL );
+	if ( r->context == NULL )
+	{
+		pdSetError( error, errorSize, "OSMesaCreateContextExt failed (no off-screen OpenGL)" );
+		free( r );
+		return NULL;
+	}
+	if ( !pdAllocateBuffers( r, width, height ) ||
+		 !OSMesaMakeCurrent( r->context, r->buffer, GL_UNSIGNED_BYTE, width * supersample, height * supersample ) )
+	{
+		pdSetError( error, errorSize, "cannot make the off-screen context current" );
+		pdDestroyRenderer( r );
+		return NULL;
+	}
+	r->frame = pdDefaultRenderFrameDef();
+	return r;
+}
+
+void pdDestroyRenderer( pdRenderer* renderer )
+{
+	if ( renderer == NULL )
+		return;
+	if ( renderer->context != NULL )
+	{
+		// Release the context first: Mesa keeps the framebuffer of a current context alive.
+		if ( OSMesaGetCurrentContext() == renderer->context )
+			OSMesaMakeCurrent( NULL, NULL, GL_UNSIGNED_BYTE, 0, 0 );
+		OSMesaDestroyContext( renderer->context );
+	}
+	free( renderer->buffer );
+	free( renderer->pixels );
+	free( renderer->casters );
+	free( renderer->overlays );
+	free( renderer );
+}
+
+bool pdRenderer_Resize( pdRenderer* renderer, int width, int height )
+{
+	if ( width < 1 || height < 1 || width > 8192 || height > 8192 )
+		return false;
+	if ( width == renderer->width && height == renderer->height )
+		return true;
+	if ( !pdAllocateBuffers( renderer, width, height ) )
+		return false;
+	int ss = renderer->supersample;
+	return OSMesaMakeCurrent( renderer->context, renderer->buffer, GL_UNSIGNED_BYTE, width * ss, height * ss ) != 0;
+}
+
+int pdRenderer_GetWidth( const pdRenderer* renderer )
+{
+	return renderer->width;
+}
+
+int pdRenderer_GetHeight( const pdRenderer* renderer )
+{
+	return renderer->height;
+}
+
+const uint8_t* pdRenderer_GetPixels( const pdRenderer* renderer )
+{
+	return renderer->pixels;
+}
+
+static void pdCross( const double a[3], const double b[3], double out[3] )
+{
+	out[0] = a[1] * b[2] - a[2] * b[1];
+	out[1] = a[2] * b[0] - a[0] * b[2];
+	out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static double pdDot( const double a[3], const double b[3] )
+{
+	return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static bool pdNormalize( double v[3] )
+{
+	double len = sqrt( pdDot( v, v ) );
+	if ( !( len > 1e-300 ) )
+		return false;
+	v[0] /= len;
+	v[1] /= len;
+	v[2] /= len;
+	return true;
+}
+
+pdRenderMesh* pdCreateRenderMesh( const double* vertices, int vertexCount, const uint32_t* indices, int triangleCount,
+								  double creaseDegrees )
+{
+	if ( vertices == NULL || indices == NULL || vertexCount < 1 || triangleCount < 1 )
+		return NULL;
+	for ( int i = 0; i < 3 * triangleCount; ++i )
+		if ( indices[i] >= (uint32_t)vertexCount )
+			return NULL;
+	pdRenderMesh* m = (pdRenderMesh*)calloc( 1, sizeof( pdRenderMesh ) );
+	double* faceNormals = (double*)calloc( (size_t)triangleCount, 3 * sizeof( double ) );
+	double* faceUnit = (double*)calloc( (size_t)triangleCount, 3 * sizeof( double ) );
+	int* start = (int*)calloc( (size_t)vertexCount + 1, sizeof( int ) );
+	int* faces = (int*)malloc( (size_t)triangleCount * 3 * sizeof( int ) );
+	int* fill = (int*)calloc( (size_t)vertexCount, sizeof( int ) );
+	if ( m != NULL )
+	{
+		m->positions = (float*)malloc( (size_t)triangleCount * 9 * sizeof( float ) );
+		m->normals = (float*)malloc( (size_t)triangleCount * 9 * sizeof( float ) );
+	}
+	if ( m == NULL || faceNormals == NULL || faceUnit == NULL || start == NULL || faces == NULL || fill == NULL ||
+		 m->positions == NULL || m->normals == NULL )
+	{
+		free( faceNormals );
+		free( faceUnit );
+		free( start );
+		free( faces );
+		free( fill );
+		pdDestroyRenderMesh( m );
+		return NULL;
+	}
+	m->triangleCount = triangleCount;
+
+	// Face normals (area weighted) and the vertex -> faces lists.
+	for ( int t = 0; t < triangleCount; ++t )
+	{
+		const double* a = vertices + 3 * indices[3 * t];
+		const double* b = vertices + 3 * indices[3 * t + 1];
+		const double* c = vertices + 3 * indices[3 * t + 2];
+		double e1[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
+		double e2[3] = { c[0] - a[0], c[1] - a[1], c[2] - a[2] };
+		pdCross( e1, e2, faceNormals + 3 * t );
+		memcpy( faceUnit + 3 * t, faceNormals + 3 * t, 3 * sizeof( double ) );
+		if ( !pdNormalize( faceUnit + 3 * t ) )
+			faceUnit[3 * t] = faceUnit[3 * t + 1] = faceUnit[3 * t + 2] = 0.0;
+		for ( int k = 0; k < 3; ++k )
+			start[indices[3 * t + k] + 1] += 1;
+	}
+	for ( int v = 0; v < vertexCount; ++v )
+		start[v + 1] += start[v];
+	for ( int t = 0; t < triangleCount; ++t )
+		for ( int k = 0; k < 3; ++k )
+		{
+			uint32_t v = indices[3 * t + k];
+			faces[start[v] + fill[v]++] = t;
+		}
+
+	double cosCrease = cos( creaseDegrees * PD_RENDER_PI / 180.0 );
+	for ( int t = 0; t < triangleCount; ++t )
+	{
+		const double* nt = faceUnit + 3 * t;
+		for ( int k = 0; k < 3; ++k )
+		{
+			uint32_t v = indices[3 * t + k];
+			double n[3] = { 0.0, 0.0, 0.0 };
+			for ( int j = start[v]; j < start[v + 1]; ++j )
+			{
+				int f = faces[j];
+				if ( pdDot( faceUnit + 3 * f, nt ) >= cosCrease )
+				{
+					n[0] += faceNormals[3 * f];
+					n[1] += faceNormals[3 * f + 1];
+					n[2] += faceNormals[3 * f + 2];
+				}
+			}
+			if ( !pdNormalize( n ) )
+			{
+				n[0] = nt[0];
+				n[1] = nt[1];
+				n[2] = nt[2];
+				if ( !pdNormalize( n ) )
+				{
+					n[0] = 0.0;
+					n[1] = 1.0;
+					n[2] = 0.0;
+				}
+			}
+			for ( int a = 0; a < 3; ++a )
+			{
+				m->positions[9 * t + 3 * k + a] = (float)vertices[3 * v + a];
+				m->normals[9 * t + 3 * k + a] = (float)n[a];
+			}
+		}
+	}
+	free( faceNormals );
+	free( faceUnit );
+	free( start );
+	free( faces );
+	free( fill );
+	return m;
+}
+
+void pdDestroyRenderMesh( pdRenderMesh* mesh )
+{
+	if ( mesh == NULL )
+		return;
+	free( mesh->positions );
+	free( mesh->normals );
+	free( mesh );
+}
+
+// Column-major 4x4 of a pose.
+static void pdPoseMatrix( const pdRenderPose* pose, double m[16] )
+{
+	double w = pose->q[0], x = pose->q[1], y = pose->q[2], z = pose->q[3];
+	double n = sqrt( w * w + x * x + y * y + z * z );
+	if ( !( n > 1e-12 ) )
+	{
+		w = 1.0;
+		x = y = z = 0.0;
+		n = 1.0;
+	}
+	w /= n;
+	x /= n;
+	y /= n;
+	z /= n;
+	m[0] = 1 - 2 * ( y * y + z * z );
+	m[1] = 2 * ( x * y + w * z );
+	m[2] = 2 * ( x * z - w * y );
+	m[3] = 0;
+	m[4] = 2 * ( x * y - w * z );
+	m[5] = 1 - 2 * ( x * x + z * z );
+	m[6] = 2 * ( y * z + w * x );
+	m[7] = 0;
+	m[8] = 2 * ( x * z + w * y );
+	m[9] = 2 * ( y * z - w * x );
+	m[10] = 1 - 2 * ( x * x + y * y );
+	m[11] = 0;
+	m[12] = pose->p[0];
+	m[13] = pose->p[1];
+	m[14] = pose->p[2];
+	m[15] = 1;
+}
+
+static void pdLookAt( const double eye[3], const double target[3], const double up[3], double m[16] )
+{
+	double f[3] = { target[0] - eye[0], target[1] - eye[1], target[2] - eye[2] };
+	if ( !pdNormalize( f ) )
+	{
+		f[0] = 0.0;
+		f[1] = 0.0;
+		f[2] = -1.0;
+	}
+	double s[3], u[3];
+	pdCross( f, up, s );
+	if ( !pdNormalize( s ) )
+	{
+		double alt[3] = { 0.0, 0.0, 1.0 };
+		pdCross( f, alt, s );
+		pdNormalize( s );
+	}
+	pdCross( s, f, u );
+	m[0] = s[0];
+	m[4] = s[1];
+	m[8] = s[2];
+	m[1] = u[0];
+	m[5] = u[1];
+	m[9] = u[2];
+	m[2] = -f[0];
+	m[6] = -f[1];
+	m[10] = -f[2];
+	m[3] = m[7] = m[11] = 0.0;
+	m[12] = -pdDot( s, eye );
+	m[13] = -pdDot( u, eye );
+	m[14] = pdDot( f, eye );
+	m[15] = 1.0;
+}
+
+void pdRenderer_Begin( pdRenderer* renderer, const pdRenderFrameDef* def )
+{
+	pdRenderer* r = renderer;
+	r->frame = def != NULL ? *def : pdDefaultRenderFrameDef();
+	r->casterCount = 0;
+	r->overlayCount = 0;
+	const pdRenderFrameDef* f = &r->frame;
+	int ss = r->supersample;
+	int w = r->width * ss, h = r->height * ss;
+	OSMesaMakeCurrent( r->context, r->buffer, GL_UNSIGNED_BYTE, w, h );
+
+	glViewport( 0, 0, w, h );
+	glClearColor( f->background[0], f->background[1], f->background[2], 1.0f );
+	glClearStencil( 0 );
+	glClearDepth( 1.0 );
+	glClear( GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT );
+	glDisable( GL_STENCIL_TEST );
+	glDisable( GL_BLEND );
+
+	// Sky: a vertical gradient behind everything.
+	glMatrixMode( GL_PROJECTION );
+	glLoadIdentity();
+	glMatrixMode( GL_MODELVIEW );
+	glLoadIdentity();
+	glDisable( GL_DEPTH_TEST );
+	glDisable( GL_LIGHTING );
+	glDisable( GL_CULL_FACE );
+	glShadeModel( GL_SMOOTH );
+	glBegin( GL_QUADS );
+	glColor3f( 0.93f, 0.94f, 0.96f );
+	glVertex2f( -1.0f, -1.0f );
+	glVertex2f( 1.0f, -1.0f );
+	glColor3f( f->background[0], f->background[1], f->background[2] );
+	glVertex2f( 1.0f, 1.0f );
+	glVertex2f( -1.0f, 1.0f );
+	glEnd();
+
+	// Camera.
+	double aspect = (double)r->width / (double)r->height;
+	double zNear = 0.1, zFar = 200.0;
+	double fov = f->fovY > 1.0 && f->fovY < 170.0 ? f->fovY : 40.0;
+	double top = zNear * tan( 0.5 * fov * PD_RENDER_PI / 180.0 );
+	glMatrixMode( GL_PROJECTION );
+	glLoadIdentity();
+	glFrustum( -top * aspect, top * aspect, -top, top, zNear, zFar );
+	double view[16];
+	double up[3] = { f->up[0], f->up[1], f->up[2] };
+	if ( pdDot( up, up ) <= 0.0 )
+		up[1] = 1.0;
+	pdLookAt( f->eye, f->target, up, view );
+	glMatrixMode( GL_MODELVIEW );
+	glLoadMatrixd( view );
+
+	// Lights in world space: a key light along lightDir and a dim fill from the other side.
+	double l[3] = { -f->lightDir[0], -f->lightDir[1], -f->lightDir[2] };
+	if ( !pdNormalize( l ) )
+	{
+		l[0] = 0.0;
+		l[1] = 1.0;
+		l[2] = 0.0;
+	}
+	GLfloat keyPos[4] = { (GLfloat)l[0], (GLfloat)l[1], (GLfloat)l[2], 0.0f };
+	GLfloat fillPos[4] = { (GLfloat)-l[0], 0.4f, (GLfloat)-l[2], 0.0f };
+	GLfloat keyDiffuse[4] = { 0.78f, 0.76f, 0.72f, 1.0f };
+	GLfloat fillDiffuse[4] = { 0.22f, 0.24f, 0.28f, 1.0f };
+	GLfloat specular[4] = { 0.25f, 0.25f, 0.25f, 1.0f };
+	GLfloat none[4] = { 0.0f, 0.0f, 0.0f, 1.0f };
+	GLfloat ambient[4] = { 0.30f, 0.30f, 0.32f, 1.0f };
+	glLightfv( GL_LIGHT0, GL_POSITION, keyPos );
+	glLightfv( GL_LIGHT0, GL_DIFFUSE, keyDiffuse );
+	glLightfv( GL_LIGHT0, GL_SPECULAR, specular );
+	glLightfv( GL_LIGHT0, GL_AMBIENT, none );
+	glLightfv( GL_LIGHT1, GL_POSITION, fillPos );
+	glLightfv( GL_LIGHT1, GL_DIFFUSE, fillDiffuse );
+	glLightfv( GL_LIGHT1, GL_SPECULAR, none );
+	glLightfv( GL_LIGHT1, GL_AMBIENT, none );
+	glLightModelfv( GL_LIGHT_MODEL_AMBIENT, ambient );
+	glEnable( GL_LIGHT0 );
+	glEnable( GL_LIGHT1 );
+	glEnable( GL_NORMALIZE );
+	glColorMaterial( GL_FRONT_AND_BACK, GL_AMBIENT_AND_DIFFUSE );
+	glEnable( GL_COLOR_MATERIAL );
+	glMaterialfv( GL_FRONT_AND_BACK, GL_SPECULAR, specular );
+	glMaterialf( GL_FRONT_AND_BACK, GL_SHININESS, 24.0f );
+	glEnable( GL_DEPTH_TEST );
+	glDepthFunc( GL_LEQUAL );
+
+	// Ground just below y = groundY, so that floors of the scene at exactly groundY win.
+	double s = f->groundHalfSize > 0.0 ? f->groundHalfSize : 12.0;
+	double gy = f->groundY;
+	glEnable( GL_LIGHTING );
+	glColor3f( 0.80f, 0.80f, 0.78f );
+	glBegin( GL_QUADS );
+	glNormal3f( 0.0f, 1.0f, 0.0f );
+	glVertex3d( -s, gy - 0.004, s );
+	glVertex3d( s, gy - 0.004, s );
+	glVertex3d( s, gy - 0.004, -s );
+	glVertex3d( -s, gy - 0.004, -s );
+	glEnd();
+	glDisable( GL_LIGHTING );
+	if ( f->gridSpacing > 0.0 )
+	{
+		int n = (int)floor( s / f->gridSpacing );
+		if ( n > 500 )
+			n = 500;
+		glLineWidth( (GLfloat)ss );
+		glColor3f( 0.62f, 0.62f, 0.62f );
+		glBegin( GL_LINES );
+		for ( int i = -n; i <= n; ++i )
+		{
+			double c = i * f->gridSpacing;
+			glVertex3d( c, gy + 0.001, -s );
+			glVertex3d( c, gy + 0.001, s );
+			glVertex3d( -s, gy + 0.001, c );
+			glVertex3d( s, gy + 0.001, c );
+		}
+		glEnd();
+	}
+	glEnable( GL_LIGHTING );
+}
+
+void pdRenderer_DrawMesh( pdRenderer* renderer, const pdRenderMesh* mesh, const pdRenderPose* pose, const float rgb[3],
+						  unsigned flags )
+{
+	if ( mesh == NULL || pose == NULL )
+		return;
+	pdRenderer* r = renderer;
+	double model[16];
+	pdPoseMatrix( pose, model );
+	bool twoSided = ( flags & PD_RENDER_TWO_SIDED ) != 0;
+	if ( twoSided )
+		glDisable( GL_CULL_FACE );
+	else
+	{
+		glEnable( GL_CULL_FACE );
+		glCullFace( GL_BACK );
+	}
+	glLightModeli( GL_LIGHT_MODEL_TWO_SIDE, twoSided ? GL_TRUE : GL_FALSE );
+	glEnable( GL_LIGHTING );
+	glColor3f( rgb[0], rgb[1], rgb[2] );
+	glPushMatrix();
+	glMultMatrixd( model );
+	glEnableClientState( GL_VERTEX_ARRAY );
+	glEnableClientState( GL_NORMAL_ARRAY );
+	glVertexPointer( 3, GL_FLOAT, 0, mesh->positions );
+	glNormalPointer( GL_FLOAT, 0, mesh->normals );
+	glDrawArrays( GL_TRIANGLES, 0, 3 * mesh->triangleCount );
+	glDisableClientState( GL_NORMAL_ARRAY );
+	glDisableClientState( GL_VERTEX_ARRAY );
+	glPopMatrix();
+
+	if ( ( flags & PD_RENDER_CAST_SHADOW ) != 0 && r->frame.shadows )
+	{
+		if ( r->casterCount == r->casterCapacity )
+		{
+			int capacity = r->casterCapacity > 0 ? 2 * r->casterCapacity : 64;
+			pdShadowCaster* grown = (pdShadowCaster*)realloc( r->casters, (size_t)capacity * sizeof( pdShadowCaster ) );
+			if ( grown == NULL )
+				return;
+			r->casters = grown;
+			r->casterCapacity = capacity;
+		}
+		pdShadowCaster* c = r->casters + r->casterCount++;
+		c->mesh = mesh;
+		memcpy( c->model, model, sizeof( model ) );
+	}
+}
+
+static void pdPushOverlay( pdRenderer* r, const double a[3], const double b[3], const float rgb[3], float size )
+{
+	if ( r->overlayCount == r->overlayCapacity )
+	{
+		int capacity = r->overlayCapacity > 0 ? 2 * r->overlayCapacity : 256;
+		pdOverlay* grown = (pdOverlay*)realloc( r->overlays, (size_t)capacity * sizeof( pdOverlay ) );
+		if ( grown == NULL )
+			return;
+		r->overlays = grown;
+		r->overlayCapacity = capacity;
+	}
+	pdOverlay* o = r->overlays + r->overlayCount++;
+	memcpy( o->a, a, sizeof( o->a ) );
+	memcpy( o->b, b, sizeof( o->b ) );
+	memcpy( o->rgb, rgb, sizeof( o->rgb ) );
+	o->size = size;
+}
+
+void pdRenderer_DrawPoint( pdRenderer* renderer, const double p[3], const float rgb[3], float size )
+{
+	pdPushOverlay( renderer, p, p, rgb, size > 0.0f ? size : 1.0f );
+}
+
+void pdRenderer_DrawLine( pdRenderer* renderer, const double a[3], const double b[3], const float rgb[3] )
+{
+	pdPushOverlay( renderer, a, b, rgb, 0.0f );
+}
+
+void pdRenderer_End( pdRenderer* renderer )
+{
+	pdRenderer* r = renderer;
+	const pdRenderFrameDef* f = &r->frame;
+	int ss = r->supersample;
+
+	if ( f->shadows && r->casterCount > 0 )
+	{
+		// Project onto the plane y = groundY + eps along the light: p' = p - L (p.y - h) / L.y.
+		double L[3] = { f->lightDir[0], f->lightDir[1], f->lightDir[2] };
+		if ( !( L[1] < -1e-3 ) )
+		{
+			L[0] = 0.0;
+			L[1] = -1.0;
+			L[2] = 0.0;
+		}
+		double h = f->groundY + 0.003;
+		double P[16] = { 0 };
+		P[0] = 1.0;
+		P[4] = -L[0] / L[1];
+		P[12] = L[0] / L[1] * h;
+		P[5] = 0.0;
+		P[13] = h;
+		P[10] = 1.0;
+		P[6] = -L[2] / L[1];
+		P[14] = L[2] / L[1] * h;
+		P[15] = 1.0;
+		glDisable( GL_LIGHTING );
+		glDisable( GL_CULL_FACE );
+		glEnable( GL_BLEND );
+		glBlendFunc( GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA );
+		glDepthMask( GL_FALSE );
+		glEnable( GL_STENCIL_TEST );
+		glStencilFunc( GL_EQUAL, 0, 0xff );
+		glStencilOp( GL_KEEP, GL_KEEP, GL_INCR );
+		glColor4f( 0.05f, 0.06f, 0.10f, 0.38f );
+		glEnableClientState( GL_VERTEX_ARRAY );
+		for ( int i = 0; i < r->casterCount; ++i )
+		{
+			glPushMatrix();
+			glMultMatrixd( P );
+			glMultMatrixd( r->casters[i].model );
+			glVertexPointer( 3, GL_FLOAT, 0, r->casters[i].mesh->positions );
+			glDrawArrays( GL_TRIANGLES, 0, 3 * r->casters[i].mesh->triangleCount );
+			glPopMatrix();
+		}
+		glDisableClientState( GL_VERTEX_ARRAY );
+		glDisable( GL_STENCIL_TEST );
+		glDepthMask( GL_TRUE );
+		glDisable( GL_BLEND );
+	}
+
+	if ( r->overlayCount > 0 )
+	{
+		glDisable( GL_LIGHTING );
+		glDisable( GL_DEPTH_TEST );
+		glLineWidth( 1.5f * (float)ss );
+		glBegin( GL_LINES );
+		for ( int i = 0; i < r->overlayCount; ++i )
+		{
+			const pdOverlay* o = r->overlays + i;
+			if ( o->size > 0.0f )
+				continue;
+			glColor3f( o->rgb[0], o->rgb[1], o->rgb[2] );
+			glVertex3dv( o->a );
+			glVertex3dv( o->b );
+		}
+		glEnd();
+		for ( int i = 0; i < r->overlayCount; ++i )
+		{
+			const pdOverlay* o = r->overlays + i;
+			if ( o->size <= 0.0f )
+				continue;
+			glPointSize( o->size * (float)ss );
+			glBegin( GL_POINTS );
+			glColor3f( o->rgb[0], o->rgb[1], o->rgb[2] );
+			glVertex3dv( o->a );
+			glEnd();
+		}
+		glEnable( GL_DEPTH_TEST );
+	}
+	glFinish();
+
+	// Box filter ss x ss and flip to top row first.
+	int bw = r->width * ss;
+	int area = ss * ss;
+	for ( int y = 0; y < r->height; ++y )
+	{
+		int srcY = ( r->height - 1 - y ) * ss;
+		uint8_t* out = r->pixels + (size_t)y * r->width * 4;
+		for ( int x = 0; x < r->width; ++x )
+		{
+			int sum[3] = { 0, 0, 0 };
+			for ( int j = 0; j < ss; ++j )
+			{
+				const uint8_t* in = r->buffer + ( (size_t)( srcY + j ) * bw + (size_t)x * ss ) * 4;
+				for ( int i = 0; i < ss; ++i )
+				{
+					sum[0] += in[4 * i];
+					sum[1] += in[4 * i + 1];
+					sum[2] += in[4 * i + 2];
+				}
+			}
+			out[4 * x] = (uint8_t)( ( sum[0] + area / 2 ) / area );
+			out[4 * x + 1] = (uint8_t)( ( sum[1] + area / 2 ) / area );
+			out[4 * x + 2] = (uint8_t)( ( sum[2] + area / 2 ) / area );
+			out[4 * x + 3] = 255;
+		}
+	}
+}
+
+void pdComposeSheet( const uint8_t* const* tiles, int tileCount, int tileWidth, int tileHeight, int columns, int pad,
+					 uint8_t* outRgba, int* outWidth, int* outHeight )
+{
+	if ( columns < 1 )
+		columns = 1;
+	int rows = ( tileCount + columns - 1 ) / columns;
+	int w = columns * ( tileWidth + pad ) + pad;
+	int h = rows * ( tileHeight + pad ) + pad;
+	*outWidth = w;
+	*outHeight = h;
+	if ( outRgba == NULL )
+		return;
+	memset( outRgba, 255, (size_t)w * (size_t)h * 4 );
+	for ( int t = 0; t < tileCount; ++t )
+	{
+		int ox = pad + ( t % columns ) * ( tileWidth + pad );
+		int oy = pad + ( t / columns ) * ( tileHeight + pad );
+		for ( int y = 0; y < tileHeight; ++y )
+			memcpy( outRgba + ( (size_t)( oy + y ) * w + (size_t)ox ) * 4, tiles[t] + (size_t)y * tileWidth * 4,
+					(size_t)tileWidth * 4 );
+	}
+}

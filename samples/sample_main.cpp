@@ -1,0 +1,579 @@
+// SPDX-License-Identifier: MIT
+// polydepth-sample: runs the Bullet debris or ragdoll scene headless and prints a summary;
+// optionally writes frames, a video, a contact sheet, or opens an interactive window.
+#include "scene.h"
+
+#ifdef POLYDEPTH_HAVE_RENDER
+#include "render.h"
+#endif
+
+#include <algorithm>
+#include <cerrno>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace
+{
+
+struct pdOptions
+{
+	pdSceneConfig config;
+	std::string framesDir;
+	std::string video;
+	std::string sheet;
+	int every = 4;
+	int width = 960;
+	int height = 540;
+	bool view = false;
+	bool json = false;
+	bool showContacts = false;
+};
+
+const char* const kUsage =
+	"usage: polydepth-sample debris|ragdoll|tori [--algo polydepth|gimpact] [--bodies N] [--steps N] [--seed S]\n"
+	"       [--frames DIR] [--every K] [--video FILE] [--sheet FILE] [--size WxH] [--view] [--json]\n"
+	"       [--show-contacts] [--shapes torus,knot,grate,cup,spoon,bunny] [--debris N] [--models DIR]\n"
+	"       [--no-sleep] [--margin M] [--penetration-every N]\n"
+	"  debris   mixed concave bodies falling into an open box (default 32 bodies, 600 steps)\n"
+	"  tori     the benchmark: 60 tori of 1,536 triangles, 600 steps of 1/60 s\n"
+	"  ragdoll  ragdolls (11 bodies, 10 joints) tumbling down stairs onto a debris heap (default 4)\n"
+	"  --view opens a window (drag: orbit, wheel: zoom, space: pause, N: step, C: contacts,\n"
+	"         A: switch algorithm and restart, R: restart, Q/Esc: quit)\n";
+
+[[noreturn]] void pdBadOption( const std::string& message )
+{
+	std::fprintf( stderr, "polydepth-sample: %s (see --help)\n", message.c_str() );
+	std::exit( 2 );
+}
+
+bool pdParseInt( const char* text, long lo, long hi, long* out )
+{
+	if ( text == nullptr || *text == 0 )
+		return false;
+	char* end = nullptr;
+	errno = 0;
+	long v = std::strtol( text, &end, 10 );
+	if ( errno != 0 || end == text || *end != 0 || v < lo || v > hi )
+		return false;
+	*out = v;
+	return true;
+}
+
+pdOptions pdParseOptions( int argc, char** argv )
+{
+	pdOptions o;
+	if ( argc < 2 )
+		pdBadOption( "missing scene: debris, ragdoll or tori" );
+	if ( std::strcmp( argv[1], "--help" ) == 0 || std::strcmp( argv[1], "-h" ) == 0 )
+	{
+		std::fputs( kUsage, stdout );
+		std::exit( 0 );
+	}
+	if ( !pdParseSceneKind( argv[1], &o.config.kind ) )
+		pdBadOption( std::string( "unknown scene '" ) + argv[1] + "' (debris, ragdoll or tori)" );
+	for ( int i = 2; i < argc; ++i )
+	{
+		std::string arg = argv[i];
+		auto value = [&]() -> const char*
+		{
+			if ( i + 1 >= argc )
+				pdBadOption( arg + " needs a value" );
+			return argv[++i];
+		};
+		auto integer = [&]( long lo, long hi ) -> long
+		{
+			const char* text = value();
+			long v = 0;
+			if ( !pdParseInt( text, lo, hi, &v ) )
+				pdBadOption( arg + " expects an integer in " + std::to_string( lo ) + ".." + std::to_string( hi ) +
+							 ", got '" + text + "'" );
+			return v;
+		};
+		if ( arg == "--help" || arg == "-h" )
+		{
+			std::fputs( kUsage, stdout );
+			std::exit( 0 );
+		}
+		else if ( arg == "--algo" )
+		{
+			const char* text = value();
+			if ( !pdParseSceneAlgo( text, &o.config.algo ) )
+				pdBadOption( std::string( "--algo expects polydepth or gimpact, got '" ) + text + "'" );
+		}
+		else if ( arg == "--bodies" )
+			o.config.bodies = (int)integer( 1, o.config.kind == PD_SCENE_RAGDOLL ? 64 : 4096 );
+		else if ( arg == "--debris" )
+			o.config.debris = (int)integer( 0, 256 );
+		else if ( arg == "--steps" )
+			o.config.steps = (int)integer( 1, 10000000 );
+		else if ( arg == "--seed" )
+			o.config.seed = (unsigned)integer( 0, 4294967295L );
+		else if ( arg == "--frames" )
+			o.framesDir = value();
+		else if ( arg == "--every" )
+			o.every = (int)integer( 1, 100000 );
+		else if ( arg == "--video" )
+			o.video = value();
+		else if ( arg == "--sheet" )
+			o.sheet = value();
+		else if ( arg == "--size" )
+		{
+			const char* text = value();
+			int w = 0, h = 0;
+			char tail = 0;
+			if ( std::sscanf( text, "%dx%d%c", &w, &h, &tail ) != 2 || w < 16 || h < 16 || w > 4096 || h > 4096 )
+				pdBadOption( std::string( "--size expects WxH with 16..4096 pixels per side, got '" ) + text + "'" );
+			o.width = w;
+			o.height = h;
+		}
+		else if ( arg == "--view" )
+			o.view = true;
+		else if ( arg == "--json" )
+			o.json = true;
+		else if ( arg == "--show-contacts" )
+			o.showContacts = true;
+		else if ( arg == "--shapes" )
+			o.config.shapes = value();
+		else if ( arg == "--models" )
+			o.config.modelsDir = value();
+		else if ( arg == "--no-sleep" )
+			o.config.sleeping = false;
+		else if ( arg == "--margin" )
+		{
+			const char* text = value();
+			char* end = nullptr;
+			double m = std::strtod( text, &end );
+			if ( end == text || *end != 0 || !( m > 0.0 && m < 1.0 ) )
+				pdBadOption( std::string( "--margin expects metres in (0, 1), got '" ) + text + "'" );
+			o.config.margin = m;
+		}
+		else if ( arg == "--penetration-every" )
+			o.config.penetrationEvery = (int)integer( 0, 1000000 );
+		else
+			pdBadOption( "unknown option '" + arg + "'" );
+	}
+	o.config.recordContacts = o.showContacts;
+	return o;
+}
+
+void pdPrintTable( const pdScene& scene, const pdSceneMetrics& m )
+{
+	const pdSceneConfig& c = scene.config();
+	std::printf( "polydepth-sample %s: algo %s, seed %u, %d dynamic bodies, %d steps of %.4g s\n", scene.name(),
+				 pdSceneAlgoName( c.algo ), c.seed, m.dynamicBodies, m.steps, c.timeStep );
+	std::printf( "  %-22s %.2f s\n", "simulated", m.simulatedSeconds );
+	std::printf( "  %-22s median %.2f ms, p95 %.2f ms, mean %.2f ms\n", "step time", m.medianStepMs, m.p95StepMs,
+				 m.meanStepMs );
+	std::printf( "  %-22s mean %.1f, max %d (manifold points)\n", "contacts per step", m.meanContacts, m.maxContacts );
+	std::printf( "  %-22s %d of %d (centre below the floor or outside the walls)\n", "bodies lost", m.lost,
+				 m.dynamicBodies );
+	std::printf( "  %-22s %d\n", "asleep at end", m.asleep );
+	if ( m.penetrationSamples > 0 )
+		std::printf( "  %-22s %.2f mm (step %d), %.2f mm at the end (pdComputePenetration, %d queries%s)\n",
+					 "deepest penetration", 1000.0 * m.maxPenetration, m.maxPenetrationStep,
+					 1000.0 * m.finalPenetration, m.penetrationQueries,
+					 m.penetrationFailures > 0 ? ( ", " + std::to_string( m.penetrationFailures ) + " failed" ).c_str()
+											   : "" );
+	else
+		std::printf( "  %-22s not measured\n", "deepest penetration" );
+	std::printf( "  %-22s %.2f mm (deepest vertex below y = 0)\n", "floor penetration",
+				 1000.0 * m.maxFloorPenetration );
+	std::printf( "  %-22s %.4f m/s (max speed over the last second)\n", "resting jitter", m.jitter );
+	if ( m.joints > 0 )
+		std::printf( "  %-22s %d joints, max pivot error %.2f mm, max limit violation %.3f rad\n", "ragdoll joints",
+					 m.joints, 1000.0 * m.maxJointError, m.maxLimitViolation );
+	std::printf( "  %-22s %s\n", "finite", m.finite ? "yes" : "NO (NaN or Inf in a body state)" );
+	std::printf( "  %-22s 0x%016" PRIx64 "\n", "state hash", m.hash );
+}
+
+void pdPrintJson( const pdScene& scene, const pdSceneMetrics& m )
+{
+	const pdSceneConfig& c = scene.config();
+	std::printf( "{\"scene\": \"%s\", \"algo\": \"%s\", \"seed\": %u, \"bodies\": %d, \"steps\": %d, "
+				 "\"simulated_s\": %.6g, \"median_ms\": %.6g, \"p95_ms\": %.6g, \"mean_ms\": %.6g, "
+				 "\"contacts\": %.6g, \"max_contacts\": %d, \"lost\": %d, \"asleep\": %d, "
+				 "\"max_penetration\": %.6g, \"max_penetration_step\": %d, \"final_penetration\": %.6g, "
+				 "\"penetration_queries\": %d, \"penetration_failures\": %d, \"floor_penetration\": %.6g, "
+				 "\"jitter\": %.6g, \"joints\": %d, \"max_joint_error\": %.6g, \"max_limit_violation\": %.6g, "
+				 "\"finite\": %s, \"hash\": \"0x%016" PRIx64 "\", \"body_size\": %.6g}\n",
+				 scene.name(), pdSceneAlgoName( c.algo ), c.seed, m.dynamicBodies, m.steps, m.simulatedSeconds,
+				 m.medianStepMs, m.p95StepMs, m.meanStepMs, m.meanContacts, m.maxContacts, m.lost, m.asleep,
+				 m.maxPenetration, m.maxPenetrationStep, m.finalPenetration, m.penetrationQueries,
+				 m.penetrationFailures, m.maxFloorPenetration, m.jitter, m.joints, m.maxJointError, m.maxLimitViolation,
+				 m.finite ? "true" : "false", m.hash, m.bodySize );
+}
+
+#ifdef POLYDEPTH_HAVE_RENDER
+
+/// Render meshes made once per scene mesh (bodies share meshes).
+class pdSceneDrawer
+{
+  public:
+	~pdSceneDrawer() { clear(); }
+	void clear()
+	{
+		for ( auto& entry : m_meshes )
+			pdDestroyRenderMesh( entry.second );
+		m_meshes.clear();
+	}
+
+	void draw( pdRenderer* renderer, const pdScene& scene, const double eye[3], const double target[3],
+			   bool showContacts )
+	{
+		pdRenderFrameDef frame = pdDefaultRenderFrameDef();
+		for ( int k = 0; k < 3; ++k )
+		{
+			frame.eye[k] = eye[k];
+			frame.target[k] = target[k];
+		}
+		pdRenderer_Begin( renderer, &frame );
+		for ( int i = 0; i < scene.bodyCount(); ++i )
+		{
+			pdSceneMesh mesh = scene.bodyMesh( i );
+			pdRenderMesh*& rm = m_meshes[mesh.vertices];
+			if ( rm == nullptr )
+				rm = pdCreateRenderMesh( mesh.vertices, mesh.vertexCount, mesh.indices, mesh.triangleCount, 40.0 );
+			pdTransform pose = scene.bodyPose( i );
+			pdRenderPose rp = { { pose.q.w, pose.q.x, pose.q.y, pose.q.z }, { pose.p.x, pose.p.y, pose.p.z } };
+			float rgb[3];
+			scene.bodyColor( i, rgb );
+			unsigned flags = scene.bodyIsStatic( i ) ? 0u : (unsigned)PD_RENDER_CAST_SHADOW;
+			if ( !mesh.closed && !scene.bodyIsStatic( i ) )
+				flags |= PD_RENDER_TWO_SIDED;
+			pdRenderer_DrawMesh( renderer, rm, &rp, rgb, flags );
+		}
+		if ( showContacts )
+		{
+			const float red[3] = { 0.95f, 0.10f, 0.10f };
+			const float yellow[3] = { 1.0f, 0.85f, 0.10f };
+			for ( const pdSceneContact& c : scene.contacts() )
+			{
+				double tip[3] = { c.point[0] + 0.15 * c.normal[0], c.point[1] + 0.15 * c.normal[1],
+								  c.point[2] + 0.15 * c.normal[2] };
+				pdRenderer_DrawLine( renderer, c.point, tip, yellow );
+				pdRenderer_DrawPoint( renderer, c.point, red, 4.0f );
+			}
+		}
+		pdRenderer_End( renderer );
+	}
+
+  private:
+	std::map<const double*, pdRenderMesh*> m_meshes;
+};
+
+std::string pdLabel( const pdScene& scene )
+{
+	char text[128];
+	std::snprintf( text, sizeof( text ), "%s %s  t=%.2fs", scene.name(), pdSceneAlgoName( scene.config().algo ),
+				   scene.stepIndex() * scene.config().timeStep );
+	return text;
+}
+
+int pdRunView( pdOptions& o )
+{
+	char reason[256] = "";
+	if ( !pdWindowAvailable( reason, sizeof( reason ) ) )
+	{
+		std::fprintf( stderr, "polydepth-sample: --view: %s\n", reason );
+		return 2;
+	}
+	pdWindow* window = pdCreateWindow( o.width, o.height, "polydepth-sample", reason, sizeof( reason ) );
+	if ( window == nullptr )
+	{
+		std::fprintf( stderr, "polydepth-sample: --view: %s\n", reason );
+		return 2;
+	}
+	char error[256] = "";
+	pdRenderer* renderer = pdCreateRenderer( o.width, o.height, 1, error, sizeof( error ) );
+	if ( renderer == nullptr )
+	{
+		std::fprintf( stderr, "polydepth-sample: %s\n", error );
+		pdDestroyWindow( window );
+		return 1;
+	}
+	o.config.recordContacts = true;
+	std::string message;
+	std::unique_ptr<pdScene> scene = pdScene::create( o.config, &message );
+	if ( !scene )
+	{
+		std::fprintf( stderr, "polydepth-sample: %s\n", message.c_str() );
+		pdDestroyRenderer( renderer );
+		pdDestroyWindow( window );
+		return 1;
+	}
+	double eye[3], target[3];
+	scene->camera( eye, target );
+	double dx = eye[0] - target[0], dy = eye[1] - target[1], dz = eye[2] - target[2];
+	double distance = std::sqrt( dx * dx + dy * dy + dz * dz );
+	double yaw = std::atan2( dx, dz ), pitch = std::asin( dy / std::max( distance, 1e-9 ) );
+	bool paused = false, contacts = o.showContacts, quit = false;
+	pdSceneDrawer drawer;
+	// The loop ends when the window closes or on Q/Esc; each pass is one frame.
+	for ( long frame = 0; !quit && frame < 100000000L; ++frame )
+	{
+		pdWindowInput input;
+		pdWindow_Poll( window, &input );
+		if ( input.closed )
+			break;
+		bool restart = false, single = false;
+		for ( int k = 0; k < input.keyCount; ++k )
+		{
+			int key = input.keys[k];
+			if ( key == 27 || key == 'Q' )
+				quit = true;
+			else if ( key == ' ' )
+				paused = !paused;
+			else if ( key == 'N' || key == 'S' )
+				single = true;
+			else if ( key == 'C' )
+				contacts = !contacts;
+			else if ( key == 'R' )
+				restart = true;
+			else if ( key == 'A' )
+			{
+				o.config.algo =
+					o.config.algo == PD_SCENE_ALGO_GIMPACT ? PD_SCENE_ALGO_POLYDEPTH : PD_SCENE_ALGO_GIMPACT;
+				restart = true;
+			}
+		}
+		if ( restart )
+		{
+			std::unique_ptr<pdScene> next = pdScene::create( o.config, &message );
+			if ( next )
+			{
+				drawer.clear();
+				scene = std::move( next );
+			}
+			else
+			{
+				std::fprintf( stderr, "polydepth-sample: %s\n", message.c_str() );
+				o.config.algo = scene->config().algo;
+			}
+		}
+		yaw -= 0.005 * input.dragX;
+		pitch = std::min( 1.5, std::max( -0.2, pitch + 0.005 * input.dragY ) );
+		distance = std::min( 80.0, std::max( 1.0, distance * std::pow( 0.9, input.scroll ) ) );
+		eye[0] = target[0] + distance * std::cos( pitch ) * std::sin( yaw );
+		eye[1] = target[1] + distance * std::sin( pitch );
+		eye[2] = target[2] + distance * std::cos( pitch ) * std::cos( yaw );
+		if ( ( !paused || single ) && scene->stepIndex() < scene->stepCount() )
+			scene->step();
+		if ( input.width > 0 && input.height > 0 )
+			pdRenderer_Resize( renderer, input.width, input.height );
+		drawer.draw( renderer, *scene, eye, target, contacts );
+		int w = pdRenderer_GetWidth( renderer ), h = pdRenderer_GetHeight( renderer );
+		std::vector<uint8_t> pixels( pdRenderer_GetPixels( renderer ), pdRenderer_GetPixels( renderer ) + 4 * w * h );
+		const uint8_t white[3] = { 255, 255, 255 };
+		pdDrawLabel( pixels.data(), w, h, 10, 10, ( pdLabel( *scene ) + ( paused ? "  (PAUSED)" : "" ) ).c_str(), 2,
+					 white );
+		pdWindow_Present( window, pixels.data(), w, h );
+	}
+	drawer.clear();
+	pdDestroyRenderer( renderer );
+	pdDestroyWindow( window );
+	pdSceneMetrics m = scene->metrics();
+	if ( o.json )
+		pdPrintJson( *scene, m );
+	else
+		pdPrintTable( *scene, m );
+	return 0;
+}
+
+#endif
+
+} // namespace
+
+int main( int argc, char** argv )
+{
+	pdOptions o = pdParseOptions( argc, argv );
+	bool pictures = !o.framesDir.empty() || !o.video.empty() || !o.sheet.empty();
+
+#ifdef POLYDEPTH_HAVE_RENDER
+	if ( o.view )
+		return pdRunView( o );
+#else
+	if ( o.view || pictures )
+	{
+		std::fprintf( stderr, "polydepth-sample: built without the renderer (OSMesa and libpng); no pictures\n" );
+		return 2;
+	}
+#endif
+
+	bool haveFfmpeg = false;
+	if ( !o.video.empty() )
+	{
+		haveFfmpeg = std::system( "command -v ffmpeg >/dev/null 2>&1" ) == 0;
+		if ( !haveFfmpeg )
+			std::fprintf( stderr, "polydepth-sample: ffmpeg is not installed; --video %s is skipped%s\n",
+						  o.video.c_str(), o.framesDir.empty() ? "" : " (the frames are still written)" );
+	}
+
+	std::string error;
+	std::unique_ptr<pdScene> scene = pdScene::create( o.config, &error );
+	if ( !scene )
+	{
+		std::fprintf( stderr, "polydepth-sample: %s\n", error.c_str() );
+		return 1;
+	}
+
+#ifdef POLYDEPTH_HAVE_RENDER
+	pdRenderer* renderer = nullptr;
+	pdSceneDrawer drawer;
+	std::string frameDir = o.framesDir;
+	bool temporaryFrames = false;
+	const int tileW = 480, tileH = 270, sheetMoments = 6;
+	std::vector<std::vector<uint8_t>> tiles;
+	std::vector<int> sheetSteps;
+	pdRenderer* tileRenderer = nullptr;
+	if ( pictures )
+	{
+		char message[256] = "";
+		renderer = pdCreateRenderer( o.width, o.height, 2, message, sizeof( message ) );
+		if ( renderer == nullptr )
+		{
+			std::fprintf( stderr, "polydepth-sample: %s\n", message );
+			return 1;
+		}
+		if ( frameDir.empty() && haveFfmpeg )
+		{
+			char pattern[] = "/tmp/polydepth-sample-XXXXXX";
+			if ( mkdtemp( pattern ) == nullptr )
+			{
+				std::fprintf( stderr, "polydepth-sample: cannot create a temporary frame directory\n" );
+				pdDestroyRenderer( renderer );
+				return 1;
+			}
+			frameDir = pattern;
+			temporaryFrames = true;
+		}
+		if ( !frameDir.empty() )
+		{
+			std::error_code ec;
+			std::filesystem::create_directories( frameDir, ec );
+			if ( ec )
+			{
+				std::fprintf( stderr, "polydepth-sample: %s: cannot create directory (%s)\n", frameDir.c_str(),
+							  ec.message().c_str() );
+				pdDestroyRenderer( renderer );
+				return 1;
+			}
+		}
+		if ( !o.sheet.empty() )
+		{
+			tileRenderer = pdCreateRenderer( tileW, tileH, 2, message, sizeof( message ) );
+			if ( tileRenderer == nullptr )
+			{
+				std::fprintf( stderr, "polydepth-sample: %s\n", message );
+				pdDestroyRenderer( renderer );
+				return 1;
+			}
+			for ( int k = 0; k < sheetMoments; ++k )
+				sheetSteps.push_back( (int)( (long)scene->stepCount() * k / ( sheetMoments - 1 ) ) );
+		}
+	}
+	double eye[3], target[3];
+	scene->camera( eye, target );
+	int frameIndex = 0;
+	bool writeFailed = false;
+	auto capture = [&]()
+	{
+		if ( !frameDir.empty() && scene->stepIndex() % o.every == 0 && !writeFailed )
+		{
+			drawer.draw( renderer, *scene, eye, target, o.showContacts );
+			char path[4096];
+			std::snprintf( path, sizeof( path ), "%s/frame_%05d.png", frameDir.c_str(), frameIndex++ );
+			char message[512] = "";
+			const uint8_t* p = pdRenderer_GetPixels( renderer );
+			std::vector<uint8_t> labelled( p, p + 4 * o.width * o.height );
+			const uint8_t white[3] = { 255, 255, 255 };
+			pdDrawLabel( labelled.data(), o.width, o.height, 10, 10, pdLabel( *scene ).c_str(), o.width >= 640 ? 2 : 1,
+						 white );
+			if ( !pdWritePng( path, labelled.data(), o.width, o.height, message, sizeof( message ) ) )
+			{
+				std::fprintf( stderr, "polydepth-sample: %s\n", message );
+				writeFailed = true;
+			}
+		}
+		if ( tileRenderer != nullptr &&
+			 std::find( sheetSteps.begin(), sheetSteps.end(), scene->stepIndex() ) != sheetSteps.end() &&
+			 (int)tiles.size() < sheetMoments )
+		{
+			drawer.draw( tileRenderer, *scene, eye, target, o.showContacts );
+			const uint8_t* p = pdRenderer_GetPixels( tileRenderer );
+			tiles.emplace_back( p, p + 4 * tileW * tileH );
+			const uint8_t white[3] = { 255, 255, 255 };
+			pdDrawLabel( tiles.back().data(), tileW, tileH, 8, 8, pdLabel( *scene ).c_str(), 2, white );
+		}
+	};
+	if ( pictures )
+		capture();
+	while ( scene->step() )
+	{
+		if ( pictures )
+			capture();
+	}
+	if ( pictures )
+		capture();
+#else
+	while ( scene->step() )
+	{
+	}
+#endif
+
+	pdSceneMetrics m = scene->metrics();
+	int status = 0;
+
+#ifdef POLYDEPTH_HAVE_RENDER
+	if ( tileRenderer != nullptr && !tiles.empty() )
+	{
+		std::vector<const uint8_t*> pointers;
+		for ( const auto& t : tiles )
+			pointers.push_back( t.data() );
+		int sw = 0, sh = 0;
+		pdComposeSheet( pointers.data(), (int)pointers.size(), tileW, tileH, 3, 6, nullptr, &sw, &sh );
+		std::vector<uint8_t> sheet( (size_t)sw * sh * 4 );
+		pdComposeSheet( pointers.data(), (int)pointers.size(), tileW, tileH, 3, 6, sheet.data(), &sw, &sh );
+		char message[512] = "";
+		if ( !pdWritePng( o.sheet.c_str(), sheet.data(), sw, sh, message, sizeof( message ) ) )
+		{
+			std::fprintf( stderr, "polydepth-sample: %s\n", message );
+			status = 1;
+		}
+	}
+	if ( !o.video.empty() && haveFfmpeg && !writeFailed && frameIndex > 0 )
+	{
+		double fps = 1.0 / ( scene->config().timeStep * o.every );
+		std::string command = "ffmpeg -y -loglevel error -framerate " + std::to_string( fps ) + " -i '" + frameDir +
+							  "/frame_%05d.png' -c:v libx264 -pix_fmt yuv420p -vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' '" +
+							  o.video + "'";
+		if ( std::system( command.c_str() ) != 0 )
+		{
+			std::fprintf( stderr, "polydepth-sample: ffmpeg failed to encode %s\n", o.video.c_str() );
+			status = 1;
+		}
+	}
+	if ( temporaryFrames )
+	{
+		std::error_code ec;
+		std::filesystem::remove_all( frameDir, ec );
+	}
+	if ( writeFailed )
+		status = 1;
+	drawer.clear();
+	pdDestroyRenderer( tileRenderer );
+	pdDestroyRenderer( renderer );
+#endif
+
+	if ( o.json )
+		pdPrintJson( *scene, m );
+	else
+		pdPrintTable( *scene, m );
+	return status;
+}

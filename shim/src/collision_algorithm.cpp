@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+// The btCollisionAlgorithm for concave mesh pairs: canonicalises the pair (A = the GImpact,
+// dynamic body), runs the plugin's contact generation, and writes one persistent manifold per
+// contact region, kept across frames so Bullet warm-starts through getCacheEntry.
+#include "shim_internal.h"
+
+#include <BulletCollision/CollisionDispatch/btActivatingCollisionAlgorithm.h>
+#include <BulletCollision/CollisionDispatch/btCollisionObjectWrapper.h>
+#include <BulletDynamics/Dynamics/btRigidBody.h>
+
+#include <cmath>
+#include <new>
+
+namespace polydepth::bullet
+{
+inline namespace PD_BULLET_ABI
+{
+
+namespace
+{
+// Marks the points a manifold held before this frame's points are written; the ones left
+// marked afterwards were not regenerated and are removed. A bit Bullet does not use.
+constexpr int kStaleFlag = 1 << 20;
+
+// Per-thread scratch memory of the core queries.
+struct ThreadWorkspace
+{
+	pdWorkspace* workspace = nullptr;
+	ThreadWorkspace() : workspace( pdCreateWorkspace() ) {}
+	~ThreadWorkspace() { pdDestroyWorkspace( workspace ); }
+	ThreadWorkspace( const ThreadWorkspace& ) = delete;
+	ThreadWorkspace& operator=( const ThreadWorkspace& ) = delete;
+};
+
+pdWorkspace* threadWorkspace()
+{
+	thread_local ThreadWorkspace tw;
+	return tw.workspace;
+}
+
+pdTransform toPose( const btTransform& t )
+{
+	btQuaternion q = t.getRotation();
+	double w = (double)q.w(), x = (double)q.x(), y = (double)q.y(), z = (double)q.z();
+	double n = std::sqrt( w * w + x * x + y * y + z * z );
+	pdTransform pose;
+	if ( n > 0.0 && std::isfinite( n ) )
+	{
+		pose.q = { w / n, x / n, y / n, z / n };
+	}
+	else
+	{
+		pose.q = { 1.0, 0.0, 0.0, 0.0 };
+	}
+	const btVector3& o = t.getOrigin();
+	pose.p = { (double)o.x(), (double)o.y(), (double)o.z() };
+	return pose;
+}
+
+btVector3 toBt( const pdVec3& v )
+{
+	return btVector3( (btScalar)v.x, (btScalar)v.y, (btScalar)v.z );
+}
+
+pdVec3 toPd( const btVector3& v )
+{
+	return { (double)v.x(), (double)v.y(), (double)v.z() };
+}
+
+btVector3 linearVelocity( const btCollisionObject* obj )
+{
+	const btRigidBody* body = btRigidBody::upcast( obj );
+	return body != nullptr ? body->getLinearVelocity() : btVector3( 0, 0, 0 );
+}
+
+class PolyDepthAlgorithm : public btActivatingCollisionAlgorithm
+{
+public:
+	PolyDepthAlgorithm( const btCollisionAlgorithmConstructionInfo& ci, const btCollisionObjectWrapper* body0Wrap,
+						const btCollisionObjectWrapper* body1Wrap, std::shared_ptr<Registration> registration,
+						bool closestPoints )
+		: btActivatingCollisionAlgorithm( ci, body0Wrap, body1Wrap )
+		, m_registration( std::move( registration ) )
+		, m_closestPoints( closestPoints )
+	{
+		// A is the GImpact body; of two GImpact bodies, the dynamic one (body0 on a tie).
+		const btCollisionShape* s0 = body0Wrap->getCollisionShape();
+		const btCollisionShape* s1 = body1Wrap->getCollisionShape();
+		bool aIsBody0 = true;
+		if ( !isGImpactMesh( s0 ) )
+		{
+			aIsBody0 = false;
+		}
+		else if ( isGImpactMesh( s1 ) && body0Wrap->getCollisionObject()->isStaticOrKinematicObject() &&
+				  !body1Wrap->getCollisionObject()->isStaticOrKinematicObject() )
+		{
+			aIsBody0 = false;
+		}
+		m_objA = aIsBody0 ? body0Wrap->getCollisionObject() : body1Wrap->getCollisionObject();
+		m_objB = aIsBody0 ? body1Wrap->getCollisionObject() : body0Wrap->getCollisionObject();
+		pdContactPair_Reset( &m_pair );
+	}
+
+	~PolyDepthAlgorithm() override
+	{
+		for ( btPersistentManifold*& m : m_manifolds )
+		{
+			if ( m != nullptr )
+			{
+				m_dispatcher->releaseManifold( m );
+				m = nullptr;
+			}
+		}
+	}
+
+	void processCollision( const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap,
+						   const btDispatcherInfo& dispatchInfo, btManifoldResult* resultOut ) override;
+
+	btScalar calculateTimeOfImpact( btCollisionObject*, btCollisionObject*, const btDispatcherInfo&,
+									btManifoldResult* ) override
+	{
+		return btScalar( 1 );
+	}
+
+	void getAllContactManifolds( btManifoldArray& manifoldArray ) override
+	{
+		for ( btPersistentManifold* m : m_manifolds )
+		{
+			if ( m != nullptr )
+			{
+				manifoldArray.push_back( m );
+			}
+		}
+	}
+
+private:
+	bool refreshMesh( MeshRef& ref, const btCollisionShape* shape )
+	{
+		if ( ref == nullptr || ref->shape != shape || ref->scaleKey != shapeScaleKey( shape ) )
+		{
+			ref = m_registration->cache.acquire( shape );
+		}
+		return ref != nullptr && ref->mesh != nullptr;
+	}
+
+	double contactDistance( const btCollisionShape* shapeA, const btCollisionShape* shapeB,
+							const btManifoldResult* resultOut ) const
+	{
+		// What Bullet's getNewManifold will give the manifold: points beyond it are dropped.
+		btScalar breaking = gContactBreakingThreshold;
+		auto* dispatcher = static_cast<btCollisionDispatcher*>( m_dispatcher );
+		if ( dispatcher->getDispatcherFlags() & btCollisionDispatcher::CD_USE_RELATIVE_CONTACT_BREAKING_THRESHOLD )
+		{
+			breaking = btMin( shapeA->getContactBreakingThreshold( gContactBreakingThreshold ),
+							  shapeB->getContactBreakingThreshold( gContactBreakingThreshold ) );
+		}
+		double distance = m_registration->def.contactDistance > 0.0 ? m_registration->def.contactDistance : breaking;
+		if ( m_closestPoints )
+		{
+			distance = std::fmax( distance, (double)resultOut->m_closestPointDistanceThreshold );
+		}
+		return std::fmin( distance, 0.999 * (double)breaking );
+	}
+
+	std::shared_ptr<Registration> m_registration;
+	bool m_closestPoints;
+	const btCollisionObject* m_objA = nullptr;
+	const btCollisionObject* m_objB = nullptr;
+	MeshRef m_meshA, m_meshB;
+	pdContactPair m_pair;
+	btPersistentManifold* m_manifolds[PD_CONTACT_MAX_MANIFOLDS] = {};
+};
+
+void PolyDepthAlgorithm::processCollision( const btCollisionObjectWrapper* body0Wrap,
+										   const btCollisionObjectWrapper* body1Wrap,
+										   const btDispatcherInfo& dispatchInfo, btManifoldResult* resultOut )
+{
+	bool aIsBody0 = body0Wrap->getCollisionObject() == m_objA;
+	const btCollisionObjectWrapper* wrapA = aIsBody0 ? body0Wrap : body1Wrap;
+	const btCollisionObjectWrapper* wrapB = aIsBody0 ? body1Wrap : body0Wrap;
+	const btCollisionShape* shapeA = wrapA->getCollisionShape();
+	const btCollisionShape* shapeB = wrapB->getCollisionShape();
+	if ( !refreshMesh( m_meshA, shapeA ) || !refreshMesh( m_meshB, shapeB ) )
+	{
+		return;
+	}
+	m_registration->pairsProcessed.fetch_add( 1, std::memory_order_relaxed );
+
+	pdTransform poseA = toPose( wrapA->getWorldTransform() );
+	pdTransform poseB = toPose( wrapB->getWorldTransform() );
+
+	pdContactDef def = m_registration->contactDef;
+	def.contactDistance = contactDistance( shapeA, shapeB, resultOut );
+	// Where A came from over the last step: lets a one-sided floor know its free side.
+	btVector3 relative = linearVelocity( wrapA->getCollisionObject() ) - linearVelocity( wrapB->getCollisionObject() );
+	pdContactPair_SetMotion( &m_pair, toPd( relative * dispatchInfo.m_timeStep ) );
+
+	pdContactManifoldSet set;
+	pdContact_Generate( &m_pair, m_meshA->mesh, &poseA, m_meshB->mesh, &poseB, &def, threadWorkspace(), &set );
+
+	unsigned written = 0;
+	uint64_t points = 0;
+	for ( int i = 0; i < set.count; ++i )
+	{
+		const pdContactManifold& region = set.manifolds[i];
+		if ( region.slot < 0 || region.slot >= PD_CONTACT_MAX_MANIFOLDS || region.pointCount <= 0 )
+		{
+			continue;
+		}
+		btPersistentManifold*& manifold = m_manifolds[region.slot];
+		if ( manifold == nullptr )
+		{
+			// Canonical body order: normals on B toward A, points on B (addContactPoint uses
+			// the manifold's order and does not flip the normal for swapped wrappers).
+			manifold = m_dispatcher->getNewManifold( m_objA, m_objB );
+		}
+		written |= 1u << region.slot;
+		resultOut->setPersistentManifold( manifold );
+
+		btVector3 normal = toBt( region.normal );
+		btScalar threshold = manifold->getContactBreakingThreshold();
+		// Old points no new point will match are dropped first, so a full manifold does not
+		// evict a fresh point; matched ones are replaced and keep their impulses.
+		for ( int k = manifold->getNumContacts() - 1; k >= 0; --k )
+		{
+			btManifoldPoint& old = manifold->getContactPoint( k );
+			bool near = false;
+			for ( int p = 0; p < region.pointCount && !near; ++p )
+			{
+				btVector3 pa = toBt( region.points[p].pointA );
+				near = ( old.getPositionWorldOnA() - pa ).length2() < threshold * threshold;
+			}
+			if ( near )
+			{
+				old.m_contactPointFlags |= kStaleFlag;
+			}
+			else
+			{
+				manifold->removeContactPoint( k );
+			}
+		}
+		for ( int p = 0; p < region.pointCount; ++p )
+		{
+			const pdContactPoint& cp = region.points[p];
+			resultOut->addContactPoint( normal, toBt( cp.pointB ), (btScalar)cp.distance );
+		}
+		for ( int k = manifold->getNumContacts() - 1; k >= 0; --k )
+		{
+			if ( manifold->getContactPoint( k ).m_contactPointFlags & kStaleFlag )
+			{
+				manifold->removeContactPoint( k );
+			}
+		}
+		points += (uint64_t)manifold->getNumContacts();
+		resultOut->refreshContactPoints();
+	}
+	// Regions that ended this frame.
+	for ( int s = 0; s < PD_CONTACT_MAX_MANIFOLDS; ++s )
+	{
+		if ( m_manifolds[s] != nullptr && ( written & ( 1u << s ) ) == 0 && m_manifolds[s]->getNumContacts() > 0 )
+		{
+			m_manifolds[s]->clearManifold();
+		}
+	}
+	m_registration->contactsWritten.fetch_add( points, std::memory_order_relaxed );
+}
+
+} // namespace
+
+btCollisionAlgorithm* createPolyDepthAlgorithm( btCollisionAlgorithmConstructionInfo& ci,
+												const btCollisionObjectWrapper* body0Wrap,
+												const btCollisionObjectWrapper* body1Wrap,
+												std::shared_ptr<Registration> registration, bool closestPoints )
+{
+	// Our object is larger than the dispatcher's pool element: take aligned heap memory, which
+	// btCollisionDispatcher::freeCollisionAlgorithm releases with btAlignedFree.
+	void* mem = btAlignedAlloc( sizeof( PolyDepthAlgorithm ), 16 );
+	return new ( mem ) PolyDepthAlgorithm( ci, body0Wrap, body1Wrap, std::move( registration ), closestPoints );
+}
+
+} // namespace PD_BULLET_ABI
+} // namespace polydepth::bullet

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT
+// Registration on a btCollisionDispatcher: saves the create functions of the cells we take
+// (both tables), writes ours, and puts the saved ones back on unregistration.
+#include "shim_internal.h"
+
+#include <BulletCollision/CollisionDispatch/btEmptyCollisionAlgorithm.h>
+
+#include <cmath>
+#include <map>
+#include <new>
+
+namespace polydepth::bullet
+{
+inline namespace PD_BULLET_ABI
+{
+
+namespace
+{
+constexpr int kBulletDefCookie = 0x50444254;
+
+// btCollisionDispatcher has no getter for its tables in 3.24, but they are protected, so a
+// derived class can name them; the member pointer then reads any dispatcher's table.
+struct DispatcherTables : btCollisionDispatcher
+{
+	static btCollisionAlgorithmCreateFunc* contact( btCollisionDispatcher* d, int t0, int t1 )
+	{
+		return ( d->*( &DispatcherTables::m_doubleDispatchContactPoints ) )[t0][t1];
+	}
+	static btCollisionAlgorithmCreateFunc* closest( btCollisionDispatcher* d, int t0, int t1 )
+	{
+		return ( d->*( &DispatcherTables::m_doubleDispatchClosestPoints ) )[t0][t1];
+	}
+};
+
+// The one piece of process-wide state: which dispatchers carry a registration (the C entry
+// points only get a dispatcher pointer). Guarded by its mutex.
+struct Registry
+{
+	std::mutex mutex;
+	std::map<btCollisionDispatcher*, std::shared_ptr<Registration>> entries;
+};
+
+Registry& registry()
+{
+	static Registry instance;
+	return instance;
+}
+
+pdStatus checkDef( const pdBulletDef& def )
+{
+	if ( def.internalValue != kBulletDefCookie )
+	{
+		return PD_STATUS_DEF_NOT_INITIALIZED;
+	}
+	if ( !std::isfinite( def.contactDistance ) || !( def.relativeTolerance > 0.0 ) ||
+		 !std::isfinite( def.relativeTolerance ) || def.maxIterations < 1 || !( def.timeBudgetMs >= 0.0 ) )
+	{
+		return PD_STATUS_INVALID_DEF;
+	}
+	return PD_STATUS_OK;
+}
+
+void restore( Registration& reg )
+{
+	btCollisionDispatcher* d = reg.dispatcher;
+	for ( const Registration::SavedCell& cell : reg.saved )
+	{
+		// Only cells that still hold our function: a later registration by someone else wins.
+		if ( DispatcherTables::contact( d, cell.type0, cell.type1 ) == &reg.contactFunc )
+		{
+			d->registerCollisionCreateFunc( cell.type0, cell.type1, cell.contact );
+		}
+		if ( cell.wroteClosest && DispatcherTables::closest( d, cell.type0, cell.type1 ) == &reg.closestFunc )
+		{
+			d->registerClosestPointsCreateFunc( cell.type0, cell.type1, cell.closest );
+		}
+	}
+}
+
+} // namespace
+
+btCollisionAlgorithmCreateFunc* Registration::previous( int type0, int type1, bool closestPoints ) const
+{
+	for ( const SavedCell& cell : saved )
+	{
+		if ( cell.type0 == type0 && cell.type1 == type1 )
+		{
+			return closestPoints ? cell.closest : cell.contact;
+		}
+	}
+	return nullptr;
+}
+
+btCollisionAlgorithm* CreateFunc::CreateCollisionAlgorithm( btCollisionAlgorithmConstructionInfo& ci,
+															const btCollisionObjectWrapper* body0Wrap,
+															const btCollisionObjectWrapper* body1Wrap )
+{
+	const btCollisionShape* s0 = body0Wrap->getCollisionShape();
+	const btCollisionShape* s1 = body1Wrap->getCollisionShape();
+	bool supported = isSupportedShape( s0 ) && isSupportedShape( s1 ) && ( isGImpactMesh( s0 ) || isGImpactMesh( s1 ) );
+	if ( supported )
+	{
+		return createPolyDepthAlgorithm( ci, body0Wrap, body1Wrap, m_owner->shared_from_this(), m_closestPoints );
+	}
+	// GImpact compounds and parts: hand them to whatever was registered before us.
+	btCollisionAlgorithmCreateFunc* prev = m_owner->previous( s0->getShapeType(), s1->getShapeType(), m_closestPoints );
+	if ( prev != nullptr && prev != this )
+	{
+		return prev->CreateCollisionAlgorithm( ci, body0Wrap, body1Wrap );
+	}
+	void* mem = ci.m_dispatcher1->allocateCollisionAlgorithm( sizeof( btEmptyAlgorithm ) );
+	return new ( mem ) btEmptyAlgorithm( ci );
+}
+
+pdStatus registerAlgorithm( btCollisionDispatcher* dispatcher, const pdBulletDef* def )
+{
+	if ( dispatcher == nullptr )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	pdBulletDef d = def != nullptr ? *def : pdBulletDefaultDef();
+	pdStatus status = checkDef( d );
+	if ( status != PD_STATUS_OK )
+	{
+		return status;
+	}
+
+	Registry& r = registry();
+	std::lock_guard<std::mutex> lock( r.mutex );
+	auto old = r.entries.find( dispatcher );
+	if ( old != r.entries.end() )
+	{
+		// Registering again replaces the options: undo the first registration, then redo.
+		restore( *old->second );
+		r.entries.erase( old );
+	}
+
+	auto reg = std::make_shared<Registration>();
+	reg->dispatcher = dispatcher;
+	reg->def = d;
+	reg->contactDef = pdContactDefaultDef();
+	reg->contactDef.contactDistance = d.contactDistance > 0.0 ? d.contactDistance : 0.0;
+	reg->contactDef.relativeTolerance = d.relativeTolerance;
+	reg->contactDef.maxIterations = d.maxIterations;
+	reg->contactDef.timeBudgetMs = d.timeBudgetMs;
+
+	std::vector<std::pair<int, int>> cells = {
+		{ GIMPACT_SHAPE_PROXYTYPE, GIMPACT_SHAPE_PROXYTYPE },
+		{ GIMPACT_SHAPE_PROXYTYPE, TRIANGLE_MESH_SHAPE_PROXYTYPE },
+		{ TRIANGLE_MESH_SHAPE_PROXYTYPE, GIMPACT_SHAPE_PROXYTYPE },
+	};
+	if ( d.includeScaledTriangleMesh )
+	{
+		cells.push_back( { GIMPACT_SHAPE_PROXYTYPE, SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE } );
+		cells.push_back( { SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE, GIMPACT_SHAPE_PROXYTYPE } );
+	}
+	for ( const auto& c : cells )
+	{
+		Registration::SavedCell cell;
+		cell.type0 = c.first;
+		cell.type1 = c.second;
+		cell.contact = DispatcherTables::contact( dispatcher, c.first, c.second );
+		cell.closest = DispatcherTables::closest( dispatcher, c.first, c.second );
+		cell.wroteClosest = d.registerClosestPoints;
+		reg->saved.push_back( cell );
+		dispatcher->registerCollisionCreateFunc( c.first, c.second, &reg->contactFunc );
+		if ( d.registerClosestPoints )
+		{
+			dispatcher->registerClosestPointsCreateFunc( c.first, c.second, &reg->closestFunc );
+		}
+	}
+	r.entries[dispatcher] = reg;
+	return PD_STATUS_OK;
+}
+
+pdStatus unregisterAlgorithm( btCollisionDispatcher* dispatcher )
+{
+	if ( dispatcher == nullptr )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	Registry& r = registry();
+	std::lock_guard<std::mutex> lock( r.mutex );
+	auto it = r.entries.find( dispatcher );
+	if ( it == r.entries.end() )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	restore( *it->second );
+	// Live algorithms keep the registration (and its mesh cache) alive until they go.
+	r.entries.erase( it );
+	return PD_STATUS_OK;
+}
+
+} // namespace PD_BULLET_ABI
+} // namespace polydepth::bullet
+
+using namespace polydepth::bullet;
+
+extern "C" pdBulletDef pdBulletDefaultDef( void )
+{
+	pdBulletDef def{};
+	def.contactDistance = 0.0;
+	def.relativeTolerance = 1e-4;
+	def.maxIterations = 30;
+	def.timeBudgetMs = 0.0;
+	def.registerClosestPoints = true;
+	def.includeScaledTriangleMesh = true;
+	def.internalValue = kBulletDefCookie;
+	return def;
+}
+
+extern "C" pdStatus pdBullet_Register( void* dispatcher, const pdBulletDef* def )
+{
+	return registerAlgorithm( static_cast<btCollisionDispatcher*>( dispatcher ), def );
+}
+
+extern "C" pdStatus pdBullet_Unregister( void* dispatcher )
+{
+	return unregisterAlgorithm( static_cast<btCollisionDispatcher*>( dispatcher ) );
+}
+
+extern "C" pdStatus pdBullet_GetStats( void* dispatcher, pdBulletStats* outStats )
+{
+	if ( outStats == nullptr )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	*outStats = pdBulletStats{};
+	if ( dispatcher == nullptr )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	Registry& r = registry();
+	std::lock_guard<std::mutex> lock( r.mutex );
+	auto it = r.entries.find( static_cast<btCollisionDispatcher*>( dispatcher ) );
+	if ( it == r.entries.end() )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	outStats->cachedMeshes = it->second->cache.size();
+	outStats->meshBuilds = it->second->cache.builds();
+	outStats->pairsProcessed = it->second->pairsProcessed.load();
+	outStats->contactsWritten = it->second->contactsWritten.load();
+	return PD_STATUS_OK;
+}

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: MIT
+// BVH construction and the single-mesh point queries (bvh.c, proximity.c): every node's box
+// contains its children and its triangles, leaves partition the triangles, the tree is
+// balanced; point distance equals brute force, containment equals the analytic solid.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+extern "C"
+{
+#include "mesh.h"
+#include "proximity.h"
+#include "shapes.h"
+#include "tri_distance.h"
+#include "workspace.h"
+}
+
+namespace
+{
+
+pdMesh* MakeMesh( pdSoup* soup )
+{
+	pdMeshReport report;
+	pdMesh* mesh = pdSoupCreateMesh( soup, &report );
+	EXPECT_NE( mesh, nullptr ) << report.message;
+	return mesh;
+}
+
+pdMesh* MakeShape( const char* name, int tris, double size )
+{
+	pdSoup soup = {};
+	EXPECT_TRUE( pdMakeShapeByName( name, tris, size, &soup ) ) << name;
+	pdMesh* mesh = MakeMesh( &soup );
+	pdFreeSoup( &soup );
+	return mesh;
+}
+
+pdMesh* MakeRandomSoup( unsigned seed, int count, double size, double triSize )
+{
+	std::mt19937 rng( seed );
+	std::uniform_real_distribution<double> u( -1.0, 1.0 );
+	std::vector<double> v;
+	std::vector<uint32_t> idx;
+	for ( int t = 0; t < count; ++t )
+	{
+		double cx = size * u( rng ), cy = size * u( rng ), cz = size * u( rng );
+		for ( int k = 0; k < 3; ++k )
+		{
+			v.push_back( cx + triSize * u( rng ) );
+			v.push_back( cy + triSize * u( rng ) );
+			v.push_back( cz + triSize * u( rng ) );
+			idx.push_back( (uint32_t)( 3 * t + k ) );
+		}
+	}
+	pdSoup soup = { v.data(), (int)v.size() / 3, idx.data(), count };
+	return MakeMesh( &soup );
+}
+
+bool BoxContainsPoint( const pdBvhNode& n, pdVec3 p, double tol )
+{
+	pdVec3 d = pdSub( p, n.center );
+	return std::fabs( pdDot( d, n.axes.cx ) ) <= n.halfExtent.x + tol &&
+		   std::fabs( pdDot( d, n.axes.cy ) ) <= n.halfExtent.y + tol &&
+		   std::fabs( pdDot( d, n.axes.cz ) ) <= n.halfExtent.z + tol;
+}
+
+void BoxCorners( const pdBvhNode& n, pdVec3 out[8] )
+{
+	for ( int k = 0; k < 8; ++k )
+	{
+		double sx = ( k & 1 ) ? 1.0 : -1.0, sy = ( k & 2 ) ? 1.0 : -1.0, sz = ( k & 4 ) ? 1.0 : -1.0;
+		out[k] = pdAdd( n.center, pdAdd( pdScale( n.axes.cx, sx * n.halfExtent.x ),
+										 pdAdd( pdScale( n.axes.cy, sy * n.halfExtent.y ), pdScale( n.axes.cz, sz * n.halfExtent.z ) ) ) );
+	}
+}
+
+// Checks the whole tree; returns the number of triangles under node.
+int CheckSubtree( const pdMesh* mesh, int index, int depth, std::vector<int>& seen, int* maxDepth )
+{
+	const pdBvh& bvh = mesh->bvh;
+	const pdBvhNode& n = bvh.nodes[index];
+	double tol = 1e-12 * ( mesh->diagonal + 1.0 );
+	*maxDepth = std::max( *maxDepth, depth );
+	// Axes orthonormal and right-handed.
+	EXPECT_NEAR( pdLength( n.axes.cx ), 1.0, 1e-12 );
+	EXPECT_NEAR( pdLength( n.axes.cy ), 1.0, 1e-12 );
+	EXPECT_NEAR( pdDot( n.axes.cx, n.axes.cy ), 0.0, 1e-12 );
+	EXPECT_NEAR( pdDot( pdCross( n.axes.cx, n.axes.cy ), n.axes.cz ), 1.0, 1e-12 );
+	if ( n.count > 0 )
+	{
+		EXPECT_LE( n.count, PD_BVH_LEAF_SIZE );
+		for ( int k = 0; k < n.count; ++k )
+		{
+			int t = bvh.triangleOrder[n.start + k];
+			EXPECT_GE( t, 0 );
+			EXPECT_LT( t, mesh->triangleCount );
+			if ( t < 0 || t >= mesh->triangleCount )
+			{
+				continue;
+			}
+			seen[t] += 1;
+			pdVec3 v[3];
+			pdMesh_TriangleVertices( mesh, t, v );
+			for ( int m = 0; m < 3; ++m )
+			{
+				EXPECT_TRUE( BoxContainsPoint( n, v[m], 0.0 ) ) << "node " << index << " triangle " << t;
+			}
+		}
+		return n.count;
+	}
+	int left = index + 1, right = n.start;
+	EXPECT_GT( right, left );
+	EXPECT_LT( right, bvh.nodeCount );
+	if ( right <= left || right >= bvh.nodeCount )
+	{
+		return 0;
+	}
+	// Oriented boxes are fitted per node, so a child's box may poke out of its parent's where
+	// no triangle is; what the queries rely on is that every triangle of the subtree is inside.
+	int total = 0;
+	for ( int child : { left, right } )
+	{
+		total += CheckSubtree( mesh, child, depth + 1, seen, maxDepth );
+	}
+	// Leaf triangles under this node lie in this node's box.
+	std::vector<int> stack = { index };
+	while ( !stack.empty() )
+	{
+		int k = stack.back();
+		stack.pop_back();
+		const pdBvhNode& m = bvh.nodes[k];
+		if ( m.count == 0 )
+		{
+			stack.push_back( k + 1 );
+			stack.push_back( m.start );
+			continue;
+		}
+		for ( int j = 0; j < m.count; ++j )
+		{
+			pdVec3 v[3];
+			pdMesh_TriangleVertices( mesh, bvh.triangleOrder[m.start + j], v );
+			for ( int q = 0; q < 3; ++q )
+			{
+				EXPECT_TRUE( BoxContainsPoint( n, v[q], tol ) ) << "node " << index;
+			}
+		}
+	}
+	return total;
+}
+
+void CheckTree( const pdMesh* mesh )
+{
+	const pdBvh& bvh = mesh->bvh;
+	ASSERT_GT( bvh.nodeCount, 0 );
+	std::vector<int> seen( mesh->triangleCount, 0 );
+	int maxDepth = 0;
+	int total = CheckSubtree( mesh, 0, 1, seen, &maxDepth );
+	EXPECT_EQ( total, mesh->triangleCount );
+	for ( int t = 0; t < mesh->triangleCount; ++t )
+	{
+		EXPECT_EQ( seen[t], 1 ) << "triangle " << t;
+	}
+	EXPECT_EQ( maxDepth, bvh.depth );
+	double balanced = std::ceil( std::log2( (double)mesh->triangleCount ) ) + 2.0;
+	EXPECT_LE( bvh.depth, (int)balanced );
+	EXPECT_LE( bvh.nodeCount, 2 * mesh->triangleCount );
+	EXPECT_EQ( bvh.bytes, (size_t)bvh.nodeCount * sizeof( pdBvhNode ) + (size_t)mesh->triangleCount * sizeof( int ) );
+	EXPECT_EQ( pdMesh_GetBvhBytes( mesh ), bvh.bytes );
+}
+
+double BrutePointDistance( const pdMesh* mesh, pdVec3 p )
+{
+	pdVec3 point[3] = { p, p, p };
+	double best = INFINITY;
+	for ( int t = 0; t < mesh->triangleCount; ++t )
+	{
+		pdVec3 v[3];
+		pdMesh_TriangleVertices( mesh, t, v );
+		best = std::min( best, pdTriangleDistance( point, v, nullptr, nullptr, nullptr, nullptr ) );
+	}
+	return best;
+}
+
+} // namespace
+
+TEST( PdBvh, NodesContainTrianglesOnShapes )
+{
+	const char* names[] = { "box", "icosphere", "torus", "knot", "grate", "cup", "spoon", "distorted-torus" };
+	for ( const char* name : names )
+	{
+		SCOPED_TRACE( name );
+		pdMesh* mesh = MakeShape( name, 600, 2.0 );
+		ASSERT_NE( mesh, nullptr );
+		CheckTree( mesh );
+		pdDestroyMesh( mesh );
+	}
+}
+
+TEST( PdBvh, NodesContainTrianglesOnRandomSoups )
+{
+	for ( unsigned seed = 1; seed <= 6; ++seed )
+	{
+		SCOPED_TRACE( ::testing::Message() << "seed " << seed );
+		// Includes a single triangle, odd counts and a soup far from the origin.
+		int counts[] = { 1, 2, 3, 17, 250, 1001 };
+		pdMesh* mesh = MakeRandomSoup( seed, counts[seed - 1], 10.0, 0.8 );
+		ASSERT_NE( mesh, nullptr );
+		CheckTree( mesh );
+		pdDestroyMesh( mesh );
+	}
+}
+
+TEST( PdBvh, TightBoxesForThinLeaves )
+{
+	// Leaves over one or two nearly coplanar triangles of a tilted plate must be thin.
+	pdSoup soup = {};
+	ASSERT_TRUE( pdMakeBox( pdVec3{ 2.0, 2.0, 0.01 }, 8, &soup ) );
+	double r[9] = { 0.8, -0.6, 0.0, 0.36, 0.48, -0.8, 0.48, 0.64, 0.6 };
+	pdTransformSoup( &soup, r, pdVec3{ 1.0, 2.0, 3.0 } );
+	pdMesh* mesh = MakeMesh( &soup );
+	pdFreeSoup( &soup );
+	ASSERT_NE( mesh, nullptr );
+	const pdBvh& bvh = mesh->bvh;
+	int checked = 0;
+	for ( int i = 0; i < bvh.nodeCount; ++i )
+	{
+		const pdBvhNode& n = bvh.nodes[i];
+		if ( n.count == 0 )
+		{
+			continue;
+		}
+		bool coplanar = true;
+		pdVec3 n0 = mesh->faceNormals[bvh.triangleOrder[n.start]];
+		for ( int k = 1; k < n.count; ++k )
+		{
+			pdVec3 nk = mesh->faceNormals[bvh.triangleOrder[n.start + k]];
+			coplanar = coplanar && pdDot( n0, nk ) > 1.0 - 1e-12;
+		}
+		if ( coplanar )
+		{
+			++checked;
+			double thin = std::min( n.halfExtent.x, std::min( n.halfExtent.y, n.halfExtent.z ) );
+			EXPECT_LT( thin, 1e-9 ) << "node " << i;
+		}
+	}
+	EXPECT_GT( checked, 10 );
+	pdDestroyMesh( mesh );
+}
+
+TEST( PdBvh, PointDistanceEqualsBruteForce )
+{
+	pdWorkspace* ws = pdCreateWorkspace();
+	const char* names[] = { "torus", "knot", "cup" };
+	unsigned seed = 11;
+	for ( const char* name : names )
+	{
+		pdMesh* mesh = MakeShape( name, 500, 2.0 );
+		ASSERT_NE( mesh, nullptr );
+		std::mt19937 rng( seed++ );
+		std::uniform_real_distribution<double> u( -2.0, 2.0 );
+		for ( int k = 0; k < 60; ++k )
+		{
+			pdVec3 p = { u( rng ), u( rng ), u( rng ) };
+			double expected = BrutePointDistance( mesh, p );
+			double got = pdMesh_PointDistance( mesh, p, INFINITY, ws );
+			ASSERT_NEAR( got, expected, 1e-12 * ( 1.0 + expected ) ) << name << " seed " << seed - 1 << " point " << k;
+			// Bounded: returns maxDistance when nothing is closer.
+			double capped = pdMesh_PointDistance( mesh, p, 0.5 * expected, ws );
+			EXPECT_EQ( capped, 0.5 * expected );
+			double loose = pdMesh_PointDistance( mesh, p, 2.0 * expected + 1e-9, ws );
+			EXPECT_NEAR( loose, expected, 1e-12 * ( 1.0 + expected ) );
+		}
+		pdDestroyMesh( mesh );
+	}
+	pdDestroyWorkspace( ws );
+}
+
+TEST( PdBvh, ContainsPointMatchesAnalyticSolids )
+{
+	pdWorkspace* ws = pdCreateWorkspace();
+	std::mt19937 rng( 7 );
+	std::uniform_real_distribution<double> u( -1.6, 1.6 );
+
+	pdSoup soup = {};
+	ASSERT_TRUE( pdMakeBox( pdVec3{ 1.0, 0.5, 0.75 }, 3, &soup ) );
+	pdMesh* box = MakeMesh( &soup );
+	pdFreeSoup( &soup );
+	ASSERT_NE( box, nullptr );
+	ASSERT_TRUE( box->closed );
+	int insideCount = 0;
+	for ( int k = 0; k < 400; ++k )
+	{
+		pdVec3 p = { u( rng ), u( rng ), u( rng ) };
+		double gap = std::min( { std::fabs( std::fabs( p.x ) - 1.0 ), std::fabs( std::fabs( p.y ) - 0.5 ),
+								 std::fabs( std::fabs( p.z ) - 0.75 ) } );
+		if ( gap < 1e-6 )
+		{
+			continue;
+		}
+		bool inside = std::fabs( p.x ) < 1.0 && std::fabs( p.y ) < 0.5 && std::fabs( p.z ) < 0.75;
+		insideCount += inside;
+		EXPECT_EQ( pdMesh_ContainsPoint( box, p, ws ), inside ) << "seed 7 point " << k;
+	}
+	EXPECT_GT( insideCount, 10 );
+	// Points on the surface, on an edge, at a vertex and at the centre.
+	EXPECT_FALSE( pdMesh_ContainsPoint( box, pdVec3{ 1.0, 0.0, 0.0 }, ws ) );
+	EXPECT_FALSE( pdMesh_ContainsPoint( box, pdVec3{ 1.0, 0.5, 0.0 }, ws ) );
+	EXPECT_FALSE( pdMesh_ContainsPoint( box, pdVec3{ 1.0, 0.5, 0.75 }, ws ) );
+	EXPECT_TRUE( pdMesh_ContainsPoint( box, pdVec3{ 0.0, 0.0, 0.0 }, ws ) );
+	// Rays from grid points of the subdivided box cross vertices and edges often.
+	for ( int i = -2; i <= 2; ++i )
+	{
+		for ( int j = -2; j <= 2; ++j )
+		{
+			EXPECT_TRUE( pdMesh_ContainsPoint( box, pdVec3{ 0.4 * i, 0.2 * j, 0.0 }, ws ) ) << i << " " << j;
+		}
+	}
+	pdDestroyMesh( box );
+
+	// Torus: inside when the distance to the core circle is below the (tessellated) tube radius.
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.4, 48, 24, &soup ) );
+	pdMesh* torus = MakeMesh( &soup );
+	pdFreeSoup( &soup );
+	ASSERT_NE( torus, nullptr );
+	ASSERT_TRUE( torus->closed );
+	for ( int k = 0; k < 400; ++k )
+	{
+		pdVec3 p = { u( rng ), u( rng ), 0.5 * u( rng ) };
+		double ring = std::hypot( std::hypot( p.x, p.y ) - 1.0, p.z );
+		if ( std::fabs( ring - 0.4 ) < 0.02 )
+		{
+			continue; // within the tessellation error of the surface
+		}
+		EXPECT_EQ( pdMesh_ContainsPoint( torus, p, ws ), ring < 0.4 ) << "point " << k;
+	}
+	pdDestroyMesh( torus );
+	pdDestroyWorkspace( ws );
+}
+
+TEST( PdBvh, OpenMeshContainsNothing )
+{
+	pdWorkspace* ws = pdCreateWorkspace();
+	pdSoup soup = {};
+	ASSERT_TRUE( pdMakeBox( pdVec3{ 1.0, 1.0, 1.0 }, 1, &soup ) );
+	soup.triangleCount -= 1; // drop one face triangle: the box is open
+	pdMesh* mesh = MakeMesh( &soup );
+	pdFreeSoup( &soup );
+	ASSERT_NE( mesh, nullptr );
+	EXPECT_FALSE( mesh->closed );
+	EXPECT_FALSE( pdMesh_ContainsPoint( mesh, pdVec3{ 0.0, 0.0, 0.0 }, ws ) );
+	EXPECT_FALSE( pdMesh_ContainsPoint( mesh, pdVec3{ 0.3, -0.2, 0.1 }, ws ) );
+	pdDestroyMesh( mesh );
+	pdDestroyWorkspace( ws );
+}

@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: MIT
+// pdComputeDistance (distance.c) against brute force (minimum of pdTriangleDistance over all
+// triangle pairs): the value to 1e-12 relative, closest points that realise it and lie on the
+// reported features, the bounded variant, intersecting meshes, caps and invalid input.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+extern "C"
+{
+#include "mesh.h"
+#include "shapes.h"
+#include "tri_distance.h"
+#include "workspace.h"
+}
+
+namespace
+{
+
+pdMesh* MakeMesh( pdSoup* soup )
+{
+	pdMeshReport report;
+	pdMesh* mesh = pdSoupCreateMesh( soup, &report );
+	EXPECT_NE( mesh, nullptr ) << report.message;
+	return mesh;
+}
+
+pdMesh* MakeShape( const char* name, int tris, double size )
+{
+	pdSoup soup = {};
+	EXPECT_TRUE( pdMakeShapeByName( name, tris, size, &soup ) ) << name;
+	pdMesh* mesh = MakeMesh( &soup );
+	pdFreeSoup( &soup );
+	return mesh;
+}
+
+pdMesh* MakeRandomSoup( std::mt19937& rng, int count, double size, double triSize )
+{
+	std::uniform_real_distribution<double> u( -1.0, 1.0 );
+	std::vector<double> v;
+	std::vector<uint32_t> idx;
+	for ( int t = 0; t < count; ++t )
+	{
+		double cx = size * u( rng ), cy = size * u( rng ), cz = size * u( rng );
+		for ( int k = 0; k < 3; ++k )
+		{
+			v.push_back( cx + triSize * u( rng ) );
+			v.push_back( cy + triSize * u( rng ) );
+			v.push_back( cz + triSize * u( rng ) );
+			idx.push_back( (uint32_t)( 3 * t + k ) );
+		}
+	}
+	pdSoup soup = { v.data(), (int)v.size() / 3, idx.data(), count };
+	return MakeMesh( &soup );
+}
+
+pdTransform RandomPose( std::mt19937& rng, double spread )
+{
+	std::normal_distribution<double> g( 0.0, 1.0 );
+	std::uniform_real_distribution<double> u( -spread, spread );
+	pdQuat q = { g( rng ), g( rng ), g( rng ), g( rng ) };
+	double n = std::sqrt( q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z );
+	pdTransform t;
+	t.q = pdQuat{ q.w / n, q.x / n, q.y / n, q.z / n };
+	t.p = pdVec3{ u( rng ), u( rng ), u( rng ) };
+	return t;
+}
+
+void WorldTriangle( const pdMesh* mesh, const pdTransform& pose, int t, pdVec3 out[3] )
+{
+	pdFrame f;
+	pdMakeFrame( &pose, &f );
+	pdMesh_TriangleVertices( mesh, t, out );
+	for ( int k = 0; k < 3; ++k )
+	{
+		out[k] = pdFrameApply( &f, out[k] );
+	}
+}
+
+double BruteDistance( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pdTransform& pb )
+{
+	std::vector<pdVec3> tb( 3 * b->triangleCount );
+	for ( int j = 0; j < b->triangleCount; ++j )
+	{
+		WorldTriangle( b, pb, j, &tb[3 * j] );
+	}
+	double best = INFINITY;
+	for ( int i = 0; i < a->triangleCount; ++i )
+	{
+		pdVec3 ta[3];
+		WorldTriangle( a, pa, i, ta );
+		for ( int j = 0; j < b->triangleCount; ++j )
+		{
+			best = std::min( best, pdTriangleDistance( ta, &tb[3 * j], nullptr, nullptr, nullptr, nullptr ) );
+		}
+	}
+	return best;
+}
+
+// Distance from a point to the feature (vertex, edge or face) of a world triangle.
+double PointFeatureDistance( pdVec3 p, const pdVec3 tri[3], const pdFeature& f )
+{
+	pdVec3 point[3] = { p, p, p };
+	if ( f.type == PD_FEATURE_VERTEX )
+	{
+		return pdLength( pdSub( p, tri[f.index] ) );
+	}
+	if ( f.type == PD_FEATURE_EDGE )
+	{
+		pdVec3 seg[3] = { tri[f.index], tri[( f.index + 1 ) % 3], tri[( f.index + 1 ) % 3] };
+		return pdTriangleDistance( point, seg, nullptr, nullptr, nullptr, nullptr );
+	}
+	return pdTriangleDistance( point, tri, nullptr, nullptr, nullptr, nullptr );
+}
+
+void CheckDistance( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pdTransform& pb, pdWorkspace* ws,
+					const std::string& what )
+{
+	double expected = BruteDistance( a, pa, b, pb );
+	pdDistanceResult r;
+	ASSERT_EQ( pdComputeDistance( a, &pa, b, &pb, nullptr, ws, &r ), PD_STATUS_OK ) << what;
+	double scale = std::max( 1.0, expected );
+	ASSERT_NEAR( r.distance, expected, 1e-12 * scale ) << what;
+	EXPECT_FALSE( r.stoppedAbove );
+	EXPECT_FALSE( r.stoppedBelow );
+	// The closest points realise the distance and lie on the reported features.
+	EXPECT_NEAR( pdLength( pdSub( r.pointA, r.pointB ) ), r.distance, 1e-10 * scale ) << what;
+	ASSERT_GE( r.featureA.triangle, 0 );
+	ASSERT_LT( r.featureA.triangle, a->triangleCount );
+	ASSERT_GE( r.featureB.triangle, 0 );
+	ASSERT_LT( r.featureB.triangle, b->triangleCount );
+	pdVec3 ta[3], tb[3];
+	WorldTriangle( a, pa, r.featureA.triangle, ta );
+	WorldTriangle( b, pb, r.featureB.triangle, tb );
+	EXPECT_LT( PointFeatureDistance( r.pointA, ta, r.featureA ), 1e-9 * scale ) << what;
+	EXPECT_LT( PointFeatureDistance( r.pointB, tb, r.featureB ), 1e-9 * scale ) << what;
+	EXPECT_NEAR( pdTriangleDistance( ta, tb, nullptr, nullptr, nullptr, nullptr ), r.distance, 1e-12 * scale ) << what;
+	// Vertex ids follow query.h.
+	if ( r.featureA.type == PD_FEATURE_FACE )
+	{
+		EXPECT_EQ( r.featureA.vertex, -1 );
+	}
+	else
+	{
+		EXPECT_EQ( r.featureA.vertex, a->triangles[r.featureA.triangle][r.featureA.index] );
+	}
+}
+
+} // namespace
+
+TEST( PdDistance, EqualsBruteForceOnRandomSoups )
+{
+	pdWorkspace* ws = pdCreateWorkspace();
+	for ( unsigned seed = 1000; seed < 1006; ++seed )
+	{
+		std::mt19937 rng( seed );
+		pdMesh* a = MakeRandomSoup( rng, 80, 1.0, 0.3 );
+		pdMesh* b = MakeRandomSoup( rng, 100, 1.0, 0.3 );
+		ASSERT_TRUE( a && b );
+		for ( int k = 0; k < 3; ++k )
+		{
+			pdTransform pa = RandomPose( rng, 3.0 );
+			pdTransform pb = RandomPose( rng, 1.0 );
+			CheckDistance( a, pa, b, pb, ws, "seed " + std::to_string( seed ) + " pose " + std::to_string( k ) );
+		}
+		pdDestroyMesh( a );
+		pdDestroyMesh( b );
+	}
+	pdDestroyWorkspace( ws );
+}
+
+TEST( PdDistance, EqualsBruteForceOnShapes )
+{
+	pdWorkspace* ws = pdCreateWorkspace();
+	const char* names[][2] = { { "torus", "knot" }, { "knot", "knot" }, { "cup", "spoon" }, { "grate", "box" } };
+	unsigned seed = 2000;
+	for ( auto& pair : names )
+	{
+		pdMesh* a = MakeShape( pair[0], 200, 2.0 );
+		pdMesh* b = MakeShape( pair[1], 200, 2.0 );
+		ASSERT_TRUE( a && b );
+		std::mt19937 rng( seed );
+		for ( int k = 0; k < 4; ++k )
+		{
+			// From overlapping to clearly separated.
+			pdTransform pa = RandomPose( rng, 0.5 + 1.0 * k );
+			pdTransform pb = RandomPose( rng, 0.5 );
+			CheckDistance( a, pa, b, pb, ws,
+						   std::string( pair[0] ) + "/" + pair[1] + " seed " + std::to_string( seed ) + " pose " +
+							   std::to_string( k ) );
+		}
+		++seed;
+		pdDestroyMesh( a );
+		pdDestroyMesh( b );
+	}
+	pdDestroyWorkspace( ws );
+}
+
+TEST( PdDistance, IntersectingIsZero )
+{
+	pdWorkspace* ws = pdCreateWorkspace();
+	pdMesh* a = MakeShape( "torus", 400, 2.0 );
+	ASSERT_NE( a, nullptr );
+	pdTransform pa = pdIdentityTransform(), pb = pdIdentityTransform();
+	pa.p.x = 0.25;
+	pdDistanceResult r;
+	ASSERT_EQ( pdComputeDistance( a, &pa, a, &pb, nullptr, ws, &r ), PD_STATUS_OK );
+	EXPECT_EQ( r.distance, 0.0 );
+	EXPECT_NEAR( pdLength( pdSub( r.pointA, r.pointB ) ), 0.0, 1e-12 );
+	pdDestroyMesh( a );
+	pdDestroyWorkspace( ws );
+}
+
+TEST( PdDistance, BoundedVariantIsProven )
+{
+	pdWorkspace* ws = pdCreateWorkspace();
+	pdMesh* a = MakeShape( "knot", 500, 2.0 );
+	pdMesh* b = MakeShape( "torus", 500, 2.0 );
+	ASSERT_TRUE( a && b );
+	std::mt19937 rng( 3000 );
+	int below = 0, above = 0;
+	for ( int k = 0; k < 12; ++k )
+	{
+		pdTransform pa = RandomPose( rng, 3.0 );
+		pdTransform pb = RandomPose( rng, 0.5 );
+		pdDistanceResult exact;
+		ASSERT_EQ( pdComputeDistance( a, &pa, b, &pb, nullptr, ws, &exact ), PD_STATUS_OK );
+		double d = exact.distance;
+		if ( d <= 0.0 )
+		{
+			continue;
+		}
+		std::string what = "seed 3000 pose " + std::to_string( k );
+		pdDistanceDef def = pdDefaultDistanceDef();
+		pdDistanceResult r;
+
+		// Proven below: the reported value is an upper bound below lowerBound.
+		def.lowerBound = 1.5 * d;
+		ASSERT_EQ( pdComputeDistance( a, &pa, b, &pb, &def, ws, &r ), PD_STATUS_OK );
+		EXPECT_TRUE( r.stoppedBelow ) << what;
+		EXPECT_FALSE( r.stoppedAbove ) << what;
+		EXPECT_LT( r.distance, def.lowerBound ) << what;
+		EXPECT_GE( r.distance, d - 1e-12 ) << what;
+		EXPECT_NEAR( pdLength( pdSub( r.pointA, r.pointB ) ), r.distance, 1e-10 ) << what;
+		EXPECT_LE( r.nodeVisits, exact.nodeVisits ) << what;
+		below += r.stoppedBelow;
+
+		// Proven above: the reported value is a lower bound above upperBound.
+		def = pdDefaultDistanceDef();
+		def.upperBound = 0.6 * d;
+		ASSERT_EQ( pdComputeDistance( a, &pa, b, &pb, &def, ws, &r ), PD_STATUS_OK );
+		EXPECT_TRUE( r.stoppedAbove ) << what;
+		EXPECT_FALSE( r.stoppedBelow ) << what;
+		EXPECT_GT( r.distance, def.upperBound ) << what;
+		EXPECT_LE( r.distance, d + 1e-12 ) << what;
+		EXPECT_LE( r.nodeVisits, exact.nodeVisits ) << what;
+		above += r.stoppedAbove;
+
+		// Bounds on both sides of the answer: exact.
+		def.lowerBound = 0.5 * d;
+		def.upperBound = 2.0 * d;
+		ASSERT_EQ( pdComputeDistance( a, &pa, b, &pb, &def, ws, &r ), PD_STATUS_OK );
+		EXPECT_FALSE( r.stoppedAbove ) << what;
+		EXPECT_FALSE( r.stoppedBelow ) << what;
+		EXPECT_NEAR( r.distance, d, 1e-12 * std::max( 1.0, d ) ) << what;
+	}
+	EXPECT_GT( below, 4 );
+	EXPECT_GT( above, 4 );
+	pdDestroyMesh( a );
+	pdDestroyMesh( b );
+	pdDestroyWorkspace( ws );
+}
+
+TEST( PdDistance, NodeVisitCapGivesTraversalLimit )
+{
+	pdWorkspace* ws = pdCreateWorkspace();
+	pdMesh* a = MakeShape( "knot", 500, 2.0 );
+	ASSERT_NE( a, nullptr );
+	pdTransform pa = pdIdentityTransform(), pb = pdIdentityTransform();
+	pa.p.z = 0.7;
+	pdDistanceDef def = pdDefaultDistanceDef();
+	def.maxNodeVisits = 4;
+	pdDistanceResult r;
+	EXPECT_EQ( pdComputeDistance( a, &pa, a, &pb, &def, ws, &r ), PD_STATUS_TRAVERSAL_LIMIT );
+	EXPECT_EQ( r.status, PD_STATUS_TRAVERSAL_LIMIT );
+	EXPECT_EQ( r.nodeVisits, 4 );
+	EXPECT_TRUE( std::isfinite( r.distance ) );
+	pdDestroyMesh( a );
+	pdDestroyWorkspace( ws );
+}
+
+TEST( PdDistance, InvalidInputsGiveStatusAndZeroedResult )
+{
+	pdWorkspace* ws = pdCreateWorkspace();
+	pdMesh* a = MakeShape( "box", 12, 1.0 );
+	ASSERT_NE( a, nullptr );
+	pdTransform good = pdIdentityTransform();
+	pdTransform nanPose = good;
+	nanPose.q.x = std::nan( "" );
+	pdTransform badQuat = good;
+	badQuat.q.w = 0.5;
+	pdDistanceDef uninit;
+	std::memset( &uninit, 0, sizeof( uninit ) );
+	pdDistanceResult r;
+	auto zeroed = [&]( const pdDistanceResult& x ) {
+		return x.distance == 0.0 && x.pointA.x == 0.0 && x.pointB.z == 0.0 && !x.stoppedAbove && !x.stoppedBelow &&
+			   x.nodeVisits == 0;
+	};
+	EXPECT_EQ( pdComputeDistance( a, &nanPose, a, &good, nullptr, ws, &r ), PD_STATUS_INVALID_POSE );
+	EXPECT_EQ( r.status, PD_STATUS_INVALID_POSE );
+	EXPECT_TRUE( zeroed( r ) );
+	EXPECT_EQ( pdComputeDistance( a, &good, a, &badQuat, nullptr, ws, &r ), PD_STATUS_INVALID_POSE );
+	EXPECT_TRUE( zeroed( r ) );
+	EXPECT_EQ( pdComputeDistance( a, &good, nullptr, &good, nullptr, ws, &r ), PD_STATUS_INVALID_MESH );
+	EXPECT_TRUE( zeroed( r ) );
+	EXPECT_EQ( pdComputeDistance( a, &good, a, &good, nullptr, nullptr, &r ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_TRUE( zeroed( r ) );
+	EXPECT_EQ( pdComputeDistance( a, &good, a, &good, &uninit, ws, &r ), PD_STATUS_DEF_NOT_INITIALIZED );
+	EXPECT_TRUE( zeroed( r ) );
+	EXPECT_EQ( pdComputeDistance( a, &good, a, &good, nullptr, ws, nullptr ), PD_STATUS_INVALID_ARGUMENT );
+	pdDestroyMesh( a );
+	pdDestroyWorkspace( ws );
+}
+
+TEST( PdDistance, WarmWorkspaceDoesNotAllocate )
+{
+	pdWorkspace* ws = pdCreateWorkspace();
+	pdMesh* a = MakeShape( "knot", 600, 2.0 );
+	pdMesh* b = MakeShape( "torus", 600, 2.0 );
+	ASSERT_TRUE( a && b );
+	std::mt19937 rng( 3100 );
+	std::vector<pdTransform> poses;
+	for ( int k = 0; k < 20; ++k )
+	{
+		poses.push_back( RandomPose( rng, 2.5 ) );
+	}
+	pdTransform pb = pdIdentityTransform();
+	pdDistanceResult r;
+	for ( const pdTransform& p : poses )
+	{
+		pdComputeDistance( a, &p, b, &pb, nullptr, ws, &r );
+	}
+	uint64_t before = pdGetAllocationCount();
+	for ( int rep = 0; rep < 3; ++rep )
+	{
+		for ( const pdTransform& p : poses )
+		{
+			ASSERT_EQ( pdComputeDistance( a, &p, b, &pb, nullptr, ws, &r ), PD_STATUS_OK );
+		}
+	}
+	EXPECT_EQ( pdGetAllocationCount(), before );
+	pdDestroyMesh( a );
+	pdDestroyMesh( b );
+	pdDestroyWorkspace( ws );
+}

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+// Free configurations (initial_config.c): maximally clear points and start candidates, each
+// checked with an independent static collision query.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+extern "C" {
+#include "initial_config.h"
+#include "shapes.h"
+}
+
+namespace
+{
+
+struct Mesh
+{
+	pdSoup soup = {};
+	pdMesh* mesh = nullptr;
+	~Mesh()
+	{
+		pdDestroyMesh( mesh );
+		pdFreeSoup( &soup );
+	}
+	bool Make()
+	{
+		mesh = pdSoupCreateMesh( &soup, nullptr );
+		return mesh != nullptr;
+	}
+};
+
+bool CollidesIndependently( const pdMesh* a, pdTransform pa, pdVec3 x, const pdMesh* b, pdTransform pb, pdWorkspace* ws )
+{
+	pa.p = pdAdd( pa.p, x );
+	pdCollideResult r;
+	pdCollideDef def = pdDefaultCollideDef();
+	EXPECT_GE( pdCollide( a, &pa, b, &pb, &def, ws, &r ), 0 );
+	return r.colliding;
+}
+
+pdStartContext Context( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pdTransform& pb, pdWorkspace* ws )
+{
+	pdStartContext ctx = {};
+	ctx.meshA = a;
+	ctx.meshB = b;
+	EXPECT_EQ( pdMakeFrame( &pa, &ctx.frameA ), PD_STATUS_OK );
+	EXPECT_EQ( pdMakeFrame( &pb, &ctx.frameB ), PD_STATUS_OK );
+	ctx.rotationA = pa.q;
+	ctx.rotationB = pb.q;
+	ctx.containment = true;
+	ctx.tolerance = 1e-4 * std::fmin( a->diagonal, b->diagonal );
+	ctx.ws = ws;
+	return ctx;
+}
+
+} // namespace
+
+TEST( PdInitialConfig, TorusHoleIsAMaximallyClearPoint )
+{
+	Mesh t;
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.25, 32, 12, &t.soup ) && t.Make() );
+	ASSERT_GE( t.mesh->clearanceCount, 1 );
+	// The largest clearance is at (or a cell from) the centre of the hole, radius about R - r.
+	pdVec3 p = t.mesh->clearancePoints[0];
+	double cell = 2.5 / 16.0;
+	EXPECT_LT( pdLength( p ), 1.5 * cell );
+	EXPECT_NEAR( t.mesh->clearanceRadii[0], 0.75, 1.5 * cell );
+	for ( int i = 1; i < t.mesh->clearanceCount; ++i )
+	{
+		EXPECT_GE( t.mesh->clearanceRadii[i - 1], t.mesh->clearanceRadii[i] );
+	}
+}
+
+TEST( PdInitialConfig, ClearPointsAreOutsideSolidsAndInsideTheBox )
+{
+	Mesh box, cup;
+	ASSERT_TRUE( pdMakeBox( { 1.0, 0.7, 0.5 }, 2, &box.soup ) && box.Make() );
+	// Every interior cell of a box is inside the solid: no free space, no clear points.
+	EXPECT_EQ( box.mesh->clearanceCount, 0 );
+	ASSERT_TRUE( pdMakeCup( 0.8, 1.2, 0.1, 24, &cup.soup ) && cup.Make() );
+	ASSERT_GE( cup.mesh->clearanceCount, 1 );
+	pdWorkspace* ws = pdCreateWorkspace();
+	for ( int i = 0; i < cup.mesh->clearanceCount; ++i )
+	{
+		pdVec3 p = cup.mesh->clearancePoints[i];
+		EXPECT_TRUE( p.x > cup.mesh->boundsMin.x && p.x < cup.mesh->boundsMax.x );
+		EXPECT_TRUE( p.y > cup.mesh->boundsMin.y && p.y < cup.mesh->boundsMax.y );
+		EXPECT_TRUE( p.z > cup.mesh->boundsMin.z && p.z < cup.mesh->boundsMax.z );
+		// The stored clearance is the distance to the surface (independent brute force).
+		double best = INFINITY;
+		for ( int v = 0; v < cup.mesh->vertexCount; ++v )
+		{
+			best = std::fmin( best, pdLength( pdSub( cup.mesh->vertices[v], p ) ) );
+		}
+		EXPECT_LE( cup.mesh->clearanceRadii[i], best + 1e-12 );
+	}
+	pdDestroyWorkspace( ws );
+}
+
+TEST( PdInitialConfig, SeparationDistanceIsFreeByConstruction )
+{
+	Mesh a, b;
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( pdMakeTorusKnot( 2, 3, 0.6, 0.15, 64, 8, &b.soup ) && b.Make() );
+	pdWorkspace* ws = pdCreateWorkspace();
+	pdTransform pa = { { 0.9, 0.1, 0.3, 0.0 }, { 0.2, 0.1, 0.05 } };
+	double n = std::sqrt( 0.81 + 0.01 + 0.09 );
+	pa.q = { 0.9 / n, 0.1 / n, 0.3 / n, 0.0 };
+	pdTransform pb = pdIdentityTransform();
+	pdStartContext ctx = Context( a.mesh, pa, b.mesh, pb, ws );
+	for ( int k = 0; k < 26; ++k )
+	{
+		pdVec3 u = pdNormalize( pdV3( ( k % 3 ) - 1.0, ( ( k / 3 ) % 3 ) - 1.0, ( k / 9 ) - 1.0 + 0.1 ) );
+		double t = pdStart_SeparationDistance( &ctx, u );
+		EXPECT_GT( t, 0.0 );
+		EXPECT_FALSE( CollidesIndependently( a.mesh, pa, pdScale( u, t ), b.mesh, pb, ws ) ) << "direction " << k;
+	}
+	pdDestroyWorkspace( ws );
+}
+
+TEST( PdInitialConfig, EveryStartIsCollisionFree )
+{
+	Mesh a, b;
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
+	pdWorkspace* ws = pdCreateWorkspace();
+	double n = std::sqrt( 0.81 + 0.16 + 0.01 );
+	pdTransform pa = { { 0.9 / n, 0.4 / n, 0.0, 0.1 / n }, { 0.3, 0.2, 0.1 } };
+	pdTransform pb = pdIdentityTransform();
+
+	// Pairs at o, as the driver gathers them.
+	pdCollideDef cdef = pdDefaultCollideDef();
+	cdef.reportAllPairs = true;
+	pdCollideResult cr;
+	ASSERT_GE( pdCollide( a.mesh, &pa, b.mesh, &pb, &cdef, ws, &cr ), 0 );
+	ASSERT_TRUE( cr.colliding );
+	std::vector<pdTrianglePair> pairs( cr.pairs, cr.pairs + cr.pairCount );
+
+	pdPenetrationCache cache;
+	pdResetPenetrationCache( &cache );
+	cache.configurations[0] = pdV3( 0.3, 0.2, 0.9 );
+	cache.count = 1;
+	cache.next = 1;
+
+	pdStartContext ctx = Context( a.mesh, pa, b.mesh, pb, ws );
+	const pdStartCandidate* list = nullptr;
+	int count = pdProposeStarts( &ctx, PD_START_ALL, &cache, pairs.data(), (int)pairs.size(), 16, 1, &list );
+	ASSERT_GT( count, 16 );
+	std::vector<pdStartCandidate> candidates( list, list + count );
+	unsigned seen = 0;
+	int freeCount = 0;
+	for ( int i = 0; i < count; ++i )
+	{
+		seen |= candidates[i].strategy;
+		for ( double bound : { (double)INFINITY, 1.0, 0.4 } )
+		{
+			pdVec3 start;
+			if ( !pdStart_MakeFree( &ctx, &candidates[i], bound, true, &start ) )
+			{
+				continue;
+			}
+			freeCount += 1;
+			EXPECT_FALSE( CollidesIndependently( a.mesh, pa, start, b.mesh, pb, ws ) )
+				<< "candidate " << i << " strategy " << candidates[i].strategy << " bound " << bound;
+			if ( bound < INFINITY )
+			{
+				EXPECT_LE( pdLength( start ), bound + 1e-12 );
+			}
+		}
+	}
+	EXPECT_GT( freeCount, 10 );
+	EXPECT_TRUE( seen & PD_START_COHERENCE );
+	EXPECT_TRUE( seen & PD_START_CONTACT_NORMALS );
+	EXPECT_TRUE( seen & PD_START_PRINCIPAL_AXES );
+	EXPECT_TRUE( seen & PD_START_CENTROID );
+	EXPECT_TRUE( seen & PD_START_RANDOM );
+	EXPECT_TRUE( seen & PD_START_CLEARANCE );
+	EXPECT_EQ( candidates[0].strategy, (unsigned)PD_START_COHERENCE );
+	pdDestroyWorkspace( ws );
+}
+
+TEST( PdInitialConfig, RandomDirectionsAreDeterministicAndSpread )
+{
+	Mesh a;
+	ASSERT_TRUE( pdMakeIcosphere( 0.5, 1, &a.soup ) && a.Make() );
+	pdWorkspace* ws = pdCreateWorkspace();
+	pdTransform p = pdIdentityTransform();
+	pdStartContext ctx = Context( a.mesh, p, a.mesh, p, ws );
+	const pdStartCandidate* list = nullptr;
+	int count = pdProposeStarts( &ctx, PD_START_RANDOM, nullptr, nullptr, 0, 64, 7, &list );
+	ASSERT_EQ( count, 64 );
+	std::vector<pdStartCandidate> first( list, list + count );
+	count = pdProposeStarts( &ctx, PD_START_RANDOM, nullptr, nullptr, 0, 64, 7, &list );
+	ASSERT_EQ( count, 64 );
+	pdVec3 sum = pdV3( 0, 0, 0 );
+	for ( int i = 0; i < count; ++i )
+	{
+		EXPECT_EQ( first[i].translation.x, list[i].translation.x );
+		EXPECT_NEAR( pdLength( list[i].translation ), 1.0, 1e-12 );
+		sum = pdAdd( sum, list[i].translation );
+	}
+	// Even coverage: the directions nearly cancel.
+	EXPECT_LT( pdLength( sum ), 0.05 * count );
+	count = pdProposeStarts( &ctx, PD_START_RANDOM, nullptr, nullptr, 0, 64, 8, &list );
+	EXPECT_NE( first[0].translation.x, list[0].translation.x );
+	pdDestroyWorkspace( ws );
+}

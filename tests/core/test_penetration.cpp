@@ -1,0 +1,590 @@
+// SPDX-License-Identifier: MIT
+// PolyDepth end to end (penetration.c): against analytic PDs, the SAT oracle for convex pairs
+// and the brute-force directional oracle for non-convex pairs; invariances, caps, states,
+// local PDs, allocation, repro files.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "pd_oracle.h"
+
+extern "C" {
+#include "repro_io.h"
+#include "shapes.h"
+}
+
+namespace
+{
+
+struct Mesh
+{
+	pdSoup soup = {};
+	pdMesh* mesh = nullptr;
+	~Mesh()
+	{
+		pdDestroyMesh( mesh );
+		pdFreeSoup( &soup );
+	}
+	bool Make()
+	{
+		pdMeshReport report;
+		mesh = pdSoupCreateMesh( &soup, &report );
+		return mesh != nullptr;
+	}
+};
+
+pdTransform Pose( pdVec3 p, pdQuat q = { 1, 0, 0, 0 } )
+{
+	pdTransform t;
+	double n = std::sqrt( q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z );
+	t.q = { q.w / n, q.x / n, q.y / n, q.z / n };
+	t.p = p;
+	return t;
+}
+
+pdQuat RandomQuat( std::mt19937& rng )
+{
+	std::normal_distribution<double> g( 0.0, 1.0 );
+	pdQuat q = { g( rng ), g( rng ), g( rng ), g( rng ) };
+	double n = std::sqrt( q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z );
+	return { q.w / n, q.x / n, q.y / n, q.z / n };
+}
+
+pdVec3 Add( pdVec3 a, pdVec3 b )
+{
+	return { a.x + b.x, a.y + b.y, a.z + b.z };
+}
+pdVec3 Scale( pdVec3 a, double s )
+{
+	return { a.x * s, a.y * s, a.z * s };
+}
+double Length( pdVec3 a )
+{
+	return std::sqrt( a.x * a.x + a.y * a.y + a.z * a.z );
+}
+double Dot( pdVec3 a, pdVec3 b )
+{
+	return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+// Rotate v by unit q.
+pdVec3 Rotate( pdQuat q, pdVec3 v )
+{
+	pdVec3 u = { q.x, q.y, q.z };
+	auto cross = []( pdVec3 a, pdVec3 b ) {
+		return pdVec3{ a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x };
+	};
+	pdVec3 t = Scale( cross( u, v ), 2.0 );
+	return Add( Add( v, Scale( t, q.w ) ), cross( u, t ) );
+}
+pdQuat Mul( pdQuat a, pdQuat b )
+{
+	return { a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z, a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+			 a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x, a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w };
+}
+
+double Tolerance( const pdMesh* a, const pdMesh* b )
+{
+	pdVec3 lo, hi;
+	pdMesh_GetBounds( a, &lo, &hi );
+	double da = Length( { hi.x - lo.x, hi.y - lo.y, hi.z - lo.z } );
+	pdMesh_GetBounds( b, &lo, &hi );
+	double db = Length( { hi.x - lo.x, hi.y - lo.y, hi.z - lo.z } );
+	return 1e-4 * std::min( da, db );
+}
+
+class PdPenetration : public ::testing::Test
+{
+protected:
+	void SetUp() override
+	{
+		ws = pdCreateWorkspace();
+		ASSERT_NE( ws, nullptr );
+	}
+	void TearDown() override { pdDestroyWorkspace( ws ); }
+
+	pdPenetrationResult Run( const Mesh& a, const pdTransform& pa, const Mesh& b, const pdTransform& pb,
+							 const pdPenetrationDef* def = nullptr, pdPenetrationCache* cache = nullptr )
+	{
+		pdPenetrationResult r;
+		pdStatus s = pdComputePenetration( a.mesh, &pa, b.mesh, &pb, def, cache, ws, &r );
+		EXPECT_GE( s, 0 ) << pdStatusString( s );
+		EXPECT_EQ( s, r.status );
+		EXPECT_TRUE( std::isfinite( r.depth ) && std::isfinite( r.translation.x ) && std::isfinite( r.translation.y ) &&
+					 std::isfinite( r.translation.z ) );
+		return r;
+	}
+	bool Valid( const Mesh& a, const pdTransform& pa, const Mesh& b, const pdTransform& pb, pdVec3 t )
+	{
+		return pdOracleIsValidAnswer( a.mesh, pa, b.mesh, pb, t, Tolerance( a.mesh, b.mesh ),
+									  pdMesh_IsClosed( a.mesh ) && pdMesh_IsClosed( b.mesh ), ws );
+	}
+
+	pdWorkspace* ws = nullptr;
+};
+
+pdPenetrationDef NoExactPath()
+{
+	pdPenetrationDef def = pdDefaultPenetrationDef();
+	def.useConvexExactPath = false;
+	return def;
+}
+
+} // namespace
+
+TEST_F( PdPenetration, SeparatedAndTouching )
+{
+	Mesh a, b;
+	ASSERT_TRUE( pdMakeBox( { 0.5, 0.5, 0.5 }, 1, &a.soup ) && a.Make() );
+	ASSERT_TRUE( pdMakeBox( { 0.5, 0.5, 0.5 }, 1, &b.soup ) && b.Make() );
+	pdPenetrationResult r = Run( a, Pose( { 1.5, 0, 0 } ), b, Pose( { 0, 0, 0 } ) );
+	EXPECT_EQ( r.state, PD_STATE_SEPARATED );
+	EXPECT_EQ( r.depth, 0.0 );
+	EXPECT_EQ( Length( r.translation ), 0.0 );
+	// A gap well inside the tolerance (1e-4 of the diagonal) is touching.
+	double tol = Tolerance( a.mesh, b.mesh );
+	r = Run( a, Pose( { 1.0 + 0.3 * tol, 0, 0 } ), b, Pose( { 0, 0, 0 } ) );
+	EXPECT_EQ( r.state, PD_STATE_TOUCHING );
+	EXPECT_EQ( r.depth, 0.0 );
+}
+
+TEST_F( PdPenetration, InvalidInputIsRejectedWithZeroedResult )
+{
+	Mesh a;
+	ASSERT_TRUE( pdMakeBox( { 0.5, 0.5, 0.5 }, 1, &a.soup ) && a.Make() );
+	pdTransform p = Pose( { 0, 0, 0 } );
+	pdPenetrationResult r;
+	r.depth = 42.0;
+	EXPECT_EQ( pdComputePenetration( nullptr, &p, a.mesh, &p, nullptr, nullptr, ws, &r ), PD_STATUS_INVALID_MESH );
+	EXPECT_EQ( r.depth, 0.0 );
+	EXPECT_EQ( r.status, PD_STATUS_INVALID_MESH );
+	EXPECT_EQ( pdComputePenetration( a.mesh, &p, a.mesh, &p, nullptr, nullptr, nullptr, &r ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdComputePenetration( a.mesh, &p, a.mesh, &p, nullptr, nullptr, ws, nullptr ), PD_STATUS_INVALID_ARGUMENT );
+	pdTransform bad = p;
+	bad.q.w = 2.0;
+	EXPECT_EQ( pdComputePenetration( a.mesh, &bad, a.mesh, &p, nullptr, nullptr, ws, &r ), PD_STATUS_INVALID_POSE );
+	bad = p;
+	bad.p.x = NAN;
+	EXPECT_EQ( pdComputePenetration( a.mesh, &p, a.mesh, &bad, nullptr, nullptr, ws, &r ), PD_STATUS_INVALID_POSE );
+	pdPenetrationDef def = {};
+	EXPECT_EQ( pdComputePenetration( a.mesh, &p, a.mesh, &p, &def, nullptr, ws, &r ), PD_STATUS_DEF_NOT_INITIALIZED );
+	def = pdDefaultPenetrationDef();
+	def.maxIterations = 0;
+	EXPECT_EQ( pdComputePenetration( a.mesh, &p, a.mesh, &p, &def, nullptr, ws, &r ), PD_STATUS_INVALID_DEF );
+	def = pdDefaultPenetrationDef();
+	def.timeBudgetMs = -1.0;
+	EXPECT_EQ( pdComputePenetration( a.mesh, &p, a.mesh, &p, &def, nullptr, ws, &r ), PD_STATUS_INVALID_DEF );
+	EXPECT_EQ( r.depth, 0.0 );
+	EXPECT_EQ( r.localCount, 0 );
+}
+
+TEST_F( PdPenetration, AnalyticBoxOverlapAtThreeTessellations )
+{
+	// Refinement stability: the same boxes tessellated 1, 2 and 4 times per edge.
+	const pdVec3 halfA = { 0.5, 0.4, 0.3 }, halfB = { 0.8, 0.6, 0.5 };
+	const pdVec3 offsets[] = { { 0.9, 0.2, 0.1 }, { 0.3, 0.75, -0.1 }, { -0.2, 0.1, 0.62 }, { 0.05, 0.02, 0.01 } };
+	for ( int subdivisions : { 1, 2, 4 } )
+	{
+		Mesh a, b;
+		ASSERT_TRUE( pdMakeBox( halfA, subdivisions, &a.soup ) && a.Make() );
+		ASSERT_TRUE( pdMakeBox( halfB, subdivisions, &b.soup ) && b.Make() );
+		for ( const pdVec3& o : offsets )
+		{
+			SCOPED_TRACE( "subdivisions " + std::to_string( subdivisions ) + " offset " + std::to_string( o.x ) + "," +
+						  std::to_string( o.y ) + "," + std::to_string( o.z ) );
+			PdOracleResult exact = pdOracleBoxBox( o, halfA, { 0, 0, 0 }, halfB );
+			ASSERT_TRUE( exact.ok );
+			for ( bool exactPath : { false, true } )
+			{
+				pdPenetrationDef def = pdDefaultPenetrationDef();
+				def.useConvexExactPath = exactPath;
+				pdPenetrationResult r = Run( a, Pose( o ), b, Pose( { 0, 0, 0 } ), &def );
+				EXPECT_EQ( r.state, PD_STATE_PENETRATING );
+				EXPECT_NEAR( r.depth, exact.depth, 0.01 * exact.depth );
+				EXPECT_TRUE( Valid( a, Pose( o ), b, Pose( { 0, 0, 0 } ), r.translation ) );
+			}
+		}
+	}
+}
+
+TEST_F( PdPenetration, ConvexPairsMatchSatOracle )
+{
+	int within = 0, total = 0;
+	for ( unsigned seed = 1; seed <= 12; ++seed )
+	{
+		SCOPED_TRACE( "seed " + std::to_string( seed ) );
+		std::mt19937 rng( seed );
+		Mesh a, b;
+		if ( seed % 3 == 0 )
+		{
+			ASSERT_TRUE( pdMakeIcosphere( 0.6, 1 + seed % 2, &a.soup ) && a.Make() );
+		}
+		else
+		{
+			ASSERT_TRUE( pdMakeRandomConvex( 14 + (int)seed, seed, &a.soup ) && a.Make() );
+		}
+		ASSERT_TRUE( pdMakeRandomConvex( 18, 100 + seed, &b.soup ) && b.Make() );
+		std::uniform_real_distribution<double> u( -0.6, 0.6 );
+		pdTransform pa = Pose( { u( rng ), u( rng ), u( rng ) }, RandomQuat( rng ) );
+		pdTransform pb = Pose( { 0.1, -0.05, 0.0 }, RandomQuat( rng ) );
+		PdOracleResult exact = pdOracleConvexPenetration( a.soup, pa, b.soup, pb );
+		ASSERT_TRUE( exact.ok );
+		if ( exact.depth <= 0.0 )
+		{
+			continue;
+		}
+		pdPenetrationDef def = NoExactPath();
+		pdPenetrationResult r = Run( a, pa, b, pb, &def );
+		EXPECT_EQ( r.state, PD_STATE_PENETRATING );
+		EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) );
+		// Never shorter than the exact PD (beyond the tolerance): that would be invalid.
+		EXPECT_GE( r.depth, exact.depth - 2.0 * Tolerance( a.mesh, b.mesh ) );
+		total += 1;
+		if ( r.depth <= 1.01 * exact.depth + Tolerance( a.mesh, b.mesh ) )
+		{
+			within += 1;
+		}
+		else
+		{
+			ADD_FAILURE() << "seed " << seed << ": PD " << r.depth << " exact " << exact.depth;
+		}
+	}
+	EXPECT_GT( total, 6 );
+	EXPECT_EQ( within, total );
+}
+
+TEST_F( PdPenetration, InvariantUnderMovingBothMeshes )
+{
+	Mesh a, b;
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
+	pdTransform pa = Pose( { 0.4, 0.2, 0.1 }, { 0.9, 0.3, 0.1, 0.0 } );
+	pdTransform pb = Pose( { 0, 0, 0 } );
+	pdPenetrationResult r0 = Run( a, pa, b, pb );
+	ASSERT_EQ( r0.state, PD_STATE_PENETRATING );
+	std::mt19937 rng( 5 );
+	for ( int k = 0; k < 3; ++k )
+	{
+		SCOPED_TRACE( "motion " + std::to_string( k ) );
+		pdQuat q = RandomQuat( rng );
+		pdVec3 t = { 3.0 * k - 2.0, 1.5, -0.7 * k };
+		pdTransform qa = Pose( Add( Rotate( q, pa.p ), t ), Mul( q, pa.q ) );
+		pdTransform qb = Pose( Add( Rotate( q, pb.p ), t ), Mul( q, pb.q ) );
+		pdPenetrationResult r = Run( a, qa, b, qb );
+		EXPECT_EQ( r.state, PD_STATE_PENETRATING );
+		EXPECT_NEAR( r.depth, r0.depth, 0.01 * r0.depth );
+		EXPECT_TRUE( Valid( a, qa, b, qb, r.translation ) );
+	}
+}
+
+TEST_F( PdPenetration, SwappingMeshesNegatesTheTranslation )
+{
+	Mesh a, b;
+	ASSERT_TRUE( pdMakeRandomConvex( 20, 3, &a.soup ) && a.Make() );
+	ASSERT_TRUE( pdMakeBox( { 0.7, 0.5, 0.4 }, 2, &b.soup ) && b.Make() );
+	pdTransform pa = Pose( { 0.5, 0.3, 0.2 }, { 0.8, 0.1, 0.3, 0.2 } );
+	pdTransform pb = Pose( { 0, 0, 0 } );
+	pdPenetrationDef def = NoExactPath();
+	pdPenetrationResult ab = Run( a, pa, b, pb, &def );
+	pdPenetrationResult ba = Run( b, pb, a, pa, &def );
+	ASSERT_EQ( ab.state, PD_STATE_PENETRATING );
+	ASSERT_EQ( ba.state, PD_STATE_PENETRATING );
+	double tol = 4.0 * Tolerance( a.mesh, b.mesh ) + 0.01 * ab.depth;
+	EXPECT_NEAR( ab.translation.x, -ba.translation.x, tol );
+	EXPECT_NEAR( ab.translation.y, -ba.translation.y, tol );
+	EXPECT_NEAR( ab.translation.z, -ba.translation.z, tol );
+}
+
+TEST_F( PdPenetration, UniformScalingScalesTheDepth )
+{
+	pdPenetrationDef def = NoExactPath();
+	double base = 0.0;
+	for ( double s : { 1.0, 1e-3, 250.0 } )
+	{
+		SCOPED_TRACE( "scale " + std::to_string( s ) );
+		Mesh a, b;
+		ASSERT_TRUE( pdMakeTorus( 1.0 * s, 0.25 * s, 24, 12, &a.soup ) && a.Make() );
+		ASSERT_TRUE( pdMakeBox( { 0.6 * s, 0.6 * s, 0.2 * s }, 2, &b.soup ) && b.Make() );
+		pdTransform pa = Pose( { 0.3 * s, 0.1 * s, 0.15 * s }, { 0.95, 0.2, 0.1, 0.0 } );
+		pdTransform pb = Pose( { 0, 0, 0 } );
+		pdPenetrationResult r = Run( a, pa, b, pb, &def );
+		ASSERT_EQ( r.state, PD_STATE_PENETRATING );
+		EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) );
+		if ( s == 1.0 )
+		{
+			base = r.depth;
+		}
+		else
+		{
+			EXPECT_NEAR( r.depth / s, base, 0.01 * base );
+		}
+	}
+}
+
+TEST_F( PdPenetration, NonConvexPairsMatchTheDirectionalOracle )
+{
+	struct Case
+	{
+		const char* name;
+		int shapeA, shapeB; // 0 torus, 1 knot, 2 grate, 3 box, 4 cup, 5 sphere
+		pdVec3 offset;
+		pdQuat rotation;
+	};
+	auto make = []( int shape, Mesh* m ) {
+		switch ( shape )
+		{
+			case 0:
+				return pdMakeTorus( 1.0, 0.3, 24, 12, &m->soup ) && m->Make();
+			case 1:
+				return pdMakeTorusKnot( 2, 3, 0.6, 0.15, 64, 8, &m->soup ) && m->Make();
+			case 2:
+				return pdMakeGrate( 2.0, 0.2, 3, &m->soup ) && m->Make();
+			case 3:
+				return pdMakeBox( { 0.25, 0.25, 0.6 }, 1, &m->soup ) && m->Make();
+			case 4:
+				return pdMakeCup( 0.8, 1.2, 0.12, 24, &m->soup ) && m->Make();
+			default:
+				return pdMakeIcosphere( 0.35, 2, &m->soup ) && m->Make();
+		}
+	};
+	const Case cases[] = {
+		{ "torus/torus shallow", 0, 0, { 0.0, 0.0, 0.5 }, { 1, 0, 0, 0 } },
+		{ "torus/torus deep", 0, 0, { 0.3, 0.2, 0.1 }, { 0.9, 0.4, 0.0, 0.1 } },
+		{ "torus/torus linked", 0, 0, { 1.0, 0.0, 0.0 }, { 0.7071, 0.7071, 0, 0 } },
+		{ "knot/torus", 1, 0, { 0.2, 0.1, 0.05 }, { 0.9, 0.1, 0.3, 0.0 } },
+		{ "grate/box", 3, 2, { 0.3, 0.35, 0.1 }, { 1, 0, 0, 0 } },
+		{ "box/grate", 2, 3, { -0.3, -0.35, -0.1 }, { 1, 0, 0, 0 } },
+		{ "sphere/cup wall", 5, 4, { 0.75, 0.0, 0.2 }, { 1, 0, 0, 0 } },
+		{ "sphere/cup bottom", 5, 4, { 0.1, 0.0, -0.5 }, { 1, 0, 0, 0 } },
+	};
+	int within = 0, total = 0;
+	for ( const Case& c : cases )
+	{
+		SCOPED_TRACE( c.name );
+		Mesh a, b;
+		ASSERT_TRUE( make( c.shapeA, &a ) );
+		ASSERT_TRUE( make( c.shapeB, &b ) );
+		pdTransform pa = Pose( c.offset, c.rotation );
+		pdTransform pb = Pose( { 0, 0, 0 } );
+		pdPenetrationResult r = Run( a, pa, b, pb );
+		if ( r.state != PD_STATE_PENETRATING )
+		{
+			continue;
+		}
+		total += 1;
+		EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) ) << c.name;
+		bool containment = pdMesh_IsClosed( a.mesh ) && pdMesh_IsClosed( b.mesh );
+		PdOracleResult oracle = pdOracleDirectionalPenetration( a.mesh, pa, b.mesh, pb, 200, containment, ws );
+		ASSERT_TRUE( oracle.ok );
+		double tol = Tolerance( a.mesh, b.mesh );
+		printf( "  %-20s PD %.6f oracle %.6f ratio %.4f iterations %d starts %d\n", c.name, r.depth, oracle.depth,
+				r.depth / oracle.depth, r.iterations, r.starts );
+		if ( r.depth <= 1.01 * oracle.depth + tol )
+		{
+			within += 1;
+		}
+	}
+	EXPECT_GE( total, 6 );
+	// Most cases within 1% of the directional oracle (an upper bound near the global PD).
+	EXPECT_GE( within, total - 1 );
+}
+
+TEST_F( PdPenetration, KissingSweepIsContinuous )
+{
+	Mesh a, b;
+	ASSERT_TRUE( pdMakeBox( { 0.5, 0.5, 0.5 }, 2, &a.soup ) && a.Make() );
+	ASSERT_TRUE( pdMakeBox( { 1.0, 1.0, 0.5 }, 2, &b.soup ) && b.Make() );
+	double tol = Tolerance( a.mesh, b.mesh );
+	pdPenetrationDef def = NoExactPath();
+	for ( int k = 0; k <= 20; ++k )
+	{
+		double z = 0.8 + 0.02 * k; // depth 0.2 .. -0.2 through zero at k = 10
+		SCOPED_TRACE( "z " + std::to_string( z ) );
+		pdTransform pa = Pose( { 0.1, -0.2, z } );
+		pdPenetrationResult r = Run( a, pa, b, Pose( { 0, 0, 0 } ), &def );
+		double expected = std::max( 0.0, 1.0 - z );
+		EXPECT_NEAR( r.depth, expected, 0.01 * expected + 2.0 * tol );
+		if ( expected > 2.0 * tol )
+		{
+			EXPECT_EQ( r.state, PD_STATE_PENETRATING );
+			EXPECT_NEAR( r.translation.z, expected, 0.01 * expected + 2.0 * tol );
+		}
+		else if ( z > 1.0 + 2.0 * tol )
+		{
+			EXPECT_EQ( r.state, PD_STATE_SEPARATED );
+		}
+	}
+}
+
+TEST_F( PdPenetration, ClosedContainmentIsPenetration )
+{
+	Mesh a, b;
+	ASSERT_TRUE( pdMakeBox( { 0.2, 0.2, 0.2 }, 1, &a.soup ) && a.Make() );
+	ASSERT_TRUE( pdMakeBox( { 1.0, 1.0, 1.0 }, 1, &b.soup ) && b.Make() );
+	pdTransform pa = Pose( { 0.3, 0.1, 0.0 } );
+	pdTransform pb = Pose( { 0, 0, 0 } );
+	pdPenetrationDef def = NoExactPath();
+	pdPenetrationResult r = Run( a, pa, b, pb, &def );
+	ASSERT_EQ( r.state, PD_STATE_PENETRATING );
+	// Out through the nearest face: 1 - 0.3 + 0.2 = 0.9 along +x.
+	EXPECT_NEAR( r.depth, 0.9, 0.009 );
+	EXPECT_NEAR( r.translation.x, 0.9, 0.009 );
+	EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) );
+	// As open surfaces the small box is simply not touching.
+	def.closedAsSolid = false;
+	r = Run( a, pa, b, pb, &def );
+	EXPECT_EQ( r.state, PD_STATE_SEPARATED );
+}
+
+TEST_F( PdPenetration, CapsReturnAValidBound )
+{
+	Mesh a, b;
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( pdMakeTorusKnot( 2, 3, 0.6, 0.15, 64, 8, &b.soup ) && b.Make() );
+	pdTransform pa = Pose( { 0.2, 0.1, 0.05 }, { 0.9, 0.1, 0.3, 0.0 } );
+	pdTransform pb = Pose( { 0, 0, 0 } );
+	pdPenetrationDef def = pdDefaultPenetrationDef();
+	def.maxIterations = 1;
+	pdPenetrationResult r = Run( a, pa, b, pb, &def );
+	EXPECT_EQ( r.state, PD_STATE_PENETRATING );
+	EXPECT_TRUE( r.status == PD_STATUS_OK || r.status == PD_STATUS_ITERATION_LIMIT );
+	EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) );
+	def = pdDefaultPenetrationDef();
+	def.timeBudgetMs = 1e-6;
+	r = Run( a, pa, b, pb, &def );
+	EXPECT_EQ( r.state, PD_STATE_PENETRATING );
+	EXPECT_EQ( r.status, PD_STATUS_TIME_LIMIT );
+	EXPECT_GT( r.depth, 0.0 );
+	EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) );
+	def = pdDefaultPenetrationDef();
+	def.maxStarts = 1;
+	def.startStrategies = PD_START_CENTROID;
+	r = Run( a, pa, b, pb, &def );
+	EXPECT_EQ( r.state, PD_STATE_PENETRATING );
+	EXPECT_LE( r.starts, 1 );
+	EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) );
+	def.startStrategies = 0;
+	r = Run( a, pa, b, pb, &def );
+	EXPECT_EQ( r.state, PD_STATE_PENETRATING );
+	EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) );
+}
+
+TEST_F( PdPenetration, LocalPenetrationsAreProjectionsOfTheGlobalPd )
+{
+	Mesh a, b;
+	ASSERT_TRUE( pdMakeBox( { 0.5, 0.5, 0.5 }, 2, &a.soup ) && a.Make() );
+	ASSERT_TRUE( pdMakeBox( { 1.0, 1.0, 0.5 }, 2, &b.soup ) && b.Make() );
+	pdTransform pa = Pose( { 0.2, 0.1, 0.85 } );
+	pdPenetrationResult r = Run( a, pa, b, Pose( { 0, 0, 0 } ) );
+	ASSERT_EQ( r.state, PD_STATE_PENETRATING );
+	ASSERT_GE( r.localCount, 1 );
+	for ( int i = 0; i < r.localCount; ++i )
+	{
+		const pdLocalPenetration& l = r.local[i];
+		EXPECT_NEAR( Length( l.normal ), 1.0, 1e-9 );
+		EXPECT_NEAR( l.depth, Dot( r.translation, l.normal ), 1e-12 );
+		EXPECT_GT( l.depth, 0.0 );
+		EXPECT_NEAR( l.translation.x, l.depth * l.normal.x, 1e-12 );
+		EXPECT_NEAR( l.translation.y, l.depth * l.normal.y, 1e-12 );
+		EXPECT_NEAR( l.translation.z, l.depth * l.normal.z, 1e-12 );
+		EXPECT_GE( l.pointCount, 1 );
+		EXPECT_LE( l.pointCount, PD_MAX_REGION_POINTS );
+		for ( int k = 0; k < l.pointCount; ++k )
+		{
+			// Points on B's top face (z = 0.5).
+			EXPECT_NEAR( l.points[k].z, 0.5, 1e-3 );
+		}
+	}
+	// The top face is the one region: normal +z, depth 0.15.
+	EXPECT_NEAR( r.local[0].normal.z, 1.0, 1e-6 );
+	EXPECT_NEAR( r.local[0].depth, 0.15, 0.0015 );
+}
+
+TEST_F( PdPenetration, CoherentQueriesStayValid )
+{
+	Mesh a, b;
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
+	pdPenetrationCache cache;
+	pdResetPenetrationCache( &cache );
+	pdPenetrationResult previous = {};
+	for ( int frame = 0; frame < 6; ++frame )
+	{
+		SCOPED_TRACE( "frame " + std::to_string( frame ) );
+		pdTransform pa = Pose( { 0.3 + 0.01 * frame, 0.2, 0.1 }, { 0.9, 0.4, 0.0, 0.1 } );
+		pdTransform pb = Pose( { 0, 0, 0 } );
+		pdPenetrationResult r = Run( a, pa, b, pb, nullptr, &cache );
+		ASSERT_EQ( r.state, PD_STATE_PENETRATING );
+		EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) );
+		pdPenetrationResult fresh = Run( a, pa, b, pb );
+		EXPECT_LE( r.depth, 1.01 * fresh.depth + Tolerance( a.mesh, b.mesh ) );
+		previous = r;
+	}
+	EXPECT_EQ( cache.count, 3 );
+}
+
+TEST_F( PdPenetration, NoAllocationAfterWarmUp )
+{
+	Mesh a, b;
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
+	pdTransform pa = Pose( { 0.3, 0.2, 0.1 }, { 0.9, 0.4, 0.0, 0.1 } );
+	pdTransform pb = Pose( { 0, 0, 0 } );
+	pdPenetrationCache cache;
+	pdResetPenetrationCache( &cache );
+	Run( a, pa, b, pb, nullptr, &cache );
+	Run( a, pa, b, pb, nullptr, &cache );
+	uint64_t before = pdGetAllocationCount();
+	for ( int k = 0; k < 3; ++k )
+	{
+		Run( a, pa, b, pb, nullptr, &cache );
+	}
+	EXPECT_EQ( pdGetAllocationCount(), before );
+}
+
+TEST_F( PdPenetration, ReproRoundTrip )
+{
+	Mesh a, b;
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 12, 8, &a.soup ) && a.Make() );
+	ASSERT_TRUE( pdMakeBox( { 0.5, 0.4, 0.3 }, 1, &b.soup ) && b.Make() );
+	pdTransform pa = Pose( { 0.3, 0.2, 0.1 }, { 0.9, 0.4, 0.0, 0.1 } );
+	pdTransform pb = Pose( { -0.1, 0.05, 0.0 }, { 0.8, 0.0, 0.6, 0.0 } );
+	pdPenetrationDef def = pdDefaultPenetrationDef();
+	def.maxStarts = 7;
+	def.randomSeed = 99;
+	def.lineRefinement = false;
+	std::string path = ::testing::TempDir() + "pd_repro_roundtrip.txt";
+	ASSERT_EQ( pdWriteRepro( path.c_str(), a.mesh, &pa, b.mesh, &pb, &def ), PD_STATUS_OK );
+	EXPECT_EQ( pdWriteRepro( nullptr, a.mesh, &pa, b.mesh, &pb, &def ), PD_STATUS_INVALID_ARGUMENT );
+
+	Mesh ra, rb;
+	pdTransform qa, qb;
+	pdPenetrationDef rdef;
+	char error[256];
+	ASSERT_TRUE( pdReadRepro( path.c_str(), &ra.soup, &rb.soup, &qa, &qb, &rdef, error, sizeof( error ) ) ) << error;
+	ASSERT_TRUE( ra.Make() && rb.Make() );
+	EXPECT_EQ( ra.soup.vertexCount, pdMesh_GetVertexCount( a.mesh ) );
+	EXPECT_EQ( rb.soup.triangleCount, pdMesh_GetTriangleCount( b.mesh ) );
+	EXPECT_EQ( qa.p.x, pa.p.x );
+	EXPECT_EQ( qb.q.y, pb.q.y );
+	EXPECT_EQ( rdef.maxStarts, 7 );
+	EXPECT_EQ( rdef.randomSeed, 99u );
+	EXPECT_FALSE( rdef.lineRefinement );
+	pdPenetrationResult r1 = Run( a, pa, b, pb, &def );
+	pdPenetrationResult r2 = Run( ra, qa, rb, qb, &rdef );
+	EXPECT_EQ( r1.depth, r2.depth );
+
+	// A damaged file names the line.
+	FILE* f = std::fopen( path.c_str(), "w" );
+	ASSERT_NE( f, nullptr );
+	std::fputs( "polydepth-repro 1\ndef 0 63 12 30 0 20 100 32 1 1 1 1 1\npose a 1 0 0 0 0 0 0\npose b 1 0 0 0\n", f );
+	std::fclose( f );
+	Mesh da, db;
+	EXPECT_FALSE( pdReadRepro( path.c_str(), &da.soup, &db.soup, &qa, &qb, &rdef, error, sizeof( error ) ) );
+	EXPECT_NE( std::string( error ).find( "line 4" ), std::string::npos ) << error;
+	std::remove( path.c_str() );
+}

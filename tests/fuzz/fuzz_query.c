@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: MIT
+// libFuzzer target: queries on arbitrary small soups and poses. The bytes give two soups (up
+// to 12 triangles each, on a coarse grid or from a unit box), two poses (unit quaternions from
+// the bytes, or raw doubles) and the PD def caps. Checks for collide, distance, CCD and PD: the
+// status is in range, no output field is NaN, iterations <= maxIterations * maxStarts, and a
+// PD answer separates (A moved by it collides with B at most within the contact tolerance).
+#include "fuzz_common.h"
+
+#include "polydepth/polydepth.h"
+
+#define PD_FUZZ_MAX_TRIS 12
+
+typedef struct pdFuzzSoup
+{
+	double v[3 * 3 * PD_FUZZ_MAX_TRIS + 24];
+	uint32_t idx[3 * PD_FUZZ_MAX_TRIS + 36];
+	int vertexCount;
+	int triangleCount;
+} pdFuzzSoup;
+
+// Either a box (closed, convex: exercises containment and the exact convex path) with grid
+// half extents, or free triangles on the grid.
+static void pdReadSoup( pdFuzzReader* r, pdFuzzSoup* s )
+{
+	uint8_t head = pdFuzz_Byte( r );
+	if ( head & 1 )
+	{
+		double h[3];
+		for ( int k = 0; k < 3; ++k )
+		{
+			h[k] = 0.125 + ( pdFuzz_Byte( r ) % 16 ) / 8.0;
+		}
+		for ( int i = 0; i < 8; ++i )
+		{
+			s->v[3 * i + 0] = ( i & 1 ) ? h[0] : -h[0];
+			s->v[3 * i + 1] = ( i & 2 ) ? h[1] : -h[1];
+			s->v[3 * i + 2] = ( i & 4 ) ? h[2] : -h[2];
+		}
+		static const uint32_t box[36] = { 0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
+										  2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5 };
+		memcpy( s->idx, box, sizeof( box ) );
+		s->vertexCount = 8;
+		s->triangleCount = 12;
+		return;
+	}
+	int tris = 1 + ( head >> 1 ) % PD_FUZZ_MAX_TRIS;
+	s->vertexCount = 3 * tris;
+	s->triangleCount = tris;
+	for ( int i = 0; i < 3 * s->vertexCount; ++i )
+	{
+		s->v[i] = pdFuzz_GridCoord( r );
+	}
+	for ( int i = 0; i < 3 * tris; ++i )
+	{
+		s->idx[i] = (uint32_t)i;
+	}
+}
+
+static pdTransform pdReadPose( pdFuzzReader* r )
+{
+	pdTransform t;
+	uint8_t mode = pdFuzz_Byte( r );
+	if ( mode == 0xff )
+	{
+		// Raw doubles: NaN, Inf, non-unit quaternions.
+		t.q.w = pdFuzz_RawDouble( r );
+		t.q.x = pdFuzz_RawDouble( r );
+		t.q.y = pdFuzz_RawDouble( r );
+		t.q.z = pdFuzz_RawDouble( r );
+		t.p.x = pdFuzz_RawDouble( r );
+		t.p.y = pdFuzz_RawDouble( r );
+		t.p.z = pdFuzz_RawDouble( r );
+		return t;
+	}
+	double q[4];
+	double len2 = 0.0;
+	for ( int k = 0; k < 4; ++k )
+	{
+		q[k] = ( (double)pdFuzz_Byte( r ) - 127.5 ) / 127.5;
+		len2 += q[k] * q[k];
+	}
+	double len = sqrt( len2 );
+	t.q.w = len > 1e-3 ? q[0] / len : 1.0;
+	t.q.x = len > 1e-3 ? q[1] / len : 0.0;
+	t.q.y = len > 1e-3 ? q[2] / len : 0.0;
+	t.q.z = len > 1e-3 ? q[3] / len : 0.0;
+	t.p.x = pdFuzz_GridCoord( r );
+	t.p.y = pdFuzz_GridCoord( r );
+	t.p.z = pdFuzz_GridCoord( r );
+	return t;
+}
+
+static int pdStatusInRange( pdStatus s )
+{
+	return s >= PD_STATUS_INVALID_DEF && s <= PD_STATUS_FEATURE_LIMIT;
+}
+
+static pdMesh* pdMakeMesh( const pdFuzzSoup* s )
+{
+	pdMeshDef def = pdDefaultMeshDef();
+	def.vertices = s->v;
+	def.vertexCount = s->vertexCount;
+	def.indices = s->idx;
+	def.triangleCount = s->triangleCount;
+	def.clearanceGridResolution = 6; // keep creation cheap
+	return pdCreateMesh( &def, NULL );
+}
+
+static int pdCollides( const pdMesh* a, pdTransform poseA, pdVec3 t, const pdMesh* b, const pdTransform* poseB,
+					   bool containment, pdWorkspace* ws )
+{
+	poseA.p.x += t.x;
+	poseA.p.y += t.y;
+	poseA.p.z += t.z;
+	pdCollideDef def = pdDefaultCollideDef();
+	def.checkContainment = containment;
+	pdCollideResult r;
+	pdStatus s = pdCollide( a, &poseA, b, poseB, &def, ws, &r );
+	PD_FUZZ_CHECK( s == PD_STATUS_OK, "check collide status %d", (int)s );
+	return r.colliding;
+}
+
+int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
+{
+	pdFuzzReader r = { data, size, 0 };
+	pdFuzzSoup sa, sb;
+	pdReadSoup( &r, &sa );
+	pdReadSoup( &r, &sb );
+	pdTransform poseA = pdReadPose( &r );
+	pdTransform poseB = pdReadPose( &r );
+	uint8_t caps = pdFuzz_Byte( &r );
+	uint8_t options = pdFuzz_Byte( &r );
+
+	pdMesh* a = pdMakeMesh( &sa );
+	pdMesh* b = pdMakeMesh( &sb );
+	if ( a == NULL || b == NULL )
+	{
+		// All-degenerate soups are rejected at creation; that is covered by fuzz_mesh_def.
+		pdDestroyMesh( a );
+		pdDestroyMesh( b );
+		return 0;
+	}
+	pdWorkspace* ws = pdCreateWorkspace();
+
+	pdCollideResult c;
+	pdStatus s = pdCollide( a, &poseA, b, &poseB, NULL, ws, &c );
+	PD_FUZZ_CHECK( pdStatusInRange( s ) && s == c.status, "collide status %d", (int)s );
+
+	pdDistanceResult d;
+	s = pdComputeDistance( a, &poseA, b, &poseB, NULL, ws, &d );
+	PD_FUZZ_CHECK( pdStatusInRange( s ) && s == d.status, "distance status %d", (int)s );
+	PD_FUZZ_CHECK( isfinite( d.distance ) && pdFuzz_FiniteVec( d.pointA.x, d.pointA.y, d.pointA.z ) &&
+					   pdFuzz_FiniteVec( d.pointB.x, d.pointB.y, d.pointB.z ),
+				   "distance output not finite" );
+
+	pdVec3 end = { poseA.p.x - 2.0 * poseB.p.x, poseA.p.y + 1.0, poseA.p.z };
+	pdCcdResult ccd;
+	s = pdComputeTranslationalCcd( a, &poseA, end, b, &poseB, NULL, ws, &ccd );
+	PD_FUZZ_CHECK( pdStatusInRange( s ) && s == ccd.status, "ccd status %d", (int)s );
+	PD_FUZZ_CHECK( isfinite( ccd.toc ) && ccd.toc >= 0.0 && ccd.toc <= 1.0, "ccd toc %g", ccd.toc );
+	PD_FUZZ_CHECK( pdFuzz_FiniteVec( ccd.contactPosition.x, ccd.contactPosition.y, ccd.contactPosition.z ),
+				   "ccd position" );
+	for ( int i = 0; i < ccd.featureCount; ++i )
+	{
+		const pdContactFeature* f = ccd.features + i;
+		PD_FUZZ_CHECK( pdFuzz_FiniteVec( f->normal.x, f->normal.y, f->normal.z ) && isfinite( f->distance ) &&
+						   pdFuzz_FiniteVec( f->pointA.x, f->pointA.y, f->pointA.z ),
+					   "ccd feature %d", i );
+	}
+
+	pdPenetrationDef def = pdDefaultPenetrationDef();
+	def.maxIterations = 1 + caps % 8;
+	def.maxStarts = 1 + ( caps >> 3 ) % 4;
+	def.useConvexExactPath = ( options & 1 ) != 0;
+	def.useOrientationPruning = ( options & 2 ) != 0;
+	def.lineRefinement = ( options & 4 ) != 0;
+	def.closedAsSolid = ( options & 8 ) != 0;
+	def.startStrategies = ( options >> 4 ) == 0 ? PD_START_ALL : ( ( options >> 4 ) | ( ( ( caps >> 5 ) & 3 ) << 4 ) );
+	def.randomDirections = 8;
+	pdPenetrationResult p;
+	s = pdComputePenetration( a, &poseA, b, &poseB, &def, NULL, ws, &p );
+	PD_FUZZ_CHECK( pdStatusInRange( s ) && s == p.status, "pd status %d", (int)s );
+	PD_FUZZ_CHECK( isfinite( p.depth ) && p.depth >= 0.0, "pd depth %g", p.depth );
+	PD_FUZZ_CHECK( pdFuzz_FiniteVec( p.translation.x, p.translation.y, p.translation.z ), "pd translation" );
+	PD_FUZZ_CHECK( isfinite( p.elapsedMs ), "elapsed" );
+	PD_FUZZ_CHECK( p.iterations >= 0 && p.iterations <= def.maxIterations * def.maxStarts, "iterations %d > %d x %d",
+				   p.iterations, def.maxIterations, def.maxStarts );
+	PD_FUZZ_CHECK( p.localCount >= 0 && p.localCount <= PD_MAX_LOCAL_REGIONS, "local count %d", p.localCount );
+	for ( int i = 0; i < PD_MAX_LOCAL_REGIONS; ++i )
+	{
+		const pdLocalPenetration* l = p.local + i;
+		PD_FUZZ_CHECK( pdFuzz_FiniteVec( l->normal.x, l->normal.y, l->normal.z ) && isfinite( l->depth ) &&
+						   pdFuzz_FiniteVec( l->translation.x, l->translation.y, l->translation.z ),
+					   "local %d", i );
+		PD_FUZZ_CHECK( l->pointCount >= 0 && l->pointCount <= PD_MAX_REGION_POINTS, "local %d points", i );
+		for ( int k = 0; k < PD_MAX_REGION_POINTS; ++k )
+		{
+			PD_FUZZ_CHECK( pdFuzz_FiniteVec( l->points[k].x, l->points[k].y, l->points[k].z ), "local %d point %d", i,
+						   k );
+		}
+	}
+	if ( s >= 0 && p.state == PD_STATE_PENETRATING )
+	{
+		pdVec3 lo, hi;
+		pdMesh_GetBounds( a, &lo, &hi );
+		double da = sqrt( ( hi.x - lo.x ) * ( hi.x - lo.x ) + ( hi.y - lo.y ) * ( hi.y - lo.y ) +
+						  ( hi.z - lo.z ) * ( hi.z - lo.z ) );
+		pdMesh_GetBounds( b, &lo, &hi );
+		double db = sqrt( ( hi.x - lo.x ) * ( hi.x - lo.x ) + ( hi.y - lo.y ) * ( hi.y - lo.y ) +
+						  ( hi.z - lo.z ) * ( hi.z - lo.z ) );
+		double tol = 1.01e-4 * fmin( da, db );
+		bool containment = def.closedAsSolid && pdMesh_IsClosed( a ) && pdMesh_IsClosed( b );
+		if ( pdCollides( a, poseA, p.translation, b, &poseB, containment, ws ) )
+		{
+			double len = p.depth > 0.0 ? p.depth : 1.0;
+			pdVec3 u = { p.translation.x / len, p.translation.y / len, p.translation.z / len };
+			if ( !( p.depth > 0.0 ) )
+			{
+				u.x = 1.0;
+			}
+			pdVec3 pushed = { p.translation.x + tol * u.x, p.translation.y + tol * u.y, p.translation.z + tol * u.z };
+			PD_FUZZ_CHECK( !pdCollides( a, poseA, pushed, b, &poseB, containment, ws ),
+						   "PD %.17g along (%.17g, %.17g, %.17g) does not separate (tol %g, status %d)", p.depth,
+						   p.translation.x, p.translation.y, p.translation.z, tol, (int)s );
+		}
+	}
+	else if ( s >= 0 )
+	{
+		PD_FUZZ_CHECK( p.depth == 0.0, "not penetrating but depth %g", p.depth );
+	}
+
+	pdDestroyWorkspace( ws );
+	pdDestroyMesh( a );
+	pdDestroyMesh( b );
+	return 0;
+}

@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: MIT
+// PdContact: contact generation on top of the PD and proximity queries. Oracles: brute force
+// over 4-subsets with an independent 2-D hull for the reduction, analytic depths and gaps for
+// boxes, and the plain (two-sided) PD for the one-sided floor.
+#include "polydepth/contact.h"
+#include "shapes.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace
+{
+
+pdTransform at( double x, double y, double z )
+{
+	pdTransform t = pdIdentityTransform();
+	t.p = { x, y, z };
+	return t;
+}
+
+struct MeshHolder
+{
+	pdMesh* mesh = nullptr;
+	~MeshHolder() { pdDestroyMesh( mesh ); }
+};
+
+pdMesh* makeBox( double hx, double hy, double hz )
+{
+	pdSoup soup{};
+	if ( !pdMakeBox( { hx, hy, hz }, 2, &soup ) )
+	{
+		return nullptr;
+	}
+	pdMesh* mesh = pdSoupCreateMesh( &soup, nullptr );
+	pdFreeSoup( &soup );
+	return mesh;
+}
+
+// An open, zero-thickness square floor in the plane y = 0, facing +y, cells x cells.
+pdMesh* makeFloor( double half, int cells )
+{
+	std::vector<double> v;
+	std::vector<uint32_t> idx;
+	for ( int i = 0; i <= cells; ++i )
+	{
+		for ( int j = 0; j <= cells; ++j )
+		{
+			v.push_back( -half + 2.0 * half * i / cells );
+			v.push_back( 0.0 );
+			v.push_back( -half + 2.0 * half * j / cells );
+		}
+	}
+	for ( int i = 0; i < cells; ++i )
+	{
+		for ( int j = 0; j < cells; ++j )
+		{
+			uint32_t a = (uint32_t)( i * ( cells + 1 ) + j ), b = a + 1, c = a + (uint32_t)( cells + 1 ), d = c + 1;
+			// Counter-clockwise seen from +y.
+			idx.insert( idx.end(), { a, b, d, a, d, c } );
+		}
+	}
+	pdMeshDef def = pdDefaultMeshDef();
+	def.vertices = v.data();
+	def.vertexCount = (int)( v.size() / 3 );
+	def.vertexType = PD_SCALAR_FLOAT64;
+	def.indices = idx.data();
+	def.triangleCount = (int)( idx.size() / 3 );
+	def.indexType = PD_INDEX_UINT32;
+	return pdCreateMesh( &def, nullptr );
+}
+
+struct WorkspaceHolder
+{
+	pdWorkspace* ws = pdCreateWorkspace();
+	~WorkspaceHolder() { pdDestroyWorkspace( ws ); }
+};
+
+// Independent oracle: area of the 2-D convex hull (monotone chain) of points projected on
+// the plane normal to n.
+double hullArea( const pdVec3& n, const std::vector<pdVec3>& pts )
+{
+	pdVec3 a = std::fabs( n.x ) < 0.57 ? pdVec3{ 1, 0, 0 } : pdVec3{ 0, 1, 0 };
+	pdVec3 u = { n.y * a.z - n.z * a.y, n.z * a.x - n.x * a.z, n.x * a.y - n.y * a.x };
+	double ul = std::sqrt( u.x * u.x + u.y * u.y + u.z * u.z );
+	u = { u.x / ul, u.y / ul, u.z / ul };
+	pdVec3 v = { n.y * u.z - n.z * u.y, n.z * u.x - n.x * u.z, n.x * u.y - n.y * u.x };
+	std::vector<std::pair<double, double>> p;
+	for ( const pdVec3& q : pts )
+	{
+		p.push_back( { q.x * u.x + q.y * u.y + q.z * u.z, q.x * v.x + q.y * v.y + q.z * v.z } );
+	}
+	std::sort( p.begin(), p.end() );
+	if ( p.size() < 3 )
+	{
+		return 0.0;
+	}
+	auto cross = []( std::pair<double, double> o, std::pair<double, double> a, std::pair<double, double> b ) {
+		return ( a.first - o.first ) * ( b.second - o.second ) - ( a.second - o.second ) * ( b.first - o.first );
+	};
+	std::vector<std::pair<double, double>> h( 2 * p.size() );
+	size_t k = 0;
+	for ( size_t i = 0; i < p.size(); ++i )
+	{
+		while ( k >= 2 && cross( h[k - 2], h[k - 1], p[i] ) <= 0 )
+			--k;
+		h[k++] = p[i];
+	}
+	for ( size_t i = p.size() - 1, t = k + 1; i > 0; --i )
+	{
+		while ( k >= t && cross( h[k - 2], h[k - 1], p[i - 1] ) <= 0 )
+			--k;
+		h[k++] = p[i - 1];
+	}
+	h.resize( k - 1 );
+	double area = 0.0;
+	for ( size_t i = 0; i < h.size(); ++i )
+	{
+		const auto& a0 = h[i];
+		const auto& a1 = h[( i + 1 ) % h.size()];
+		area += a0.first * a1.second - a1.first * a0.second;
+	}
+	return 0.5 * std::fabs( area );
+}
+
+} // namespace
+
+TEST( PdContact, ReductionKeepsDeepestAndMaximisesArea )
+{
+	for ( unsigned seed = 1; seed <= 60; ++seed )
+	{
+		std::mt19937 rng( seed );
+		std::uniform_real_distribution<double> uni( -1.0, 1.0 );
+		int count = 5 + (int)( seed % 12 ); // 5..16: the exact range
+		if ( seed > 50 )
+		{
+			count = 30 + (int)seed % 7; // pre-filtered range
+		}
+		pdVec3 n = { uni( rng ), uni( rng ), uni( rng ) };
+		double nl = std::sqrt( n.x * n.x + n.y * n.y + n.z * n.z );
+		n = { n.x / nl, n.y / nl, n.z / nl };
+		std::vector<pdVec3> pts( count );
+		std::vector<double> dist( count );
+		for ( int i = 0; i < count; ++i )
+		{
+			// Points near a plane (small out-of-plane noise, which projection ignores).
+			pdVec3 r = { uni( rng ), uni( rng ), uni( rng ) };
+			double off = r.x * n.x + r.y * n.y + r.z * n.z;
+			pts[i] = { r.x - n.x * off * 0.9, r.y - n.y * off * 0.9, r.z - n.z * off * 0.9 };
+			dist[i] = -0.1 * ( 1.0 + uni( rng ) );
+		}
+		int deepest = (int)( std::min_element( dist.begin(), dist.end() ) - dist.begin() );
+		int picked[PD_CONTACT_MAX_POINTS];
+		int pc = pdContact_ReducePoints( n, pts.data(), dist.data(), count, picked );
+		ASSERT_EQ( pc, 4 ) << "seed " << seed;
+		EXPECT_EQ( picked[0], deepest ) << "seed " << seed;
+		std::vector<pdVec3> chosen;
+		for ( int k = 0; k < pc; ++k )
+		{
+			chosen.push_back( pts[picked[k]] );
+		}
+		double area = hullArea( n, chosen );
+
+		double best = 0.0;
+		for ( int a = 0; a < count; ++a )
+			for ( int b = a + 1; b < count; ++b )
+				for ( int c = b + 1; c < count; ++c )
+				{
+					if ( a == deepest || b == deepest || c == deepest )
+						continue;
+					best = std::max( best, hullArea( n, { pts[deepest], pts[a], pts[b], pts[c] } ) );
+				}
+		if ( count <= 16 )
+		{
+			EXPECT_NEAR( area, best, 1e-9 * std::max( 1.0, best ) ) << "seed " << seed << " count " << count;
+		}
+		else
+		{
+			EXPECT_GE( area, 0.9 * best ) << "seed " << seed << " count " << count;
+		}
+		EXPECT_NEAR( pdContact_HullArea4( n, chosen.data(), 4 ), area, 1e-12 ) << "seed " << seed;
+	}
+}
+
+TEST( PdContact, ReductionSmallAndDegenerateInputs )
+{
+	pdVec3 n = { 0, 1, 0 };
+	pdVec3 pts[6] = { { 0, 0, 0 }, { 1, 0, 0 }, { 2, 0, 0 }, { 3, 0, 0 }, { 4, 0, 0 }, { 5, 0, 0 } };
+	double dist[6] = { -0.1, -0.3, -0.2, -0.1, -0.1, -0.1 };
+	int picked[4];
+	EXPECT_EQ( pdContact_ReducePoints( n, pts, dist, 0, picked ), 0 );
+	ASSERT_EQ( pdContact_ReducePoints( n, pts, dist, 3, picked ), 3 );
+	EXPECT_EQ( picked[0], 1 );
+	// Collinear: the deepest plus the extremes of the segment.
+	int pc = pdContact_ReducePoints( n, pts, dist, 6, picked );
+	ASSERT_GE( pc, 2 );
+	EXPECT_EQ( picked[0], 1 );
+	std::vector<int> rest( picked + 1, picked + pc );
+	EXPECT_TRUE( std::find( rest.begin(), rest.end(), 5 ) != rest.end() );
+	EXPECT_TRUE( std::find( rest.begin(), rest.end(), 0 ) != rest.end() );
+}
+
+TEST( PdContact, PenetrationSignConventions )
+{
+	MeshHolder a{ makeBox( 0.2, 0.1, 0.2 ) }, b{ makeBox( 0.5, 0.1, 0.5 ) };
+	ASSERT_NE( a.mesh, nullptr );
+	ASSERT_NE( b.mesh, nullptr );
+	WorkspaceHolder ws;
+	for ( int sign = -1; sign <= 1; sign += 2 )
+	{
+		// A overlaps B's top (sign +1) or bottom (sign -1) face by 0.05.
+		pdTransform poseA = at( 0.05, sign * 0.15, -0.02 );
+		pdTransform poseB = at( 0.0, 0.0, 0.0 );
+		pdContactPair pair;
+		pdContactPair_Reset( &pair );
+		pdContactManifoldSet set;
+		ASSERT_GE( pdContact_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
+		ASSERT_EQ( set.state, PD_STATE_PENETRATING ) << "sign " << sign;
+		EXPECT_NEAR( set.translation.y, sign * 0.05, 2e-3 ) << "sign " << sign;
+		EXPECT_NEAR( set.depth, 0.05, 2e-3 );
+		ASSERT_GE( set.count, 1 );
+		const pdContactManifold& m = set.manifolds[0];
+		EXPECT_NEAR( m.normal.y, (double)sign, 1e-6 ) << "normal on B toward A";
+		ASSERT_GE( m.pointCount, 3 );
+		EXPECT_LE( m.pointCount, PD_CONTACT_MAX_POINTS );
+		for ( int k = 0; k < m.pointCount; ++k )
+		{
+			const pdContactPoint& p = m.points[k];
+			EXPECT_NEAR( p.distance, -0.05, 2e-3 ) << "negative = penetration";
+			EXPECT_NEAR( p.pointB.y, sign * 0.1, 1e-3 ) << "point on B's face";
+			EXPECT_NEAR( p.pointA.y, p.pointB.y + m.normal.y * p.distance, 1e-12 );
+			EXPECT_LE( std::fabs( p.pointB.x - 0.05 ), 0.2 + 1e-6 );
+		}
+		// The 4 points of a 0.4 x 0.4 face patch should span most of it.
+		if ( m.pointCount == 4 )
+		{
+			pdVec3 quad[4] = { m.points[0].pointB, m.points[1].pointB, m.points[2].pointB, m.points[3].pointB };
+			EXPECT_GT( pdContact_HullArea4( m.normal, quad, 4 ), 0.5 * 0.16 );
+		}
+	}
+}
+
+TEST( PdContact, SeparatedCloseContactsHavePositiveDistance )
+{
+	MeshHolder a{ makeBox( 0.2, 0.1, 0.2 ) }, b{ makeBox( 0.5, 0.1, 0.5 ) };
+	WorkspaceHolder ws;
+	pdContactDef def = pdContactDefaultDef();
+	def.contactDistance = 0.02;
+	pdTransform poseB = at( 0, 0, 0 );
+	{
+		pdTransform poseA = at( 0.0, 0.2 + 0.01, 0.0 ); // 1 cm gap
+		pdContactPair pair;
+		pdContactPair_Reset( &pair );
+		pdContactManifoldSet set;
+		ASSERT_GE( pdContact_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, &def, ws.ws, &set ), 0 );
+		EXPECT_EQ( set.state, PD_STATE_SEPARATED );
+		ASSERT_GE( set.count, 1 );
+		for ( int i = 0; i < set.count; ++i )
+		{
+			const pdContactManifold& m = set.manifolds[i];
+			EXPECT_GT( m.normal.y, 0.99 );
+			EXPECT_LE( m.pointCount, PD_CONTACT_MAX_POINTS );
+			for ( int k = 0; k < m.pointCount; ++k )
+			{
+				EXPECT_NEAR( m.points[k].distance, 0.01, 1e-6 );
+				EXPECT_GT( m.points[k].distance, 0.0 );
+			}
+		}
+	}
+	{
+		pdTransform poseA = at( 0.0, 0.2 + 0.05, 0.0 ); // beyond the contact distance
+		pdContactPair pair;
+		pdContactPair_Reset( &pair );
+		pdContactManifoldSet set;
+		ASSERT_GE( pdContact_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, &def, ws.ws, &set ), 0 );
+		EXPECT_EQ( set.state, PD_STATE_SEPARATED );
+		EXPECT_EQ( set.count, 0 );
+	}
+}
+
+TEST( PdContact, OneSidedFloorResolvesTowardTheSideItCameFrom )
+{
+	MeshHolder box{ makeBox( 0.15, 0.15, 0.15 ) }, floor{ makeFloor( 1.0, 4 ) };
+	ASSERT_NE( floor.mesh, nullptr );
+	ASSERT_FALSE( pdMesh_IsClosed( floor.mesh ) );
+	WorkspaceHolder ws;
+	pdTransform poseB = at( 0, 0, 0 );
+	// Bottom at -0.18, top at 0.12: the plain PD pushes it down through the floor (0.12 < 0.18).
+	pdTransform through = at( 0.0, -0.03, 0.0 );
+
+	{
+		pdContactDef def = pdContactDefaultDef();
+		def.oneSided = PD_ONE_SIDED_NEVER;
+		pdContactPair pair;
+		pdContactPair_Reset( &pair );
+		pdContactManifoldSet set;
+		ASSERT_GE( pdContact_Generate( &pair, box.mesh, &through, floor.mesh, &poseB, &def, ws.ws, &set ), 0 );
+		ASSERT_EQ( set.state, PD_STATE_PENETRATING );
+		EXPECT_LT( set.translation.y, 0.0 ) << "oracle: the two-sided PD goes down";
+	}
+	{
+		// The pair saw the box free above the floor last frame.
+		pdContactPair pair;
+		pdContactPair_Reset( &pair );
+		pdContactManifoldSet set;
+		pdTransform above = at( 0.0, 0.16, 0.0 );
+		ASSERT_GE( pdContact_Generate( &pair, box.mesh, &above, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
+		EXPECT_EQ( set.state, PD_STATE_SEPARATED );
+		ASSERT_TRUE( pair.hasFreeSide );
+		EXPECT_GT( pair.freeSide.y, 0.9 );
+		ASSERT_GE( pdContact_Generate( &pair, box.mesh, &through, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
+		ASSERT_EQ( set.state, PD_STATE_PENETRATING );
+		EXPECT_TRUE( set.resolvedOneSided );
+		EXPECT_NEAR( set.translation.y, 0.18, 2e-3 ) << "pushed back up";
+		ASSERT_GE( set.count, 1 );
+		EXPECT_GT( set.manifolds[0].normal.y, 0.99 );
+		EXPECT_NEAR( set.manifolds[0].points[0].distance, -0.18, 2e-3 );
+	}
+	{
+		// No history, but the motion hint says it came from above.
+		pdContactPair pair;
+		pdContactPair_Reset( &pair );
+		pdContactPair_SetMotion( &pair, { 0.0, -0.2, 0.0 } );
+		pdContactManifoldSet set;
+		ASSERT_GE( pdContact_Generate( &pair, box.mesh, &through, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
+		EXPECT_GT( set.translation.y, 0.1 );
+		ASSERT_GE( set.count, 1 );
+		EXPECT_GT( set.manifolds[0].normal.y, 0.99 );
+	}
+	{
+		// Came from below: stays below (the rule is "the side it came from", not "up").
+		pdContactPair pair;
+		pdContactPair_Reset( &pair );
+		pdContactManifoldSet set;
+		pdTransform below = at( 0.0, -0.16, 0.0 );
+		pdTransform nearTop = at( 0.0, 0.03, 0.0 ); // plain PD would go up
+		ASSERT_GE( pdContact_Generate( &pair, box.mesh, &below, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
+		ASSERT_GE( pdContact_Generate( &pair, box.mesh, &nearTop, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
+		EXPECT_LT( set.translation.y, -0.1 );
+	}
+}
+
+TEST( PdContact, PairStateIsReusedAcrossFrames )
+{
+	MeshHolder a{ makeBox( 0.2, 0.1, 0.2 ) }, b{ makeBox( 0.5, 0.1, 0.5 ) };
+	WorkspaceHolder ws;
+	pdTransform poseB = at( 0, 0, 0 );
+	pdContactPair pair;
+	pdContactPair_Reset( &pair );
+	pdContactManifoldSet first, second;
+	pdTransform poseA = at( 0.0, 0.19, 0.0 );
+	ASSERT_GE( pdContact_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, nullptr, ws.ws, &first ), 0 );
+	ASSERT_GE( first.count, 1 );
+	EXPECT_EQ( pair.frame, 1 );
+	EXPECT_NE( pair.slotMask, 0u );
+	// A tiny tilt of B: the region keeps its slot and its normal (held), depth follows.
+	pdTransform tilted = poseB;
+	double angle = 0.0005; // rad, under the hold angle
+	tilted.q = { std::cos( angle / 2 ), std::sin( angle / 2 ), 0.0, 0.0 };
+	pdTransform poseA2 = at( 0.001, 0.188, 0.0 );
+	ASSERT_GE( pdContact_Generate( &pair, a.mesh, &poseA2, b.mesh, &tilted, nullptr, ws.ws, &second ), 0 );
+	ASSERT_GE( second.count, 1 );
+	EXPECT_EQ( pair.frame, 2 );
+	EXPECT_EQ( second.manifolds[0].slot, first.manifolds[0].slot );
+	// Held in B's frame: the world normal turned with B exactly.
+	pdVec3 n = second.manifolds[0].normal;
+	EXPECT_NEAR( n.y, std::cos( angle ), 1e-9 );
+	EXPECT_NEAR( n.z, std::sin( angle ), 1e-9 );
+	EXPECT_LT( second.manifolds[0].points[0].distance, first.manifolds[0].points[0].distance );
+	EXPECT_GT( pair.penetration.count, 0 ) << "PD coherence cache filled";
+
+	// Reset forgets.
+	pdContactPair_Reset( &pair );
+	EXPECT_EQ( pair.frame, 0 );
+	EXPECT_EQ( pair.slotMask, 0u );
+	EXPECT_FALSE( pair.hasFreeSide );
+}
+
+TEST( PdContact, RejectsBadArguments )
+{
+	MeshHolder a{ makeBox( 0.2, 0.1, 0.2 ) };
+	WorkspaceHolder ws;
+	pdTransform pose = at( 0, 0, 0 );
+	pdContactPair pair;
+	pdContactPair_Reset( &pair );
+	pdContactManifoldSet set;
+	EXPECT_EQ( pdContact_Generate( nullptr, a.mesh, &pose, a.mesh, &pose, nullptr, ws.ws, &set ),
+			   PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( set.count, 0 );
+	pdContactDef def = {};
+	EXPECT_EQ( pdContact_Generate( &pair, a.mesh, &pose, a.mesh, &pose, &def, ws.ws, &set ),
+			   PD_STATUS_DEF_NOT_INITIALIZED );
+	def = pdContactDefaultDef();
+	def.contactDistance = -1.0;
+	EXPECT_EQ( pdContact_Generate( &pair, a.mesh, &pose, a.mesh, &pose, &def, ws.ws, &set ), PD_STATUS_INVALID_DEF );
+	EXPECT_EQ( pdContact_Generate( &pair, a.mesh, &pose, a.mesh, &pose, nullptr, ws.ws, nullptr ),
+			   PD_STATUS_INVALID_ARGUMENT );
+}

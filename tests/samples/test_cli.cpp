@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: MIT
+// The `polydepth` command-line tool, run as a process: bad input gives exit code 2 and exactly
+// one stderr line naming the file or option; --json prints one object that a strict JSON parser
+// (below, independent of the tool) accepts, with the documented keys.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <sys/wait.h>
+
+extern "C" {
+#include "model_io.h"
+#include "polydepth/penetration.h"
+}
+
+namespace
+{
+
+struct RunResult
+{
+	int exitCode = -1;
+	std::string out;
+	std::string err;
+};
+
+std::string Temp( const std::string& name )
+{
+	return ::testing::TempDir() + "pd_cli_" + name;
+}
+
+std::string ReadAll( const std::string& path )
+{
+	std::ifstream f( path, std::ios::binary );
+	std::stringstream s;
+	s << f.rdbuf();
+	return s.str();
+}
+
+std::string Quote( const std::string& s )
+{
+	std::string q = "'";
+	for ( char c : s )
+		q += c == '\'' ? std::string( "'\\''" ) : std::string( 1, c );
+	return q + "'";
+}
+
+#ifdef POLYDEPTH_CLI_PATH
+RunResult RunCli( const std::vector<std::string>& args )
+{
+	std::string cmd = Quote( POLYDEPTH_CLI_PATH );
+	for ( const auto& a : args )
+		cmd += " " + Quote( a );
+	std::string out = Temp( "stdout.txt" ), err = Temp( "stderr.txt" );
+	cmd += " >" + Quote( out ) + " 2>" + Quote( err ) + " </dev/null";
+	RunResult r;
+	int status = std::system( cmd.c_str() );
+	if ( status != -1 && WIFEXITED( status ) )
+		r.exitCode = WEXITSTATUS( status );
+	r.out = ReadAll( out );
+	r.err = ReadAll( err );
+	return r;
+}
+#endif
+
+std::string WriteFile( const std::string& name, const std::string& text )
+{
+	std::string path = Temp( name );
+	std::ofstream f( path, std::ios::binary );
+	f << text;
+	return path;
+}
+
+// A strict little JSON parser (objects, arrays, strings, numbers, literals).
+struct Json
+{
+	enum Type
+	{
+		NUL,
+		BOOL,
+		NUMBER,
+		STRING,
+		ARRAY,
+		OBJECT
+	} type = NUL;
+	double number = 0.0;
+	std::string text;
+	std::vector<Json> items;
+	std::map<std::string, Json> fields;
+};
+
+struct JsonParser
+{
+	const std::string& s;
+	size_t i = 0;
+	bool ok = true;
+
+	void Space()
+	{
+		while ( i < s.size() && ( s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' ) )
+			++i;
+	}
+	bool Eat( char c )
+	{
+		Space();
+		if ( i < s.size() && s[i] == c )
+		{
+			++i;
+			return true;
+		}
+		return false;
+	}
+	std::string String()
+	{
+		std::string out;
+		if ( !Eat( '"' ) )
+		{
+			ok = false;
+			return out;
+		}
+		while ( i < s.size() && s[i] != '"' )
+		{
+			if ( (unsigned char)s[i] < 32 )
+			{
+				ok = false;
+				return out;
+			}
+			if ( s[i] == '\\' )
+			{
+				++i;
+				if ( i >= s.size() || std::string( "\"\\/bfnrtu" ).find( s[i] ) == std::string::npos )
+				{
+					ok = false;
+					return out;
+				}
+				if ( s[i] == 'u' )
+					i += 4;
+			}
+			else
+				out += s[i];
+			++i;
+		}
+		if ( i >= s.size() )
+			ok = false;
+		++i;
+		return out;
+	}
+	Json Value( int depth )
+	{
+		Json v;
+		Space();
+		if ( depth > 32 || i >= s.size() )
+		{
+			ok = false;
+			return v;
+		}
+		char c = s[i];
+		if ( c == '{' )
+		{
+			++i;
+			v.type = Json::OBJECT;
+			if ( Eat( '}' ) )
+				return v;
+			do
+			{
+				Space();
+				std::string key = String();
+				if ( !ok || !Eat( ':' ) )
+				{
+					ok = false;
+					return v;
+				}
+				if ( v.fields.count( key ) )
+					ok = false; // duplicate key
+				v.fields[key] = Value( depth + 1 );
+			} while ( ok && Eat( ',' ) );
+			if ( !Eat( '}' ) )
+				ok = false;
+		}
+		else if ( c == '[' )
+		{
+			++i;
+			v.type = Json::ARRAY;
+			if ( Eat( ']' ) )
+				return v;
+			do
+				v.items.push_back( Value( depth + 1 ) );
+			while ( ok && Eat( ',' ) );
+			if ( !Eat( ']' ) )
+				ok = false;
+		}
+		else if ( c == '"' )
+		{
+			v.type = Json::STRING;
+			v.text = String();
+		}
+		else if ( s.compare( i, 4, "true" ) == 0 || s.compare( i, 4, "null" ) == 0 )
+		{
+			v.type = s[i] == 't' ? Json::BOOL : Json::NUL;
+			i += 4;
+		}
+		else if ( s.compare( i, 5, "false" ) == 0 )
+		{
+			v.type = Json::BOOL;
+			i += 5;
+		}
+		else
+		{
+			// JSON number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+			size_t start = i;
+			if ( i < s.size() && s[i] == '-' )
+				++i;
+			auto digits = [&]() {
+				size_t d = i;
+				while ( i < s.size() && s[i] >= '0' && s[i] <= '9' )
+					++i;
+				return i > d;
+			};
+			if ( !digits() )
+			{
+				ok = false;
+				return v;
+			}
+			if ( i < s.size() && s[i] == '.' )
+			{
+				++i;
+				if ( !digits() )
+					ok = false;
+			}
+			if ( i < s.size() && ( s[i] == 'e' || s[i] == 'E' ) )
+			{
+				++i;
+				if ( i < s.size() && ( s[i] == '+' || s[i] == '-' ) )
+					++i;
+				if ( !digits() )
+					ok = false;
+			}
+			v.type = Json::NUMBER;
+			v.number = std::strtod( s.substr( start, i - start ).c_str(), nullptr );
+		}
+		return v;
+	}
+};
+
+bool ParseJson( const std::string& text, Json* out )
+{
+	JsonParser p{ text };
+	*out = p.Value( 0 );
+	p.Space();
+	return p.ok && p.i == text.size();
+}
+
+bool IsVec3( const Json& v )
+{
+	return v.type == Json::ARRAY && v.items.size() == 3 && v.items[0].type == Json::NUMBER &&
+		   v.items[1].type == Json::NUMBER && v.items[2].type == Json::NUMBER;
+}
+
+std::string BoxObj( const std::string& name )
+{
+	pdSoup box{};
+	EXPECT_TRUE( pdMakeBox( { 0.5, 0.5, 0.5 }, 2, &box ) );
+	std::string path = Temp( name );
+	EXPECT_TRUE( pdSaveObj( path.c_str(), &box ) );
+	pdFreeSoup( &box );
+	return path;
+}
+
+#ifdef POLYDEPTH_CLI_PATH
+// Bad input: code 2, nothing on stdout, exactly one stderr line that contains `names`.
+void ExpectBadInput( const std::vector<std::string>& args, const std::string& names )
+{
+	RunResult r = RunCli( args );
+	std::string all;
+	for ( const auto& a : args )
+		all += a + " ";
+	SCOPED_TRACE( all );
+	EXPECT_EQ( r.exitCode, 2 ) << r.err;
+	ASSERT_FALSE( r.err.empty() );
+	EXPECT_EQ( r.err.find( '\n' ), r.err.size() - 1 ) << "not exactly one line: " << r.err;
+	EXPECT_NE( r.err.find( names ), std::string::npos ) << r.err;
+	EXPECT_TRUE( r.out.empty() ) << r.out;
+}
+#endif
+
+} // namespace
+
+#ifndef POLYDEPTH_CLI_PATH
+TEST( PdCli, Skipped )
+{
+	GTEST_SKIP() << "the polydepth executable is not built";
+}
+#else
+
+TEST( PdCli, HelpDocumentsEveryOption )
+{
+	RunResult r = RunCli( { "--help" } );
+	EXPECT_EQ( r.exitCode, 0 );
+	EXPECT_NE( r.out.find( "query" ), std::string::npos );
+	EXPECT_NE( r.out.find( "replay" ), std::string::npos );
+	RunResult q = RunCli( { "query", "--help" } );
+	EXPECT_EQ( q.exitCode, 0 );
+	for ( const char* option : { "--pose-a", "--pose-b", "--json", "--tolerance", "--starts", "--iterations",
+								 "--time-budget", "--strategies", "--no-pruning", "--no-solid", "--seed" } )
+	{
+		EXPECT_NE( q.out.find( option ), std::string::npos ) << option;
+	}
+	EXPECT_EQ( RunCli( { "replay", "--help" } ).exitCode, 0 );
+}
+
+TEST( PdCli, MissingFileIsBadInput )
+{
+	std::string box = BoxObj( "box_missing.obj" );
+	ExpectBadInput( { "query", Temp( "nope_a.obj" ), box }, "nope_a.obj" );
+	ExpectBadInput( { "query", box, Temp( "nope_b.tri" ) }, "nope_b.tri" );
+	ExpectBadInput( { "replay", Temp( "nope.repro" ) }, "nope.repro" );
+}
+
+TEST( PdCli, EmptyTruncatedAndGarbageFilesAreBadInput )
+{
+	std::string box = BoxObj( "box_files.obj" );
+	ExpectBadInput( { "query", WriteFile( "empty.obj", "" ), box }, "empty.obj" );
+	ExpectBadInput( { "query", box, WriteFile( "empty.tri", "" ), "--json" }, "empty.tri" );
+	ExpectBadInput( { "query", WriteFile( "cut.tri", "TRI\n4\n2\n0 0 0\n1 0 0\n0 1" ), box }, "cut.tri" );
+	std::string garbage;
+	for ( int i = 0; i < 2048; ++i )
+		garbage += (char)( ( i * 7919 ) >> 3 );
+	ExpectBadInput( { "query", WriteFile( "garbage.obj", garbage ), box }, "garbage.obj" );
+	ExpectBadInput( { "query", WriteFile( "garbage.tri", garbage ), box }, "garbage.tri" );
+	ExpectBadInput( { "query", WriteFile( "nan.tri", "TRI\n3\n1\n0 0 0\n1 nan 0\n0 1 0\n0 1 2\n" ), box }, "nan.tri" );
+	ExpectBadInput( { "query", WriteFile( "range.tri", "TRI\n3\n1\n0 0 0\n1 0 0\n0 1 0\n0 1 5\n" ), box }, "range.tri" );
+	// Loads, but every triangle is degenerate: the mesh creation error names the file.
+	ExpectBadInput( { "query", WriteFile( "flat.tri", "TRI\n3\n1\n0 0 0\n1 0 0\n2 0 0\n0 1 2\n" ), box }, "flat.tri" );
+	ExpectBadInput( { "replay", WriteFile( "garbage.repro", "hello\n" ) }, "garbage.repro" );
+}
+
+TEST( PdCli, BadPosesAndOptionsAreBadInput )
+{
+	std::string box = BoxObj( "box_opts.obj" );
+	ExpectBadInput( { "query", box, box, "--pose-a", "1", "0", "0", "0", "0", "0" }, "--pose-a" );
+	ExpectBadInput( { "query", box, box, "--pose-b", "1", "0", "0", "0", "x", "0", "0" }, "--pose-b" );
+	ExpectBadInput( { "query", box, box, "--pose-a", "2", "0", "0", "0", "0", "0", "0" }, "--pose-a" );
+	ExpectBadInput( { "query", box, box, "--pose-a", "nan", "0", "0", "0", "0", "0", "0" }, "--pose-a" );
+	ExpectBadInput( { "query", box, box, "--pose-b", "1", "0", "0", "0", "inf", "0", "0" }, "--pose-b" );
+	ExpectBadInput( { "query", box, box, "--tolerance", "-1" }, "--tolerance" );
+	ExpectBadInput( { "query", box, box, "--starts", "0" }, "--starts" );
+	ExpectBadInput( { "query", box, box, "--iterations" }, "--iterations" );
+	ExpectBadInput( { "query", box, box, "--time-budget", "soon" }, "--time-budget" );
+	ExpectBadInput( { "query", box, box, "--strategies", "random,magic" }, "--strategies" );
+	ExpectBadInput( { "query", box, box, "--seed", "-4" }, "--seed" );
+	ExpectBadInput( { "query", box, box, "--frobnicate" }, "--frobnicate" );
+	ExpectBadInput( { "query", box }, "query" );
+	ExpectBadInput( { "query", box, box, box }, box );
+	ExpectBadInput( { "dance" }, "dance" );
+	ExpectBadInput( {}, "polydepth" );
+}
+
+TEST( PdCli, JsonForOverlappingBoxesParses )
+{
+	std::string box = BoxObj( "box_json.obj" );
+	// Unit cubes, B shifted by 0.8 along x: the exact PD is 0.2 along -x (A moves away from B).
+	RunResult r = RunCli( { "query", box, box, "--pose-b", "1", "0", "0", "0", "0.8", "0.05", "0", "--json" } );
+	ASSERT_EQ( r.exitCode, 0 ) << r.err;
+	EXPECT_TRUE( r.err.empty() ) << r.err;
+	EXPECT_EQ( r.out.find( '\n' ), r.out.size() - 1 ) << "not one object on one line";
+	Json j;
+	ASSERT_TRUE( ParseJson( r.out, &j ) ) << r.out;
+	ASSERT_EQ( j.type, Json::OBJECT );
+	for ( const char* key : { "status", "pd", "t", "iterations", "contacts", "ms", "local" } )
+		EXPECT_EQ( j.fields.count( key ), 1u ) << key;
+	EXPECT_EQ( j.fields["status"].type, Json::STRING );
+	EXPECT_EQ( j.fields["status"].text, "penetrating" );
+	ASSERT_EQ( j.fields["pd"].type, Json::NUMBER );
+	EXPECT_TRUE( IsVec3( j.fields["t"] ) );
+	EXPECT_EQ( j.fields["iterations"].type, Json::NUMBER );
+	EXPECT_EQ( j.fields["contacts"].type, Json::NUMBER );
+	EXPECT_EQ( j.fields["ms"].type, Json::NUMBER );
+	ASSERT_EQ( j.fields["local"].type, Json::ARRAY );
+	for ( const Json& region : j.fields["local"].items )
+	{
+		ASSERT_EQ( region.type, Json::OBJECT );
+		EXPECT_TRUE( IsVec3( region.fields.at( "point" ) ) );
+		EXPECT_TRUE( IsVec3( region.fields.at( "normal" ) ) );
+		EXPECT_EQ( region.fields.at( "depth" ).type, Json::NUMBER );
+	}
+	double pd = j.fields["pd"].number;
+	EXPECT_GE( pd, 0.2 - 1e-6 );
+	EXPECT_LE( pd, 0.2 * 1.01 + 1e-3 );
+	const Json& t = j.fields["t"];
+	EXPECT_NEAR( std::sqrt( t.items[0].number * t.items[0].number + t.items[1].number * t.items[1].number +
+							t.items[2].number * t.items[2].number ),
+				 pd, 1e-9 );
+	EXPECT_LT( t.items[0].number, 0.0 );
+
+	// Far apart: separated, pd 0, still valid JSON.
+	RunResult far = RunCli( { "query", box, box, "--pose-b", "1", "0", "0", "0", "5", "0", "0", "--json" } );
+	ASSERT_EQ( far.exitCode, 0 ) << far.err;
+	Json k;
+	ASSERT_TRUE( ParseJson( far.out, &k ) ) << far.out;
+	EXPECT_EQ( k.fields["status"].text, "separated" );
+	EXPECT_EQ( k.fields["pd"].number, 0.0 );
+
+	// The human-readable summary mentions the state and the depth.
+	RunResult human = RunCli( { "query", box, box, "--pose-b", "1", "0", "0", "0", "0.8", "0", "0" } );
+	ASSERT_EQ( human.exitCode, 0 ) << human.err;
+	EXPECT_NE( human.out.find( "penetrating" ), std::string::npos ) << human.out;
+	EXPECT_NE( human.out.find( "depth" ), std::string::npos ) << human.out;
+}
+
+TEST( PdCli, OptionsAreAccepted )
+{
+	std::string box = BoxObj( "box_accept.obj" );
+	RunResult r = RunCli( { "query", box, box, "--pose-a", "1", "0", "0", "0", "0.1", "0", "0", "--tolerance", "1e-5",
+						 "--starts", "3", "--iterations", "10", "--time-budget", "1000", "--strategies",
+						 "centroid,random", "--no-pruning", "--no-solid", "--seed", "7", "--json" } );
+	ASSERT_EQ( r.exitCode, 0 ) << r.err;
+	Json j;
+	EXPECT_TRUE( ParseJson( r.out, &j ) ) << r.out;
+}
+
+TEST( PdCli, ReplayRunsAWrittenReproduction )
+{
+	std::string box = BoxObj( "box_repro.obj" );
+	std::string repro = Temp( "case.repro" );
+	RunResult first = RunCli( { "query", box, box, "--pose-b", "1", "0", "0", "0", "0", "0.7", "0", "--json",
+							 "--write-repro", repro } );
+	ASSERT_EQ( first.exitCode, 0 ) << first.err;
+	RunResult again = RunCli( { "replay", repro, "--json" } );
+	ASSERT_EQ( again.exitCode, 0 ) << again.err;
+	Json a, b;
+	ASSERT_TRUE( ParseJson( first.out, &a ) ) << first.out;
+	ASSERT_TRUE( ParseJson( again.out, &b ) ) << again.out;
+	EXPECT_EQ( b.fields["status"].text, "penetrating" );
+	// The same query: the same answer (queries are deterministic).
+	EXPECT_EQ( a.fields["pd"].number, b.fields["pd"].number );
+	ExpectBadInput( { "replay" }, "replay" );
+}
+
+#endif

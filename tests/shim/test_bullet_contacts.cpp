@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: MIT
+// PdBulletContacts: what the algorithm hands to Bullet. Oracles: analytic depths (a flat torus
+// whose lowest vertex ring sits exactly at centre - r, placed a known distance into a floor or
+// onto another torus), Bullet's own reconstruction pointOnA = pointOnB + normal * distance,
+// and the manifold bodies (the normal must point toward body0 whichever order Bullet uses).
+#include "polydepth/bullet.h"
+#include "shapes.h"
+
+#include <btBulletDynamicsCommon.h>
+#include <BulletCollision/CollisionShapes/btScaledBvhTriangleMeshShape.h>
+#include <BulletCollision/Gimpact/btGImpactCollisionAlgorithm.h>
+#include <BulletCollision/Gimpact/btGImpactShape.h>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <vector>
+
+namespace
+{
+
+struct BtMesh
+{
+	std::vector<btScalar> vertices;
+	std::vector<int> indices;
+	std::unique_ptr<btTriangleIndexVertexArray> array;
+
+	void finish()
+	{
+		array = std::make_unique<btTriangleIndexVertexArray>( (int)( indices.size() / 3 ), indices.data(),
+															  3 * (int)sizeof( int ), (int)( vertices.size() / 3 ),
+															  vertices.data(), 3 * (int)sizeof( btScalar ) );
+	}
+};
+
+// Torus lying flat (axis +y), R 0.5, r 0.15; minor segments a multiple of 4 put a vertex ring
+// exactly at the top and bottom of the tube.
+void makeTorus( BtMesh& m, int major = 24, int minor = 8 )
+{
+	pdSoup soup{};
+	ASSERT_TRUE( pdMakeTorus( 0.5, 0.15, major, minor, &soup ) );
+	for ( int i = 0; i < soup.vertexCount; ++i )
+	{
+		const double* v = soup.vertices + 3 * i;
+		m.vertices.insert( m.vertices.end(), { (btScalar)v[0], (btScalar)v[2], (btScalar)-v[1] } );
+	}
+	for ( int i = 0; i < 3 * soup.triangleCount; ++i )
+	{
+		m.indices.push_back( (int)soup.indices[i] );
+	}
+	pdFreeSoup( &soup );
+	m.finish();
+}
+
+void makeFloor( BtMesh& m, double half, int cells )
+{
+	for ( int i = 0; i <= cells; ++i )
+		for ( int j = 0; j <= cells; ++j )
+			m.vertices.insert( m.vertices.end(), { (btScalar)( -half + 2 * half * i / cells ), 0,
+												   (btScalar)( -half + 2 * half * j / cells ) } );
+	for ( int i = 0; i < cells; ++i )
+		for ( int j = 0; j < cells; ++j )
+		{
+			int a = i * ( cells + 1 ) + j, b = a + 1, c = a + cells + 1, d = c + 1;
+			m.indices.insert( m.indices.end(), { a, b, d, a, d, c } );
+		}
+	m.finish();
+}
+
+struct World
+{
+	btDefaultCollisionConfiguration config;
+	btCollisionDispatcher dispatcher{ &config };
+	btDbvtBroadphase broadphase;
+	btSequentialImpulseConstraintSolver solver;
+	std::unique_ptr<btDiscreteDynamicsWorld> world;
+	std::vector<std::unique_ptr<btRigidBody>> bodies;
+	std::vector<std::unique_ptr<btDefaultMotionState>> states;
+
+	World()
+	{
+		btGImpactCollisionAlgorithm::registerAlgorithm( &dispatcher );
+		EXPECT_EQ( polydepth::bullet::registerAlgorithm( &dispatcher, nullptr ), PD_STATUS_OK );
+		world = std::make_unique<btDiscreteDynamicsWorld>( &dispatcher, &broadphase, &solver, &config );
+		world->setGravity( btVector3( 0, -9.81f, 0 ) );
+	}
+	~World()
+	{
+		for ( auto& b : bodies )
+		{
+			world->removeRigidBody( b.get() );
+		}
+		bodies.clear();
+		world.reset();
+		polydepth::bullet::unregisterAlgorithm( &dispatcher );
+	}
+	btRigidBody* add( btCollisionShape* shape, btScalar mass, const btVector3& position )
+	{
+		btVector3 inertia( 0, 0, 0 );
+		if ( mass > 0 )
+		{
+			shape->calculateLocalInertia( mass, inertia );
+		}
+		btTransform t = btTransform::getIdentity();
+		t.setOrigin( position );
+		states.push_back( std::make_unique<btDefaultMotionState>( t ) );
+		btRigidBody::btRigidBodyConstructionInfo info( mass, states.back().get(), shape, inertia );
+		bodies.push_back( std::make_unique<btRigidBody>( info ) );
+		world->addRigidBody( bodies.back().get() );
+		return bodies.back().get();
+	}
+};
+
+struct Shapes
+{
+	BtMesh torusData, floorData;
+	std::unique_ptr<btGImpactMeshShape> torus;
+	std::unique_ptr<btBvhTriangleMeshShape> floor;
+	Shapes()
+	{
+		makeTorus( torusData );
+		makeFloor( floorData, 1.0, 4 );
+		torus = std::make_unique<btGImpactMeshShape>( torusData.array.get() );
+		torus->updateBound();
+		floor = std::make_unique<btBvhTriangleMeshShape>( floorData.array.get(), true );
+	}
+};
+
+int countPoints( btDispatcher& d )
+{
+	int n = 0;
+	for ( int i = 0; i < d.getNumManifolds(); ++i )
+	{
+		n += d.getManifoldByIndexInternal( i )->getNumContacts();
+	}
+	return n;
+}
+
+struct CountingCallback : btCollisionWorld::ContactResultCallback
+{
+	int count = 0;
+	btScalar minDistance = BT_LARGE_FLOAT;
+	btScalar addSingleResult( btManifoldPoint& cp, const btCollisionObjectWrapper*, int, int,
+							  const btCollisionObjectWrapper*, int, int ) override
+	{
+		++count;
+		minDistance = btMin( minDistance, cp.getDistance() );
+		return 0;
+	}
+};
+
+int gAddedCalls = 0;
+bool countAdded( btManifoldPoint&, const btCollisionObjectWrapper*, int, int, const btCollisionObjectWrapper*, int,
+				 int )
+{
+	++gAddedCalls;
+	return false;
+}
+
+} // namespace
+
+TEST( PdBulletContacts, TorusOnFloorSignsInBothBodyOrders )
+{
+	for ( int floorFirst = 0; floorFirst < 2; ++floorFirst )
+	{
+		Shapes s;
+		World w;
+		btRigidBody* floor = nullptr;
+		btRigidBody* torus = nullptr;
+		const btScalar depth = 0.01f;
+		if ( floorFirst )
+		{
+			floor = w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
+		}
+		torus = w.add( s.torus.get(), 1, btVector3( 0.1f, 0.15f - depth, 0 ) );
+		if ( !floorFirst )
+		{
+			floor = w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
+		}
+		w.world->performDiscreteCollisionDetection();
+		int points = 0;
+		for ( int i = 0; i < w.dispatcher.getNumManifolds(); ++i )
+		{
+			btPersistentManifold* m = w.dispatcher.getManifoldByIndexInternal( i );
+			EXPECT_LE( m->getNumContacts(), 4 );
+			bool torusIs0 = m->getBody0() == torus;
+			ASSERT_TRUE( torusIs0 || m->getBody1() == torus );
+			ASSERT_TRUE( m->getBody0() == floor || m->getBody1() == floor );
+			for ( int k = 0; k < m->getNumContacts(); ++k, ++points )
+			{
+				const btManifoldPoint& p = m->getContactPoint( k );
+				// Normal on body1 toward body0.
+				EXPECT_NEAR( p.m_normalWorldOnB.y(), torusIs0 ? 1.0 : -1.0, 1e-3 ) << "floorFirst " << floorFirst;
+				EXPECT_NEAR( p.getDistance(), -depth, 1e-3 ) << "negative = penetration";
+				btVector3 onA = p.getPositionWorldOnB() + p.m_normalWorldOnB * p.getDistance();
+				EXPECT_NEAR( ( onA - p.getPositionWorldOnA() ).length(), 0.0, 1e-5 );
+				const btVector3& onFloor = torusIs0 ? p.getPositionWorldOnB() : p.getPositionWorldOnA();
+				EXPECT_NEAR( onFloor.y(), 0.0, 1e-3 );
+			}
+		}
+		EXPECT_GE( points, 3 ) << "floorFirst " << floorFirst;
+	}
+}
+
+TEST( PdBulletContacts, TorusOnTorusSignsInBothBodyOrders )
+{
+	for ( int lowerFirst = 0; lowerFirst < 2; ++lowerFirst )
+	{
+		Shapes s;
+		World w;
+		const btScalar depth = 0.01f;
+		btRigidBody* lower = nullptr;
+		btRigidBody* upper = nullptr;
+		if ( lowerFirst )
+		{
+			lower = w.add( s.torus.get(), 1, btVector3( 0, 0, 0 ) );
+		}
+		upper = w.add( s.torus.get(), 1, btVector3( 0, 0.3f - depth, 0 ) );
+		// Half a segment round the axis, so the two vertex rings do not meet vertex on vertex.
+		btTransform t = upper->getWorldTransform();
+		t.setRotation( btQuaternion( btVector3( 0, 1, 0 ), SIMD_PI / 24 ) );
+		upper->setWorldTransform( t );
+		if ( !lowerFirst )
+		{
+			lower = w.add( s.torus.get(), 1, btVector3( 0, 0, 0 ) );
+		}
+		w.world->performDiscreteCollisionDetection();
+		int points = 0;
+		for ( int i = 0; i < w.dispatcher.getNumManifolds(); ++i )
+		{
+			btPersistentManifold* m = w.dispatcher.getManifoldByIndexInternal( i );
+			EXPECT_LE( m->getNumContacts(), 4 );
+			bool upperIs0 = m->getBody0() == upper;
+			ASSERT_TRUE( upperIs0 || m->getBody0() == lower );
+			for ( int k = 0; k < m->getNumContacts(); ++k, ++points )
+			{
+				const btManifoldPoint& p = m->getContactPoint( k );
+				EXPECT_NEAR( p.m_normalWorldOnB.y(), upperIs0 ? 1.0 : -1.0, 0.05 ) << "lowerFirst " << lowerFirst;
+				EXPECT_NEAR( p.getDistance(), -depth, 2e-3 );
+			}
+		}
+		EXPECT_GE( points, 3 ) << "lowerFirst " << lowerFirst;
+	}
+}
+
+TEST( PdBulletContacts, SeparatedCloseGivesPositiveDistance )
+{
+	Shapes s;
+	World w;
+	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
+	w.add( s.torus.get(), 1, btVector3( 0, 0.15f + 0.005f, 0 ) );
+	w.world->performDiscreteCollisionDetection();
+	// The closest points sit at the 5 mm gap; others further round the tube are still within
+	// the breaking threshold (speculative contacts), all with positive distance.
+	int points = 0;
+	btScalar closest = BT_LARGE_FLOAT;
+	for ( int i = 0; i < w.dispatcher.getNumManifolds(); ++i )
+	{
+		btPersistentManifold* m = w.dispatcher.getManifoldByIndexInternal( i );
+		for ( int k = 0; k < m->getNumContacts(); ++k, ++points )
+		{
+			btScalar d = m->getContactPoint( k ).getDistance();
+			EXPECT_GT( d, 0.004 );
+			EXPECT_LE( d, m->getContactBreakingThreshold() );
+			closest = btMin( closest, d );
+		}
+	}
+	EXPECT_GE( points, 1 );
+	EXPECT_NEAR( closest, 0.005, 1e-4 );
+}
+
+TEST( PdBulletContacts, ContactTestAndContactPairTestReturnContacts )
+{
+	Shapes s;
+	World w;
+	btRigidBody* floor = w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
+	btRigidBody* torus = w.add( s.torus.get(), 1, btVector3( 0, 0.14f, 0 ) );
+	w.world->updateAabbs();
+	w.world->computeOverlappingPairs();
+	CountingCallback single;
+	w.world->contactTest( torus, single );
+	EXPECT_GT( single.count, 0 );
+	EXPECT_LT( single.minDistance, 0 );
+	CountingCallback pair;
+	w.world->contactPairTest( floor, torus, pair );
+	EXPECT_GT( pair.count, 0 );
+	EXPECT_NEAR( pair.minDistance, -0.01, 1e-3 );
+}
+
+TEST( PdBulletContacts, ContactAddedCallbackFires )
+{
+	Shapes s;
+	World w;
+	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
+	btRigidBody* torus = w.add( s.torus.get(), 1, btVector3( 0, 0.145f, 0 ) );
+	torus->setCollisionFlags( torus->getCollisionFlags() | btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK );
+	ContactAddedCallback saved = gContactAddedCallback;
+	gContactAddedCallback = countAdded;
+	gAddedCalls = 0;
+	w.world->stepSimulation( 1.0f / 60.0f, 1, 1.0f / 60.0f );
+	gContactAddedCallback = saved;
+	EXPECT_GT( gAddedCalls, 0 );
+}
+
+TEST( PdBulletContacts, GetAllContactManifoldsReturnsEveryRegion )
+{
+	Shapes s;
+	World w;
+	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
+	w.add( s.torus.get(), 1, btVector3( 0, 0.14f, 0 ) );
+	w.world->performDiscreteCollisionDetection();
+	btBroadphasePairArray& pairs = w.world->getPairCache()->getOverlappingPairArray();
+	ASSERT_EQ( pairs.size(), 1 );
+	ASSERT_NE( pairs[0].m_algorithm, nullptr );
+	btManifoldArray manifolds;
+	pairs[0].m_algorithm->getAllContactManifolds( manifolds );
+	int fromAlgorithm = 0;
+	for ( int i = 0; i < manifolds.size(); ++i )
+	{
+		fromAlgorithm += manifolds[i]->getNumContacts();
+	}
+	EXPECT_GT( fromAlgorithm, 0 );
+	EXPECT_EQ( fromAlgorithm, countPoints( w.dispatcher ) );
+	EXPECT_EQ( manifolds.size(), w.dispatcher.getNumManifolds() );
+}
+
+TEST( PdBulletContacts, ScaledShapesUseTheirScaling )
+{
+	Shapes s;
+	World w;
+	// Floor half-size 1 scaled by 3 in x and z; torus scaled by 0.5 (R 0.25, r 0.075) at x = 2,
+	// where only the scaled floor reaches.
+	btScaledBvhTriangleMeshShape scaledFloor( s.floor.get(), btVector3( 3, 1, 3 ) );
+	s.torus->setLocalScaling( btVector3( 0.5f, 0.5f, 0.5f ) );
+	s.torus->updateBound();
+	const btScalar depth = 0.004f;
+	w.add( &scaledFloor, 0, btVector3( 0, 0, 0 ) );
+	w.add( s.torus.get(), 1, btVector3( 2.0f, 0.075f - depth, 0 ) );
+	w.world->performDiscreteCollisionDetection();
+	int points = 0;
+	for ( int i = 0; i < w.dispatcher.getNumManifolds(); ++i )
+	{
+		btPersistentManifold* m = w.dispatcher.getManifoldByIndexInternal( i );
+		EXPECT_LE( m->getNumContacts(), 4 );
+		for ( int k = 0; k < m->getNumContacts(); ++k, ++points )
+		{
+			const btManifoldPoint& p = m->getContactPoint( k );
+			EXPECT_NEAR( p.getDistance(), -depth, 5e-4 );
+			EXPECT_NEAR( p.getPositionWorldOnB().x(), 2.0, 0.25 + 1e-3 );
+		}
+	}
+	EXPECT_GE( points, 3 );
+}

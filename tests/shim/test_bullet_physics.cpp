@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+// PdBulletPhysics: short simulations with the algorithm registered. Oracles: the exact mesh
+// geometry (the torus's lowest world vertex against the floor plane y = 0) and the core's
+// own distance and penetration queries between the posed tori, measured outside the step.
+#include "polydepth/bullet.h"
+#include "polydepth/penetration.h"
+#include "shapes.h"
+
+#include <btBulletDynamicsCommon.h>
+#include <BulletCollision/Gimpact/btGImpactCollisionAlgorithm.h>
+#include <BulletCollision/Gimpact/btGImpactShape.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+namespace
+{
+
+struct BtMesh
+{
+	std::vector<btScalar> vertices;
+	std::vector<int> indices;
+	std::unique_ptr<btTriangleIndexVertexArray> array;
+
+	void finish()
+	{
+		array = std::make_unique<btTriangleIndexVertexArray>( (int)( indices.size() / 3 ), indices.data(),
+															  3 * (int)sizeof( int ), (int)( vertices.size() / 3 ),
+															  vertices.data(), 3 * (int)sizeof( btScalar ) );
+	}
+};
+
+// Torus lying flat (axis +y), R 0.5, r 0.15; minor segments a multiple of 4 put a vertex ring
+// exactly at the top and bottom of the tube.
+void makeTorus( BtMesh& m, int major = 24, int minor = 8 )
+{
+	pdSoup soup{};
+	ASSERT_TRUE( pdMakeTorus( 0.5, 0.15, major, minor, &soup ) );
+	for ( int i = 0; i < soup.vertexCount; ++i )
+	{
+		const double* v = soup.vertices + 3 * i;
+		m.vertices.insert( m.vertices.end(), { (btScalar)v[0], (btScalar)v[2], (btScalar)-v[1] } );
+	}
+	for ( int i = 0; i < 3 * soup.triangleCount; ++i )
+	{
+		m.indices.push_back( (int)soup.indices[i] );
+	}
+	pdFreeSoup( &soup );
+	m.finish();
+}
+
+void makeFloor( BtMesh& m, double half, int cells )
+{
+	for ( int i = 0; i <= cells; ++i )
+		for ( int j = 0; j <= cells; ++j )
+			m.vertices.insert( m.vertices.end(), { (btScalar)( -half + 2 * half * i / cells ), 0,
+												   (btScalar)( -half + 2 * half * j / cells ) } );
+	for ( int i = 0; i < cells; ++i )
+		for ( int j = 0; j < cells; ++j )
+		{
+			int a = i * ( cells + 1 ) + j, b = a + 1, c = a + cells + 1, d = c + 1;
+			m.indices.insert( m.indices.end(), { a, b, d, a, d, c } );
+		}
+	m.finish();
+}
+
+struct World
+{
+	btDefaultCollisionConfiguration config;
+	btCollisionDispatcher dispatcher{ &config };
+	btDbvtBroadphase broadphase;
+	btSequentialImpulseConstraintSolver solver;
+	std::unique_ptr<btDiscreteDynamicsWorld> world;
+	std::vector<std::unique_ptr<btRigidBody>> bodies;
+	std::vector<std::unique_ptr<btDefaultMotionState>> states;
+
+	World()
+	{
+		btGImpactCollisionAlgorithm::registerAlgorithm( &dispatcher );
+		EXPECT_EQ( polydepth::bullet::registerAlgorithm( &dispatcher, nullptr ), PD_STATUS_OK );
+		world = std::make_unique<btDiscreteDynamicsWorld>( &dispatcher, &broadphase, &solver, &config );
+		world->setGravity( btVector3( 0, -9.81f, 0 ) );
+	}
+	~World()
+	{
+		for ( auto& b : bodies )
+		{
+			world->removeRigidBody( b.get() );
+		}
+		bodies.clear();
+		world.reset();
+		polydepth::bullet::unregisterAlgorithm( &dispatcher );
+	}
+	btRigidBody* add( btCollisionShape* shape, btScalar mass, const btVector3& position )
+	{
+		btVector3 inertia( 0, 0, 0 );
+		if ( mass > 0 )
+		{
+			shape->calculateLocalInertia( mass, inertia );
+		}
+		btTransform t = btTransform::getIdentity();
+		t.setOrigin( position );
+		states.push_back( std::make_unique<btDefaultMotionState>( t ) );
+		btRigidBody::btRigidBodyConstructionInfo info( mass, states.back().get(), shape, inertia );
+		bodies.push_back( std::make_unique<btRigidBody>( info ) );
+		world->addRigidBody( bodies.back().get() );
+		return bodies.back().get();
+	}
+};
+
+constexpr int kMajor = 48; // 48 x 16 x 2 = 1536 triangles
+constexpr int kMinor = 16;
+constexpr btScalar kStep = 1.0f / 60.0f;
+
+struct PhysicsShapes
+{
+	BtMesh torusData, floorData;
+	std::unique_ptr<btGImpactMeshShape> torus;
+	std::unique_ptr<btBvhTriangleMeshShape> floor;
+	pdMesh* torusMesh = nullptr; // the same triangles, for the measurements
+	PhysicsShapes()
+	{
+		makeTorus( torusData, kMajor, kMinor );
+		makeFloor( floorData, 2.0, 8 );
+		torus = std::make_unique<btGImpactMeshShape>( torusData.array.get() );
+		torus->updateBound();
+		floor = std::make_unique<btBvhTriangleMeshShape>( floorData.array.get(), true );
+		pdMeshDef def = pdDefaultMeshDef();
+		std::vector<double> v( torusData.vertices.begin(), torusData.vertices.end() );
+		def.vertices = v.data();
+		def.vertexCount = (int)( v.size() / 3 );
+		def.vertexType = PD_SCALAR_FLOAT64;
+		def.indices = torusData.indices.data();
+		def.triangleCount = (int)( torusData.indices.size() / 3 );
+		def.indexType = PD_INDEX_UINT32;
+		torusMesh = pdCreateMesh( &def, nullptr );
+	}
+	~PhysicsShapes() { pdDestroyMesh( torusMesh ); }
+
+	double lowestY( const btRigidBody* body ) const
+	{
+		const btTransform& t = body->getWorldTransform();
+		double lo = 1e30;
+		for ( size_t i = 0; i < torusData.vertices.size(); i += 3 )
+		{
+			btVector3 p = t * btVector3( torusData.vertices[i], torusData.vertices[i + 1], torusData.vertices[i + 2] );
+			lo = std::min( lo, (double)p.y() );
+		}
+		return lo;
+	}
+};
+
+pdTransform poseOf( const btRigidBody* body )
+{
+	const btTransform& t = body->getWorldTransform();
+	btQuaternion q = t.getRotation();
+	pdTransform pose;
+	pose.q = { (double)q.w(), (double)q.x(), (double)q.y(), (double)q.z() };
+	pose.p = { (double)t.getOrigin().x(), (double)t.getOrigin().y(), (double)t.getOrigin().z() };
+	return pose;
+}
+
+// Rim speed bound: |v| + |w| (R + r).
+double bodySpeed( const btRigidBody* body )
+{
+	return (double)body->getLinearVelocity().length() + (double)body->getAngularVelocity().length() * 0.65;
+}
+
+// Signed gap between two posed tori: distance when apart, minus the PD when overlapping.
+double toriGap( const pdMesh* mesh, const btRigidBody* a, const btRigidBody* b, pdWorkspace* ws )
+{
+	pdTransform pa = poseOf( a ), pb = poseOf( b );
+	pdDistanceResult dr;
+	pdComputeDistance( mesh, &pa, mesh, &pb, nullptr, ws, &dr );
+	if ( dr.distance > 0.0 )
+	{
+		return dr.distance;
+	}
+	pdPenetrationResult pr;
+	pdComputePenetration( mesh, &pa, mesh, &pb, nullptr, nullptr, ws, &pr );
+	return -pr.depth;
+}
+
+} // namespace
+
+TEST( PdBulletPhysics, TorusComesToRestOnStaticFloor )
+{
+	PhysicsShapes s;
+	World w;
+	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
+	btRigidBody* torus = w.add( s.torus.get(), 1, btVector3( 0.05f, 0.15f + 0.02f, 0 ) );
+	torus->setActivationState( DISABLE_DEACTIVATION );
+	double maxLateSpeed = 0.0, maxLateError = 0.0;
+	const int steps = 180, settle = 120;
+	for ( int i = 0; i < steps; ++i )
+	{
+		w.world->stepSimulation( kStep, 1, kStep );
+		if ( i >= settle )
+		{
+			maxLateSpeed = std::max( maxLateSpeed, bodySpeed( torus ) );
+			maxLateError = std::max( maxLateError, std::fabs( s.lowestY( torus ) ) );
+		}
+	}
+	double lowest = s.lowestY( torus );
+	std::printf( "torus on floor: lowest vertex y %.6f m, late max |gap| %.6f m, late max speed %.6f m/s\n", lowest,
+				 maxLateError, maxLateSpeed );
+	EXPECT_LT( maxLateError, 1e-3 ) << "penetration and hover gap under 1 mm";
+	EXPECT_LT( maxLateSpeed, 0.01 ) << "still with sleeping disabled";
+}
+
+TEST( PdBulletPhysics, TorusComesToRestOnAnotherTorus )
+{
+	PhysicsShapes s;
+	World w;
+	pdWorkspace* ws = pdCreateWorkspace();
+	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
+	btRigidBody* lower = w.add( s.torus.get(), 1, btVector3( 0, 0.15f, 0 ) );
+	// Concentric, turned half a segment so the vertex rings cross instead of meeting vertex
+	// on vertex; the stack rests on the whole crest circle (ideal upper y = 0.45).
+	btRigidBody* upper = w.add( s.torus.get(), 1, btVector3( 0.0f, 0.45f + 0.02f, 0 ) );
+	btTransform turned = upper->getWorldTransform();
+	turned.setRotation( btQuaternion( btVector3( 0, 1, 0 ), SIMD_PI / kMajor ) );
+	upper->setWorldTransform( turned );
+	lower->setActivationState( DISABLE_DEACTIVATION );
+	upper->setActivationState( DISABLE_DEACTIVATION );
+	double maxLateSpeed = 0.0, maxLateFloor = 0.0, maxLateTori = 0.0;
+	const int steps = 180, settle = 120;
+	for ( int i = 0; i < steps; ++i )
+	{
+		w.world->stepSimulation( kStep, 1, kStep );
+		if ( i >= settle )
+		{
+			maxLateSpeed = std::max( { maxLateSpeed, bodySpeed( lower ), bodySpeed( upper ) } );
+			maxLateFloor = std::max( maxLateFloor, std::fabs( s.lowestY( lower ) ) );
+			if ( i % 10 == 0 )
+			{
+				maxLateTori = std::max( maxLateTori, std::fabs( toriGap( s.torusMesh, upper, lower, ws ) ) );
+			}
+		}
+	}
+	std::printf( "torus on torus: late max |floor gap| %.6f m, |tori gap| %.6f m, speed %.6f m/s, upper y %.4f\n",
+				 maxLateFloor, maxLateTori, maxLateSpeed, (double)upper->getWorldTransform().getOrigin().y() );
+	pdDestroyWorkspace( ws );
+	EXPECT_GT( upper->getWorldTransform().getOrigin().y(), 0.4 ) << "still on top";
+	EXPECT_LT( maxLateFloor, 1e-3 );
+	EXPECT_LT( maxLateTori, 1e-3 );
+	EXPECT_LT( maxLateSpeed, 0.01 );
+}
+
+TEST( PdBulletPhysics, FastTorusNeverEndsBelowZeroThicknessFloor )
+{
+	PhysicsShapes s;
+	World w;
+	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
+	btRigidBody* torus = w.add( s.torus.get(), 1, btVector3( 0, 0.6f, 0 ) );
+	btTransform t = torus->getWorldTransform();
+	t.setRotation( btQuaternion( btVector3( 1, 0, 0.3f ).normalized(), 0.4f ) );
+	torus->setWorldTransform( t );
+	torus->setLinearVelocity( btVector3( 0.5f, -8.0f, 0 ) ); // 13 cm per step
+	torus->setActivationState( DISABLE_DEACTIVATION );
+	double lowestCentre = 1e30;
+	for ( int i = 0; i < 120; ++i )
+	{
+		w.world->stepSimulation( kStep, 1, kStep );
+		lowestCentre = std::min( lowestCentre, (double)torus->getWorldTransform().getOrigin().y() );
+	}
+	double lowest = s.lowestY( torus );
+	std::printf( "fast torus: lowest centre %.4f m, final lowest vertex %.6f m\n", lowestCentre, lowest );
+	EXPECT_GT( lowestCentre, 0.0 ) << "the centre never went below the floor";
+	EXPECT_GT( lowest, -2e-3 ) << "ends on top of the floor";
+	EXPECT_LT( lowest, 0.05 ) << "and resting on it";
+}
