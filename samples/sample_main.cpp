@@ -187,8 +187,8 @@ void pdPrintTable( const pdScene& scene, const pdSceneMetrics& m )
 				 1000.0 * m.maxFloorPenetration );
 	std::printf( "  %-22s %.4f m/s (max speed over the last second)\n", "resting jitter", m.jitter );
 	if ( m.joints > 0 )
-		std::printf( "  %-22s %d joints, max pivot error %.2f mm, max limit violation %.3f rad\n", "ragdoll joints",
-					 m.joints, 1000.0 * m.maxJointError, m.maxLimitViolation );
+		std::printf( "  %-22s %d joints, max pivot error %.2f mm, angular error %.3f rad, beyond limits %.3f rad\n",
+					 "ragdoll joints", m.joints, 1000.0 * m.maxJointError, m.maxJointAngleError, m.maxLimitViolation );
 	std::printf( "  %-22s %s\n", "finite", m.finite ? "yes" : "NO (NaN or Inf in a body state)" );
 	std::printf( "  %-22s 0x%016" PRIx64 "\n", "state hash", m.hash );
 }
@@ -201,13 +201,14 @@ void pdPrintJson( const pdScene& scene, const pdSceneMetrics& m )
 				 "\"contacts\": %.6g, \"max_contacts\": %d, \"lost\": %d, \"asleep\": %d, "
 				 "\"max_penetration\": %.6g, \"max_penetration_step\": %d, \"final_penetration\": %.6g, "
 				 "\"penetration_queries\": %d, \"penetration_failures\": %d, \"floor_penetration\": %.6g, "
-				 "\"jitter\": %.6g, \"joints\": %d, \"max_joint_error\": %.6g, \"max_limit_violation\": %.6g, "
+				 "\"jitter\": %.6g, \"joints\": %d, \"max_joint_error\": %.6g, \"max_joint_angle_error\": %.6g, "
+				 "\"max_limit_violation\": %.6g, "
 				 "\"finite\": %s, \"hash\": \"0x%016" PRIx64 "\", \"body_size\": %.6g}\n",
 				 scene.name(), pdSceneAlgoName( c.algo ), c.seed, m.dynamicBodies, m.steps, m.simulatedSeconds,
 				 m.medianStepMs, m.p95StepMs, m.meanStepMs, m.meanContacts, m.maxContacts, m.lost, m.asleep,
 				 m.maxPenetration, m.maxPenetrationStep, m.finalPenetration, m.penetrationQueries,
-				 m.penetrationFailures, m.maxFloorPenetration, m.jitter, m.joints, m.maxJointError, m.maxLimitViolation,
-				 m.finite ? "true" : "false", m.hash, m.bodySize );
+				 m.penetrationFailures, m.maxFloorPenetration, m.jitter, m.joints, m.maxJointError,
+				 m.maxJointAngleError, m.maxLimitViolation, m.finite ? "true" : "false", m.hash, m.bodySize );
 }
 
 #ifdef POLYDEPTH_HAVE_RENDER
@@ -244,9 +245,9 @@ class pdSceneDrawer
 			pdRenderPose rp = { { pose.q.w, pose.q.x, pose.q.y, pose.q.z }, { pose.p.x, pose.p.y, pose.p.z } };
 			float rgb[3];
 			scene.bodyColor( i, rgb );
-			unsigned flags = scene.bodyIsStatic( i ) ? 0u : (unsigned)PD_RENDER_CAST_SHADOW;
-			if ( !mesh.closed && !scene.bodyIsStatic( i ) )
-				flags |= PD_RENDER_TWO_SIDED;
+			// The static environment is one-sided (walls facing the camera away are culled, a
+			// cut-away view); bodies are lit on both sides, as loaded soups may be wound either way.
+			unsigned flags = scene.bodyIsStatic( i ) ? 0u : (unsigned)( PD_RENDER_CAST_SHADOW | PD_RENDER_TWO_SIDED );
 			pdRenderer_DrawMesh( renderer, rm, &rp, rgb, flags );
 		}
 		if ( showContacts )

@@ -290,7 +290,8 @@ pdStatus pdBvh_Build( pdBvh* outBvh, const struct pdMesh* mesh )
 	pdFree( tasks, ( PD_BVH_MAX_DEPTH + 2 ) * sizeof( pdBuildTask ) );
 	if ( nodeCount < maxNodes )
 	{
-		pdBvhNode* shrunk = pdRealloc( nodes, (size_t)maxNodes * sizeof( pdBvhNode ), (size_t)nodeCount * sizeof( pdBvhNode ) );
+		pdBvhNode* shrunk =
+			pdRealloc( nodes, (size_t)maxNodes * sizeof( pdBvhNode ), (size_t)nodeCount * sizeof( pdBvhNode ) );
 		if ( shrunk != NULL )
 		{
 			nodes = shrunk;

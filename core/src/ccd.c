@@ -58,8 +58,8 @@ static void pdBoxVelocity( const pdBvhNode* b, pdVec3 v, double w[3] )
 }
 
 pdStatus pdComputeTranslationalCcd( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endPositionA,
-									const pdMesh* meshB, const pdTransform* poseB, const pdCcdDef* def,
-									pdWorkspace* ws, pdCcdResult* outResult )
+									const pdMesh* meshB, const pdTransform* poseB, const pdCcdDef* def, pdWorkspace* ws,
+									pdCcdResult* outResult )
 {
 	if ( outResult == NULL )
 	{
@@ -93,7 +93,8 @@ pdStatus pdComputeTranslationalCcd( const pdMesh* meshA, const pdTransform* pose
 	else if ( ( status = pdMakeFrame( poseA, &frameA ) ) == PD_STATUS_OK )
 	{
 		status = pdMakeFrame( poseB, &frameB );
-		if ( status == PD_STATUS_OK && !pdIsFiniteVec( endPositionA ) )
+		if ( status == PD_STATUS_OK && ( !pdIsFiniteVec( endPositionA ) || !pdIsUsablePosition( endPositionA ) ||
+										 !pdIsUsablePosition( frameA.p ) || !pdIsUsablePosition( frameB.p ) ) )
 		{
 			status = PD_STATUS_INVALID_POSE;
 		}
@@ -111,8 +112,8 @@ pdStatus pdComputeTranslationalCcd( const pdMesh* meshA, const pdTransform* pose
 		return outResult->status;
 	}
 
-	double tolerance = def->contactTolerance > 0.0 ? def->contactTolerance
-												   : 1e-4 * fmin( meshA->diagonal, meshB->diagonal );
+	double tolerance =
+		def->contactTolerance > 0.0 ? def->contactTolerance : 1e-4 * fmin( meshA->diagonal, meshB->diagonal );
 	pdVec3 v = pdSub( endPositionA, poseA->p );
 
 	// A start that already intersects (or contains): time of contact 0.
@@ -227,7 +228,8 @@ pdStatus pdComputeTranslationalCcd( const pdMesh* meshA, const pdTransform* pose
 						{
 							continue;
 						}
-						if ( pdSweptPlaneClear( meshB->faceNormals[tb], vb[0], va, best * pdDot( meshB->faceNormals[tb], vB ), reach ) ||
+						if ( pdSweptPlaneClear( meshB->faceNormals[tb], vb[0], va,
+												best * pdDot( meshB->faceNormals[tb], vB ), reach ) ||
 							 pdSweptPlaneClear( nA, va[0], vb, -best * pdDot( nA, vB ), reach ) )
 						{
 							continue;

@@ -82,6 +82,10 @@ pdStatus pdCollide( const pdMesh* meshA, const pdTransform* poseA, const pdMesh*
 	else if ( ( status = pdMakeFrame( poseA, &frameA ) ) == PD_STATUS_OK )
 	{
 		status = pdMakeFrame( poseB, &frameB );
+		if ( status == PD_STATUS_OK && ( !pdIsUsablePosition( frameA.p ) || !pdIsUsablePosition( frameB.p ) ) )
+		{
+			status = PD_STATUS_INVALID_POSE;
+		}
 	}
 	if ( status != PD_STATUS_OK )
 	{

@@ -72,8 +72,9 @@ static void pdFillFeature( const pdMesh* mesh, int triangle, pdFeature* f )
 }
 
 pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-								   const pdTransform* poseB, double tolerance, pdVec3 approachDirection, int maxFeatures,
-								   pdWorkspace* ws, int* outCount, const pdContactFeature** outFeatures )
+								   const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
+								   int maxFeatures, pdWorkspace* ws, int* outCount,
+								   const pdContactFeature** outFeatures )
 {
 	if ( outCount != NULL )
 	{
@@ -101,6 +102,10 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 	if ( status == PD_STATUS_OK )
 	{
 		status = pdMakeFrame( poseB, &frameB );
+	}
+	if ( status == PD_STATUS_OK && ( !pdIsUsablePosition( frameA.p ) || !pdIsUsablePosition( frameB.p ) ) )
+	{
+		status = PD_STATUS_INVALID_POSE;
 	}
 	if ( status != PD_STATUS_OK )
 	{
@@ -179,7 +184,8 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 						full = true;
 						break;
 					}
-					if ( !pdBuffer_Reserve( &ws->features, (size_t)( rawCount + n ) * sizeof( pdContactFeature ), true ) )
+					if ( !pdBuffer_Reserve( &ws->features, (size_t)( rawCount + n ) * sizeof( pdContactFeature ),
+											true ) )
 					{
 						return PD_STATUS_OUT_OF_MEMORY;
 					}

@@ -12,7 +12,7 @@
 typedef struct pdDistanceEntry
 {
 	int a, b;
-	double bound;    ///< lower bound on the distance of the pair's subtrees (B's mesh units = world units)
+	double bound;     ///< lower bound on the distance of the pair's subtrees (B's mesh units = world units)
 	pdBvhMoved moved; ///< node a in B's frame, reused when the descent splits b
 } pdDistanceEntry;
 
@@ -46,8 +46,9 @@ static double pdBoundsGapSq( pdVec3 loA, pdVec3 hiA, pdVec3 loB, pdVec3 hiB )
 	return gx * gx + gy * gy + gz * gz;
 }
 
-pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB, const pdTransform* poseB,
-							const pdDistanceDef* def, pdWorkspace* ws, pdDistanceResult* outResult )
+pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+							const pdTransform* poseB, const pdDistanceDef* def, pdWorkspace* ws,
+							pdDistanceResult* outResult )
 {
 	if ( outResult == NULL )
 	{
@@ -82,18 +83,23 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 	else if ( ( status = pdMakeFrame( poseA, &frameA ) ) == PD_STATUS_OK )
 	{
 		status = pdMakeFrame( poseB, &frameB );
-	}
-	const pdBvh* bvhA = &meshA->bvh;
-	const pdBvh* bvhB = &meshB->bvh;
-	if ( status == PD_STATUS_OK && ( bvhA->nodeCount == 0 || bvhB->nodeCount == 0 ||
-									 !pdBuffer_Reserve( &ws->stack, PD_BVH_PAIR_STACK * sizeof( pdDistanceEntry ), false ) ) )
-	{
-		status = PD_STATUS_OUT_OF_MEMORY;
+		if ( status == PD_STATUS_OK && ( !pdIsUsablePosition( frameA.p ) || !pdIsUsablePosition( frameB.p ) ) )
+		{
+			status = PD_STATUS_INVALID_POSE;
+		}
 	}
 	if ( status != PD_STATUS_OK )
 	{
 		outResult->status = status;
 		return status;
+	}
+	const pdBvh* bvhA = &meshA->bvh;
+	const pdBvh* bvhB = &meshB->bvh;
+	if ( bvhA->nodeCount == 0 || bvhB->nodeCount == 0 ||
+		 !pdBuffer_Reserve( &ws->stack, PD_BVH_PAIR_STACK * sizeof( pdDistanceEntry ), false ) )
+	{
+		outResult->status = PD_STATUS_OUT_OF_MEMORY;
+		return outResult->status;
 	}
 
 	pdFrame rel = pdRelativeFrame( &frameA, &frameB );
@@ -101,7 +107,7 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 	const double upperBound = def->upperBound;
 	pdDistanceEntry* stack = ws->stack.data;
 	int top = 0, visits = 0;
-	double best = INFINITY;       // smallest exact triangle distance so far
+	double best = INFINITY;        // smallest exact triangle distance so far
 	double prunedAbove = INFINITY; // smallest bound of a pair dropped for exceeding upperBound
 	int bestA = -1, bestB = -1;
 	pdVec3 bestPA = pdV3( 0.0, 0.0, 0.0 ), bestPB = pdV3( 0.0, 0.0, 0.0 );
@@ -196,7 +202,8 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 						pdTriangleBox( vb, &loB, &hiB );
 						if ( pdBoundsGapSq( loA, hiA, loB, hiB ) >= best * best ||
 							 ( haveAxis && pdAxisGap( bestAxis, va, vb ) >= best ) ||
-							 pdPlaneGap( meshB->faceNormals[tb], vb[0], va ) >= best || pdPlaneGap( nA, va[0], vb ) >= best )
+							 pdPlaneGap( meshB->faceNormals[tb], vb[0], va ) >= best ||
+							 pdPlaneGap( nA, va[0], vb ) >= best )
 						{
 							continue;
 						}
@@ -265,6 +272,17 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 		pdBvh_RelateMoved( &m1, bvhB->nodes + b1, &p1 );
 		double d0 = pdBvh_PairLowerBound( &p0, bvhA->nodes + a0, bvhB->nodes + b0 );
 		double d1 = pdBvh_PairLowerBound( &p1, bvhA->nodes + a1, bvhB->nodes + b1 );
+		// Separated pairs that would be expanded get the sharper (costlier) bound.
+		if ( d0 > 0.0 && d0 < best )
+		{
+			double g0 = pdBvh_PairRefinedGap( &p0, bvhA->nodes + a0, bvhB->nodes + b0 );
+			d0 = g0 > d0 ? g0 : d0;
+		}
+		if ( d1 > 0.0 && d1 < best )
+		{
+			double g1 = pdBvh_PairRefinedGap( &p1, bvhA->nodes + a1, bvhB->nodes + b1 );
+			d1 = g1 > d1 ? g1 : d1;
+		}
 		if ( haveAxis )
 		{
 			double g0 = pdBvh_PairAxisGap( &p0, bvhA->nodes + a0, bvhB->nodes + b0, bestAxis );

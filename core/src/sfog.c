@@ -102,7 +102,8 @@ static bool pdSfog_OrderRing( const pdMesh* mesh, int v, int* tris, int* locals,
 		locals[found] = tl;
 	}
 	// Close the cycle.
-	return pdSfog_Corner( mesh, tris[0], locals[0] + 1 ) == pdSfog_Corner( mesh, tris[count - 1], locals[count - 1] + 2 );
+	return pdSfog_Corner( mesh, tris[0], locals[0] + 1 ) ==
+		   pdSfog_Corner( mesh, tris[count - 1], locals[count - 1] + 2 );
 }
 
 // Removes consecutive (cyclic) duplicates; returns the new count.

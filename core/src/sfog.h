@@ -32,8 +32,9 @@ bool pdSfog_IsApplicable( const pdMesh* meshA, const pdMat33* rotationA, const p
 /// Returns PD_STATUS_FAILED when either mesh is not convex or has no graph. outCandidates (may
 /// be NULL) receives the number of applicable pairs evaluated.
 /// Separated or touching meshes: PD_STATUS_OK with depth 0 and a zero translation.
-pdStatus pdSfog_ConvexPenetration( const pdMesh* meshA, const pdFrame* frameA, const pdMesh* meshB, const pdFrame* frameB,
-								   pdWorkspace* ws, pdVec3* outTranslation, double* outDepth, int* outCandidates );
+pdStatus pdSfog_ConvexPenetration( const pdMesh* meshA, const pdFrame* frameA, const pdMesh* meshB,
+								   const pdFrame* frameB, pdWorkspace* ws, pdVec3* outTranslation, double* outDepth,
+								   int* outCandidates );
 
 // ---------------------------------------------------------------------------------------------
 // Graph layout (read by sfog_overlay.c, sfog_sweep.c and the tests).
@@ -79,15 +80,15 @@ struct pdSfog
 	pdVec3* arcAxis;  ///< [edgeCount] unit normal of the arc's great circle, node0 x node1 oriented
 
 	int vertexCount;
-	uint8_t* vertexKind;  ///< [vertexCount] pdSfogVertexKind
-	int* ringStart;       ///< [vertexCount + 1] CSR into the ring arrays
-	int* ringVertex;      ///< neighbour vertex (ordered around the vertex for convex vertices)
-	int* ringEdge;        ///< edge id to that neighbour
-	pdVec3* ringDir;      ///< unit direction from the vertex to the neighbour
-	pdVec3* ringVec;      ///< neighbour minus vertex (mesh frame), for the convex walks
-	int* cornerStart;     ///< [vertexCount + 1] CSR into corners
-	pdVec3* corners;      ///< ordered corners of the vertex region (spherical polygon, arc or point)
-	pdVec3* cornerAxis;   ///< unit normal of the region boundary arc from corner i to corner i+1
+	uint8_t* vertexKind; ///< [vertexCount] pdSfogVertexKind
+	int* ringStart;      ///< [vertexCount + 1] CSR into the ring arrays
+	int* ringVertex;     ///< neighbour vertex (ordered around the vertex for convex vertices)
+	int* ringEdge;       ///< edge id to that neighbour
+	pdVec3* ringDir;     ///< unit direction from the vertex to the neighbour
+	pdVec3* ringVec;     ///< neighbour minus vertex (mesh frame), for the convex walks
+	int* cornerStart;    ///< [vertexCount + 1] CSR into corners
+	pdVec3* corners;     ///< ordered corners of the vertex region (spherical polygon, arc or point)
+	pdVec3* cornerAxis;  ///< unit normal of the region boundary arc from corner i to corner i+1
 
 	size_t bytes;
 };
@@ -105,7 +106,7 @@ typedef struct pdSfogOverlayStats
 {
 	int64_t pairsBefore; ///< all VF + FV + EE pairs of the two graphs (vertices x nodes, edges x edges)
 	int pairsAfter;      ///< applicable pairs reported
-	int64_t tests;       ///< exact predicate evaluations
+	int64_t tests;       ///< exact predicate evaluations (walk steps for the convex overlay)
 	int events;          ///< sweep events (0 for walks and the naive reference)
 	int steps;           ///< walk steps (convex overlay)
 } pdSfogOverlayStats;

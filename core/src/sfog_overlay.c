@@ -28,7 +28,9 @@ typedef struct pdSfogWalk
 	double best;     ///< smallest overlap so far
 	pdVec3 bestAxis; ///< A's frame: A moves along it by best to separate
 	int steps;
-	int evaluated; ///< pairs recorded
+	int evaluated;      ///< pairs recorded
+	double* crossScore; ///< [2 * E_A] per A edge end: closeness of the nearest crossing to that end
+	int* crossEdge;     ///< [2 * E_A] the B edge of that crossing (-1 none)
 	bool failed;
 } pdSfogWalk;
 
@@ -80,29 +82,43 @@ static void pdSfog_RecordEE( pdSfogWalk* w, int edgeA, int edgeB )
 	{
 		w->failed = true;
 	}
+	const pdMeshEdge* ea = w->meshA->edges + edgeA;
+	const pdMeshEdge* eb = w->meshB->edges + edgeB;
+	pdVec3 a0 = w->meshA->vertices[ea->v0];
+	pdVec3 da = pdSub( w->meshA->vertices[ea->v1], a0 );
+	pdVec3 b0 = w->vertsB[eb->v0];
+	pdVec3 db = pdSub( w->vertsB[eb->v1], b0 );
+	pdVec3 c = pdCross( da, db );
+	double cc = pdLengthSq( c );
+	if ( !( cc > 1e-24 * pdLengthSq( da ) * pdLengthSq( db ) ) || cc <= 0.0 )
+	{
+		return; // parallel edges: the face of the Minkowski sum comes from a face pair
+	}
+	c = pdScale( c, 1.0 / sqrt( cc ) );
+	// The crossing direction lies on A's arc and its reflection on B's arc; orient c by the
+	// better conditioned of the two, then A leaves along the reflection (B's normal).
+	const int* na = w->sA->arcNode + 2 * edgeA;
+	const int* nb = w->sB->arcNode + 2 * edgeB;
+	pdVec3 n0 = w->sA->nodeNormals[na[0]], n1 = w->sA->nodeNormals[na[1]];
+	double sideA = pdDot( c, pdAdd( n0, n1 ) );
+	double sideB = -pdDot( c, pdAdd( w->normalsB[nb[0]], w->normalsB[nb[1]] ) );
+	double side = fabs( sideA ) >= fabs( sideB ) ? sideA : sideB;
+	pdVec3 u = side >= 0.0 ? pdNeg( c ) : c;
+	// Remember the crossing nearest to each end of A's arc: the B region just past it is where
+	// that A face node lies (a starting guess for the FV pass).
+	double s0 = -pdDot( u, n0 ), s1 = -pdDot( u, n1 );
+	if ( s0 > w->crossScore[2 * edgeA] )
+	{
+		w->crossScore[2 * edgeA] = s0;
+		w->crossEdge[2 * edgeA] = edgeB;
+	}
+	if ( s1 > w->crossScore[2 * edgeA + 1] )
+	{
+		w->crossScore[2 * edgeA + 1] = s1;
+		w->crossEdge[2 * edgeA + 1] = edgeB;
+	}
 	if ( w->evaluate )
 	{
-		const pdMeshEdge* ea = w->meshA->edges + edgeA;
-		const pdMeshEdge* eb = w->meshB->edges + edgeB;
-		pdVec3 a0 = w->meshA->vertices[ea->v0];
-		pdVec3 da = pdSub( w->meshA->vertices[ea->v1], a0 );
-		pdVec3 b0 = w->vertsB[eb->v0];
-		pdVec3 db = pdSub( w->vertsB[eb->v1], b0 );
-		pdVec3 c = pdCross( da, db );
-		double cc = pdLengthSq( c );
-		if ( !( cc > 1e-24 * pdLengthSq( da ) * pdLengthSq( db ) ) || cc <= 0.0 )
-		{
-			return; // parallel edges: the face of the Minkowski sum comes from a face pair
-		}
-		c = pdScale( c, 1.0 / sqrt( cc ) );
-		// The crossing direction lies on A's arc and its reflection on B's arc; orient c by the
-		// better conditioned of the two, then A leaves along the reflection (B's normal).
-		const int* na = w->sA->arcNode + 2 * edgeA;
-		const int* nb = w->sB->arcNode + 2 * edgeB;
-		double sideA = pdDot( c, pdAdd( w->sA->nodeNormals[na[0]], w->sA->nodeNormals[na[1]] ) );
-		double sideB = -pdDot( c, pdAdd( w->normalsB[nb[0]], w->normalsB[nb[1]] ) );
-		double side = fabs( sideA ) >= fabs( sideB ) ? sideA : sideB;
-		pdVec3 u = side >= 0.0 ? pdNeg( c ) : c;
 		pdSfog_Consider( w, pdDot( u, pdSub( b0, a0 ) ), u );
 	}
 }
@@ -165,22 +181,31 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 {
 	const pdSfog* sA = w->sA;
 	const pdSfog* sB = w->sB;
-	int VA = sA->vertexCount, VB = sB->vertexCount, NA = sA->nodeCount, NB = sB->nodeCount, EB = sB->edgeCount;
+	int VB = sB->vertexCount, NA = sA->nodeCount, NB = sB->nodeCount, EB = sB->edgeCount, EA = sA->edgeCount;
 	int NM = NA > NB ? NA : NB;
-	size_t bytes = sizeof( pdVec3 ) * ( (size_t)VB + (size_t)NB + (size_t)NA ) + sizeof( int ) * ( (size_t)NB + (size_t)NA + (size_t)NM ) +
-				   (size_t)EB + 16;
+	size_t bytes = sizeof( double ) * 2u * (size_t)EA + sizeof( pdVec3 ) * ( (size_t)VB + (size_t)NB + (size_t)NA ) +
+				   sizeof( int ) * ( (size_t)NB + (size_t)NA + (size_t)NM + 2u * (size_t)EA ) + (size_t)EB + 16;
 	if ( !pdBuffer_Reserve( &w->ws->sfogScratch, bytes, false ) )
 	{
 		return PD_STATUS_OUT_OF_MEMORY;
 	}
 	char* base = w->ws->sfogScratch.data;
-	pdVec3* vertsB = (pdVec3*)base;
+	double* crossScore = (double*)base;
+	pdVec3* vertsB = (pdVec3*)( crossScore + 2 * EA );
 	pdVec3* normalsB = vertsB + VB;
 	pdVec3* normalsAinB = normalsB + NB;
 	int* vertexOfB = (int*)( normalsAinB + NA );
 	int* vertexOfA = vertexOfB + NB;
 	int* queue = vertexOfA + NA;
-	uint8_t* edgeDone = (uint8_t*)( queue + NM );
+	int* crossEdge = queue + NM;
+	uint8_t* edgeDone = (uint8_t*)( crossEdge + 2 * EA );
+	for ( int i = 0; i < 2 * EA; ++i )
+	{
+		crossScore[i] = -2.0;
+		crossEdge[i] = -1;
+	}
+	w->crossScore = crossScore;
+	w->crossEdge = crossEdge;
 	for ( int i = 0; i < VB; ++i )
 	{
 		vertsB[i] = pdAdd( pdMulMV( rotationBA, w->meshB->vertices[i] ), translationBA );
@@ -239,41 +264,34 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 			pdSfog_RecordVF( w, vertexOfB[f], f );
 		}
 	}
-	// A's face graph across B's reflected vertex regions: FV at the nodes (the EE pairs were
-	// all found above, so only the spanning tree is walked).
+	// FV: each A face node lies in the reflected B region just before the first crossing on
+	// any of its arcs (one of the crossed B edge's two vertices). That guess is verified, and
+	// corrected when needed, by hill climbing in B's own frame, so degenerate crossings (ties,
+	// parallel edges, B nodes on A's arcs) only cost a few more steps.
 	if ( !w->failed )
 	{
-		// In B's own frame, so the climb reads B's precomputed ring vectors.
-		pdVec3 p0 = pdNeg( normalsAinB[0] );
-		vertexOfA[0] = pdSfog_Climb( w, sB, pdSfog_StartVertex( w->meshB ), p0, p0, -1, -1 );
-		int head = 0, tail = 0;
-		queue[tail++] = 0;
-		while ( head < tail && !w->failed )
+		int guess = pdSfog_StartVertex( w->meshB );
+		for ( int g = 0; g < NA && !w->failed; ++g )
 		{
-			int g = queue[head++];
-			pdVec3 pg = pdNeg( normalsAinB[g] );
+			pdVec3 d = pdNeg( sA->nodeNormals[g] );
 			for ( int j = sA->nodeArcStart[g]; j < sA->nodeArcStart[g + 1]; ++j )
 			{
 				int e = sA->nodeArcs[j];
-				int h = sA->arcNode[2 * e] == g ? sA->arcNode[2 * e + 1] : sA->arcNode[2 * e];
-				if ( vertexOfA[h] >= 0 )
+				int slot = 2 * e + ( sA->arcNode[2 * e] == g ? 0 : 1 );
+				int eB = crossEdge[slot];
+				if ( eB >= 0 )
 				{
-					continue;
+					int w0 = w->meshB->edges[eB].v0, w1 = w->meshB->edges[eB].v1;
+					guess = pdDot( d, pdSub( vertsB[w1], vertsB[w0] ) ) > 0.0 ? w1 : w0;
+					break;
 				}
-				vertexOfA[h] = pdSfog_Climb( w, sB, vertexOfA[g], pg, pdNeg( normalsAinB[h] ), -1, -1 );
-				queue[tail++] = h;
 			}
-		}
-		if ( tail != NA )
-		{
-			w->failed = true;
-		}
-		for ( int g = 0; g < NA && !w->failed; ++g )
-		{
+			pdVec3 p = pdNeg( normalsAinB[g] );
+			vertexOfA[g] = pdSfog_Climb( w, sB, guess, p, p, -1, -1 );
+			guess = vertexOfA[g];
 			pdSfog_RecordFV( w, g, vertexOfA[g] );
 		}
 	}
-	(void)VA;
 	return w->failed ? PD_STATUS_FAILED : PD_STATUS_OK;
 }
 
@@ -305,10 +323,10 @@ pdStatus pdSfog_OverlayConvex( const pdMesh* meshA, const pdMat33* rotationA, co
 	*outPairs = NULL;
 	if ( outStats != NULL )
 	{
-		*outStats = (pdSfogOverlayStats){ 0 };
+		*outStats = ( pdSfogOverlayStats ){ 0 };
 	}
-	if ( !pdIsValidWorkspace( ws ) || !pdSfog_UsableConvex( meshA ) || !pdSfog_UsableConvex( meshB ) || rotationA == NULL ||
-		 rotationB == NULL )
+	if ( !pdIsValidWorkspace( ws ) || !pdSfog_UsableConvex( meshA ) || !pdSfog_UsableConvex( meshB ) ||
+		 rotationA == NULL || rotationB == NULL )
 	{
 		return PD_STATUS_FAILED;
 	}
@@ -332,8 +350,9 @@ pdStatus pdSfog_OverlayConvex( const pdMesh* meshA, const pdMat33* rotationA, co
 	return PD_STATUS_OK;
 }
 
-pdStatus pdSfog_ConvexPenetration( const pdMesh* meshA, const pdFrame* frameA, const pdMesh* meshB, const pdFrame* frameB,
-								   pdWorkspace* ws, pdVec3* outTranslation, double* outDepth, int* outCandidates )
+pdStatus pdSfog_ConvexPenetration( const pdMesh* meshA, const pdFrame* frameA, const pdMesh* meshB,
+								   const pdFrame* frameB, pdWorkspace* ws, pdVec3* outTranslation, double* outDepth,
+								   int* outCandidates )
 {
 	*outTranslation = pdV3( 0.0, 0.0, 0.0 );
 	*outDepth = 0.0;

@@ -78,7 +78,8 @@ static void pdSweep_ArcZ( const pdSweepFrame* f, pdVec3 p, pdVec3 q, double* ioL
 	for ( int s = 0; s < 2; ++s )
 	{
 		pdVec3 t = s == 0 ? top : pdNeg( top );
-		if ( pdDot( pdCross( p, t ), c ) >= 0.0 && pdDot( pdCross( t, q ), c ) >= 0.0 && pdDot( t, pdAdd( p, q ) ) >= 0.0 )
+		if ( pdDot( pdCross( p, t ), c ) >= 0.0 && pdDot( pdCross( t, q ), c ) >= 0.0 &&
+			 pdDot( t, pdAdd( p, q ) ) >= 0.0 )
 		{
 			double z = pdDot( t, f->e3 );
 			*ioLo = fmin( *ioLo, z );
@@ -174,11 +175,11 @@ static void pdSweep_AddPiece( pdSweep* s, int kind, int id, double lo, double hi
 	s->pieces[k].slot = -1;
 	if ( kind == PD_SWEEP_POINT_A || kind == PD_SWEEP_POINT_B )
 	{
-		s->events[s->eventCount++] = (pdSweepEvent){ lo, 1, k };
+		s->events[s->eventCount++] = ( pdSweepEvent ){ lo, 1, k };
 		return;
 	}
-	s->events[s->eventCount++] = (pdSweepEvent){ lo, 0, k };
-	s->events[s->eventCount++] = (pdSweepEvent){ hi, 2, k };
+	s->events[s->eventCount++] = ( pdSweepEvent ){ lo, 0, k };
+	s->events[s->eventCount++] = ( pdSweepEvent ){ hi, 2, k };
 }
 
 // Adds an item with its (possibly wrapping) interval, or full range when range is false.

@@ -27,25 +27,43 @@ static inline pdVec3 pdcV3( double x, double y, double z )
 	pdVec3 v = { x, y, z };
 	return v;
 }
-static inline pdVec3 pdcAdd( pdVec3 a, pdVec3 b ) { return pdcV3( a.x + b.x, a.y + b.y, a.z + b.z ); }
-static inline pdVec3 pdcSub( pdVec3 a, pdVec3 b ) { return pdcV3( a.x - b.x, a.y - b.y, a.z - b.z ); }
-static inline pdVec3 pdcScale( pdVec3 a, double s ) { return pdcV3( a.x * s, a.y * s, a.z * s ); }
+static inline pdVec3 pdcAdd( pdVec3 a, pdVec3 b )
+{
+	return pdcV3( a.x + b.x, a.y + b.y, a.z + b.z );
+}
+static inline pdVec3 pdcSub( pdVec3 a, pdVec3 b )
+{
+	return pdcV3( a.x - b.x, a.y - b.y, a.z - b.z );
+}
+static inline pdVec3 pdcScale( pdVec3 a, double s )
+{
+	return pdcV3( a.x * s, a.y * s, a.z * s );
+}
 static inline pdVec3 pdcMulAdd( pdVec3 a, double s, pdVec3 b )
 {
 	return pdcV3( a.x + s * b.x, a.y + s * b.y, a.z + s * b.z );
 }
-static inline double pdcDot( pdVec3 a, pdVec3 b ) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static inline double pdcDot( pdVec3 a, pdVec3 b )
+{
+	return a.x * b.x + a.y * b.y + a.z * b.z;
+}
 static inline pdVec3 pdcCross( pdVec3 a, pdVec3 b )
 {
 	return pdcV3( a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x );
 }
-static inline double pdcLength( pdVec3 a ) { return sqrt( pdcDot( a, a ) ); }
+static inline double pdcLength( pdVec3 a )
+{
+	return sqrt( pdcDot( a, a ) );
+}
 static inline pdVec3 pdcNormalize( pdVec3 a )
 {
 	double len = pdcLength( a );
 	return len > 1e-300 ? pdcScale( a, 1.0 / len ) : pdcV3( 0.0, 0.0, 0.0 );
 }
-static inline bool pdcIsFinite( pdVec3 a ) { return isfinite( a.x ) && isfinite( a.y ) && isfinite( a.z ); }
+static inline bool pdcIsFinite( pdVec3 a )
+{
+	return isfinite( a.x ) && isfinite( a.y ) && isfinite( a.z );
+}
 
 static pdQuat pdcUnitQuat( pdQuat q )
 {
@@ -311,7 +329,8 @@ typedef struct pdcRegion
 	double minDistance;
 	bool fromPenetration; // seeded by a local PD (points at depth -(d . n))
 	int count;
-	pdVec3 normalSum; // members' normals summed: the region normal is their mean
+	pdVec3 normalSum;     // members' face normals (vertex-face, face-vertex, local PDs) summed
+	pdVec3 edgeNormalSum; // edge-edge normals summed: used only when no face normal joined
 	pdVec3 pointB[PD_REGION_CANDIDATES];
 	double gap[PD_REGION_CANDIDATES];      // gap at the configuration the point was found at
 	double distance[PD_REGION_CANDIDATES]; // gap - (d . normal): distance at the input poses
@@ -332,6 +351,7 @@ static pdcRegion* pdcNewRegion( pdcRegions* regions, pdVec3 normal, bool fromPen
 	pdcRegion* r = regions->items + regions->count++;
 	r->normal = normal;
 	r->normalSum = pdcV3( 0.0, 0.0, 0.0 );
+	r->edgeNormalSum = pdcV3( 0.0, 0.0, 0.0 );
 	r->minDistance = DBL_MAX;
 	r->fromPenetration = fromPenetration;
 	r->count = 0;
@@ -375,6 +395,10 @@ static void pdcFinishRegion( pdcRegion* r, pdVec3 translation, bool useMeanNorma
 	if ( useMeanNormal )
 	{
 		pdVec3 mean = pdcNormalize( r->normalSum );
+		if ( pdcDot( mean, mean ) == 0.0 )
+		{
+			mean = pdcNormalize( r->edgeNormalSum );
+		}
 		if ( pdcDot( mean, mean ) > 0.0 )
 		{
 			r->normal = mean;
@@ -393,8 +417,7 @@ static void pdcFinishRegion( pdcRegion* r, pdVec3 translation, bool useMeanNorma
 // When translation is given (features gathered at the PD contact configuration), a point's
 // distance at the input poses is its distance there minus (translation . regionNormal).
 static void pdcGroupFeatures( const pdContactFeature* features, int featureCount, double regionCosine,
-							  const pdVec3* translation, double maxDistance, double touchDistance,
-							  pdcRegions* regions )
+							  const pdVec3* translation, double maxDistance, double touchDistance, pdcRegions* regions )
 {
 	if ( features == NULL || featureCount <= 0 )
 	{
@@ -437,6 +460,16 @@ static void pdcGroupFeatures( const pdContactFeature* features, int featureCount
 		}
 		// Distance at the input poses; pairs further apart than maxDistance are no contact.
 		double estimate = translation != NULL ? gap - pdcDot( *translation, fn ) : gap;
+		// At the PD contact configuration, pairs with a gap only count as other regions of the
+		// same push (the far side of a ring on a ring): their normal must agree with the PD.
+		if ( translation != NULL && gap > touchDistance )
+		{
+			double len = pdcLength( *translation );
+			if ( len > 0.0 && pdcDot( fn, *translation ) < regionCosine * len )
+			{
+				continue;
+			}
+		}
 		if ( !( estimate <= maxDistance ) )
 		{
 			continue;
@@ -457,8 +490,17 @@ static void pdcGroupFeatures( const pdContactFeature* features, int featureCount
 				continue;
 			}
 		}
-		r->normalSum = pdcAdd( r->normalSum, fn );
-		pdVec3 mean = pdcNormalize( r->normalSum );
+		// Edge-edge normals of a polyhedral contact tilt with the tessellation; face normals are
+		// the surface's, so they set the region normal whenever one is present.
+		if ( f->kind == PD_CONTACT_EE )
+		{
+			r->edgeNormalSum = pdcAdd( r->edgeNormalSum, fn );
+		}
+		else
+		{
+			r->normalSum = pdcAdd( r->normalSum, fn );
+		}
+		pdVec3 mean = pdcNormalize( pdcDot( r->normalSum, r->normalSum ) > 0.0 ? r->normalSum : r->edgeNormalSum );
 		if ( pdcDot( mean, mean ) > 0.0 )
 		{
 			r->normal = mean;
@@ -524,6 +566,34 @@ static void pdcRegionsFromLocal( const pdPenetrationResult* pr, double regionCos
 	regions->count = kept;
 }
 
+// Means drift while features join, so two regions can end up with agreeing normals (one
+// patch seen from a local PD and from features): fold them together.
+static void pdcMergeRegions( pdcRegions* regions, double regionCosine, pdVec3 translation )
+{
+	for ( int i = 0; i < regions->count; ++i )
+	{
+		for ( int j = regions->count - 1; j > i; --j )
+		{
+			pdcRegion* a = regions->items + i;
+			pdcRegion* b = regions->items + j;
+			if ( pdcDot( a->normal, b->normal ) < regionCosine )
+			{
+				continue;
+			}
+			a->normalSum = pdcAdd( a->normalSum, b->normalSum );
+			a->edgeNormalSum = pdcAdd( a->edgeNormalSum, b->edgeNormalSum );
+			a->fromPenetration = a->fromPenetration || b->fromPenetration;
+			for ( int k = 0; k < b->count; ++k )
+			{
+				pdcAddPoint( a, b->pointB[k], b->gap[k], b->distance[k] );
+			}
+			pdcFinishRegion( a, translation, true );
+			regions->items[j] = regions->items[regions->count - 1];
+			regions->count -= 1;
+		}
+	}
+}
+
 // ---------------------------------------------------------------------------------------------
 // One-sided surfaces
 
@@ -531,8 +601,8 @@ static void pdcRegionsFromLocal( const pdPenetrationResult* pr, double regionCos
 // from, and far along the free side) to its current position, and keeps the shortest
 // resolution that leaves toward that side. Returns true and writes the translation.
 static bool pdcResolveOneSided( const pdContactPair* pair, const pdMesh* meshA, const pdTransform* poseA,
-								const pdMesh* meshB, const pdTransform* poseB, pdQuat qB, pdVec3 side,
-								double tolerance, pdWorkspace* ws, pdVec3* outTranslation )
+								const pdMesh* meshB, const pdTransform* poseB, pdQuat qB, pdVec3 side, double tolerance,
+								pdWorkspace* ws, pdVec3* outTranslation )
 {
 	pdVec3 p = poseA->p;
 	pdVec3 starts[3];
@@ -691,9 +761,9 @@ static void pdcClearSet( pdContactManifoldSet* set, pdStatus status )
 	set->state = PD_STATE_SEPARATED;
 }
 
-pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const pdTransform* poseA,
-							 const pdMesh* meshB, const pdTransform* poseB, const pdContactDef* def,
-							 pdWorkspace* ioWorkspace, pdContactManifoldSet* outSet )
+pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+							 const pdTransform* poseB, const pdContactDef* def, pdWorkspace* ioWorkspace,
+							 pdContactManifoldSet* outSet )
 {
 	if ( outSet == NULL )
 	{
@@ -726,16 +796,15 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 	{
 		tolerance = 1e-9;
 	}
-	bool oneSided = def->oneSided == PD_ONE_SIDED_ALWAYS ||
-					( def->oneSided == PD_ONE_SIDED_AUTO && !pdMesh_IsClosed( meshB ) );
+	bool oneSided =
+		def->oneSided == PD_ONE_SIDED_ALWAYS || ( def->oneSided == PD_ONE_SIDED_AUTO && !pdMesh_IsClosed( meshB ) );
 
 	pdPenetrationDef pdef = pdDefaultPenetrationDef();
 	pdef.contactTolerance = tolerance;
 	pdef.maxIterations = def->maxIterations;
 	pdef.timeBudgetMs = def->timeBudgetMs;
 	pdPenetrationResult pr;
-	pdStatus status =
-		pdComputePenetration( meshA, poseA, meshB, poseB, &pdef, &ioPair->penetration, ioWorkspace, &pr );
+	pdStatus status = pdComputePenetration( meshA, poseA, meshB, poseB, &pdef, &ioPair->penetration, ioWorkspace, &pr );
 	outSet->iterations = pr.iterations;
 	if ( status < 0 )
 	{
@@ -852,8 +921,8 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 				pdDistanceDef ddef = pdDefaultDistanceDef();
 				ddef.upperBound = range;
 				pdDistanceResult dr;
-				if ( pdComputeDistance( meshA, poseA, meshB, poseB, &ddef, ioWorkspace, &dr ) >= 0 && !dr.stoppedAbove &&
-					 dr.distance > 0.0 && dr.distance <= range )
+				if ( pdComputeDistance( meshA, poseA, meshB, poseB, &ddef, ioWorkspace, &dr ) >= 0 &&
+					 !dr.stoppedAbove && dr.distance > 0.0 && dr.distance <= range )
 				{
 					pdVec3 nrm = pdcNormalize( pdcSub( dr.pointA, dr.pointB ) );
 					if ( pdcDot( nrm, nrm ) > 0.0 )
@@ -874,6 +943,7 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 	{
 		pdcFinishRegion( regions.items + i, translation, true );
 	}
+	pdcMergeRegions( &regions, def->regionCosine, translation );
 	int slotOfRegion[PD_BUILD_REGIONS];
 	pdcAssignSlots( ioPair, qB, def, &regions, slotOfRegion );
 

@@ -106,11 +106,16 @@ struct pdSceneMetrics
 	/// Max linear speed (m/s) over the last second of bodies that should be at rest (not lost).
 	double jitter = 0.0;
 	int joints = 0;
-	double maxJointError = 0.0;     ///< max pivot separation at a joint (m), over the run
-	double maxLimitViolation = 0.0; ///< max hinge/cone angle beyond its limit (rad), over the run
-	bool finite = true;             ///< no NaN/Inf in any body state at any step
-	uint64_t hash = 0;              ///< FNV-1a of every dynamic body's transform and velocities
-	double bodySize = 0.0;          ///< typical body bounding-box diagonal (m)
+	double maxJointError = 0.0; ///< max pivot separation at a joint (m), over the run
+	/// Max angle beyond a limit (rad), over the run: hinge angle outside [lo, hi], or swing
+	/// outside the cone of a cone-twist joint.
+	double maxLimitViolation = 0.0;
+	/// Max angular error (rad), over the run: hinge axes out of parallel, or twist beyond the
+	/// twist span of a cone-twist joint.
+	double maxJointAngleError = 0.0;
+	bool finite = true;    ///< no NaN/Inf in any body state at any step
+	uint64_t hash = 0;     ///< FNV-1a of every dynamic body's transform and velocities
+	double bodySize = 0.0; ///< typical body bounding-box diagonal (m)
 };
 
 class pdScene

@@ -35,19 +35,20 @@ struct pdPartSpec
 	double mass;
 };
 
-// Proportions of the classic Bullet ragdoll (1.8 m tall at scale 1).
+// Proportions of the classic Bullet ragdoll (1.8 m tall at scale 1); every part weighs 1 kg as
+// in the demo (equal masses keep the sequential-impulse joints stiff).
 const pdPartSpec kParts[PD_PART_COUNT] = {
-	{ 0.15, 0.20, 0.00, 1.00, 0, 0, 8.0 },       // pelvis
-	{ 0.15, 0.28, 0.00, 1.20, 0, 0, 10.0 },      // spine
-	{ 0.10, 0.05, 0.00, 1.60, 0, 0, 4.0 },       // head
-	{ 0.07, 0.45, -0.18, 0.65, 0, 0, 6.0 },      // left upper leg
-	{ 0.05, 0.37, -0.18, 0.20, 0, 0, 4.0 },      // left lower leg
-	{ 0.07, 0.45, 0.18, 0.65, 0, 0, 6.0 },       // right upper leg
-	{ 0.05, 0.37, 0.18, 0.20, 0, 0, 4.0 },       // right lower leg
-	{ 0.05, 0.33, -0.35, 1.45, 0, M_PI_2, 3.0 }, // left upper arm
-	{ 0.04, 0.25, -0.70, 1.45, 0, M_PI_2, 2.0 }, // left lower arm
-	{ 0.05, 0.33, 0.35, 1.45, 0, -M_PI_2, 3.0 }, // right upper arm
-	{ 0.04, 0.25, 0.70, 1.45, 0, -M_PI_2, 2.0 }, // right lower arm
+	{ 0.15, 0.20, 0.00, 1.00, 0, 0, 1.0 },       // pelvis
+	{ 0.15, 0.28, 0.00, 1.20, 0, 0, 1.0 },       // spine
+	{ 0.10, 0.05, 0.00, 1.60, 0, 0, 1.0 },       // head
+	{ 0.07, 0.45, -0.18, 0.65, 0, 0, 1.0 },      // left upper leg
+	{ 0.05, 0.37, -0.18, 0.20, 0, 0, 1.0 },      // left lower leg
+	{ 0.07, 0.45, 0.18, 0.65, 0, 0, 1.0 },       // right upper leg
+	{ 0.05, 0.37, 0.18, 0.20, 0, 0, 1.0 },       // right lower leg
+	{ 0.05, 0.33, -0.35, 1.45, 0, M_PI_2, 1.0 }, // left upper arm
+	{ 0.04, 0.25, -0.70, 1.45, 0, M_PI_2, 1.0 }, // left lower arm
+	{ 0.05, 0.33, 0.35, 1.45, 0, -M_PI_2, 1.0 }, // right upper arm
+	{ 0.04, 0.25, 0.70, 1.45, 0, -M_PI_2, 1.0 }, // right lower arm
 };
 
 btTransform pdFrame( double ex, double ey, double ez, double x, double y, double z )
@@ -205,7 +206,7 @@ std::unique_ptr<pdScene> pdCreateRagdollScene( const pdSceneConfig& inConfig, st
 		int layer = i / 9, cell = i % 9;
 		double x = -0.6 + ( cell % 3 - 1 ) * 0.9, z = ( cell / 3 - 1 ) * 0.9, y = 0.5 + layer * 0.9;
 		btTransform pose( random.rotation(), btVector3( btScalar( x ), btScalar( y ), btScalar( z ) ) );
-		scene->addBody( heapShape[(int)( random.next() % 4 )], pose, 2.0 );
+		scene->addBody( heapShape[(int)( random.next() % 4 )], pose, 1.0 );
 	}
 
 	// Ragdolls standing on the landing, pushed down the stairs (+x), spread over z, stacked

@@ -404,16 +404,18 @@ void pdSceneWorld::measureJoints()
 			double angle = (double)h->getHingeAngle();
 			double lo = (double)h->getLowerLimit(), hi = (double)h->getUpperLimit();
 			limitViolation = std::max( { 0.0, lo - angle, angle - hi } );
-			// Hinge axes (frame z) must stay parallel.
+			// Hinge axes (frame z) should stay parallel: the misalignment is an angular joint error.
 			double axisDot = (double)frameA.getBasis().getColumn( 2 ).dot( frameB.getBasis().getColumn( 2 ) );
-			limitViolation = std::max( limitViolation, std::acos( std::min( 1.0, std::max( -1.0, axisDot ) ) ) );
+			m_maxJointAngleError =
+				std::max( m_maxJointAngleError, std::acos( std::min( 1.0, std::max( -1.0, axisDot ) ) ) );
 		}
 		else if ( c->getConstraintType() == CONETWIST_CONSTRAINT_TYPE )
 		{
 			btConeTwistConstraint* ct = static_cast<btConeTwistConstraint*>( c );
 			frameA = ta * ct->getAFrame();
 			frameB = tb * ct->getBFrame();
-			// Swing: angle between the twist axes (frame x); twist: rotation about it.
+			// Swing: angle between the twist axes (frame x), limited by the cone. Twist about that
+			// axis is an angular joint error: Bullet holds a zero twist span only softly.
 			btVector3 xa = frameA.getBasis().getColumn( 0 ), xb = frameB.getBasis().getColumn( 0 );
 			double swing = std::acos( std::min( 1.0, std::max( -1.0, (double)xa.dot( xb ) ) ) );
 			double swingLimit = std::max( (double)ct->getSwingSpan1(), (double)ct->getSwingSpan2() );
@@ -421,7 +423,9 @@ void pdSceneWorld::measureJoints()
 			double twist = std::fabs( 2.0 * std::atan2( (double)rel.x(), (double)rel.w() ) );
 			if ( twist > M_PI )
 				twist = 2.0 * M_PI - twist;
-			limitViolation = std::max( { 0.0, swing - swingLimit, twist - (double)ct->getTwistSpan() } );
+			limitViolation = std::max( 0.0, swing - swingLimit );
+			m_maxJointAngleError =
+				std::max( m_maxJointAngleError, std::max( 0.0, twist - (double)ct->getTwistSpan() ) );
 		}
 		else
 		{
@@ -608,6 +612,7 @@ pdSceneMetrics pdSceneWorld::metrics() const
 	m.joints = (int)m_joints.size();
 	m.maxJointError = m_maxJointError;
 	m.maxLimitViolation = m_maxLimitViolation;
+	m.maxJointAngleError = m_maxJointAngleError;
 	m.finite = m_finite;
 	m.hash = hash();
 	m.bodySize = m_bodySize;

@@ -154,6 +154,7 @@ class pdSceneWorld : public pdScene
 	double m_jitter = 0.0;
 	double m_maxJointError = 0.0;
 	double m_maxLimitViolation = 0.0;
+	double m_maxJointAngleError = 0.0;
 	bool m_finite = true;
 	pdWorkspace* m_workspace = nullptr;
 };

@@ -63,9 +63,9 @@ pdRenderFrameDef pdDefaultRenderFrameDef( void )
 	d.target[1] = 1.0;
 	d.up[1] = 1.0;
 	d.fovY = 40.0;
-	d.lightDir[0] = -0.30;
+	d.lightDir[0] = 0.25;
 	d.lightDir[1] = -1.0;
-	d.lightDir[2] = -0.45;
+	d.lightDir[2] = -0.60;
 	d.groundY = 0.0;
 	d.groundHalfSize = 12.0;
 	d.gridSpacing = 1.0;

@@ -38,7 +38,7 @@ extern "C"
 		double target[3];      ///< looked-at point (m)
 		double up[3];          ///< default +y
 		double fovY;           ///< vertical field of view, degrees. Default 40
-		double lightDir[3];    ///< direction the light travels (towards the ground). Default (-0.3, -1, -0.45)
+		double lightDir[3];    ///< direction the light travels (towards the ground). Default (0.25, -1, -0.6)
 		double groundY;        ///< height of the ground plane. Default 0
 		double groundHalfSize; ///< the ground plane spans [-s, s] in x and z. Default 12
 		double gridSpacing;    ///< metres between grid lines; <= 0: no grid. Default 1

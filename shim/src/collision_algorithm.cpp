@@ -75,13 +75,12 @@ btVector3 linearVelocity( const btCollisionObject* obj )
 
 class PolyDepthAlgorithm : public btActivatingCollisionAlgorithm
 {
-public:
+  public:
 	PolyDepthAlgorithm( const btCollisionAlgorithmConstructionInfo& ci, const btCollisionObjectWrapper* body0Wrap,
 						const btCollisionObjectWrapper* body1Wrap, std::shared_ptr<Registration> registration,
 						bool closestPoints )
-		: btActivatingCollisionAlgorithm( ci, body0Wrap, body1Wrap )
-		, m_registration( std::move( registration ) )
-		, m_closestPoints( closestPoints )
+		: btActivatingCollisionAlgorithm( ci, body0Wrap, body1Wrap ), m_registration( std::move( registration ) ),
+		  m_closestPoints( closestPoints )
 	{
 		// A is the GImpact body; of two GImpact bodies, the dynamic one (body0 on a tie).
 		const btCollisionShape* s0 = body0Wrap->getCollisionShape();
@@ -133,7 +132,7 @@ public:
 		}
 	}
 
-private:
+  private:
 	bool refreshMesh( MeshRef& ref, const btCollisionShape* shape )
 	{
 		if ( ref == nullptr || ref->shape != shape || ref->scaleKey != shapeScaleKey( shape ) )

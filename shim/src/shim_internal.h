@@ -47,12 +47,12 @@ uint64_t shapeScaleKey( const btCollisionShape* shape );
 /// shape-deleted callback: a new shape at a freed address with other data is rebuilt.
 class MeshCache
 {
-public:
+  public:
 	MeshRef acquire( const btCollisionShape* shape );
 	int size() const;
 	uint64_t builds() const { return m_builds.load(); }
 
-private:
+  private:
 	mutable std::mutex m_mutex;
 	std::unordered_map<const btCollisionShape*, std::shared_ptr<MeshEntry>> m_entries;
 	std::atomic<uint64_t> m_builds{ 0 };
@@ -64,13 +64,13 @@ class Registration;
 /// GImpact parts) to the create function that was registered before us.
 class CreateFunc : public btCollisionAlgorithmCreateFunc
 {
-public:
+  public:
 	CreateFunc( Registration* owner, bool closestPoints ) : m_owner( owner ), m_closestPoints( closestPoints ) {}
 	btCollisionAlgorithm* CreateCollisionAlgorithm( btCollisionAlgorithmConstructionInfo& ci,
 													const btCollisionObjectWrapper* body0Wrap,
 													const btCollisionObjectWrapper* body1Wrap ) override;
 
-private:
+  private:
 	Registration* m_owner;
 	bool m_closestPoints;
 };
@@ -79,7 +79,7 @@ private:
 /// unregistering while pairs still exist is safe.
 class Registration : public std::enable_shared_from_this<Registration>
 {
-public:
+  public:
 	struct SavedCell
 	{
 		int type0, type1;

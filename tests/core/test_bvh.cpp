@@ -73,7 +73,8 @@ void BoxCorners( const pdBvhNode& n, pdVec3 out[8] )
 	{
 		double sx = ( k & 1 ) ? 1.0 : -1.0, sy = ( k & 2 ) ? 1.0 : -1.0, sz = ( k & 4 ) ? 1.0 : -1.0;
 		out[k] = pdAdd( n.center, pdAdd( pdScale( n.axes.cx, sx * n.halfExtent.x ),
-										 pdAdd( pdScale( n.axes.cy, sy * n.halfExtent.y ), pdScale( n.axes.cz, sz * n.halfExtent.z ) ) ) );
+										 pdAdd( pdScale( n.axes.cy, sy * n.halfExtent.y ),
+												pdScale( n.axes.cz, sz * n.halfExtent.z ) ) ) );
 	}
 }
 

@@ -164,7 +164,8 @@ TEST( PdCcd, BoxDropMatchesAnalyticTime )
 TEST( PdCcd, NeverLaterThanSampledFirstContact )
 {
 	pdWorkspace* ws = pdCreateWorkspace();
-	const char* names[][2] = { { "knot", "torus" }, { "torus", "torus" }, { "cup", "spoon" }, { "icosphere", "grate" } };
+	const char* names[][2] = {
+		{ "knot", "torus" }, { "torus", "torus" }, { "cup", "spoon" }, { "icosphere", "grate" } };
 	unsigned seed = 4100;
 	int hits = 0, misses = 0;
 	for ( auto& pair : names )
@@ -213,7 +214,8 @@ TEST( PdCcd, NeverLaterThanSampledFirstContact )
 			{
 				++hits;
 				pdTransform at = Pose( qa, r.contactPosition );
-				EXPECT_NEAR( pdLength( pdSub( r.contactPosition, pdLerp( poseA.p, end, r.toc ) ) ), 0.0, 1e-12 ) << what;
+				EXPECT_NEAR( pdLength( pdSub( r.contactPosition, pdLerp( poseA.p, end, r.toc ) ) ), 0.0, 1e-12 )
+					<< what;
 				double d = Distance( a, at, b, poseB, ws );
 				EXPECT_GT( d, 0.0 ) << what;
 				EXPECT_LE( d, 0.5 * tol * ( 1.0 + 1e-6 ) + 1e-12 ) << what;
@@ -240,7 +242,8 @@ TEST( PdCcd, NeverLaterThanSampledFirstContact )
 			{
 				pdCcdResult c;
 				pdCcdDef cullDef = pdDefaultCcdDef();
-				ASSERT_EQ( pdComputeTranslationalCcd( a, &poseA, end, b, &poseB, &cullDef, ws, &c ), PD_STATUS_OK ) << what;
+				ASSERT_EQ( pdComputeTranslationalCcd( a, &poseA, end, b, &poseB, &cullDef, ws, &c ), PD_STATUS_OK )
+					<< what;
 				EXPECT_EQ( c.hit, r.hit ) << what;
 				EXPECT_NEAR( c.toc, r.toc, 1e-9 ) << what;
 			}
@@ -264,14 +267,16 @@ TEST( PdCcd, SeparatedPathHasNoHit )
 	pdTransform poseA = Pose( pdQuat{ 1, 0, 0, 0 }, pdVec3{ 3.0, 0.0, 0.0 } );
 	pdCcdResult r;
 	// Moving away, and moving past.
-	ASSERT_EQ( pdComputeTranslationalCcd( a, &poseA, pdVec3{ 8.0, 1.0, 0.0 }, b, &poseB, nullptr, ws, &r ), PD_STATUS_OK );
+	ASSERT_EQ( pdComputeTranslationalCcd( a, &poseA, pdVec3{ 8.0, 1.0, 0.0 }, b, &poseB, nullptr, ws, &r ),
+			   PD_STATUS_OK );
 	EXPECT_FALSE( r.hit );
 	EXPECT_FALSE( r.startColliding );
 	EXPECT_EQ( r.toc, 1.0 );
 	EXPECT_EQ( r.featureCount, 0 );
 	EXPECT_EQ( r.features, nullptr );
 	EXPECT_EQ( r.contactPosition.x, 8.0 );
-	ASSERT_EQ( pdComputeTranslationalCcd( a, &poseA, pdVec3{ 3.0, 0.0, 6.0 }, b, &poseB, nullptr, ws, &r ), PD_STATUS_OK );
+	ASSERT_EQ( pdComputeTranslationalCcd( a, &poseA, pdVec3{ 3.0, 0.0, 6.0 }, b, &poseB, nullptr, ws, &r ),
+			   PD_STATUS_OK );
 	EXPECT_FALSE( r.hit );
 	// No motion at all.
 	ASSERT_EQ( pdComputeTranslationalCcd( a, &poseA, poseA.p, b, &poseB, nullptr, ws, &r ), PD_STATUS_OK );
@@ -424,7 +429,8 @@ TEST( PdCcd, NodeVisitCapGivesTraversalLimit )
 	ASSERT_GE( pdComputeTranslationalCcd( a, &pa, pdVec3{ 0, 0, -1.0 }, a, &pb, &def, ws, &full ), 0 );
 	def.maxNodeVisits = 5;
 	pdCcdResult r;
-	EXPECT_EQ( pdComputeTranslationalCcd( a, &pa, pdVec3{ 0, 0, -1.0 }, a, &pb, &def, ws, &r ), PD_STATUS_TRAVERSAL_LIMIT );
+	EXPECT_EQ( pdComputeTranslationalCcd( a, &pa, pdVec3{ 0, 0, -1.0 }, a, &pb, &def, ws, &r ),
+			   PD_STATUS_TRAVERSAL_LIMIT );
 	EXPECT_EQ( r.status, PD_STATUS_TRAVERSAL_LIMIT );
 	// Conservative: never later than the full answer.
 	EXPECT_LE( r.toc, full.toc );
@@ -446,7 +452,8 @@ TEST( PdCcd, InvalidInputsGiveStatusAndZeroedResult )
 	std::memset( &uninit, 0, sizeof( uninit ) );
 	pdVec3 end = { 3, 0, 0 };
 	pdCcdResult r;
-	auto zeroed = [&]( const pdCcdResult& x ) {
+	auto zeroed = [&]( const pdCcdResult& x )
+	{
 		return !x.hit && !x.startColliding && x.toc == 0.0 && x.featureCount == 0 && x.features == nullptr &&
 			   x.nodeVisits == 0 && x.contactPosition.x == 0.0;
 	};
@@ -490,7 +497,8 @@ TEST( PdCcd, WarmWorkspaceDoesNotAllocateForAnyQuery )
 	pdTransform pb = pdIdentityTransform();
 	pdCollideDef all = pdDefaultCollideDef();
 	all.reportAllPairs = true;
-	auto run = [&]() {
+	auto run = [&]()
+	{
 		for ( const Query& q : queries )
 		{
 			pdCollideResult c;

@@ -93,7 +93,8 @@ void WorldTriangle( const pdMesh* mesh, const pdTransform& pose, int t, pdVec3 o
 	}
 }
 
-std::set<std::pair<int, int>> BrutePairs( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pdTransform& pb )
+std::set<std::pair<int, int>> BrutePairs( const pdMesh* a, const pdTransform& pa, const pdMesh* b,
+										  const pdTransform& pb )
 {
 	std::vector<std::vector<pdVec3>> ta( a->triangleCount ), tb( b->triangleCount );
 	for ( int i = 0; i < a->triangleCount; ++i )
@@ -185,8 +186,8 @@ TEST( PdCollide, PairSetEqualsBruteForceOnRandomSoups )
 TEST( PdCollide, PairSetEqualsBruteForceOnShapes )
 {
 	pdWorkspace* ws = pdCreateWorkspace();
-	const char* names[][2] = { { "torus", "knot" }, { "knot", "knot" }, { "torus", "torus" }, { "cup", "spoon" },
-							   { "grate", "icosphere" } };
+	const char* names[][2] = {
+		{ "torus", "knot" }, { "knot", "knot" }, { "torus", "torus" }, { "cup", "spoon" }, { "grate", "icosphere" } };
 	unsigned seed = 200;
 	for ( auto& pair : names )
 	{
@@ -352,9 +353,8 @@ TEST( PdCollide, InvalidInputsGiveStatusAndZeroedResult )
 	pdCollideDef uninit;
 	std::memset( &uninit, 0, sizeof( uninit ) );
 	pdCollideResult r;
-	auto zeroed = [&]( const pdCollideResult& x ) {
-		return !x.colliding && !x.containment && x.pairCount == 0 && x.pairs == nullptr && x.nodeVisits == 0;
-	};
+	auto zeroed = [&]( const pdCollideResult& x )
+	{ return !x.colliding && !x.containment && x.pairCount == 0 && x.pairs == nullptr && x.nodeVisits == 0; };
 	EXPECT_EQ( pdCollide( a, &nanPose, a, &good, nullptr, ws, &r ), PD_STATUS_INVALID_POSE );
 	EXPECT_EQ( r.status, PD_STATUS_INVALID_POSE );
 	EXPECT_TRUE( zeroed( r ) );
@@ -368,6 +368,11 @@ TEST( PdCollide, InvalidInputsGiveStatusAndZeroedResult )
 	EXPECT_EQ( pdCollide( a, &good, a, &good, &uninit, ws, &r ), PD_STATUS_DEF_NOT_INITIALIZED );
 	EXPECT_TRUE( zeroed( r ) );
 	EXPECT_EQ( pdCollide( a, &good, a, &good, nullptr, ws, nullptr ), PD_STATUS_INVALID_ARGUMENT );
+	// A finite but huge translation (its square overflows) is not a usable pose.
+	pdTransform huge = good;
+	huge.p.x = 1e200;
+	EXPECT_EQ( pdCollide( a, &huge, a, &good, nullptr, ws, &r ), PD_STATUS_INVALID_POSE );
+	EXPECT_TRUE( zeroed( r ) );
 	// A destroyed-looking handle.
 	pdMesh fake;
 	std::memset( &fake, 0, sizeof( fake ) );

@@ -307,7 +307,8 @@ TEST( PdDistance, InvalidInputsGiveStatusAndZeroedResult )
 	pdDistanceDef uninit;
 	std::memset( &uninit, 0, sizeof( uninit ) );
 	pdDistanceResult r;
-	auto zeroed = [&]( const pdDistanceResult& x ) {
+	auto zeroed = [&]( const pdDistanceResult& x )
+	{
 		return x.distance == 0.0 && x.pointA.x == 0.0 && x.pointB.z == 0.0 && !x.stoppedAbove && !x.stoppedBelow &&
 			   x.nodeVisits == 0;
 	};

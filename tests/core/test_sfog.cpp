@@ -6,7 +6,8 @@
 // pairs, local half-space checks for non-convex meshes, and the naive all-pairs overlay.
 #include <gtest/gtest.h>
 
-extern "C" {
+extern "C"
+{
 #include "mesh.h"
 #include "sfog.h"
 #include "shapes.h"
@@ -524,7 +525,7 @@ TEST( PdSfog, BuildMergesFlatFacesAndClassifiesVertices )
 	{
 		kinds[t->sfog->vertexKind[v]] += 1;
 	}
-	EXPECT_GT( kinds[PD_SFOG_VERTEX_CONVEX], 0 );  // outer ring
+	EXPECT_GT( kinds[PD_SFOG_VERTEX_CONVEX], 0 );                                     // outer ring
 	EXPECT_GT( kinds[PD_SFOG_VERTEX_UNDECIDABLE] + kinds[PD_SFOG_VERTEX_PSEUDO], 0 ); // saddles of the inner ring
 	int major = 0;
 	for ( int e = 0; e < t->edgeCount; ++e )
@@ -585,13 +586,15 @@ TEST( PdSfog, ConvexPenetrationEqualsSat )
 		fb.r = RandomRotation( rng );
 		fa.p = pdV3( rng.Range( -2, 2 ), rng.Range( -2, 2 ), rng.Range( -2, 2 ) );
 		double reach = seed % 6 == 5 ? 2.5 : 1.4; // a few separated poses too
-		fb.p = pdAdd( fa.p, pdV3( rng.Range( -reach, reach ), rng.Range( -reach, reach ), rng.Range( -reach, reach ) ) );
+		fb.p =
+			pdAdd( fa.p, pdV3( rng.Range( -reach, reach ), rng.Range( -reach, reach ), rng.Range( -reach, reach ) ) );
 		pdVec3 satAxis;
 		double sat = SatDepth( a.get(), fa, b.get(), fb, &satAxis );
 		pdVec3 t;
 		double depth = -1.0;
 		int candidates = 0;
-		ASSERT_EQ( pdSfog_ConvexPenetration( a.get(), &fa, b.get(), &fb, ws.get(), &t, &depth, &candidates ), PD_STATUS_OK );
+		ASSERT_EQ( pdSfog_ConvexPenetration( a.get(), &fa, b.get(), &fb, ws.get(), &t, &depth, &candidates ),
+				   PD_STATUS_OK );
 		EXPECT_GT( candidates, 0 );
 		if ( sat <= 0.0 )
 		{
@@ -631,7 +634,8 @@ TEST( PdSfog, ConvexPenetrationBoxesAnalytic )
 	Soup st;
 	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 16, 8, &st.soup ) );
 	MeshPtr torus = MakeMesh( st.soup );
-	EXPECT_EQ( pdSfog_ConvexPenetration( torus.get(), &fa, b.get(), &fb, ws.get(), &t, &depth, nullptr ), PD_STATUS_FAILED );
+	EXPECT_EQ( pdSfog_ConvexPenetration( torus.get(), &fa, b.get(), &fb, ws.get(), &t, &depth, nullptr ),
+			   PD_STATUS_FAILED );
 	EXPECT_EQ( depth, 0.0 );
 }
 
@@ -715,7 +719,8 @@ TEST( PdSfog, PruningKeepsThePdRealisingPair )
 		for ( int eA = 0; eA < a->edgeCount; ++eA )
 		{
 			const pdMeshEdge& ea = a->edges[eA];
-			if ( std::find( va.begin(), va.end(), ea.v0 ) == va.end() || std::find( va.begin(), va.end(), ea.v1 ) == va.end() )
+			if ( std::find( va.begin(), va.end(), ea.v0 ) == va.end() ||
+				 std::find( va.begin(), va.end(), ea.v1 ) == va.end() )
 			{
 				continue;
 			}
@@ -774,11 +779,12 @@ TEST( PdSfog, SweepEqualsNaive )
 		pdMat33 ra = RandomRotation( rng ), rb = RandomRotation( rng );
 		int count = 0;
 		const pdSfogPair* pairsOut = nullptr;
-		ASSERT_EQ( pdSfog_OverlayConvex( meshes[2].get(), &ra, meshes[5].get(), &rb, ws.get(), &count, &pairsOut, nullptr ),
-				   PD_STATUS_OK );
+		ASSERT_EQ(
+			pdSfog_OverlayConvex( meshes[2].get(), &ra, meshes[5].get(), &rb, ws.get(), &count, &pairsOut, nullptr ),
+			PD_STATUS_OK );
 		std::set<PairKey> walk = ToSet( pairsOut, count );
-		ASSERT_EQ( pdSfog_OverlaySweep( meshes[2].get(), &ra, meshes[5].get(), &rb, PD_SFOG_SWEEP_PLAIN, ws.get(), &count,
-										&pairsOut, nullptr ),
+		ASSERT_EQ( pdSfog_OverlaySweep( meshes[2].get(), &ra, meshes[5].get(), &rb, PD_SFOG_SWEEP_PLAIN, ws.get(),
+										&count, &pairsOut, nullptr ),
 				   PD_STATUS_OK );
 		std::set<PairKey> sweep = ToSet( pairsOut, count );
 		for ( const PairKey& k : walk )
@@ -803,7 +809,8 @@ TEST( PdSfog, NonConvexNeverPrunesLocallyValidContacts )
 		SCOPED_TRACE( testing::Message() << "seed " << seed );
 		Rng rng( 4242 + seed );
 		pdMat33 ra = RandomRotation( rng ), rb = RandomRotation( rng );
-		std::vector<pdVec3> pa = Positions( a.get(), ra, pdV3( 0, 0, 0 ) ), pb = Positions( b.get(), rb, pdV3( 0, 0, 0 ) );
+		std::vector<pdVec3> pa = Positions( a.get(), ra, pdV3( 0, 0, 0 ) ),
+							pb = Positions( b.get(), rb, pdV3( 0, 0, 0 ) );
 		int pruned = 0, tested = 0;
 		for ( int t = 0; t < b->triangleCount; t += 3 )
 		{
@@ -825,7 +832,8 @@ TEST( PdSfog, NonConvexNeverPrunesLocallyValidContacts )
 			}
 		}
 		EXPECT_GT( pruned, tested / 4 ) << "pruning should remove a good share of VF pairs";
-		auto opposite = []( const pdMesh* m, const std::vector<pdVec3>& p, int face, const pdMeshEdge& e ) {
+		auto opposite = []( const pdMesh* m, const std::vector<pdVec3>& p, int face, const pdMeshEdge& e )
+		{
 			for ( int k = 0; k < 3; ++k )
 			{
 				int c = Canon( m, m->triangles[face][k] );
@@ -946,12 +954,14 @@ TEST( PdSfog, DegenerateInputsNeverPruneWrongly )
 		// Overlays and the convex PD refuse or stay conservative without crashing.
 		int count = 0;
 		const pdSfogPair* pairs = nullptr;
-		EXPECT_EQ( pdSfog_OverlayConvex( m, &ra, ref.get(), &rb, ws.get(), &count, &pairs, nullptr ), PD_STATUS_FAILED );
+		EXPECT_EQ( pdSfog_OverlayConvex( m, &ra, ref.get(), &rb, ws.get(), &count, &pairs, nullptr ),
+				   PD_STATUS_FAILED );
 		CheckSweepMatchesNaive( m, ra, ref.get(), rb, ws.get(), "odd", (int)i );
 		pdFrame fa = { ra, pdV3( 0, 0, 0 ) }, fb = { rb, pdV3( 0.1, 0, 0 ) };
 		pdVec3 t;
 		double depth = 1.0;
-		EXPECT_EQ( pdSfog_ConvexPenetration( m, &fa, ref.get(), &fb, ws.get(), &t, &depth, nullptr ), PD_STATUS_FAILED );
+		EXPECT_EQ( pdSfog_ConvexPenetration( m, &fa, ref.get(), &fb, ws.get(), &t, &depth, nullptr ),
+				   PD_STATUS_FAILED );
 		EXPECT_EQ( depth, 0.0 );
 	}
 	// Bad features are never pruned.
@@ -971,7 +981,8 @@ TEST( PdSfog, DegenerateInputsNeverPruneWrongly )
 		pdFrame fa = { ra, pdV3( 0, 0, 0 ) }, fb = { rb, pdV3( 0.3, 0.2, 0.1 ) };
 		pdVec3 t, axis;
 		double depth = 0.0;
-		ASSERT_EQ( pdSfog_ConvexPenetration( thin.get(), &fa, ref.get(), &fb, ws.get(), &t, &depth, nullptr ), PD_STATUS_OK );
+		ASSERT_EQ( pdSfog_ConvexPenetration( thin.get(), &fa, ref.get(), &fb, ws.get(), &t, &depth, nullptr ),
+				   PD_STATUS_OK );
 		double sat = SatDepth( thin.get(), fa, ref.get(), fb, &axis );
 		EXPECT_NEAR( depth, sat, 1e-9 * sat );
 	}
@@ -997,7 +1008,8 @@ TEST( PdSfog, WarmWorkspaceDoesNotGrow )
 	for ( int i = 0; i < 20; ++i )
 	{
 		fb.r = RandomRotation( rng );
-		ASSERT_EQ( pdSfog_ConvexPenetration( a.get(), &fa, b.get(), &fb, ws.get(), &t, &depth, nullptr ), PD_STATUS_OK );
+		ASSERT_EQ( pdSfog_ConvexPenetration( a.get(), &fa, b.get(), &fb, ws.get(), &t, &depth, nullptr ),
+				   PD_STATUS_OK );
 	}
 	EXPECT_EQ( pdWorkspace_GetBytes( ws.get() ), bytes );
 }

@@ -98,9 +98,8 @@ double hullArea( const pdVec3& n, const std::vector<pdVec3>& pts )
 	{
 		return 0.0;
 	}
-	auto cross = []( std::pair<double, double> o, std::pair<double, double> a, std::pair<double, double> b ) {
-		return ( a.first - o.first ) * ( b.second - o.second ) - ( a.second - o.second ) * ( b.first - o.first );
-	};
+	auto cross = []( std::pair<double, double> o, std::pair<double, double> a, std::pair<double, double> b )
+	{ return ( a.first - o.first ) * ( b.second - o.second ) - ( a.second - o.second ) * ( b.first - o.first ); };
 	std::vector<std::pair<double, double>> h( 2 * p.size() );
 	size_t k = 0;
 	for ( size_t i = 0; i < p.size(); ++i )

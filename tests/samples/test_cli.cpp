@@ -273,6 +273,28 @@ std::string BoxObj( const std::string& name )
 	return path;
 }
 
+// The same box as .tri (readable in every build, with or without Assimp).
+std::string BoxTri( const std::string& name )
+{
+	pdSoup box{};
+	EXPECT_TRUE( pdMakeBox( { 0.5, 0.5, 0.5 }, 2, &box ) );
+	std::string text = "TRI\n" + std::to_string( box.vertexCount ) + "\n" + std::to_string( box.triangleCount ) + "\n";
+	char line[128];
+	for ( int i = 0; i < box.vertexCount; ++i )
+	{
+		snprintf( line, sizeof( line ), "%.17g %.17g %.17g\n", box.vertices[3 * i], box.vertices[3 * i + 1],
+				  box.vertices[3 * i + 2] );
+		text += line;
+	}
+	for ( int t = 0; t < box.triangleCount; ++t )
+	{
+		snprintf( line, sizeof( line ), "%u %u %u\n", box.indices[3 * t], box.indices[3 * t + 1], box.indices[3 * t + 2] );
+		text += line;
+	}
+	pdFreeSoup( &box );
+	return WriteFile( name, text );
+}
+
 #ifdef POLYDEPTH_CLI_PATH
 // Bad input: code 2, nothing on stdout, exactly one stderr line that contains `names`.
 void ExpectBadInput( const std::vector<std::string>& args, const std::string& names )
@@ -317,7 +339,7 @@ TEST( PdCli, HelpDocumentsEveryOption )
 
 TEST( PdCli, MissingFileIsBadInput )
 {
-	std::string box = BoxObj( "box_missing.obj" );
+	std::string box = BoxTri( "box_missing.tri" );
 	ExpectBadInput( { "query", Temp( "nope_a.obj" ), box }, "nope_a.obj" );
 	ExpectBadInput( { "query", box, Temp( "nope_b.tri" ) }, "nope_b.tri" );
 	ExpectBadInput( { "replay", Temp( "nope.repro" ) }, "nope.repro" );
@@ -325,7 +347,7 @@ TEST( PdCli, MissingFileIsBadInput )
 
 TEST( PdCli, EmptyTruncatedAndGarbageFilesAreBadInput )
 {
-	std::string box = BoxObj( "box_files.obj" );
+	std::string box = BoxTri( "box_files.tri" );
 	ExpectBadInput( { "query", WriteFile( "empty.obj", "" ), box }, "empty.obj" );
 	ExpectBadInput( { "query", box, WriteFile( "empty.tri", "" ), "--json" }, "empty.tri" );
 	ExpectBadInput( { "query", WriteFile( "cut.tri", "TRI\n4\n2\n0 0 0\n1 0 0\n0 1" ), box }, "cut.tri" );
@@ -343,7 +365,7 @@ TEST( PdCli, EmptyTruncatedAndGarbageFilesAreBadInput )
 
 TEST( PdCli, BadPosesAndOptionsAreBadInput )
 {
-	std::string box = BoxObj( "box_opts.obj" );
+	std::string box = BoxTri( "box_opts.tri" );
 	ExpectBadInput( { "query", box, box, "--pose-a", "1", "0", "0", "0", "0", "0" }, "--pose-a" );
 	ExpectBadInput( { "query", box, box, "--pose-b", "1", "0", "0", "0", "x", "0", "0" }, "--pose-b" );
 	ExpectBadInput( { "query", box, box, "--pose-a", "2", "0", "0", "0", "0", "0", "0" }, "--pose-a" );
@@ -367,6 +389,10 @@ TEST( PdCli, JsonForOverlappingBoxesParses )
 	std::string box = BoxObj( "box_json.obj" );
 	// Unit cubes, B shifted by 0.8 along x: the exact PD is 0.2 along -x (A moves away from B).
 	RunResult r = RunCli( { "query", box, box, "--pose-b", "1", "0", "0", "0", "0.8", "0.05", "0", "--json" } );
+	if ( r.err.find( "built without Assimp" ) != std::string::npos )
+	{
+		GTEST_SKIP() << r.err;
+	}
 	ASSERT_EQ( r.exitCode, 0 ) << r.err;
 	EXPECT_TRUE( r.err.empty() ) << r.err;
 	EXPECT_EQ( r.out.find( '\n' ), r.out.size() - 1 ) << "not one object on one line";
@@ -416,7 +442,7 @@ TEST( PdCli, JsonForOverlappingBoxesParses )
 
 TEST( PdCli, OptionsAreAccepted )
 {
-	std::string box = BoxObj( "box_accept.obj" );
+	std::string box = BoxTri( "box_accept.tri" );
 	RunResult r = RunCli( { "query", box, box, "--pose-a", "1", "0", "0", "0", "0.1", "0", "0", "--tolerance", "1e-5",
 						 "--starts", "3", "--iterations", "10", "--time-budget", "1000", "--strategies",
 						 "centroid,random", "--no-pruning", "--no-solid", "--seed", "7", "--json" } );
@@ -427,7 +453,7 @@ TEST( PdCli, OptionsAreAccepted )
 
 TEST( PdCli, ReplayRunsAWrittenReproduction )
 {
-	std::string box = BoxObj( "box_repro.obj" );
+	std::string box = BoxTri( "box_repro.tri" );
 	std::string repro = Temp( "case.repro" );
 	RunResult first = RunCli( { "query", box, box, "--pose-b", "1", "0", "0", "0", "0", "0.7", "0", "--json",
 							 "--write-repro", repro } );

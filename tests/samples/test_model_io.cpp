@@ -335,3 +335,34 @@ TEST( PdModelIo, NullArgumentsDoNotCrash )
 	EXPECT_LT( strlen( tiny ), sizeof( tiny ) );
 	EXPECT_FALSE( pdSaveObj( nullptr, &soup ) );
 }
+
+// Regressions found by mutating valid files: Assimp aborted (assertion in its triangulation) on
+// a face without indices, looped forever on a PLY header glued to its body, and allocated what
+// an OFF header declared (28 GB) before reading the data.
+TEST( PdModelIo, AssimpInputsThatAbortedHungOrExhaustedMemoryAreRejected )
+{
+	std::string plyHeader = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+							"property float z\nelement face 1\nproperty list uchar int vertex_indices\n";
+	// A well-formed PLY still loads.
+	std::string good = WriteFile( "good.ply", plyHeader + "end_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n" );
+	SoupGuard soup;
+	char error[256];
+	bool ok = pdLoadSoup( good.c_str(), &soup.soup, error, sizeof( error ) );
+	if ( !ok && std::string( error ).find( "built without Assimp" ) != std::string::npos )
+	{
+		GTEST_SKIP() << error;
+	}
+	ASSERT_TRUE( ok ) << error;
+	EXPECT_EQ( soup.soup.triangleCount, 1 );
+
+	ExpectLoadError( WriteFile( "glued.ply", plyHeader + "end_header50 0 0\n1 0 0\n0 1 0\n3 0 1 2\n" ), "end_header" );
+	ExpectLoadError( WriteFile( "no_indices.ply", plyHeader + "end_header\n0 0 " ), "no_indices.ply" );
+	ExpectLoadError( WriteFile( "bad_header.ply", "ply\nformat ascii 1.0\nelement vertex 3 junk\nend_header\n" ),
+					 "element count" );
+	ExpectLoadError( WriteFile( "huge.off", "OFF\n4 499999999999 0\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 2 1\n" ), "count" );
+	ExpectLoadError( WriteFile( "many.off", "OFF\n4 4000000 0\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 2 1\n" ), "truncated" );
+	ExpectLoadError( WriteFile( "cut.off", "OFF\n4 4 0\n0 0 0 1" ), "cut.off" );
+	ExpectLoadError( WriteFile( "faces_cut.off", "OFF\n4 4 0\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 2 1\n3 0 1" ),
+					 "faces_cut.off" );
+	ExpectLoadError( WriteFile( "model.fbx", "Kaydara FBX Binary" ), "unsupported format" );
+}

@@ -6,10 +6,10 @@
 #include "polydepth/bullet.h"
 #include "shapes.h"
 
-#include <btBulletDynamicsCommon.h>
 #include <BulletCollision/CollisionShapes/btScaledBvhTriangleMeshShape.h>
 #include <BulletCollision/Gimpact/btGImpactCollisionAlgorithm.h>
 #include <BulletCollision/Gimpact/btGImpactShape.h>
+#include <btBulletDynamicsCommon.h>
 
 #include <gtest/gtest.h>
 
@@ -180,6 +180,7 @@ TEST( PdBulletContacts, TorusOnFloorSignsInBothBodyOrders )
 		}
 		w.world->performDiscreteCollisionDetection();
 		int points = 0;
+		btScalar deepest = BT_LARGE_FLOAT;
 		for ( int i = 0; i < w.dispatcher.getNumManifolds(); ++i )
 		{
 			btPersistentManifold* m = w.dispatcher.getManifoldByIndexInternal( i );
@@ -192,7 +193,11 @@ TEST( PdBulletContacts, TorusOnFloorSignsInBothBodyOrders )
 				const btManifoldPoint& p = m->getContactPoint( k );
 				// Normal on body1 toward body0.
 				EXPECT_NEAR( p.m_normalWorldOnB.y(), torusIs0 ? 1.0 : -1.0, 1e-3 ) << "floorFirst " << floorFirst;
-				EXPECT_NEAR( p.getDistance(), -depth, 1e-3 ) << "negative = penetration";
+				// The lowest ring is 1 cm deep; points further round the tube are shallower
+				// (or speculative, just above the floor).
+				EXPECT_GE( p.getDistance(), -depth - 1e-3 );
+				EXPECT_LE( p.getDistance(), m->getContactBreakingThreshold() );
+				deepest = btMin( deepest, p.getDistance() );
 				btVector3 onA = p.getPositionWorldOnB() + p.m_normalWorldOnB * p.getDistance();
 				EXPECT_NEAR( ( onA - p.getPositionWorldOnA() ).length(), 0.0, 1e-5 );
 				const btVector3& onFloor = torusIs0 ? p.getPositionWorldOnB() : p.getPositionWorldOnA();
@@ -200,6 +205,7 @@ TEST( PdBulletContacts, TorusOnFloorSignsInBothBodyOrders )
 			}
 		}
 		EXPECT_GE( points, 3 ) << "floorFirst " << floorFirst;
+		EXPECT_NEAR( deepest, -depth, 1e-3 ) << "negative = penetration";
 	}
 }
 

@@ -6,9 +6,9 @@
 #include "polydepth/penetration.h"
 #include "shapes.h"
 
-#include <btBulletDynamicsCommon.h>
 #include <BulletCollision/Gimpact/btGImpactCollisionAlgorithm.h>
 #include <BulletCollision/Gimpact/btGImpactShape.h>
+#include <btBulletDynamicsCommon.h>
 
 #include <gtest/gtest.h>
 
@@ -229,7 +229,7 @@ TEST( PdBulletPhysics, TorusComesToRestOnAnotherTorus )
 	lower->setActivationState( DISABLE_DEACTIVATION );
 	upper->setActivationState( DISABLE_DEACTIVATION );
 	double maxLateSpeed = 0.0, maxLateFloor = 0.0, maxLateTori = 0.0;
-	const int steps = 180, settle = 120;
+	const int steps = 150, settle = 100;
 	for ( int i = 0; i < steps; ++i )
 	{
 		w.world->stepSimulation( kStep, 1, kStep );

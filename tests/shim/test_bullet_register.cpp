@@ -6,11 +6,11 @@
 #include "polydepth/bullet.h"
 #include "shapes.h"
 
-#include <btBulletDynamicsCommon.h>
 #include <BulletCollision/CollisionDispatch/btCollisionObjectWrapper.h>
 #include <BulletCollision/CollisionShapes/btScaledBvhTriangleMeshShape.h>
 #include <BulletCollision/Gimpact/btGImpactCollisionAlgorithm.h>
 #include <BulletCollision/Gimpact/btGImpactShape.h>
+#include <btBulletDynamicsCommon.h>
 
 #include <gtest/gtest.h>
 
@@ -235,7 +235,8 @@ TEST( PdBulletRegister, CEntryPointsValidate )
 
 TEST( PdBulletRegister, MeshCacheBuildsOncePerShapeAndScaling )
 {
-	auto run = []( bool check ) {
+	auto run = []( bool check )
+	{
 		Dispatch d;
 		btGImpactCollisionAlgorithm::registerAlgorithm( &d.dispatcher );
 		ASSERT_EQ( polydepth::bullet::registerAlgorithm( &d.dispatcher, nullptr ), PD_STATUS_OK );

@@ -29,7 +29,7 @@ PD_C_BEGIN
 /// How the pair treats B when B is an open surface (a zero-thickness floor, a wall, a sheet).
 typedef enum pdOneSidedMode
 {
-	PD_ONE_SIDED_AUTO = 0,  ///< one-sided when B is not a closed mesh (the default)
+	PD_ONE_SIDED_AUTO = 0,   ///< one-sided when B is not a closed mesh (the default)
 	PD_ONE_SIDED_ALWAYS = 1, ///< B is always one-sided: A stays on the side it came from
 	PD_ONE_SIDED_NEVER = 2,  ///< plain PD, either side
 } pdOneSidedMode;
@@ -42,8 +42,8 @@ typedef struct pdContactDef
 	double contactDistance;
 	/// PD contact tolerance relative to the smaller mesh's bounding-box diagonal. Default 1e-4.
 	double relativeTolerance;
-	int maxIterations;     ///< PD iterations per start. Default 30
-	double timeBudgetMs;   ///< PD wall-clock budget per call; 0 = none. Default 0
+	int maxIterations;       ///< PD iterations per start. Default 30
+	double timeBudgetMs;     ///< PD wall-clock budget per call; 0 = none. Default 0
 	pdOneSidedMode oneSided; ///< default PD_ONE_SIDED_AUTO
 	/// Features whose normals are within this angle (cosine) join one region; its normal is
 	/// their mean. Default 0.95.
@@ -51,25 +51,25 @@ typedef struct pdContactDef
 	/// A region whose normal moved less than this (cosine) since the last frame keeps last
 	/// frame's normal, so resting contacts do not jitter. 1 disables. Default 0.99 (~8 deg).
 	double holdCosine;
-	int maxFeatures;       ///< contact features gathered per call. Default 256
-	int internalValue;     ///< set by pdContactDefaultDef(); do not touch
+	int maxFeatures;   ///< contact features gathered per call. Default 256
+	int internalValue; ///< set by pdContactDefaultDef(); do not touch
 } pdContactDef;
 
 /// Caller-owned per-pair state. Zero-initialise or call pdContactPair_Reset. Fields are
 /// private except where noted; all vectors are in B's frame so they survive B moving.
 typedef struct pdContactPair
 {
-	pdPenetrationCache penetration; ///< motion coherence of the PD query
-	int frame;                       ///< calls made on this pair
-	pdPenetrationState lastState;    ///< state of the last call
-	pdVec3 lastTranslation;          ///< last PD translation (B frame)
-	unsigned slotMask;               ///< slots used by the last call (bit i = slot i)
+	pdPenetrationCache penetration;               ///< motion coherence of the PD query
+	int frame;                                    ///< calls made on this pair
+	pdPenetrationState lastState;                 ///< state of the last call
+	pdVec3 lastTranslation;                       ///< last PD translation (B frame)
+	unsigned slotMask;                            ///< slots used by the last call (bit i = slot i)
 	pdVec3 slotNormals[PD_CONTACT_MAX_MANIFOLDS]; ///< their normals (B frame)
-	bool hasFreeSide;                ///< freeSide is known
-	pdVec3 freeSide;                 ///< unit: the side of B that A was last free on (B frame)
-	bool hasFreePosition;            ///< freePosition is known
-	pdVec3 freePosition;             ///< A's origin at its last free configuration (B frame)
-	pdVec3 motion;                   ///< input hint: A's displacement relative to B over the last step (world)
+	bool hasFreeSide;                             ///< freeSide is known
+	pdVec3 freeSide;                              ///< unit: the side of B that A was last free on (B frame)
+	bool hasFreePosition;                         ///< freePosition is known
+	pdVec3 freePosition;                          ///< A's origin at its last free configuration (B frame)
+	pdVec3 motion; ///< input hint: A's displacement relative to B over the last step (world)
 } pdContactPair;
 
 /// One contact point.
@@ -83,9 +83,9 @@ typedef struct pdContactPoint
 /// One contact region (feeds one engine manifold).
 typedef struct pdContactManifold
 {
-	int slot;        ///< stable id in [0, PD_CONTACT_MAX_MANIFOLDS): the same region keeps its slot
-	pdVec3 normal;   ///< unit, world, on B pointing toward A
-	int pointCount;  ///< 1..PD_CONTACT_MAX_POINTS
+	int slot;       ///< stable id in [0, PD_CONTACT_MAX_MANIFOLDS): the same region keeps its slot
+	pdVec3 normal;  ///< unit, world, on B pointing toward A
+	int pointCount; ///< 1..PD_CONTACT_MAX_POINTS
 	pdContactPoint points[PD_CONTACT_MAX_POINTS]; ///< points[0] is the deepest
 } pdContactManifold;
 

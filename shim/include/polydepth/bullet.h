@@ -69,9 +69,9 @@ PD_API pdStatus pdBullet_Unregister( void* dispatcher );
 /// Counters of one registration (for tests and diagnostics).
 typedef struct pdBulletStats
 {
-	int cachedMeshes;        ///< meshes currently in the shape cache
-	uint64_t meshBuilds;     ///< meshes built so far (a shape is built once per scaling)
-	uint64_t pairsProcessed; ///< processCollision calls handled
+	int cachedMeshes;         ///< meshes currently in the shape cache
+	uint64_t meshBuilds;      ///< meshes built so far (a shape is built once per scaling)
+	uint64_t pairsProcessed;  ///< processCollision calls handled
 	uint64_t contactsWritten; ///< contact points handed to Bullet
 } pdBulletStats;
 
