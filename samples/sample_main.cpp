@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cinttypes>
 #include <cmath>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -28,6 +29,7 @@ struct pdOptions
 	std::string framesDir;
 	std::string video;
 	std::string sheet;
+	std::string series; ///< CSV of per-step figures (step, ms, contacts, penetration) for plots
 	int every = 4;
 	int width = 960;
 	int height = 540;
@@ -38,7 +40,7 @@ struct pdOptions
 
 const char* const kUsage =
 	"usage: polydepth-sample debris|ragdoll|tori [--algo polydepth|gimpact] [--bodies N] [--steps N] [--seed S]\n"
-	"       [--frames DIR] [--every K] [--video FILE] [--sheet FILE] [--size WxH] [--view] [--json]\n"
+	"       [--frames DIR] [--every K] [--video FILE] [--sheet FILE] [--series FILE] [--size WxH] [--view] [--json]\n"
 	"       [--show-contacts] [--shapes torus,knot,grate,cup,spoon,bunny] [--debris N] [--models DIR]\n"
 	"       [--no-sleep] [--margin M] [--penetration-every N]\n"
 	"  debris   mixed concave bodies falling into an open box (default 32 bodies, 600 steps)\n"
@@ -123,6 +125,8 @@ pdOptions pdParseOptions( int argc, char** argv )
 			o.video = value();
 		else if ( arg == "--sheet" )
 			o.sheet = value();
+		else if ( arg == "--series" )
+			o.series = value();
 		else if ( arg == "--size" )
 		{
 			const char* text = value();
@@ -391,6 +395,49 @@ int pdRunView( pdOptions& o )
 
 } // namespace
 
+/// Steps a scene and, when a path is given, writes one CSV row per step: the step's wall time,
+/// its contact points, and the body-body penetration at the latest sample (for the demo's plot).
+class pdSeriesWriter
+{
+public:
+	explicit pdSeriesWriter( const std::string& path )
+	{
+		if ( !path.empty() )
+		{
+			m_file = std::fopen( path.c_str(), "w" );
+			m_failed = m_file == nullptr;
+			if ( m_file != nullptr )
+				std::fprintf( m_file, "step,ms,contacts,penetration_m\n" );
+		}
+	}
+	~pdSeriesWriter()
+	{
+		if ( m_file != nullptr )
+			std::fclose( m_file );
+	}
+	bool ok() const { return !m_failed; }
+	bool step( pdScene& scene )
+	{
+		auto t0 = std::chrono::steady_clock::now();
+		bool more = scene.step();
+		double ms = std::chrono::duration<double, std::milli>( std::chrono::steady_clock::now() - t0 ).count();
+		if ( m_file != nullptr )
+		{
+			pdSceneMetrics m = scene.metrics();
+			// metrics() keeps a running mean of contacts; recover this step's count from it.
+			double total = m.meanContacts * m.steps;
+			std::fprintf( m_file, "%d,%.4f,%.0f,%.6f\n", m.steps, ms, total - m_contactTotal, m.finalPenetration );
+			m_contactTotal = total;
+		}
+		return more;
+	}
+
+private:
+	FILE* m_file = nullptr;
+	bool m_failed = false;
+	double m_contactTotal = 0.0;
+};
+
 int main( int argc, char** argv )
 {
 	pdOptions o = pdParseOptions( argc, argv );
@@ -513,9 +560,15 @@ int main( int argc, char** argv )
 			pdDrawLabel( tiles.back().data(), tileW, tileH, 8, 8, pdLabel( *scene ).c_str(), 2, white );
 		}
 	};
+	pdSeriesWriter series( o.series );
+	if ( !series.ok() )
+	{
+		std::fprintf( stderr, "polydepth-sample: %s: cannot write the series file\n", o.series.c_str() );
+		return 2;
+	}
 	if ( pictures )
 		capture();
-	while ( scene->step() )
+	while ( series.step( *scene ) )
 	{
 		if ( pictures )
 			capture();
@@ -523,7 +576,13 @@ int main( int argc, char** argv )
 	if ( pictures )
 		capture();
 #else
-	while ( scene->step() )
+	pdSeriesWriter series( o.series );
+	if ( !series.ok() )
+	{
+		std::fprintf( stderr, "polydepth-sample: %s: cannot write the series file\n", o.series.c_str() );
+		return 2;
+	}
+	while ( series.step( *scene ) )
 	{
 	}
 #endif

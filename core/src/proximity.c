@@ -263,7 +263,8 @@ bool pdMesh_ContainsPoint( const pdMesh* mesh, pdVec3 localPoint, pdWorkspace* w
 	// Long enough to leave the bounds from any point inside them.
 	double length = 2.0 * ( pdLength( pdSub( localPoint, c ) ) + mesh->diagonal ) + 1e-300;
 	int inside = 0, outside = 0;
-	for ( int k = 0; k < 7 && inside + outside < 3; ++k )
+	// Majority of three clean rays; two that agree already decide it.
+	for ( int k = 0; k < 7 && inside < 2 && outside < 2; ++k )
 	{
 		pdVec3 d = pdScale( pdNormalize( pdV3( dirs[k][0], dirs[k][1], dirs[k][2] ) ), length );
 		int crossings = 0;
