@@ -15,6 +15,7 @@
 // Faces exactly parallel to v (n.v = 0) are kept. A start that already intersects is
 // detected beforehand by a static collide (startColliding), so culling never hides it.
 #include "core.h"
+#include "penetration.h"
 #include "proximity.h"
 #include "tri_distance.h"
 
@@ -60,6 +61,13 @@ static void pdBoxVelocity( const pdBvhNode* b, pdVec3 v, double w[3] )
 pdStatus pdComputeTranslationalCcd( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endPositionA,
 									const pdMesh* meshB, const pdTransform* poseB, const pdCcdDef* def, pdWorkspace* ws,
 									pdCcdResult* outResult )
+{
+	return pdCcd_Sweep( meshA, poseA, endPositionA, meshB, poseB, def, ws, false, true, outResult );
+}
+
+pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endPositionA, const pdMesh* meshB,
+					  const pdTransform* poseB, const pdCcdDef* def, pdWorkspace* ws, bool startKnownFree,
+					  bool gatherFeatures, pdCcdResult* outResult )
 {
 	if ( outResult == NULL )
 	{
@@ -120,11 +128,16 @@ pdStatus pdComputeTranslationalCcd( const pdMesh* meshA, const pdTransform* pose
 	pdCollideDef collideDef = pdDefaultCollideDef();
 	collideDef.maxNodeVisits = def->maxNodeVisits;
 	pdCollideResult start;
-	status = pdCollide( meshA, poseA, meshB, poseB, &collideDef, ws, &start );
-	if ( status < 0 )
+	memset( &start, 0, sizeof( start ) );
+	status = PD_STATUS_OK;
+	if ( !startKnownFree )
 	{
-		outResult->status = status;
-		return status;
+		status = pdCollide( meshA, poseA, meshB, poseB, &collideDef, ws, &start );
+		if ( status < 0 )
+		{
+			outResult->status = status;
+			return status;
+		}
 	}
 	int visits = start.nodeVisits;
 	bool hit = false;
@@ -326,7 +339,7 @@ pdStatus pdComputeTranslationalCcd( const pdMesh* meshA, const pdTransform* pose
 	outResult->contactPosition = contact;
 	outResult->nodeVisits = visits;
 	status = traversalStatus;
-	if ( hit )
+	if ( hit && gatherFeatures )
 	{
 		pdTransform contactPose = *poseA;
 		contactPose.p = contact;

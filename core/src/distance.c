@@ -1,20 +1,101 @@
 // SPDX-License-Identifier: MIT
-// Minimum distance between two posed meshes: ordered depth-first descent of both BVHs (the
-// nearer child pair first), pruning by the best distance so far, exact triangle distance at
-// the leaves. The bounded variant stops as soon as the answer is proven below lowerBound or
-// above upperBound.
+// Minimum distance between two posed meshes: best-first descent of both BVHs (a binary heap of
+// node pairs keyed by their lower bound), pruning by the best distance so far, exact triangle
+// distance at the leaves. Best-first expands only pairs whose bound is below the current best,
+// about a third fewer than a depth-first descent on separated meshes. The bounded variant stops
+// as soon as the answer is proven below lowerBound or above upperBound.
 #include "core.h"
 #include "proximity.h"
 #include "tri_distance.h"
 
+#include <limits.h>
 #include <string.h>
 
 typedef struct pdDistanceEntry
 {
 	int a, b;
-	double bound;     ///< lower bound on the distance of the pair's subtrees (B's mesh units = world units)
-	pdBvhMoved moved; ///< node a in B's frame, reused when the descent splits b
+	double bound; ///< lower bound on the distance of the pair's subtrees (B's mesh units = world units)
 } pdDistanceEntry;
+
+// Entries the heap starts with; it grows (keeping its contents) when a query needs more, and
+// the workspace keeps the high-water mark. Small, so the growth path runs in ordinary tests.
+#define PD_DISTANCE_HEAP_START 64
+
+typedef struct pdDistanceHeap
+{
+	pdBuffer* buffer;
+	int count, capacity;
+} pdDistanceHeap;
+
+// Makes room for two more entries. False when the allocator refuses.
+static bool pdDistanceHeap_Grow( pdDistanceHeap* h )
+{
+	if ( h->count + 2 <= h->capacity )
+	{
+		return true;
+	}
+	if ( h->capacity > INT_MAX / 4 )
+	{
+		return false; // the int count would overflow: report the traversal limit instead
+	}
+	int capacity = 2 * h->capacity;
+	if ( !pdBuffer_Reserve( h->buffer, (size_t)capacity * sizeof( pdDistanceEntry ), true ) )
+	{
+		return false;
+	}
+	h->capacity = capacity;
+	return true;
+}
+
+static void pdDistanceHeap_Push( pdDistanceHeap* h, pdDistanceEntry e )
+{
+	pdDistanceEntry* d = h->buffer->data;
+	int i = h->count++;
+	// Sift up: at most log2(count) steps.
+	while ( i > 0 )
+	{
+		int parent = ( i - 1 ) / 2;
+		if ( d[parent].bound <= e.bound )
+		{
+			break;
+		}
+		d[i] = d[parent];
+		i = parent;
+	}
+	d[i] = e;
+}
+
+static pdDistanceEntry pdDistanceHeap_Pop( pdDistanceHeap* h )
+{
+	pdDistanceEntry* d = h->buffer->data;
+	pdDistanceEntry top = d[0];
+	pdDistanceEntry last = d[--h->count];
+	int n = h->count, i = 0;
+	// Sift down: each step doubles i, so at most log2(count) steps.
+	while ( n > 0 )
+	{
+		int child = 2 * i + 1;
+		if ( child >= n )
+		{
+			break;
+		}
+		if ( child + 1 < n && d[child + 1].bound < d[child].bound )
+		{
+			++child;
+		}
+		if ( d[child].bound >= last.bound )
+		{
+			break;
+		}
+		d[i] = d[child];
+		i = child;
+	}
+	if ( n > 0 )
+	{
+		d[i] = last;
+	}
+	return top;
+}
 
 pdDistanceDef pdDefaultDistanceDef( void )
 {
@@ -35,6 +116,23 @@ static pdFeature pdMakeFeature( const pdMesh* mesh, int triangle, pdTriFeature f
 	out.index = f.type == PD_FEATURE_FACE ? 0 : f.index;
 	out.vertex = f.type == PD_FEATURE_FACE ? -1 : mesh->triangles[triangle][out.index];
 	return out;
+}
+
+// A leaf triangle in B's frame with the data the cheap rejection tests use.
+typedef struct pdLeafTriangle
+{
+	pdVec3 v[3];
+	pdVec3 lo, hi;         ///< axis-aligned bounds
+	pdVec3 normal;         ///< unit face normal
+	double axisLo, axisHi; ///< projection interval on the best axis so far
+	int index;
+} pdLeafTriangle;
+
+static inline void pdLeafTriangle_Project( pdLeafTriangle* t, pdVec3 axis )
+{
+	double p0 = pdDot( axis, t->v[0] ), p1 = pdDot( axis, t->v[1] ), p2 = pdDot( axis, t->v[2] );
+	t->axisLo = pdMinD( p0, pdMinD( p1, p2 ) );
+	t->axisHi = pdMaxD( p0, pdMaxD( p1, p2 ) );
 }
 
 // Squared gap between two axis-aligned boxes (0 when they overlap).
@@ -96,7 +194,7 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 	const pdBvh* bvhA = &meshA->bvh;
 	const pdBvh* bvhB = &meshB->bvh;
 	if ( bvhA->nodeCount == 0 || bvhB->nodeCount == 0 ||
-		 !pdBuffer_Reserve( &ws->stack, PD_BVH_PAIR_STACK * sizeof( pdDistanceEntry ), false ) )
+		 !pdBuffer_Reserve( &ws->stack, PD_DISTANCE_HEAP_START * sizeof( pdDistanceEntry ), false ) )
 	{
 		outResult->status = PD_STATUS_OUT_OF_MEMORY;
 		return outResult->status;
@@ -105,8 +203,8 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 	pdFrame rel = pdRelativeFrame( &frameA, &frameB );
 	const double lowerBound = def->lowerBound;
 	const double upperBound = def->upperBound;
-	pdDistanceEntry* stack = ws->stack.data;
-	int top = 0, visits = 0;
+	pdDistanceHeap heap = { &ws->stack, 0, (int)( ws->stack.capacity / sizeof( pdDistanceEntry ) ) };
+	int visits = 0;
 	double best = INFINITY;        // smallest exact triangle distance so far
 	double prunedAbove = INFINITY; // smallest bound of a pair dropped for exceeding upperBound
 	int bestA = -1, bestB = -1;
@@ -143,33 +241,35 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 			}
 			best = pdTriangleDistance( va, vb, &bestPA, &bestPB, &bestFA, &bestFB );
 			stoppedBelow = best < lowerBound;
-			top = 0;
 		}
 		else
 		{
-			stack[top++] = ( pdDistanceEntry ){ 0, 0, 0.0, rootMoved };
+			pdDistanceHeap_Push( &heap, ( pdDistanceEntry ){ 0, 0, 0.0 } );
 		}
 	}
 	else
 	{
-		stack[top++] = ( pdDistanceEntry ){ 0, 0, pdBvh_PairLowerBound( &root, bvhA->nodes, bvhB->nodes ), rootMoved };
+		pdDistanceHeap_Push( &heap,
+							 ( pdDistanceEntry ){ 0, 0, pdBvh_PairLowerBound( &root, bvhA->nodes, bvhB->nodes ) } );
 	}
 
-	while ( top > 0 )
+	// Every pop removes one entry and a visit adds at most two, so maxNodeVisits bounds the loop.
+	while ( heap.count > 0 )
 	{
-		pdDistanceEntry e = stack[--top];
+		pdDistanceEntry e = pdDistanceHeap_Pop( &heap );
+		// Entries come out in increasing bound: once one cannot matter, none after it can.
 		if ( e.bound >= best )
 		{
-			continue;
+			break;
 		}
 		if ( e.bound > upperBound )
 		{
 			prunedAbove = fmin( prunedAbove, e.bound );
-			continue;
+			break;
 		}
 		if ( visits >= def->maxNodeVisits )
 		{
-			++top; // keep the entry for the conservative bound below
+			pdDistanceHeap_Push( &heap, e ); // keep the entry for the conservative bound below
 			status = PD_STATUS_TRAVERSAL_LIMIT;
 			break;
 		}
@@ -178,52 +278,80 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 		const pdBvhNode* nb = bvhB->nodes + e.b;
 		if ( na->count > 0 && nb->count > 0 )
 		{
-			for ( int i = 0; i < na->count; ++i )
+			// B's leaf in chunks (one for an ordinary leaf): its triangles, boxes and normals are
+			// gathered once rather than once per triangle of A.
+			for ( int chunk = 0; chunk < nb->count; chunk += PD_BVH_LEAF_SIZE )
 			{
-				int ta = bvhA->triangleOrder[na->start + i];
-				pdVec3 va[3];
-				pdMesh_TriangleVertices( meshA, ta, va );
-				va[0] = pdFrameApply( &rel, va[0] );
-				va[1] = pdFrameApply( &rel, va[1] );
-				va[2] = pdFrameApply( &rel, va[2] );
-				pdVec3 loA, hiA;
-				pdTriangleBox( va, &loA, &hiA );
-				pdVec3 nA = pdMulMV( &rel.r, meshA->faceNormals[ta] );
-				for ( int j = 0; j < nb->count; ++j )
+				int chunkCount = nb->count - chunk < PD_BVH_LEAF_SIZE ? nb->count - chunk : PD_BVH_LEAF_SIZE;
+				pdLeafTriangle cb[PD_BVH_LEAF_SIZE];
+				pdVec3 leafLo = pdV3( INFINITY, INFINITY, INFINITY ), leafHi = pdV3( -INFINITY, -INFINITY, -INFINITY );
+				for ( int j = 0; j < chunkCount; ++j )
 				{
-					int tb = bvhB->triangleOrder[nb->start + j];
-					pdVec3 vb[3];
-					pdMesh_TriangleVertices( meshB, tb, vb );
-					if ( bestA >= 0 )
+					pdLeafTriangle* t = cb + j;
+					t->index = bvhB->triangleOrder[nb->start + chunk + j];
+					pdMesh_TriangleVertices( meshB, t->index, t->v );
+					pdTriangleBox( t->v, &t->lo, &t->hi );
+					t->normal = meshB->faceNormals[t->index];
+					pdLeafTriangle_Project( t, bestAxis );
+					leafLo =
+						pdV3( pdMinD( leafLo.x, t->lo.x ), pdMinD( leafLo.y, t->lo.y ), pdMinD( leafLo.z, t->lo.z ) );
+					leafHi =
+						pdV3( pdMaxD( leafHi.x, t->hi.x ), pdMaxD( leafHi.y, t->hi.y ), pdMaxD( leafHi.z, t->hi.z ) );
+				}
+				for ( int i = 0; i < na->count; ++i )
+				{
+					int ta = bvhA->triangleOrder[na->start + i];
+					pdLeafTriangle ca;
+					pdMesh_TriangleVertices( meshA, ta, ca.v );
+					ca.v[0] = pdFrameApply( &rel, ca.v[0] );
+					ca.v[1] = pdFrameApply( &rel, ca.v[1] );
+					ca.v[2] = pdFrameApply( &rel, ca.v[2] );
+					pdTriangleBox( ca.v, &ca.lo, &ca.hi );
+					// The whole chunk is out of reach of this triangle.
+					if ( bestA >= 0 && pdBoundsGapSq( ca.lo, ca.hi, leafLo, leafHi ) >= best * best )
 					{
-						// Cheap lower bounds first (box gap, both supporting planes): the exact
-						// triangle distance is the expensive part of the query.
-						pdVec3 loB, hiB;
-						pdTriangleBox( vb, &loB, &hiB );
-						if ( pdBoundsGapSq( loA, hiA, loB, hiB ) >= best * best ||
-							 ( haveAxis && pdAxisGap( bestAxis, va, vb ) >= best ) ||
-							 pdPlaneGap( meshB->faceNormals[tb], vb[0], va ) >= best ||
-							 pdPlaneGap( nA, va[0], vb ) >= best )
-						{
-							continue;
-						}
+						continue;
 					}
-					pdVec3 pa, pb;
-					pdTriFeature fa, fb;
-					double d = pdTriangleDistance( va, vb, &pa, &pb, &fa, &fb );
-					if ( d < best || bestA < 0 )
+					ca.normal = pdMulMV( &rel.r, meshA->faceNormals[ta] );
+					pdLeafTriangle_Project( &ca, bestAxis );
+					for ( int j = 0; j < chunkCount; ++j )
 					{
-						pdVec3 gap = pdSub( pb, pa );
-						double len = pdLength( gap );
-						haveAxis = len > 0.0;
-						bestAxis = haveAxis ? pdScale( gap, 1.0 / len ) : bestAxis;
-						best = d;
-						bestA = ta;
-						bestB = tb;
-						bestPA = pa;
-						bestPB = pb;
-						bestFA = fa;
-						bestFB = fb;
+						const pdLeafTriangle* tb = cb + j;
+						if ( bestA >= 0 )
+						{
+							// Cheap lower bounds first (box gap, the best axis, both supporting
+							// planes): the exact triangle distance is the expensive part.
+							if ( pdBoundsGapSq( ca.lo, ca.hi, tb->lo, tb->hi ) >= best * best ||
+								 ( haveAxis && pdMaxD( tb->axisLo - ca.axisHi, ca.axisLo - tb->axisHi ) >= best ) ||
+								 pdPlaneGap( tb->normal, tb->v[0], ca.v ) >= best ||
+								 pdPlaneGap( ca.normal, ca.v[0], tb->v ) >= best )
+							{
+								continue;
+							}
+						}
+						pdVec3 pa, pb;
+						pdTriFeature fa, fb;
+						double d = pdTriangleDistance( ca.v, tb->v, &pa, &pb, &fa, &fb );
+						if ( d < best || bestA < 0 )
+						{
+							pdVec3 gap = pdSub( pb, pa );
+							double len = pdLength( gap );
+							haveAxis = len > 0.0;
+							bestAxis = haveAxis ? pdScale( gap, 1.0 / len ) : bestAxis;
+							best = d;
+							bestA = ta;
+							bestB = tb->index;
+							bestPA = pa;
+							bestPB = pb;
+							bestFA = fa;
+							bestFB = fb;
+							// The axis moved: refresh the projections that use it.
+							pdLeafTriangle_Project( &ca, bestAxis );
+							for ( int k = 0; k < chunkCount; ++k )
+							{
+								pdLeafTriangle_Project( cb + k, bestAxis );
+							}
+						}
 					}
 				}
 			}
@@ -238,9 +366,9 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 			}
 			continue;
 		}
-		if ( top + 2 > PD_BVH_PAIR_STACK )
+		if ( !pdDistanceHeap_Grow( &heap ) )
 		{
-			++top;
+			pdDistanceHeap_Push( &heap, e ); // room for one is left: the pop freed it
 			status = PD_STATUS_TRAVERSAL_LIMIT;
 			break;
 		}
@@ -266,54 +394,36 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 		}
 		else
 		{
-			m0 = m1 = e.moved;
+			pdBvh_MoveNode( na, &rel, &m0 );
+			m1 = m0;
 		}
 		pdBvh_RelateMoved( &m0, bvhB->nodes + b0, &p0 );
 		pdBvh_RelateMoved( &m1, bvhB->nodes + b1, &p1 );
 		double d0 = pdBvh_PairLowerBound( &p0, bvhA->nodes + a0, bvhB->nodes + b0 );
 		double d1 = pdBvh_PairLowerBound( &p1, bvhA->nodes + a1, bvhB->nodes + b1 );
-		// Separated pairs that would be expanded get the sharper (costlier) bound.
+		// The best axis is cheap and, near the answer, the sharpest; the refined gap (costlier)
+		// only runs for separated pairs that would still be expanded.
+		if ( haveAxis )
+		{
+			d0 = pdMaxD( d0, pdBvh_PairAxisGap( &p0, bvhA->nodes + a0, bvhB->nodes + b0, bestAxis ) );
+			d1 = pdMaxD( d1, pdBvh_PairAxisGap( &p1, bvhA->nodes + a1, bvhB->nodes + b1, bestAxis ) );
+		}
 		if ( d0 > 0.0 && d0 < best )
 		{
-			double g0 = pdBvh_PairRefinedGap( &p0, bvhA->nodes + a0, bvhB->nodes + b0 );
-			d0 = g0 > d0 ? g0 : d0;
+			d0 = pdMaxD( d0, pdBvh_PairRefinedGap( &p0, bvhA->nodes + a0, bvhB->nodes + b0 ) );
 		}
 		if ( d1 > 0.0 && d1 < best )
 		{
-			double g1 = pdBvh_PairRefinedGap( &p1, bvhA->nodes + a1, bvhB->nodes + b1 );
-			d1 = g1 > d1 ? g1 : d1;
+			d1 = pdMaxD( d1, pdBvh_PairRefinedGap( &p1, bvhA->nodes + a1, bvhB->nodes + b1 ) );
 		}
-		if ( haveAxis )
-		{
-			double g0 = pdBvh_PairAxisGap( &p0, bvhA->nodes + a0, bvhB->nodes + b0, bestAxis );
-			double g1 = pdBvh_PairAxisGap( &p1, bvhA->nodes + a1, bvhB->nodes + b1, bestAxis );
-			d0 = g0 > d0 ? g0 : d0;
-			d1 = g1 > d1 ? g1 : d1;
-		}
-		// The nearer pair goes on top so it is explored first.
-		pdDistanceEntry e0 = { a0, b0, d0, m0 }, e1 = { a1, b1, d1, m1 };
 		// Pairs that cannot beat the best so far are dropped right away.
-		if ( d0 <= d1 )
+		if ( d0 < best )
 		{
-			if ( d1 < best )
-			{
-				stack[top++] = e1;
-			}
-			if ( d0 < best )
-			{
-				stack[top++] = e0;
-			}
+			pdDistanceHeap_Push( &heap, ( pdDistanceEntry ){ a0, b0, d0 } );
 		}
-		else
+		if ( d1 < best )
 		{
-			if ( d0 < best )
-			{
-				stack[top++] = e0;
-			}
-			if ( d1 < best )
-			{
-				stack[top++] = e1;
-			}
+			pdDistanceHeap_Push( &heap, ( pdDistanceEntry ){ a1, b1, d1 } );
 		}
 	}
 
@@ -326,9 +436,10 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 		if ( bestA < 0 )
 		{
 			double pending = prunedAbove;
-			for ( int k = 0; k < top; ++k )
+			const pdDistanceEntry* pendingEntries = heap.buffer->data;
+			for ( int k = 0; k < heap.count; ++k )
 			{
-				pending = fmin( pending, stack[k].bound );
+				pending = fmin( pending, pendingEntries[k].bound );
 			}
 			distance = pending > 0.0 ? pending : 0.0;
 		}

@@ -5,6 +5,7 @@
 
 #include "core.h"
 #include "proximity.h"
+#include "tri_distance.h"
 
 #include <string.h>
 
@@ -182,6 +183,44 @@ void pdFreeClearancePoints( pdMesh* mesh )
 // ---------------------------------------------------------------------------------------------
 // Static checks
 
+#define PD_SAMPLE_VERTICES 512
+
+// Box of (a strided sample of) the mesh's vertices rotated by r.
+static void pdSampleBox( const pdMesh* mesh, const pdMat33* r, bool transpose, pdVec3* outLo, pdVec3* outHi )
+{
+	int n = mesh->vertexCount;
+	int stride = n > PD_SAMPLE_VERTICES ? n / PD_SAMPLE_VERTICES : 1;
+	pdVec3 lo = pdV3( INFINITY, INFINITY, INFINITY ), hi = pdV3( -INFINITY, -INFINITY, -INFINITY );
+	for ( int i = 0; i < n; i += stride )
+	{
+		pdVec3 w = transpose ? pdMulMTV( r, mesh->vertices[i] ) : pdMulMV( r, mesh->vertices[i] );
+		lo = pdMin3( lo, w );
+		hi = pdMax3( hi, w );
+	}
+	*outLo = lo;
+	*outHi = hi;
+}
+
+static void pdStart_PrepareSamples( pdStartContext* ctx )
+{
+	if ( ctx->sampleBoxesReady )
+	{
+		return;
+	}
+	pdFrame rel = pdRelativeFrame( &ctx->frameA, &ctx->frameB );
+	pdSampleBox( ctx->meshA, &rel.r, false, &ctx->sampleLoA, &ctx->sampleHiA );
+	pdSampleBox( ctx->meshB, &rel.r, true, &ctx->sampleLoB, &ctx->sampleHiB );
+	ctx->sampleBoxesReady = true;
+}
+
+// False only when the sample box shifted by offset pokes out of [lo, hi] by more than rounding.
+static bool pdStart_BoxInside( pdVec3 sLo, pdVec3 sHi, pdVec3 offset, pdVec3 lo, pdVec3 hi, double diagonal )
+{
+	double pad = 1e-9 * ( diagonal + pdLength( offset ) );
+	return sLo.x + offset.x >= lo.x - pad && sLo.y + offset.y >= lo.y - pad && sLo.z + offset.z >= lo.z - pad &&
+		   sHi.x + offset.x <= hi.x + pad && sHi.y + offset.y <= hi.y + pad && sHi.z + offset.z <= hi.z + pad;
+}
+
 bool pdStart_Collides( pdStartContext* ctx, pdVec3 x )
 {
 	pdTransform poseA;
@@ -190,18 +229,86 @@ bool pdStart_Collides( pdStartContext* ctx, pdVec3 x )
 	pdTransform poseB;
 	poseB.q = ctx->rotationB;
 	poseB.p = ctx->frameB.p;
+	const pdMesh* meshA = ctx->meshA;
+	const pdMesh* meshB = ctx->meshB;
+	pdFrame frameA = ctx->frameA;
+	frameA.p = poseA.p;
+	pdFrame rel = pdRelativeFrame( &frameA, &ctx->frameB );
+	ctx->collideCount += 1;
+	// A recent intersecting pair that still intersects proves the collision (the same exact
+	// pair test as pdCollide's leaves).
+	int cached = ctx->hitPairCount < 0 ? 0 : ( ctx->hitPairCount > 8 ? 8 : ctx->hitPairCount );
+	for ( int k = 0; k < cached; ++k )
+	{
+		int ta = ctx->hitPairs[k][0], tb = ctx->hitPairs[k][1];
+		if ( ta < 0 || ta >= meshA->triangleCount || tb < 0 || tb >= meshB->triangleCount )
+		{
+			continue;
+		}
+		pdVec3 va[3], vb[3];
+		pdMesh_TriangleVertices( meshA, ta, va );
+		pdMesh_TriangleVertices( meshB, tb, vb );
+		va[0] = pdFrameApply( &rel, va[0] );
+		va[1] = pdFrameApply( &rel, va[1] );
+		va[2] = pdFrameApply( &rel, va[2] );
+		if ( pdTrianglesIntersect( va, vb ) )
+		{
+			return true;
+		}
+	}
+
 	pdCollideDef def = pdDefaultCollideDef();
 	def.reportAllPairs = false;
-	def.checkContainment = ctx->containment;
+	// Containment is decided here, after a cheap proof that it is impossible.
+	def.checkContainment = false;
 	pdCollideResult result;
-	pdStatus status = pdCollide( ctx->meshA, &poseA, ctx->meshB, &poseB, &def, ctx->ws, &result );
-	ctx->collideCount += 1;
+	pdStatus status = pdCollide( meshA, &poseA, meshB, &poseB, &def, ctx->ws, &result );
 	ctx->nodeVisits += result.nodeVisits;
 	if ( status < 0 )
 	{
 		return true;
 	}
-	return result.colliding || status == PD_STATUS_TRAVERSAL_LIMIT;
+	if ( result.colliding && result.pairCount > 0 && result.pairs != NULL )
+	{
+		int slot = ( ctx->hitPairNext % 8 + 8 ) % 8;
+		ctx->hitPairs[slot][0] = result.pairs[0].triangleA;
+		ctx->hitPairs[slot][1] = result.pairs[0].triangleB;
+		ctx->hitPairNext = ( slot + 1 ) % 8;
+		if ( ctx->hitPairCount < 8 )
+		{
+			ctx->hitPairCount += 1;
+		}
+	}
+	if ( result.colliding || status == PD_STATUS_TRAVERSAL_LIMIT )
+	{
+		return true;
+	}
+	if ( !ctx->containment )
+	{
+		return false;
+	}
+	// The same one-vertex-per-mesh test as pdCollide, each side only when its box allows it.
+	pdStart_PrepareSamples( ctx );
+	if ( meshB->closed &&
+		 pdStart_BoxInside( ctx->sampleLoA, ctx->sampleHiA, rel.p, meshB->boundsMin, meshB->boundsMax, meshB->diagonal ) )
+	{
+		pdVec3 p = pdFrameApply( &rel, meshA->vertices[meshA->triangles[0][0]] );
+		if ( pdMesh_ContainsPoint( meshB, p, ctx->ws ) )
+		{
+			return true;
+		}
+	}
+	pdVec3 offsetB = pdMulMTV( &rel.r, pdNeg( rel.p ) ); // B's origin in A's frame
+	if ( meshA->closed &&
+		 pdStart_BoxInside( ctx->sampleLoB, ctx->sampleHiB, offsetB, meshA->boundsMin, meshA->boundsMax, meshA->diagonal ) )
+	{
+		pdVec3 p = pdMulMTV( &rel.r, pdSub( meshB->vertices[meshB->triangles[0][0]], rel.p ) );
+		if ( pdMesh_ContainsPoint( meshA, p, ctx->ws ) )
+		{
+			return true;
+		}
+	}
+	return false;
 }
 
 double pdStart_SeparationDistance( const pdStartContext* ctx, pdVec3 u )

@@ -31,6 +31,17 @@ typedef struct pdStartContext
 	pdWorkspace* ws;
 	int collideCount;  ///< static collision checks made (incremented)
 	int nodeVisits;    ///< BVH node pairs visited (incremented)
+	// Lazily filled by pdStart_Collides (a zeroed context is valid): boxes of vertex samples of
+	// each mesh in the other's frame, without the translation. A solid can only contain the
+	// other when the other's vertices all lie in its bounds, so these skip most ray tests.
+	bool sampleBoxesReady;
+	// The triangle pairs that most recently intersected (ring buffer, triangle ids): nearby
+	// checks usually collide on one of them, which the exact pair test finds without a traversal.
+	int hitPairCount;
+	int hitPairNext;
+	int hitPairs[8][2];
+	pdVec3 sampleLoA, sampleHiA; ///< A's sample, B's frame, rotation only
+	pdVec3 sampleLoB, sampleHiB; ///< B's sample, A's frame, rotation only
 } pdStartContext;
 
 /// A proposed start.

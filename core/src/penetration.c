@@ -160,25 +160,59 @@ static void pdQuery_StoreFeatures( pdPdQuery* q, int slot, const pdContactFeatur
 }
 
 // Out-projection: A moves from o + from toward o + to; the first contact configuration on the
-// way (relative to o) with its features in the candidate slot.
-static bool pdQuery_OutProject( pdPdQuery* q, pdVec3 from, pdVec3 to, pdVec3* outContact )
+// way (relative to o) with its features in the candidate slot. knownFree: the caller has just
+// checked `from` with pdStart_Collides, so the sweep's own start check is skipped where it
+// applies the same containment rule. A contact not shorter than acceptBelow will be dropped by
+// the caller, so its features are not gathered.
+static bool pdQuery_OutProjectEx( pdPdQuery* q, pdVec3 from, pdVec3 to, bool knownFree, double acceptBelow,
+								  pdVec3* outContact )
 {
 	pdTransform poseA = pdQuery_PoseA( q, from );
 	pdTransform poseB = pdQuery_PoseB( q );
 	pdCcdDef def = pdDefaultCcdDef();
 	def.contactTolerance = q->tol;
 	def.maxFeatures = PD_MAX_PD_FEATURES;
+	bool sameRule = q->sc.containment || ( !q->sc.meshA->closed && !q->sc.meshB->closed );
+	bool lazy = acceptBelow < INFINITY;
 	pdCcdResult r;
-	pdStatus status = pdComputeTranslationalCcd( q->sc.meshA, &poseA, pdAdd( q->sc.frameA.p, to ), q->sc.meshB, &poseB,
-												 &def, q->sc.ws, &r );
+	pdStatus status = pdCcd_Sweep( q->sc.meshA, &poseA, pdAdd( q->sc.frameA.p, to ), q->sc.meshB, &poseB, &def,
+								   q->sc.ws, knownFree && sameRule, !lazy, &r );
 	q->nodeVisits += r.nodeVisits;
 	if ( status < 0 || !r.hit || r.startColliding || !pdIsFiniteVec( r.contactPosition ) )
 	{
 		return false;
 	}
 	*outContact = pdSub( r.contactPosition, q->sc.frameA.p );
-	pdQuery_StoreFeatures( q, 1 - q->current, r.features, r.featureCount );
+	if ( !lazy )
+	{
+		pdQuery_StoreFeatures( q, 1 - q->current, r.features, r.featureCount );
+	}
+	else if ( pdLength( *outContact ) < acceptBelow )
+	{
+		// Exactly the sweep's own gathering: the contact pose and the motion as approach.
+		pdTransform contactPose = poseA;
+		contactPose.p = r.contactPosition;
+		int count = 0;
+		const pdContactFeature* features = NULL;
+		pdStatus fs = pdComputeContactFeatures( q->sc.meshA, &contactPose, q->sc.meshB, &poseB, q->tol,
+												pdSub( to, from ), PD_MAX_PD_FEATURES, q->sc.ws, &count, &features );
+		if ( fs < 0 )
+		{
+			q->featureCount[1 - q->current] = 0;
+			return false;
+		}
+		pdQuery_StoreFeatures( q, 1 - q->current, features, count );
+	}
+	else
+	{
+		q->featureCount[1 - q->current] = 0;
+	}
 	return true;
+}
+
+static bool pdQuery_OutProject( pdPdQuery* q, pdVec3 from, pdVec3 to, pdVec3* outContact )
+{
+	return pdQuery_OutProjectEx( q, from, to, false, INFINITY, outContact );
 }
 
 // Features of the configuration x (A at most touching) into the candidate slot.
@@ -418,7 +452,8 @@ static void pdQuery_Refine( pdPdQuery* q, pdVec3 xc )
 						improved = true;
 					}
 				}
-				else if ( pdQuery_OutProject( q, target, pdV3( 0.0, 0.0, 0.0 ), &next ) && pdLength( next ) < lenC - eps )
+				else if ( pdQuery_OutProjectEx( q, target, pdV3( 0.0, 0.0, 0.0 ), true, lenC - eps, &next ) &&
+						  pdLength( next ) < lenC - eps )
 				{
 					pdQuery_Accept( q );
 					xc = next;
@@ -429,7 +464,7 @@ static void pdQuery_Refine( pdPdQuery* q, pdVec3 xc )
 			{
 				// Colliding: the first contact on the way from (just off) x_c to the target.
 				pdVec3 back = pdMulAdd( xc, q->tol, pdQuery_Escape( q, currentPlanes, xc ) );
-				if ( pdQuery_OutProject( q, back, target, &next ) && pdLength( next ) < lenC - eps )
+				if ( pdQuery_OutProjectEx( q, back, target, false, lenC - eps, &next ) && pdLength( next ) < lenC - eps )
 				{
 					pdQuery_Accept( q );
 					xc = next;
@@ -449,7 +484,8 @@ static void pdQuery_Refine( pdPdQuery* q, pdVec3 xc )
 						{
 							continue;
 						}
-						if ( pdQuery_OutProject( q, y, pdV3( 0.0, 0.0, 0.0 ), &next ) && pdLength( next ) < lenC - eps )
+						if ( pdQuery_OutProjectEx( q, y, pdV3( 0.0, 0.0, 0.0 ), true, lenC - eps, &next ) &&
+							 pdLength( next ) < lenC - eps )
 						{
 							pdQuery_Accept( q );
 							xc = next;
@@ -512,8 +548,9 @@ static int pdQuery_DirectionSearch( pdPdQuery* q, int maxStarts )
 					continue;
 				}
 				pdVec3 contact;
-				if ( !pdQuery_OutProject( q, start, pdV3( 0.0, 0.0, 0.0 ), &contact ) ||
-					 !( pdLength( contact ) < bound - pdQuery_Epsilon( q, bound ) ) )
+				double accept = bound - pdQuery_Epsilon( q, bound );
+				if ( !pdQuery_OutProjectEx( q, start, pdV3( 0.0, 0.0, 0.0 ), true, accept, &contact ) ||
+					 !( pdLength( contact ) < accept ) )
 				{
 					continue;
 				}
@@ -861,11 +898,12 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 				continue;
 			}
 			pdVec3 contact;
-			if ( !pdQuery_OutProject( &q, start, pdV3( 0.0, 0.0, 0.0 ), &contact ) )
+			double accept = q.haveBest ? q.bestLength - pdQuery_Epsilon( &q, q.bestLength ) : INFINITY;
+			if ( !pdQuery_OutProjectEx( &q, start, pdV3( 0.0, 0.0, 0.0 ), true, accept, &contact ) )
 			{
 				continue;
 			}
-			if ( q.haveBest && !( pdLength( contact ) < q.bestLength - pdQuery_Epsilon( &q, q.bestLength ) ) )
+			if ( q.haveBest && !( pdLength( contact ) < accept ) )
 			{
 				continue;
 			}

@@ -18,6 +18,8 @@
 // A PD more than this far (cosine against the remembered free side) below the tangent plane
 // counts as pushing A through a one-sided surface.
 #define PD_THROUGH_COSINE -0.25
+// A wide resting patch's plane replaces the region normal when they agree this well (cosine).
+#define PD_PLANE_COSINE 0.8
 
 // ---------------------------------------------------------------------------------------------
 // Small vector helpers (the core's vec.h is private).
@@ -326,6 +328,8 @@ void pdContactPair_SetMotion( pdContactPair* pair, pdVec3 relativeDisplacement )
 typedef struct pdcRegion
 {
 	pdVec3 normal;
+	pdVec3 axis; // B's reference axis (world): fixes the reduction's directions to B
+	double band; // points within this of the deepest form the supporting patch
 	double minDistance;
 	bool fromPenetration; // seeded by a local PD (points at depth -(d . n))
 	int count;
@@ -338,6 +342,8 @@ typedef struct pdcRegion
 
 typedef struct pdcRegions
 {
+	pdVec3 axis; // B's local x axis in world, copied into every new region
+	double band; // support band, copied into every new region
 	int count;
 	pdcRegion items[PD_BUILD_REGIONS];
 } pdcRegions;
@@ -350,6 +356,8 @@ static pdcRegion* pdcNewRegion( pdcRegions* regions, pdVec3 normal, bool fromPen
 	}
 	pdcRegion* r = regions->items + regions->count++;
 	r->normal = normal;
+	r->axis = regions->axis;
+	r->band = regions->band;
 	r->normalSum = pdcV3( 0.0, 0.0, 0.0 );
 	r->edgeNormalSum = pdcV3( 0.0, 0.0, 0.0 );
 	r->minDistance = DBL_MAX;
@@ -358,16 +366,307 @@ static pdcRegion* pdcNewRegion( pdcRegions* regions, pdVec3 normal, bool fromPen
 	return r;
 }
 
+// Tangent basis of the plane normal to n whose first axis is B's reference axis projected on
+// it, so directions in the contact plane turn with B and not with the points found.
+static void pdcBodyTangents( pdVec3 n, pdVec3 axis, pdVec3* u, pdVec3* v )
+{
+	pdVec3 t = pdcMulAdd( axis, -pdcDot( axis, n ), n );
+	if ( pdcDot( t, t ) < 0.01 )
+	{
+		// The axis is (nearly) the normal: use the one perpendicular to both.
+		pdcTangents( n, u, v );
+		return;
+	}
+	*u = pdcNormalize( t );
+	*v = pdcCross( n, *u );
+}
+
+// Reduction that keeps point identity frame to frame: the extreme points along directions fixed
+// to B in the contact plane (2 * half directions), not the deepest plus the largest area,
+// whose choice on a near-uniform patch (a ring on a ring) jumps around every frame and defeats
+// warm starting. A point clearly deeper than every pick (by more than deepMargin) replaces the
+// pick nearest to it, so a deep corner is never lost. Returns the count; the deepest is first.
+static int pdcReduceStable( const pdcRegion* r, int half, double deepMargin, double band, int* outIndices,
+							int maxOut )
+{
+	if ( r->count <= 0 || maxOut <= 0 )
+	{
+		return 0;
+	}
+	// Only points within band of the deepest bear load; the patch's rim (a flank that only
+	// just came within reach) would otherwise be every direction's extreme.
+	double lowest = DBL_MAX;
+	for ( int i = 0; i < r->count; ++i )
+	{
+		lowest = fmin( lowest, r->distance[i] );
+	}
+	pdVec3 u, v;
+	pdcBodyTangents( r->normal, r->axis, &u, &v );
+	int n = 0;
+	for ( int k = 0; k < 2 * half && n < maxOut; ++k )
+	{
+		// Order +u, +v, -u, -v (then the diagonals) so the first 4 span the patch.
+		int quarter = k % 4;
+		double angle = 0.5 * 3.14159265358979323846 * (double)quarter;
+		if ( k >= 4 )
+		{
+			angle += 0.25 * 3.14159265358979323846;
+		}
+		pdVec3 dir = pdcAdd( pdcScale( u, cos( angle ) ), pdcScale( v, sin( angle ) ) );
+		int best = 0;
+		double bestValue = -DBL_MAX;
+		for ( int i = 0; i < r->count; ++i )
+		{
+			double value = pdcDot( dir, r->pointB[i] );
+			if ( r->distance[i] <= lowest + band && value > bestValue )
+			{
+				bestValue = value;
+				best = i;
+			}
+		}
+		bool seen = false;
+		for ( int j = 0; j < n; ++j )
+		{
+			seen = seen || outIndices[j] == best;
+		}
+		if ( !seen )
+		{
+			outIndices[n++] = best;
+		}
+	}
+	int deepest = 0;
+	for ( int i = 1; i < r->count; ++i )
+	{
+		if ( r->distance[i] < r->distance[deepest] )
+		{
+			deepest = i;
+		}
+	}
+	double pickedMin = DBL_MAX;
+	bool have = false;
+	for ( int j = 0; j < n; ++j )
+	{
+		pickedMin = fmin( pickedMin, r->distance[outIndices[j]] );
+		have = have || outIndices[j] == deepest;
+	}
+	if ( !have && r->distance[deepest] < pickedMin - deepMargin )
+	{
+		int nearest = 0;
+		double nearestLength = DBL_MAX;
+		for ( int j = 0; j < n; ++j )
+		{
+			double len = pdcLength( pdcSub( r->pointB[outIndices[j]], r->pointB[deepest] ) );
+			if ( len < nearestLength )
+			{
+				nearestLength = len;
+				nearest = j;
+			}
+		}
+		outIndices[nearest] = deepest;
+	}
+	// Deepest first.
+	int first = 0;
+	for ( int j = 1; j < n; ++j )
+	{
+		if ( r->distance[outIndices[j]] < r->distance[outIndices[first]] )
+		{
+			first = j;
+		}
+	}
+	int t = outIndices[0];
+	outIndices[0] = outIndices[first];
+	outIndices[first] = t;
+	return n;
+}
+
+#define PD_REGION_KEEP 12
+
+// Point persistence for a resting patch: last call's points of the slot that still have a
+// supporting candidate within matchRadius keep it, so the engine's cache matches them and
+// warm-starts; the fresh picks fill the rest. The kept set is used only when it spans at least
+// half the fresh picks' area (a patch that moved on gets fresh points). Returns the count.
+static int pdcKeepPrevious( const pdContactPair* pair, pdQuat qB, pdVec3 pB, int slot, const pdcRegion* r, double band,
+							double matchRadius, int* picked, int pc )
+{
+	int previous = pair->slotPointCount[slot];
+	if ( previous <= 0 || pc <= 0 )
+	{
+		return pc;
+	}
+	double lowest = DBL_MAX;
+	for ( int i = 0; i < r->count; ++i )
+	{
+		lowest = fmin( lowest, r->distance[i] );
+	}
+	int kept[PD_CONTACT_MAX_POINTS];
+	int keptCount = 0;
+	for ( int k = 0; k < previous && k < PD_CONTACT_MAX_POINTS; ++k )
+	{
+		pdVec3 old = pdcAdd( pdcRotate( qB, pair->slotPoints[slot][k] ), pB );
+		int best = -1;
+		double bestLength = matchRadius;
+		for ( int i = 0; i < r->count; ++i )
+		{
+			double len = pdcLength( pdcSub( r->pointB[i], old ) );
+			if ( r->distance[i] <= lowest + band && len <= bestLength )
+			{
+				bestLength = len;
+				best = i;
+			}
+		}
+		bool seen = false;
+		for ( int j = 0; j < keptCount; ++j )
+		{
+			seen = seen || kept[j] == best;
+		}
+		if ( best >= 0 && !seen )
+		{
+			kept[keptCount++] = best;
+		}
+	}
+	// Fill up with fresh picks that are not next to a kept point.
+	for ( int j = 0; j < pc && keptCount < PD_CONTACT_MAX_POINTS; ++j )
+	{
+		bool near = false;
+		for ( int k = 0; k < keptCount; ++k )
+		{
+			near = near || pdcLength( pdcSub( r->pointB[picked[j]], r->pointB[kept[k]] ) ) <= matchRadius;
+		}
+		if ( !near )
+		{
+			kept[keptCount++] = picked[j];
+		}
+	}
+	pdVec3 freshPoints[PD_CONTACT_MAX_POINTS], keptPoints[PD_CONTACT_MAX_POINTS];
+	for ( int j = 0; j < pc; ++j )
+	{
+		freshPoints[j] = r->pointB[picked[j]];
+	}
+	for ( int j = 0; j < keptCount; ++j )
+	{
+		keptPoints[j] = r->pointB[kept[j]];
+	}
+	double freshArea = pdContact_HullArea4( r->normal, freshPoints, pc );
+	double keptArea = pdContact_HullArea4( r->normal, keptPoints, keptCount );
+	if ( keptCount < pc || keptArea < 0.5 * freshArea )
+	{
+		return pc;
+	}
+	for ( int j = 0; j < keptCount; ++j )
+	{
+		picked[j] = kept[j];
+	}
+	return keptCount;
+}
+
+// Normal of the plane through a wide patch's picked points on B. A ring resting on a ring
+// touches along a crest whose faces tilt either way by half a tessellation segment; the region
+// normal (a PD direction or a few features' normals) follows whichever face touched this frame,
+// so it flips by ~10 degrees frame to frame and pushes the stack sideways. The support points
+// themselves lie in the patch's plane. Only for patches of at least minArea whose plane agrees
+// with the region normal (cosine >= minCosine); returns false otherwise.
+static bool pdcPatchNormal( const pdcRegion* r, const int* picked, int count, double minArea, double minCosine,
+							pdVec3* outNormal )
+{
+	if ( count < 3 )
+	{
+		return false;
+	}
+	pdVec3 p[4];
+	for ( int k = 0; k < count && k < 4; ++k )
+	{
+		p[k] = r->pointB[picked[k]];
+	}
+	// Twice the area vector: of the triangle, or of the quad in whichever cyclic order is simple
+	// (that order gives the longest diagonal cross product).
+	pdVec3 best = pdcCross( pdcSub( p[1], p[0] ), pdcSub( p[2], p[0] ) );
+	if ( count >= 4 )
+	{
+		pdVec3 c[3] = {
+			pdcCross( pdcSub( p[2], p[0] ), pdcSub( p[3], p[1] ) ),
+			pdcCross( pdcSub( p[3], p[0] ), pdcSub( p[2], p[1] ) ),
+			pdcCross( pdcSub( p[1], p[0] ), pdcSub( p[3], p[2] ) ),
+		};
+		best = c[0];
+		for ( int k = 1; k < 3; ++k )
+		{
+			best = pdcDot( c[k], c[k] ) > pdcDot( best, best ) ? c[k] : best;
+		}
+	}
+	double twiceArea = pdcLength( best );
+	if ( !( twiceArea >= 2.0 * minArea ) || !isfinite( twiceArea ) )
+	{
+		return false;
+	}
+	pdVec3 n = pdcScale( best, 1.0 / twiceArea );
+	if ( pdcDot( n, r->normal ) < 0.0 )
+	{
+		n = pdcScale( n, -1.0 );
+	}
+	if ( pdcDot( n, r->normal ) < minCosine )
+	{
+		return false;
+	}
+	*outNormal = n;
+	return true;
+}
+
+// Deepest plus largest area (pdContact_ReducePoints) over the points within band of the
+// deepest only: the largest area otherwise goes to rim points that do not bear load.
+static int pdcReduceDeepest( const pdcRegion* r, double band, int outIndices[PD_CONTACT_MAX_POINTS] )
+{
+	double lowest = DBL_MAX;
+	for ( int i = 0; i < r->count; ++i )
+	{
+		lowest = fmin( lowest, r->distance[i] );
+	}
+	int map[PD_REGION_CANDIDATES];
+	pdVec3 points[PD_REGION_CANDIDATES];
+	double distances[PD_REGION_CANDIDATES];
+	int n = 0;
+	for ( int i = 0; i < r->count; ++i )
+	{
+		if ( r->distance[i] <= lowest + band )
+		{
+			map[n] = i;
+			points[n] = r->pointB[i];
+			distances[n] = r->distance[i];
+			++n;
+		}
+	}
+	int pc = pdContact_ReducePoints( r->normal, points, distances, n, outIndices );
+	for ( int k = 0; k < pc; ++k )
+	{
+		outIndices[k] = map[outIndices[k]];
+	}
+	return pc;
+}
+
 static void pdcAddPoint( pdcRegion* r, pdVec3 pointB, double gap, double distance )
 {
 	if ( r->count == PD_REGION_CANDIDATES )
 	{
-		// Full: keep the 4 the reduction would pick (deepest + largest area) and go on.
-		int picked[PD_CONTACT_MAX_POINTS];
-		int pc = pdContact_ReducePoints( r->normal, r->pointB, r->distance, r->count, picked );
-		pdVec3 keptPoints[PD_CONTACT_MAX_POINTS];
-		double keptGaps[PD_CONTACT_MAX_POINTS];
-		double keptDistances[PD_CONTACT_MAX_POINTS];
+		// Full: keep the deepest with the largest area, and the extremes along 8 directions
+		// fixed to B (stable picks for the final reduction), then go on.
+		int picked[PD_REGION_KEEP];
+		int pc = pdcReduceDeepest( r, r->band, picked );
+		int stable[8];
+		int sc = pdcReduceStable( r, 4, 0.0, r->band, stable, 8 );
+		for ( int j = 0; j < sc && pc < PD_REGION_KEEP; ++j )
+		{
+			bool seen = false;
+			for ( int k = 0; k < pc; ++k )
+			{
+				seen = seen || picked[k] == stable[j];
+			}
+			if ( !seen )
+			{
+				picked[pc++] = stable[j];
+			}
+		}
+		pdVec3 keptPoints[PD_REGION_KEEP];
+		double keptGaps[PD_REGION_KEEP];
+		double keptDistances[PD_REGION_KEEP];
 		for ( int k = 0; k < pc; ++k )
 		{
 			keptPoints[k] = r->pointB[picked[k]];
@@ -831,6 +1130,16 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 
 	pdcRegions regions;
 	regions.count = 0;
+	regions.axis = pdcRotate( qB, pdcV3( 1.0, 0.0, 0.0 ) );
+	// Depth lead that lets the deepest point displace a stable pick.
+	double deepMargin = fmax( 0.25 * def->contactDistance, 4.0 * tolerance );
+	// Points this close to a region's deepest count as its supporting patch.
+	double supportBand = fmax( 0.05 * def->contactDistance, 8.0 * tolerance );
+	regions.band = supportBand;
+	// Resting contacts (shallow, and A barely moving relative to B) get the stable treatment;
+	// impacts keep the deepest point and the largest area, which resolve them fastest.
+	double restDepth = fmax( 0.05 * def->contactDistance, 4.0 * tolerance );
+	bool slow = pdcLength( ioPair->motion ) <= supportBand;
 	pdVec3 translation = pdcV3( 0.0, 0.0, 0.0 );
 
 	if ( pr.state == PD_STATE_PENETRATING )
@@ -944,10 +1253,27 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 		pdcFinishRegion( regions.items + i, translation, true );
 	}
 	pdcMergeRegions( &regions, def->regionCosine, translation );
+	// The region the global PD pushes along takes the PD direction as its normal: the mean of
+	// its features' normals tilts with the tessellation and with which side of a ring happens
+	// to touch, and a tilted normal on a resting stack is a steady sideways push.
+	double translationLength = pdcLength( translation );
+	if ( translationLength > 0.0 )
+	{
+		pdVec3 push = pdcScale( translation, 1.0 / translationLength );
+		for ( int i = 0; i < regions.count; ++i )
+		{
+			if ( pdcDot( regions.items[i].normal, push ) >= def->regionCosine )
+			{
+				regions.items[i].normal = push;
+				pdcFinishRegion( regions.items + i, translation, false );
+			}
+		}
+	}
 	int slotOfRegion[PD_BUILD_REGIONS];
 	pdcAssignSlots( ioPair, qB, def, &regions, slotOfRegion );
 
 	pdVec3 sideSum = pdcV3( 0.0, 0.0, 0.0 );
+	unsigned written = 0;
 	for ( int i = 0; i < regions.count; ++i )
 	{
 		pdcRegion* r = regions.items + i;
@@ -957,7 +1283,35 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 		}
 		pdcFinishRegion( r, translation, false ); // the normal may have been held
 		int picked[PD_CONTACT_MAX_POINTS];
-		int pc = pdContact_ReducePoints( r->normal, r->pointB, r->distance, r->count, picked );
+		// Resting patches (shallow, A slow relative to B) keep point identity frame to frame;
+		// impacts keep the deepest point and the largest area, which resolves them fastest.
+		bool resting = r->minDistance > -restDepth && slow;
+		int pc = resting
+					 ? pdcReduceStable( r, 2, deepMargin, supportBand, picked, PD_CONTACT_MAX_POINTS )
+					 : pdContact_ReducePoints( r->normal, r->pointB, r->distance, r->count, picked );
+		if ( resting )
+		{
+			pc = pdcKeepPrevious( ioPair, qB, poseB->p, slotOfRegion[i], r, supportBand,
+								  0.5 * def->contactDistance + 4.0 * tolerance, picked, pc );
+		}
+		pdVec3 planeNormal;
+		if ( resting &&
+			 pdcPatchNormal( r, picked, pc, 0.01 * fmin( diagA, diagB ) * fmin( diagA, diagB ), PD_PLANE_COSINE,
+							 &planeNormal ) )
+		{
+			// A wide resting patch: its plane on B is the contact normal (see pdcPatchNormal).
+			r->normal = planeNormal;
+			pdcFinishRegion( r, translation, false );
+			ioPair->slotNormals[slotOfRegion[i]] = pdcRotateInv( qB, planeNormal );
+			int first = 0;
+			for ( int k = 1; k < pc; ++k )
+			{
+				first = r->distance[picked[k]] < r->distance[picked[first]] ? k : first;
+			}
+			int t = picked[0];
+			picked[0] = picked[first];
+			picked[first] = t;
+		}
 		pdContactManifold* m = outSet->manifolds + outSet->count++;
 		m->slot = slotOfRegion[i];
 		m->normal = r->normal;
@@ -967,9 +1321,30 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 			pdContactPoint* cp = m->points + k;
 			cp->pointB = r->pointB[picked[k]];
 			cp->distance = r->distance[picked[k]];
+			// A resting, penetrating patch: its support points a hair above zero are the same
+			// surface within the feature noise. Left positive, the engine lets A approach
+			// through them for a step (speculative contact), and the stack bobs.
+			if ( resting && r->minDistance < 0.0 && cp->distance > 0.0 && cp->distance <= supportBand )
+			{
+				cp->distance = 0.0;
+			}
 			cp->pointA = pdcMulAdd( cp->pointB, cp->distance, r->normal );
 		}
 		sideSum = pdcMulAdd( sideSum, fmax( -r->minDistance, 0.0 ) + tolerance, r->normal );
+		int slot = slotOfRegion[i];
+		written |= 1u << slot;
+		ioPair->slotPointCount[slot] = pc;
+		for ( int k = 0; k < pc; ++k )
+		{
+			ioPair->slotPoints[slot][k] = pdcRotateInv( qB, pdcSub( m->points[k].pointB, poseB->p ) );
+		}
+	}
+	for ( int s = 0; s < PD_CONTACT_MAX_MANIFOLDS; ++s )
+	{
+		if ( ( written & ( 1u << s ) ) == 0 )
+		{
+			ioPair->slotPointCount[s] = 0;
+		}
 	}
 
 	// Deepest region first.
@@ -984,6 +1359,46 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 		}
 		outSet->manifolds[j] = key;
 	}
+
+	// A point at the same place as a point of a deeper region is one contact seen through two
+	// features (a vertex or edge crossing with an ill-defined normal); keeping it only adds a
+	// sideways push, so the deeper region keeps it alone.
+	double samePlace = fmax( 8.0 * tolerance, 0.1 * def->contactDistance );
+	int keptManifolds = 0;
+	for ( int i = 0; i < outSet->count; ++i )
+	{
+		pdContactManifold* m = outSet->manifolds + i;
+		int pc = 0;
+		for ( int k = 0; k < m->pointCount; ++k )
+		{
+			bool covered = false;
+			for ( int j = 0; j < keptManifolds && !covered; ++j )
+			{
+				const pdContactManifold* d = outSet->manifolds + j;
+				for ( int q = 0; q < d->pointCount && !covered; ++q )
+				{
+					covered = pdcLength( pdcSub( d->points[q].pointB, m->points[k].pointB ) ) <= samePlace;
+				}
+			}
+			if ( !covered )
+			{
+				m->points[pc++] = m->points[k];
+			}
+		}
+		m->pointCount = pc;
+		if ( pc == 0 )
+		{
+			ioPair->slotPointCount[m->slot] = 0;
+			ioPair->slotMask &= ~( 1u << m->slot );
+			continue;
+		}
+		if ( keptManifolds != i )
+		{
+			outSet->manifolds[keptManifolds] = *m;
+		}
+		++keptManifolds;
+	}
+	outSet->count = keptManifolds;
 
 	// Remember the free side: where the contact normals point now.
 	pdVec3 sideNew = pdcNormalize( sideSum );

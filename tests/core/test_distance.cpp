@@ -174,6 +174,57 @@ TEST( PdDistance, EqualsBruteForceOnRandomSoups )
 	pdDestroyWorkspace( ws );
 }
 
+// A flat n x n grid of unit-square cells (two triangles each) in the plane z = 0.
+pdMesh* MakeGrid( int n )
+{
+	std::vector<double> v;
+	std::vector<uint32_t> idx;
+	for ( int i = 0; i <= n; ++i )
+	{
+		for ( int j = 0; j <= n; ++j )
+		{
+			v.push_back( (double)i / n );
+			v.push_back( (double)j / n );
+			v.push_back( 0.0 );
+		}
+	}
+	for ( int i = 0; i < n; ++i )
+	{
+		for ( int j = 0; j < n; ++j )
+		{
+			uint32_t c = (uint32_t)( i * ( n + 1 ) + j );
+			uint32_t quad[6] = { c,     c + (uint32_t)( n + 1 ), c + 1,
+								 c + 1, c + (uint32_t)( n + 1 ), c + (uint32_t)( n + 2 ) };
+			idx.insert( idx.end(), quad, quad + 6 );
+		}
+	}
+	pdSoup soup = { v.data(), (int)v.size() / 3, idx.data(), (int)idx.size() / 3 };
+	return MakeMesh( &soup );
+}
+
+// Two nearly parallel grids facing each other: many node pairs have bounds just below the
+// answer and many triangle pairs nearly tie, the hardest case for the best-first pruning.
+TEST( PdDistance, EqualsBruteForceOnParallelGrids )
+{
+	pdWorkspace* ws = pdCreateWorkspace();
+	pdMesh* a = MakeGrid( 14 );
+	ASSERT_TRUE( a );
+	std::mt19937 rng( 1100 );
+	std::uniform_real_distribution<double> u( -0.02, 0.02 );
+	for ( int k = 0; k < 3; ++k )
+	{
+		// A tiny tilt and shift: the gap varies by a few percent across the grids.
+		double qx = u( rng ), qy = u( rng ), n = std::sqrt( 1.0 + qx * qx + qy * qy );
+		pdTransform pa;
+		pa.q = pdQuat{ 1.0 / n, qx / n, qy / n, 0.0 };
+		pa.p = pdVec3{ u( rng ), u( rng ), 0.1 };
+		pdTransform pb = pdIdentityTransform();
+		CheckDistance( a, pa, a, pb, ws, "grid pose " + std::to_string( k ) );
+	}
+	pdDestroyMesh( a );
+	pdDestroyWorkspace( ws );
+}
+
 TEST( PdDistance, EqualsBruteForceOnShapes )
 {
 	pdWorkspace* ws = pdCreateWorkspace();

@@ -83,6 +83,8 @@ bool Finite( pdVec3 v )
 // t[0]*t[0] + ...), which traps (SIGFPE) under the test main's FE_OVERFLOW trap. Expected:
 // PD_STATUS_INVALID_POSE (a pose that cannot be squared in double is not a usable pose), or
 // a finite answer with no floating-point exception. Each query is checked separately.
+// History: failed on 2026-12-01 21:20 (distance, CCD and PD raised FE_OVERFLOW/FE_INVALID
+// for |p| >= 1e160, pdCollide was clean); passes since the core change that landed by 22:35.
 TEST( PdRegression, HugeFinitePoseOverflows )
 {
 	pdMesh* a = MakeBox( 1.0 );

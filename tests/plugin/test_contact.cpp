@@ -398,3 +398,60 @@ TEST( PdContact, RejectsBadArguments )
 	EXPECT_EQ( pdContact_Generate( &pair, a.mesh, &pose, a.mesh, &pose, nullptr, ws.ws, nullptr ),
 			   PD_STATUS_INVALID_ARGUMENT );
 }
+
+TEST( PdContact, RestingRingOnRingKeepsItsPointsAndAVerticalNormal )
+{
+	// Two identical tori (axis z) stacked concentrically, the upper (A) turned half a segment
+	// and sunk 0.5 mm: the exact contact is the whole crest circle with normal +z.
+	pdSoup soup{};
+	ASSERT_TRUE( pdMakeTorus( 0.5, 0.15, 48, 16, &soup ) );
+	MeshHolder torus{ pdSoupCreateMesh( &soup, nullptr ) };
+	pdFreeSoup( &soup );
+	ASSERT_NE( torus.mesh, nullptr );
+	WorkspaceHolder ws;
+	const double sink = 5e-4;
+	const double half = 3.14159265358979323846 / 48.0 / 2.0;
+	pdTransform poseB = at( 0.0, 0.0, 0.0 );
+	pdTransform poseA = at( 0.0, 0.0, 0.3 - sink );
+	poseA.q = { std::cos( half ), 0.0, 0.0, std::sin( half ) };
+	pdContactPair pair;
+	pdContactPair_Reset( &pair );
+	pdContactManifoldSet frames[3];
+	for ( int f = 0; f < 3; ++f )
+	{
+		// A settles by a fraction of a millimetre between calls, as a resting body does.
+		pdTransform pose = poseA;
+		pose.p.x += 1e-4 * f;
+		pose.p.z += 5e-5 * f;
+		ASSERT_GE( pdContact_Generate( &pair, torus.mesh, &pose, torus.mesh, &poseB, nullptr, ws.ws, frames + f ), 0 );
+		ASSERT_EQ( frames[f].state, PD_STATE_PENETRATING ) << "frame " << f;
+		ASSERT_EQ( frames[f].count, 1 ) << "one crest region, frame " << f;
+		const pdContactManifold& m = frames[f].manifolds[0];
+		EXPECT_GT( m.normal.z, std::cos( 0.5 * 3.14159265358979323846 / 180.0 ) ) << "within 0.5 deg of +z, frame " << f;
+		ASSERT_EQ( m.pointCount, 4 ) << "frame " << f;
+		pdVec3 quad[4];
+		for ( int k = 0; k < 4; ++k )
+		{
+			quad[k] = m.points[k].pointB;
+			EXPECT_GE( m.points[k].distance, -sink - 2e-3 ) << "frame " << f;
+			EXPECT_LE( m.points[k].distance, 1e-3 ) << "frame " << f;
+		}
+		// Spread over the ring (an inscribed square of the 0.5 m circle has area 0.5).
+		EXPECT_GT( pdContact_HullArea4( m.normal, quad, 4 ), 0.25 ) << "frame " << f;
+	}
+	// The points persist: every point of a later frame is where one of the first frame was.
+	for ( int f = 1; f < 3; ++f )
+	{
+		for ( int k = 0; k < 4; ++k )
+		{
+			double nearest = 1e30;
+			for ( int q = 0; q < 4; ++q )
+			{
+				pdVec3 a = frames[f].manifolds[0].points[k].pointB, b = frames[0].manifolds[0].points[q].pointB;
+				nearest = std::min( nearest, std::sqrt( ( a.x - b.x ) * ( a.x - b.x ) + ( a.y - b.y ) * ( a.y - b.y ) +
+														( a.z - b.z ) * ( a.z - b.z ) ) );
+			}
+			EXPECT_LT( nearest, 1e-3 ) << "frame " << f << " point " << k;
+		}
+	}
+}

@@ -65,6 +65,8 @@ typedef struct pdContactPair
 	pdVec3 lastTranslation;                       ///< last PD translation (B frame)
 	unsigned slotMask;                            ///< slots used by the last call (bit i = slot i)
 	pdVec3 slotNormals[PD_CONTACT_MAX_MANIFOLDS]; ///< their normals (B frame)
+	int slotPointCount[PD_CONTACT_MAX_MANIFOLDS]; ///< points each slot wrote last call
+	pdVec3 slotPoints[PD_CONTACT_MAX_MANIFOLDS][PD_CONTACT_MAX_POINTS]; ///< those points on B (B frame)
 	bool hasFreeSide;                             ///< freeSide is known
 	pdVec3 freeSide;                              ///< unit: the side of B that A was last free on (B frame)
 	bool hasFreePosition;                         ///< freePosition is known
@@ -114,6 +116,9 @@ PD_API void pdContactPair_SetMotion( pdContactPair* pair, pdVec3 relativeDisplac
 /// Generates the contact manifolds of A against B. Penetrating: one region per local PD
 /// (points on B at the PD contact configuration, depth -(d . n)); separated closer than the
 /// contact distance: closest-feature regions with positive distance; otherwise none.
+/// Resting patches (shallow, A slow relative to B) keep their points from the last call where
+/// they still bear load, pick new ones along directions fixed to B, and take a wide patch's
+/// plane on B as the normal, so an engine's point cache matches them and warm-starts.
 /// def may be NULL. Returns the status also stored in outSet.
 PD_API pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const pdTransform* poseA,
 									const pdMesh* meshB, const pdTransform* poseB, const pdContactDef* def,
