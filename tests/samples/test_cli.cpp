@@ -4,6 +4,8 @@
 // (below, independent of the tool) accepts, with the documented keys.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -58,7 +60,9 @@ RunResult RunCli( const std::vector<std::string>& args )
 	std::string cmd = Quote( POLYDEPTH_CLI_PATH );
 	for ( const auto& a : args )
 		cmd += " " + Quote( a );
-	std::string out = Temp( "stdout.txt" ), err = Temp( "stderr.txt" );
+	// ctest runs tests of this file in parallel processes: the capture files must not be shared.
+	std::string tag = std::to_string( (long)getpid() );
+	std::string out = Temp( "stdout_" + tag + ".txt" ), err = Temp( "stderr_" + tag + ".txt" );
 	cmd += " >" + Quote( out ) + " 2>" + Quote( err ) + " </dev/null";
 	RunResult r;
 	int status = std::system( cmd.c_str() );
