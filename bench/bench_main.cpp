@@ -10,6 +10,7 @@ static void usage( FILE* f )
 {
 	std::fprintf( f,
 				  "usage: polydepth-bench SUBCOMMAND [--json] [--quick] [--models DIR] [--csv FILE] [--repeats N] [--seed S]\n"
+				  "                       [--only NAME] [--oracle N]\n"
 				  "subcommands:\n"
 				  "  proximity  collide, distance and CCD against FCL on the same poses\n"
 				  "  pd-random  the paper's random-configuration scenario\n"
@@ -20,7 +21,11 @@ static void usage( FILE* f )
 				  "  --json      print one JSON object instead of tables\n"
 				  "  --quick     a small version that finishes in under a minute\n"
 				  "  --models D  benchmark data (default ../shared/models next to the repository)\n"
-				  "  --csv F     also write the per-case rows as CSV\n" );
+				  "  --csv F     also write the per-case rows as CSV\n"
+				  "  --repeats N queries (or repeats) per case\n"
+				  "  --seed S    seed of the random configurations\n"
+				  "  --only NAME pd-random, pd-path: run only this model (for profiling)\n"
+				  "  --oracle N  pd-random: oracle cases per model (0 = no oracle, for profiling)\n" );
 }
 
 int main( int argc, char** argv )
@@ -54,6 +59,10 @@ int main( int argc, char** argv )
 			o.csvPath = value( "--csv" );
 		else if ( a == "--repeats" )
 			o.repeats = std::atoi( value( "--repeats" ) );
+		else if ( a == "--only" )
+			o.only = value( "--only" );
+		else if ( a == "--oracle" )
+			o.oracleCases = std::atoi( value( "--oracle" ) );
 		else if ( a == "--seed" )
 			o.seed = (unsigned)std::strtoul( value( "--seed" ), nullptr, 10 );
 		else

@@ -207,7 +207,7 @@ int runPdRandom( const Options& o )
 	if ( o.quick )
 		specs = { { "knot-3k", "knot", 3000, 0, false }, { "bunny-2k", "pqp_spinning_bunny.tris", 0, 0, true } };
 	const int queries = o.repeats > 0 ? o.repeats : ( o.quick ? 10 : 60 );
-	const int oracleQueries = o.quick ? 2 : 6;
+	const int oracleQueries = o.oracleCases >= 0 ? o.oracleCases : ( o.quick ? 2 : 6 );
 	struct Row
 	{
 		std::string name;
@@ -218,6 +218,8 @@ int runPdRandom( const Options& o )
 	pdWorkspace* ws = pdCreateWorkspace();
 	for ( const PdModel& spec : specs )
 	{
+		if ( !o.only.empty() && o.only != spec.name )
+			continue;
 		Model model;
 		if ( !buildModel( o, spec, &model ) )
 			continue;
@@ -351,6 +353,8 @@ int runPdPath( const Options& o )
 	pdWorkspace* ws = pdCreateWorkspace();
 	for ( const PathSpec& spec : specs )
 	{
+		if ( !o.only.empty() && o.only != spec.name )
+			continue;
 		Model model;
 		if ( !buildModel( o, spec.model, &model ) )
 			continue;

@@ -24,6 +24,8 @@ struct Options
 	std::string csvPath;
 	int repeats = 0; ///< 0 = the subcommand's default
 	unsigned seed = 1;
+	std::string only;     ///< run only the model or case with this name (pd-random, pd-path)
+	int oracleCases = -1; ///< pd-random: oracle cases per model; -1 = the default, 0 = none
 };
 
 inline double nowUs()

@@ -202,56 +202,61 @@ pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endP
 			const pdBvhNode* nb = bvhB->nodes + e.b;
 			if ( na->count > 0 && nb->count > 0 )
 			{
-				for ( int i = 0; i < na->count; ++i )
+				double reach = target + pad;
+				for ( int chunk = 0; chunk < nb->count; chunk += PD_BVH_LEAF_SIZE )
 				{
-					int ta = bvhA->triangleOrder[na->start + i];
-					if ( cullA && pdDot( pdMulMV( &rel.r, meshA->faceNormals[ta] ), vB ) < -cullEps )
+					pdLeafChunk cb;
+					pdLeafChunk_Load( meshB, nb, chunk, &cb );
+					for ( int i = 0; i < na->count; ++i )
 					{
-						continue; // trailing face of A
-					}
-					pdVec3 va[3];
-					pdMesh_TriangleVertices( meshA, ta, va );
-					for ( int k = 0; k < 3; ++k )
-					{
-						va[k] = pdFrameApply( &rel, va[k] );
-					}
-					// A's triangle swept over [0, best], as a box.
-					pdVec3 loA, hiA;
-					pdTriangleBox( va, &loA, &hiA );
-					pdVec3 sweep = pdScale( vB, best );
-					pdVec3 loS = pdAdd( loA, pdMin3( sweep, pdV3( 0.0, 0.0, 0.0 ) ) );
-					pdVec3 hiS = pdAdd( hiA, pdMax3( sweep, pdV3( 0.0, 0.0, 0.0 ) ) );
-					pdVec3 nA = pdMulMV( &rel.r, meshA->faceNormals[ta] );
-					for ( int j = 0; j < nb->count; ++j )
-					{
-						int tb = bvhB->triangleOrder[nb->start + j];
-						if ( cullB && pdDot( meshB->faceNormals[tb], vB ) > cullEps )
+						int ta = bvhA->triangleOrder[na->start + i];
+						if ( cullA && pdDot( pdMulMV( &rel.r, meshA->faceNormals[ta] ), vB ) < -cullEps )
 						{
-							continue; // face of B turned away from the motion
+							continue; // trailing face of A
 						}
-						pdVec3 vb[3];
-						pdMesh_TriangleVertices( meshB, tb, vb );
-						// Cheap proofs that the pair never comes within target before best: the
-						// swept box, and both supporting planes with the vertices' linear motion.
-						pdVec3 loB, hiB;
-						pdTriangleBox( vb, &loB, &hiB );
-						double reach = target + pad;
-						if ( loS.x > hiB.x + reach || loB.x > hiS.x + reach || loS.y > hiB.y + reach ||
-							 loB.y > hiS.y + reach || loS.z > hiB.z + reach || loB.z > hiS.z + reach )
+						pdVec3 va[3];
+						pdMesh_TriangleVertices( meshA, ta, va );
+						for ( int k = 0; k < 3; ++k )
+						{
+							va[k] = pdFrameApply( &rel, va[k] );
+						}
+						// A's triangle swept over [0, best], as a box.
+						pdVec3 loA, hiA;
+						pdTriangleBox( va, &loA, &hiA );
+						pdVec3 sweep = pdScale( vB, best );
+						pdVec3 loS = pdAdd( loA, pdMin3( sweep, pdV3( 0.0, 0.0, 0.0 ) ) );
+						pdVec3 hiS = pdAdd( hiA, pdMax3( sweep, pdV3( 0.0, 0.0, 0.0 ) ) );
+						if ( !pdBoxesWithin( loS, hiS, cb.allLo, cb.allHi, reach ) )
 						{
 							continue;
 						}
-						if ( pdSweptPlaneClear( meshB->faceNormals[tb], vb[0], va,
-												best * pdDot( meshB->faceNormals[tb], vB ), reach ) ||
-							 pdSweptPlaneClear( nA, va[0], vb, -best * pdDot( nA, vB ), reach ) )
+						pdVec3 nA = pdMulMV( &rel.r, meshA->faceNormals[ta] );
+						for ( int j = 0; j < cb.count; ++j )
 						{
-							continue;
-						}
-						double t;
-						if ( pdTriangleTranslationToi( va, vb, vB, best, target, &t ) && ( !found || t < best ) )
-						{
-							best = t;
-							found = true;
+							int tb = cb.index[j];
+							if ( cullB && pdDot( meshB->faceNormals[tb], vB ) > cullEps )
+							{
+								continue; // face of B turned away from the motion
+							}
+							const pdVec3* vb = cb.v[j];
+							// Cheap proofs that the pair never comes within target before best: the
+							// swept box, and both supporting planes with the vertices' linear motion.
+							if ( !pdBoxesWithin( loS, hiS, cb.lo[j], cb.hi[j], reach ) )
+							{
+								continue;
+							}
+							if ( pdSweptPlaneClear( meshB->faceNormals[tb], vb[0], va,
+													best * pdDot( meshB->faceNormals[tb], vB ), reach ) ||
+								 pdSweptPlaneClear( nA, va[0], vb, -best * pdDot( nA, vB ), reach ) )
+							{
+								continue;
+							}
+							double t;
+							if ( pdTriangleTranslationToi( va, vb, vB, best, target, &t ) && ( !found || t < best ) )
+							{
+								best = t;
+								found = true;
+							}
 						}
 					}
 				}

@@ -127,42 +127,47 @@ pdStatus pdCollide( const pdMesh* meshA, const pdTransform* poseA, const pdMesh*
 		// Entries on the stack already overlap (tested when pushed).
 		if ( na->count > 0 && nb->count > 0 )
 		{
-			for ( int i = 0; i < na->count && !done; ++i )
+			for ( int chunk = 0; chunk < nb->count && !done; chunk += PD_BVH_LEAF_SIZE )
 			{
-				int ta = bvhA->triangleOrder[na->start + i];
-				pdVec3 va[3];
-				pdMesh_TriangleVertices( meshA, ta, va );
-				va[0] = pdFrameApply( &rel, va[0] );
-				va[1] = pdFrameApply( &rel, va[1] );
-				va[2] = pdFrameApply( &rel, va[2] );
-				pdVec3 loA, hiA;
-				pdTriangleBox( va, &loA, &hiA );
-				for ( int j = 0; j < nb->count; ++j )
+				pdLeafChunk cb;
+				pdLeafChunk_Load( meshB, nb, chunk, &cb );
+				for ( int i = 0; i < na->count && !done; ++i )
 				{
-					int tb = bvhB->triangleOrder[nb->start + j];
-					pdVec3 vb[3];
-					pdMesh_TriangleVertices( meshB, tb, vb );
-					pdVec3 loB, hiB;
-					pdTriangleBox( vb, &loB, &hiB );
-					if ( !pdBoundsOverlap( loA, hiA, loB, hiB ) || !pdTrianglesIntersect( va, vb ) )
+					int ta = bvhA->triangleOrder[na->start + i];
+					pdVec3 va[3];
+					pdMesh_TriangleVertices( meshA, ta, va );
+					va[0] = pdFrameApply( &rel, va[0] );
+					va[1] = pdFrameApply( &rel, va[1] );
+					va[2] = pdFrameApply( &rel, va[2] );
+					pdVec3 loA, hiA;
+					pdTriangleBox( va, &loA, &hiA );
+					if ( !pdBoundsOverlap( loA, hiA, cb.allLo, cb.allHi ) )
 					{
 						continue;
 					}
-					anyHit = true;
-					if ( !pdPushPair( ws, &pairCount, maxPairs, ta, tb, &outOfMemory ) )
+					for ( int j = 0; j < cb.count; ++j )
 					{
-						// The cap only counts as a limit when the caller wanted every pair.
-						if ( def->reportAllPairs && !outOfMemory )
+						if ( !pdBoundsOverlap( loA, hiA, cb.lo[j], cb.hi[j] ) || !pdTrianglesIntersect( va, cb.v[j] ) )
 						{
-							status = PD_STATUS_FEATURE_LIMIT;
+							continue;
 						}
-						done = true;
-						break;
-					}
-					if ( !def->reportAllPairs )
-					{
-						done = true;
-						break;
+						int tb = cb.index[j];
+						anyHit = true;
+						if ( !pdPushPair( ws, &pairCount, maxPairs, ta, tb, &outOfMemory ) )
+						{
+							// The cap only counts as a limit when the caller wanted every pair.
+							if ( def->reportAllPairs && !outOfMemory )
+							{
+								status = PD_STATUS_FEATURE_LIMIT;
+							}
+							done = true;
+							break;
+						}
+						if ( !def->reportAllPairs )
+						{
+							done = true;
+							break;
+						}
 					}
 				}
 			}

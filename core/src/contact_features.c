@@ -150,57 +150,61 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 		}
 		if ( na->count > 0 && nb->count > 0 )
 		{
-			for ( int i = 0; i < na->count && !full; ++i )
+			for ( int chunk = 0; chunk < nb->count && !full; chunk += PD_BVH_LEAF_SIZE )
 			{
-				int ta = bvhA->triangleOrder[na->start + i];
-				pdVec3 va[3];
-				pdMesh_TriangleVertices( meshA, ta, va );
-				for ( int k = 0; k < 3; ++k )
+				pdLeafChunk cb;
+				pdLeafChunk_Load( meshB, nb, chunk, &cb );
+				for ( int i = 0; i < na->count && !full; ++i )
 				{
-					va[k] = pdFrameApply( &rel, va[k] );
-				}
-				pdVec3 loA, hiA;
-				pdTriangleBox( va, &loA, &hiA );
-				for ( int j = 0; j < nb->count; ++j )
-				{
-					int tb = bvhB->triangleOrder[nb->start + j];
-					pdVec3 vb[3];
-					pdMesh_TriangleVertices( meshB, tb, vb );
-					pdVec3 loB, hiB;
-					pdTriangleBox( vb, &loB, &hiB );
-					if ( loA.x > hiB.x + tolerance || loB.x > hiA.x + tolerance || loA.y > hiB.y + tolerance ||
-						 loB.y > hiA.y + tolerance || loA.z > hiB.z + tolerance || loB.z > hiA.z + tolerance )
+					int ta = bvhA->triangleOrder[na->start + i];
+					pdVec3 va[3];
+					pdMesh_TriangleVertices( meshA, ta, va );
+					for ( int k = 0; k < 3; ++k )
+					{
+						va[k] = pdFrameApply( &rel, va[k] );
+					}
+					pdVec3 loA, hiA;
+					pdTriangleBox( va, &loA, &hiA );
+					if ( !pdBoxesWithin( loA, hiA, cb.allLo, cb.allHi, tolerance ) )
 					{
 						continue;
 					}
-					pdContactFeature local[15];
-					int n = pdTriangleContactFeatures( va, vb, tolerance, approachB, local );
-					if ( n <= 0 )
+					for ( int j = 0; j < cb.count; ++j )
 					{
-						continue;
+						if ( !pdBoxesWithin( loA, hiA, cb.lo[j], cb.hi[j], tolerance ) )
+						{
+							continue;
+						}
+						int tb = cb.index[j];
+						pdContactFeature local[15];
+						int n = pdTriangleContactFeatures( va, cb.v[j], tolerance, approachB, local );
+						if ( n <= 0 )
+						{
+							continue;
+						}
+						if ( rawCount + n > rawCap )
+						{
+							full = true;
+							break;
+						}
+						if ( !pdBuffer_Reserve( &ws->features, (size_t)( rawCount + n ) * sizeof( pdContactFeature ),
+												true ) )
+						{
+							return PD_STATUS_OUT_OF_MEMORY;
+						}
+						pdContactFeature* out = (pdContactFeature*)ws->features.data + rawCount;
+						for ( int k = 0; k < n; ++k )
+						{
+							pdContactFeature f = local[k];
+							pdFillFeature( meshA, ta, &f.featureA );
+							pdFillFeature( meshB, tb, &f.featureB );
+							f.pointA = pdFrameApply( &frameB, f.pointA );
+							f.pointB = pdFrameApply( &frameB, f.pointB );
+							f.normal = pdMulMV( &frameB.r, f.normal );
+							out[k] = f;
+						}
+						rawCount += n;
 					}
-					if ( rawCount + n > rawCap )
-					{
-						full = true;
-						break;
-					}
-					if ( !pdBuffer_Reserve( &ws->features, (size_t)( rawCount + n ) * sizeof( pdContactFeature ),
-											true ) )
-					{
-						return PD_STATUS_OUT_OF_MEMORY;
-					}
-					pdContactFeature* out = (pdContactFeature*)ws->features.data + rawCount;
-					for ( int k = 0; k < n; ++k )
-					{
-						pdContactFeature f = local[k];
-						pdFillFeature( meshA, ta, &f.featureA );
-						pdFillFeature( meshB, tb, &f.featureB );
-						f.pointA = pdFrameApply( &frameB, f.pointA );
-						f.pointB = pdFrameApply( &frameB, f.pointB );
-						f.normal = pdMulMV( &frameB.r, f.normal );
-						out[k] = f;
-					}
-					rawCount += n;
 				}
 			}
 			continue;

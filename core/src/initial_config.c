@@ -221,22 +221,12 @@ static bool pdStart_BoxInside( pdVec3 sLo, pdVec3 sHi, pdVec3 offset, pdVec3 lo,
 		   sHi.x + offset.x <= hi.x + pad && sHi.y + offset.y <= hi.y + pad && sHi.z + offset.z <= hi.z + pad;
 }
 
-bool pdStart_Collides( pdStartContext* ctx, pdVec3 x )
+// A recent intersecting pair that still intersects proves the collision (the same exact pair
+// test as pdCollide's leaves).
+static bool pdStart_CachedHit( const pdStartContext* ctx, const pdFrame* rel )
 {
-	pdTransform poseA;
-	poseA.q = ctx->rotationA;
-	poseA.p = pdAdd( ctx->frameA.p, x );
-	pdTransform poseB;
-	poseB.q = ctx->rotationB;
-	poseB.p = ctx->frameB.p;
 	const pdMesh* meshA = ctx->meshA;
 	const pdMesh* meshB = ctx->meshB;
-	pdFrame frameA = ctx->frameA;
-	frameA.p = poseA.p;
-	pdFrame rel = pdRelativeFrame( &frameA, &ctx->frameB );
-	ctx->collideCount += 1;
-	// A recent intersecting pair that still intersects proves the collision (the same exact
-	// pair test as pdCollide's leaves).
 	int cached = ctx->hitPairCount < 0 ? 0 : ( ctx->hitPairCount > 8 ? 8 : ctx->hitPairCount );
 	for ( int k = 0; k < cached; ++k )
 	{
@@ -248,13 +238,82 @@ bool pdStart_Collides( pdStartContext* ctx, pdVec3 x )
 		pdVec3 va[3], vb[3];
 		pdMesh_TriangleVertices( meshA, ta, va );
 		pdMesh_TriangleVertices( meshB, tb, vb );
-		va[0] = pdFrameApply( &rel, va[0] );
-		va[1] = pdFrameApply( &rel, va[1] );
-		va[2] = pdFrameApply( &rel, va[2] );
+		va[0] = pdFrameApply( rel, va[0] );
+		va[1] = pdFrameApply( rel, va[1] );
+		va[2] = pdFrameApply( rel, va[2] );
 		if ( pdTrianglesIntersect( va, vb ) )
 		{
 			return true;
 		}
+	}
+	return false;
+}
+
+static void pdStart_RememberHit( pdStartContext* ctx, int ta, int tb )
+{
+	int slot = ( ctx->hitPairNext % 8 + 8 ) % 8;
+	ctx->hitPairs[slot][0] = ta;
+	ctx->hitPairs[slot][1] = tb;
+	ctx->hitPairNext = ( slot + 1 ) % 8;
+	if ( ctx->hitPairCount < 8 )
+	{
+		ctx->hitPairCount += 1;
+	}
+}
+
+// With the surfaces apart: true when one solid lies inside the other (containment rule only).
+// The same one-vertex-per-mesh test as pdCollide, each side only when its box allows it.
+static bool pdStart_Contained( pdStartContext* ctx, const pdFrame* rel )
+{
+	if ( !ctx->containment )
+	{
+		return false;
+	}
+	const pdMesh* meshA = ctx->meshA;
+	const pdMesh* meshB = ctx->meshB;
+	pdStart_PrepareSamples( ctx );
+	if ( meshB->closed &&
+		 pdStart_BoxInside( ctx->sampleLoA, ctx->sampleHiA, rel->p, meshB->boundsMin, meshB->boundsMax, meshB->diagonal ) )
+	{
+		pdVec3 p = pdFrameApply( rel, meshA->vertices[meshA->triangles[0][0]] );
+		if ( pdMesh_ContainsPoint( meshB, p, ctx->ws ) )
+		{
+			return true;
+		}
+	}
+	pdVec3 offsetB = pdMulMTV( &rel->r, pdNeg( rel->p ) ); // B's origin in A's frame
+	if ( meshA->closed &&
+		 pdStart_BoxInside( ctx->sampleLoB, ctx->sampleHiB, offsetB, meshA->boundsMin, meshA->boundsMax, meshA->diagonal ) )
+	{
+		pdVec3 p = pdMulMTV( &rel->r, pdSub( meshB->vertices[meshB->triangles[0][0]], rel->p ) );
+		if ( pdMesh_ContainsPoint( meshA, p, ctx->ws ) )
+		{
+			return true;
+		}
+	}
+	return false;
+}
+
+static pdFrame pdStart_Relative( const pdStartContext* ctx, pdVec3 x )
+{
+	pdFrame frameA = ctx->frameA;
+	frameA.p = pdAdd( ctx->frameA.p, x );
+	return pdRelativeFrame( &frameA, &ctx->frameB );
+}
+
+bool pdStart_Collides( pdStartContext* ctx, pdVec3 x )
+{
+	pdTransform poseA;
+	poseA.q = ctx->rotationA;
+	poseA.p = pdAdd( ctx->frameA.p, x );
+	pdTransform poseB;
+	poseB.q = ctx->rotationB;
+	poseB.p = ctx->frameB.p;
+	pdFrame rel = pdStart_Relative( ctx, x );
+	ctx->collideCount += 1;
+	if ( pdStart_CachedHit( ctx, &rel ) )
+	{
+		return true;
 	}
 
 	pdCollideDef def = pdDefaultCollideDef();
@@ -262,7 +321,7 @@ bool pdStart_Collides( pdStartContext* ctx, pdVec3 x )
 	// Containment is decided here, after a cheap proof that it is impossible.
 	def.checkContainment = false;
 	pdCollideResult result;
-	pdStatus status = pdCollide( meshA, &poseA, meshB, &poseB, &def, ctx->ws, &result );
+	pdStatus status = pdCollide( ctx->meshA, &poseA, ctx->meshB, &poseB, &def, ctx->ws, &result );
 	ctx->nodeVisits += result.nodeVisits;
 	if ( status < 0 )
 	{
@@ -270,45 +329,46 @@ bool pdStart_Collides( pdStartContext* ctx, pdVec3 x )
 	}
 	if ( result.colliding && result.pairCount > 0 && result.pairs != NULL )
 	{
-		int slot = ( ctx->hitPairNext % 8 + 8 ) % 8;
-		ctx->hitPairs[slot][0] = result.pairs[0].triangleA;
-		ctx->hitPairs[slot][1] = result.pairs[0].triangleB;
-		ctx->hitPairNext = ( slot + 1 ) % 8;
-		if ( ctx->hitPairCount < 8 )
-		{
-			ctx->hitPairCount += 1;
-		}
+		pdStart_RememberHit( ctx, result.pairs[0].triangleA, result.pairs[0].triangleB );
 	}
 	if ( result.colliding || status == PD_STATUS_TRAVERSAL_LIMIT )
 	{
 		return true;
 	}
-	if ( !ctx->containment )
+	return pdStart_Contained( ctx, &rel );
+}
+
+bool pdStart_FreeGap( pdStartContext* ctx, pdVec3 x, double above, double* outGap )
+{
+	*outGap = 0.0;
+	pdFrame rel = pdStart_Relative( ctx, x );
+	ctx->collideCount += 1;
+	if ( pdStart_CachedHit( ctx, &rel ) )
 	{
 		return false;
 	}
-	// The same one-vertex-per-mesh test as pdCollide, each side only when its box allows it.
-	pdStart_PrepareSamples( ctx );
-	if ( meshB->closed &&
-		 pdStart_BoxInside( ctx->sampleLoA, ctx->sampleHiA, rel.p, meshB->boundsMin, meshB->boundsMax, meshB->diagonal ) )
+	pdTransform poseA;
+	poseA.q = ctx->rotationA;
+	poseA.p = pdAdd( ctx->frameA.p, x );
+	pdTransform poseB;
+	poseB.q = ctx->rotationB;
+	poseB.p = ctx->frameB.p;
+	pdDistanceDef def = pdDefaultDistanceDef();
+	def.upperBound = above;
+	pdDistanceResult r;
+	pdStatus status = pdComputeDistance( ctx->meshA, &poseA, ctx->meshB, &poseB, &def, ctx->ws, &r );
+	ctx->nodeVisits += r.nodeVisits;
+	// Touching counts as colliding, as in pdStart_Collides (a failed query too: conservative).
+	if ( status < 0 || status == PD_STATUS_TRAVERSAL_LIMIT || !( r.distance > 0.0 ) || !isfinite( r.distance ) )
 	{
-		pdVec3 p = pdFrameApply( &rel, meshA->vertices[meshA->triangles[0][0]] );
-		if ( pdMesh_ContainsPoint( meshB, p, ctx->ws ) )
-		{
-			return true;
-		}
+		return false;
 	}
-	pdVec3 offsetB = pdMulMTV( &rel.r, pdNeg( rel.p ) ); // B's origin in A's frame
-	if ( meshA->closed &&
-		 pdStart_BoxInside( ctx->sampleLoB, ctx->sampleHiB, offsetB, meshA->boundsMin, meshA->boundsMax, meshA->diagonal ) )
+	if ( pdStart_Contained( ctx, &rel ) )
 	{
-		pdVec3 p = pdMulMTV( &rel.r, pdSub( meshB->vertices[meshB->triangles[0][0]], rel.p ) );
-		if ( pdMesh_ContainsPoint( meshA, p, ctx->ws ) )
-		{
-			return true;
-		}
+		return false;
 	}
-	return false;
+	*outGap = r.distance;
+	return true;
 }
 
 double pdStart_SeparationDistance( const pdStartContext* ctx, pdVec3 u )

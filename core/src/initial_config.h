@@ -57,6 +57,11 @@ typedef struct pdStartCandidate
 /// A failed query counts as colliding (conservative).
 bool pdStart_Collides( pdStartContext* ctx, pdVec3 x );
 
+/// False when A translated by x collides with B, exactly as pdStart_Collides; otherwise true
+/// with *outGap = the distance between the surfaces, or a lower bound on it above `above`
+/// (one bounded distance query instead of a collision check followed by a distance query).
+bool pdStart_FreeGap( pdStartContext* ctx, pdVec3 x, double above, double* outGap );
+
 /// Smallest t >= 0 such that A at o + t*u is outside B's enclosing sphere with a margin of
 /// the tolerance (free by construction). u must be unit.
 double pdStart_SeparationDistance( const pdStartContext* ctx, pdVec3 u );

@@ -88,3 +88,41 @@ static inline void pdMesh_TriangleVertices( const pdMesh* mesh, int t, pdVec3 ou
 	out[1] = mesh->vertices[tri[1]];
 	out[2] = mesh->vertices[tri[2]];
 }
+
+/// Up to PD_BVH_LEAF_SIZE triangles of one BVH leaf in the mesh frame, with their boxes and the
+/// box of them all: leaf-pair loops load B's side once instead of once per triangle of A.
+typedef struct pdLeafChunk
+{
+	int count;
+	int index[PD_BVH_LEAF_SIZE];
+	pdVec3 v[PD_BVH_LEAF_SIZE][3];
+	pdVec3 lo[PD_BVH_LEAF_SIZE], hi[PD_BVH_LEAF_SIZE];
+	pdVec3 allLo, allHi;
+} pdLeafChunk;
+
+/// Loads the triangles [first, first + PD_BVH_LEAF_SIZE) of leaf `node` (clipped to the leaf).
+static inline void pdLeafChunk_Load( const pdMesh* mesh, const pdBvhNode* node, int first, pdLeafChunk* out )
+{
+	int n = node->count - first;
+	out->count = n < PD_BVH_LEAF_SIZE ? n : PD_BVH_LEAF_SIZE;
+	out->allLo = pdV3( INFINITY, INFINITY, INFINITY );
+	out->allHi = pdV3( -INFINITY, -INFINITY, -INFINITY );
+	for ( int j = 0; j < out->count; ++j )
+	{
+		int t = mesh->bvh.triangleOrder[node->start + first + j];
+		out->index[j] = t;
+		pdMesh_TriangleVertices( mesh, t, out->v[j] );
+		pdTriangleBox( out->v[j], out->lo + j, out->hi + j );
+		out->allLo = pdV3( pdMinD( out->allLo.x, out->lo[j].x ), pdMinD( out->allLo.y, out->lo[j].y ),
+						   pdMinD( out->allLo.z, out->lo[j].z ) );
+		out->allHi = pdV3( pdMaxD( out->allHi.x, out->hi[j].x ), pdMaxD( out->allHi.y, out->hi[j].y ),
+						   pdMaxD( out->allHi.z, out->hi[j].z ) );
+	}
+}
+
+/// True when the boxes [loA, hiA] and [loB, hiB] come within `reach` of each other.
+static inline bool pdBoxesWithin( pdVec3 loA, pdVec3 hiA, pdVec3 loB, pdVec3 hiB, double reach )
+{
+	return loA.x <= hiB.x + reach && loB.x <= hiA.x + reach && loA.y <= hiB.y + reach && loB.y <= hiA.y + reach &&
+		   loA.z <= hiB.z + reach && loB.z <= hiA.z + reach;
+}

@@ -130,6 +130,13 @@ static bool pdQuery_OutOfTime( pdPdQuery* q )
 	return q->timeUp;
 }
 
+// A bound within the contact tolerance cannot be improved by anything that matters: answers
+// are only defined up to the tolerance. Resting contacts (depths far below it) stop here.
+static bool pdQuery_Settled( const pdPdQuery* q )
+{
+	return q->haveBest && q->bestLength <= q->tol;
+}
+
 static void pdQuery_Offer( pdPdQuery* q, pdVec3 x, int planes )
 {
 	double len = pdLength( x );
@@ -162,8 +169,9 @@ static void pdQuery_StoreFeatures( pdPdQuery* q, int slot, const pdContactFeatur
 // Out-projection: A moves from o + from toward o + to; the first contact configuration on the
 // way (relative to o) with its features in the candidate slot. knownFree: the caller has just
 // checked `from` with pdStart_Collides, so the sweep's own start check is skipped where it
-// applies the same containment rule. A contact not shorter than acceptBelow will be dropped by
-// the caller, so its features are not gathered.
+// applies the same containment rule. Features are gathered only for a contact the caller will
+// refine: one shorter than acceptBelow and not already within the tolerance of o (which
+// settles the query, see pdQuery_Settled).
 static bool pdQuery_OutProjectEx( pdPdQuery* q, pdVec3 from, pdVec3 to, bool knownFree, double acceptBelow,
 								  pdVec3* outContact )
 {
@@ -173,21 +181,17 @@ static bool pdQuery_OutProjectEx( pdPdQuery* q, pdVec3 from, pdVec3 to, bool kno
 	def.contactTolerance = q->tol;
 	def.maxFeatures = PD_MAX_PD_FEATURES;
 	bool sameRule = q->sc.containment || ( !q->sc.meshA->closed && !q->sc.meshB->closed );
-	bool lazy = acceptBelow < INFINITY;
 	pdCcdResult r;
 	pdStatus status = pdCcd_Sweep( q->sc.meshA, &poseA, pdAdd( q->sc.frameA.p, to ), q->sc.meshB, &poseB, &def,
-								   q->sc.ws, knownFree && sameRule, !lazy, &r );
+								   q->sc.ws, knownFree && sameRule, false, &r );
 	q->nodeVisits += r.nodeVisits;
 	if ( status < 0 || !r.hit || r.startColliding || !pdIsFiniteVec( r.contactPosition ) )
 	{
 		return false;
 	}
 	*outContact = pdSub( r.contactPosition, q->sc.frameA.p );
-	if ( !lazy )
-	{
-		pdQuery_StoreFeatures( q, 1 - q->current, r.features, r.featureCount );
-	}
-	else if ( pdLength( *outContact ) < acceptBelow )
+	double length = pdLength( *outContact );
+	if ( length < acceptBelow && length > q->tol )
 	{
 		// Exactly the sweep's own gathering: the contact pose and the motion as approach.
 		pdTransform contactPose = poseA;
@@ -231,23 +235,6 @@ static bool pdQuery_GatherFeatures( pdPdQuery* q, pdVec3 x )
 	}
 	pdQuery_StoreFeatures( q, 1 - q->current, features, count );
 	return true;
-}
-
-// Distance at A translated by x, bounded above by `above` (returns a value > above when far).
-static double pdQuery_Distance( pdPdQuery* q, pdVec3 x, double above )
-{
-	pdTransform poseA = pdQuery_PoseA( q, x );
-	pdTransform poseB = pdQuery_PoseB( q );
-	pdDistanceDef def = pdDefaultDistanceDef();
-	def.upperBound = above;
-	pdDistanceResult r;
-	pdStatus status = pdComputeDistance( q->sc.meshA, &poseA, q->sc.meshB, &poseB, &def, q->sc.ws, &r );
-	q->nodeVisits += r.nodeVisits;
-	if ( status < 0 || !isfinite( r.distance ) )
-	{
-		return 0.0;
-	}
-	return r.distance;
 }
 
 static void pdQuery_Accept( pdPdQuery* q )
@@ -395,6 +382,10 @@ static void pdQuery_Refine( pdPdQuery* q, pdVec3 xc )
 		{
 			return;
 		}
+		if ( pdQuery_Settled( q ) )
+		{
+			return;
+		}
 		if ( it >= q->def->maxIterations )
 		{
 			q->iterationLimit = true;
@@ -439,9 +430,9 @@ static void pdQuery_Refine( pdPdQuery* q, pdVec3 xc )
 		{
 			pdVec3 target = pdLerp( xc, xp, s );
 			pdVec3 next;
-			if ( !pdStart_Collides( &q->sc, target ) )
+			double d;
+			if ( pdStart_FreeGap( &q->sc, target, q->tol, &d ) )
 			{
-				double d = pdQuery_Distance( q, target, q->tol );
 				if ( d <= q->tol )
 				{
 					// In contact: the projected configuration itself is the answer (bug B3).
@@ -509,7 +500,7 @@ static void pdQuery_Refine( pdPdQuery* q, pdVec3 xc )
 static int pdQuery_DirectionSearch( pdPdQuery* q, int maxStarts )
 {
 	int starts = 0;
-	if ( !q->haveBest || !( q->bestLength > 0.0 ) )
+	if ( !q->haveBest || !( q->bestLength > 0.0 ) || pdQuery_Settled( q ) )
 	{
 		return 0;
 	}
@@ -840,14 +831,16 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 	}
 	if ( !collide.colliding )
 	{
+		// Only touching or not matters here: the search may stop once it proves a gap.
 		pdDistanceDef distanceDef = pdDefaultDistanceDef();
+		distanceDef.upperBound = q.tol;
 		pdDistanceResult distance;
 		status = pdComputeDistance( meshA, poseA, meshB, poseB, &distanceDef, ws, &distance );
 		if ( status < 0 )
 		{
 			return pdFail( outResult, status, startMs );
 		}
-		outResult->state = distance.distance <= q.tol ? PD_STATE_TOUCHING : PD_STATE_SEPARATED;
+		outResult->state = !distance.stoppedAbove && distance.distance <= q.tol ? PD_STATE_TOUCHING : PD_STATE_SEPARATED;
 		outResult->nodeVisits = q.nodeVisits + distance.nodeVisits;
 		return pdFinish( outResult, PD_STATUS_OK, startMs );
 	}
@@ -887,7 +880,7 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 		for ( int i = 0; i < candidateCount && starts < def->maxStarts; ++i )
 		{
 			// At least one start always runs, so even a tiny budget returns a real contact.
-			if ( q.haveBest && pdQuery_OutOfTime( &q ) )
+			if ( pdQuery_Settled( &q ) || ( q.haveBest && pdQuery_OutOfTime( &q ) ) )
 			{
 				break;
 			}
@@ -951,11 +944,14 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 	{
 		u = pdV3( 1.0, 0.0, 0.0 );
 	}
-	bool valid = !pdStart_Collides( &q.sc, answer );
+	// Out-projected answers stop about tol/2 short of touching; a bound well above that keeps
+	// the distance search short, and an answer farther out is tightened from the bound.
+	double gap = 0.0;
+	bool valid = pdStart_FreeGap( &q.sc, answer, 16.0 * q.tol, &gap );
 	for ( int k = 1; k <= 8 && !valid; ++k )
 	{
 		answer = pdMulAdd( q.best, k * q.tol, u );
-		valid = !pdStart_Collides( &q.sc, answer );
+		valid = pdStart_FreeGap( &q.sc, answer, 16.0 * q.tol, &gap );
 	}
 	if ( !valid )
 	{
@@ -963,16 +959,12 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 	}
 	else
 	{
-		double gap = pdQuery_Distance( &q, answer, INFINITY );
 		double pull = gap - 0.05 * q.tol;
 		if ( pull > 0.0 && pull < pdLength( answer ) )
 		{
-			// Moving by less than the gap cannot make the meshes touch.
-			pdVec3 tighter = pdMulAdd( answer, -pull, u );
-			if ( !pdStart_Collides( &q.sc, tighter ) )
-			{
-				answer = tighter;
-			}
+			// Moving by less than the gap (a lower bound on the distance) cannot make the
+			// surfaces meet, nor put one solid inside the other: free without another check.
+			answer = pdMulAdd( answer, -pull, u );
 		}
 	}
 
