@@ -758,6 +758,23 @@ int pdTriangleContactFeatures( const pdVec3 a[3], const pdVec3 b[3], double tole
 			{
 				continue;
 			}
+			// Cheap rejections before the closest points: the segments' boxes, and the distance
+			// between the two lines (a lower bound on the segments'), both padded for rounding so
+			// that nothing the exact test below would keep is dropped.
+			pdVec3 ea = pdAdd( la[i], da ), eb = pdAdd( lb[j], db );
+			double reach = tol + margin;
+			pdVec3 loA = pdMin3( la[i], ea ), hiA = pdMax3( la[i], ea );
+			pdVec3 loB = pdMin3( lb[j], eb ), hiB = pdMax3( lb[j], eb );
+			if ( loA.x > hiB.x + reach || loB.x > hiA.x + reach || loA.y > hiB.y + reach || loB.y > hiA.y + reach ||
+				 loA.z > hiB.z + reach || loB.z > hiA.z + reach )
+			{
+				continue;
+			}
+			double lineGap = pdDot( pdSub( lb[j], la[i] ), n );
+			if ( lineGap * lineGap > reach * reach * nSq )
+			{
+				continue;
+			}
 			double s, t;
 			double dSq = pdSegmentSegment( la[i], da, lb[j], db, pointSq, &s, &t );
 			const double interior = 1e-9;

@@ -29,8 +29,12 @@ static inline pdVec3 pdCross( pdVec3 a, pdVec3 b )
 static inline double pdLengthSq( pdVec3 a ) { return pdDot( a, a ); }
 static inline double pdLength( pdVec3 a ) { return sqrt( pdDot( a, a ) ); }
 static inline double pdDistanceSq( pdVec3 a, pdVec3 b ) { return pdLengthSq( pdSub( a, b ) ); }
-static inline pdVec3 pdMin3( pdVec3 a, pdVec3 b ) { return pdV3( fmin( a.x, b.x ), fmin( a.y, b.y ), fmin( a.z, b.z ) ); }
-static inline pdVec3 pdMax3( pdVec3 a, pdVec3 b ) { return pdV3( fmax( a.x, b.x ), fmax( a.y, b.y ), fmax( a.z, b.z ) ); }
+// Comparisons rather than fmin/fmax: gcc calls libm for those (NaN rules) in hot loops, and
+// every value reaching these is finite or an infinite box start.
+static inline double pdMinScalar( double a, double b ) { return b < a ? b : a; }
+static inline double pdMaxScalar( double a, double b ) { return b > a ? b : a; }
+static inline pdVec3 pdMin3( pdVec3 a, pdVec3 b ) { return pdV3( pdMinScalar( a.x, b.x ), pdMinScalar( a.y, b.y ), pdMinScalar( a.z, b.z ) ); }
+static inline pdVec3 pdMax3( pdVec3 a, pdVec3 b ) { return pdV3( pdMaxScalar( a.x, b.x ), pdMaxScalar( a.y, b.y ), pdMaxScalar( a.z, b.z ) ); }
 static inline pdVec3 pdLerp( pdVec3 a, pdVec3 b, double t ) { return pdMulAdd( a, t, pdSub( b, a ) ); }
 static inline double pdComponent( pdVec3 a, int axis ) { return axis == 0 ? a.x : ( axis == 1 ? a.y : a.z ); }
 
