@@ -30,6 +30,7 @@ pdPenetrationDef pdDefaultPenetrationDef( void )
 	def.useOrientationPruning = true;
 	def.useConvexExactPath = true;
 	def.closedAsSolid = true;
+	def.computeLocalPenetrations = true;
 	def.internalValue = PD_SECRET_COOKIE;
 	return def;
 }
@@ -979,7 +980,10 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 	outResult->contacts = q.bestPlanes;
 
 	// 6. Local PDs.
-	pdQuery_LocalPenetrations( &q, answer, outResult );
+	if ( def->computeLocalPenetrations )
+	{
+		pdQuery_LocalPenetrations( &q, answer, outResult );
+	}
 
 	// 7. Motion coherence.
 	pdUpdateCache( &q, ioCache, answer );

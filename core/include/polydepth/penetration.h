@@ -38,6 +38,9 @@ typedef struct pdPenetrationDef
 	bool useOrientationPruning; ///< drop inapplicable feature pairs (SFOG). Default true
 	bool useConvexExactPath;    ///< exact PD from the SFOG overlay when both meshes are convex. Default true
 	bool closedAsSolid;         ///< closed meshes are solids (containment is penetration). Default true
+	/// Group the contacts at the answer into local PDs (result.local). Default true; a caller
+	/// that gathers its own contacts at the answer (the Bullet plugin) turns it off.
+	bool computeLocalPenetrations;
 	int internalValue;
 } pdPenetrationDef;
 
