@@ -5,6 +5,7 @@
 
 #ifdef POLYDEPTH_HAVE_RENDER
 #include "render.h"
+#include "viewer.h"
 #endif
 
 #include <algorithm>
@@ -35,6 +36,7 @@ struct pdOptions
 	int height = 540;
 	bool view = false;
 	bool json = false;
+	bool hash = false; ///< print only the final state hash (determinism checks across processes)
 	bool showContacts = false;
 };
 
@@ -42,10 +44,12 @@ const char* const kUsage =
 	"usage: polydepth-sample debris|ragdoll|tori [--algo polydepth|gimpact] [--bodies N] [--steps N] [--seed S]\n"
 	"       [--frames DIR] [--every K] [--video FILE] [--sheet FILE] [--series FILE] [--size WxH] [--view] [--json]\n"
 	"       [--show-contacts] [--shapes torus,knot,grate,cup,spoon,bunny] [--debris N] [--models DIR]\n"
-	"       [--no-sleep] [--margin M] [--penetration-every N]\n"
+	"       [--no-sleep] [--margin M] [--penetration-every N] [--substeps N] [--solver-iterations N] [--hash]\n"
 	"  debris   mixed concave bodies falling into an open box (default 32 bodies, 600 steps)\n"
 	"  tori     the benchmark: 60 tori of 1,536 triangles, 600 steps of 1/60 s\n"
 	"  ragdoll  ragdolls (11 bodies, 10 joints) tumbling down stairs onto a debris heap (default 4)\n"
+	"  --hash prints only the final state hash (0x + 16 hex digits): same scene, seed and steps give\n"
+	"         the same hash in every process\n"
 	"  --view opens a window (drag: orbit, wheel: zoom, space: pause, N: step, C: contacts,\n"
 	"         A: switch algorithm and restart, R: restart, Q/Esc: quit)\n";
 
@@ -141,6 +145,8 @@ pdOptions pdParseOptions( int argc, char** argv )
 			o.view = true;
 		else if ( arg == "--json" )
 			o.json = true;
+		else if ( arg == "--hash" )
+			o.hash = true;
 		else if ( arg == "--show-contacts" )
 			o.showContacts = true;
 		else if ( arg == "--shapes" )
@@ -158,6 +164,10 @@ pdOptions pdParseOptions( int argc, char** argv )
 				pdBadOption( std::string( "--margin expects metres in (0, 1), got '" ) + text + "'" );
 			o.config.margin = m;
 		}
+		else if ( arg == "--substeps" )
+			o.config.substeps = (int)integer( 1, 64 );
+		else if ( arg == "--solver-iterations" )
+			o.config.solverIterations = (int)integer( 1, 1000 );
 		else if ( arg == "--penetration-every" )
 			o.config.penetrationEvery = (int)integer( 0, 1000000 );
 		else
@@ -170,8 +180,10 @@ pdOptions pdParseOptions( int argc, char** argv )
 void pdPrintTable( const pdScene& scene, const pdSceneMetrics& m )
 {
 	const pdSceneConfig& c = scene.config();
-	std::printf( "polydepth-sample %s: algo %s, seed %u, %d dynamic bodies, %d steps of %.4g s\n", scene.name(),
-				 pdSceneAlgoName( c.algo ), c.seed, m.dynamicBodies, m.steps, c.timeStep );
+	std::printf( "polydepth-sample %s: algo %s, seed %u, %d dynamic bodies, %d steps of %.4g s (%d physics substeps, "
+				 "%d solver iterations)\n",
+				 scene.name(), pdSceneAlgoName( c.algo ), c.seed, m.dynamicBodies, m.steps, c.timeStep, c.substeps,
+				 c.solverIterations );
 	std::printf( "  %-22s %.2f s\n", "simulated", m.simulatedSeconds );
 	std::printf( "  %-22s median %.2f ms, p95 %.2f ms, mean %.2f ms\n", "step time", m.medianStepMs, m.p95StepMs,
 				 m.meanStepMs );
@@ -201,6 +213,7 @@ void pdPrintJson( const pdScene& scene, const pdSceneMetrics& m )
 {
 	const pdSceneConfig& c = scene.config();
 	std::printf( "{\"scene\": \"%s\", \"algo\": \"%s\", \"seed\": %u, \"bodies\": %d, \"steps\": %d, "
+				 "\"substeps\": %d, \"solver_iterations\": %d, "
 				 "\"simulated_s\": %.6g, \"median_ms\": %.6g, \"p95_ms\": %.6g, \"mean_ms\": %.6g, "
 				 "\"contacts\": %.6g, \"max_contacts\": %d, \"lost\": %d, \"asleep\": %d, "
 				 "\"max_penetration\": %.6g, \"max_penetration_step\": %d, \"final_penetration\": %.6g, "
@@ -208,7 +221,8 @@ void pdPrintJson( const pdScene& scene, const pdSceneMetrics& m )
 				 "\"jitter\": %.6g, \"joints\": %d, \"max_joint_error\": %.6g, \"max_joint_angle_error\": %.6g, "
 				 "\"max_limit_violation\": %.6g, "
 				 "\"finite\": %s, \"hash\": \"0x%016" PRIx64 "\", \"body_size\": %.6g}\n",
-				 scene.name(), pdSceneAlgoName( c.algo ), c.seed, m.dynamicBodies, m.steps, m.simulatedSeconds,
+				 scene.name(), pdSceneAlgoName( c.algo ), c.seed, m.dynamicBodies, m.steps, c.substeps,
+				 c.solverIterations, m.simulatedSeconds,
 				 m.medianStepMs, m.p95StepMs, m.meanStepMs, m.meanContacts, m.maxContacts, m.lost, m.asleep,
 				 m.maxPenetration, m.maxPenetrationStep, m.finalPenetration, m.penetrationQueries,
 				 m.penetrationFailures, m.maxFloorPenetration, m.jitter, m.joints, m.maxJointError,
@@ -315,41 +329,22 @@ int pdRunView( pdOptions& o )
 	}
 	double eye[3], target[3];
 	scene->camera( eye, target );
-	double dx = eye[0] - target[0], dy = eye[1] - target[1], dz = eye[2] - target[2];
-	double distance = std::sqrt( dx * dx + dy * dy + dz * dz );
-	double yaw = std::atan2( dx, dz ), pitch = std::asin( dy / std::max( distance, 1e-9 ) );
-	bool paused = false, contacts = o.showContacts, quit = false;
+	pdViewerState view;
+	pdViewer_Init( &view, eye, target, (int)o.config.algo, 2, o.showContacts );
 	pdSceneDrawer drawer;
-	// The loop ends when the window closes or on Q/Esc; each pass is one frame.
-	for ( long frame = 0; !quit && frame < 100000000L; ++frame )
+	// The loop ends when the window closes or on Q/Esc; each pass is one frame. The input
+	// handling is pdViewer_Update (tested without a window in tests/samples/test_viewer.cpp).
+	for ( long frame = 0; frame < 100000000L; ++frame )
 	{
 		pdWindowInput input;
 		pdWindow_Poll( window, &input );
-		if ( input.closed )
+		pdViewerActions act = pdViewer_Update( &view, &input, scene->stepIndex() >= scene->stepCount() );
+		if ( act.quit )
 			break;
-		bool restart = false, single = false;
-		for ( int k = 0; k < input.keyCount; ++k )
+		if ( act.restart )
 		{
-			int key = input.keys[k];
-			if ( key == 27 || key == 'Q' )
-				quit = true;
-			else if ( key == ' ' )
-				paused = !paused;
-			else if ( key == 'N' || key == 'S' )
-				single = true;
-			else if ( key == 'C' )
-				contacts = !contacts;
-			else if ( key == 'R' )
-				restart = true;
-			else if ( key == 'A' )
-			{
-				o.config.algo =
-					o.config.algo == PD_SCENE_ALGO_GIMPACT ? PD_SCENE_ALGO_POLYDEPTH : PD_SCENE_ALGO_GIMPACT;
-				restart = true;
-			}
-		}
-		if ( restart )
-		{
+			o.config.algo = view.algorithm == (int)PD_SCENE_ALGO_POLYDEPTH ? PD_SCENE_ALGO_POLYDEPTH
+																			: PD_SCENE_ALGO_GIMPACT;
 			std::unique_ptr<pdScene> next = pdScene::create( o.config, &message );
 			if ( next )
 			{
@@ -358,25 +353,24 @@ int pdRunView( pdOptions& o )
 			}
 			else
 			{
+				// Keep the running scene and its algorithm.
 				std::fprintf( stderr, "polydepth-sample: %s\n", message.c_str() );
 				o.config.algo = scene->config().algo;
+				view.algorithm = (int)o.config.algo;
 			}
 		}
-		yaw -= 0.005 * input.dragX;
-		pitch = std::min( 1.5, std::max( -0.2, pitch + 0.005 * input.dragY ) );
-		distance = std::min( 80.0, std::max( 1.0, distance * std::pow( 0.9, input.scroll ) ) );
-		eye[0] = target[0] + distance * std::cos( pitch ) * std::sin( yaw );
-		eye[1] = target[1] + distance * std::sin( pitch );
-		eye[2] = target[2] + distance * std::cos( pitch ) * std::cos( yaw );
-		if ( ( !paused || single ) && scene->stepIndex() < scene->stepCount() )
+		pdViewer_GetEye( &view, eye );
+		for ( int k = 0; k < 3; ++k )
+			target[k] = view.target[k];
+		if ( act.step && scene->stepIndex() < scene->stepCount() )
 			scene->step();
 		if ( input.width > 0 && input.height > 0 )
 			pdRenderer_Resize( renderer, input.width, input.height );
-		drawer.draw( renderer, *scene, eye, target, contacts );
+		drawer.draw( renderer, *scene, eye, target, view.showContacts );
 		int w = pdRenderer_GetWidth( renderer ), h = pdRenderer_GetHeight( renderer );
 		std::vector<uint8_t> pixels( pdRenderer_GetPixels( renderer ), pdRenderer_GetPixels( renderer ) + 4 * w * h );
 		const uint8_t white[3] = { 255, 255, 255 };
-		pdDrawLabel( pixels.data(), w, h, 10, 10, ( pdLabel( *scene ) + ( paused ? "  (PAUSED)" : "" ) ).c_str(), 2,
+		pdDrawLabel( pixels.data(), w, h, 10, 10, ( pdLabel( *scene ) + ( view.paused ? "  (PAUSED)" : "" ) ).c_str(), 2,
 					 white );
 		pdWindow_Present( window, pixels.data(), w, h );
 	}
@@ -631,7 +625,9 @@ int main( int argc, char** argv )
 	pdDestroyRenderer( renderer );
 #endif
 
-	if ( o.json )
+	if ( o.hash )
+		std::printf( "0x%016" PRIx64 "\n", m.hash );
+	else if ( o.json )
 		pdPrintJson( *scene, m );
 	else
 		pdPrintTable( *scene, m );

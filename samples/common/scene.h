@@ -45,7 +45,14 @@ struct pdSceneConfig
 	/// Steps of timeStep; <= 0 means the scene's default (600, i.e. 10 s).
 	int steps = 0;
 	unsigned seed = 1;
-	double timeStep = 1.0 / 60.0; ///< seconds; stepSimulation( timeStep, 1, timeStep )
+	double timeStep = 1.0 / 60.0; ///< seconds per step; stepSimulation( timeStep, substeps, timeStep / substeps )
+	/// Bullet physics steps per step (collision detection and solve each time); <= 0 means the
+	/// scene's default (debris and tori 1; ragdoll 4, i.e. 240 Hz, which keeps its joints
+	/// assembled to millimetres through impacts).
+	int substeps = 0;
+	/// Sequential-impulse iterations per physics step; <= 0 means the scene's default (debris and
+	/// tori Bullet's 10; ragdoll 30, for its chains of joints).
+	int solverIterations = 0;
 	/// Debris: comma-separated shape mix drawn from "torus,knot,grate,cup,spoon,bunny"
 	/// (the bunny only when its file exists). Empty means all of them.
 	std::string shapes;

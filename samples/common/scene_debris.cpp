@@ -120,6 +120,10 @@ std::unique_ptr<pdScene> pdCreateDebrisScene( const pdSceneConfig& inConfig, std
 		config.bodies = tori ? 60 : 32;
 	if ( config.steps <= 0 )
 		config.steps = 600;
+	if ( config.substeps <= 0 )
+		config.substeps = 1;
+	if ( config.solverIterations <= 0 )
+		config.solverIterations = 10; // Bullet's default
 	if ( config.bodies > 4096 )
 	{
 		*error = "too many bodies (at most 4096)";

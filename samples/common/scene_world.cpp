@@ -209,6 +209,8 @@ bool pdSceneWorld::initWorld( std::string* error )
 	m_world.reset( new btDiscreteDynamicsWorld( m_dispatcher.get(), m_broadphase.get(), m_solver.get(),
 												m_collisionConfig.get() ) );
 	m_world->setGravity( btVector3( 0, btScalar( -9.81 ), 0 ) );
+	if ( m_config.solverIterations > 0 )
+		m_world->getSolverInfo().m_numIterations = m_config.solverIterations;
 	return true;
 }
 
@@ -334,8 +336,9 @@ bool pdSceneWorld::step()
 	if ( m_step >= m_stepCount )
 		return false;
 	btScalar dt = btScalar( m_config.timeStep );
+	int substeps = std::max( 1, m_config.substeps );
 	auto start = std::chrono::steady_clock::now();
-	m_world->stepSimulation( dt, 1, dt );
+	m_world->stepSimulation( dt, substeps, dt / btScalar( substeps ) );
 	auto stop = std::chrono::steady_clock::now();
 	m_stepMs.push_back( std::chrono::duration<double, std::milli>( stop - start ).count() );
 	++m_step;
