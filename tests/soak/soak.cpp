@@ -3,7 +3,7 @@
 // shapes, checking that no output is NaN, every answer is valid (A moved by the PD is at most
 // touching B) and memory stays flat after warm-up; then a Bullet scene (debris or tori, the
 // PolyDepth algorithm) for many steps, checking that no body state is NaN and no body is lost.
-//   polydepth-soak [--queries N] [--steps N] [--scene debris|tori] [--seed S] [--tris T]
+//   polydepth-soak [--queries N] [--steps N] [--scene debris|tori] [--seed S] [--tris T] [--bodies N] [--no-sleep]
 #include <chrono>
 #include <cinttypes>
 #include <cmath>
@@ -221,7 +221,7 @@ int SoakQueries( long queries, unsigned seed, int tris )
 }
 
 #if defined( POLYDEPTH_SOAK_HAVE_SCENE )
-int SoakScene( const char* kindName, int steps, unsigned seed )
+int SoakScene( const char* kindName, int steps, unsigned seed, int bodies, bool sleeping )
 {
 	pdSceneConfig config;
 	if ( !pdParseSceneKind( kindName, &config.kind ) )
@@ -233,6 +233,9 @@ int SoakScene( const char* kindName, int steps, unsigned seed )
 	config.steps = steps;
 	config.seed = seed;
 	config.penetrationEvery = 100;
+	config.bodies = bodies;
+	// Awake bodies keep every pair in contact generation for the whole run.
+	config.sleeping = sleeping;
 	std::string error;
 	std::unique_ptr<pdScene> scene = pdScene::create( config, &error );
 	if ( !scene )
@@ -288,13 +291,20 @@ int main( int argc, char** argv )
 	unsigned seed = 1;
 	int tris = 600;
 	std::string scene = "debris";
+	int bodies = 0;
+	bool sleeping = true;
 	for ( int i = 1; i < argc; ++i )
 	{
 		std::string arg = argv[i];
+		if ( arg == "--no-sleep" )
+		{
+			sleeping = false;
+			continue;
+		}
 		const char* value = i + 1 < argc ? argv[i + 1] : nullptr;
 		if ( value == nullptr )
 		{
-			std::fprintf( stderr, "usage: polydepth-soak [--queries N] [--steps N] [--scene debris|tori] [--seed S] [--tris T]\n" );
+			std::fprintf( stderr, "usage: polydepth-soak [--queries N] [--steps N] [--scene debris|tori] [--seed S] [--tris T] [--bodies N] [--no-sleep]\n" );
 			return 2;
 		}
 		if ( arg == "--queries" )
@@ -312,6 +322,10 @@ int main( int argc, char** argv )
 		else if ( arg == "--seed" )
 		{
 			seed = (unsigned)std::strtoul( value, nullptr, 10 );
+		}
+		else if ( arg == "--bodies" )
+		{
+			bodies = std::atoi( value );
 		}
 		else if ( arg == "--tris" )
 		{
@@ -332,7 +346,7 @@ int main( int argc, char** argv )
 	if ( steps > 0 )
 	{
 #if defined( POLYDEPTH_SOAK_HAVE_SCENE )
-		rc |= SoakScene( scene.c_str(), steps, seed );
+		rc |= SoakScene( scene.c_str(), steps, seed, bodies, sleeping );
 #else
 		std::printf( "scene: skipped (built without Bullet scenes)\n" );
 #endif
