@@ -250,13 +250,14 @@ static int pdQuery_BuildPlanes( pdPdQuery* q, pdVec3 xc )
 	int count = q->featureCount[q->current];
 	if ( q->def->useOrientationPruning && count > 0 )
 	{
+		// One applicability test per feature; the verdicts are kept while the list compacts.
+		bool applicable[PD_MAX_PD_FEATURES];
 		int kept = 0;
 		for ( int i = 0; i < count; ++i )
 		{
-			if ( pdSfog_IsApplicable( q->sc.meshA, &q->sc.frameA.r, q->sc.meshB, &q->sc.frameB.r, features + i ) )
-			{
-				kept += 1;
-			}
+			applicable[i] =
+				pdSfog_IsApplicable( q->sc.meshA, &q->sc.frameA.r, q->sc.meshB, &q->sc.frameB.r, features + i );
+			kept += applicable[i] ? 1 : 0;
 		}
 		// Pruning everything means the graph cannot decide here: keep them all.
 		if ( kept > 0 && kept < count )
@@ -264,7 +265,7 @@ static int pdQuery_BuildPlanes( pdPdQuery* q, pdVec3 xc )
 			int w = 0;
 			for ( int i = 0; i < count; ++i )
 			{
-				if ( pdSfog_IsApplicable( q->sc.meshA, &q->sc.frameA.r, q->sc.meshB, &q->sc.frameB.r, features + i ) )
+				if ( applicable[i] )
 				{
 					features[w++] = features[i];
 				}
