@@ -651,13 +651,15 @@ bool pdSfog_VertexAccepts( const pdSfog* sfog, int vertex, pdVec3 d, double tol 
 			break;
 		}
 	}
-	if ( inside )
+	int c0 = sfog->cornerStart[vertex], m = sfog->cornerStart[vertex + 1] - c0;
+	const pdVec3* c = sfog->corners + c0;
+	// A flat vertex (one corner) has coplanar edges, which every direction along the normal
+	// line passes, the antipode of its normal too: only the normal's side is inside.
+	if ( inside && ( m != 1 || pdDot( d, c[0] ) > 0.0 ) )
 	{
 		return true;
 	}
 	// Outside: keep it when within tol of the region's boundary.
-	int c0 = sfog->cornerStart[vertex], m = sfog->cornerStart[vertex + 1] - c0;
-	const pdVec3* c = sfog->corners + c0;
 	for ( int j = 0; j < m; ++j )
 	{
 		if ( pdDistanceSq( d, c[j] ) <= tol * tol )

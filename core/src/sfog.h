@@ -4,7 +4,8 @@
 //
 // Stage split: sfog.c builds the graph and holds the applicability predicates,
 // sfog_overlay.c the convex overlay walk and the exact convex PD, sfog_sweep.c the sphere
-// sweep for non-convex meshes and the naive all-pairs reference.
+// sweep for non-convex meshes (plain and banded) and the naive all-pairs reference,
+// sfog_blocks.c the red-blue blocks variant of the sweep.
 #pragma once
 
 #include "mesh.h"
@@ -109,6 +110,8 @@ typedef struct pdSfogOverlayStats
 	int64_t tests;       ///< exact predicate evaluations (walk steps for the convex overlay)
 	int events;          ///< sweep events (0 for walks and the naive reference)
 	int steps;           ///< walk steps (convex overlay)
+	int kineticEvents;   ///< blocks sweep: INTERNAL and PURPLE events processed
+	int purpleEvents;    ///< blocks sweep: PURPLE events (bichromatic crossings of block limits)
 } pdSfogOverlayStats;
 
 /// Applicability predicates in A's frame. d is a unit direction; a vertex accepts it when d is in
@@ -133,7 +136,12 @@ typedef enum pdSfogSweepVariant
 {
 	PD_SFOG_SWEEP_PLAIN = 0,  ///< sweep meridian moving east; one active list per colour
 	PD_SFOG_SWEEP_BANDED = 1, ///< the same sweep with the active lists split into latitude bands
+	PD_SFOG_SWEEP_BLOCKS = 2, ///< red-blue blocks: kinetic monochromatic blocks along the meridian (sfog_blocks.c)
 } pdSfogSweepVariant;
+
+/// The variant used wherever the code does not ask for one (the fastest measured on the large
+/// models, bench/results/sfog.md).
+#define PD_SFOG_SWEEP_DEFAULT PD_SFOG_SWEEP_BANDED
 
 /// Every applicable pair of two graphs of any topology (necessary condition for non-convex
 /// meshes; undecidable features pair with everything), by a sweep on the sphere. Pairs are
@@ -141,6 +149,13 @@ typedef enum pdSfogSweepVariant
 pdStatus pdSfog_OverlaySweep( const pdMesh* meshA, const pdMat33* rotationA, const pdMesh* meshB,
 							  const pdMat33* rotationB, int variant, pdWorkspace* ws, int* outCount,
 							  const pdSfogPair** outPairs, pdSfogOverlayStats* outStats );
+
+/// The red-blue blocks sweep (PD_SFOG_SWEEP_BLOCKS; pdSfog_OverlaySweep dispatches here). Same
+/// output as pdSfog_OverlayNaive. PD_STATUS_FAILED on bad input, and when the kinetic structure
+/// hits its event cap (pdSfog_OverlaySweep then falls back to the banded sweep).
+pdStatus pdSfog_OverlayBlocks( const pdMesh* meshA, const pdMat33* rotationA, const pdMesh* meshB,
+							   const pdMat33* rotationB, pdWorkspace* ws, int* outCount, const pdSfogPair** outPairs,
+							   pdSfogOverlayStats* outStats );
 
 /// Reference: tests every pair with the predicates above. Same output order as the sweep.
 pdStatus pdSfog_OverlayNaive( const pdMesh* meshA, const pdMat33* rotationA, const pdMesh* meshB,
@@ -151,3 +166,32 @@ pdStatus pdSfog_OverlayNaive( const pdMesh* meshA, const pdMat33* rotationA, con
 bool pdSfog_PushPair( pdWorkspace* ws, int* ioCount, pdContactKind kind, int a, int b );
 /// Sorts pairs by (kind, a, b) and removes duplicates; returns the new count.
 int pdSfog_SortPairs( pdSfogPair* pairs, int count );
+
+// ---------------------------------------------------------------------------------------------
+// Sweep geometry shared by sfog_sweep.c and sfog_blocks.c (defined in sfog_sweep.c).
+
+/// The sweep's pole axis e3 (in no special position) and the meridian frame e1, e2.
+typedef struct pdSfogSweepFrame
+{
+	pdVec3 e1, e2, e3;
+} pdSfogSweepFrame;
+
+void pdSfog_SweepFrame( pdSfogSweepFrame* outFrame );
+/// Longitude of direction d in (-pi, pi].
+double pdSfog_SweepLon( const pdSfogSweepFrame* f, pdVec3 d );
+/// Widens [*ioLo, *ioHi] by the z range of the minor arc p -> q.
+void pdSfog_SweepArcZ( const pdSfogSweepFrame* f, pdVec3 p, pdVec3 q, double* ioLo, double* ioHi );
+/// Longitude interval and z range of the chain of minor arcs through pts (closed: back to the
+/// first), padded by pad radians. Returns false when the chain comes near a pole (the item then
+/// spans every longitude).
+bool pdSfog_SweepRange( const pdSfogSweepFrame* f, const pdVec3* pts, int n, bool closed, double pad, double* outLo,
+						double* outHi, double* outZLo, double* outZHi );
+/// The chain of minor arcs of edge e (A's frame; reflect = -R for B): 1 point for a point arc,
+/// 2 for a minor arc, 3 for a major arc (through its midpoint); 0 when undecidable.
+int pdSfog_SweepArcChain( const pdSfog* g, int e, const pdMat33* reflect, pdVec3 outPts[3] );
+/// Padded range of a vertex region; false when it must span every longitude.
+bool pdSfog_SweepRegionRange( const pdSfogSweepFrame* f, double pad, const pdSfog* g, int v, const pdMat33* reflect,
+							  double* lo, double* hi, double* zlo, double* zhi );
+bool pdSfog_HasRing( const pdSfog* g, int v );
+bool pdSfog_Usable( const pdMesh* mesh );
+int64_t pdSfog_PairsBefore( const pdSfog* sA, const pdSfog* sB );

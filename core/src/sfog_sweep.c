@@ -44,19 +44,15 @@ typedef struct pdSweepEvent
 	int piece;
 } pdSweepEvent;
 
-typedef struct pdSweepFrame
-{
-	pdVec3 e1, e2, e3;
-} pdSweepFrame;
+typedef pdSfogSweepFrame pdSweepFrame;
 
-static double pdSweep_Lon( const pdSweepFrame* f, pdVec3 d )
+double pdSfog_SweepLon( const pdSfogSweepFrame* f, pdVec3 d )
 {
 	double x = pdDot( d, f->e1 ), y = pdDot( d, f->e2 );
 	return ( x == 0.0 && y == 0.0 ) ? 0.0 : atan2( y, x );
 }
 
-// Largest |z| and the z range over the minor arc p -> q.
-static void pdSweep_ArcZ( const pdSweepFrame* f, pdVec3 p, pdVec3 q, double* ioLo, double* ioHi )
+void pdSfog_SweepArcZ( const pdSweepFrame* f, pdVec3 p, pdVec3 q, double* ioLo, double* ioHi )
 {
 	double zp = pdDot( p, f->e3 ), zq = pdDot( q, f->e3 );
 	*ioLo = fmin( *ioLo, fmin( zp, zq ) );
@@ -88,12 +84,10 @@ static void pdSweep_ArcZ( const pdSweepFrame* f, pdVec3 p, pdVec3 q, double* ioL
 	}
 }
 
-// Longitude interval and z range of the chain of minor arcs through pts (closed: back to the
-// first). Returns false when the chain comes near a pole (the item then spans every longitude).
-static bool pdSweep_Range( const pdSweepFrame* f, const pdVec3* pts, int n, bool closed, double pad, double* outLo,
+bool pdSfog_SweepRange( const pdSweepFrame* f, const pdVec3* pts, int n, bool closed, double pad, double* outLo,
 						   double* outHi, double* outZLo, double* outZHi )
 {
-	double lon0 = pdSweep_Lon( f, pts[0] );
+	double lon0 = pdSfog_SweepLon( f, pts[0] );
 	double cur = lon0, lo = lon0, hi = lon0;
 	double zlo = 2.0, zhi = -2.0;
 	int arcs = closed ? n : n - 1;
@@ -105,8 +99,8 @@ static bool pdSweep_Range( const pdSweepFrame* f, const pdVec3* pts, int n, bool
 	for ( int i = 0; i < arcs; ++i )
 	{
 		pdVec3 p = pts[i], q = pts[( i + 1 ) % n];
-		pdSweep_ArcZ( f, p, q, &zlo, &zhi );
-		double d = pdSweep_Lon( f, q ) - pdSweep_Lon( f, p );
+		pdSfog_SweepArcZ( f, p, q, &zlo, &zhi );
+		double d = pdSfog_SweepLon( f, q ) - pdSfog_SweepLon( f, p );
 		// The direction of travel decides the branch (a minor arc away from the poles spans
 		// less than pi of longitude, eastward when (p x q).e3 > 0).
 		double east = pdDot( pdCross( p, q ), f->e3 );
@@ -146,6 +140,15 @@ static bool pdSweep_Range( const pdSweepFrame* f, const pdVec3* pts, int n, bool
 	*outLo = lo - padLon;
 	*outHi = hi + padLon;
 	return *outHi - *outLo < 2.0 * PD_SFOG_PI - 1e-9;
+}
+
+void pdSfog_SweepFrame( pdSfogSweepFrame* outFrame )
+{
+	// An axis in no special position, so axis-aligned meshes keep their normals off the poles.
+	outFrame->e3 = pdNormalize( pdV3( 0.2113248654, 0.3660254038, 0.9063077870 ) );
+	outFrame->e1 = pdNormalize( pdCross( pdV3( 1.0, 0.0, 0.0 ), outFrame->e3 ) );
+	outFrame->e1 = pdNormalize( pdCross( outFrame->e3, pdCross( outFrame->e1, outFrame->e3 ) ) );
+	outFrame->e2 = pdCross( outFrame->e3, outFrame->e1 );
 }
 
 typedef struct pdSweep
@@ -217,14 +220,12 @@ static int pdSweep_CompareEvents( const void* x, const void* y )
 	return p->piece < q->piece ? -1 : ( p->piece > q->piece ? 1 : 0 );
 }
 
-// An arc's chain (A's frame; reflected = B's arc through -R).
-static bool pdSweep_ArcItem( const pdSweep* s, const pdSfog* g, int e, const pdMat33* reflect, double* lo, double* hi,
-							 double* zlo, double* zhi )
+int pdSfog_SweepArcChain( const pdSfog* g, int e, const pdMat33* reflect, pdVec3 outPts[3] )
 {
 	int kind = g->arcKind[e];
 	if ( kind == PD_SFOG_ARC_UNDECIDABLE )
 	{
-		return false;
+		return 0;
 	}
 	pdVec3 a0 = g->nodeNormals[g->arcNode[2 * e]];
 	pdVec3 a1 = g->nodeNormals[g->arcNode[2 * e + 1]];
@@ -233,22 +234,30 @@ static bool pdSweep_ArcItem( const pdSweep* s, const pdSfog* g, int e, const pdM
 		a0 = pdNeg( pdMulMV( reflect, a0 ) );
 		a1 = pdNeg( pdMulMV( reflect, a1 ) );
 	}
-	pdVec3 pts[3];
 	int n = 0;
-	pts[n++] = a0;
+	outPts[n++] = a0;
 	if ( kind == PD_SFOG_ARC_MAJOR )
 	{
-		pts[n++] = pdNeg( pdNormalize( pdAdd( a0, a1 ) ) );
+		outPts[n++] = pdNeg( pdNormalize( pdAdd( a0, a1 ) ) );
 	}
 	if ( kind != PD_SFOG_ARC_POINT )
 	{
-		pts[n++] = a1;
+		outPts[n++] = a1;
 	}
-	return pdSweep_Range( &s->frame, pts, n, false, s->pad, lo, hi, zlo, zhi );
+	return n;
 }
 
-static bool pdSweep_RegionItem( const pdSweep* s, const pdSfog* g, int v, const pdMat33* reflect, double* lo,
-								double* hi, double* zlo, double* zhi )
+// An arc's chain (A's frame; reflected = B's arc through -R).
+static bool pdSweep_ArcItem( const pdSweep* s, const pdSfog* g, int e, const pdMat33* reflect, double* lo, double* hi,
+							 double* zlo, double* zhi )
+{
+	pdVec3 pts[3];
+	int n = pdSfog_SweepArcChain( g, e, reflect, pts );
+	return n > 0 && pdSfog_SweepRange( &s->frame, pts, n, false, s->pad, lo, hi, zlo, zhi );
+}
+
+bool pdSfog_SweepRegionRange( const pdSfogSweepFrame* f, double pad, const pdSfog* g, int v, const pdMat33* reflect,
+							  double* lo, double* hi, double* zlo, double* zhi )
 {
 	if ( g->vertexKind[v] == PD_SFOG_VERTEX_UNDECIDABLE )
 	{
@@ -257,9 +266,9 @@ static bool pdSweep_RegionItem( const pdSweep* s, const pdSfog* g, int v, const 
 	// A region holding a pole spans every longitude.
 	for ( int sign = 0; sign < 2; ++sign )
 	{
-		pdVec3 pole = sign == 0 ? s->frame.e3 : pdNeg( s->frame.e3 );
+		pdVec3 pole = sign == 0 ? f->e3 : pdNeg( f->e3 );
 		pdVec3 local = reflect != NULL ? pdNeg( pdMulMTV( reflect, pole ) ) : pole;
-		if ( pdSfog_VertexAccepts( g, v, local, 4.0 * s->pad + 2e-3 ) )
+		if ( pdSfog_VertexAccepts( g, v, local, 4.0 * pad + 2e-3 ) )
 		{
 			return false;
 		}
@@ -274,10 +283,16 @@ static bool pdSweep_RegionItem( const pdSweep* s, const pdSfog* g, int v, const 
 	{
 		pts[j] = reflect != NULL ? pdNeg( pdMulMV( reflect, g->corners[c0 + j] ) ) : g->corners[c0 + j];
 	}
-	return pdSweep_Range( &s->frame, pts, m, m >= 3, s->pad, lo, hi, zlo, zhi );
+	return pdSfog_SweepRange( f, pts, m, m >= 3, pad, lo, hi, zlo, zhi );
 }
 
-static bool pdSweep_HasRing( const pdSfog* g, int v )
+static bool pdSweep_RegionItem( const pdSweep* s, const pdSfog* g, int v, const pdMat33* reflect, double* lo,
+								double* hi, double* zlo, double* zhi )
+{
+	return pdSfog_SweepRegionRange( &s->frame, s->pad, g, v, reflect, lo, hi, zlo, zhi );
+}
+
+bool pdSfog_HasRing( const pdSfog* g, int v )
 {
 	return g->ringStart[v + 1] > g->ringStart[v];
 }
@@ -382,21 +397,21 @@ static pdStatus pdSweep_Run( pdSweep* s, const pdSfog* sA, const pdSfog* sB, con
 	return PD_STATUS_OK;
 }
 
-static bool pdSfog_Usable( const pdMesh* mesh )
+bool pdSfog_Usable( const pdMesh* mesh )
 {
 	return pdIsValidMesh( mesh ) && mesh->sfog != NULL;
 }
 
-static int64_t pdSfog_PairsBefore( const pdSfog* sA, const pdSfog* sB )
+int64_t pdSfog_PairsBefore( const pdSfog* sA, const pdSfog* sB )
 {
 	int64_t va = 0, vb = 0;
 	for ( int v = 0; v < sA->vertexCount; ++v )
 	{
-		va += pdSweep_HasRing( sA, v ) ? 1 : 0;
+		va += pdSfog_HasRing( sA, v ) ? 1 : 0;
 	}
 	for ( int v = 0; v < sB->vertexCount; ++v )
 	{
-		vb += pdSweep_HasRing( sB, v ) ? 1 : 0;
+		vb += pdSfog_HasRing( sB, v ) ? 1 : 0;
 	}
 	return va * sB->nodeCount + (int64_t)sA->nodeCount * vb + (int64_t)sA->edgeCount * sB->edgeCount;
 }
@@ -413,9 +428,21 @@ pdStatus pdSfog_OverlaySweep( const pdMesh* meshA, const pdMat33* rotationA, con
 		*outStats = stats;
 	}
 	if ( !pdIsValidWorkspace( ws ) || !pdSfog_Usable( meshA ) || !pdSfog_Usable( meshB ) || rotationA == NULL ||
-		 rotationB == NULL || ( variant != PD_SFOG_SWEEP_PLAIN && variant != PD_SFOG_SWEEP_BANDED ) )
+		 rotationB == NULL ||
+		 ( variant != PD_SFOG_SWEEP_PLAIN && variant != PD_SFOG_SWEEP_BANDED && variant != PD_SFOG_SWEEP_BLOCKS ) )
 	{
 		return PD_STATUS_FAILED;
+	}
+	if ( variant == PD_SFOG_SWEEP_BLOCKS )
+	{
+		pdStatus status = pdSfog_OverlayBlocks( meshA, rotationA, meshB, rotationB, ws, outCount, outPairs, outStats );
+		if ( status != PD_STATUS_FAILED )
+		{
+			return status;
+		}
+		// The kinetic structure hit its event cap (inconsistent ordering from round-off): the
+		// banded sweep gives the same set.
+		variant = PD_SFOG_SWEEP_BANDED;
 	}
 	const pdSfog* sA = meshA->sfog;
 	const pdSfog* sB = meshB->sfog;
@@ -440,11 +467,7 @@ pdStatus pdSfog_OverlaySweep( const pdMesh* meshA, const pdMat33* rotationA, con
 	s.eventCount = 0;
 	s.pad = 2.0 * PD_SFOG_ANGLE_TOLERANCE + 1e-9;
 	s.banded = variant == PD_SFOG_SWEEP_BANDED;
-	// An axis in no special position, so axis-aligned meshes keep their normals off the poles.
-	s.frame.e3 = pdNormalize( pdV3( 0.2113248654, 0.3660254038, 0.9063077870 ) );
-	s.frame.e1 = pdNormalize( pdCross( pdV3( 1.0, 0.0, 0.0 ), s.frame.e3 ) );
-	s.frame.e1 = pdNormalize( pdCross( s.frame.e3, pdCross( s.frame.e1, s.frame.e3 ) ) );
-	s.frame.e2 = pdCross( s.frame.e3, s.frame.e1 );
+	pdSfog_SweepFrame( &s.frame );
 
 	double lo = 0.0, hi = 0.0, zlo = -1.0, zhi = 1.0;
 	for ( int e = 0; e < sA->edgeCount; ++e )
@@ -459,7 +482,7 @@ pdStatus pdSfog_OverlaySweep( const pdMesh* meshA, const pdMat33* rotationA, con
 	}
 	for ( int v = 0; v < sA->vertexCount; ++v )
 	{
-		if ( pdSweep_HasRing( sA, v ) )
+		if ( pdSfog_HasRing( sA, v ) )
 		{
 			bool range = sA->decidable && pdSweep_RegionItem( &s, sA, v, NULL, &lo, &hi, &zlo, &zhi );
 			pdSweep_AddItem( &s, PD_SWEEP_REGION_A, v, range, lo, hi, zlo, zhi );
@@ -467,7 +490,7 @@ pdStatus pdSfog_OverlaySweep( const pdMesh* meshA, const pdMat33* rotationA, con
 	}
 	for ( int v = 0; v < sB->vertexCount; ++v )
 	{
-		if ( pdSweep_HasRing( sB, v ) )
+		if ( pdSfog_HasRing( sB, v ) )
 		{
 			bool range = sB->decidable && pdSweep_RegionItem( &s, sB, v, &r, &lo, &hi, &zlo, &zhi );
 			pdSweep_AddItem( &s, PD_SWEEP_REGION_B, v, range, lo, hi, zlo, zhi );
@@ -477,13 +500,13 @@ pdStatus pdSfog_OverlaySweep( const pdMesh* meshA, const pdMat33* rotationA, con
 	{
 		pdVec3 d = sA->nodeNormals[n];
 		double z = pdDot( d, s.frame.e3 );
-		pdSweep_AddPiece( &s, PD_SWEEP_POINT_A, n, pdSweep_Lon( &s.frame, d ), 0.0, z, z );
+		pdSweep_AddPiece( &s, PD_SWEEP_POINT_A, n, pdSfog_SweepLon( &s.frame, d ), 0.0, z, z );
 	}
 	for ( int n = 0; n < sB->nodeCount; ++n )
 	{
 		pdVec3 d = pdNeg( pdMulMV( &r, sB->nodeNormals[n] ) );
 		double z = pdDot( d, s.frame.e3 );
-		pdSweep_AddPiece( &s, PD_SWEEP_POINT_B, n, pdSweep_Lon( &s.frame, d ), 0.0, z, z );
+		pdSweep_AddPiece( &s, PD_SWEEP_POINT_B, n, pdSfog_SweepLon( &s.frame, d ), 0.0, z, z );
 	}
 
 	int count = 0;
@@ -531,7 +554,7 @@ pdStatus pdSfog_OverlayNaive( const pdMesh* meshA, const pdMat33* rotationA, con
 		pdVec3 d = pdNeg( pdMulMV( &r, sB->nodeNormals[f] ) );
 		for ( int v = 0; v < sA->vertexCount; ++v )
 		{
-			if ( pdSweep_HasRing( sA, v ) )
+			if ( pdSfog_HasRing( sA, v ) )
 			{
 				stats.tests += 1;
 				if ( pdSfog_VertexAccepts( sA, v, d, tol ) && !pdSfog_PushPair( ws, &count, PD_CONTACT_VF, v, f ) )
@@ -546,7 +569,7 @@ pdStatus pdSfog_OverlayNaive( const pdMesh* meshA, const pdMat33* rotationA, con
 		pdVec3 d = pdNeg( pdMulMTV( &r, sA->nodeNormals[g] ) );
 		for ( int v = 0; v < sB->vertexCount; ++v )
 		{
-			if ( pdSweep_HasRing( sB, v ) )
+			if ( pdSfog_HasRing( sB, v ) )
 			{
 				stats.tests += 1;
 				if ( pdSfog_VertexAccepts( sB, v, d, tol ) && !pdSfog_PushPair( ws, &count, PD_CONTACT_FV, g, v ) )
