@@ -1102,9 +1102,6 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 	pdef.contactTolerance = tolerance;
 	pdef.maxIterations = def->maxIterations;
 	pdef.timeBudgetMs = def->timeBudgetMs;
-	// The regions come from the wider gathering below (it contains every feature the local
-	// PDs would group), so the core's own grouping would be the same work done twice.
-	pdef.computeLocalPenetrations = false;
 	pdPenetrationResult pr;
 	pdStatus status = pdComputePenetration( meshA, poseA, meshB, poseB, &pdef, &ioPair->penetration, ioWorkspace, &pr );
 	outSet->iterations = pr.iterations;
