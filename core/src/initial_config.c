@@ -301,14 +301,19 @@ static pdFrame pdStart_Relative( const pdStartContext* ctx, pdVec3 x )
 	return pdRelativeFrame( &frameA, &ctx->frameB );
 }
 
+// The query's poses with A translated by x.
+static void pdStart_Poses( const pdStartContext* ctx, pdVec3 x, pdTransform* outA, pdTransform* outB )
+{
+	outA->q = ctx->rotationA;
+	outA->p = pdAdd( ctx->frameA.p, x );
+	outB->q = ctx->rotationB;
+	outB->p = ctx->frameB.p;
+}
+
 bool pdStart_Collides( pdStartContext* ctx, pdVec3 x )
 {
-	pdTransform poseA;
-	poseA.q = ctx->rotationA;
-	poseA.p = pdAdd( ctx->frameA.p, x );
-	pdTransform poseB;
-	poseB.q = ctx->rotationB;
-	poseB.p = ctx->frameB.p;
+	pdTransform poseA, poseB;
+	pdStart_Poses( ctx, x, &poseA, &poseB );
 	pdFrame rel = pdStart_Relative( ctx, x );
 	ctx->collideCount += 1;
 	if ( pdStart_CachedHit( ctx, &rel ) )
@@ -347,12 +352,8 @@ bool pdStart_FreeGap( pdStartContext* ctx, pdVec3 x, double above, double* outGa
 	{
 		return false;
 	}
-	pdTransform poseA;
-	poseA.q = ctx->rotationA;
-	poseA.p = pdAdd( ctx->frameA.p, x );
-	pdTransform poseB;
-	poseB.q = ctx->rotationB;
-	poseB.p = ctx->frameB.p;
+	pdTransform poseA, poseB;
+	pdStart_Poses( ctx, x, &poseA, &poseB );
 	pdDistanceDef def = pdDefaultDistanceDef();
 	def.upperBound = above;
 	pdDistanceResult r;

@@ -6,6 +6,8 @@
 // pairs, local half-space checks for non-convex meshes, and the naive all-pairs overlay.
 #include <gtest/gtest.h>
 
+#include "pd_test_mesh.h"
+
 extern "C"
 {
 #include "mesh.h"
@@ -25,32 +27,13 @@ extern "C"
 namespace
 {
 
-struct MeshDeleter
-{
-	void operator()( pdMesh* m ) const { pdDestroyMesh( m ); }
-};
-using MeshPtr = std::unique_ptr<pdMesh, MeshDeleter>;
-
-struct WorkspaceDeleter
-{
-	void operator()( pdWorkspace* w ) const { pdDestroyWorkspace( w ); }
-};
-using WorkspacePtr = std::unique_ptr<pdWorkspace, WorkspaceDeleter>;
-
-struct Soup
-{
-	pdSoup soup{};
-	~Soup() { pdFreeSoup( &soup ); }
-};
+using MeshPtr = PdMeshPtr;
+using WorkspacePtr = PdWorkspacePtr;
+using Soup = PdOwnedSoup;
 
 MeshPtr MakeMesh( const pdSoup& soup )
 {
-	pdMeshReport report;
-	pdMeshDef def = pdSoupMeshDef( &soup );
-	def.computeClearancePoints = false;
-	MeshPtr mesh( pdCreateMesh( &def, &report ) );
-	EXPECT_NE( mesh.get(), nullptr ) << report.message;
-	return mesh;
+	return PdMakeTestMesh( soup );
 }
 
 // Builds a mesh from raw vertices and indices (for hand-made degenerate soups).
@@ -68,40 +51,16 @@ MeshPtr MakeRawMesh( const std::vector<double>& v, const std::vector<uint32_t>& 
 	return mesh;
 }
 
-struct Rng
-{
-	uint64_t s;
-	explicit Rng( uint64_t seed ) : s( seed * 0x9E3779B97F4A7C15ull + 1 ) {}
-	double Next()
-	{
-		s ^= s << 13;
-		s ^= s >> 7;
-		s ^= s << 17;
-		return (double)( s >> 11 ) * ( 1.0 / 9007199254740992.0 );
-	}
-	double Range( double a, double b ) { return a + ( b - a ) * Next(); }
-};
+using Rng = PdTestRng;
 
 pdMat33 RandomRotation( Rng& rng )
 {
-	pdQuat q;
-	double n = 0.0;
-	do
-	{
-		q = { rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) };
-		n = std::sqrt( q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z );
-	} while ( n < 0.1 || n > 1.0 );
-	q = { q.w / n, q.x / n, q.y / n, q.z / n };
-	return pdMat33FromQuat( q );
+	return PdRandomRotation( rng );
 }
 
 pdMat33 Identity()
 {
-	pdMat33 m;
-	m.cx = pdV3( 1, 0, 0 );
-	m.cy = pdV3( 0, 1, 0 );
-	m.cz = pdV3( 0, 0, 1 );
-	return m;
+	return PdIdentityRotation();
 }
 
 int Canon( const pdMesh* m, int v )

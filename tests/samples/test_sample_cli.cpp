@@ -4,6 +4,8 @@
 // different seed gives a different hash; bad options give exit code 2 and one line.
 #include <gtest/gtest.h>
 
+#include "pd_run_process.h"
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -18,33 +20,11 @@
 namespace
 {
 
-std::string ReadAll( const std::string& path )
-{
-	std::ifstream f( path, std::ios::binary );
-	std::stringstream s;
-	s << f.rdbuf();
-	return s.str();
-}
-
-struct pdRun
-{
-	int exitCode = -1;
-	std::string out, err;
-};
+using pdRun = PdProcessRun;
 
 pdRun RunSample( const std::string& args )
 {
-	// ctest runs the tests of this file in parallel processes: capture files are per process.
-	std::string tag = ::testing::TempDir() + "pd_sample_" + std::to_string( (long)getpid() );
-	std::string cmd =
-		"'" + std::string( POLYDEPTH_SAMPLE_PATH ) + "' " + args + " >'" + tag + ".out' 2>'" + tag + ".err' </dev/null";
-	pdRun r;
-	int status = std::system( cmd.c_str() );
-	if ( status != -1 && WIFEXITED( status ) )
-		r.exitCode = WEXITSTATUS( status );
-	r.out = ReadAll( tag + ".out" );
-	r.err = ReadAll( tag + ".err" );
-	return r;
+	return PdRunProcess( "", POLYDEPTH_SAMPLE_PATH, args );
 }
 
 /// Runs the scene twice in two processes and once with another seed; compares the hashes.

@@ -4,6 +4,8 @@
 // `polydepth-sample ... --view` run as a process without a display (exit code 2, one line).
 #include <gtest/gtest.h>
 
+#include "pd_run_process.h"
+
 #include <unistd.h>
 
 #include <cmath>
@@ -335,32 +337,11 @@ TEST( PdViewer, BadEventsAndCamerasLeaveAFiniteView )
 namespace
 {
 
-std::string ReadAll( const std::string& path )
-{
-	std::ifstream f( path, std::ios::binary );
-	std::stringstream s;
-	s << f.rdbuf();
-	return s.str();
-}
-
-struct pdRun
-{
-	int exitCode = -1;
-	std::string out, err;
-};
+using pdRun = PdProcessRun;
 
 pdRun RunSample( const std::string& environment, const std::string& args )
 {
-	std::string tag = ::testing::TempDir() + "pd_viewer_" + std::to_string( (long)getpid() );
-	std::string cmd = environment + " '" + std::string( POLYDEPTH_SAMPLE_PATH ) + "' " + args + " >'" + tag +
-					  ".out' 2>'" + tag + ".err' </dev/null";
-	pdRun r;
-	int status = std::system( cmd.c_str() );
-	if ( status != -1 && WIFEXITED( status ) )
-		r.exitCode = WEXITSTATUS( status );
-	r.out = ReadAll( tag + ".out" );
-	r.err = ReadAll( tag + ".err" );
-	return r;
+	return PdRunProcess( environment, POLYDEPTH_SAMPLE_PATH, args );
 }
 
 int Lines( const std::string& s )

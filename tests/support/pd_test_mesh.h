@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+// Owning handles for the C objects the core tests create, and a mesh from a soup without the
+// clearance precomputation (which the orientation-graph tests do not need).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+
+extern "C"
+{
+#include "polydepth/polydepth.h"
+#include "shapes.h"
+#include "vec.h" // core/src: pdMat33 and its helpers (core tests only)
+}
+
+struct PdMeshDeleter
+{
+	void operator()( pdMesh* m ) const { pdDestroyMesh( m ); }
+};
+using PdMeshPtr = std::unique_ptr<pdMesh, PdMeshDeleter>;
+
+struct PdWorkspaceDeleter
+{
+	void operator()( pdWorkspace* w ) const { pdDestroyWorkspace( w ); }
+};
+using PdWorkspacePtr = std::unique_ptr<pdWorkspace, PdWorkspaceDeleter>;
+
+/// A generated soup freed at scope exit.
+struct PdOwnedSoup
+{
+	pdSoup soup{};
+	~PdOwnedSoup() { pdFreeSoup( &soup ); }
+};
+
+/// The mesh of a soup (clearance points off); a failure is a test failure and returns null.
+inline PdMeshPtr PdMakeTestMesh( const pdSoup& soup )
+{
+	pdMeshReport report;
+	pdMeshDef def = pdSoupMeshDef( &soup );
+	def.computeClearancePoints = false;
+	PdMeshPtr mesh( pdCreateMesh( &def, &report ) );
+	EXPECT_NE( mesh.get(), nullptr ) << report.message;
+	return mesh;
+}
+
+/// Seeded xorshift; the same sequence on every platform.
+struct PdTestRng
+{
+	uint64_t s;
+	explicit PdTestRng( uint64_t seed ) : s( seed * 0x9E3779B97F4A7C15ull + 1 ) {}
+	double Next()
+	{
+		s ^= s << 13;
+		s ^= s >> 7;
+		s ^= s << 17;
+		return (double)( s >> 11 ) * ( 1.0 / 9007199254740992.0 );
+	}
+	double Range( double a, double b ) { return a + ( b - a ) * Next(); }
+};
+
+inline pdMat33 PdRandomRotation( PdTestRng& rng )
+{
+	pdQuat q;
+	double n = 0.0;
+	do
+	{
+		q = { rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) };
+		n = std::sqrt( q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z );
+	} while ( n < 0.1 || n > 1.0 );
+	q = { q.w / n, q.x / n, q.y / n, q.z / n };
+	return pdMat33FromQuat( q );
+}
+
+inline pdMat33 PdIdentityRotation()
+{
+	pdMat33 m;
+	m.cx = pdV3( 1, 0, 0 );
+	m.cy = pdV3( 0, 1, 0 );
+	m.cz = pdV3( 0, 0, 1 );
+	return m;
+}
