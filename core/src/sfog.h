@@ -192,6 +192,12 @@ int pdSfog_SweepArcChain( const pdSfog* g, int e, const pdMat33* reflect, pdVec3
 /// Padded range of a vertex region; false when it must span every longitude.
 bool pdSfog_SweepRegionRange( const pdSfogSweepFrame* f, double pad, const pdSfog* g, int v, const pdMat33* reflect,
 							  double* lo, double* hi, double* zlo, double* zhi );
+/// The sweep pieces of an item's longitude interval [lo, hi] (hi - lo < 2 pi, any winding):
+/// one or two intervals inside (-pi, pi], split and padded at the seam. range false: one piece
+/// spanning every longitude and the whole z range [-1, 1]. Writes the pieces' longitude and z
+/// bounds; returns the count (1 or 2).
+int pdSfog_SweepPieces( bool range, double lo, double hi, double zlo, double zhi, double outLo[2], double outHi[2],
+						double outZLo[2], double outZHi[2] );
 bool pdSfog_HasRing( const pdSfog* g, int v );
 bool pdSfog_Usable( const pdMesh* mesh );
 int64_t pdSfog_PairsBefore( const pdSfog* sA, const pdSfog* sB );

@@ -1048,21 +1048,12 @@ static void pdBk_AddRegionPiece( pdBkBuild* b, int kind, int id, double lo, doub
 
 static void pdBk_AddRegion( pdBkBuild* b, int kind, int id, bool range, double lo, double hi, double zlo, double zhi )
 {
-	if ( !range )
+	double pLo[2], pHi[2], pZLo[2], pZHi[2];
+	int n = pdSfog_SweepPieces( range, lo, hi, zlo, zhi, pLo, pHi, pZLo, pZHi );
+	for ( int i = 0; i < n; ++i )
 	{
-		pdBk_AddRegionPiece( b, kind, id, -PD_BK_PI - 1.0, PD_BK_PI + 1.0, -1.0, 1.0 );
-		return;
+		pdBk_AddRegionPiece( b, kind, id, pLo[i], pHi[i], pZLo[i], pZHi[i] );
 	}
-	double k = floor( ( lo + PD_BK_PI ) / ( 2.0 * PD_BK_PI ) );
-	lo -= 2.0 * PD_BK_PI * k;
-	hi -= 2.0 * PD_BK_PI * k;
-	if ( hi <= PD_BK_PI )
-	{
-		pdBk_AddRegionPiece( b, kind, id, lo, hi, zlo, zhi );
-		return;
-	}
-	pdBk_AddRegionPiece( b, kind, id, lo, PD_BK_PI + 1e-9, zlo, zhi );
-	pdBk_AddRegionPiece( b, kind, id, -PD_BK_PI - 1e-9, hi - 2.0 * PD_BK_PI, zlo, zhi );
 }
 
 // Pieces of one arc (sub-arcs of one great circle inside (-pi, pi]); false when the sweep

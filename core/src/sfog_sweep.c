@@ -185,24 +185,44 @@ static void pdSweep_AddPiece( pdSweep* s, int kind, int id, double lo, double hi
 	s->events[s->eventCount++] = ( pdSweepEvent ){ hi, 2, k };
 }
 
-// Adds an item with its (possibly wrapping) interval, or full range when range is false.
-static void pdSweep_AddItem( pdSweep* s, int kind, int id, bool range, double lo, double hi, double zlo, double zhi )
+int pdSfog_SweepPieces( bool range, double lo, double hi, double zlo, double zhi, double outLo[2], double outHi[2],
+						double outZLo[2], double outZHi[2] )
 {
+	outZLo[0] = outZLo[1] = zlo;
+	outZHi[0] = outZHi[1] = zhi;
 	if ( !range )
 	{
-		pdSweep_AddPiece( s, kind, id, -PD_SFOG_PI - 1.0, PD_SFOG_PI + 1.0, -1.0, 1.0 );
-		return;
+		outLo[0] = -PD_SFOG_PI - 1.0;
+		outHi[0] = PD_SFOG_PI + 1.0;
+		outZLo[0] = -1.0;
+		outZHi[0] = 1.0;
+		return 1;
 	}
 	double k = floor( ( lo + PD_SFOG_PI ) / ( 2.0 * PD_SFOG_PI ) );
 	lo -= 2.0 * PD_SFOG_PI * k;
 	hi -= 2.0 * PD_SFOG_PI * k;
 	if ( hi <= PD_SFOG_PI )
 	{
-		pdSweep_AddPiece( s, kind, id, lo, hi, zlo, zhi );
-		return;
+		outLo[0] = lo;
+		outHi[0] = hi;
+		return 1;
 	}
-	pdSweep_AddPiece( s, kind, id, lo, PD_SFOG_PI + 1e-9, zlo, zhi );
-	pdSweep_AddPiece( s, kind, id, -PD_SFOG_PI - 1e-9, hi - 2.0 * PD_SFOG_PI, zlo, zhi );
+	outLo[0] = lo;
+	outHi[0] = PD_SFOG_PI + 1e-9;
+	outLo[1] = -PD_SFOG_PI - 1e-9;
+	outHi[1] = hi - 2.0 * PD_SFOG_PI;
+	return 2;
+}
+
+// Adds an item with its (possibly wrapping) interval, or full range when range is false.
+static void pdSweep_AddItem( pdSweep* s, int kind, int id, bool range, double lo, double hi, double zlo, double zhi )
+{
+	double pLo[2], pHi[2], pZLo[2], pZHi[2];
+	int n = pdSfog_SweepPieces( range, lo, hi, zlo, zhi, pLo, pHi, pZLo, pZHi );
+	for ( int i = 0; i < n; ++i )
+	{
+		pdSweep_AddPiece( s, kind, id, pLo[i], pHi[i], pZLo[i], pZHi[i] );
+	}
 }
 
 static int pdSweep_CompareEvents( const void* x, const void* y )
