@@ -214,15 +214,9 @@ pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endP
 						{
 							continue; // trailing face of A
 						}
-						pdVec3 va[3];
-						pdMesh_TriangleVertices( meshA, ta, va );
-						for ( int k = 0; k < 3; ++k )
-						{
-							va[k] = pdFrameApply( &rel, va[k] );
-						}
 						// A's triangle swept over [0, best], as a box.
-						pdVec3 loA, hiA;
-						pdTriangleBox( va, &loA, &hiA );
+						pdVec3 va[3], loA, hiA;
+						pdMesh_MovedTriangle( meshA, ta, &rel, va, &loA, &hiA );
 						pdVec3 sweep = pdScale( vB, best );
 						pdVec3 loS = pdAdd( loA, pdMin3( sweep, pdV3( 0.0, 0.0, 0.0 ) ) );
 						pdVec3 hiS = pdAdd( hiA, pdMax3( sweep, pdV3( 0.0, 0.0, 0.0 ) ) );

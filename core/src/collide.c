@@ -134,13 +134,8 @@ pdStatus pdCollide( const pdMesh* meshA, const pdTransform* poseA, const pdMesh*
 				for ( int i = 0; i < na->count && !done; ++i )
 				{
 					int ta = bvhA->triangleOrder[na->start + i];
-					pdVec3 va[3];
-					pdMesh_TriangleVertices( meshA, ta, va );
-					va[0] = pdFrameApply( &rel, va[0] );
-					va[1] = pdFrameApply( &rel, va[1] );
-					va[2] = pdFrameApply( &rel, va[2] );
-					pdVec3 loA, hiA;
-					pdTriangleBox( va, &loA, &hiA );
+					pdVec3 va[3], loA, hiA;
+					pdMesh_MovedTriangle( meshA, ta, &rel, va, &loA, &hiA );
 					if ( !pdBoundsOverlap( loA, hiA, cb.allLo, cb.allHi ) )
 					{
 						continue;

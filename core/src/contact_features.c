@@ -157,14 +157,8 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 				for ( int i = 0; i < na->count && !full; ++i )
 				{
 					int ta = bvhA->triangleOrder[na->start + i];
-					pdVec3 va[3];
-					pdMesh_TriangleVertices( meshA, ta, va );
-					for ( int k = 0; k < 3; ++k )
-					{
-						va[k] = pdFrameApply( &rel, va[k] );
-					}
-					pdVec3 loA, hiA;
-					pdTriangleBox( va, &loA, &hiA );
+					pdVec3 va[3], loA, hiA;
+					pdMesh_MovedTriangle( meshA, ta, &rel, va, &loA, &hiA );
 					if ( !pdBoxesWithin( loA, hiA, cb.allLo, cb.allHi, tolerance ) )
 					{
 						continue;

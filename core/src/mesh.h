@@ -120,6 +120,18 @@ static inline void pdLeafChunk_Load( const pdMesh* mesh, const pdBvhNode* node, 
 	}
 }
 
+/// Triangle t of mesh carried into another frame by rel, with its box there: the A side of the
+/// leaf-pair loops.
+static inline void pdMesh_MovedTriangle( const pdMesh* mesh, int t, const pdFrame* rel, pdVec3 out[3], pdVec3* lo,
+										 pdVec3* hi )
+{
+	pdMesh_TriangleVertices( mesh, t, out );
+	out[0] = pdFrameApply( rel, out[0] );
+	out[1] = pdFrameApply( rel, out[1] );
+	out[2] = pdFrameApply( rel, out[2] );
+	pdTriangleBox( out, lo, hi );
+}
+
 /// True when the boxes [loA, hiA] and [loB, hiB] come within `reach` of each other.
 static inline bool pdBoxesWithin( pdVec3 loA, pdVec3 hiA, pdVec3 loB, pdVec3 hiB, double reach )
 {
