@@ -422,6 +422,234 @@ static bool pdParseTris( pdTokenizer* t, pdSoup* out )
 	return true;
 }
 
+// .obj (Wavefront): "v x y z [...]" and "f a b c ..." lines; corners may be "i", "i/t", "i//n"
+// or "i/t/n", negative indices count back from the last vertex read, polygons become triangle
+// fans. Every other statement (vt, vn, g, o, s, usemtl, l, ...) is ignored. Parsed here rather
+// than by Assimp because Assimp's OBJ importer leaks memory on malformed input (found by
+// fuzzing) and cannot name the offending line. Two passes: count, then fill.
+typedef struct pdObjScan
+{
+	const char* data;
+	size_t size;
+	const char* path;
+	char* error;
+	size_t errorSize;
+	pdSoup* out;			// NULL in the counting pass
+	long long totalVertices; // from the counting pass, for positive indices
+	long long vertices;
+	long long triangles;
+} pdObjScan;
+
+static bool pdIsBlankInLine( char c )
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static const char* pdObjExcerpt( const char* begin, const char* lineEnd, char* buffer, size_t bufferSize )
+{
+	size_t n = 0;
+	while ( begin + n < lineEnd && !pdIsBlankInLine( begin[n] ) && n + 1 < bufferSize && n < 24 )
+	{
+		unsigned char c = (unsigned char)begin[n];
+		buffer[n] = c < 32 || c > 126 ? '?' : (char)c;
+		++n;
+	}
+	buffer[n] = '\0';
+	return buffer;
+}
+
+static bool pdObjVertex( pdObjScan* s, const char* p, const char* lineEnd, int line )
+{
+	double xyz[3];
+	for ( int a = 0; a < 3; ++a )
+	{
+		while ( p < lineEnd && pdIsBlankInLine( *p ) )
+		{
+			++p;
+		}
+		char* end = NULL;
+		xyz[a] = p < lineEnd ? strtod( p, &end ) : 0.0;
+		if ( p >= lineEnd || end == p || end > lineEnd || ( end < lineEnd && !pdIsBlankInLine( *end ) ) )
+		{
+			char excerpt[32];
+			pdSetError( s->error, s->errorSize, s->path, "line %d: expected a vertex coordinate, found '%s'", line,
+						pdObjExcerpt( p, lineEnd, excerpt, sizeof( excerpt ) ) );
+			return false;
+		}
+		if ( !isfinite( xyz[a] ) )
+		{
+			pdSetError( s->error, s->errorSize, s->path, "line %d: vertex %lld has a non-finite coordinate", line,
+						s->vertices + 1 );
+			return false;
+		}
+		p = end;
+	}
+	if ( s->vertices >= PD_IO_MAX_VERTICES )
+	{
+		pdSetError( s->error, s->errorSize, s->path, "line %d: more than %d vertices", line, PD_IO_MAX_VERTICES );
+		return false;
+	}
+	if ( s->out != NULL )
+	{
+		memcpy( s->out->vertices + 3 * s->vertices, xyz, sizeof( xyz ) );
+	}
+	s->vertices++;
+	return true; // further values (w, or a vertex colour) are ignored
+}
+
+static bool pdObjFace( pdObjScan* s, const char* p, const char* lineEnd, int line )
+{
+	long long corners = 0;
+	uint32_t first = 0, previous = 0;
+	for ( ;; )
+	{
+		while ( p < lineEnd && pdIsBlankInLine( *p ) )
+		{
+			++p;
+		}
+		if ( p >= lineEnd )
+		{
+			break;
+		}
+		char* end = NULL;
+		errno = 0;
+		long long index = strtoll( p, &end, 10 );
+		if ( end == p || end > lineEnd || errno == ERANGE || ( end < lineEnd && *end != '/' && !pdIsBlankInLine( *end ) ) )
+		{
+			char excerpt[32];
+			pdSetError( s->error, s->errorSize, s->path, "line %d: expected a vertex index, found '%s'", line,
+						pdObjExcerpt( p, lineEnd, excerpt, sizeof( excerpt ) ) );
+			return false;
+		}
+		p = end;
+		while ( p < lineEnd && !pdIsBlankInLine( *p ) )
+		{
+			++p; // texture and normal indices
+		}
+		// Negative indices are relative to the vertices read so far; positive ones may refer
+		// forward, so they are range-checked against the total in the filling pass.
+		long long resolved = index < 0 ? s->vertices + index : index - 1;
+		if ( index == 0 || resolved < 0 || ( s->out != NULL && resolved >= s->totalVertices ) )
+		{
+			pdSetError( s->error, s->errorSize, s->path, "line %d: face references vertex %lld of %lld (index out of range)",
+						line, index, index < 0 ? s->vertices : s->totalVertices );
+			return false;
+		}
+		uint32_t corner = (uint32_t)resolved;
+		if ( corners >= 2 )
+		{
+			if ( s->triangles >= PD_IO_MAX_TRIANGLES )
+			{
+				pdSetError( s->error, s->errorSize, s->path, "line %d: more than %d triangles", line,
+							PD_IO_MAX_TRIANGLES );
+				return false;
+			}
+			if ( s->out != NULL )
+			{
+				uint32_t* t = s->out->indices + 3 * s->triangles;
+				t[0] = first;
+				t[1] = previous;
+				t[2] = corner;
+			}
+			s->triangles++;
+		}
+		if ( corners == 0 )
+		{
+			first = corner;
+		}
+		previous = corner;
+		++corners;
+	}
+	if ( corners < 3 )
+	{
+		pdSetError( s->error, s->errorSize, s->path, "line %d: face with %lld corners (at least 3 needed)", line,
+					corners );
+		return false;
+	}
+	return true;
+}
+
+static bool pdObjPass( pdObjScan* s )
+{
+	s->vertices = 0;
+	s->triangles = 0;
+	int line = 1;
+	for ( size_t pos = 0; pos < s->size; ++line )
+	{
+		const char* begin = s->data + pos;
+		const char* newline = (const char*)memchr( begin, '\n', s->size - pos );
+		const char* lineEnd = newline != NULL ? newline : s->data + s->size;
+		pos = (size_t)( lineEnd - s->data ) + 1;
+		const char* comment = (const char*)memchr( begin, '#', (size_t)( lineEnd - begin ) );
+		if ( comment != NULL )
+		{
+			lineEnd = comment;
+		}
+		const char* p = begin;
+		while ( p < lineEnd && pdIsBlankInLine( *p ) )
+		{
+			++p;
+		}
+		const char* keyword = p;
+		while ( p < lineEnd && !pdIsBlankInLine( *p ) )
+		{
+			++p;
+		}
+		size_t length = (size_t)( p - keyword );
+		if ( length == 1 && keyword[0] == 'v' )
+		{
+			if ( !pdObjVertex( s, p, lineEnd, line ) )
+			{
+				return false;
+			}
+		}
+		else if ( length == 1 && keyword[0] == 'f' )
+		{
+			if ( !pdObjFace( s, p, lineEnd, line ) )
+			{
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+static bool pdParseObj( const char* data, size_t size, const char* path, pdSoup* out, char* error, size_t errorSize )
+{
+	pdObjScan scan = { .data = data, .size = size, .path = path, .error = error, .errorSize = errorSize };
+	if ( !pdObjPass( &scan ) )
+	{
+		return false;
+	}
+	if ( scan.triangles == 0 )
+	{
+		pdSetError( error, errorSize, path, "empty mesh (%lld vertices, no faces)", scan.vertices );
+		return false;
+	}
+	out->vertices = (double*)malloc( (size_t)scan.vertices * 3 * sizeof( double ) + 1 );
+	out->indices = (uint32_t*)malloc( (size_t)scan.triangles * 3 * sizeof( uint32_t ) );
+	if ( out->vertices == NULL || out->indices == NULL )
+	{
+		pdSetError( error, errorSize, path, "out of memory for %lld vertices and %lld triangles", scan.vertices,
+					scan.triangles );
+		return false;
+	}
+	scan.out = out;
+	scan.totalVertices = scan.vertices;
+	if ( !pdObjPass( &scan ) )
+	{
+		return false;
+	}
+	out->vertexCount = (int)scan.vertices;
+	out->triangleCount = (int)scan.triangles;
+	if ( !pdWeldSoup( out ) )
+	{
+		pdSetError( error, errorSize, path, "out of memory welding vertices" );
+		return false;
+	}
+	return true;
+}
+
 static bool pdHasExtension( const char* path, const char* ext )
 {
 	size_t n = strlen( path ), m = strlen( ext );
@@ -568,10 +796,6 @@ static bool pdAppendNode( const struct aiScene* scene, const struct aiNode* node
 // we test are passed on, and their declared counts are checked against the file size first.
 static bool pdPrecheckForAssimp( const char* path, const char* data, size_t size, char* error, size_t errorSize )
 {
-	if ( pdHasExtension( path, ".obj" ) )
-	{
-		return true; // no declared counts; memory grows with the content
-	}
 	if ( pdHasExtension( path, ".stl" ) )
 	{
 		return true; // Assimp checks a binary STL's facet count against the file size
@@ -840,12 +1064,16 @@ bool pdLoadSoup( const char* path, pdSoup* out, char* error, size_t errorSize )
 		return false;
 	}
 	bool ok = false;
-	if ( pdHasExtension( path, ".tri" ) || pdHasExtension( path, ".tris" ) )
+	if ( pdHasExtension( path, ".tri" ) || pdHasExtension( path, ".tris" ) || pdHasExtension( path, ".obj" ) )
 	{
 		pdTokenizer t = { .data = data, .size = size, .line = 1, .path = path, .error = error, .errorSize = errorSize };
 		if ( memchr( data, '\0', size ) != NULL )
 		{
 			pdSetError( error, errorSize, path, "binary data in a text mesh file" );
+		}
+		else if ( pdHasExtension( path, ".obj" ) )
+		{
+			ok = pdParseObj( data, size, path, out, error, errorSize );
 		}
 		else
 		{
@@ -861,7 +1089,7 @@ bool pdLoadSoup( const char* path, pdSoup* out, char* error, size_t errorSize )
 		ok = plausible && pdLoadAssimp( path, out, error, errorSize );
 #else
 		free( data );
-		pdSetError( error, errorSize, path, "cannot read this format: built without Assimp (only .tri and .tris)" );
+		pdSetError( error, errorSize, path, "cannot read this format: built without Assimp (only .tri, .tris and .obj)" );
 #endif
 	}
 	if ( !ok )

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Model loaders for samples, the command-line tool and benchmarks (the core never reads files):
-// .tri and .tris (the formats of ../shared/models), .ani paths, and OBJ/STL/PLY/OFF through
-// Assimp's C API.
+// .tri and .tris (the formats of ../shared/models), .obj and .ani paths parsed here, and
+// STL/PLY/OFF through Assimp's C API.
 #pragma once
 
 #include "shapes.h"
@@ -10,7 +10,7 @@
 extern "C" {
 #endif
 
-/// Loads a mesh file by extension (.tri, .tris, else Assimp). On failure returns false and
+/// Loads a mesh file by extension (.tri, .tris, .obj, else Assimp). On failure returns false and
 /// writes a one-line message naming the file and the problem (e.g. "bunny.tri: line 12:
 /// expected 3 indices") into error. Never crashes on garbage, truncated or huge input.
 bool pdLoadSoup( const char* path, pdSoup* out, char* error, size_t errorSize );
