@@ -24,7 +24,8 @@ static void usage( FILE* f )
 				  "  --csv F     also write the per-case rows as CSV\n"
 				  "  --repeats N queries (or repeats) per case\n"
 				  "  --seed S    seed of the random configurations\n"
-				  "  --only NAME pd-random, pd-path: run only this model (for profiling)\n"
+				  "  --only NAME pd-random, pd-path: run only this model (for profiling); sfog: only this\n"
+				  "              model in the sweep table (c)\n"
 				  "  --oracle N  pd-random: oracle cases per model (0 = no oracle, for profiling)\n" );
 }
 

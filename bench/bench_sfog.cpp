@@ -201,7 +201,9 @@ int runSfog( const Options& o )
 	{
 		std::string name;
 		long long before = 0, after = 0;
-		double msOn = 0, msOff = 0;
+		// Median ms per query: both uses on (the default), contact-space pruning off, CCD
+		// culling off, both off.
+		double msOn = 0, msNoPrune = 0, msNoCull = 0, msOff = 0;
 		int queries = 0;
 	};
 	std::vector<PruneRow> prune;
@@ -239,7 +241,7 @@ int runSfog( const Options& o )
 		row.name = file ? std::string( "bunny-" ) + std::to_string( m.triangles() )
 						: std::string( sh.first ) + "-" + std::to_string( m.triangles() );
 		Rng rng( o.seed * 31u + (unsigned)sh.second );
-		std::vector<double> on, off;
+		std::vector<double> times[4];
 		pdVec3 blo, bhi;
 		pdMesh_GetBounds( m.mesh, &blo, &bhi );
 		// Offsets in proportion to the model (the generated shapes have a diagonal of 2).
@@ -254,19 +256,26 @@ int runSfog( const Options& o )
 			pa.p = pdVec3{ rng.range( -shift, shift ), rng.range( -shift, shift ), rng.range( -shift, shift ) };
 			if ( !collides( m.mesh, pa, m.mesh, pb, ws ) )
 				continue;
-			pdPenetrationDef defOn = pdDefaultPenetrationDef(), defOff = pdDefaultPenetrationDef();
-			defOn.useOrientationPruning = true;
-			defOff.useOrientationPruning = false;
-			defOn.useConvexExactPath = defOff.useConvexExactPath = false; // measure pruning, not the convex path
+			// Variant v: bit 0 turns contact-space pruning off, bit 1 CCD culling off. The order
+			// rotates per query so that cache warmth and machine load hit the variants alike.
+			pdPenetrationDef defs[4];
+			for ( int v = 0; v < 4; ++v )
+			{
+				defs[v] = pdDefaultPenetrationDef();
+				defs[v].useOrientationPruning = ( v & 1 ) == 0;
+				defs[v].useOrientationCulling = ( v & 2 ) == 0;
+				defs[v].useConvexExactPath = false; // measure pruning, not the convex path
+			}
 			pdPenetrationResult r;
-			pdComputePenetration( m.mesh, &pa, m.mesh, &pb, &defOn, nullptr, ws, &r ); // warm-up
-			double t0 = nowUs();
-			pdComputePenetration( m.mesh, &pa, m.mesh, &pb, &defOn, nullptr, ws, &r );
-			double t1 = nowUs();
-			pdComputePenetration( m.mesh, &pa, m.mesh, &pb, &defOff, nullptr, ws, &r );
-			double t2 = nowUs();
-			on.push_back( ( t1 - t0 ) * 1e-3 );
-			off.push_back( ( t2 - t1 ) * 1e-3 );
+			pdComputePenetration( m.mesh, &pa, m.mesh, &pb, &defs[0], nullptr, ws, &r ); // warm-up
+			for ( int k = 0; k < 4; ++k )
+			{
+				int v = ( q + k ) % 4;
+				double t0 = nowUs();
+				pdComputePenetration( m.mesh, &pa, m.mesh, &pb, &defs[v], nullptr, ws, &r );
+				times[v].push_back( ( nowUs() - t0 ) * 1e-3 );
+			}
+			pdComputePenetration( m.mesh, &pa, m.mesh, &pb, &defs[0], nullptr, ws, &r ); // the default's answer
 			// Feature pairs at the contact configuration, before and after the applicability test.
 			pdTransform moved = pa;
 			moved.p.x += r.translation.x, moved.p.y += r.translation.y, moved.p.z += r.translation.z;
@@ -284,8 +293,10 @@ int runSfog( const Options& o )
 				row.after += pdSfog_IsApplicable( m.mesh, &fa.r, m.mesh, &fb.r, &f[i] ) ? 1 : 0;
 			row.queries++;
 		}
-		row.msOn = median( on );
-		row.msOff = median( off );
+		row.msOn = median( times[0] );
+		row.msNoPrune = median( times[1] );
+		row.msNoCull = median( times[2] );
+		row.msOff = median( times[3] );
 		prune.push_back( row );
 	}
 
@@ -400,6 +411,14 @@ int runSfog( const Options& o )
 								  { "knot", 2000 }, { "knot", 4000 } };
 		if ( o.quick )
 			srcs = { { "pqp_spinning_bunny.tris", 0 }, { "knot", 1000 } };
+		if ( !o.only.empty() ) // --only NAME: one row of (c), e.g. bunny_noholes.tri or knot
+		{
+			std::vector<Src> kept;
+			for ( const Src& src : srcs )
+				if ( o.only == src.name )
+					kept.push_back( src );
+			srcs = kept;
+		}
 		const int rotations = o.quick ? 2 : 5;
 		for ( const Src& src : srcs )
 		{
@@ -516,6 +535,10 @@ int runSfog( const Options& o )
 			j.num( r.msOn );
 			j.key( "ms_off" );
 			j.num( r.msOff );
+			j.key( "ms_no_prune" );
+			j.num( r.msNoPrune );
+			j.key( "ms_no_cull" );
+			j.num( r.msNoCull );
 			j.key( "queries" );
 			j.num( r.queries );
 			j.endObject();
@@ -574,13 +597,19 @@ int runSfog( const Options& o )
 		return 0;
 	}
 	describeMachine( stdout );
-	std::printf( "(a) orientation pruning in PolyDepth (feature pairs at the contact configurations, 1%% band)\n" );
-	std::printf( "%-16s %5s | %10s %10s %7s | %8s %8s %6s\n", "model", "n", "pairs", "applicable", "kept", "ms on",
-				 "ms off", "off/on" );
+	std::printf( "(a) orientation pruning in PolyDepth (feature pairs at the contact configurations, 1%% band;\n"
+				 "    median ms per query with both uses on, contact-space pruning off, CCD culling off, both off;\n"
+				 "    ratios: variant / both on, above 1 means the switched-off use was saving time)\n" );
+	std::printf( "%-16s %5s | %10s %10s %7s | %8s %8s %8s %8s | %7s %7s %7s\n", "model", "n", "pairs", "applicable",
+				 "kept", "ms on", "no prune", "no cull", "ms off", "noprune", "nocull", "off" );
 	for ( const PruneRow& r : prune )
-		std::printf( "%-16s %5d | %10lld %10lld %6.1f%% | %8.3f %8.3f %5.2fx\n", r.name.c_str(), r.queries, r.before,
-					 r.after, r.before > 0 ? 100.0 * (double)r.after / (double)r.before : 0.0, r.msOn, r.msOff,
-					 r.msOff / std::max( r.msOn, 1e-9 ) );
+	{
+		double on = std::max( r.msOn, 1e-9 );
+		std::printf( "%-16s %5d | %10lld %10lld %6.1f%% | %8.3f %8.3f %8.3f %8.3f | %6.2fx %6.2fx %6.2fx\n",
+					 r.name.c_str(), r.queries, r.before, r.after,
+					 r.before > 0 ? 100.0 * (double)r.after / (double)r.before : 0.0, r.msOn, r.msNoPrune, r.msNoCull,
+					 r.msOff, r.msNoPrune / on, r.msNoCull / on, r.msOff / on );
+	}
 	std::printf( "(b) exact convex PD: orientation-graph overlay vs libccd EPA (max relative error vs SAT oracle)\n" );
 	std::printf( "%6s %5s | %10s %10s %7s | %10s %10s\n", "verts", "cases", "overlay us", "EPA us", "EPA/ovl",
 				 "ovl err", "EPA err" );

@@ -28,6 +28,7 @@ pdPenetrationDef pdDefaultPenetrationDef( void )
 	def.randomSeed = 1;
 	def.lineRefinement = true;
 	def.useOrientationPruning = true;
+	def.useOrientationCulling = true;
 	def.useConvexExactPath = true;
 	def.closedAsSolid = true;
 	def.computeLocalPenetrations = true;
@@ -181,6 +182,7 @@ static bool pdQuery_OutProjectEx( pdPdQuery* q, pdVec3 from, pdVec3 to, bool kno
 	pdCcdDef def = pdDefaultCcdDef();
 	def.contactTolerance = q->tol;
 	def.maxFeatures = PD_MAX_PD_FEATURES;
+	def.cullByOrientation = q->def->useOrientationCulling;
 	bool sameRule = q->sc.containment || ( !q->sc.meshA->closed && !q->sc.meshB->closed );
 	pdCcdResult r;
 	pdStatus status = pdCcd_Sweep( q->sc.meshA, &poseA, pdAdd( q->sc.frameA.p, to ), q->sc.meshB, &poseB, &def,

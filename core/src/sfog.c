@@ -832,6 +832,10 @@ bool pdSfog_IsApplicable( const pdMesh* meshA, const pdMat33* rotationA, const p
 
 bool pdSfog_PushPair( pdWorkspace* ws, int* ioCount, pdContactKind kind, int a, int b )
 {
+	if ( *ioCount >= PD_SFOG_MAX_PAIRS )
+	{
+		return false;
+	}
 	size_t need = sizeof( pdSfogPair ) * (size_t)( *ioCount + 1 );
 	if ( need > ws->sfogPairs.capacity && !pdBuffer_Reserve( &ws->sfogPairs, need, true ) )
 	{

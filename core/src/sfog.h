@@ -44,6 +44,11 @@ pdStatus pdSfog_ConvexPenetration( const pdMesh* meshA, const pdFrame* frameA, c
 /// boundary of applicability is kept.
 #define PD_SFOG_ANGLE_TOLERANCE 1e-5
 
+// Most pairs one overlay returns (3.2 GB of pairs). A non-convex mesh's self-overlay grows
+// quadratically (85M pairs for a 10k-triangle knot), so a large model reaches this; the
+// overlay then fails with PD_STATUS_OUT_OF_MEMORY instead of overflowing the int count.
+#define PD_SFOG_MAX_PAIRS ( 1 << 28 )
+
 /// Vertex valence above which a vertex is simply marked undecidable.
 #define PD_SFOG_MAX_VALENCE 64
 
@@ -162,7 +167,8 @@ pdStatus pdSfog_OverlayNaive( const pdMesh* meshA, const pdMat33* rotationA, con
 							  const pdMat33* rotationB, pdWorkspace* ws, int* outCount, const pdSfogPair** outPairs,
 							  pdSfogOverlayStats* outStats );
 
-/// Appends a pair to ws->sfogPairs (count in *ioCount). False on out of memory.
+/// Appends a pair to ws->sfogPairs (count in *ioCount). False on out of memory or at
+/// PD_SFOG_MAX_PAIRS.
 bool pdSfog_PushPair( pdWorkspace* ws, int* ioCount, pdContactKind kind, int a, int b );
 /// Sorts pairs by (kind, a, b) and removes duplicates; returns the new count.
 int pdSfog_SortPairs( pdSfogPair* pairs, int count );

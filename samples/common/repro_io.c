@@ -134,14 +134,18 @@ static bool pdReproRead( pdReproReader* r, pdSoup* a, pdSoup* b, pdTransform* po
 		return pdReproFail( r, "unsupported version %d", version );
 	}
 	pdPenetrationDef d = pdDefaultPenetrationDef();
-	int line = 0, prune = 0, convex = 0, solid = 0;
-	if ( !pdReproNextLine( r ) ||
-		 sscanf( r->text, "def %lf %u %d %d %lf %d %d %d %u %d %d %d %d", &d.contactTolerance, &d.startStrategies,
-				 &d.maxStarts, &d.maxIterations, &d.timeBudgetMs, &d.maxContactPlanes, &d.maxLcpIterations,
-				 &d.randomDirections, &d.randomSeed, &line, &prune, &convex, &solid ) != 13 )
+	int line = 0, prune = 0, convex = 0, solid = 0, cull = 1;
+	int fields = pdReproNextLine( r ) ? sscanf( r->text, "def %lf %u %d %d %lf %d %d %d %u %d %d %d %d %d",
+												&d.contactTolerance, &d.startStrategies, &d.maxStarts,
+												&d.maxIterations, &d.timeBudgetMs, &d.maxContactPlanes,
+												&d.maxLcpIterations, &d.randomDirections, &d.randomSeed, &line,
+												&prune, &convex, &solid, &cull )
+									  : 0;
+	if ( fields != 13 && fields != 14 ) // 13: written before useOrientationCulling existed
 	{
-		return pdReproFail( r, "expected 'def' with 13 fields" );
+		return pdReproFail( r, "expected 'def' with 13 or 14 fields" );
 	}
+	d.useOrientationCulling = cull != 0;
 	d.lineRefinement = line != 0;
 	d.useOrientationPruning = prune != 0;
 	d.useConvexExactPath = convex != 0;

@@ -546,6 +546,41 @@ TEST_F( PdPenetration, NoAllocationAfterWarmUp )
 	EXPECT_EQ( pdGetAllocationCount(), before );
 }
 
+// Orientation culling in the out-projection's CCD skips only triangles that face away from the
+// motion on closed outward meshes, which cannot make the first contact, so every contact it
+// finds is a true one. The features gathered there come from the front-facing triangles only,
+// so the iteration may take another path: both answers must be valid and agree closely.
+TEST_F( PdPenetration, OrientationCullingNeverChangesTheAnswer )
+{
+	Mesh torus, knot, box;
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &torus.soup ) && torus.Make() );
+	ASSERT_TRUE( pdMakeTorusKnot( 2, 3, 0.6, 0.15, 64, 8, &knot.soup ) && knot.Make() );
+	ASSERT_TRUE( pdMakeBox( { 0.4, 0.3, 0.5 }, 2, &box.soup ) && box.Make() );
+	const Mesh* meshes[3] = { &torus, &knot, &box };
+	pdPenetrationDef culled = NoExactPath(), unculled = NoExactPath();
+	unculled.useOrientationCulling = false;
+	std::mt19937 rng( 7 );
+	std::uniform_real_distribution<double> u( -1.0, 1.0 );
+	int penetrating = 0;
+	for ( int k = 0; k < 48; ++k )
+	{
+		const Mesh& a = *meshes[k % 3];
+		const Mesh& b = *meshes[( k / 3 ) % 3];
+		pdTransform pa = Pose( { 0.6 * u( rng ), 0.6 * u( rng ), 0.6 * u( rng ) },
+							   { u( rng ), u( rng ), u( rng ), u( rng ) + 1.5 } );
+		pdTransform pb = Pose( { 0, 0, 0 }, { 1, 0, 0, 0 } );
+		SCOPED_TRACE( k );
+		pdPenetrationResult on = Run( a, pa, b, pb, &culled );
+		pdPenetrationResult off = Run( a, pa, b, pb, &unculled );
+		EXPECT_EQ( on.state, off.state );
+		EXPECT_NEAR( on.depth, off.depth, 0.01 * off.depth + Tolerance( a.mesh, b.mesh ) );
+		EXPECT_TRUE( Valid( a, pa, b, pb, on.translation ) );
+		EXPECT_TRUE( Valid( a, pa, b, pb, off.translation ) );
+		penetrating += on.state == PD_STATE_PENETRATING ? 1 : 0;
+	}
+	EXPECT_GE( penetrating, 24 ); // the poses must mostly overlap for the test to mean anything
+}
+
 TEST_F( PdPenetration, ReproRoundTrip )
 {
 	Mesh a, b;
@@ -557,6 +592,7 @@ TEST_F( PdPenetration, ReproRoundTrip )
 	def.maxStarts = 7;
 	def.randomSeed = 99;
 	def.lineRefinement = false;
+	def.useOrientationCulling = false;
 	std::string path = ::testing::TempDir() + "pd_repro_roundtrip.txt";
 	ASSERT_EQ( pdWriteRepro( path.c_str(), a.mesh, &pa, b.mesh, &pb, &def ), PD_STATUS_OK );
 	EXPECT_EQ( pdWriteRepro( nullptr, a.mesh, &pa, b.mesh, &pb, &def ), PD_STATUS_INVALID_ARGUMENT );
@@ -574,12 +610,29 @@ TEST_F( PdPenetration, ReproRoundTrip )
 	EXPECT_EQ( rdef.maxStarts, 7 );
 	EXPECT_EQ( rdef.randomSeed, 99u );
 	EXPECT_FALSE( rdef.lineRefinement );
+	EXPECT_FALSE( rdef.useOrientationCulling );
+	EXPECT_TRUE( rdef.useOrientationPruning );
 	pdPenetrationResult r1 = Run( a, pa, b, pb, &def );
 	pdPenetrationResult r2 = Run( ra, qa, rb, qb, &rdef );
 	EXPECT_EQ( r1.depth, r2.depth );
 
-	// A damaged file names the line.
+	// A file written before useOrientationCulling existed (13 def fields) reads it as on.
 	FILE* f = std::fopen( path.c_str(), "w" );
+	ASSERT_NE( f, nullptr );
+	std::fputs( "polydepth-repro 1\ndef 0 63 12 30 0 20 100 32 1 1 1 1 1\npose a 1 0 0 0 0 0 0\n"
+				"pose b 1 0 0 0 0.5 0 0\nmesh a 3 1\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\n"
+				"mesh b 3 1\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\nend\n",
+				f );
+	std::fclose( f );
+	{
+		Mesh oa, ob;
+		ASSERT_TRUE( pdReadRepro( path.c_str(), &oa.soup, &ob.soup, &qa, &qb, &rdef, error, sizeof( error ) ) )
+			<< error;
+		EXPECT_TRUE( rdef.useOrientationCulling );
+	}
+
+	// A damaged file names the line.
+	f = std::fopen( path.c_str(), "w" );
 	ASSERT_NE( f, nullptr );
 	std::fputs( "polydepth-repro 1\ndef 0 63 12 30 0 20 100 32 1 1 1 1 1\npose a 1 0 0 0 0 0 0\npose b 1 0 0 0\n", f );
 	std::fclose( f );

@@ -35,7 +35,10 @@ typedef struct pdPenetrationDef
 	int randomDirections;       ///< directions tried by PD_START_RANDOM. Default 32
 	unsigned randomSeed;        ///< seed for PD_START_RANDOM (results are deterministic). Default 1
 	bool lineRefinement;        ///< line-sampling refinement of a free start toward the query. Default true
-	bool useOrientationPruning; ///< drop inapplicable feature pairs (SFOG). Default true
+	bool useOrientationPruning; ///< drop inapplicable feature pairs from the contact space (SFOG). Default true
+	/// In the out-projection's CCD, skip triangles of a closed outward mesh that face away from
+	/// the motion (they cannot make the first contact). Default true
+	bool useOrientationCulling;
 	bool useConvexExactPath;    ///< exact PD from the SFOG overlay when both meshes are convex. Default true
 	bool closedAsSolid;         ///< closed meshes are solids (containment is penetration). Default true
 	/// Group the contacts at the answer into local PDs (result.local). Default true; a caller
