@@ -57,6 +57,8 @@ int runDebris( const Options& o )
 			j.num( m[a].p95StepMs );
 			j.key( "contacts" );
 			j.num( m[a].meanContacts );
+			j.key( "mean_ms" );
+			j.num( m[a].meanStepMs );
 			j.key( "lost" );
 			j.num( m[a].lost );
 			j.key( "max_penetration" );
@@ -79,6 +81,8 @@ int runDebris( const Options& o )
 		j.num( m[0].bodySize );
 		j.key( "step_time_ratio" );
 		j.num( m[1].medianStepMs / std::max( m[0].medianStepMs, 1e-9 ) );
+		j.key( "step_time_ratio_mean" );
+		j.num( m[1].meanStepMs / std::max( m[0].meanStepMs, 1e-9 ) );
 		j.endObject();
 		std::printf( "%s\n", j.out.c_str() );
 		return 0;
@@ -86,14 +90,18 @@ int runDebris( const Options& o )
 	describeMachine( stdout );
 	std::printf( "debris: %d tori, %d steps of 1/60 s, seed %u, same scene for both\n", m[0].dynamicBodies, m[0].steps,
 				 o.seed );
-	std::printf( "%-10s | %8s %8s | %9s | %4s | %9s %9s | %9s | %6s\n", "algorithm", "med ms", "p95 ms", "contacts",
-				 "lost", "max pen", "final pen", "jitter", "asleep" );
+	std::printf( "%-10s | %8s %8s %8s | %9s | %4s | %9s %9s | %9s | %6s\n", "algorithm", "med ms", "p95 ms",
+				 "mean ms", "contacts", "lost", "max pen", "final pen", "jitter", "asleep" );
 	for ( int a = 0; a < 2; ++a )
-		std::printf( "%-10s | %8.2f %8.2f | %9.1f | %4d | %8.4fm %8.4fm | %7.4fm/s | %6d\n", names[a], m[a].medianStepMs,
-					 m[a].p95StepMs, m[a].meanContacts, m[a].lost, m[a].maxPenetration, m[a].finalPenetration,
-					 m[a].jitter, m[a].asleep );
-	std::printf( "step time polydepth / gimpact: %.2f (median); body size %.3f m (penetration target < 1%%: %.4f m)\n",
-				 m[1].medianStepMs / std::max( m[0].medianStepMs, 1e-9 ), m[0].bodySize, 0.01 * m[0].bodySize );
+		std::printf( "%-10s | %8.2f %8.2f %8.2f | %9.1f | %4d | %8.4fm %8.4fm | %7.4fm/s | %6d\n", names[a],
+					 m[a].medianStepMs, m[a].p95StepMs, m[a].meanStepMs, m[a].meanContacts, m[a].lost,
+					 m[a].maxPenetration, m[a].finalPenetration, m[a].jitter, m[a].asleep );
+	// The median alone misleads once one side's bodies fall asleep (its sleeping steps cost
+	// nothing); the mean is the ratio of total run times.
+	std::printf( "step time polydepth / gimpact: %.2f (median), %.2f (mean); body size %.3f m (penetration target < "
+				 "1%%: %.4f m)\n",
+				 m[1].medianStepMs / std::max( m[0].medianStepMs, 1e-9 ),
+				 m[1].meanStepMs / std::max( m[0].meanStepMs, 1e-9 ), m[0].bodySize, 0.01 * m[0].bodySize );
 	return 0;
 #endif
 }

@@ -409,9 +409,9 @@ int runSfog( const Options& o )
 		// are out of reach of every variant; see bench/results/sfog.md.
 		std::vector<Src> srcs = { { "bunny_noholes.tri", 0 }, { "pqp_spinning_bunny.tris", 0 }, { "knot", 1000 },
 								  { "knot", 2000 }, { "knot", 4000 } };
-		if ( o.quick )
+		if ( o.quick && o.only.empty() )
 			srcs = { { "pqp_spinning_bunny.tris", 0 }, { "knot", 1000 } };
-		if ( !o.only.empty() ) // --only NAME: one row of (c), e.g. bunny_noholes.tri or knot
+		if ( !o.only.empty() ) // --only NAME: the rows of (c) with this name, e.g. bunny_noholes.tri
 		{
 			std::vector<Src> kept;
 			for ( const Src& src : srcs )

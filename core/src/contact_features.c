@@ -1,61 +1,18 @@
 // SPDX-License-Identifier: MIT
 // Contact features at a configuration: every VF, FV and EE pair closer than a tolerance. A BVH
 // descent keeps node pairs whose boxes (B's inflated by the tolerance) overlap; leaf pairs go
-// to pdTriangleContactFeatures. A feature shared by neighbouring triangles (a vertex of several
-// faces, an edge of two) is reported once.
+// to pdTriangleOwnedContactFeatures. A feature shared by neighbouring triangles (a vertex of
+// several faces, an edge of two) is tested and reported only by the triangle that owns it
+// (pdMesh.featureOwnership), so each feature pair comes out once, in traversal order.
 #include "core.h"
 #include "proximity.h"
 #include "tri_distance.h"
 
-#include <stdlib.h>
-#include <string.h>
 
 typedef struct pdFeatureEntry
 {
 	int a, b;
 } pdFeatureEntry;
-
-typedef struct pdFeatureKey
-{
-	int k[5];
-	int index; ///< position in the raw list
-} pdFeatureKey;
-
-static int pdCompareKeys( const void* pa, const void* pb )
-{
-	const pdFeatureKey* a = pa;
-	const pdFeatureKey* b = pb;
-	for ( int i = 0; i < 5; ++i )
-	{
-		if ( a->k[i] != b->k[i] )
-		{
-			return a->k[i] < b->k[i] ? -1 : 1;
-		}
-	}
-	return a->index < b->index ? -1 : ( a->index > b->index ? 1 : 0 );
-}
-
-// Identity of a feature independent of which triangle reported it.
-static void pdFeatureIdentity( const pdMesh* mesh, const pdFeature* f, int* k0, int* k1 )
-{
-	const int* tri = mesh->triangles[f->triangle];
-	if ( f->type == PD_FEATURE_VERTEX )
-	{
-		*k0 = tri[f->index];
-		*k1 = -1;
-	}
-	else if ( f->type == PD_FEATURE_EDGE )
-	{
-		int v0 = tri[f->index], v1 = tri[( f->index + 1 ) % 3];
-		*k0 = v0 < v1 ? v0 : v1;
-		*k1 = v0 < v1 ? v1 : v0;
-	}
-	else
-	{
-		*k0 = f->triangle;
-		*k1 = -2;
-	}
-}
 
 static void pdFillFeature( const pdMesh* mesh, int triangle, pdFeature* f )
 {
@@ -121,8 +78,8 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 
 	pdFrame rel = pdRelativeFrame( &frameA, &frameB );
 	pdVec3 approachB = pdMulMTV( &frameB.r, approachDirection );
-	// Raw features may repeat (shared vertices and edges); keep room for the repeats.
-	int rawCap = maxFeatures > ( 1 << 26 ) ? ( 1 << 28 ) : 4 * maxFeatures + 64;
+	// Ownership makes every reported feature pair distinct: no repeats to remove afterwards.
+	int rawCap = maxFeatures;
 	int rawCount = 0;
 	int visits = 0;
 	const int maxVisits = 50000000;
@@ -171,15 +128,21 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 						}
 						int tb = cb.index[j];
 						pdContactFeature local[15];
-						int n = pdTriangleContactFeatures( va, cb.v[j], tolerance, approachB, local );
+						int n = pdTriangleOwnedContactFeatures( va, cb.v[j], tolerance, approachB,
+																meshA->featureOwnership[ta],
+																meshB->featureOwnership[tb], local );
 						if ( n <= 0 )
 						{
 							continue;
 						}
 						if ( rawCount + n > rawCap )
 						{
-							full = true;
-							break;
+							full = true; // keep what fits, in traversal order
+							n = rawCap - rawCount;
+							if ( n <= 0 )
+							{
+								break;
+							}
 						}
 						if ( !pdBuffer_Reserve( &ws->features, (size_t)( rawCount + n ) * sizeof( pdContactFeature ),
 												true ) )
@@ -198,6 +161,10 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 							out[k] = f;
 						}
 						rawCount += n;
+						if ( full )
+						{
+							break;
+						}
 					}
 				}
 			}
@@ -220,47 +187,7 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 		}
 	}
 
-	// Remove repeats: sort identities, keep the first report of each (in traversal order).
-	int count = 0;
-	if ( rawCount > 0 )
-	{
-		if ( !pdBuffer_Reserve( &ws->scratch, (size_t)rawCount * ( sizeof( pdFeatureKey ) + 1 ), false ) )
-		{
-			return PD_STATUS_OUT_OF_MEMORY;
-		}
-		pdContactFeature* raw = ws->features.data;
-		pdFeatureKey* keys = ws->scratch.data;
-		unsigned char* keep = (unsigned char*)( keys + rawCount );
-		for ( int i = 0; i < rawCount; ++i )
-		{
-			pdFeatureKey* key = keys + i;
-			key->k[0] = (int)raw[i].kind;
-			pdFeatureIdentity( meshA, &raw[i].featureA, &key->k[1], &key->k[2] );
-			pdFeatureIdentity( meshB, &raw[i].featureB, &key->k[3], &key->k[4] );
-			key->index = i;
-			keep[i] = 0;
-		}
-		qsort( keys, (size_t)rawCount, sizeof( pdFeatureKey ), pdCompareKeys );
-		for ( int i = 0; i < rawCount; ++i )
-		{
-			if ( i == 0 || memcmp( keys[i].k, keys[i - 1].k, sizeof( keys[i].k ) ) != 0 )
-			{
-				keep[keys[i].index] = 1;
-			}
-		}
-		for ( int i = 0; i < rawCount; ++i )
-		{
-			if ( keep[i] )
-			{
-				if ( count >= maxFeatures )
-				{
-					full = true;
-					break;
-				}
-				raw[count++] = raw[i];
-			}
-		}
-	}
+	int count = rawCount;
 	if ( full && status == PD_STATUS_OK )
 	{
 		status = PD_STATUS_FEATURE_LIMIT;

@@ -7,6 +7,7 @@
 // outwardWinding = false; its edge convexity flags are then computed with the normals flipped,
 // so PD_EDGE_CONVEX always means convex as seen from outside the solid.
 #include "mesh.h"
+#include "tri_distance.h"
 
 #include "core.h"
 #include "initial_config.h"
@@ -419,6 +420,7 @@ static void pdFreeMeshArrays( pdMesh* mesh )
 	pdFree( mesh->vertexFaceStart, ( v + 1 ) * sizeof( int ) );
 	pdFree( mesh->vertexFaces, 3 * t * sizeof( int ) );
 	pdFree( mesh->canonicalVertex, v * sizeof( int ) );
+	pdFree( mesh->featureOwnership, t );
 	mesh->vertices = NULL;
 	mesh->triangles = NULL;
 	mesh->faceNormals = NULL;
@@ -430,6 +432,7 @@ static void pdFreeMeshArrays( pdMesh* mesh )
 	mesh->vertexFaceStart = NULL;
 	mesh->vertexFaces = NULL;
 	mesh->canonicalVertex = NULL;
+	mesh->featureOwnership = NULL;
 }
 
 static uint64_t pdHashVertex( pdVec3 v )
@@ -499,7 +502,7 @@ static bool pdWeldVertices( pdMesh* mesh )
 
 typedef struct pdHalfEdge
 {
-	uint64_t key; // (min canonical id << 32) | max canonical id
+	uint64_t key; // (min id << 32) | max id: canonical ids for adjacency, raw for ownership
 	int face;
 	int local; // local edge index: vertex local -> vertex local+1
 } pdHalfEdge;
@@ -523,6 +526,56 @@ static int pdCompareHalfEdges( const void* a, const void* b )
 static bool pdHalfEdgeForward( const pdMesh* mesh, int face, int local, int a )
 {
 	return mesh->canonicalVertex[mesh->triangles[face][local]] == a;
+}
+
+// mesh->featureOwnership, on the caller's vertex indices (the identity contact-feature
+// gathering deduplicates by), not on canonical ids.
+static bool pdBuildFeatureOwnership( pdMesh* mesh, size_t* ioBytes )
+{
+	int triangleCount = mesh->triangleCount;
+	mesh->featureOwnership = (unsigned char*)pdAllocArray( (size_t)triangleCount, 1, ioBytes );
+	size_t seenBytes = 0, halfBytes = 0;
+	unsigned char* vertexSeen = (unsigned char*)pdAllocArray( (size_t)mesh->vertexCount, 1, &seenBytes );
+	pdHalfEdge* half = (pdHalfEdge*)pdAllocArray( 3 * (size_t)triangleCount, sizeof( pdHalfEdge ), &halfBytes );
+	bool ok = mesh->featureOwnership != NULL && vertexSeen != NULL && half != NULL;
+	if ( ok )
+	{
+		memset( vertexSeen, 0, (size_t)mesh->vertexCount );
+		for ( int f = 0; f < triangleCount; ++f )
+		{
+			unsigned char own = 0;
+			for ( int k = 0; k < 3; ++k )
+			{
+				int a = mesh->triangles[f][k];
+				int b = mesh->triangles[f][( k + 1 ) % 3];
+				if ( !vertexSeen[a] )
+				{
+					vertexSeen[a] = 1;
+					own |= (unsigned char)PD_OWN_VERTEX( k );
+				}
+				int lo = a < b ? a : b;
+				int hi = a < b ? b : a;
+				pdHalfEdge* h = half + 3 * (size_t)f + k;
+				h->key = ( (uint64_t)(uint32_t)lo << 32 ) | (uint32_t)hi;
+				h->face = f;
+				h->local = k;
+			}
+			mesh->featureOwnership[f] = own;
+		}
+		// The first face of each edge (the sort breaks key ties by face) owns it.
+		size_t halfCount = 3 * (size_t)triangleCount;
+		qsort( half, halfCount, sizeof( pdHalfEdge ), pdCompareHalfEdges );
+		for ( size_t i = 0; i < halfCount; ++i )
+		{
+			if ( i == 0 || half[i].key != half[i - 1].key )
+			{
+				mesh->featureOwnership[half[i].face] |= (unsigned char)PD_OWN_EDGE( half[i].local );
+			}
+		}
+	}
+	pdFree( vertexSeen, seenBytes );
+	pdFree( half, halfBytes );
+	return ok;
 }
 
 static bool pdBuildAdjacency( pdMesh* mesh, size_t* ioBytes )
@@ -852,6 +905,10 @@ pdMesh* pdCreateMesh( const pdMeshDef* def, pdMeshReport* outReport )
 	if ( !pdBuildAdjacency( mesh, &bytes ) )
 	{
 		return pdFailCreate( mesh, report, "adjacency" );
+	}
+	if ( !pdBuildFeatureOwnership( mesh, &bytes ) )
+	{
+		return pdFailCreate( mesh, report, "feature ownership" );
 	}
 	pdComputeTopologyAndShape( mesh );
 	mesh->magic = PD_MESH_MAGIC;

@@ -55,6 +55,12 @@ struct pdMesh
 	/// numbering (vertices, triangles) is kept. vertexFaceStart is indexed by canonical id
 	/// (non-canonical slots are empty): use vertexFaceStart[canonicalVertex[v]].
 	int* canonicalVertex;
+	/// [triangleCount] PD_OWN_* bits (tri_distance.h): the features this triangle reports in
+	/// contact-feature gathering. Each vertex index is owned by the first triangle using it,
+	/// each edge (unordered pair of vertex indices) by the first triangle containing it, so a
+	/// shared vertex or edge is tested once per triangle of the other mesh, not once per face
+	/// around it.
+	unsigned char* featureOwnership;
 	int canonicalVertexCount; ///< distinct vertex positions
 
 	pdVec3 boundsMin, boundsMax; ///< mesh frame

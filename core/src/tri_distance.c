@@ -653,6 +653,12 @@ static pdVec3 pdOrientNormal( pdVec3 n, double sep, double sepTol, pdVec3 approa
 int pdTriangleContactFeatures( const pdVec3 a[3], const pdVec3 b[3], double tolerance, pdVec3 approachDirection,
 							   pdContactFeature out[15] )
 {
+	return pdTriangleOwnedContactFeatures( a, b, tolerance, approachDirection, PD_OWN_ALL, PD_OWN_ALL, out );
+}
+
+int pdTriangleOwnedContactFeatures( const pdVec3 a[3], const pdVec3 b[3], double tolerance,
+									pdVec3 approachDirection, unsigned ownA, unsigned ownB, pdContactFeature out[15] )
+{
 	pdTriCanon ca, cb;
 	pdCanonTriangle( a, &ca );
 	pdCanonTriangle( b, &cb );
@@ -678,7 +684,9 @@ int pdTriangleContactFeatures( const pdVec3 a[3], const pdVec3 b[3], double tole
 	{
 		const pdTriLocal* face = side == 0 ? &tb : &ta;
 		const pdVec3* verts = side == 0 ? la : lb;
-		if ( !face->hasFace )
+		const pdTriCanon* vertexCanon = side == 0 ? &ca : &cb;
+		unsigned own = side == 0 ? ownA : ownB;
+		if ( !face->hasFace || ( own & PD_OWN_VERTICES ) == 0 )
 		{
 			continue;
 		}
@@ -686,6 +694,10 @@ int pdTriangleContactFeatures( const pdVec3 a[3], const pdVec3 b[3], double tole
 		pdVec3 n = pdScale( face->n, 1.0 / nLen );
 		for ( int i = 0; i < 3; ++i )
 		{
+			if ( ( own & PD_OWN_VERTEX( vertexCanon->perm[i] ) ) == 0 )
+			{
+				continue;
+			}
 			pdVec3 p = verts[i];
 			double s = pdDot( n, pdSub( p, face->v[0] ) );
 			if ( fabs( s ) > tol )
@@ -742,10 +754,24 @@ int pdTriangleContactFeatures( const pdVec3 a[3], const pdVec3 b[3], double tole
 	}
 
 	// EE: non-parallel edges whose closest points are interior to both.
+	if ( ( ownA & PD_OWN_EDGES ) == 0 || ( ownB & PD_OWN_EDGES ) == 0 )
+	{
+		return count;
+	}
 	for ( int i = 0; i < 3; ++i )
 	{
+		pdTriFeature fa = pdMapFeature( &ca, pdMakeFeature( PD_FEATURE_EDGE, i ) );
+		if ( ( ownA & PD_OWN_EDGE( fa.index ) ) == 0 )
+		{
+			continue;
+		}
 		for ( int j = 0; j < 3; ++j )
 		{
+			pdTriFeature fb = pdMapFeature( &cb, pdMakeFeature( PD_FEATURE_EDGE, j ) );
+			if ( ( ownB & PD_OWN_EDGE( fb.index ) ) == 0 )
+			{
+				continue;
+			}
 			pdVec3 da = ta.e[i], db = tb.e[j];
 			double aa = pdLengthSq( da ), bb = pdLengthSq( db );
 			if ( aa <= pointSq || bb <= pointSq )
@@ -793,8 +819,6 @@ int pdTriangleContactFeatures( const pdVec3 a[3], const pdVec3 b[3], double tole
 			pdVec3 normal = pdOrientNormal( nu, sep, sepTol, approachDirection );
 			pdContactFeature* c = &out[count++];
 			c->kind = PD_CONTACT_EE;
-			pdTriFeature fa = pdMapFeature( &ca, pdMakeFeature( PD_FEATURE_EDGE, i ) );
-			pdTriFeature fb = pdMapFeature( &cb, pdMakeFeature( PD_FEATURE_EDGE, j ) );
 			c->featureA.type = PD_FEATURE_EDGE;
 			c->featureA.index = fa.index;
 			c->featureA.triangle = -1;

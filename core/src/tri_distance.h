@@ -45,3 +45,18 @@ bool pdTriangleTranslationToi( const pdVec3 a[3], const pdVec3 b[3], pdVec3 v, d
 /// caller fills triangle and vertex ids). Returns the count.
 int pdTriangleContactFeatures( const pdVec3 a[3], const pdVec3 b[3], double tolerance, pdVec3 approachDirection,
 							   pdContactFeature out[15] );
+
+// Feature ownership masks (pdMesh.featureOwnership): bit k for vertex k of the triangle, bit
+// 3 + k for its edge k (vertex k -> vertex k + 1).
+#define PD_OWN_VERTEX( k ) ( 1u << ( k ) )
+#define PD_OWN_EDGE( k ) ( 1u << ( 3 + ( k ) ) )
+#define PD_OWN_VERTICES 0x7u
+#define PD_OWN_EDGES 0x38u
+#define PD_OWN_ALL 0x3fu
+
+/// pdTriangleContactFeatures restricted to the features the two triangles own: a vertex of a
+/// (VF) only when ownA has its bit, a vertex of b (FV) only with ownB's, an EE pair only when
+/// both edges are owned. Faces are always owned. With one owner per shared vertex and edge, a
+/// mesh-pair gathering reports every feature pair exactly once.
+int pdTriangleOwnedContactFeatures( const pdVec3 a[3], const pdVec3 b[3], double tolerance,
+									pdVec3 approachDirection, unsigned ownA, unsigned ownB, pdContactFeature out[15] );
