@@ -528,6 +528,15 @@ static bool pdHalfEdgeForward( const pdMesh* mesh, int face, int local, int a )
 	return mesh->canonicalVertex[mesh->triangles[face][local]] == a;
 }
 
+static void pdSetHalfEdge( pdHalfEdge* h, int a, int b, int face, int local )
+{
+	int lo = a < b ? a : b;
+	int hi = a < b ? b : a;
+	h->key = ( (uint64_t)(uint32_t)lo << 32 ) | (uint32_t)hi;
+	h->face = face;
+	h->local = local;
+}
+
 // mesh->featureOwnership, on the caller's vertex indices (the identity contact-feature
 // gathering deduplicates by), not on canonical ids.
 static bool pdBuildFeatureOwnership( pdMesh* mesh, size_t* ioBytes )
@@ -553,12 +562,7 @@ static bool pdBuildFeatureOwnership( pdMesh* mesh, size_t* ioBytes )
 					vertexSeen[a] = 1;
 					own |= (unsigned char)PD_OWN_VERTEX( k );
 				}
-				int lo = a < b ? a : b;
-				int hi = a < b ? b : a;
-				pdHalfEdge* h = half + 3 * (size_t)f + k;
-				h->key = ( (uint64_t)(uint32_t)lo << 32 ) | (uint32_t)hi;
-				h->face = f;
-				h->local = k;
+				pdSetHalfEdge( half + 3 * (size_t)f + k, a, b, f, k );
 			}
 			mesh->featureOwnership[f] = own;
 		}
@@ -594,12 +598,7 @@ static bool pdBuildAdjacency( pdMesh* mesh, size_t* ioBytes )
 		{
 			int a = mesh->canonicalVertex[mesh->triangles[f][k]];
 			int b = mesh->canonicalVertex[mesh->triangles[f][( k + 1 ) % 3]];
-			int lo = a < b ? a : b;
-			int hi = a < b ? b : a;
-			pdHalfEdge* h = half + 3 * (size_t)f + k;
-			h->key = ( (uint64_t)(uint32_t)lo << 32 ) | (uint32_t)hi;
-			h->face = f;
-			h->local = k;
+			pdSetHalfEdge( half + 3 * (size_t)f + k, a, b, f, k );
 		}
 	}
 	qsort( half, halfCount, sizeof( pdHalfEdge ), pdCompareHalfEdges );
