@@ -390,7 +390,7 @@ int pdRunView( pdOptions& o )
 } // namespace
 
 /// Steps a scene and, when a path is given, writes one CSV row per step: the step's wall time,
-/// its contact points, and the body-body penetration at the latest sample (for the demo's plot).
+/// its contact points, and the body-body and below-floor penetrations at the latest sample.
 class pdSeriesWriter
 {
 public:
@@ -401,7 +401,7 @@ public:
 			m_file = std::fopen( path.c_str(), "w" );
 			m_failed = m_file == nullptr;
 			if ( m_file != nullptr )
-				std::fprintf( m_file, "step,ms,contacts,penetration_m\n" );
+				std::fprintf( m_file, "step,ms,contacts,penetration_m,floor_m\n" );
 		}
 	}
 	~pdSeriesWriter()
@@ -420,7 +420,8 @@ public:
 			pdSceneMetrics m = scene.metrics();
 			// metrics() keeps a running mean of contacts; recover this step's count from it.
 			double total = m.meanContacts * m.steps;
-			std::fprintf( m_file, "%d,%.4f,%.0f,%.6f\n", m.steps, ms, total - m_contactTotal, m.finalPenetration );
+			std::fprintf( m_file, "%d,%.4f,%.0f,%.6f,%.6f\n", m.steps, ms, total - m_contactTotal, m.finalPenetration,
+						  m.lastFloorPenetration );
 			m_contactTotal = total;
 		}
 		return more;

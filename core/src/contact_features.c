@@ -3,7 +3,8 @@
 // descent keeps node pairs whose boxes (B's inflated by the tolerance) overlap; leaf pairs go
 // to pdTriangleOwnedContactFeatures. A feature shared by neighbouring triangles (a vertex of
 // several faces, an edge of two) is tested and reported only by the triangle that owns it
-// (pdMesh.featureOwnership), so each feature pair comes out once, in traversal order.
+// (pdMesh.featureOwnership), so each feature pair comes out once, in traversal order. Past
+// maxFeatures the closest ones are kept.
 #include "core.h"
 #include "proximity.h"
 #include "tri_distance.h"
@@ -79,6 +80,9 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 	pdFrame rel = pdRelativeFrame( &frameA, &frameB );
 	pdVec3 approachB = pdMulMTV( &frameB.r, approachDirection );
 	// Ownership makes every reported feature pair distinct: no repeats to remove afterwards.
+	// When more than maxFeatures pairs are within the tolerance, the closest maxFeatures are
+	// kept (not the first found): the list is then a bounded set ordered by nothing, the
+	// farthest kept pair is tracked, and the traversal only looks for closer ones.
 	int rawCap = maxFeatures;
 	int rawCount = 0;
 	int visits = 0;
@@ -87,8 +91,11 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 	int top = 0;
 	stack[top++] = ( pdFeatureEntry ){ 0, 0 };
 	bool full = false;
+	int worst = -1;           // index of the farthest kept pair once full
+	double reach = tolerance; // node and triangle pairs farther apart than this cannot contribute
+	bool stop = false;        // nothing can be kept (maxFeatures 0) and one pair was found
 
-	while ( top > 0 && !full )
+	while ( top > 0 && !stop )
 	{
 		if ( visits >= maxVisits )
 		{
@@ -101,28 +108,28 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 		const pdBvhNode* nb = bvhB->nodes + e.b;
 		pdBvhPair pair;
 		pdBvh_RelatePair( na, nb, &rel, &pair );
-		if ( !pdBvh_PairOverlap( &pair, na, nb, tolerance ) )
+		if ( !pdBvh_PairOverlap( &pair, na, nb, reach ) )
 		{
 			continue;
 		}
 		if ( na->count > 0 && nb->count > 0 )
 		{
-			for ( int chunk = 0; chunk < nb->count && !full; chunk += PD_BVH_LEAF_SIZE )
+			for ( int chunk = 0; chunk < nb->count && !stop; chunk += PD_BVH_LEAF_SIZE )
 			{
 				pdLeafChunk cb;
 				pdLeafChunk_Load( meshB, nb, chunk, &cb );
-				for ( int i = 0; i < na->count && !full; ++i )
+				for ( int i = 0; i < na->count && !stop; ++i )
 				{
 					int ta = bvhA->triangleOrder[na->start + i];
 					pdVec3 va[3], loA, hiA;
 					pdMesh_MovedTriangle( meshA, ta, &rel, va, &loA, &hiA );
-					if ( !pdBoxesWithin( loA, hiA, cb.allLo, cb.allHi, tolerance ) )
+					if ( !pdBoxesWithin( loA, hiA, cb.allLo, cb.allHi, reach ) )
 					{
 						continue;
 					}
-					for ( int j = 0; j < cb.count; ++j )
+					for ( int j = 0; j < cb.count && !stop; ++j )
 					{
-						if ( !pdBoxesWithin( loA, hiA, cb.lo[j], cb.hi[j], tolerance ) )
+						if ( !pdBoxesWithin( loA, hiA, cb.lo[j], cb.hi[j], reach ) )
 						{
 							continue;
 						}
@@ -135,35 +142,52 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 						{
 							continue;
 						}
-						if ( rawCount + n > rawCap )
+						if ( rawCap == 0 )
 						{
-							full = true; // keep what fits, in traversal order
-							n = rawCap - rawCount;
-							if ( n <= 0 )
-							{
-								break;
-							}
+							full = stop = true;
+							break;
 						}
-						if ( !pdBuffer_Reserve( &ws->features, (size_t)( rawCount + n ) * sizeof( pdContactFeature ),
+						if ( !pdBuffer_Reserve( &ws->features,
+												(size_t)( rawCount + n < rawCap ? rawCount + n : rawCap ) *
+													sizeof( pdContactFeature ),
 												true ) )
 						{
 							return PD_STATUS_OUT_OF_MEMORY;
 						}
-						pdContactFeature* out = (pdContactFeature*)ws->features.data + rawCount;
+						pdContactFeature* out = (pdContactFeature*)ws->features.data;
 						for ( int k = 0; k < n; ++k )
 						{
 							pdContactFeature f = local[k];
+							int slot = rawCount;
+							if ( rawCount == rawCap )
+							{
+								full = true;
+								if ( !( f.distance < out[worst].distance ) )
+								{
+									continue;
+								}
+								slot = worst;
+							}
 							pdFillFeature( meshA, ta, &f.featureA );
 							pdFillFeature( meshB, tb, &f.featureB );
 							f.pointA = pdFrameApply( &frameB, f.pointA );
 							f.pointB = pdFrameApply( &frameB, f.pointB );
 							f.normal = pdMulMV( &frameB.r, f.normal );
-							out[k] = f;
-						}
-						rawCount += n;
-						if ( full )
-						{
-							break;
+							out[slot] = f;
+							if ( slot == rawCount )
+							{
+								rawCount += 1;
+							}
+							if ( rawCount == rawCap )
+							{
+								// (Re)find the farthest kept pair; only closer ones matter from here.
+								worst = 0;
+								for ( int q = 1; q < rawCount; ++q )
+								{
+									worst = out[q].distance > out[worst].distance ? q : worst;
+								}
+								reach = pdMinD( tolerance, pdMaxD( out[worst].distance, 0.0 ) );
+							}
 						}
 					}
 				}
@@ -195,4 +219,90 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 	*outCount = count;
 	*outFeatures = count > 0 ? ws->features.data : NULL;
 	return status;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Local closeness of one feature
+
+// Angular slack for neighbours level with the feature (a flat patch, a ring lying flat).
+#define PD_LOCAL_SLACK 1e-6
+
+// False when some vertex w among `count` lies further along dir than p (beyond the slack).
+static bool pdNoneAhead( const pdMesh* mesh, const int* vertices, int count, pdVec3 p, pdVec3 dir )
+{
+	for ( int i = 0; i < count; ++i )
+	{
+		pdVec3 w = pdSub( mesh->vertices[vertices[i]], p );
+		double len = pdLength( w );
+		if ( len > 0.0 && pdDot( w, dir ) > PD_LOCAL_SLACK * len )
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
+// True when the vertex or edge f of mesh is the mesh's extreme along dir (mesh frame) among
+// its neighbours: the vertices of the faces around a vertex, the opposite vertices of the two
+// faces of an edge.
+static bool pdFeatureIsExtreme( const pdMesh* mesh, const pdFeature* f, pdVec3 dir )
+{
+	if ( f->triangle < 0 || f->triangle >= mesh->triangleCount || f->index < 0 || f->index > 2 )
+	{
+		return true;
+	}
+	const int* tri = mesh->triangles[f->triangle];
+	if ( f->type == PD_FEATURE_VERTEX )
+	{
+		int v = tri[f->index];
+		int c = mesh->canonicalVertex[v];
+		pdVec3 p = mesh->vertices[v];
+		for ( int k = mesh->vertexFaceStart[c]; k < mesh->vertexFaceStart[c + 1]; ++k )
+		{
+			if ( !pdNoneAhead( mesh, mesh->triangles[mesh->vertexFaces[k]], 3, p, dir ) )
+			{
+				return false;
+			}
+		}
+		return true;
+	}
+	if ( f->type == PD_FEATURE_EDGE )
+	{
+		const pdMeshEdge* e = mesh->edges + mesh->triangleEdges[f->triangle][f->index];
+		if ( e->face0 < 0 || e->face1 < 0 ||
+			 ( e->flags & ( PD_EDGE_BOUNDARY | PD_EDGE_NONMANIFOLD | PD_EDGE_INCONSISTENT ) ) )
+		{
+			return true;
+		}
+		pdVec3 p = mesh->vertices[tri[f->index]];
+		return pdNoneAhead( mesh, mesh->triangles[e->face0], 3, p, dir ) &&
+			   pdNoneAhead( mesh, mesh->triangles[e->face1], 3, p, dir );
+	}
+	return true;
+}
+
+bool pdContactFeature_IsLocallyClosest( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+										const pdTransform* poseB, const pdContactFeature* feature )
+{
+	if ( feature == NULL || poseA == NULL || poseB == NULL || !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) )
+	{
+		return true;
+	}
+	pdVec3 d = pdSub( feature->pointA, feature->pointB );
+	double len = pdLength( d );
+	if ( !( len > 0.0 ) || !isfinite( len ) )
+	{
+		return true;
+	}
+	d = pdScale( d, 1.0 / len );
+	pdFrame frameA, frameB;
+	if ( pdMakeFrame( poseA, &frameA ) != PD_STATUS_OK || pdMakeFrame( poseB, &frameB ) != PD_STATUS_OK )
+	{
+		return true;
+	}
+	// A's feature must be A's extreme toward B (-d), B's its extreme toward A (+d).
+	pdVec3 towardB = pdMulMTV( &frameA.r, pdNeg( d ) );
+	pdVec3 towardA = pdMulMTV( &frameB.r, d );
+	return pdFeatureIsExtreme( meshA, &feature->featureA, towardB ) &&
+		   pdFeatureIsExtreme( meshB, &feature->featureB, towardA );
 }

@@ -5,6 +5,7 @@
 #include "polydepth/contact.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -320,10 +321,46 @@ void pdContactPair_SetMotion( pdContactPair* pair, pdVec3 relativeDisplacement )
 		return;
 	}
 	pair->motion = pdcIsFinite( relativeDisplacement ) ? relativeDisplacement : pdcV3( 0.0, 0.0, 0.0 );
+	pair->rotation = pdcV3( 0.0, 0.0, 0.0 );
+	pair->pivot = pdcV3( 0.0, 0.0, 0.0 );
+}
+
+void pdContactPair_SetRigidMotion( pdContactPair* pair, pdVec3 linearDisplacement, pdVec3 rotation, pdVec3 pivot )
+{
+	if ( pair == NULL )
+	{
+		return;
+	}
+	pdContactPair_SetMotion( pair, linearDisplacement );
+	if ( pdcIsFinite( rotation ) && pdcIsFinite( pivot ) )
+	{
+		pair->rotation = rotation;
+		pair->pivot = pivot;
+	}
 }
 
 // ---------------------------------------------------------------------------------------------
 // Region building
+
+// A's motion relative to B over the step (zero when the caller gave none).
+typedef struct pdcMotion
+{
+	pdVec3 linear;
+	pdVec3 rotation;
+	pdVec3 pivot;
+} pdcMotion;
+
+// How much the gap of a contact at pointA (on A) along normal n changes over the step.
+static double pdcClosing( const pdcMotion* m, pdVec3 pointA, pdVec3 n )
+{
+	if ( m == NULL )
+	{
+		return 0.0;
+	}
+	pdVec3 d = pdcAdd( m->linear, pdcCross( m->rotation, pdcSub( pointA, m->pivot ) ) );
+	double c = pdcDot( d, n );
+	return isfinite( c ) ? c : 0.0;
+}
 
 typedef struct pdcRegion
 {
@@ -338,12 +375,25 @@ typedef struct pdcRegion
 	pdVec3 pointB[PD_REGION_CANDIDATES];
 	double gap[PD_REGION_CANDIDATES];      // gap at the configuration the point was found at
 	double distance[PD_REGION_CANDIDATES]; // gap - (d . normal): distance at the input poses
+	// change of the distance over the step if A keeps its motion (negative: approaching)
+	double closing[PD_REGION_CANDIDATES];
+	// distance at the end of the step if A keeps its motion: impacts keep the points that will
+	// be deepest (a spinning ring the side coming down, not the side lifting off). Equal to
+	// distance without a motion hint.
+	double predicted[PD_REGION_CANDIDATES];
+	const pdcMotion* motion;
+	// A moving body (0 when slow): points predicted within this of the deepest may all bear
+	// load by the end of the step, so the reductions keep them in play, not only those within
+	// band of the deepest; points further up (the outer side of a ring landing flat) are not.
+	double arrival;
 } pdcRegion;
 
 typedef struct pdcRegions
 {
-	pdVec3 axis; // B's local x axis in world, copied into every new region
-	double band; // support band, copied into every new region
+	pdVec3 axis;             // B's local x axis in world, copied into every new region
+	double band;             // support band, copied into every new region
+	const pdcMotion* motion; // copied into every new region
+	double arrival;          // copied into every new region
 	int count;
 	pdcRegion items[PD_BUILD_REGIONS];
 } pdcRegions;
@@ -358,6 +408,8 @@ static pdcRegion* pdcNewRegion( pdcRegions* regions, pdVec3 normal, bool fromPen
 	r->normal = normal;
 	r->axis = regions->axis;
 	r->band = regions->band;
+	r->motion = regions->motion;
+	r->arrival = regions->arrival;
 	r->normalSum = pdcV3( 0.0, 0.0, 0.0 );
 	r->edgeNormalSum = pdcV3( 0.0, 0.0, 0.0 );
 	r->minDistance = DBL_MAX;
@@ -612,13 +664,14 @@ static bool pdcPatchNormal( const pdcRegion* r, const int* picked, int count, do
 }
 
 // Deepest plus largest area (pdContact_ReducePoints) over the points within band of the
-// deepest only: the largest area otherwise goes to rim points that do not bear load.
+// deepest only: the largest area otherwise goes to rim points that do not bear load. Depth is
+// the predicted one: where each point will be after the step.
 static int pdcReduceDeepest( const pdcRegion* r, double band, int outIndices[PD_CONTACT_MAX_POINTS] )
 {
 	double lowest = DBL_MAX;
 	for ( int i = 0; i < r->count; ++i )
 	{
-		lowest = fmin( lowest, r->distance[i] );
+		lowest = fmin( lowest, r->predicted[i] );
 	}
 	int map[PD_REGION_CANDIDATES];
 	pdVec3 points[PD_REGION_CANDIDATES];
@@ -626,11 +679,11 @@ static int pdcReduceDeepest( const pdcRegion* r, double band, int outIndices[PD_
 	int n = 0;
 	for ( int i = 0; i < r->count; ++i )
 	{
-		if ( r->distance[i] <= lowest + band )
+		if ( r->predicted[i] <= lowest + band )
 		{
 			map[n] = i;
 			points[n] = r->pointB[i];
-			distances[n] = r->distance[i];
+			distances[n] = r->predicted[i];
 			++n;
 		}
 	}
@@ -642,6 +695,15 @@ static int pdcReduceDeepest( const pdcRegion* r, double band, int outIndices[PD_
 	return pc;
 }
 
+// Every point's distance at the end of the step if A keeps its motion (first order).
+static void pdcUpdateArrivals( pdcRegion* r )
+{
+	for ( int k = 0; k < r->count; ++k )
+	{
+		r->predicted[k] = r->distance[k] + r->closing[k];
+	}
+}
+
 static void pdcAddPoint( pdcRegion* r, pdVec3 pointB, double gap, double distance )
 {
 	if ( r->count == PD_REGION_CANDIDATES )
@@ -649,7 +711,7 @@ static void pdcAddPoint( pdcRegion* r, pdVec3 pointB, double gap, double distanc
 		// Full: keep the deepest with the largest area, and the extremes along 8 directions
 		// fixed to B (stable picks for the final reduction), then go on.
 		int picked[PD_REGION_KEEP];
-		int pc = pdcReduceDeepest( r, r->band, picked );
+		int pc = pdcReduceDeepest( r, fmax( r->band, r->arrival ), picked );
 		int stable[8];
 		int sc = pdcReduceStable( r, 4, 0.0, r->band, stable, 8 );
 		for ( int j = 0; j < sc && pc < PD_REGION_KEEP; ++j )
@@ -667,25 +729,31 @@ static void pdcAddPoint( pdcRegion* r, pdVec3 pointB, double gap, double distanc
 		pdVec3 keptPoints[PD_REGION_KEEP];
 		double keptGaps[PD_REGION_KEEP];
 		double keptDistances[PD_REGION_KEEP];
+		double keptClosing[PD_REGION_KEEP];
 		for ( int k = 0; k < pc; ++k )
 		{
 			keptPoints[k] = r->pointB[picked[k]];
 			keptGaps[k] = r->gap[picked[k]];
 			keptDistances[k] = r->distance[picked[k]];
+			keptClosing[k] = r->closing[picked[k]];
 		}
 		for ( int k = 0; k < pc; ++k )
 		{
 			r->pointB[k] = keptPoints[k];
 			r->gap[k] = keptGaps[k];
 			r->distance[k] = keptDistances[k];
+			r->closing[k] = keptClosing[k];
 		}
 		r->count = pc;
+		pdcUpdateArrivals( r );
 	}
 	r->pointB[r->count] = pointB;
 	r->gap[r->count] = gap;
 	r->distance[r->count] = distance;
+	r->closing[r->count] = pdcClosing( r->motion, pdcMulAdd( pointB, distance, r->normal ), r->normal );
 	r->count += 1;
 	r->minDistance = fmin( r->minDistance, distance );
+	pdcUpdateArrivals( r );
 }
 
 // Final normal (members' mean) and distances along it: gap - (translation . normal).
@@ -709,14 +777,27 @@ static void pdcFinishRegion( pdcRegion* r, pdVec3 translation, bool useMeanNorma
 		double d = r->gap[k] - pdcDot( translation, r->normal );
 		r->distance[k] = isfinite( d ) ? d : 0.0;
 		r->minDistance = fmin( r->minDistance, r->distance[k] );
+		pdVec3 pointA = pdcMulAdd( r->pointB[k], r->distance[k], r->normal );
+		r->closing[k] = pdcClosing( r->motion, pointA, r->normal );
 	}
+	pdcUpdateArrivals( r );
 }
+
+// The posed pair the features were gathered at (for the local-closeness test).
+typedef struct pdcPosedPair
+{
+	const pdMesh* meshA;
+	pdTransform poseA;
+	const pdMesh* meshB;
+	pdTransform poseB;
+} pdcPosedPair;
 
 // Groups features by normal, the closest feature first (it seeds the first region's normal).
 // When translation is given (features gathered at the PD contact configuration), a point's
 // distance at the input poses is its distance there minus (translation . regionNormal).
-static void pdcGroupFeatures( const pdContactFeature* features, int featureCount, double regionCosine,
-							  const pdVec3* translation, double maxDistance, double touchDistance, pdcRegions* regions )
+static void pdcGroupFeatures( const pdcPosedPair* at, const pdContactFeature* features, int featureCount,
+							  double regionCosine, const pdVec3* translation, double maxDistance, double touchDistance,
+							  pdcRegions* regions )
 {
 	if ( features == NULL || featureCount <= 0 )
 	{
@@ -750,6 +831,15 @@ static void pdcGroupFeatures( const pdContactFeature* features, int featureCount
 		double sepLength = pdcLength( sep );
 		if ( sepLength > touchDistance )
 		{
+			// An edge or vertex of either side that is not its mesh's closest part along the gap
+			// (an edge of a flat floor under a tilted edge) would push sideways: its patch is
+			// reported by the vertex-face pairs with the face's own normal. Vertex-face pairs
+			// are kept: they are the patch (a tilted ring over a floor).
+			if ( f->kind != PD_CONTACT_VF &&
+				 !pdContactFeature_IsLocallyClosest( at->meshA, &at->poseA, at->meshB, &at->poseB, f ) )
+			{
+				continue;
+			}
 			pdVec3 dir = pdcScale( sep, 1.0 / sepLength );
 			if ( pdcDot( dir, fn ) > 0.0 )
 			{
@@ -761,12 +851,21 @@ static void pdcGroupFeatures( const pdContactFeature* features, int featureCount
 		double estimate = translation != NULL ? gap - pdcDot( *translation, fn ) : gap;
 		// At the PD contact configuration, pairs with a gap only count as other regions of the
 		// same push (the far side of a ring on a ring): their normal must agree with the PD.
+		// A moving body is the exception: a part of it that will arrive within the step
+		// (predicted distance under the arrival band) is a contact whatever its normal.
 		if ( translation != NULL && gap > touchDistance )
 		{
 			double len = pdcLength( *translation );
 			if ( len > 0.0 && pdcDot( fn, *translation ) < regionCosine * len )
 			{
-				continue;
+				double now = gap - pdcDot( *translation, fn );
+				pdVec3 pointA = pdcMulAdd( f->pointB, now, fn );
+				bool arriving = regions->arrival > 0.0 &&
+								now + pdcClosing( regions->motion, pointA, fn ) < regions->arrival;
+				if ( !arriving )
+				{
+					continue;
+				}
 			}
 		}
 		if ( !( estimate <= maxDistance ) )
@@ -1041,10 +1140,13 @@ static pdStatus pdcCheckDef( const pdContactDef* def )
 	{
 		return PD_STATUS_DEF_NOT_INITIALIZED;
 	}
-	if ( !( def->contactDistance >= 0.0 ) || !isfinite( def->contactDistance ) || !( def->relativeTolerance > 0.0 ) ||
-		 !isfinite( def->relativeTolerance ) || def->maxIterations < 1 || !( def->timeBudgetMs >= 0.0 ) ||
-		 !( def->regionCosine >= -1.0 && def->regionCosine <= 1.0 ) ||
-		 !( def->holdCosine >= -1.0 && def->holdCosine <= 1.0 ) || def->maxFeatures < 1 ||
+	// isfinite first: an ordered comparison with NaN raises FE_INVALID (a trap where enabled).
+	if ( !isfinite( def->contactDistance ) || def->contactDistance < 0.0 || !isfinite( def->speculativeDistance ) ||
+		 def->speculativeDistance < 0.0 || !isfinite( def->relativeTolerance ) || !( def->relativeTolerance > 0.0 ) ||
+		 def->maxIterations < 1 || !isfinite( def->timeBudgetMs ) || def->timeBudgetMs < 0.0 ||
+		 !isfinite( def->regionCosine ) || !( def->regionCosine >= -1.0 && def->regionCosine <= 1.0 ) ||
+		 !isfinite( def->holdCosine ) || !( def->holdCosine >= -1.0 && def->holdCosine <= 1.0 ) ||
+		 def->maxFeatures < 1 ||
 		 ( def->oneSided != PD_ONE_SIDED_AUTO && def->oneSided != PD_ONE_SIDED_ALWAYS &&
 		   def->oneSided != PD_ONE_SIDED_NEVER ) )
 	{
@@ -1139,7 +1241,17 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 	// Resting contacts (shallow, and A barely moving relative to B) get the stable treatment;
 	// impacts keep the deepest point and the largest area, which resolve them fastest.
 	double restDepth = fmax( 0.05 * def->contactDistance, 4.0 * tolerance );
-	bool slow = pdcLength( ioPair->motion ) <= supportBand;
+	pdcMotion motion = { ioPair->motion, ioPair->rotation, ioPair->pivot };
+	regions.motion = &motion;
+	// The farthest any point of A moves: the linear part plus the rotation at A's size.
+	double sweep = pdcLength( ioPair->motion ) + pdcLength( ioPair->rotation ) * diagA;
+	bool slow = sweep <= supportBand;
+	regions.arrival = slow ? 0.0 : fmax( 0.25 * def->contactDistance, supportBand );
+	// A body that can close more than the contact distance this step gathers over its whole
+	// reach; the cap keeps the closest pairs, which can all lie on the side that is nearest now
+	// while a spinning body lands on its other side first: a wider cap for those.
+	bool reaching = def->speculativeDistance > def->contactDistance && !slow;
+	int maxFeatures = reaching && def->maxFeatures <= INT_MAX / 4 ? 4 * def->maxFeatures : def->maxFeatures;
 	pdVec3 translation = pdcV3( 0.0, 0.0, 0.0 );
 
 	if ( pr.state == PD_STATE_PENETRATING )
@@ -1173,13 +1285,16 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 		// Speculative margin: enough for the other side of a resting contact, small enough to
 		// keep the gathering cheap.
 		double margin = fmin( def->contactDistance, 4.0 * tolerance + 0.5 * len );
+		// ... and wide enough for parts of A that can arrive within this step.
+		margin = fmax( margin, def->speculativeDistance );
 		double reach = fmin( len + margin, 0.25 * fmin( diagA, diagB ) );
 		reach = fmax( reach, 4.0 * tolerance );
-		pdStatus st = pdComputeContactFeatures( meshA, &moved, meshB, poseB, reach, approach, def->maxFeatures,
+		pdStatus st = pdComputeContactFeatures( meshA, &moved, meshB, poseB, reach, approach, maxFeatures,
 												ioWorkspace, &count, &features );
 		if ( st >= 0 )
 		{
-			pdcGroupFeatures( features, count, def->regionCosine, &translation, fmax( margin, 4.0 * tolerance ),
+			pdcPosedPair at = { meshA, moved, meshB, *poseB };
+			pdcGroupFeatures( &at, features, count, def->regionCosine, &translation, fmax( margin, 4.0 * tolerance ),
 							  4.0 * tolerance, &regions );
 		}
 		if ( regions.count == 0 )
@@ -1205,12 +1320,36 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 		{
 			range = fmax( range, 4.0 * tolerance );
 		}
+		else if ( def->speculativeDistance > range )
+		{
+			// A pair that can close more than the contact distance this step: one bounded
+			// distance query says whether anything is within reach; if so, every feature pair
+			// that could meet within the step becomes a contact (a spinning body lands on its
+			// far side too), with its positive distance.
+			pdDistanceDef ddef = pdDefaultDistanceDef();
+			ddef.upperBound = def->speculativeDistance;
+			pdDistanceResult dr;
+			pdStatus ds = pdComputeDistance( meshA, poseA, meshB, poseB, &ddef, ioWorkspace, &dr );
+			if ( ds < 0 || dr.stoppedAbove || !( dr.distance <= def->speculativeDistance ) )
+			{
+				range = 0.0; // out of reach this step: no contacts (or a failed query: none either)
+			}
+			else
+			{
+				outSet->speculative = dr.distance > range;
+				range = def->speculativeDistance;
+			}
+		}
+		if ( pr.state == PD_STATE_TOUCHING )
+		{
+			range = fmax( range, def->speculativeDistance );
+		}
 		if ( range > 0.0 )
 		{
 			int count = 0;
 			const pdContactFeature* features = NULL;
 			pdVec3 approach = haveSide ? pdcScale( side, -1.0 ) : pdcV3( 0.0, 0.0, 0.0 );
-			pdStatus st = pdComputeContactFeatures( meshA, poseA, meshB, poseB, range, approach, def->maxFeatures,
+			pdStatus st = pdComputeContactFeatures( meshA, poseA, meshB, poseB, range, approach, maxFeatures,
 													ioWorkspace, &count, &features );
 			if ( st < 0 )
 			{
@@ -1222,7 +1361,8 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 				{
 					outSet->status = st;
 				}
-				pdcGroupFeatures( features, count, def->regionCosine, NULL, range, 4.0 * tolerance, &regions );
+				pdcPosedPair at = { meshA, *poseA, meshB, *poseB };
+				pdcGroupFeatures( &at, features, count, def->regionCosine, NULL, range, 4.0 * tolerance, &regions );
 			}
 			if ( regions.count == 0 && st >= 0 )
 			{
@@ -1286,9 +1426,9 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 		// Resting patches (shallow, A slow relative to B) keep point identity frame to frame;
 		// impacts keep the deepest point and the largest area, which resolves them fastest.
 		bool resting = r->minDistance > -restDepth && slow;
-		int pc = resting
-					 ? pdcReduceStable( r, 2, deepMargin, supportBand, picked, PD_CONTACT_MAX_POINTS )
-					 : pdContact_ReducePoints( r->normal, r->pointB, r->distance, r->count, picked );
+		int pc = resting			? pdcReduceStable( r, 2, deepMargin, supportBand, picked, PD_CONTACT_MAX_POINTS )
+				 : r->arrival > 0.0 ? pdcReduceDeepest( r, fmax( r->band, r->arrival ), picked )
+									: pdContact_ReducePoints( r->normal, r->pointB, r->predicted, r->count, picked );
 		if ( resting )
 		{
 			pc = pdcKeepPrevious( ioPair, qB, poseB->p, slotOfRegion[i], r, supportBand,
@@ -1410,5 +1550,6 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 	ioPair->lastState = pr.state;
 	ioPair->lastTranslation = pdcRotateInv( qB, translation );
 	ioPair->motion = pdcV3( 0.0, 0.0, 0.0 );
+	ioPair->rotation = pdcV3( 0.0, 0.0, 0.0 );
 	return outSet->status;
 }

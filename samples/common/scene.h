@@ -110,6 +110,7 @@ struct pdSceneMetrics
 	int penetrationQueries = 0;
 	int penetrationFailures = 0;      ///< queries that returned an error status (not counted in depths)
 	double maxFloorPenetration = 0.0; ///< deepest vertex below y = 0 of a body not lost (m)
+	double lastFloorPenetration = 0.0; ///< the same at the latest sample (m)
 	/// Max linear speed (m/s) over the last second of bodies that should be at rest (not lost).
 	double jitter = 0.0;
 	int joints = 0;

@@ -459,6 +459,7 @@ double pdSceneWorld::measurePenetration()
 		m_workspace = pdCreateWorkspace();
 	pdPenetrationDef def = pdDefaultPenetrationDef();
 	double deepest = 0.0;
+	double deepestBelowFloor = 0.0;
 	std::vector<int> live;
 	for ( size_t i = 0; i < m_bodies.size(); ++i )
 		if ( !m_bodies[i].isStatic && !isLost( (int)i ) )
@@ -476,8 +477,10 @@ double pdSceneWorld::measurePenetration()
 										 btScalar( s.vertices[k + 2] ) );
 			minY = std::min( minY, (double)p.y() - m_area.floorY );
 		}
-		m_maxFloorPenetration = std::max( m_maxFloorPenetration, -minY );
+		deepestBelowFloor = std::max( deepestBelowFloor, -minY );
 	}
+	m_lastFloorPenetration = deepestBelowFloor;
+	m_maxFloorPenetration = std::max( m_maxFloorPenetration, deepestBelowFloor );
 
 	for ( size_t a = 0; a < live.size(); ++a )
 	{
@@ -611,6 +614,7 @@ pdSceneMetrics pdSceneWorld::metrics() const
 	m.penetrationQueries = m_penetrationQueries;
 	m.penetrationFailures = m_penetrationFailures;
 	m.maxFloorPenetration = m_maxFloorPenetration;
+	m.lastFloorPenetration = m_lastFloorPenetration;
 	m.jitter = m_jitter;
 	m.joints = (int)m_joints.size();
 	m.maxJointError = m_maxJointError;

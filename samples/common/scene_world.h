@@ -151,6 +151,7 @@ class pdSceneWorld : public pdScene
 	int m_penetrationQueries = 0;
 	int m_penetrationFailures = 0;
 	double m_maxFloorPenetration = 0.0;
+	double m_lastFloorPenetration = 0.0;
 	double m_jitter = 0.0;
 	double m_maxJointError = 0.0;
 	double m_maxLimitViolation = 0.0;

@@ -73,6 +73,32 @@ btVector3 linearVelocity( const btCollisionObject* obj )
 	return body != nullptr ? body->getLinearVelocity() : btVector3( 0, 0, 0 );
 }
 
+btVector3 angularVelocity( const btCollisionObject* obj )
+{
+	const btRigidBody* body = btRigidBody::upcast( obj );
+	return body != nullptr ? body->getAngularVelocity() : btVector3( 0, 0, 0 );
+}
+
+// How far any point of the shape can move in dt by the body's rotation: |w| times the
+// farthest the shape reaches from the body's origin (its centre of mass).
+double rotationalReach( const btCollisionObject* obj, const btCollisionShape* shape, double dt )
+{
+	const btRigidBody* body = btRigidBody::upcast( obj );
+	if ( body == nullptr )
+	{
+		return 0.0;
+	}
+	double w = (double)body->getAngularVelocity().length();
+	if ( !( w > 0.0 ) )
+	{
+		return 0.0;
+	}
+	btVector3 center;
+	btScalar radius = 0;
+	shape->getBoundingSphere( center, radius );
+	return w * dt * ( (double)center.length() + (double)radius );
+}
+
 class PolyDepthAlgorithm : public btActivatingCollisionAlgorithm
 {
   public:
@@ -142,10 +168,9 @@ class PolyDepthAlgorithm : public btActivatingCollisionAlgorithm
 		return ref != nullptr && ref->mesh != nullptr;
 	}
 
-	double contactDistance( const btCollisionShape* shapeA, const btCollisionShape* shapeB,
-							const btManifoldResult* resultOut ) const
+	// What Bullet's getNewManifold gives a manifold: points beyond it are dropped.
+	double breakingThreshold( const btCollisionShape* shapeA, const btCollisionShape* shapeB ) const
 	{
-		// What Bullet's getNewManifold will give the manifold: points beyond it are dropped.
 		btScalar breaking = gContactBreakingThreshold;
 		auto* dispatcher = static_cast<btCollisionDispatcher*>( m_dispatcher );
 		if ( dispatcher->getDispatcherFlags() & btCollisionDispatcher::CD_USE_RELATIVE_CONTACT_BREAKING_THRESHOLD )
@@ -153,6 +178,11 @@ class PolyDepthAlgorithm : public btActivatingCollisionAlgorithm
 			breaking = btMin( shapeA->getContactBreakingThreshold( gContactBreakingThreshold ),
 							  shapeB->getContactBreakingThreshold( gContactBreakingThreshold ) );
 		}
+		return (double)breaking;
+	}
+
+	double contactDistance( double breaking, const btManifoldResult* resultOut ) const
+	{
 		double distance = m_registration->def.contactDistance > 0.0 ? m_registration->def.contactDistance : breaking;
 		if ( m_closestPoints )
 		{
@@ -189,10 +219,26 @@ void PolyDepthAlgorithm::processCollision( const btCollisionObjectWrapper* body0
 	pdTransform poseB = toPose( wrapB->getWorldTransform() );
 
 	pdContactDef def = m_registration->contactDef;
-	def.contactDistance = contactDistance( shapeA, shapeB, resultOut );
-	// Where A came from over the last step: lets a one-sided floor know its free side.
-	btVector3 relative = linearVelocity( wrapA->getCollisionObject() ) - linearVelocity( wrapB->getCollisionObject() );
-	pdContactPair_SetMotion( &m_pair, toPd( relative * dispatchInfo.m_timeStep ) );
+	double breaking = breakingThreshold( shapeA, shapeB );
+	def.contactDistance = contactDistance( breaking, resultOut );
+	// A's motion relative to B over the step (a point p of A moves by v + w x (p - cA), with
+	// B's rotation folded in): tells a one-sided floor where A came from, and which contact
+	// points of a spinning body arrive first. Rigid-body origins are centres of mass.
+	const btCollisionObject* objA = wrapA->getCollisionObject();
+	const btCollisionObject* objB = wrapB->getCollisionObject();
+	btVector3 centreA = wrapA->getWorldTransform().getOrigin();
+	btVector3 centreB = wrapB->getWorldTransform().getOrigin();
+	btVector3 relative = linearVelocity( objA ) - linearVelocity( objB ) +
+						 angularVelocity( objB ).cross( centreB - centreA );
+	btVector3 spin = angularVelocity( objA ) - angularVelocity( objB );
+	btScalar dt = dispatchInfo.m_timeStep;
+	pdContactPair_SetRigidMotion( &m_pair, toPd( relative * dt ), toPd( spin * dt ), toPd( centreA ) );
+	if ( m_registration->def.speculativeContacts && !m_closestPoints )
+	{
+		double reach = (double)relative.length() * (double)dt + rotationalReach( objA, shapeA, (double)dt ) +
+					   rotationalReach( objB, shapeB, (double)dt );
+		def.speculativeDistance = std::isfinite( reach ) ? reach : 0.0;
+	}
 
 	pdContactManifoldSet set;
 	pdContact_Generate( &m_pair, m_meshA->mesh, &poseA, m_meshB->mesh, &poseB, &def, threadWorkspace(), &set );
@@ -216,6 +262,14 @@ void PolyDepthAlgorithm::processCollision( const btCollisionObjectWrapper* body0
 		written |= 1u << region.slot;
 		resultOut->setPersistentManifold( manifold );
 
+		// Speculative points lie beyond the breaking threshold getNewManifold set, and
+		// addContactPoint drops those: the manifold's threshold covers this frame's points.
+		double farthest = 0.0;
+		for ( int p = 0; p < region.pointCount; ++p )
+		{
+			farthest = std::fmax( farthest, region.points[p].distance );
+		}
+		manifold->setContactBreakingThreshold( (btScalar)std::fmax( breaking, 1.01 * farthest ) );
 		btVector3 normal = toBt( region.normal );
 		btScalar threshold = manifold->getContactBreakingThreshold();
 		// Old points no new point will match are dropped first, so a full manifold does not

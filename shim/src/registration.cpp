@@ -204,6 +204,7 @@ extern "C" pdBulletDef pdBulletDefaultDef( void )
 	def.relativeTolerance = 1e-4;
 	def.maxIterations = 30;
 	def.timeBudgetMs = 0.0;
+	def.speculativeContacts = true;
 	def.registerClosestPoints = true;
 	def.includeScaledTriangleMesh = true;
 	def.internalValue = kBulletDefCookie;

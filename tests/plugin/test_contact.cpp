@@ -455,3 +455,110 @@ TEST( PdContact, RestingRingOnRingKeepsItsPointsAndAVerticalNormal )
 		}
 	}
 }
+
+TEST( PdContact, SpeculativeContactsCoverWhatTheStepCanClose )
+{
+	MeshHolder a{ makeBox( 0.2, 0.1, 0.2 ) }, b{ makeBox( 0.5, 0.1, 0.5 ) };
+	WorkspaceHolder ws;
+	pdTransform poseB = at( 0, 0, 0 );
+	pdTransform poseA = at( 0.0, 0.2 + 0.05, 0.0 ); // 5 cm gap, beyond the contact distance
+	pdContactDef def = pdContactDefaultDef();
+	def.contactDistance = 0.02;
+	struct Case
+	{
+		double reach;
+		bool contacts;
+	} cases[] = { { 0.0, false }, { 0.04, false }, { 0.08, true } };
+	for ( const Case& c : cases )
+	{
+		SCOPED_TRACE( c.reach );
+		def.speculativeDistance = c.reach;
+		pdContactPair pair;
+		pdContactPair_Reset( &pair );
+		pdContactManifoldSet set;
+		ASSERT_GE( pdContact_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, &def, ws.ws, &set ), 0 );
+		EXPECT_EQ( set.state, PD_STATE_SEPARATED );
+		EXPECT_EQ( set.speculative, c.contacts );
+		if ( !c.contacts )
+		{
+			EXPECT_EQ( set.count, 0 );
+			continue;
+		}
+		ASSERT_GE( set.count, 1 );
+		for ( int i = 0; i < set.count; ++i )
+		{
+			EXPECT_GT( set.manifolds[i].normal.y, 0.99 );
+			for ( int k = 0; k < set.manifolds[i].pointCount; ++k )
+				EXPECT_NEAR( set.manifolds[i].points[k].distance, 0.05, 1e-6 ) << "the real gap, not the reach";
+		}
+	}
+	pdContactPair pair;
+	pdContactPair_Reset( &pair );
+	pdContactManifoldSet set;
+	for ( double bad : { -1.0, std::nan( "" ), (double)INFINITY } )
+	{
+		def.speculativeDistance = bad;
+		EXPECT_EQ( pdContact_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, &def, ws.ws, &set ),
+				   PD_STATUS_INVALID_DEF );
+	}
+}
+
+TEST( PdContact, SpinningBodyKeepsThePointThatArrivesFirst )
+{
+	// A ring tilted over a floor, its -x side 1 cm up and its +x side about 11 cm up, spinning
+	// so that the +x side comes down 15 cm this step: that side lands first, and the manifold's
+	// deepest point (points[0]) must be there. With the linear motion alone it is on -x.
+	pdSoup soup{};
+	ASSERT_TRUE( pdMakeTorus( 0.5, 0.15, 48, 16, &soup ) );
+	MeshHolder torus{ pdSoupCreateMesh( &soup, nullptr ) };
+	pdFreeSoup( &soup );
+	MeshHolder floor{ makeFloor( 2.0, 8 ) };
+	ASSERT_TRUE( torus.mesh != nullptr && floor.mesh != nullptr );
+	WorkspaceHolder ws;
+	const double h = 0.70710678118654752;
+	pdQuat flat = { h, -h, 0.0, 0.0 }; // axis z to +y
+	pdQuat tilt = { std::cos( 0.05 ), 0.0, 0.0, std::sin( 0.05 ) };
+	pdTransform poseA = at( 0.0, 0.0, 0.0 );
+	poseA.q = { tilt.w * flat.w - tilt.z * flat.z, tilt.w * flat.x - tilt.z * flat.y, tilt.w * flat.y + tilt.z * flat.x,
+				tilt.w * flat.z + tilt.z * flat.w };
+	double lowest = 1e30;
+	for ( int v = 0; v < pdMesh_GetVertexCount( torus.mesh ); ++v )
+	{
+		pdTransform p = poseA;
+		pdVec3 w = pdMesh_GetVertex( torus.mesh, v );
+		// y of the rotated vertex
+		double x = w.x, y = w.y, z = w.z;
+		double qw = p.q.w, qx = p.q.x, qy = p.q.y, qz = p.q.z;
+		double ry = 2.0 * ( qx * qy + qw * qz ) * x + ( 1.0 - 2.0 * ( qx * qx + qz * qz ) ) * y +
+					2.0 * ( qy * qz - qw * qx ) * z;
+		lowest = std::min( lowest, ry );
+	}
+	poseA.p.y = 0.01 - lowest;
+	pdTransform poseB = at( 0.0, 0.0, 0.0 );
+	pdContactDef def = pdContactDefaultDef();
+	def.speculativeDistance = 0.25;
+	const pdVec3 linear = { 0.0, -0.02, 0.0 };
+	const pdVec3 spin = { 0.0, 0.0, -0.3 }; // +x side down by 0.15, -x side up by 0.15
+	for ( int withSpin = 0; withSpin < 2; ++withSpin )
+	{
+		SCOPED_TRACE( withSpin );
+		pdContactPair pair;
+		pdContactPair_Reset( &pair );
+		if ( withSpin )
+			pdContactPair_SetRigidMotion( &pair, linear, spin, poseA.p );
+		else
+			pdContactPair_SetMotion( &pair, linear );
+		pdContactManifoldSet set;
+		ASSERT_GE( pdContact_Generate( &pair, torus.mesh, &poseA, floor.mesh, &poseB, &def, ws.ws, &set ), 0 );
+		ASSERT_GE( set.count, 1 );
+		const pdContactManifold& m = set.manifolds[0];
+		EXPECT_GT( m.normal.y, 0.99 );
+		ASSERT_GE( m.pointCount, 1 );
+		if ( withSpin )
+			EXPECT_GT( m.points[0].pointB.x, 0.3 ) << "the side that arrives first";
+		else
+			EXPECT_LT( m.points[0].pointB.x, -0.3 ) << "the side that is closest now";
+		for ( int k = 0; k < m.pointCount; ++k )
+			EXPECT_GT( m.points[k].distance, 0.0 ) << "distances are today's gaps";
+	}
+}

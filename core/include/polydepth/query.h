@@ -153,10 +153,22 @@ PD_API pdStatus pdComputeTranslationalCcd( const pdMesh* meshA, const pdTransfor
 /// Every VF, FV and EE feature pair closer than tolerance (world units) at the given poses,
 /// with normals on B pointing toward A. approachDirection (world, may be zero) orients
 /// normals where the separation sign is undecidable: A is taken to have come from
-/// -approachDirection. The features are owned by the workspace until its next query.
+/// -approachDirection. When more than maxFeatures pairs qualify, the maxFeatures closest are
+/// returned with PD_STATUS_FEATURE_LIMIT. The features are owned by the workspace until its
+/// next query.
 PD_API pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 										  const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
 										  int maxFeatures, pdWorkspace* ioWorkspace, int* outCount,
 										  const pdContactFeature** outFeatures );
+
+/// True unless a vertex or edge of the pair is provably not the closest part of its mesh
+/// along the pair's separation direction d = pointA - pointB: a neighbouring vertex of A's
+/// feature lies closer to B along d, or one of B's lies closer to A. Such a pair is a point
+/// of a larger contact that another pair reports with the surface's own normal; its d (an
+/// edge of a flat floor against a tilted edge of A, say) is a sideways push, not a contact
+/// normal. Faces are not tested, nor edges without exactly two consistent faces, nor pairs
+/// that touch (d = 0). Neighbours within 1e-6 rad of the plane normal to d do not count.
+PD_API bool pdContactFeature_IsLocallyClosest( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+											   const pdTransform* poseB, const pdContactFeature* feature );
 
 PD_C_END

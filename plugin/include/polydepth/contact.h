@@ -40,6 +40,13 @@ typedef struct pdContactDef
 	/// Separated pairs closer than this get closest-feature contacts with positive distance
 	/// (world units). 0 disables them. Default 0.02 (Bullet's default breaking threshold).
 	double contactDistance;
+	/// Speculative reach (world units): a separated pair farther apart than contactDistance
+	/// but closer than this still gets contacts, at its closest patch and with their positive
+	/// distance. A solver that treats a positive distance as a gap the bodies may close within
+	/// the step, and no more (Bullet's does), then stops a fast body at the surface instead of a
+	/// step inside it. Set it per call to the distance the pair can close in one step; the
+	/// Bullet shim does. 0 disables. Default 0.
+	double speculativeDistance;
 	/// PD contact tolerance relative to the smaller mesh's bounding-box diagonal. Default 1e-4.
 	double relativeTolerance;
 	int maxIterations;       ///< PD iterations per start. Default 30
@@ -51,7 +58,7 @@ typedef struct pdContactDef
 	/// A region whose normal moved less than this (cosine) since the last frame keeps last
 	/// frame's normal, so resting contacts do not jitter. 1 disables. Default 0.99 (~8 deg).
 	double holdCosine;
-	int maxFeatures;   ///< contact features gathered per call. Default 256
+	int maxFeatures;   ///< contact features gathered per call (the closest ones; 4x for a fast body). Default 256
 	int internalValue; ///< set by pdContactDefaultDef(); do not touch
 } pdContactDef;
 
@@ -72,6 +79,8 @@ typedef struct pdContactPair
 	bool hasFreePosition;                         ///< freePosition is known
 	pdVec3 freePosition;                          ///< A's origin at its last free configuration (B frame)
 	pdVec3 motion; ///< input hint: A's displacement relative to B over the last step (world)
+	pdVec3 rotation; ///< input hint: A's rotation relative to B over the step (axis * angle, world)
+	pdVec3 pivot;    ///< input hint: the world point A rotates about (its centre of mass)
 } pdContactPair;
 
 /// One contact point.
@@ -99,6 +108,7 @@ typedef struct pdContactManifoldSet
 	pdVec3 translation;       ///< PD translation used for A (world); zero unless penetrating
 	double depth;             ///< its length
 	bool resolvedOneSided;    ///< the PD was replaced by the solution on A's remembered side
+	bool speculative;         ///< the contacts are speculative (gap beyond contactDistance)
 	int iterations;           ///< PD iterations spent
 	int count;                ///< manifolds written
 	pdContactManifold manifolds[PD_CONTACT_MAX_MANIFOLDS];
@@ -112,6 +122,13 @@ PD_API void pdContactPair_Reset( pdContactPair* pair );
 /// Hint for the next call: A's displacement relative to B over the last step (world units),
 /// e.g. (vA - vB) * dt. Lets a one-sided surface know where A came from on first contact.
 PD_API void pdContactPair_SetMotion( pdContactPair* pair, pdVec3 relativeDisplacement );
+
+/// The same hint with rotation: over the step a point p of A moves relative to B by
+/// linearDisplacement + rotation x (p - pivot) (rotation = relative angular velocity * dt,
+/// world; pivot = A's centre of mass). With it, contacts of a spinning or tumbling body pick
+/// the points that will arrive first, not only the ones that are deepest now.
+PD_API void pdContactPair_SetRigidMotion( pdContactPair* pair, pdVec3 linearDisplacement, pdVec3 rotation,
+										  pdVec3 pivot );
 
 /// Generates the contact manifolds of A against B. Penetrating: one region per local PD
 /// (points on B at the PD contact configuration, depth -(d . n)); separated closer than the

@@ -52,6 +52,11 @@ typedef struct pdBulletDef
 	int maxIterations;
 	/// Wall-clock budget per pair per step in ms; 0 = none. Default 0.
 	double timeBudgetMs;
+	/// Speculative contacts: a pair that can close its gap within the step (relative speed,
+	/// including rotation, times the step) gets contacts before it touches, with their positive
+	/// distance, which Bullet's solver lets close and no further. Without them a body falling
+	/// a few centimetres per step lands up to a step deep in what it hits. Default true.
+	bool speculativeContacts;
 	/// Also register for the closest-points table (contactTest / contactPairTest). Default true.
 	bool registerClosestPoints;
 	/// Register for btScaledBvhTriangleMeshShape too. Default true.
