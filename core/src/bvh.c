@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#define PD_BVH_PI 3.14159265358979323846
+
 typedef struct pdBuildTask
 {
 	int start, count;
@@ -199,6 +201,68 @@ static void pdSelect( int* order, double* key, int count, int k )
 	}
 }
 
+// The cone of unit vectors within half-angle `angle` of axis, as a pdBvhCone.
+static pdBvhCone pdMakeCone( pdVec3 axis, double angle )
+{
+	pdBvhCone c;
+	c.axis = axis;
+	c.spread = angle < 0.5 * PD_BVH_PI ? sin( angle ) : 2.0;
+	return c;
+}
+
+static double pdAngleBetween( pdVec3 a, pdVec3 b )
+{
+	return atan2( pdLength( pdCross( a, b ) ), pdDot( a, b ) );
+}
+
+// Bottom-up: a leaf's cone is centred on its normals' mean and reaches the farthest one; a
+// parent's is centred between its children's axes and reaches both children's cones.
+static void pdBvh_FitCones( pdBvh* bvh, const struct pdMesh* mesh )
+{
+	const double slack = 1e-9; // rounding of the angles
+	for ( int i = bvh->nodeCount - 1; i >= 0; --i )
+	{
+		const pdBvhNode* node = bvh->nodes + i;
+		pdVec3 sum = pdV3( 0.0, 0.0, 0.0 );
+		double angle = 0.0;
+		if ( node->count > 0 )
+		{
+			for ( int k = 0; k < node->count; ++k )
+			{
+				sum = pdAdd( sum, mesh->faceNormals[bvh->triangleOrder[node->start + k]] );
+			}
+			pdVec3 axis = pdNormalize( sum );
+			if ( !( pdLengthSq( axis ) > 0.5 ) )
+			{
+				bvh->cones[i] = pdMakeCone( pdV3( 1.0, 0.0, 0.0 ), PD_BVH_PI );
+				continue;
+			}
+			for ( int k = 0; k < node->count; ++k )
+			{
+				angle = fmax( angle, pdAngleBetween( axis, mesh->faceNormals[bvh->triangleOrder[node->start + k]] ) );
+			}
+			bvh->cones[i] = pdMakeCone( axis, angle + slack );
+			continue;
+		}
+		const pdBvhCone* left = bvh->cones + i + 1;
+		const pdBvhCone* right = bvh->cones + node->start;
+		if ( left->spread > 1.0 || right->spread > 1.0 )
+		{
+			bvh->cones[i] = pdMakeCone( pdV3( 1.0, 0.0, 0.0 ), PD_BVH_PI );
+			continue;
+		}
+		pdVec3 axis = pdNormalize( pdAdd( left->axis, right->axis ) );
+		if ( !( pdLengthSq( axis ) > 0.5 ) )
+		{
+			bvh->cones[i] = pdMakeCone( pdV3( 1.0, 0.0, 0.0 ), PD_BVH_PI );
+			continue;
+		}
+		angle = fmax( pdAngleBetween( axis, left->axis ) + asin( left->spread ),
+					  pdAngleBetween( axis, right->axis ) + asin( right->spread ) );
+		bvh->cones[i] = pdMakeCone( axis, angle + slack );
+	}
+}
+
 pdStatus pdBvh_Build( pdBvh* outBvh, const struct pdMesh* mesh )
 {
 	memset( outBvh, 0, sizeof( *outBvh ) );
@@ -300,10 +364,18 @@ pdStatus pdBvh_Build( pdBvh* outBvh, const struct pdMesh* mesh )
 	}
 	outBvh->nodes = nodes;
 	outBvh->nodeCount = nodeCount;
+	outBvh->nodeBytes = (size_t)maxNodes * sizeof( pdBvhNode );
 	outBvh->triangleOrder = order;
 	outBvh->triangleCount = n;
 	outBvh->depth = depth;
-	outBvh->bytes = (size_t)maxNodes * sizeof( pdBvhNode ) + (size_t)n * sizeof( int );
+	// Normal cones are an accelerator only: without memory for them the CCD culls per triangle.
+	outBvh->cones = pdAlloc( (size_t)nodeCount * sizeof( pdBvhCone ) );
+	if ( outBvh->cones != NULL )
+	{
+		pdBvh_FitCones( outBvh, mesh );
+	}
+	outBvh->bytes = outBvh->nodeBytes + (size_t)n * sizeof( int ) +
+					( outBvh->cones != NULL ? (size_t)nodeCount * sizeof( pdBvhCone ) : 0 );
 	return PD_STATUS_OK;
 }
 
@@ -311,7 +383,11 @@ void pdBvh_Destroy( pdBvh* bvh )
 {
 	if ( bvh->nodes != NULL )
 	{
-		pdFree( bvh->nodes, bvh->bytes - (size_t)bvh->triangleCount * sizeof( int ) );
+		pdFree( bvh->nodes, bvh->nodeBytes );
+	}
+	if ( bvh->cones != NULL )
+	{
+		pdFree( bvh->cones, (size_t)bvh->nodeCount * sizeof( pdBvhCone ) );
 	}
 	if ( bvh->triangleOrder != NULL )
 	{

@@ -37,10 +37,22 @@ typedef struct pdBvhNode
 	int count; ///< leaf: triangle count (> 0); internal: 0
 } pdBvhNode;
 
+/// A cone holding the outward face normals of a node's triangles: every normal n satisfies
+/// angle(n, axis) <= the half-angle, whose sine is `spread` (2 when the cone is wider than a
+/// half-space, i.e. nothing can be concluded). The translational CCD culls a whole node pair
+/// when one side's faces all point away from the motion (ccd.c).
+typedef struct pdBvhCone
+{
+	pdVec3 axis; ///< unit, mesh frame
+	double spread;
+} pdBvhCone;
+
 typedef struct pdBvh
 {
 	int nodeCount;
 	pdBvhNode* nodes;   ///< [nodeCount], depth-first order, root at 0
+	pdBvhCone* cones;   ///< [nodeCount] normal cones, same order (NULL if they could not be built)
+	size_t nodeBytes;   ///< bytes allocated for nodes
 	int* triangleOrder; ///< [triangleCount] kept-triangle indices in leaf order
 	int triangleCount;
 	int depth; ///< levels (a single leaf has depth 1)

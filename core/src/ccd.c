@@ -51,6 +51,14 @@ static bool pdSweptPlaneClear( pdVec3 n, pdVec3 p0, const pdVec3 v[3], double s,
 	return lo + pdMinD( s, 0.0 ) > reach || hi + pdMaxD( s, 0.0 ) < -reach;
 }
 
+// True when every normal in the cone points strictly along dir (unit), with a margin well
+// above the per-triangle test's (n . v > 1e-9 |v|): all of the node's triangles would be
+// culled one by one, so the node pair is culled whole.
+static bool pdConeFacesAlong( const pdBvhCone* cone, pdVec3 dir )
+{
+	return cone->spread <= 1.0 && pdDot( cone->axis, dir ) > cone->spread + 1e-6;
+}
+
 static void pdBoxVelocity( const pdBvhNode* b, pdVec3 v, double w[3] )
 {
 	w[0] = pdDot( b->axes.cx, v );
@@ -163,6 +171,12 @@ pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endP
 		bool cullA = def->cullByOrientation && meshA->closed && meshA->outwardWinding && speed > 0.0;
 		bool cullB = def->cullByOrientation && meshB->closed && meshB->outwardWinding && speed > 0.0;
 		double cullEps = 1e-9 * speed;
+		// Node-level culling: B's faces turned away from the motion (along +u), A's trailing faces
+		// (along -u, carried into A's frame).
+		pdVec3 u = speed > 0.0 ? pdScale( vB, 1.0 / speed ) : pdV3( 0.0, 0.0, 0.0 );
+		pdVec3 trailingA = pdMulMTV( &rel.r, pdNeg( u ) );
+		const pdBvhCone* conesA = cullA ? bvhA->cones : NULL;
+		const pdBvhCone* conesB = cullB ? bvhB->cones : NULL;
 		double target = 0.5 * tolerance;
 		// Rounding allowance for the cheap pair rejections (they must never drop a real contact).
 		double pad = 1e-12 * ( meshA->diagonal + meshB->diagonal + pdLength( rel.p ) + speed );
@@ -179,7 +193,9 @@ pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endP
 			pdBvh_RelatePair( bvhA->nodes, bvhB->nodes, &rel, &root );
 			pdBoxVelocity( bvhB->nodes, vB, w );
 			double t = pdBvh_PairSweep( &root, bvhA->nodes, bvhB->nodes, w, margin, 1.0 );
-			if ( t <= 1.0 )
+			bool culled = ( conesA != NULL && pdConeFacesAlong( conesA, trailingA ) ) ||
+						  ( conesB != NULL && pdConeFacesAlong( conesB, u ) );
+			if ( t <= 1.0 && !culled )
 			{
 				stack[top++] = ( pdCcdEntry ){ 0, 0, t };
 			}
@@ -279,6 +295,15 @@ pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endP
 				b0 = e.b + 1;
 				b1 = nb->start;
 			}
+			// A child whose faces all turn away gets no box test: nothing under it can be hit first.
+			bool cull0 = ( conesA != NULL && a0 != e.a && pdConeFacesAlong( conesA + a0, trailingA ) ) ||
+						 ( conesB != NULL && b0 != e.b && pdConeFacesAlong( conesB + b0, u ) );
+			bool cull1 = ( conesA != NULL && a1 != e.a && pdConeFacesAlong( conesA + a1, trailingA ) ) ||
+						 ( conesB != NULL && b1 != e.b && pdConeFacesAlong( conesB + b1, u ) );
+			if ( cull0 && cull1 )
+			{
+				continue;
+			}
 			pdBvhPair p0, p1;
 			double w0[3], w1[3];
 			const pdBvhNode* nb0 = bvhB->nodes + b0;
@@ -291,8 +316,8 @@ pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endP
 			double t1 = pdBvh_PairSweep( &p1, bvhA->nodes + a1, nb1, w1, margin, best );
 			pdCcdEntry e0 = { a0, b0, t0 }, e1 = { a1, b1, t1 };
 			// The earlier pair on top; pairs that cannot beat the best are dropped here.
-			bool keep0 = t0 <= best && !( found && t0 >= best );
-			bool keep1 = t1 <= best && !( found && t1 >= best );
+			bool keep0 = !cull0 && t0 <= best && !( found && t0 >= best );
+			bool keep1 = !cull1 && t1 <= best && !( found && t1 >= best );
 			if ( t0 <= t1 )
 			{
 				if ( keep1 )

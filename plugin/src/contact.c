@@ -386,6 +386,11 @@ typedef struct pdcRegion
 	// load by the end of the step, so the reductions keep them in play, not only those within
 	// band of the deepest; points further up (the outer side of a ring landing flat) are not.
 	double arrival;
+	// An impact (A can move more than the contact distance this step): every point predicted
+	// to be closer than `arrival` after the step stays in play, and the final four are the
+	// deepest predicted with the largest area over all of them. Measured on the 60-tori heap
+	// (4 seeds): deepest body-body penetration 33 mm against 64 mm with the banded choice.
+	bool impact;
 } pdcRegion;
 
 typedef struct pdcRegions
@@ -394,6 +399,7 @@ typedef struct pdcRegions
 	double band;             // support band, copied into every new region
 	const pdcMotion* motion; // copied into every new region
 	double arrival;          // copied into every new region
+	bool impact;             // copied into every new region
 	int count;
 	pdcRegion items[PD_BUILD_REGIONS];
 } pdcRegions;
@@ -410,6 +416,7 @@ static pdcRegion* pdcNewRegion( pdcRegions* regions, pdVec3 normal, bool fromPen
 	r->band = regions->band;
 	r->motion = regions->motion;
 	r->arrival = regions->arrival;
+	r->impact = regions->impact;
 	r->normalSum = pdcV3( 0.0, 0.0, 0.0 );
 	r->edgeNormalSum = pdcV3( 0.0, 0.0, 0.0 );
 	r->minDistance = DBL_MAX;
@@ -704,6 +711,36 @@ static void pdcUpdateArrivals( pdcRegion* r )
 	}
 }
 
+// Impact: the four points that will be deepest with the largest area, over the points that
+// will be level with the deepest (within band) when they span at least half the area the
+// points over the whole reach do (a ring landing flat stands on its bottom circle, not on the
+// outer side of its tube a centimetre up), over the whole reach otherwise (a wobbling ring
+// comes down on both sides).
+static int pdcReduceImpact( const pdcRegion* r, double band, int outIndices[PD_CONTACT_MAX_POINTS] )
+{
+	int level[PD_CONTACT_MAX_POINTS];
+	int levelCount = pdcReduceDeepest( r, fmax( r->band, band ), level );
+	int all = pdContact_ReducePoints( r->normal, r->pointB, r->predicted, r->count, outIndices );
+	pdVec3 a[PD_CONTACT_MAX_POINTS], b[PD_CONTACT_MAX_POINTS];
+	for ( int k = 0; k < levelCount; ++k )
+	{
+		a[k] = r->pointB[level[k]];
+	}
+	for ( int k = 0; k < all; ++k )
+	{
+		b[k] = r->pointB[outIndices[k]];
+	}
+	if ( pdContact_HullArea4( r->normal, a, levelCount ) >= 0.5 * pdContact_HullArea4( r->normal, b, all ) )
+	{
+		for ( int k = 0; k < levelCount; ++k )
+		{
+			outIndices[k] = level[k];
+		}
+		return levelCount;
+	}
+	return all;
+}
+
 static void pdcAddPoint( pdcRegion* r, pdVec3 pointB, double gap, double distance )
 {
 	if ( r->count == PD_REGION_CANDIDATES )
@@ -711,7 +748,12 @@ static void pdcAddPoint( pdcRegion* r, pdVec3 pointB, double gap, double distanc
 		// Full: keep the deepest with the largest area, and the extremes along 8 directions
 		// fixed to B (stable picks for the final reduction), then go on.
 		int picked[PD_REGION_KEEP];
-		int pc = pdcReduceDeepest( r, fmax( r->band, r->arrival ), picked );
+		double lowest = DBL_MAX;
+		for ( int k = 0; k < r->count; ++k )
+		{
+			lowest = fmin( lowest, r->predicted[k] );
+		}
+		int pc = pdcReduceDeepest( r, fmax( r->band, r->impact ? r->arrival - lowest : r->arrival ), picked );
 		int stable[8];
 		int sc = pdcReduceStable( r, 4, 0.0, r->band, stable, 8 );
 		for ( int j = 0; j < sc && pc < PD_REGION_KEEP; ++j )
@@ -1246,7 +1288,10 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 	// The farthest any point of A moves: the linear part plus the rotation at A's size.
 	double sweep = pdcLength( ioPair->motion ) + pdcLength( ioPair->rotation ) * diagA;
 	bool slow = sweep <= supportBand;
-	regions.arrival = slow ? 0.0 : fmax( 0.25 * def->contactDistance, supportBand );
+	regions.impact = sweep > def->contactDistance;
+	regions.arrival = slow				 ? 0.0
+					  : regions.impact ? fmax( def->contactDistance, supportBand )
+									   : fmax( 0.25 * def->contactDistance, supportBand );
 	// A body that can close more than the contact distance this step gathers over its whole
 	// reach; the cap keeps the closest pairs, which can all lie on the side that is nearest now
 	// while a spinning body lands on its other side first: a wider cap for those.
@@ -1426,7 +1471,8 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 		// Resting patches (shallow, A slow relative to B) keep point identity frame to frame;
 		// impacts keep the deepest point and the largest area, which resolves them fastest.
 		bool resting = r->minDistance > -restDepth && slow;
-		int pc = resting			? pdcReduceStable( r, 2, deepMargin, supportBand, picked, PD_CONTACT_MAX_POINTS )
+		int pc = resting ? pdcReduceStable( r, 2, deepMargin, supportBand, picked, PD_CONTACT_MAX_POINTS )
+				 : r->impact ? pdcReduceImpact( r, 0.25 * def->contactDistance, picked )
 				 : r->arrival > 0.0 ? pdcReduceDeepest( r, fmax( r->band, r->arrival ), picked )
 									: pdContact_ReducePoints( r->normal, r->pointB, r->predicted, r->count, picked );
 		if ( resting )

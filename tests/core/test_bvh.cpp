@@ -168,8 +168,38 @@ void CheckTree( const pdMesh* mesh )
 	double balanced = std::ceil( std::log2( (double)mesh->triangleCount ) ) + 2.0;
 	EXPECT_LE( bvh.depth, (int)balanced );
 	EXPECT_LE( bvh.nodeCount, 2 * mesh->triangleCount );
-	EXPECT_EQ( bvh.bytes, (size_t)bvh.nodeCount * sizeof( pdBvhNode ) + (size_t)mesh->triangleCount * sizeof( int ) );
+	ASSERT_NE( bvh.cones, nullptr );
+	EXPECT_EQ( bvh.bytes, (size_t)bvh.nodeCount * ( sizeof( pdBvhNode ) + sizeof( pdBvhCone ) ) +
+							  (size_t)mesh->triangleCount * sizeof( int ) );
 	EXPECT_EQ( pdMesh_GetBvhBytes( mesh ), bvh.bytes );
+	// Every node's normal cone holds the normal of every triangle below it.
+	for ( int i = 0; i < bvh.nodeCount; ++i )
+	{
+		const pdBvhCone& cone = bvh.cones[i];
+		if ( cone.spread > 1.0 )
+			continue;
+		EXPECT_NEAR( pdLength( cone.axis ), 1.0, 1e-12 );
+		std::vector<int> stack = { i };
+		while ( !stack.empty() )
+		{
+			const pdBvhNode& n = bvh.nodes[stack.back()];
+			int at = stack.back();
+			stack.pop_back();
+			if ( n.count == 0 )
+			{
+				stack.push_back( at + 1 );
+				stack.push_back( n.start );
+				continue;
+			}
+			for ( int k = 0; k < n.count; ++k )
+			{
+				pdVec3 normal = mesh->faceNormals[bvh.triangleOrder[n.start + k]];
+				double angle = std::atan2( pdLength( pdCross( normal, cone.axis ) ), pdDot( normal, cone.axis ) );
+				EXPECT_LE( std::sin( std::min( angle, 0.5 * 3.14159265358979323846 ) ), cone.spread + 1e-12 )
+					<< "node " << i;
+			}
+		}
+	}
 }
 
 double BrutePointDistance( const pdMesh* mesh, pdVec3 p )

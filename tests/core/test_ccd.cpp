@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <set>
@@ -517,6 +518,52 @@ TEST( PdCcd, WarmWorkspaceDoesNotAllocateForAnyQuery )
 	run();
 	run();
 	EXPECT_EQ( pdGetAllocationCount(), before );
+	pdDestroyMesh( a );
+	pdDestroyMesh( b );
+	pdDestroyWorkspace( ws );
+}
+
+TEST( PdCcd, NodeNormalConesCullWithoutChangingTheContact )
+{
+	// The same sweeps with the BVH's normal cones and without them (per-triangle culling only):
+	// identical first contacts, and fewer node pairs visited with the cones.
+	pdWorkspace* ws = pdCreateWorkspace();
+	pdMesh* a = MakeShape( "torus", 2000, 2.0 );
+	pdMesh* b = MakeShape( "knot", 3000, 2.0 );
+	ASSERT_TRUE( a && b && a->bvh.cones && b->bvh.cones );
+	ASSERT_TRUE( a->closed && a->outwardWinding && b->closed && b->outwardWinding );
+	std::mt19937 rng( 77 );
+	long long visitsWith = 0, visitsWithout = 0;
+	int hits = 0;
+	for ( int k = 0; k < 40; ++k )
+	{
+		pdTransform poseB = Pose( RandomRotation( rng ), RandomVec( rng, 0.3 ) );
+		pdQuat qa = RandomRotation( rng );
+		pdVec3 dir = pdNormalize( RandomVec( rng, 1.0 ) );
+		pdTransform poseA = Pose( qa, pdAdd( poseB.p, pdScale( dir, 3.0 ) ) );
+		if ( Colliding( a, poseA, b, poseB, ws ) )
+			continue;
+		pdVec3 end = pdAdd( poseB.p, RandomVec( rng, 1.0 ) );
+		pdCcdDef def = pdDefaultCcdDef();
+		pdCcdResult with, without;
+		ASSERT_EQ( pdComputeTranslationalCcd( a, &poseA, end, b, &poseB, &def, ws, &with ), PD_STATUS_OK );
+		pdBvhCone* conesA = a->bvh.cones;
+		pdBvhCone* conesB = b->bvh.cones;
+		a->bvh.cones = nullptr;
+		b->bvh.cones = nullptr;
+		pdStatus s = pdComputeTranslationalCcd( a, &poseA, end, b, &poseB, &def, ws, &without );
+		a->bvh.cones = conesA;
+		b->bvh.cones = conesB;
+		ASSERT_EQ( s, PD_STATUS_OK );
+		EXPECT_EQ( with.hit, without.hit ) << k;
+		EXPECT_EQ( with.toc, without.toc ) << k;
+		hits += with.hit ? 1 : 0;
+		visitsWith += with.nodeVisits;
+		visitsWithout += without.nodeVisits;
+	}
+	std::printf( "node visits: %lld with normal cones, %lld without (%d hits)\n", visitsWith, visitsWithout, hits );
+	EXPECT_GT( hits, 10 );
+	EXPECT_LT( visitsWith, visitsWithout );
 	pdDestroyMesh( a );
 	pdDestroyMesh( b );
 	pdDestroyWorkspace( ws );
