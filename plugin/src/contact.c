@@ -340,6 +340,55 @@ void pdContactPair_SetRigidMotion( pdContactPair* pair, pdVec3 linearDisplacemen
 }
 
 // ---------------------------------------------------------------------------------------------
+// Proven gaps: skipping pairs that cannot have come within reach
+
+// Farthest any point of the mesh lies from its frame's origin (its pose's rotation centre).
+static double pdcOriginReach( const pdMesh* mesh )
+{
+	pdVec3 lo, hi;
+	pdMesh_GetBounds( mesh, &lo, &hi );
+	double x = fmax( fabs( lo.x ), fabs( hi.x ) ), y = fmax( fabs( lo.y ), fabs( hi.y ) ),
+		   z = fmax( fabs( lo.z ), fabs( hi.z ) );
+	return sqrt( x * x + y * y + z * z );
+}
+
+static pdQuat pdcQuatMul( pdQuat a, pdQuat b )
+{
+	pdQuat r = { a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z, a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+				 a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x, a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w };
+	return r;
+}
+
+static pdQuat pdcQuatConj( pdQuat q )
+{
+	pdQuat r = { q.w, -q.x, -q.y, -q.z };
+	return r;
+}
+
+// A relative to B: its origin in B's frame and its rotation relative to B's.
+static void pdcRelativePose( const pdTransform* poseA, const pdTransform* poseB, pdVec3* outPosition,
+							 pdQuat* outRotation )
+{
+	pdQuat qA = pdcUnitQuat( poseA->q ), qB = pdcUnitQuat( poseB->q );
+	*outPosition = pdcRotateInv( qB, pdcSub( poseA->p, poseB->p ) );
+	*outRotation = pdcQuatMul( pdcQuatConj( qB ), qA );
+}
+
+// How far any point of A can have moved relative to B since the reference: the origin's
+// displacement plus the rotation's chord at A's reach, |R p - R0 p| <= 2 sin(angle / 2) |p|.
+static double pdcMovedSinceApart( const pdContactPair* pair, const pdMesh* meshA, const pdTransform* poseA,
+								  const pdTransform* poseB )
+{
+	pdVec3 p;
+	pdQuat q;
+	pdcRelativePose( poseA, poseB, &p, &q );
+	pdQuat dq = pdcQuatMul( q, pdcQuatConj( pair->apartRotation ) );
+	double s = sqrt( dq.x * dq.x + dq.y * dq.y + dq.z * dq.z ); // sin(angle / 2)
+	double moved = pdcLength( pdcSub( p, pair->apartPosition ) ) + 2.0 * fmin( s, 1.0 ) * pdcOriginReach( meshA );
+	return isfinite( moved ) ? moved : INFINITY;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Region building
 
 // A's motion relative to B over the step (zero when the caller gave none).
@@ -1242,12 +1291,26 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 	bool oneSided =
 		def->oneSided == PD_ONE_SIDED_ALWAYS || ( def->oneSided == PD_ONE_SIDED_AUTO && !pdMesh_IsClosed( meshB ) );
 
+	// Anything closer than this gets contacts (the distance a contact reaches, with margin).
+	double contactReach = fmax( def->contactDistance, def->speculativeDistance ) + 4.0 * tolerance;
+	bool apart = false;
+	if ( ioPair->apartValid && ioPair->apartMeshA == meshA && ioPair->apartMeshB == meshB )
+	{
+		// Still farther apart than any contact reaches: exactly what the queries would find.
+		apart = ioPair->apartBound - pdcMovedSinceApart( ioPair, meshA, poseA, poseB ) > contactReach;
+	}
+	ioPair->apartValid = apart;
+
 	pdPenetrationDef pdef = pdDefaultPenetrationDef();
 	pdef.contactTolerance = tolerance;
 	pdef.maxIterations = def->maxIterations;
 	pdef.timeBudgetMs = def->timeBudgetMs;
 	pdPenetrationResult pr;
-	pdStatus status = pdComputePenetration( meshA, poseA, meshB, poseB, &pdef, &ioPair->penetration, ioWorkspace, &pr );
+	memset( &pr, 0, sizeof( pr ) );
+	pr.state = PD_STATE_SEPARATED;
+	pdStatus status =
+		apart ? PD_STATUS_OK
+			  : pdComputePenetration( meshA, poseA, meshB, poseB, &pdef, &ioPair->penetration, ioWorkspace, &pr );
 	outSet->iterations = pr.iterations;
 	if ( status < 0 )
 	{
@@ -1365,7 +1428,7 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 		{
 			range = fmax( range, 4.0 * tolerance );
 		}
-		else if ( def->speculativeDistance > range )
+		else if ( def->speculativeDistance > range && !apart )
 		{
 			// A pair that can close more than the contact distance this step: one bounded
 			// distance query says whether anything is within reach; if so, every feature pair
@@ -1389,7 +1452,7 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 		{
 			range = fmax( range, def->speculativeDistance );
 		}
-		if ( range > 0.0 )
+		if ( range > 0.0 && !apart )
 		{
 			int count = 0;
 			const pdContactFeature* features = NULL;
@@ -1427,6 +1490,30 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 					}
 				}
 			}
+		}
+		if ( !apart && pr.state == PD_STATE_SEPARATED && regions.count == 0 && outSet->status >= 0 )
+		{
+			// Nothing within reach: prove a gap a few reaches wide once, and the next calls skip
+			// every query until A has moved relative to B by the margin it leaves.
+			pdDistanceDef ddef = pdDefaultDistanceDef();
+			ddef.upperBound = 4.0 * contactReach;
+			pdDistanceResult dr;
+			if ( pdComputeDistance( meshA, poseA, meshB, poseB, &ddef, ioWorkspace, &dr ) >= 0 )
+			{
+				double bound = dr.stoppedAbove ? fmax( dr.distance, 0.0 ) : dr.distance;
+				if ( isfinite( bound ) && bound > contactReach )
+				{
+					ioPair->apartValid = true;
+					ioPair->apartBound = bound;
+					ioPair->apartMeshA = meshA;
+					ioPair->apartMeshB = meshB;
+					pdcRelativePose( poseA, poseB, &ioPair->apartPosition, &ioPair->apartRotation );
+				}
+			}
+		}
+		else if ( !apart )
+		{
+			ioPair->apartValid = false;
 		}
 		ioPair->hasFreePosition = true;
 		ioPair->freePosition = pdcRotateInv( qB, pdcSub( poseA->p, poseB->p ) );

@@ -81,6 +81,15 @@ typedef struct pdContactPair
 	pdVec3 motion; ///< input hint: A's displacement relative to B over the last step (world)
 	pdVec3 rotation; ///< input hint: A's rotation relative to B over the step (axis * angle, world)
 	pdVec3 pivot;    ///< input hint: the world point A rotates about (its centre of mass)
+	// A proven gap (private): at the reference pose (A relative to B) the meshes were at least
+	// apartBound apart; until A has moved, relative to B, by more than that bound minus the
+	// reach of a contact, the pair needs no query at all.
+	bool apartValid;
+	double apartBound;
+	pdVec3 apartPosition;  ///< A's origin in B's frame at the reference
+	pdQuat apartRotation;  ///< A's rotation relative to B at the reference
+	const pdMesh* apartMeshA;
+	const pdMesh* apartMeshB;
 } pdContactPair;
 
 /// One contact point.
