@@ -312,8 +312,8 @@ pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endP
 			pdBvh_RelatePair( bvhA->nodes + a1, nb1, &rel, &p1 );
 			pdBoxVelocity( nb0, vB, w0 );
 			pdBoxVelocity( nb1, vB, w1 );
-			double t0 = pdBvh_PairSweep( &p0, bvhA->nodes + a0, nb0, w0, margin, best );
-			double t1 = pdBvh_PairSweep( &p1, bvhA->nodes + a1, nb1, w1, margin, best );
+			double t0 = cull0 ? INFINITY : pdBvh_PairSweep( &p0, bvhA->nodes + a0, nb0, w0, margin, best );
+			double t1 = cull1 ? INFINITY : pdBvh_PairSweep( &p1, bvhA->nodes + a1, nb1, w1, margin, best );
 			pdCcdEntry e0 = { a0, b0, t0 }, e1 = { a1, b1, t1 };
 			// The earlier pair on top; pairs that cannot beat the best are dropped here.
 			bool keep0 = !cull0 && t0 <= best && !( found && t0 >= best );

@@ -424,8 +424,6 @@ typedef struct pdcRegion
 	pdVec3 pointB[PD_REGION_CANDIDATES];
 	double gap[PD_REGION_CANDIDATES];      // gap at the configuration the point was found at
 	double distance[PD_REGION_CANDIDATES]; // gap - (d . normal): distance at the input poses
-	// change of the distance over the step if A keeps its motion (negative: approaching)
-	double closing[PD_REGION_CANDIDATES];
 	// distance at the end of the step if A keeps its motion: impacts keep the points that will
 	// be deepest (a spinning ring the side coming down, not the side lifting off). Equal to
 	// distance without a motion hint.
@@ -751,15 +749,6 @@ static int pdcReduceDeepest( const pdcRegion* r, double band, int outIndices[PD_
 	return pc;
 }
 
-// Every point's distance at the end of the step if A keeps its motion (first order).
-static void pdcUpdateArrivals( pdcRegion* r )
-{
-	for ( int k = 0; k < r->count; ++k )
-	{
-		r->predicted[k] = r->distance[k] + r->closing[k];
-	}
-}
-
 // Impact: the four points that will be deepest with the largest area, over the points that
 // will be level with the deepest (within band) when they span at least half the area the
 // points over the whole reach do (a ring landing flat stands on its bottom circle, not on the
@@ -820,31 +809,29 @@ static void pdcAddPoint( pdcRegion* r, pdVec3 pointB, double gap, double distanc
 		pdVec3 keptPoints[PD_REGION_KEEP];
 		double keptGaps[PD_REGION_KEEP];
 		double keptDistances[PD_REGION_KEEP];
-		double keptClosing[PD_REGION_KEEP];
+		double keptPredicted[PD_REGION_KEEP];
 		for ( int k = 0; k < pc; ++k )
 		{
 			keptPoints[k] = r->pointB[picked[k]];
 			keptGaps[k] = r->gap[picked[k]];
 			keptDistances[k] = r->distance[picked[k]];
-			keptClosing[k] = r->closing[picked[k]];
+			keptPredicted[k] = r->predicted[picked[k]];
 		}
 		for ( int k = 0; k < pc; ++k )
 		{
 			r->pointB[k] = keptPoints[k];
 			r->gap[k] = keptGaps[k];
 			r->distance[k] = keptDistances[k];
-			r->closing[k] = keptClosing[k];
+			r->predicted[k] = keptPredicted[k];
 		}
 		r->count = pc;
-		pdcUpdateArrivals( r );
 	}
 	r->pointB[r->count] = pointB;
 	r->gap[r->count] = gap;
 	r->distance[r->count] = distance;
-	r->closing[r->count] = pdcClosing( r->motion, pdcMulAdd( pointB, distance, r->normal ), r->normal );
+	r->predicted[r->count] = distance + pdcClosing( r->motion, pdcMulAdd( pointB, distance, r->normal ), r->normal );
 	r->count += 1;
 	r->minDistance = fmin( r->minDistance, distance );
-	pdcUpdateArrivals( r );
 }
 
 // Final normal (members' mean) and distances along it: gap - (translation . normal).
@@ -869,9 +856,8 @@ static void pdcFinishRegion( pdcRegion* r, pdVec3 translation, bool useMeanNorma
 		r->distance[k] = isfinite( d ) ? d : 0.0;
 		r->minDistance = fmin( r->minDistance, r->distance[k] );
 		pdVec3 pointA = pdcMulAdd( r->pointB[k], r->distance[k], r->normal );
-		r->closing[k] = pdcClosing( r->motion, pointA, r->normal );
+		r->predicted[k] = r->distance[k] + pdcClosing( r->motion, pointA, r->normal );
 	}
-	pdcUpdateArrivals( r );
 }
 
 // The posed pair the features were gathered at (for the local-closeness test).

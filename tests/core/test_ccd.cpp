@@ -82,6 +82,28 @@ bool Colliding( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const p
 	return r.colliding;
 }
 
+// A random sweep: B posed near the origin, A on a sphere of radius 3 around B, aimed through
+// a random point near B. False (and the end left undrawn) when A starts in collision.
+struct Sweep
+{
+	pdTransform poseA, poseB;
+	pdVec3 end;
+};
+
+bool RandomFreeSweep( std::mt19937& rng, const pdMesh* a, const pdMesh* b, pdWorkspace* ws, Sweep* out )
+{
+	out->poseB = Pose( RandomRotation( rng ), RandomVec( rng, 0.3 ) );
+	pdQuat qa = RandomRotation( rng );
+	pdVec3 dir = pdNormalize( RandomVec( rng, 1.0 ) );
+	out->poseA = Pose( qa, pdAdd( out->poseB.p, pdScale( dir, 3.0 ) ) );
+	if ( Colliding( a, out->poseA, b, out->poseB, ws ) )
+	{
+		return false;
+	}
+	out->end = pdAdd( out->poseB.p, RandomVec( rng, 1.0 ) );
+	return true;
+}
+
 double Distance( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pdTransform& pb, pdWorkspace* ws )
 {
 	pdDistanceResult r;
@@ -180,16 +202,14 @@ TEST( PdCcd, NeverLaterThanSampledFirstContact )
 		{
 			std::string what = std::string( pair[0] ) + "/" + pair[1] + " seed " + std::to_string( seed ) + " path " +
 							   std::to_string( k );
-			pdTransform poseB = Pose( RandomRotation( rng ), RandomVec( rng, 0.3 ) );
-			pdQuat qa = RandomRotation( rng );
-			// Start on a sphere of radius 3 around B, aim through a random point near B.
-			pdVec3 dir = pdNormalize( RandomVec( rng, 1.0 ) );
-			pdTransform poseA = Pose( qa, pdAdd( poseB.p, pdScale( dir, 3.0 ) ) );
-			if ( Colliding( a, poseA, b, poseB, ws ) )
+			Sweep sweep;
+			if ( !RandomFreeSweep( rng, a, b, ws, &sweep ) )
 			{
 				continue;
 			}
-			pdVec3 end = pdAdd( poseB.p, RandomVec( rng, 1.0 ) );
+			const pdTransform &poseA = sweep.poseA, &poseB = sweep.poseB;
+			const pdQuat qa = poseA.q;
+			const pdVec3 end = sweep.end;
 			pdCcdDef def = pdDefaultCcdDef();
 			def.cullByOrientation = false;
 			pdCcdResult r;
@@ -537,13 +557,11 @@ TEST( PdCcd, NodeNormalConesCullWithoutChangingTheContact )
 	int hits = 0;
 	for ( int k = 0; k < 40; ++k )
 	{
-		pdTransform poseB = Pose( RandomRotation( rng ), RandomVec( rng, 0.3 ) );
-		pdQuat qa = RandomRotation( rng );
-		pdVec3 dir = pdNormalize( RandomVec( rng, 1.0 ) );
-		pdTransform poseA = Pose( qa, pdAdd( poseB.p, pdScale( dir, 3.0 ) ) );
-		if ( Colliding( a, poseA, b, poseB, ws ) )
+		Sweep sweep;
+		if ( !RandomFreeSweep( rng, a, b, ws, &sweep ) )
 			continue;
-		pdVec3 end = pdAdd( poseB.p, RandomVec( rng, 1.0 ) );
+		const pdTransform &poseA = sweep.poseA, &poseB = sweep.poseB;
+		const pdVec3 end = sweep.end;
 		pdCcdDef def = pdDefaultCcdDef();
 		pdCcdResult with, without;
 		ASSERT_EQ( pdComputeTranslationalCcd( a, &poseA, end, b, &poseB, &def, ws, &with ), PD_STATUS_OK );

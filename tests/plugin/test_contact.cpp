@@ -41,6 +41,19 @@ pdMesh* makeBox( double hx, double hy, double hz )
 	return mesh;
 }
 
+// A torus (axis z, R 0.5, r 0.15) as a mesh; nullptr on failure.
+pdMesh* makeTorus( int majorSegments, int minorSegments )
+{
+	pdSoup soup{};
+	if ( !pdMakeTorus( 0.5, 0.15, majorSegments, minorSegments, &soup ) )
+	{
+		return nullptr;
+	}
+	pdMesh* mesh = pdSoupCreateMesh( &soup, nullptr );
+	pdFreeSoup( &soup );
+	return mesh;
+}
+
 // An open, zero-thickness square floor in the plane y = 0, facing +y, cells x cells.
 pdMesh* makeFloor( double half, int cells )
 {
@@ -404,10 +417,7 @@ TEST( PdContact, RestingRingOnRingKeepsItsPointsAndAVerticalNormal )
 {
 	// Two identical tori (axis z) stacked concentrically, the upper (A) turned half a segment
 	// and sunk 0.5 mm: the exact contact is the whole crest circle with normal +z.
-	pdSoup soup{};
-	ASSERT_TRUE( pdMakeTorus( 0.5, 0.15, 48, 16, &soup ) );
-	MeshHolder torus{ pdSoupCreateMesh( &soup, nullptr ) };
-	pdFreeSoup( &soup );
+	MeshHolder torus{ makeTorus( 48, 16 ) };
 	ASSERT_NE( torus.mesh, nullptr );
 	WorkspaceHolder ws;
 	const double sink = 5e-4;
@@ -509,10 +519,7 @@ TEST( PdContact, SpinningBodyKeepsThePointThatArrivesFirst )
 	// A ring tilted over a floor, its -x side 1 cm up and its +x side about 11 cm up, spinning
 	// so that the +x side comes down 15 cm this step: that side lands first, and the manifold's
 	// deepest point (points[0]) must be there. With the linear motion alone it is on -x.
-	pdSoup soup{};
-	ASSERT_TRUE( pdMakeTorus( 0.5, 0.15, 48, 16, &soup ) );
-	MeshHolder torus{ pdSoupCreateMesh( &soup, nullptr ) };
-	pdFreeSoup( &soup );
+	MeshHolder torus{ makeTorus( 48, 16 ) };
 	MeshHolder floor{ makeFloor( 2.0, 8 ) };
 	ASSERT_TRUE( torus.mesh != nullptr && floor.mesh != nullptr );
 	WorkspaceHolder ws;
@@ -568,10 +575,7 @@ TEST( PdContact, ApartPairsSkipTheQueriesAndGiveTheSameContacts )
 {
 	// A ring approaching a box from half a metre while turning: one pair that may skip the
 	// queries once it has proven a gap, one forced to run them every call. Same contacts.
-	pdSoup soup{};
-	ASSERT_TRUE( pdMakeTorus( 0.5, 0.15, 24, 8, &soup ) );
-	MeshHolder torus{ pdSoupCreateMesh( &soup, nullptr ) };
-	pdFreeSoup( &soup );
+	MeshHolder torus{ makeTorus( 24, 8 ) };
 	MeshHolder box{ makeBox( 1.0, 0.1, 1.0 ) };
 	ASSERT_TRUE( torus.mesh != nullptr && box.mesh != nullptr );
 	WorkspaceHolder ws;
