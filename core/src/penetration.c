@@ -566,43 +566,37 @@ static int pdQuery_DirectionSearch( pdPdQuery* q, int maxStarts )
 // ---------------------------------------------------------------------------------------------
 // Local PDs
 
-static void pdQuery_LocalPenetrations( pdPdQuery* q, pdVec3 d, pdPenetrationResult* out )
+// Groups contact features at A + d into regions (normals within 15 degrees, points linked
+// within 5% of the size) and gives each its normal n, depth d . n and spread points. index
+// lists the features to use (at most PD_MAX_PD_FEATURES).
+static void pdLocalFromFeatures( const pdContactFeature* features, const int* index, int count, pdVec3 d, double tol,
+								 double scale, pdPenetrationResult* out )
 {
 	out->localCount = 0;
 	double depthTotal = pdLength( d );
-	if ( !( depthTotal > 0.0 ) )
+	if ( !( depthTotal > 0.0 ) || count <= 0 )
 	{
 		return;
 	}
-	pdTransform poseA = pdQuery_PoseA( q, d );
-	pdTransform poseB = pdQuery_PoseB( q );
-	int count = 0;
-	const pdContactFeature* features = NULL;
-	// The answer keeps a small gap; gather a little beyond the tolerance so it is covered.
-	if ( pdComputeContactFeatures( q->sc.meshA, &poseA, q->sc.meshB, &poseB, 1.5 * q->tol, pdNeg( d ), PD_MAX_PD_FEATURES,
-								   q->sc.ws, &count, &features ) < 0 ||
-		 count <= 0 )
+	const pdContactFeature* f[PD_MAX_PD_FEATURES];
+	for ( int i = 0; i < count; ++i )
 	{
-		return;
-	}
-	if ( count > PD_MAX_PD_FEATURES )
-	{
-		count = PD_MAX_PD_FEATURES;
+		f[i] = features + index[i];
 	}
 	int region[PD_MAX_PD_FEATURES];
 	pdVec3 sums[PD_MAX_PD_FEATURES];
 	int members[PD_MAX_PD_FEATURES];
 	int regions = 0;
 	const double cosRegion = 0.9659; // 15 degrees
-	const double link = 0.05 * q->scale;
+	const double link = 0.05 * scale;
 	for ( int i = 0; i < count; ++i )
 	{
 		region[i] = -1;
-		if ( !pdIsFiniteVec( features[i].normal ) || pdLengthSq( features[i].normal ) < 0.25 )
+		if ( !pdIsFiniteVec( f[i]->normal ) || pdLengthSq( f[i]->normal ) < 0.25 )
 		{
 			continue;
 		}
-		pdVec3 n = pdNormalize( features[i].normal );
+		pdVec3 n = pdNormalize( f[i]->normal );
 		int found = -1;
 		for ( int r = 0; r < regions && found < 0; ++r )
 		{
@@ -612,7 +606,7 @@ static void pdQuery_LocalPenetrations( pdPdQuery* q, pdVec3 d, pdPenetrationResu
 			}
 			for ( int j = 0; j < i; ++j )
 			{
-				if ( region[j] == r && pdDistanceSq( features[j].pointB, features[i].pointB ) < link * link )
+				if ( region[j] == r && pdDistanceSq( f[j]->pointB, f[i]->pointB ) < link * link )
 				{
 					found = r;
 					break;
@@ -634,7 +628,7 @@ static void pdQuery_LocalPenetrations( pdPdQuery* q, pdVec3 d, pdPenetrationResu
 	{
 		pdVec3 n = pdNormalize( sums[r] );
 		double depth = pdDot( d, n );
-		if ( !( depth > fmax( 0.1 * q->tol, 1e-3 * depthTotal ) ) )
+		if ( !( depth > fmax( 0.1 * tol, 1e-3 * depthTotal ) ) )
 		{
 			continue;
 		}
@@ -647,7 +641,7 @@ static void pdQuery_LocalPenetrations( pdPdQuery* q, pdVec3 d, pdPenetrationResu
 		int first = -1;
 		for ( int i = 0; i < count; ++i )
 		{
-			if ( region[i] == r && ( first < 0 || features[i].distance < features[first].distance ) )
+			if ( region[i] == r && ( first < 0 || f[i]->distance < f[first]->distance ) )
 			{
 				first = i;
 			}
@@ -656,7 +650,7 @@ static void pdQuery_LocalPenetrations( pdPdQuery* q, pdVec3 d, pdPenetrationResu
 		{
 			continue;
 		}
-		local.points[local.pointCount++] = features[first].pointB;
+		local.points[local.pointCount++] = f[first]->pointB;
 		while ( local.pointCount < PD_MAX_REGION_POINTS )
 		{
 			int far = -1;
@@ -670,7 +664,7 @@ static void pdQuery_LocalPenetrations( pdPdQuery* q, pdVec3 d, pdPenetrationResu
 				double nearest = INFINITY;
 				for ( int k = 0; k < local.pointCount; ++k )
 				{
-					nearest = fmin( nearest, pdDistanceSq( features[i].pointB, local.points[k] ) );
+					nearest = fmin( nearest, pdDistanceSq( f[i]->pointB, local.points[k] ) );
 				}
 				if ( nearest > farDist )
 				{
@@ -678,11 +672,11 @@ static void pdQuery_LocalPenetrations( pdPdQuery* q, pdVec3 d, pdPenetrationResu
 					far = i;
 				}
 			}
-			if ( far < 0 || farDist <= 1e-24 * q->scale * q->scale )
+			if ( far < 0 || farDist <= 1e-24 * scale * scale )
 			{
 				break;
 			}
-			local.points[local.pointCount++] = features[far].pointB;
+			local.points[local.pointCount++] = f[far]->pointB;
 		}
 		// Deepest regions first; the list keeps at most PD_MAX_LOCAL_REGIONS.
 		int slot = out->localCount < PD_MAX_LOCAL_REGIONS ? out->localCount : PD_MAX_LOCAL_REGIONS - 1;
@@ -701,6 +695,82 @@ static void pdQuery_LocalPenetrations( pdPdQuery* q, pdVec3 d, pdPenetrationResu
 			out->localCount += 1;
 		}
 	}
+}
+
+// The features gathered at the answer reach a little beyond the tolerance: the answer keeps a
+// small gap.
+#define PD_LOCAL_REACH 1.5
+
+static void pdQuery_LocalPenetrations( pdPdQuery* q, pdVec3 d, pdPenetrationResult* out )
+{
+	out->localCount = 0;
+	if ( !( pdLength( d ) > 0.0 ) )
+	{
+		return;
+	}
+	pdTransform poseA = pdQuery_PoseA( q, d );
+	pdTransform poseB = pdQuery_PoseB( q );
+	int count = 0;
+	const pdContactFeature* features = NULL;
+	if ( pdComputeContactFeatures( q->sc.meshA, &poseA, q->sc.meshB, &poseB, PD_LOCAL_REACH * q->tol, pdNeg( d ),
+								   PD_MAX_PD_FEATURES, q->sc.ws, &count, &features ) < 0 ||
+		 count <= 0 )
+	{
+		return;
+	}
+	if ( count > PD_MAX_PD_FEATURES )
+	{
+		count = PD_MAX_PD_FEATURES;
+	}
+	int index[PD_MAX_PD_FEATURES];
+	for ( int i = 0; i < count; ++i )
+	{
+		index[i] = i;
+	}
+	pdLocalFromFeatures( features, index, count, d, q->tol, q->scale, out );
+}
+
+pdStatus pdComputeLocalPenetrations( const pdMesh* meshA, const pdMesh* meshB, const pdPenetrationDef* def,
+									 const pdContactFeature* features, int count, pdPenetrationResult* ioResult )
+{
+	if ( ioResult == NULL || count < 0 || ( count > 0 && features == NULL ) )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	ioResult->localCount = 0;
+	if ( !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) )
+	{
+		return PD_STATUS_INVALID_MESH;
+	}
+	pdPenetrationDef defaults = pdDefaultPenetrationDef();
+	pdStatus status = pdValidatePenetrationDef( def != NULL ? def : &defaults );
+	if ( status != PD_STATUS_OK )
+	{
+		return status;
+	}
+	if ( ioResult->state != PD_STATE_PENETRATING || !pdIsFiniteVec( ioResult->translation ) )
+	{
+		return PD_STATUS_OK;
+	}
+	double scale = fmin( meshA->diagonal, meshB->diagonal );
+	if ( !( scale > 0.0 ) )
+	{
+		scale = 1.0;
+	}
+	double tol = def != NULL && def->contactTolerance > 0.0 ? def->contactTolerance
+															 : pdDefaultContactTolerance( meshA, meshB );
+	// The same features the query would gather: within the local reach, in the caller's order.
+	int index[PD_MAX_PD_FEATURES];
+	int used = 0;
+	for ( int i = 0; i < count && used < PD_MAX_PD_FEATURES; ++i )
+	{
+		if ( fabs( features[i].distance ) <= PD_LOCAL_REACH * tol )
+		{
+			index[used++] = i;
+		}
+	}
+	pdLocalFromFeatures( features, index, used, ioResult->translation, tol, scale, ioResult );
+	return PD_STATUS_OK;
 }
 
 // ---------------------------------------------------------------------------------------------

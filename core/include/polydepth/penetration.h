@@ -42,7 +42,8 @@ typedef struct pdPenetrationDef
 	bool useConvexExactPath;    ///< exact PD from the SFOG overlay when both meshes are convex. Default true
 	bool closedAsSolid;         ///< closed meshes are solids (containment is penetration). Default true
 	/// Group the contacts at the answer into local PDs (result.local). Default true; a caller
-	/// that gathers its own contacts at the answer (the Bullet plugin) turns it off.
+	/// that gathers its own contacts at the answer anyway can turn it off and call
+	/// pdComputeLocalPenetrations with them, so they are gathered once.
 	bool computeLocalPenetrations;
 	int internalValue;
 } pdPenetrationDef;
@@ -103,6 +104,18 @@ PD_API pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* po
 									  const pdTransform* poseB, const pdPenetrationDef* def,
 									  pdPenetrationCache* ioCache, pdWorkspace* ioWorkspace,
 									  pdPenetrationResult* outResult );
+
+/// The local PDs of a penetrating result, from contact features the caller gathered at A
+/// translated by result.translation (pdComputeContactFeatures with a tolerance of at least
+/// 1.5 x the contact tolerance and approach direction -translation): the same regions the query
+/// gives with computeLocalPenetrations on, for a caller that gathers those features anyway
+/// (with a wider reach) and so gathers them once. Features farther than 1.5 x the contact
+/// tolerance from touching are ignored, as are all after the first 256 within it. def (NULL:
+/// the defaults) supplies the contact tolerance, as in the query. Fills ioResult->local and
+/// localCount; a result that is not penetrating gets none.
+PD_API pdStatus pdComputeLocalPenetrations( const pdMesh* meshA, const pdMesh* meshB, const pdPenetrationDef* def,
+											const pdContactFeature* features, int count,
+											pdPenetrationResult* ioResult );
 
 /// Writes a reproduction of a query (both meshes, both poses and the def) as a text file that
 /// `polydepth replay FILE` runs again. Returns PD_STATUS_OK or PD_STATUS_INVALID_ARGUMENT.
