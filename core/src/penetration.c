@@ -50,6 +50,19 @@ double pdDefaultContactTolerance( const pdMesh* meshA, const pdMesh* meshB )
 	return 1e-4 * ( scale > 0.0 ? scale : 1.0 );
 }
 
+// The pair's size (the smaller bounding-box diagonal, 1 for degenerate meshes) and the contact
+// tolerance a def gives it: what every relative threshold of a query scales with.
+static double pdPairScale( const pdMesh* meshA, const pdMesh* meshB )
+{
+	double scale = fmin( meshA->diagonal, meshB->diagonal );
+	return scale > 0.0 ? scale : 1.0;
+}
+
+static double pdPairTolerance( const pdPenetrationDef* def, const pdMesh* meshA, const pdMesh* meshB )
+{
+	return def->contactTolerance > 0.0 ? def->contactTolerance : pdDefaultContactTolerance( meshA, meshB );
+}
+
 pdStatus pdValidatePenetrationDef( const pdPenetrationDef* def )
 {
 	if ( def->internalValue != PD_SECRET_COOKIE )
@@ -752,13 +765,8 @@ pdStatus pdComputeLocalPenetrations( const pdMesh* meshA, const pdMesh* meshB, c
 	{
 		return PD_STATUS_OK;
 	}
-	double scale = fmin( meshA->diagonal, meshB->diagonal );
-	if ( !( scale > 0.0 ) )
-	{
-		scale = 1.0;
-	}
-	double tol = def != NULL && def->contactTolerance > 0.0 ? def->contactTolerance
-															 : pdDefaultContactTolerance( meshA, meshB );
+	double scale = pdPairScale( meshA, meshB );
+	double tol = pdPairTolerance( def != NULL ? def : &defaults, meshA, meshB );
 	// The same features the query would gather: within the local reach, in the caller's order.
 	int index[PD_MAX_PD_FEATURES];
 	int used = 0;
@@ -871,12 +879,8 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 	q.sc.containment = def->closedAsSolid && meshA->closed && meshB->closed;
 	q.sc.ws = ioWorkspace;
 	q.def = def;
-	q.scale = fmin( meshA->diagonal, meshB->diagonal );
-	if ( !( q.scale > 0.0 ) )
-	{
-		q.scale = 1.0;
-	}
-	q.tol = def->contactTolerance > 0.0 ? def->contactTolerance : pdDefaultContactTolerance( meshA, meshB );
+	q.scale = pdPairScale( meshA, meshB );
+	q.tol = pdPairTolerance( def, meshA, meshB );
 	q.sc.tolerance = q.tol;
 	q.deadline = def->timeBudgetMs > 0.0 ? startMs + def->timeBudgetMs : INFINITY;
 
