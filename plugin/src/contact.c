@@ -10,8 +10,11 @@
 #include <string.h>
 
 #define PD_CONTACT_COOKIE 0x50444354
-// Candidate points a region may hold before reduction.
-#define PD_REGION_CANDIDATES 32
+// Candidate points a region may hold before reduction. A resting ring on a ring has a few
+// hundred feature pairs along its crest; with room for fewer, which ones survive the
+// compaction depends on their order, and the picks move from frame to frame (about 6 KB per
+// region, 100 KB of stack for the regions of one call).
+#define PD_REGION_CANDIDATES 96
 // Regions built before slot assignment (the core gives at most PD_MAX_LOCAL_REGIONS).
 #define PD_BUILD_REGIONS PD_MAX_LOCAL_REGIONS
 // Slot matching: a region takes over last frame's slot when the normals are this close.
@@ -422,8 +425,9 @@ typedef struct pdcRegion
 	pdVec3 normalSum;     // members' face normals (vertex-face, face-vertex, local PDs) summed
 	pdVec3 edgeNormalSum; // edge-edge normals summed: used only when no face normal joined
 	pdVec3 pointB[PD_REGION_CANDIDATES];
-	double gap[PD_REGION_CANDIDATES];      // gap at the configuration the point was found at
-	double distance[PD_REGION_CANDIDATES]; // gap - (d . normal): distance at the input poses
+	// pointA - pointB at the configuration the point was found at: its gap along any normal
+	pdVec3 offset[PD_REGION_CANDIDATES];
+	double distance[PD_REGION_CANDIDATES]; // (offset - d) . normal: distance at the input poses
 	// distance at the end of the step if A keeps its motion: impacts keep the points that will
 	// be deepest (a spinning ring the side coming down, not the side lifting off). Equal to
 	// distance without a motion hint.
@@ -630,18 +634,42 @@ static int pdcKeepPrevious( const pdContactPair* pair, pdQuat qB, pdVec3 pB, int
 			kept[keptCount++] = best;
 		}
 	}
-	// Fill up with fresh picks that are not next to a kept point.
-	for ( int j = 0; j < pc && keptCount < PD_CONTACT_MAX_POINTS; ++j )
+	// Fill up with fresh picks that are not next to a kept point, each time the one that widens
+	// the kept set most (in pick order, a lost corner's replacement can come after picks that
+	// crowd one side, and a patch held on one side only tips the body over the other).
+	while ( keptCount < PD_CONTACT_MAX_POINTS )
 	{
-		bool near = false;
-		for ( int k = 0; k < keptCount; ++k )
+		int bestPick = -1;
+		double bestArea = -1.0;
+		for ( int j = 0; j < pc; ++j )
 		{
-			near = near || pdcLength( pdcSub( r->pointB[picked[j]], r->pointB[kept[k]] ) ) <= matchRadius;
+			bool near = false;
+			for ( int k = 0; k < keptCount; ++k )
+			{
+				near = near || pdcLength( pdcSub( r->pointB[picked[j]], r->pointB[kept[k]] ) ) <= matchRadius;
+			}
+			if ( near )
+			{
+				continue;
+			}
+			pdVec3 trial[PD_CONTACT_MAX_POINTS];
+			for ( int k = 0; k < keptCount; ++k )
+			{
+				trial[k] = r->pointB[kept[k]];
+			}
+			trial[keptCount] = r->pointB[picked[j]];
+			double area = pdContact_HullArea4( r->normal, trial, keptCount + 1 );
+			if ( area > bestArea )
+			{
+				bestArea = area;
+				bestPick = j;
+			}
 		}
-		if ( !near )
+		if ( bestPick < 0 )
 		{
-			kept[keptCount++] = picked[j];
+			break;
 		}
+		kept[keptCount++] = picked[bestPick];
 	}
 	pdVec3 freshPoints[PD_CONTACT_MAX_POINTS], keptPoints[PD_CONTACT_MAX_POINTS];
 	for ( int j = 0; j < pc; ++j )
@@ -779,7 +807,7 @@ static int pdcReduceImpact( const pdcRegion* r, double band, int outIndices[PD_C
 	return all;
 }
 
-static void pdcAddPoint( pdcRegion* r, pdVec3 pointB, double gap, double distance )
+static void pdcAddPoint( pdcRegion* r, pdVec3 pointB, pdVec3 offset, double distance )
 {
 	if ( r->count == PD_REGION_CANDIDATES )
 	{
@@ -807,34 +835,34 @@ static void pdcAddPoint( pdcRegion* r, pdVec3 pointB, double gap, double distanc
 			}
 		}
 		pdVec3 keptPoints[PD_REGION_KEEP];
-		double keptGaps[PD_REGION_KEEP];
+		pdVec3 keptOffsets[PD_REGION_KEEP];
 		double keptDistances[PD_REGION_KEEP];
 		double keptPredicted[PD_REGION_KEEP];
 		for ( int k = 0; k < pc; ++k )
 		{
 			keptPoints[k] = r->pointB[picked[k]];
-			keptGaps[k] = r->gap[picked[k]];
+			keptOffsets[k] = r->offset[picked[k]];
 			keptDistances[k] = r->distance[picked[k]];
 			keptPredicted[k] = r->predicted[picked[k]];
 		}
 		for ( int k = 0; k < pc; ++k )
 		{
 			r->pointB[k] = keptPoints[k];
-			r->gap[k] = keptGaps[k];
+			r->offset[k] = keptOffsets[k];
 			r->distance[k] = keptDistances[k];
 			r->predicted[k] = keptPredicted[k];
 		}
 		r->count = pc;
 	}
 	r->pointB[r->count] = pointB;
-	r->gap[r->count] = gap;
+	r->offset[r->count] = offset;
 	r->distance[r->count] = distance;
 	r->predicted[r->count] = distance + pdcClosing( r->motion, pdcMulAdd( pointB, distance, r->normal ), r->normal );
 	r->count += 1;
 	r->minDistance = fmin( r->minDistance, distance );
 }
 
-// Final normal (members' mean) and distances along it: gap - (translation . normal).
+// Final normal (members' mean) and distances along it: (offset - translation) . normal.
 static void pdcFinishRegion( pdcRegion* r, pdVec3 translation, bool useMeanNormal )
 {
 	if ( useMeanNormal )
@@ -852,7 +880,7 @@ static void pdcFinishRegion( pdcRegion* r, pdVec3 translation, bool useMeanNorma
 	r->minDistance = DBL_MAX;
 	for ( int k = 0; k < r->count; ++k )
 	{
-		double d = r->gap[k] - pdcDot( translation, r->normal );
+		double d = pdcDot( pdcSub( r->offset[k], translation ), r->normal );
 		r->distance[k] = isfinite( d ) ? d : 0.0;
 		r->minDistance = fmin( r->minDistance, r->distance[k] );
 		pdVec3 pointA = pdcMulAdd( r->pointB[k], r->distance[k], r->normal );
@@ -906,6 +934,20 @@ static void pdcGroupFeatures( const pdcPosedPair* at, const pdContactFeature* fe
 		// is not. Touching pairs keep the feature normal.
 		pdVec3 sep = pdcSub( f->pointA, f->pointB );
 		double sepLength = pdcLength( sep );
+		if ( sepLength <= touchDistance && f->kind == PD_CONTACT_EE )
+		{
+			// A touching edge-edge pair's normal is the edges' cross product: applicable only
+			// when each edge is its mesh's extreme along it (the normal lies on both edges'
+			// Gauss-map arcs). An edge inside a flat floor under a torus edge is not: its
+			// cross product tilts up to 40 degrees and was a standing sideways push on a
+			// resting torus. The vertex-face pairs there carry the floor's normal.
+			pdContactFeature probe = *f;
+			probe.pointA = pdcAdd( f->pointB, fn );
+			if ( !pdContactFeature_IsLocallyClosest( at->meshA, &at->poseA, at->meshB, &at->poseB, &probe ) )
+			{
+				continue;
+			}
+		}
 		if ( sepLength > touchDistance )
 		{
 			// An edge or vertex of either side that is not its mesh's closest part along the gap
@@ -980,13 +1022,20 @@ static void pdcGroupFeatures( const pdcPosedPair* at, const pdContactFeature* fe
 		{
 			r->normal = mean;
 		}
-		double distance = translation != NULL ? gap - pdcDot( *translation, r->normal ) : gap;
-		pdcAddPoint( r, f->pointB, gap, isfinite( distance ) ? distance : 0.0 );
+		// The point's gap is its pair's separation measured along the region normal (the
+		// normal the engine will push along), not the pair's own gap along its own normal.
+		pdVec3 offset = sepLength > 0.0 ? sep : pdcScale( fn, gap );
+		double distance = pdcDot( offset, r->normal ) - ( translation != NULL ? pdcDot( *translation, r->normal ) : 0.0 );
+		pdcAddPoint( r, f->pointB, offset, isfinite( distance ) ? distance : 0.0 );
 	}
 }
 
-// One region per local PD; local PDs whose normals agree (regionCosine) share a region, since
-// the core may report one local PD per contact feature.
+// One region seed (a normal, no points yet) per local PD; local PDs whose normals agree
+// (regionCosine) share a seed, since the core may report one local PD per contact feature.
+// The points come from the gathering at the contact configuration, which covers the local PDs'
+// own points with their gaps: the core's points count every pair within its tolerance (0.2 mm
+// on a 1 m torus) as touching, and reported at the full depth a slightly tilted resting body
+// looked level until it dropped.
 static void pdcRegionsFromLocal( const pdPenetrationResult* pr, double regionCosine, pdcRegions* regions )
 {
 	int n = pr->localCount < PD_MAX_LOCAL_REGIONS ? pr->localCount : PD_MAX_LOCAL_REGIONS;
@@ -1015,30 +1064,7 @@ static void pdcRegionsFromLocal( const pdPenetrationResult* pr, double regionCos
 			}
 		}
 		r->normalSum = pdcAdd( r->normalSum, nrm );
-		double distance = -pdcDot( pr->translation, r->normal );
-		if ( !isfinite( distance ) )
-		{
-			distance = 0.0;
-		}
-		int pc = lp->pointCount < PD_MAX_REGION_POINTS ? lp->pointCount : PD_MAX_REGION_POINTS;
-		for ( int k = 0; k < pc; ++k )
-		{
-			if ( pdcIsFinite( lp->points[k] ) )
-			{
-				pdcAddPoint( r, lp->points[k], 0.0, distance );
-			}
-		}
 	}
-	// Drop regions that got no finite point.
-	int kept = 0;
-	for ( int k = 0; k < regions->count; ++k )
-	{
-		if ( regions->items[k].count > 0 )
-		{
-			regions->items[kept++] = regions->items[k];
-		}
-	}
-	regions->count = kept;
 }
 
 // Means drift while features join, so two regions can end up with agreeing normals (one
@@ -1060,7 +1086,7 @@ static void pdcMergeRegions( pdcRegions* regions, double regionCosine, pdVec3 tr
 			a->fromPenetration = a->fromPenetration || b->fromPenetration;
 			for ( int k = 0; k < b->count; ++k )
 			{
-				pdcAddPoint( a, b->pointB[k], b->gap[k], b->distance[k] );
+				pdcAddPoint( a, b->pointB[k], b->offset[k], b->distance[k] );
 			}
 			pdcFinishRegion( a, translation, true );
 			regions->items[j] = regions->items[regions->count - 1];
@@ -1391,6 +1417,18 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 			pdcGroupFeatures( &at, features, count, def->regionCosine, &translation, fmax( margin, 4.0 * tolerance ),
 							  4.0 * tolerance, &regions );
 		}
+		{
+			// Seeds from local PDs that no gathered pair joined.
+			int kept = 0;
+			for ( int k = 0; k < regions.count; ++k )
+			{
+				if ( regions.items[k].count > 0 )
+				{
+					regions.items[kept++] = regions.items[k];
+				}
+			}
+			regions.count = kept;
+		}
 		if ( regions.count == 0 )
 		{
 			// Nothing usable (e.g. only vertex-vertex touches): one point at the closest pair.
@@ -1399,7 +1437,7 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 			{
 				pdcRegion* r = pdcNewRegion( &regions, pdcNormalize( translation ), true );
 				r->normalSum = r->normal;
-				pdcAddPoint( r, dr.pointB, 0.0, -pdcDot( translation, r->normal ) );
+				pdcAddPoint( r, dr.pointB, pdcV3( 0.0, 0.0, 0.0 ), -pdcDot( translation, r->normal ) );
 			}
 		}
 		outSet->translation = translation;
@@ -1472,7 +1510,7 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 					{
 						pdcRegion* r = pdcNewRegion( &regions, nrm, false );
 						r->normalSum = nrm;
-						pdcAddPoint( r, dr.pointB, dr.distance, dr.distance );
+						pdcAddPoint( r, dr.pointB, pdcScale( nrm, dr.distance ), dr.distance );
 					}
 				}
 			}
@@ -1583,9 +1621,17 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 			// A resting, penetrating patch: its support points a hair above zero are the same
 			// surface within the feature noise. Left positive, the engine lets A approach
 			// through them for a step (speculative contact), and the stack bobs.
+			// The same holds for a touching patch (its support level with its closest point):
+			// else a resting body whose pair flips from penetrating to touching sees its support
+			// drop by up to the band in one step, and falls onto it.
 			if ( resting && r->minDistance < 0.0 && cp->distance > 0.0 && cp->distance <= supportBand )
 			{
 				cp->distance = 0.0;
+			}
+			else if ( resting && pr.state == PD_STATE_TOUCHING && r->minDistance >= 0.0 &&
+					  cp->distance > r->minDistance && cp->distance <= r->minDistance + supportBand )
+			{
+				cp->distance = r->minDistance;
 			}
 			cp->pointA = pdcMulAdd( cp->pointB, cp->distance, r->normal );
 		}
