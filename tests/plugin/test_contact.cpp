@@ -514,6 +514,63 @@ TEST( PdContact, SpeculativeContactsCoverWhatTheStepCanClose )
 	}
 }
 
+TEST( PdContact, SlightlyTiltedRingOnAFloorIsNotReportedLevel )
+{
+	// A ring lying on a floor, tilted 0.2 mrad about z: its +x side 0.1 mm into the floor, its
+	// -x side 0.1 mm above it. At the PD contact configuration (lifted 0.1 mm) the -x side is
+	// 0.2 mm up, within the reach of the core's local PDs (1.5 x its tolerance, about 0.28 mm
+	// here): the core counts it as touching. Reported at the full depth it made the ring look
+	// level and sunk, so a resting ring stayed tilted until the pair turned to touching and it
+	// dropped (the plugin now takes every point's gap from its own gathering).
+	MeshHolder torus{ makeTorus( 16, 8 ) }; // coarse: the core's few local-PD points cover the ring
+	MeshHolder floor{ makeFloor( 2.0, 8 ) };
+	ASSERT_TRUE( torus.mesh != nullptr && floor.mesh != nullptr );
+	WorkspaceHolder ws;
+	const double h = 0.70710678118654752;
+	pdQuat flat = { h, -h, 0.0, 0.0 }; // axis z to +y
+	const double half = -0.5 * 2e-4;    // +x side down
+	pdQuat tilt = { std::cos( half ), 0.0, 0.0, std::sin( half ) };
+	pdTransform poseA = at( 0.0, 0.0, 0.0 );
+	poseA.q = { tilt.w * flat.w - tilt.z * flat.z, tilt.w * flat.x - tilt.z * flat.y, tilt.w * flat.y + tilt.z * flat.x,
+				tilt.w * flat.z + tilt.z * flat.w };
+	double lowest = 1e30;
+	for ( int v = 0; v < pdMesh_GetVertexCount( torus.mesh ); ++v )
+	{
+		pdVec3 w = pdMesh_GetVertex( torus.mesh, v );
+		double qw = poseA.q.w, qx = poseA.q.x, qy = poseA.q.y, qz = poseA.q.z;
+		double ry = 2.0 * ( qx * qy + qw * qz ) * w.x + ( 1.0 - 2.0 * ( qx * qx + qz * qz ) ) * w.y +
+					2.0 * ( qy * qz - qw * qx ) * w.z;
+		lowest = std::min( lowest, ry );
+	}
+	poseA.p.y = -1e-4 - lowest;
+	pdTransform poseB = at( 0.0, 0.0, 0.0 );
+	pdContactPair pair;
+	pdContactPair_Reset( &pair );
+	pdContactManifoldSet set;
+	ASSERT_GE( pdContact_Generate( &pair, torus.mesh, &poseA, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
+	ASSERT_EQ( set.state, PD_STATE_PENETRATING );
+	ASSERT_EQ( set.count, 1 );
+	const pdContactManifold& m = set.manifolds[0];
+	EXPECT_GT( m.normal.y, 0.9999 );
+	bool deepSide = false, highSide = false;
+	for ( int k = 0; k < m.pointCount; ++k )
+	{
+		const pdContactPoint& cp = m.points[k];
+		SCOPED_TRACE( k );
+		if ( cp.pointB.x > 0.4 )
+		{
+			deepSide = true;
+			EXPECT_NEAR( cp.distance, -1e-4, 2e-5 ) << "the +x side is 0.1 mm in";
+		}
+		if ( cp.pointB.x < -0.4 )
+		{
+			highSide = true;
+			EXPECT_GE( cp.distance, -1e-5 ) << "the -x side is above the floor, not 0.1 mm in";
+		}
+	}
+	EXPECT_TRUE( deepSide && highSide ) << "the points span the ring";
+}
+
 TEST( PdContact, SpinningBodyKeepsThePointThatArrivesFirst )
 {
 	// A ring tilted over a floor, its -x side 1 cm up and its +x side about 11 cm up, spinning
