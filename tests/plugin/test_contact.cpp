@@ -571,6 +571,51 @@ TEST( PdContact, SlightlyTiltedRingOnAFloorIsNotReportedLevel )
 	EXPECT_TRUE( deepSide && highSide ) << "the points span the ring";
 }
 
+TEST( PdContact, RingOnAFloorGridGetsOnlyTheFloorNormal )
+{
+	// A ring flat on a floor whose grid vertices lie under its bottom ring: there, floor edges
+	// (the grid's diagonals among them) cross the ring's edges. Such a touching edge-edge pair
+	// has the edges' cross product for a normal, up to 90 degrees from the floor's, though the
+	// floor edge is not the floor's extreme along it (its faces are flat). Every region must
+	// have the floor's normal: level and sunk or raised 0.01 mm, and tilted 0.2 mrad, turned
+	// and shifted (the pose where, without the applicability test, a region came out with a
+	// nearly horizontal normal; such regions pushed a resting torus sideways).
+	MeshHolder torus{ makeTorus( 48, 16 ) };
+	MeshHolder floor{ makeFloor( 2.0, 8 ) };
+	ASSERT_TRUE( torus.mesh != nullptr && floor.mesh != nullptr );
+	WorkspaceHolder ws;
+	const double h = 0.70710678118654752;
+	const pdQuat flat = { h, -h, 0.0, 0.0 }; // axis z to +y
+	struct Pose
+	{
+		double dx, tilt, yaw, height;
+	} poses[] = { { 0.0, 0.0, 0.0, -1e-5 }, { 0.0, 0.0, 0.0, 1e-5 }, { 3e-4, 2e-4, 0.13, 1e-4 } };
+	pdTransform poseB = at( 0.0, 0.0, 0.0 );
+	for ( const Pose& p : poses )
+	{
+		SCOPED_TRACE( p.height );
+		SCOPED_TRACE( p.tilt );
+		// yaw about y, then the tilt about z, then flat.
+		pdQuat tilt = { std::cos( 0.5 * p.tilt ), 0.0, 0.0, std::sin( 0.5 * p.tilt ) };
+		pdQuat q1 = { tilt.w * flat.w - tilt.z * flat.z, tilt.w * flat.x - tilt.z * flat.y,
+					  tilt.w * flat.y + tilt.z * flat.x, tilt.w * flat.z + tilt.z * flat.w };
+		pdQuat yaw = { std::cos( 0.5 * p.yaw ), 0.0, std::sin( 0.5 * p.yaw ), 0.0 };
+		pdTransform poseA = at( p.dx, 0.15 + p.height, 0.0 );
+		poseA.q = { yaw.w * q1.w - yaw.y * q1.y, yaw.w * q1.x + yaw.y * q1.z, yaw.w * q1.y + yaw.y * q1.w,
+					yaw.w * q1.z - yaw.y * q1.x };
+		pdContactPair pair;
+		pdContactPair_Reset( &pair );
+		pdContactManifoldSet set;
+		ASSERT_GE( pdContact_Generate( &pair, torus.mesh, &poseA, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
+		ASSERT_GE( set.count, 1 );
+		for ( int i = 0; i < set.count; ++i )
+		{
+			EXPECT_GT( set.manifolds[i].normal.y, std::cos( 1.0 * 3.14159265358979323846 / 180.0 ) )
+				<< "region " << i << " of " << set.count;
+		}
+	}
+}
+
 TEST( PdContact, SpinningBodyKeepsThePointThatArrivesFirst )
 {
 	// A ring tilted over a floor, its -x side 1 cm up and its +x side about 11 cm up, spinning
