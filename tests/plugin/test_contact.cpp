@@ -87,6 +87,39 @@ pdMesh* makeFloor( double half, int cells )
 	return pdCreateMesh( &def, nullptr );
 }
 
+// Hamilton product a * b: the rotation b, then a.
+pdQuat quatMul( const pdQuat& a, const pdQuat& b )
+{
+	return { a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z, a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+			 a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x, a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w };
+}
+
+// Rotation by angle about a coordinate axis (0 x, 1 y, 2 z).
+pdQuat axisAngle( int axis, double angle )
+{
+	pdQuat q = { std::cos( 0.5 * angle ), 0.0, 0.0, 0.0 };
+	double s = std::sin( 0.5 * angle );
+	( axis == 0 ? q.x : axis == 1 ? q.y : q.z ) = s;
+	return q;
+}
+
+// The torus lying flat: its axis z turned to +y.
+const pdQuat kFlat = { 0.70710678118654752, -0.70710678118654752, 0.0, 0.0 };
+
+// Lowest world y of the mesh's vertices rotated by q (translation left out).
+double lowestRotatedY( const pdMesh* mesh, const pdQuat& q )
+{
+	double lowest = 1e30;
+	for ( int v = 0; v < pdMesh_GetVertexCount( mesh ); ++v )
+	{
+		pdVec3 w = pdMesh_GetVertex( mesh, v );
+		double ry = 2.0 * ( q.x * q.y + q.w * q.z ) * w.x + ( 1.0 - 2.0 * ( q.x * q.x + q.z * q.z ) ) * w.y +
+					2.0 * ( q.y * q.z - q.w * q.x ) * w.z;
+		lowest = std::min( lowest, ry );
+	}
+	return lowest;
+}
+
 struct WorkspaceHolder
 {
 	pdWorkspace* ws = pdCreateWorkspace();
@@ -526,23 +559,9 @@ TEST( PdContact, SlightlyTiltedRingOnAFloorIsNotReportedLevel )
 	MeshHolder floor{ makeFloor( 2.0, 8 ) };
 	ASSERT_TRUE( torus.mesh != nullptr && floor.mesh != nullptr );
 	WorkspaceHolder ws;
-	const double h = 0.70710678118654752;
-	pdQuat flat = { h, -h, 0.0, 0.0 }; // axis z to +y
-	const double half = -0.5 * 2e-4;    // +x side down
-	pdQuat tilt = { std::cos( half ), 0.0, 0.0, std::sin( half ) };
 	pdTransform poseA = at( 0.0, 0.0, 0.0 );
-	poseA.q = { tilt.w * flat.w - tilt.z * flat.z, tilt.w * flat.x - tilt.z * flat.y, tilt.w * flat.y + tilt.z * flat.x,
-				tilt.w * flat.z + tilt.z * flat.w };
-	double lowest = 1e30;
-	for ( int v = 0; v < pdMesh_GetVertexCount( torus.mesh ); ++v )
-	{
-		pdVec3 w = pdMesh_GetVertex( torus.mesh, v );
-		double qw = poseA.q.w, qx = poseA.q.x, qy = poseA.q.y, qz = poseA.q.z;
-		double ry = 2.0 * ( qx * qy + qw * qz ) * w.x + ( 1.0 - 2.0 * ( qx * qx + qz * qz ) ) * w.y +
-					2.0 * ( qy * qz - qw * qx ) * w.z;
-		lowest = std::min( lowest, ry );
-	}
-	poseA.p.y = -1e-4 - lowest;
+	poseA.q = quatMul( axisAngle( 2, -2e-4 ), kFlat ); // +x side down
+	poseA.p.y = -1e-4 - lowestRotatedY( torus.mesh, poseA.q );
 	pdTransform poseB = at( 0.0, 0.0, 0.0 );
 	pdContactPair pair;
 	pdContactPair_Reset( &pair );
@@ -584,8 +603,6 @@ TEST( PdContact, RingOnAFloorGridGetsOnlyTheFloorNormal )
 	MeshHolder floor{ makeFloor( 2.0, 8 ) };
 	ASSERT_TRUE( torus.mesh != nullptr && floor.mesh != nullptr );
 	WorkspaceHolder ws;
-	const double h = 0.70710678118654752;
-	const pdQuat flat = { h, -h, 0.0, 0.0 }; // axis z to +y
 	struct Pose
 	{
 		double dx, tilt, yaw, height;
@@ -595,14 +612,9 @@ TEST( PdContact, RingOnAFloorGridGetsOnlyTheFloorNormal )
 	{
 		SCOPED_TRACE( p.height );
 		SCOPED_TRACE( p.tilt );
-		// yaw about y, then the tilt about z, then flat.
-		pdQuat tilt = { std::cos( 0.5 * p.tilt ), 0.0, 0.0, std::sin( 0.5 * p.tilt ) };
-		pdQuat q1 = { tilt.w * flat.w - tilt.z * flat.z, tilt.w * flat.x - tilt.z * flat.y,
-					  tilt.w * flat.y + tilt.z * flat.x, tilt.w * flat.z + tilt.z * flat.w };
-		pdQuat yaw = { std::cos( 0.5 * p.yaw ), 0.0, std::sin( 0.5 * p.yaw ), 0.0 };
+		// Flat, then the tilt about z, then the yaw about y.
 		pdTransform poseA = at( p.dx, 0.15 + p.height, 0.0 );
-		poseA.q = { yaw.w * q1.w - yaw.y * q1.y, yaw.w * q1.x + yaw.y * q1.z, yaw.w * q1.y + yaw.y * q1.w,
-					yaw.w * q1.z - yaw.y * q1.x };
+		poseA.q = quatMul( axisAngle( 1, p.yaw ), quatMul( axisAngle( 2, p.tilt ), kFlat ) );
 		pdContactPair pair;
 		pdContactPair_Reset( &pair );
 		pdContactManifoldSet set;
@@ -625,25 +637,9 @@ TEST( PdContact, SpinningBodyKeepsThePointThatArrivesFirst )
 	MeshHolder floor{ makeFloor( 2.0, 8 ) };
 	ASSERT_TRUE( torus.mesh != nullptr && floor.mesh != nullptr );
 	WorkspaceHolder ws;
-	const double h = 0.70710678118654752;
-	pdQuat flat = { h, -h, 0.0, 0.0 }; // axis z to +y
-	pdQuat tilt = { std::cos( 0.05 ), 0.0, 0.0, std::sin( 0.05 ) };
 	pdTransform poseA = at( 0.0, 0.0, 0.0 );
-	poseA.q = { tilt.w * flat.w - tilt.z * flat.z, tilt.w * flat.x - tilt.z * flat.y, tilt.w * flat.y + tilt.z * flat.x,
-				tilt.w * flat.z + tilt.z * flat.w };
-	double lowest = 1e30;
-	for ( int v = 0; v < pdMesh_GetVertexCount( torus.mesh ); ++v )
-	{
-		pdTransform p = poseA;
-		pdVec3 w = pdMesh_GetVertex( torus.mesh, v );
-		// y of the rotated vertex
-		double x = w.x, y = w.y, z = w.z;
-		double qw = p.q.w, qx = p.q.x, qy = p.q.y, qz = p.q.z;
-		double ry = 2.0 * ( qx * qy + qw * qz ) * x + ( 1.0 - 2.0 * ( qx * qx + qz * qz ) ) * y +
-					2.0 * ( qy * qz - qw * qx ) * z;
-		lowest = std::min( lowest, ry );
-	}
-	poseA.p.y = 0.01 - lowest;
+	poseA.q = quatMul( axisAngle( 2, 0.1 ), kFlat );
+	poseA.p.y = 0.01 - lowestRotatedY( torus.mesh, poseA.q );
 	pdTransform poseB = at( 0.0, 0.0, 0.0 );
 	pdContactDef def = pdContactDefaultDef();
 	def.speculativeDistance = 0.25;
