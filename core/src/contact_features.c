@@ -281,20 +281,19 @@ static bool pdFeatureIsExtreme( const pdMesh* mesh, const pdFeature* f, pdVec3 d
 	return true;
 }
 
-bool pdContactFeature_IsLocallyClosest( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-										const pdTransform* poseB, const pdContactFeature* feature )
+bool pdContactFeature_IsExtremeAlong( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+									  const pdTransform* poseB, const pdContactFeature* feature, pdVec3 direction )
 {
 	if ( feature == NULL || poseA == NULL || poseB == NULL || !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) )
 	{
 		return true;
 	}
-	pdVec3 d = pdSub( feature->pointA, feature->pointB );
-	double len = pdLength( d );
+	double len = pdLength( direction );
 	if ( !( len > 0.0 ) || !isfinite( len ) )
 	{
 		return true;
 	}
-	d = pdScale( d, 1.0 / len );
+	pdVec3 d = pdScale( direction, 1.0 / len );
 	pdFrame frameA, frameB;
 	if ( pdMakeFrame( poseA, &frameA ) != PD_STATUS_OK || pdMakeFrame( poseB, &frameB ) != PD_STATUS_OK )
 	{
@@ -305,4 +304,15 @@ bool pdContactFeature_IsLocallyClosest( const pdMesh* meshA, const pdTransform* 
 	pdVec3 towardA = pdMulMTV( &frameB.r, d );
 	return pdFeatureIsExtreme( meshA, &feature->featureA, towardB ) &&
 		   pdFeatureIsExtreme( meshB, &feature->featureB, towardA );
+}
+
+bool pdContactFeature_IsLocallyClosest( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+										const pdTransform* poseB, const pdContactFeature* feature )
+{
+	if ( feature == NULL )
+	{
+		return true;
+	}
+	return pdContactFeature_IsExtremeAlong( meshA, poseA, meshB, poseB, feature,
+											pdSub( feature->pointA, feature->pointB ) );
 }

@@ -939,11 +939,9 @@ static void pdcGroupFeatures( const pdcPosedPair* at, const pdContactFeature* fe
 			// A touching edge-edge pair's normal is the edges' cross product: applicable only
 			// when each edge is its mesh's extreme along it (the normal lies on both edges'
 			// Gauss-map arcs). An edge inside a flat floor under a torus edge is not: its
-			// cross product tilts up to 40 degrees and was a standing sideways push on a
+			// cross product tilts 40 to 90 degrees and was a standing sideways push on a
 			// resting torus. The vertex-face pairs there carry the floor's normal.
-			pdContactFeature probe = *f;
-			probe.pointA = pdcAdd( f->pointB, fn );
-			if ( !pdContactFeature_IsLocallyClosest( at->meshA, &at->poseA, at->meshB, &at->poseB, &probe ) )
+			if ( !pdContactFeature_IsExtremeAlong( at->meshA, &at->poseA, at->meshB, &at->poseB, f, fn ) )
 			{
 				continue;
 			}

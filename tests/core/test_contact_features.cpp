@@ -303,7 +303,7 @@ TEST( PdContactFeatures, LocallyClosestEqualsBruteForceAndDropsTiltedFloorEdges 
 	ASSERT_TRUE( floor && boxMesh && torusMesh );
 	PdWorkspacePtr ws( pdCreateWorkspace() );
 	pdTransform pb = pdIdentityTransform();
-	int accepted = 0, rejected = 0, tiltedFloorEdges = 0;
+	int accepted = 0, rejected = 0, tiltedFloorEdges = 0, extremeAlong = 0, notExtremeAlong = 0;
 	PdTestRng rng( 7 );
 	for ( int trial = 0; trial < 12; ++trial )
 	{
@@ -346,6 +346,23 @@ TEST( PdContactFeatures, LocallyClosestEqualsBruteForceAndDropsTiltedFloorEdges 
 			}
 			bool got = pdContactFeature_IsLocallyClosest( a, &pa, floor.get(), &pb, &f );
 			EXPECT_EQ( got, expected ) << "trial " << trial << " kind " << f.kind;
+			// The same test along given directions: the pair's normal (what a touching pair is
+			// judged by), and for vertex-face pairs the floor's and two tilted ones (not
+			// normalised: any length). An edge is only judged across itself.
+			std::vector<pdVec3> dirs = { f.normal };
+			if ( f.kind != PD_CONTACT_EE )
+			{
+				dirs.insert( dirs.end(), { pdV3( 0, 1, 0 ), pdV3( 1, 2, 0 ), pdV3( -0.3, 1, 0.8 ) } );
+			}
+			for ( pdVec3 dir : dirs )
+			{
+				pdVec3 n = pdNormalize( dir );
+				bool along = FeatureExtremeBruteForce( a, pa, f.featureA, pdNeg( n ) ) &&
+							 FeatureExtremeBruteForce( floor.get(), pb, f.featureB, n );
+				EXPECT_EQ( pdContactFeature_IsExtremeAlong( a, &pa, floor.get(), &pb, &f, dir ), along )
+					<< "trial " << trial << " kind " << f.kind;
+				( along ? extremeAlong : notExtremeAlong ) += 1;
+			}
 			( got ? accepted : rejected ) += 1;
 			// A floor edge inside the floor (two coplanar faces) is never the closest part of
 			// the floor along a direction that is not the floor's normal.
@@ -363,8 +380,11 @@ TEST( PdContactFeatures, LocallyClosestEqualsBruteForceAndDropsTiltedFloorEdges 
 			}
 		}
 	}
-	std::printf( "accepted %d, rejected %d, tilted interior floor edges %d\n", accepted, rejected, tiltedFloorEdges );
+	std::printf( "accepted %d, rejected %d, tilted interior floor edges %d; along given directions %d extreme, %d not\n",
+				 accepted, rejected, tiltedFloorEdges, extremeAlong, notExtremeAlong );
 	EXPECT_GE( accepted, 12 );
+	EXPECT_GT( extremeAlong, 12 );
+	EXPECT_GT( notExtremeAlong, 100 );
 	EXPECT_GT( rejected, 100 );
 	EXPECT_GT( tiltedFloorEdges, 5 );
 }

@@ -171,4 +171,15 @@ PD_API pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform
 PD_API bool pdContactFeature_IsLocallyClosest( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 											   const pdTransform* poseB, const pdContactFeature* feature );
 
+/// The test of pdContactFeature_IsLocallyClosest along a given world direction (from B toward
+/// A, any length) instead of the pair's separation: A's vertex or edge must be A's extreme
+/// along -direction among its neighbours, B's its extreme along +direction. For an edge the
+/// direction must be across it (an edge-edge pair's normal is across both edges). With the
+/// pair's own normal it is the applicability of a touching pair (the normal lies in both
+/// features' normal cones; an edge inside a flat floor has none but the floor's). True for a
+/// zero or non-finite direction and for the features that test does not cover.
+PD_API bool pdContactFeature_IsExtremeAlong( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+											 const pdTransform* poseB, const pdContactFeature* feature,
+											 pdVec3 direction );
+
 PD_C_END
