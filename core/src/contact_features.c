@@ -4,7 +4,9 @@
 // to pdTriangleOwnedContactFeatures. A feature shared by neighbouring triangles (a vertex of
 // several faces, an edge of two) is tested and reported only by the triangle that owns it
 // (pdMesh.featureOwnership), so each feature pair comes out once, in traversal order. Past
-// maxFeatures the closest ones are kept.
+// maxFeatures the closest ones are kept. The swept variant carries A's boxes along a step's
+// rigid motion (linear sweep, grown by the rotation's reach) and keeps the pairs whose gap now
+// or predicted after the step is within the tolerance.
 #include "core.h"
 #include "proximity.h"
 #include "tri_distance.h"
@@ -29,10 +31,24 @@ static void pdFillFeature( const pdMesh* mesh, int triangle, pdFeature* f )
 	}
 }
 
-pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-								   const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
-								   int maxFeatures, pdWorkspace* ws, int* outCount,
-								   const pdContactFeature** outFeatures )
+// How close a kept pair comes during the step: its gap now, or the gap predicted at the end of
+// the step if smaller (world frame; first order in the motion).
+static double pdSweptKey( const pdContactFeature* f, const pdRigidMotion* motion )
+{
+	if ( motion == NULL )
+	{
+		return f->distance;
+	}
+	pdVec3 move = pdAdd( motion->linear, pdCross( motion->angular, pdSub( f->pointA, motion->pivot ) ) );
+	double predicted = f->distance + pdDot( move, f->normal );
+	return predicted < f->distance ? predicted : f->distance;
+}
+
+// The traversal of both queries; motion is NULL for the static one (and for a zero motion).
+static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+										 const pdTransform* poseB, double tolerance, const pdRigidMotion* motion,
+										 pdVec3 approachDirection, int maxFeatures, pdWorkspace* ws, int* outCount,
+										 const pdContactFeature** outFeatures )
 {
 	if ( outCount != NULL )
 	{
@@ -79,6 +95,17 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 
 	pdFrame rel = pdRelativeFrame( &frameA, &frameB );
 	pdVec3 approachB = pdMulMTV( &frameB.r, approachDirection );
+	// The motion in B's mesh frame: A's boxes sweep along linearB, grown by the rotation's reach
+	// at their distance from the pivot.
+	pdVec3 linearB = pdV3( 0.0, 0.0, 0.0 ), pivotB = pdV3( 0.0, 0.0, 0.0 );
+	double spin = 0.0, travel = 0.0;
+	if ( motion != NULL )
+	{
+		linearB = pdMulMTV( &frameB.r, motion->linear );
+		pivotB = pdMulMTV( &frameB.r, pdSub( motion->pivot, frameB.p ) );
+		spin = pdLength( motion->angular );
+		travel = pdLength( motion->linear );
+	}
 	// Ownership makes every reported feature pair distinct: no repeats to remove afterwards.
 	// When more than maxFeatures pairs are within the tolerance, the closest maxFeatures are
 	// kept (not the first found): the list is then a bounded set ordered by nothing, the
@@ -107,10 +134,31 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 		const pdBvhNode* na = bvhA->nodes + e.a;
 		const pdBvhNode* nb = bvhB->nodes + e.b;
 		pdBvhPair pair;
-		pdBvh_RelatePair( na, nb, &rel, &pair );
-		if ( !pdBvh_PairOverlap( &pair, na, nb, reach ) )
+		if ( motion == NULL )
 		{
-			continue;
+			pdBvh_RelatePair( na, nb, &rel, &pair );
+			if ( !pdBvh_PairOverlap( &pair, na, nb, reach ) )
+			{
+				continue;
+			}
+		}
+		else
+		{
+			pdBvhMoved moved;
+			pdBvh_MoveNode( na, &rel, &moved );
+			pdBvh_RelateMoved( &moved, nb, &pair );
+			double radius = pdLength( pdSub( moved.center, pivotB ) ) + pdLength( na->halfExtent );
+			double grown = reach + spin * radius;
+			if ( !pdBvh_PairOverlap( &pair, na, nb, grown + travel ) )
+			{
+				continue;
+			}
+			double w[3] = { pdDot( nb->axes.cx, linearB ), pdDot( nb->axes.cy, linearB ),
+							pdDot( nb->axes.cz, linearB ) };
+			if ( pdBvh_PairSweep( &pair, na, nb, w, grown, 1.0 ) > 1.0 )
+			{
+				continue;
+			}
 		}
 		if ( na->count > 0 && nb->count > 0 )
 		{
@@ -123,19 +171,35 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 					int ta = bvhA->triangleOrder[na->start + i];
 					pdVec3 va[3], loA, hiA;
 					pdMesh_MovedTriangle( meshA, ta, &rel, va, &loA, &hiA );
-					if ( !pdBoxesWithin( loA, hiA, cb.allLo, cb.allHi, reach ) )
+					// Moving: the box swept along the step, within reach grown by the rotation,
+					// and the features that can close to the tolerance within the step.
+					double boxReach = reach, featureReach = tolerance;
+					if ( motion != NULL )
+					{
+						double radius = 0.0;
+						for ( int k = 0; k < 3; ++k )
+						{
+							radius = pdMaxD( radius, pdLength( pdSub( va[k], pivotB ) ) );
+						}
+						pdVec3 loEnd = pdAdd( loA, linearB ), hiEnd = pdAdd( hiA, linearB );
+						loA = pdV3( pdMinD( loA.x, loEnd.x ), pdMinD( loA.y, loEnd.y ), pdMinD( loA.z, loEnd.z ) );
+						hiA = pdV3( pdMaxD( hiA.x, hiEnd.x ), pdMaxD( hiA.y, hiEnd.y ), pdMaxD( hiA.z, hiEnd.z ) );
+						boxReach = reach + spin * radius;
+						featureReach = tolerance + travel + spin * radius;
+					}
+					if ( !pdBoxesWithin( loA, hiA, cb.allLo, cb.allHi, boxReach ) )
 					{
 						continue;
 					}
 					for ( int j = 0; j < cb.count && !stop; ++j )
 					{
-						if ( !pdBoxesWithin( loA, hiA, cb.lo[j], cb.hi[j], reach ) )
+						if ( !pdBoxesWithin( loA, hiA, cb.lo[j], cb.hi[j], boxReach ) )
 						{
 							continue;
 						}
 						int tb = cb.index[j];
 						pdContactFeature local[15];
-						int n = pdTriangleOwnedContactFeatures( va, cb.v[j], tolerance, approachB,
+						int n = pdTriangleOwnedContactFeatures( va, cb.v[j], featureReach, approachB,
 																meshA->featureOwnership[ta],
 																meshB->featureOwnership[tb], local );
 						if ( n <= 0 )
@@ -158,11 +222,19 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 						for ( int k = 0; k < n; ++k )
 						{
 							pdContactFeature f = local[k];
+							f.pointA = pdFrameApply( &frameB, f.pointA );
+							f.pointB = pdFrameApply( &frameB, f.pointB );
+							f.normal = pdMulMV( &frameB.r, f.normal );
+							double key = pdSweptKey( &f, motion );
+							if ( motion != NULL && !( key <= tolerance ) )
+							{
+								continue; // does not come within the tolerance during the step
+							}
 							int slot = rawCount;
 							if ( rawCount == rawCap )
 							{
 								full = true;
-								if ( !( f.distance < out[worst].distance ) )
+								if ( !( key < pdSweptKey( out + worst, motion ) ) )
 								{
 									continue;
 								}
@@ -170,9 +242,6 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 							}
 							pdFillFeature( meshA, ta, &f.featureA );
 							pdFillFeature( meshB, tb, &f.featureB );
-							f.pointA = pdFrameApply( &frameB, f.pointA );
-							f.pointB = pdFrameApply( &frameB, f.pointB );
-							f.normal = pdMulMV( &frameB.r, f.normal );
 							out[slot] = f;
 							if ( slot == rawCount )
 							{
@@ -182,11 +251,17 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 							{
 								// (Re)find the farthest kept pair; only closer ones matter from here.
 								worst = 0;
+								double worstKey = pdSweptKey( out, motion );
 								for ( int q = 1; q < rawCount; ++q )
 								{
-									worst = out[q].distance > out[worst].distance ? q : worst;
+									double qKey = pdSweptKey( out + q, motion );
+									if ( qKey > worstKey )
+									{
+										worst = q;
+										worstKey = qKey;
+									}
 								}
-								reach = pdMinD( tolerance, pdMaxD( out[worst].distance, 0.0 ) );
+								reach = pdMinD( tolerance, pdMaxD( worstKey, 0.0 ) );
 							}
 						}
 					}
@@ -219,6 +294,38 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 	*outCount = count;
 	*outFeatures = count > 0 ? ws->features.data : NULL;
 	return status;
+}
+
+pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+								   const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
+								   int maxFeatures, pdWorkspace* ws, int* outCount,
+								   const pdContactFeature** outFeatures )
+{
+	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, NULL, approachDirection, maxFeatures, ws,
+									outCount, outFeatures );
+}
+
+pdStatus pdComputeSweptContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+										const pdTransform* poseB, double tolerance, const pdRigidMotion* motion,
+										pdVec3 approachDirection, int maxFeatures, pdWorkspace* ws, int* outCount,
+										const pdContactFeature** outFeatures )
+{
+	if ( motion != NULL &&
+		 ( !pdIsFiniteVec( motion->linear ) || !pdIsFiniteVec( motion->angular ) || !pdIsFiniteVec( motion->pivot ) ) )
+	{
+		if ( outCount != NULL )
+		{
+			*outCount = 0;
+		}
+		if ( outFeatures != NULL )
+		{
+			*outFeatures = NULL;
+		}
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	bool still = motion == NULL || ( pdLengthSq( motion->linear ) == 0.0 && pdLengthSq( motion->angular ) == 0.0 );
+	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, still ? NULL : motion, approachDirection,
+									maxFeatures, ws, outCount, outFeatures );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1402,13 +1402,19 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 		pdVec3 approach = pdcScale( pdcNormalize( translation ), -1.0 );
 		// Speculative margin: enough for the other side of a resting contact, small enough to
 		// keep the gathering cheap.
-		double margin = fmin( def->contactDistance, 4.0 * tolerance + 0.5 * len );
+		double restingMargin = fmin( def->contactDistance, 4.0 * tolerance + 0.5 * len );
 		// ... and wide enough for parts of A that can arrive within this step.
-		margin = fmax( margin, def->speculativeDistance );
-		double reach = fmin( len + margin, 0.25 * fmin( diagA, diagB ) );
+		double margin = fmax( restingMargin, def->speculativeDistance );
+		// A body that can move further than that this step gathers only the pairs its motion can
+		// bring within the arrival band: a pair it cannot close gets no impulse, and a fast
+		// tumbling body has hundreds of those within its reach.
+		bool swept = def->speculativeDistance > restingMargin;
+		pdRigidMotion stepMotion = { ioPair->motion, ioPair->rotation, pdcAdd( ioPair->pivot, translation ) };
+		double gatherMargin = swept ? fmax( restingMargin, regions.arrival ) : margin;
+		double reach = fmin( len + gatherMargin, 0.25 * fmin( diagA, diagB ) );
 		reach = fmax( reach, 4.0 * tolerance );
-		pdStatus st = pdComputeContactFeatures( meshA, &moved, meshB, poseB, reach, approach, maxFeatures,
-												ioWorkspace, &count, &features );
+		pdStatus st = pdComputeSweptContactFeatures( meshA, &moved, meshB, poseB, reach, swept ? &stepMotion : NULL,
+													 approach, maxFeatures, ioWorkspace, &count, &features );
 		if ( st >= 0 )
 		{
 			pdcPosedPair at = { meshA, moved, meshB, *poseB };
@@ -1479,8 +1485,14 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 			int count = 0;
 			const pdContactFeature* features = NULL;
 			pdVec3 approach = haveSide ? pdcScale( side, -1.0 ) : pdcV3( 0.0, 0.0, 0.0 );
-			pdStatus st = pdComputeContactFeatures( meshA, poseA, meshB, poseB, range, approach, maxFeatures,
-													ioWorkspace, &count, &features );
+			// Beyond the contact distance only what the motion can close within the step counts.
+			double closeRange = pr.state == PD_STATE_TOUCHING ? fmax( def->contactDistance, 4.0 * tolerance )
+															  : def->contactDistance;
+			bool swept = range > closeRange;
+			pdRigidMotion stepMotion = { ioPair->motion, ioPair->rotation, ioPair->pivot };
+			pdStatus st = pdComputeSweptContactFeatures( meshA, poseA, meshB, poseB, swept ? closeRange : range,
+														 swept ? &stepMotion : NULL, approach, maxFeatures, ioWorkspace,
+														 &count, &features );
 			if ( st < 0 )
 			{
 				outSet->status = st;

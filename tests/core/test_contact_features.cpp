@@ -214,6 +214,190 @@ TEST( PdContactFeatures, CapKeepsTheClosestAndReportsTheLimit )
 	EXPECT_EQ( exact, count );
 }
 
+// Every distinct feature pair closer than tolerance, with its point and normal (world frame).
+std::map<FeatureKey, pdContactFeature> BruteForcePairs( const pdMesh* a, const pdTransform& pa, const pdMesh* b,
+														const pdTransform& pb, double tolerance, pdVec3 approach )
+{
+	std::map<FeatureKey, pdContactFeature> out;
+	for ( int ta = 0; ta < a->triangleCount; ++ta )
+	{
+		pdVec3 va[3];
+		for ( int k = 0; k < 3; ++k )
+			va[k] = Apply( pa, a->vertices[a->triangles[ta][k]] );
+		for ( int tb = 0; tb < b->triangleCount; ++tb )
+		{
+			pdVec3 vb[3];
+			for ( int k = 0; k < 3; ++k )
+				vb[k] = Apply( pb, b->vertices[b->triangles[tb][k]] );
+			pdContactFeature local[15];
+			int n = pdTriangleContactFeatures( va, vb, tolerance, approach, local );
+			for ( int i = 0; i < n; ++i )
+			{
+				local[i].featureA.triangle = ta;
+				local[i].featureB.triangle = tb;
+				out.emplace( Key( a, b, local[i] ), local[i] );
+			}
+		}
+	}
+	return out;
+}
+
+// The swept criterion, written out: the gap now, or the first-order gap after the step.
+double SweptGap( const pdContactFeature& f, const pdRigidMotion& m )
+{
+	pdVec3 move = pdAdd( m.linear, pdCross( m.angular, pdSub( f.pointA, m.pivot ) ) );
+	return std::min( f.distance, f.distance + pdDot( move, f.normal ) );
+}
+
+// A rotated by the exact rotation of the step about the pivot, then moved by the linear part.
+pdTransform EndPose( const pdTransform& pa, const pdRigidMotion& m )
+{
+	double angle = pdLength( m.angular );
+	pdTransform end = pa;
+	end.p = pdAdd( pa.p, m.linear );
+	if ( angle > 0.0 )
+	{
+		pdVec3 axis = pdScale( m.angular, 1.0 / angle );
+		double s = std::sin( 0.5 * angle );
+		pdQuat r = { std::cos( 0.5 * angle ), s * axis.x, s * axis.y, s * axis.z };
+		pdMat33 rm = pdMat33FromQuat( r );
+		end.p = pdAdd( pdAdd( m.pivot, pdMulMV( &rm, pdSub( pa.p, m.pivot ) ) ), m.linear );
+		end.q = { r.w * pa.q.w - r.x * pa.q.x - r.y * pa.q.y - r.z * pa.q.z,
+				  r.w * pa.q.x + r.x * pa.q.w + r.y * pa.q.z - r.z * pa.q.y,
+				  r.w * pa.q.y - r.x * pa.q.z + r.y * pa.q.w + r.z * pa.q.x,
+				  r.w * pa.q.z + r.x * pa.q.y - r.y * pa.q.x + r.z * pa.q.w };
+	}
+	return end;
+}
+
+} // namespace
+
+// The swept gathering against brute force: every pair it reports meets the swept criterion
+// with the brute-force distance, each once; it reports every pair within the tolerance now,
+// and every feature pair of the current poses whose features really come within the tolerance
+// at the end of a translating step (the node and triangle pairs it skips cannot hold one);
+// and it skips pairs a static gathering over the whole reach would report.
+TEST( PdContactFeatures, SweptGatheringKeepsWhatTheStepCanCloseAndNothingElse )
+{
+	PdOwnedSoup torus, knot;
+	ASSERT_TRUE( pdMakeTorus( 0.5, 0.15, 24, 8, &torus.soup ) );
+	ASSERT_TRUE( pdMakeTorusKnot( 2, 3, 0.35, 0.1, 48, 6, &knot.soup ) );
+	PdMeshPtr meshes[2] = { PdMakeTestMesh( torus.soup ), PdMakeTestMesh( knot.soup ) };
+	ASSERT_TRUE( meshes[0] && meshes[1] );
+	PdWorkspacePtr ws( pdCreateWorkspace() );
+	PdTestRng rng( 5 );
+	size_t reported = 0, skipped = 0, arriving = 0;
+	for ( int k = 0; k < 16; ++k )
+	{
+		SCOPED_TRACE( k );
+		const pdMesh* a = meshes[k % 2].get();
+		const pdMesh* b = meshes[( k / 2 ) % 2].get();
+		pdTransform pa, pb = pdIdentityTransform();
+		pdQuat q = { rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) + 1.5 };
+		double n = std::sqrt( q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z );
+		pa.q = { q.w / n, q.x / n, q.y / n, q.z / n };
+		pa.p = pdV3( rng.Range( -0.3, 0.3 ), rng.Range( -0.3, 0.3 ), rng.Range( -0.3, 0.3 ) );
+		double tolerance = rng.Range( 0.005, 0.02 );
+		pdRigidMotion motion;
+		motion.linear = pdScale( pdV3( rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) ), 0.06 );
+		// Half the cases translate only: then the end pose is exactly first order.
+		double spin = k < 8 ? 0.0 : 0.08;
+		motion.angular = pdScale( pdV3( rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) ), spin );
+		motion.pivot = pa.p;
+		pdVec3 approach = pdV3( 0, 0, -1 );
+
+		int count = 0;
+		const pdContactFeature* features = nullptr;
+		ASSERT_EQ( pdComputeSweptContactFeatures( a, &pa, b, &pb, tolerance, &motion, approach, 1 << 20, ws.get(),
+												  &count, &features ),
+				   PD_STATUS_OK );
+		std::map<FeatureKey, pdContactFeature> got;
+		for ( int i = 0; i < count; ++i )
+			EXPECT_TRUE( got.emplace( Key( a, b, features[i] ), features[i] ).second ) << "reported twice: " << i;
+
+		// Everything within reach of the step now: the distance bound of any pair that can close.
+		double radius = 0.0;
+		for ( int v = 0; v < a->vertexCount; ++v )
+			radius = std::max( radius, pdLength( pdSub( Apply( pa, a->vertices[v] ), motion.pivot ) ) );
+		double reach = tolerance + pdLength( motion.linear ) + pdLength( motion.angular ) * radius;
+		std::map<FeatureKey, pdContactFeature> near = BruteForcePairs( a, pa, b, pb, reach, approach );
+		for ( const auto& [key, f] : got )
+		{
+			auto it = near.find( key );
+			ASSERT_NE( it, near.end() ) << "a pair beyond the step's reach";
+			EXPECT_NEAR( f.distance, it->second.distance, 1e-12 );
+			EXPECT_LE( SweptGap( f, motion ), tolerance + 1e-12 ) << "a pair the step cannot close";
+		}
+		for ( const auto& [key, f] : near )
+		{
+			if ( f.distance <= tolerance )
+				EXPECT_TRUE( got.count( key ) ) << "a pair within the tolerance now is missing";
+			else if ( got.count( key ) == 0 )
+				skipped += 1;
+		}
+		if ( spin == 0.0 )
+		{
+			std::map<FeatureKey, pdContactFeature> end = BruteForcePairs( a, EndPose( pa, motion ), b, pb, tolerance,
+																		  approach );
+			for ( const auto& [key, f] : end )
+			{
+				// A pair of features that are a contact feature pair now (closest points inside
+				// both features) and within the tolerance at the end of the step.
+				if ( near.count( key ) == 0 )
+					continue;
+				EXPECT_TRUE( got.count( key ) ) << "a pair that the step brings within the tolerance is missing";
+				arriving += near.at( key ).distance > tolerance;
+			}
+		}
+		reported += got.size();
+
+		// Zero motion: exactly the static gathering, in the same order.
+		pdRigidMotion still = { pdV3( 0, 0, 0 ), pdV3( 0, 0, 0 ), motion.pivot };
+		std::vector<pdContactFeature> fromStill;
+		ASSERT_GE( pdComputeSweptContactFeatures( a, &pa, b, &pb, reach, &still, approach, 1 << 20, ws.get(), &count,
+												  &features ),
+				   0 );
+		fromStill.assign( features, features + count );
+		ASSERT_GE( pdComputeContactFeatures( a, &pa, b, &pb, reach, approach, 1 << 20, ws.get(), &count, &features ), 0 );
+		ASSERT_EQ( (size_t)count, fromStill.size() );
+		for ( int i = 0; i < count; ++i )
+		{
+			EXPECT_EQ( Key( a, b, features[i] ), Key( a, b, fromStill[i] ) ) << i;
+			EXPECT_EQ( features[i].distance, fromStill[i].distance ) << i;
+		}
+	}
+	// The poses must give pairs of every kind for the checks to mean anything.
+	EXPECT_GT( reported, 100u );
+	EXPECT_GT( skipped, 100u );
+	EXPECT_GT( arriving, 20u );
+}
+
+TEST( PdContactFeatures, SweptGatheringRejectsANonFiniteMotion )
+{
+	PdOwnedSoup torus;
+	ASSERT_TRUE( pdMakeTorus( 0.5, 0.15, 12, 6, &torus.soup ) );
+	PdMeshPtr mesh = PdMakeTestMesh( torus.soup );
+	ASSERT_NE( mesh, nullptr );
+	PdWorkspacePtr ws( pdCreateWorkspace() );
+	pdTransform pa = pdIdentityTransform(), pb = pdIdentityTransform();
+	pa.p = pdV3( 0.1, 0.0, 0.0 );
+	pdRigidMotion motion = { pdV3( 0, NAN, 0 ), pdV3( 0, 0, 0 ), pdV3( 0, 0, 0 ) };
+	int count = 7;
+	const pdContactFeature* features = nullptr;
+	EXPECT_EQ( pdComputeSweptContactFeatures( mesh.get(), &pa, mesh.get(), &pb, 0.01, &motion, pdV3( 0, 0, 0 ), 64,
+											  ws.get(), &count, &features ),
+			   PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( count, 0 );
+	EXPECT_EQ( features, nullptr );
+	motion.linear = pdV3( 0, 0, 0 );
+	motion.pivot = pdV3( INFINITY, 0, 0 );
+	EXPECT_EQ( pdComputeSweptContactFeatures( mesh.get(), &pa, mesh.get(), &pb, 0.01, &motion, pdV3( 0, 0, 0 ), 64,
+											  ws.get(), &count, &features ),
+			   PD_STATUS_INVALID_ARGUMENT );
+}
+
+namespace
+{
 
 // A zero-thickness floor in y = 0 (cells x cells quads, facing +y).
 PdMeshPtr MakeFloor( double half, int cells )

@@ -161,6 +161,31 @@ PD_API pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform
 										  int maxFeatures, pdWorkspace* ioWorkspace, int* outCount,
 										  const pdContactFeature** outFeatures );
 
+/// A's motion relative to B over a coming step, world frame, to first order: a point p of A
+/// moves by linear + angular x (p - pivot). angular is the rotation vector of the step
+/// (angular velocity times the step, radians).
+typedef struct pdRigidMotion
+{
+	pdVec3 linear;
+	pdVec3 angular;
+	pdVec3 pivot;
+} pdRigidMotion;
+
+/// pdComputeContactFeatures for a pair about to move: every VF, FV and EE feature pair within
+/// tolerance now, or whose gap predicted at the end of the step (its gap now plus A's
+/// displacement at pointA along its normal, to first order) is within tolerance. Node and
+/// triangle pairs whose boxes cannot come within tolerance while A's box moves by
+/// motion->linear (grown by the rotation's reach) are not visited. Distances are those at the
+/// given poses. Past maxFeatures the pairs that come closest during the step are kept. A NULL
+/// or zero motion gives exactly pdComputeContactFeatures. A speculative contact that the
+/// motion cannot close would get no impulse from a solver anyway; skipping it is what makes
+/// a fast body's gathering cheap.
+PD_API pdStatus pdComputeSweptContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+											   const pdTransform* poseB, double tolerance,
+											   const pdRigidMotion* motion, pdVec3 approachDirection,
+											   int maxFeatures, pdWorkspace* ioWorkspace, int* outCount,
+											   const pdContactFeature** outFeatures );
+
 /// True unless a vertex or edge of the pair is provably not the closest part of its mesh
 /// along the pair's separation direction d = pointA - pointB: a neighbouring vertex of A's
 /// feature lies closer to B along d, or one of B's lies closer to A. Such a pair is a point

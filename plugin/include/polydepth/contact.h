@@ -45,7 +45,10 @@ typedef struct pdContactDef
 	/// distance. A solver that treats a positive distance as a gap the bodies may close within
 	/// the step, and no more (Bullet's does), then stops a fast body at the surface instead of a
 	/// step inside it. Set it per call to the distance the pair can close in one step; the
-	/// Bullet shim does. 0 disables. Default 0.
+	/// Bullet shim does. With the pair's rigid motion given (pdContactPair_SetRigidMotion),
+	/// only the feature pairs that motion brings within contactDistance over the step become
+	/// such contacts (pdComputeSweptContactFeatures), not every pair within the reach.
+	/// 0 disables. Default 0.
 	double speculativeDistance;
 	/// PD contact tolerance relative to the smaller mesh's bounding-box diagonal. Default 1e-4.
 	double relativeTolerance;
