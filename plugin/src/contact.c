@@ -1369,6 +1369,9 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 	// reach; the cap keeps the closest pairs, which can all lie on the side that is nearest now
 	// while a spinning body lands on its other side first: a wider cap for those.
 	bool reaching = def->speculativeDistance > def->contactDistance && !slow;
+	// With the step's motion known, speculative reach gathers only what that motion can close.
+	bool moving =
+		pdcDot( ioPair->motion, ioPair->motion ) > 0.0 || pdcDot( ioPair->rotation, ioPair->rotation ) > 0.0;
 	int maxFeatures = reaching && def->maxFeatures <= INT_MAX / 4 ? 4 * def->maxFeatures : def->maxFeatures;
 	pdVec3 translation = pdcV3( 0.0, 0.0, 0.0 );
 
@@ -1408,7 +1411,7 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 		// A body that can move further than that this step gathers only the pairs its motion can
 		// bring within the arrival band: a pair it cannot close gets no impulse, and a fast
 		// tumbling body has hundreds of those within its reach.
-		bool swept = def->speculativeDistance > restingMargin;
+		bool swept = moving && def->speculativeDistance > restingMargin;
 		pdRigidMotion stepMotion = { ioPair->motion, ioPair->rotation, pdcAdd( ioPair->pivot, translation ) };
 		double gatherMargin = swept ? fmax( restingMargin, regions.arrival ) : margin;
 		double reach = fmin( len + gatherMargin, 0.25 * fmin( diagA, diagB ) );
@@ -1488,7 +1491,7 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 			// Beyond the contact distance only what the motion can close within the step counts.
 			double closeRange = pr.state == PD_STATE_TOUCHING ? fmax( def->contactDistance, 4.0 * tolerance )
 															  : def->contactDistance;
-			bool swept = range > closeRange;
+			bool swept = moving && range > closeRange;
 			pdRigidMotion stepMotion = { ioPair->motion, ioPair->rotation, ioPair->pivot };
 			pdStatus st = pdComputeSweptContactFeatures( meshA, poseA, meshB, poseB, swept ? closeRange : range,
 														 swept ? &stepMotion : NULL, approach, maxFeatures, ioWorkspace,

@@ -547,6 +547,68 @@ TEST( PdContact, SpeculativeContactsCoverWhatTheStepCanClose )
 	}
 }
 
+TEST( PdContact, SpeculativeContactsWithAMotionOnlyWhereItCanClose )
+{
+	// The same 5 cm gap and 8 cm reach, now with the step's motion given: a step that closes
+	// the gap to within the contact distance gets the face patch (4 points, the real gap); a
+	// sideways or too short one gets no feature pair (a solver would give those no impulse),
+	// only the one point at the closest pair that any pair within the reach gets.
+	MeshHolder a{ makeBox( 0.2, 0.1, 0.2 ) }, b{ makeBox( 0.5, 0.1, 0.5 ) };
+	WorkspaceHolder ws;
+	pdTransform poseB = at( 0, 0, 0 );
+	pdTransform poseA = at( 0.0, 0.2 + 0.05, 0.0 );
+	pdContactDef def = pdContactDefaultDef();
+	def.contactDistance = 0.02;
+	def.speculativeDistance = 0.08;
+	struct Case
+	{
+		const char* name;
+		pdVec3 linear, rotation;
+		bool contacts;
+	} cases[] = {
+		{ "down 8 cm", pdVec3{ 0.0, -0.08, 0.0 }, pdVec3{ 0, 0, 0 }, true },
+		{ "down 4 cm", pdVec3{ 0.0, -0.04, 0.0 }, pdVec3{ 0, 0, 0 }, true },   // 1 cm left: within 2 cm
+		{ "down 2 cm", pdVec3{ 0.0, -0.02, 0.0 }, pdVec3{ 0, 0, 0 }, false },  // 3 cm left
+		{ "sideways", pdVec3{ 0.08, 0.0, 0.0 }, pdVec3{ 0, 0, 0 }, false },
+		{ "up", pdVec3{ 0.0, 0.08, 0.0 }, pdVec3{ 0, 0, 0 }, false },
+		// Tipping about z by 0.4 rad: the -x edge (20 cm out) comes down about 8 cm.
+		{ "tipping", pdVec3{ 0, 0, 0 }, pdVec3{ 0.0, 0.0, 0.4 }, true },
+	};
+	for ( const Case& c : cases )
+	{
+		SCOPED_TRACE( c.name );
+		pdContactPair pair;
+		pdContactPair_Reset( &pair );
+		pdContactPair_SetRigidMotion( &pair, c.linear, c.rotation, poseA.p );
+		pdContactManifoldSet set;
+		ASSERT_GE( pdContact_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, &def, ws.ws, &set ), 0 );
+		EXPECT_EQ( set.state, PD_STATE_SEPARATED );
+		int points = 0;
+		for ( int i = 0; i < set.count; ++i )
+			points += set.manifolds[i].pointCount;
+		if ( !c.contacts )
+		{
+			EXPECT_LE( points, 1 );
+			continue;
+		}
+		ASSERT_GE( set.count, 1 );
+		if ( c.rotation.z > 0.0 )
+			EXPECT_GE( points, 2 ) << "the edge the step brings down";
+		else
+			EXPECT_EQ( points, 4 ) << "the face patch the step closes";
+		for ( int i = 0; i < set.count; ++i )
+		{
+			EXPECT_GT( set.manifolds[i].normal.y, 0.99 );
+			for ( int k = 0; k < set.manifolds[i].pointCount; ++k )
+			{
+				EXPECT_NEAR( set.manifolds[i].points[k].distance, 0.05, 1e-6 );
+				if ( c.rotation.z > 0.0 )
+					EXPECT_LT( set.manifolds[i].points[k].pointB.x, 0.0 ) << "only the side that tips down";
+			}
+		}
+	}
+}
+
 TEST( PdContact, SlightlyTiltedRingOnAFloorIsNotReportedLevel )
 {
 	// A ring lying on a floor, tilted 0.2 mrad about z: its +x side 0.1 mm into the floor, its
