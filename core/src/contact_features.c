@@ -17,6 +17,26 @@ typedef struct pdFeatureEntry
 	int a, b;
 } pdFeatureEntry;
 
+// True when all of q's corners lie farther than reach on one side of p's plane: then no point
+// of q is within reach of p (p lies in its plane), so no feature pair of the two is. A
+// degenerate p proves nothing.
+static bool pdPlaneSeparated( const pdVec3 p[3], const pdVec3 q[3], double reach )
+{
+	pdVec3 n = pdCross( pdSub( p[1], p[0] ), pdSub( p[2], p[0] ) );
+	double len = pdLength( n );
+	if ( !( len > 0.0 ) )
+	{
+		return false;
+	}
+	// Rounding allowance: a few ulps of the coordinates involved.
+	double scale = fabs( p[0].x ) + fabs( p[0].y ) + fabs( p[0].z ) + fabs( q[0].x ) + fabs( q[0].y ) + fabs( q[0].z );
+	double limit = ( reach + 1e-12 * scale ) * len;
+	double d0 = pdDot( n, pdSub( q[0], p[0] ) );
+	double d1 = pdDot( n, pdSub( q[1], p[0] ) );
+	double d2 = pdDot( n, pdSub( q[2], p[0] ) );
+	return ( d0 > limit && d1 > limit && d2 > limit ) || ( d0 < -limit && d1 < -limit && d2 < -limit );
+}
+
 static void pdFillFeature( const pdMesh* mesh, int triangle, pdFeature* f )
 {
 	f->triangle = triangle;
@@ -194,6 +214,10 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 					for ( int j = 0; j < cb.count && !stop; ++j )
 					{
 						if ( !pdBoxesWithin( loA, hiA, cb.lo[j], cb.hi[j], boxReach ) )
+						{
+							continue;
+						}
+						if ( pdPlaneSeparated( cb.v[j], va, featureReach ) || pdPlaneSeparated( va, cb.v[j], featureReach ) )
 						{
 							continue;
 						}
