@@ -217,7 +217,8 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 						{
 							continue;
 						}
-						if ( pdPlaneSeparated( cb.v[j], va, featureReach ) || pdPlaneSeparated( va, cb.v[j], featureReach ) )
+						if ( pdPlaneSeparated( cb.v[j], va, featureReach ) ||
+							 pdPlaneSeparated( va, cb.v[j], featureReach ) )
 						{
 							continue;
 						}
