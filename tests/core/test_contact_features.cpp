@@ -61,11 +61,12 @@ pdVec3 Apply( const pdTransform& t, pdVec3 v )
 	return pdAdd( pdMulMV( &r, v ), t.p );
 }
 
-// Distance of every distinct feature pair closer than tolerance, over all triangle pairs.
-std::map<FeatureKey, double> BruteForce( const pdMesh* a, const pdTransform& pa, const pdMesh* b,
-										 const pdTransform& pb, double tolerance, pdVec3 approach )
+// Every distinct feature pair closer than tolerance over all triangle pairs, with its point
+// and normal (world frame); the first triangle pair that reports a feature pair names it.
+std::map<FeatureKey, pdContactFeature> BruteForcePairs( const pdMesh* a, const pdTransform& pa, const pdMesh* b,
+														const pdTransform& pb, double tolerance, pdVec3 approach )
 {
-	std::map<FeatureKey, double> out;
+	std::map<FeatureKey, pdContactFeature> out;
 	for ( int ta = 0; ta < a->triangleCount; ++ta )
 	{
 		pdVec3 va[3];
@@ -82,10 +83,20 @@ std::map<FeatureKey, double> BruteForce( const pdMesh* a, const pdTransform& pa,
 			{
 				local[i].featureA.triangle = ta;
 				local[i].featureB.triangle = tb;
-				out.emplace( Key( a, b, local[i] ), local[i].distance );
+				out.emplace( Key( a, b, local[i] ), local[i] );
 			}
 		}
 	}
+	return out;
+}
+
+// Distance of every distinct feature pair closer than tolerance.
+std::map<FeatureKey, double> BruteForce( const pdMesh* a, const pdTransform& pa, const pdMesh* b,
+										 const pdTransform& pb, double tolerance, pdVec3 approach )
+{
+	std::map<FeatureKey, double> out;
+	for ( const auto& [key, f] : BruteForcePairs( a, pa, b, pb, tolerance, approach ) )
+		out.emplace( key, f.distance );
 	return out;
 }
 
@@ -212,34 +223,6 @@ TEST( PdContactFeatures, CapKeepsTheClosestAndReportsTheLimit )
 										 &exact, &features ),
 			   PD_STATUS_OK );
 	EXPECT_EQ( exact, count );
-}
-
-// Every distinct feature pair closer than tolerance, with its point and normal (world frame).
-std::map<FeatureKey, pdContactFeature> BruteForcePairs( const pdMesh* a, const pdTransform& pa, const pdMesh* b,
-														const pdTransform& pb, double tolerance, pdVec3 approach )
-{
-	std::map<FeatureKey, pdContactFeature> out;
-	for ( int ta = 0; ta < a->triangleCount; ++ta )
-	{
-		pdVec3 va[3];
-		for ( int k = 0; k < 3; ++k )
-			va[k] = Apply( pa, a->vertices[a->triangles[ta][k]] );
-		for ( int tb = 0; tb < b->triangleCount; ++tb )
-		{
-			pdVec3 vb[3];
-			for ( int k = 0; k < 3; ++k )
-				vb[k] = Apply( pb, b->vertices[b->triangles[tb][k]] );
-			pdContactFeature local[15];
-			int n = pdTriangleContactFeatures( va, vb, tolerance, approach, local );
-			for ( int i = 0; i < n; ++i )
-			{
-				local[i].featureA.triangle = ta;
-				local[i].featureB.triangle = tb;
-				out.emplace( Key( a, b, local[i] ), local[i] );
-			}
-		}
-	}
-	return out;
 }
 
 // The swept criterion, written out: the gap now, or the first-order gap after the step.
