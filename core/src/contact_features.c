@@ -139,6 +139,7 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 	stack[top++] = ( pdFeatureEntry ){ 0, 0 };
 	bool full = false;
 	int worst = -1;           // index of the farthest kept pair once full
+	double worstKey = 0.0;    // its distance (swept: how close it comes during the step)
 	double reach = tolerance; // node and triangle pairs farther apart than this cannot contribute
 	bool stop = false;        // nothing can be kept (maxFeatures 0) and one pair was found
 
@@ -259,7 +260,7 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 							if ( rawCount == rawCap )
 							{
 								full = true;
-								if ( !( key < pdSweptKey( out + worst, motion ) ) )
+								if ( !( key < worstKey ) )
 								{
 									continue;
 								}
@@ -276,7 +277,7 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 							{
 								// (Re)find the farthest kept pair; only closer ones matter from here.
 								worst = 0;
-								double worstKey = pdSweptKey( out, motion );
+								worstKey = pdSweptKey( out, motion );
 								for ( int q = 1; q < rawCount; ++q )
 								{
 									double qKey = pdSweptKey( out + q, motion );
