@@ -108,6 +108,9 @@ typedef struct pdPdQuery
 	pdVec3 best;
 	double bestLength;
 	int bestPlanes;
+	/// Distance between the surfaces at best when a free-gap check measured it exactly there
+	/// (< 0 when unknown): the final verification then has nothing left to check.
+	double bestGap;
 
 	// Two feature sets (the current contact configuration and a candidate), swapped on accept.
 	pdContactFeature* features[2];
@@ -152,7 +155,8 @@ static bool pdQuery_Settled( const pdPdQuery* q )
 	return q->haveBest && q->bestLength <= q->tol;
 }
 
-static void pdQuery_Offer( pdPdQuery* q, pdVec3 x, int planes )
+// gap: the distance measured at x by pdStart_FreeGap, or < 0 when x was not measured.
+static void pdQuery_Offer( pdPdQuery* q, pdVec3 x, int planes, double gap )
 {
 	double len = pdLength( x );
 	if ( pdIsFiniteVec( x ) && ( !q->haveBest || len < q->bestLength ) )
@@ -161,6 +165,7 @@ static void pdQuery_Offer( pdPdQuery* q, pdVec3 x, int planes )
 		q->best = x;
 		q->bestLength = len;
 		q->bestPlanes = planes;
+		q->bestGap = gap;
 	}
 }
 
@@ -396,6 +401,7 @@ static double pdQuery_Epsilon( const pdPdQuery* q, double length )
 static void pdQuery_Refine( pdPdQuery* q, pdVec3 xc )
 {
 	q->memoryCount = 0;
+	double xcGap = -1.0; // measured gap at xc, when xc came from a free-gap check
 	for ( int it = 0;; ++it )
 	{
 		if ( pdQuery_OutOfTime( q ) )
@@ -460,6 +466,7 @@ static void pdQuery_Refine( pdPdQuery* q, pdVec3 xc )
 					{
 						pdQuery_Accept( q );
 						xc = target;
+						xcGap = d;
 						improved = true;
 					}
 				}
@@ -468,6 +475,7 @@ static void pdQuery_Refine( pdPdQuery* q, pdVec3 xc )
 				{
 					pdQuery_Accept( q );
 					xc = next;
+					xcGap = -1.0;
 					improved = true;
 				}
 			}
@@ -479,6 +487,7 @@ static void pdQuery_Refine( pdPdQuery* q, pdVec3 xc )
 				{
 					pdQuery_Accept( q );
 					xc = next;
+					xcGap = -1.0;
 					improved = true;
 				}
 				else if ( damp == 0 )
@@ -500,6 +509,7 @@ static void pdQuery_Refine( pdPdQuery* q, pdVec3 xc )
 						{
 							pdQuery_Accept( q );
 							xc = next;
+							xcGap = -1.0;
 							improved = true;
 						}
 						break;
@@ -511,7 +521,7 @@ static void pdQuery_Refine( pdPdQuery* q, pdVec3 xc )
 		{
 			return;
 		}
-		pdQuery_Offer( q, xc, planeCount );
+		pdQuery_Offer( q, xc, planeCount, xcGap );
 	}
 }
 
@@ -567,7 +577,7 @@ static int pdQuery_DirectionSearch( pdPdQuery* q, int maxStarts )
 				}
 				pdQuery_Accept( q );
 				starts += 1;
-				pdQuery_Offer( q, contact, 0 );
+				pdQuery_Offer( q, contact, 0, -1.0 );
 				pdQuery_Refine( q, contact );
 				moved = true;
 			}
@@ -944,7 +954,7 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 				pdVec3 padded = pdMulAdd( t, ( 0.05 + 0.5 * k ) * q.tol, u );
 				if ( !pdStart_Collides( &q.sc, padded ) )
 				{
-					pdQuery_Offer( &q, padded, 0 );
+					pdQuery_Offer( &q, padded, 0, -1.0 );
 					exact = true;
 				}
 			}
@@ -983,7 +993,7 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 			}
 			pdQuery_Accept( &q );
 			starts += 1;
-			pdQuery_Offer( &q, contact, 0 );
+			pdQuery_Offer( &q, contact, 0, -1.0 );
 			pdQuery_Refine( &q, contact );
 		}
 
@@ -1007,12 +1017,12 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 			if ( pdQuery_OutProject( &q, far, pdV3( 0.0, 0.0, 0.0 ), &contact ) )
 			{
 				pdQuery_Accept( &q );
-				pdQuery_Offer( &q, contact, 0 );
+				pdQuery_Offer( &q, contact, 0, -1.0 );
 				starts += 1;
 			}
 			else
 			{
-				pdQuery_Offer( &q, far, 0 );
+				pdQuery_Offer( &q, far, 0, -1.0 );
 			}
 		}
 	}
@@ -1027,8 +1037,14 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 	}
 	// Out-projected answers stop about tol/2 short of touching; a bound well above that keeps
 	// the distance search short, and an answer farther out is tightened from the bound.
-	double gap = 0.0;
-	bool valid = pdStart_FreeGap( &q.sc, answer, 16.0 * q.tol, &gap );
+	// An answer whose gap a free-gap check already measured (the in-projection landed in
+	// contact) is verified: the same check would give the same distance.
+	double gap = q.bestGap;
+	bool valid = q.haveBest && gap > 0.0;
+	if ( !valid )
+	{
+		valid = pdStart_FreeGap( &q.sc, answer, 16.0 * q.tol, &gap );
+	}
 	for ( int k = 1; k <= 8 && !valid; ++k )
 	{
 		answer = pdMulAdd( q.best, k * q.tol, u );
