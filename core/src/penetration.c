@@ -109,7 +109,7 @@ typedef struct pdPdQuery
 	double bestLength;
 	int bestPlanes;
 	/// Distance between the surfaces at best when a free-gap check measured it exactly there
-	/// (< 0 when unknown): the final verification then has nothing left to check.
+	/// (<= 0 when unknown): the final verification then has nothing left to check.
 	double bestGap;
 
 	// Two feature sets (the current contact configuration and a candidate), swapped on accept.
@@ -1035,14 +1035,14 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 	{
 		u = pdV3( 1.0, 0.0, 0.0 );
 	}
-	// Out-projected answers stop about tol/2 short of touching; a bound well above that keeps
-	// the distance search short, and an answer farther out is tightened from the bound.
-	// An answer whose gap a free-gap check already measured (the in-projection landed in
-	// contact) is verified: the same check would give the same distance.
+	// An answer where an in-projection landed in contact was already proven free with its gap
+	// measured exactly: the same check again would give the same distance.
 	double gap = q.bestGap;
-	bool valid = q.haveBest && gap > 0.0;
+	bool valid = gap > 0.0;
 	if ( !valid )
 	{
+		// Out-projected answers stop about tol/2 short of touching; a bound well above that
+		// keeps the distance search short, and an answer farther out is tightened from it.
 		valid = pdStart_FreeGap( &q.sc, answer, 16.0 * q.tol, &gap );
 	}
 	for ( int k = 1; k <= 8 && !valid; ++k )
