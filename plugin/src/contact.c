@@ -1315,6 +1315,8 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 	pdef.contactTolerance = tolerance;
 	pdef.maxIterations = def->maxIterations;
 	pdef.timeBudgetMs = def->timeBudgetMs;
+	// Local PDs are computed below from the contact pairs the plugin gathers anyway.
+	pdef.computeLocalPenetrations = false;
 	pdPenetrationResult pr;
 	memset( &pr, 0, sizeof( pr ) );
 	pr.state = PD_STATE_SEPARATED;
@@ -1390,10 +1392,6 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 				outSet->resolvedOneSided = true;
 			}
 		}
-		if ( !resolved )
-		{
-			pdcRegionsFromLocal( &pr, def->regionCosine, &regions );
-		}
 		// The local PDs carry a few points each, on the side that touches at the contact
 		// configuration. Feature pairs there with a gap g are penetrating by g - (d . n) now,
 		// so gathering up to |d| + contact distance gives every region that still overlaps
@@ -1418,6 +1416,15 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 		reach = fmax( reach, 4.0 * tolerance );
 		pdStatus st = pdComputeSweptContactFeatures( meshA, &moved, meshB, poseB, reach, swept ? &stepMotion : NULL,
 													 approach, maxFeatures, ioWorkspace, &count, &features );
+		if ( !resolved )
+		{
+			// The local PDs come from the pairs just gathered at A + d: the query's own pass over
+			// the same configuration (within a smaller reach) would find the same ones again.
+			if ( st >= 0 && pdComputeLocalPenetrations( meshA, meshB, &pdef, features, count, &pr ) >= 0 )
+			{
+				pdcRegionsFromLocal( &pr, def->regionCosine, &regions );
+			}
+		}
 		if ( st >= 0 )
 		{
 			pdcPosedPair at = { meshA, moved, meshB, *poseB };
