@@ -218,10 +218,11 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 	pdBvhMoved rootMoved;
 	pdBvh_MoveNode( bvhA->nodes, &rel, &rootMoved );
 	pdBvh_RelateMoved( &rootMoved, bvhB->nodes, &root );
-	if ( pdBvh_PairOverlap( &root, bvhA->nodes, bvhB->nodes, 0.0 ) )
+	if ( !def->knownSeparated && pdBvh_PairOverlap( &root, bvhA->nodes, bvhB->nodes, 0.0 ) )
 	{
 		// Overlapping roots: a first-hit collide is much cheaper than an ordered descent among
 		// box pairs that all have a zero bound, and settles intersecting meshes at distance 0.
+		// (Wasted on meshes that do not intersect: the caller who knows says so.)
 		pdCollideDef collideDef = pdDefaultCollideDef();
 		collideDef.checkContainment = false;
 		collideDef.maxNodeVisits = def->maxNodeVisits;

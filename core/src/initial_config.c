@@ -357,6 +357,9 @@ bool pdStart_FreeGap( pdStartContext* ctx, pdVec3 x, double above, double* outGa
 	pdDistanceDef def = pdDefaultDistanceDef();
 	def.upperBound = above;
 	pdDistanceResult r;
+	// Asked of configurations expected to be free, where a first-hit collision check first
+	// would only repeat the descent's work.
+	def.knownSeparated = true;
 	pdStatus status = pdComputeDistance( ctx->meshA, &poseA, ctx->meshB, &poseB, &def, ctx->ws, &r );
 	ctx->nodeVisits += r.nodeVisits;
 	// Touching counts as colliding, as in pdStart_Collides (a failed query too: conservative).

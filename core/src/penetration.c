@@ -926,6 +926,8 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 		pdDistanceDef distanceDef = pdDefaultDistanceDef();
 		distanceDef.upperBound = q.tol;
 		pdDistanceResult distance;
+		// The collision check above just failed: the distance query need not repeat it.
+		distanceDef.knownSeparated = true;
 		status = pdComputeDistance( meshA, poseA, meshB, poseB, &distanceDef, ws, &distance );
 		if ( status < 0 )
 		{

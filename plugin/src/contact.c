@@ -1474,6 +1474,7 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 			// far side too), with its positive distance.
 			pdDistanceDef ddef = pdDefaultDistanceDef();
 			ddef.upperBound = def->speculativeDistance;
+			ddef.knownSeparated = true; // the PD query found no intersection
 			pdDistanceResult dr;
 			pdStatus ds = pdComputeDistance( meshA, poseA, meshB, poseB, &ddef, ioWorkspace, &dr );
 			if ( ds < 0 || dr.stoppedAbove || !( dr.distance <= def->speculativeDistance ) )
@@ -1521,6 +1522,7 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 				// No feature pair (e.g. only vertex-vertex): one point at the closest pair.
 				pdDistanceDef ddef = pdDefaultDistanceDef();
 				ddef.upperBound = range;
+				ddef.knownSeparated = true;
 				pdDistanceResult dr;
 				if ( pdComputeDistance( meshA, poseA, meshB, poseB, &ddef, ioWorkspace, &dr ) >= 0 &&
 					 !dr.stoppedAbove && dr.distance > 0.0 && dr.distance <= range )
@@ -1541,6 +1543,7 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 			// every query until A has moved relative to B by the margin it leaves.
 			pdDistanceDef ddef = pdDefaultDistanceDef();
 			ddef.upperBound = 4.0 * contactReach;
+			ddef.knownSeparated = true;
 			pdDistanceResult dr;
 			if ( pdComputeDistance( meshA, poseA, meshB, poseB, &ddef, ioWorkspace, &dr ) >= 0 )
 			{

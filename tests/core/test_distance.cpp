@@ -327,6 +327,51 @@ TEST( PdDistance, BoundedVariantIsProven )
 	pdDestroyWorkspace( ws );
 }
 
+// knownSeparated only skips the first-hit collision check on overlapping roots: the same
+// distance and the same proven bounds, intersecting or not (the flag is a hint, not a promise),
+// and less work where the roots overlap but the surfaces do not.
+TEST( PdDistance, KnownSeparatedGivesTheSameAnswer )
+{
+	pdWorkspace* ws = pdCreateWorkspace();
+	pdMesh* a = MakeShape( "torus", 600, 2.0 );
+	pdMesh* b = MakeShape( "knot", 600, 2.0 );
+	ASSERT_TRUE( a && b );
+	std::mt19937 rng( 3100 );
+	int intersecting = 0, overlappingRootsFree = 0, fewerVisits = 0;
+	for ( int k = 0; k < 24; ++k )
+	{
+		pdTransform pa = RandomPose( rng, 0.5 + 0.1 * k );
+		pdTransform pb = RandomPose( rng, 0.5 );
+		std::string what = "seed 3100 pose " + std::to_string( k );
+		for ( double upper : { (double)INFINITY, 0.05 } )
+		{
+			pdDistanceDef def = pdDefaultDistanceDef();
+			def.upperBound = upper;
+			pdDistanceResult plain, hinted;
+			ASSERT_EQ( pdComputeDistance( a, &pa, b, &pb, &def, ws, &plain ), PD_STATUS_OK ) << what;
+			def.knownSeparated = true;
+			ASSERT_EQ( pdComputeDistance( a, &pa, b, &pb, &def, ws, &hinted ), PD_STATUS_OK ) << what;
+			EXPECT_EQ( hinted.distance, plain.distance ) << what << " upper " << upper;
+			EXPECT_EQ( hinted.stoppedAbove, plain.stoppedAbove ) << what << " upper " << upper;
+			EXPECT_EQ( hinted.stoppedBelow, plain.stoppedBelow ) << what << " upper " << upper;
+			if ( upper == INFINITY )
+			{
+				intersecting += plain.distance == 0.0;
+				bool free = plain.distance > 0.0 && plain.distance < 0.5;
+				overlappingRootsFree += free;
+				fewerVisits += free && hinted.nodeVisits < plain.nodeVisits;
+			}
+		}
+	}
+	// The poses span both cases, and the hint saves work on the near-free ones.
+	EXPECT_GT( intersecting, 2 );
+	EXPECT_GT( overlappingRootsFree, 2 );
+	EXPECT_GT( fewerVisits, 0 );
+	pdDestroyMesh( a );
+	pdDestroyMesh( b );
+	pdDestroyWorkspace( ws );
+}
+
 TEST( PdDistance, NodeVisitCapGivesTraversalLimit )
 {
 	pdWorkspace* ws = pdCreateWorkspace();

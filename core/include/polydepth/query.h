@@ -98,6 +98,10 @@ typedef struct pdDistanceDef
 	/// ...or proven above upperBound. Default +infinity (off).
 	double upperBound;
 	int maxNodeVisits; ///< default 50,000,000
+	/// The caller has just found the meshes not intersecting at these poses (or expects them
+	/// free): skips the first-hit collision check that otherwise settles intersecting meshes
+	/// quickly. The answer is the same either way; only the work differs. Default false.
+	bool knownSeparated;
 	int internalValue;
 } pdDistanceDef;
 
