@@ -337,7 +337,7 @@ TEST( PdDistance, KnownSeparatedGivesTheSameAnswer )
 	pdMesh* b = MakeShape( "knot", 600, 2.0 );
 	ASSERT_TRUE( a && b );
 	std::mt19937 rng( 3100 );
-	int intersecting = 0, overlappingRootsFree = 0, fewerVisits = 0;
+	int intersecting = 0, nearlyTouching = 0, fewerVisits = 0;
 	for ( int k = 0; k < 24; ++k )
 	{
 		pdTransform pa = RandomPose( rng, 0.5 + 0.1 * k );
@@ -357,15 +357,16 @@ TEST( PdDistance, KnownSeparatedGivesTheSameAnswer )
 			if ( upper == INFINITY )
 			{
 				intersecting += plain.distance == 0.0;
-				bool free = plain.distance > 0.0 && plain.distance < 0.5;
-				overlappingRootsFree += free;
-				fewerVisits += free && hinted.nodeVisits < plain.nodeVisits;
+				// Apart by less than a quarter of the size: the boxes near the root still overlap.
+				bool near = plain.distance > 0.0 && plain.distance < 0.5;
+				nearlyTouching += near;
+				fewerVisits += near && hinted.nodeVisits < plain.nodeVisits;
 			}
 		}
 	}
 	// The poses span both cases, and the hint saves work on the near-free ones.
 	EXPECT_GT( intersecting, 2 );
-	EXPECT_GT( overlappingRootsFree, 2 );
+	EXPECT_GT( nearlyTouching, 2 );
 	EXPECT_GT( fewerVisits, 0 );
 	pdDestroyMesh( a );
 	pdDestroyMesh( b );
