@@ -10,7 +10,7 @@ static void usage( FILE* f )
 {
 	std::fprintf( f,
 				  "usage: polydepth-bench SUBCOMMAND [--json] [--quick] [--models DIR] [--csv FILE] [--repeats N] [--seed S]\n"
-				  "                       [--only NAME] [--oracle N]\n"
+				  "                       [--only NAME] [--oracle N] [--cases]\n"
 				  "subcommands:\n"
 				  "  proximity  collide, distance and CCD against FCL on the same poses\n"
 				  "  pd-random  the paper's random-configuration scenario\n"
@@ -26,7 +26,8 @@ static void usage( FILE* f )
 				  "  --seed S    seed of the random configurations\n"
 				  "  --only NAME pd-random, pd-path: run only this model (for profiling); sfog: only this\n"
 				  "              model in the sweep table (c)\n"
-				  "  --oracle N  pd-random: oracle cases per model (0 = no oracle, for profiling)\n" );
+				  "  --oracle N  pd-random: oracle cases per model (0 = no oracle, for profiling)\n"
+				  "  --cases     pd-random: one line per query on stderr: pose of A, answer, oracle, ms\n" );
 }
 
 int main( int argc, char** argv )
@@ -64,6 +65,8 @@ int main( int argc, char** argv )
 			o.only = value( "--only" );
 		else if ( a == "--oracle" )
 			o.oracleCases = std::atoi( value( "--oracle" ) );
+		else if ( a == "--cases" )
+			o.cases = true;
 		else if ( a == "--seed" )
 			o.seed = (unsigned)std::strtoul( value( "--seed" ), nullptr, 10 );
 		else

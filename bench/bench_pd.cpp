@@ -259,13 +259,23 @@ int runPdRandom( const Options& o )
 			pdComputeDistance( mesh, &moved, mesh, &pb, nullptr, ws, &dr );
 			double d1 = nowUs();
 			ratio.push_back( ( t1 - t0 ) / std::max( 1e-3, d1 - d0 ) );
+			double exact = 0.0;
 			if ( q < oracleQueries && row.tris <= 12000 )
 			{
-				double exact = directionalOracle( mesh, pa, mesh, pb, o.quick ? 200 : 600, ws );
+				exact = directionalOracle( mesh, pa, mesh, pb, o.quick ? 200 : 600, ws );
 				double rel = r.depth / std::max( exact, 1e-12 );
 				row.oracleCases++;
 				row.within1 += rel <= 1.01 ? 1 : 0;
 				row.worstRatio = std::max( row.worstRatio, rel );
+			}
+			if ( o.cases )
+			{
+				// Enough to replay the query: polydepth query M M --pose-a qw qx qy qz tx ty tz.
+				std::fprintf( stderr,
+							  "%s q%d pose-a %.17g %.17g %.17g %.17g %.17g %.17g %.17g depth %.6g oracle %.6g "
+							  "starts %d iters %d ms %.3f\n",
+							  spec.name, q, pa.q.w, pa.q.x, pa.q.y, pa.q.z, pa.p.x, pa.p.y, pa.p.z, r.depth, exact,
+							  r.starts, r.iterations, ( t1 - t0 ) * 1e-3 );
 			}
 		}
 		row.medianMs = median( ms );

@@ -26,6 +26,7 @@ struct Options
 	unsigned seed = 1;
 	std::string only;     ///< run only the model or case with this name (pd-random, pd-path)
 	int oracleCases = -1; ///< pd-random: oracle cases per model; -1 = the default, 0 = none
+	bool cases = false;   ///< pd-random: one line per query on stderr (pose, answer, oracle)
 };
 
 inline double nowUs()
