@@ -374,7 +374,20 @@ pdStatus pdBvh_Build( pdBvh* outBvh, const struct pdMesh* mesh )
 	{
 		pdBvh_FitCones( outBvh, mesh );
 	}
-	outBvh->bytes = outBvh->nodeBytes + (size_t)n * sizeof( int ) +
+	outBvh->leafVertices = pdAlloc( (size_t)n * sizeof( pdVec3[3] ) );
+	outBvh->leafLo = pdAlloc( (size_t)n * sizeof( pdVec3 ) );
+	outBvh->leafHi = pdAlloc( (size_t)n * sizeof( pdVec3 ) );
+	if ( outBvh->leafVertices == NULL || outBvh->leafLo == NULL || outBvh->leafHi == NULL )
+	{
+		pdBvh_Destroy( outBvh );
+		return PD_STATUS_OUT_OF_MEMORY;
+	}
+	for ( int k = 0; k < n; ++k )
+	{
+		pdMesh_TriangleVertices( mesh, order[k], outBvh->leafVertices[k] );
+		pdTriangleBox( outBvh->leafVertices[k], outBvh->leafLo + k, outBvh->leafHi + k );
+	}
+	outBvh->bytes = outBvh->nodeBytes + (size_t)n * ( sizeof( int ) + sizeof( pdVec3[3] ) + 2 * sizeof( pdVec3 ) ) +
 					( outBvh->cones != NULL ? (size_t)nodeCount * sizeof( pdBvhCone ) : 0 );
 	return PD_STATUS_OK;
 }
@@ -389,6 +402,9 @@ void pdBvh_Destroy( pdBvh* bvh )
 	{
 		pdFree( bvh->cones, (size_t)bvh->nodeCount * sizeof( pdBvhCone ) );
 	}
+	pdFree( bvh->leafVertices, (size_t)bvh->triangleCount * sizeof( pdVec3[3] ) );
+	pdFree( bvh->leafLo, (size_t)bvh->triangleCount * sizeof( pdVec3 ) );
+	pdFree( bvh->leafHi, (size_t)bvh->triangleCount * sizeof( pdVec3 ) );
 	if ( bvh->triangleOrder != NULL )
 	{
 		pdFree( bvh->triangleOrder, (size_t)bvh->triangleCount * sizeof( int ) );

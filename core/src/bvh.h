@@ -54,6 +54,12 @@ typedef struct pdBvh
 	pdBvhCone* cones;   ///< [nodeCount] normal cones, same order (NULL if they could not be built)
 	size_t nodeBytes;   ///< bytes allocated for nodes
 	int* triangleOrder; ///< [triangleCount] kept-triangle indices in leaf order
+	/// [triangleCount] in leaf order (slot k is triangle triangleOrder[k]): the vertices and
+	/// the box of each triangle, mesh frame. The leaf-pair loops of every query read these
+	/// instead of gathering the vertices through the index array and boxing them each visit.
+	pdVec3 ( *leafVertices )[3];
+	pdVec3* leafLo;
+	pdVec3* leafHi;
 	int triangleCount;
 	int depth; ///< levels (a single leaf has depth 1)
 	size_t bytes;

@@ -232,7 +232,7 @@ pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endP
 						}
 						// A's triangle swept over [0, best], as a box.
 						pdVec3 va[3], loA, hiA;
-						pdMesh_MovedTriangle( meshA, ta, &rel, va, &loA, &hiA );
+						pdMesh_MovedLeafTriangle( meshA, na->start + i, &rel, va, &loA, &hiA );
 						pdVec3 sweep = pdScale( vB, best );
 						pdVec3 loS = pdAdd( loA, pdMin3( sweep, pdV3( 0.0, 0.0, 0.0 ) ) );
 						pdVec3 hiS = pdAdd( hiA, pdMax3( sweep, pdV3( 0.0, 0.0, 0.0 ) ) );

@@ -135,7 +135,7 @@ pdStatus pdCollide( const pdMesh* meshA, const pdTransform* poseA, const pdMesh*
 				{
 					int ta = bvhA->triangleOrder[na->start + i];
 					pdVec3 va[3], loA, hiA;
-					pdMesh_MovedTriangle( meshA, ta, &rel, va, &loA, &hiA );
+					pdMesh_MovedLeafTriangle( meshA, na->start + i, &rel, va, &loA, &hiA );
 					if ( !pdBoundsOverlap( loA, hiA, cb.allLo, cb.allHi ) )
 					{
 						continue;

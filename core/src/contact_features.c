@@ -191,7 +191,7 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 				{
 					int ta = bvhA->triangleOrder[na->start + i];
 					pdVec3 va[3], loA, hiA;
-					pdMesh_MovedTriangle( meshA, ta, &rel, va, &loA, &hiA );
+					pdMesh_MovedLeafTriangle( meshA, na->start + i, &rel, va, &loA, &hiA );
 					// Moving: the box swept along the step, within reach grown by the rotation,
 					// and the features that can close to the tolerance within the step.
 					double boxReach = reach, featureReach = tolerance;

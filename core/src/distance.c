@@ -289,9 +289,13 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 				for ( int j = 0; j < chunkCount; ++j )
 				{
 					pdLeafTriangle* t = cb + j;
-					t->index = bvhB->triangleOrder[nb->start + chunk + j];
-					pdMesh_TriangleVertices( meshB, t->index, t->v );
-					pdTriangleBox( t->v, &t->lo, &t->hi );
+					int slot = nb->start + chunk + j;
+					t->index = bvhB->triangleOrder[slot];
+					t->v[0] = bvhB->leafVertices[slot][0];
+					t->v[1] = bvhB->leafVertices[slot][1];
+					t->v[2] = bvhB->leafVertices[slot][2];
+					t->lo = bvhB->leafLo[slot];
+					t->hi = bvhB->leafHi[slot];
 					t->normal = meshB->faceNormals[t->index];
 					pdLeafTriangle_Project( t, bestAxis );
 					leafLo =
@@ -303,11 +307,7 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 				{
 					int ta = bvhA->triangleOrder[na->start + i];
 					pdLeafTriangle ca;
-					pdMesh_TriangleVertices( meshA, ta, ca.v );
-					ca.v[0] = pdFrameApply( &rel, ca.v[0] );
-					ca.v[1] = pdFrameApply( &rel, ca.v[1] );
-					ca.v[2] = pdFrameApply( &rel, ca.v[2] );
-					pdTriangleBox( ca.v, &ca.lo, &ca.hi );
+					pdMesh_MovedLeafTriangle( meshA, na->start + i, &rel, ca.v, &ca.lo, &ca.hi );
 					// The whole chunk is out of reach of this triangle.
 					if ( bestA >= 0 && pdBoundsGapSq( ca.lo, ca.hi, leafLo, leafHi ) >= best * best )
 					{

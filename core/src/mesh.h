@@ -96,45 +96,46 @@ static inline void pdMesh_TriangleVertices( const pdMesh* mesh, int t, pdVec3 ou
 }
 
 /// Up to PD_BVH_LEAF_SIZE triangles of one BVH leaf in the mesh frame, with their boxes and the
-/// box of them all: leaf-pair loops load B's side once instead of once per triangle of A.
+/// box of them all: views into the BVH's leaf-ordered arrays, so a leaf-pair loop reads B's side
+/// without gathering or boxing anything.
 typedef struct pdLeafChunk
 {
 	int count;
-	int index[PD_BVH_LEAF_SIZE];
-	pdVec3 v[PD_BVH_LEAF_SIZE][3];
-	pdVec3 lo[PD_BVH_LEAF_SIZE], hi[PD_BVH_LEAF_SIZE];
+	const int* index;          ///< triangle ids
+	const pdVec3 ( *v )[3];    ///< vertices
+	const pdVec3 *lo, *hi;     ///< triangle boxes
 	pdVec3 allLo, allHi;
 } pdLeafChunk;
 
-/// Loads the triangles [first, first + PD_BVH_LEAF_SIZE) of leaf `node` (clipped to the leaf).
+/// The triangles [first, first + PD_BVH_LEAF_SIZE) of leaf `node` (clipped to the leaf).
 static inline void pdLeafChunk_Load( const pdMesh* mesh, const pdBvhNode* node, int first, pdLeafChunk* out )
 {
 	int n = node->count - first;
+	int base = node->start + first;
 	out->count = n < PD_BVH_LEAF_SIZE ? n : PD_BVH_LEAF_SIZE;
-	out->allLo = pdV3( INFINITY, INFINITY, INFINITY );
-	out->allHi = pdV3( -INFINITY, -INFINITY, -INFINITY );
-	for ( int j = 0; j < out->count; ++j )
+	out->index = mesh->bvh.triangleOrder + base;
+	out->v = (const pdVec3( * )[3])( mesh->bvh.leafVertices + base );
+	out->lo = mesh->bvh.leafLo + base;
+	out->hi = mesh->bvh.leafHi + base;
+	pdVec3 lo = out->lo[0], hi = out->hi[0];
+	for ( int j = 1; j < out->count; ++j )
 	{
-		int t = mesh->bvh.triangleOrder[node->start + first + j];
-		out->index[j] = t;
-		pdMesh_TriangleVertices( mesh, t, out->v[j] );
-		pdTriangleBox( out->v[j], out->lo + j, out->hi + j );
-		out->allLo = pdV3( pdMinD( out->allLo.x, out->lo[j].x ), pdMinD( out->allLo.y, out->lo[j].y ),
-						   pdMinD( out->allLo.z, out->lo[j].z ) );
-		out->allHi = pdV3( pdMaxD( out->allHi.x, out->hi[j].x ), pdMaxD( out->allHi.y, out->hi[j].y ),
-						   pdMaxD( out->allHi.z, out->hi[j].z ) );
+		lo = pdV3( pdMinD( lo.x, out->lo[j].x ), pdMinD( lo.y, out->lo[j].y ), pdMinD( lo.z, out->lo[j].z ) );
+		hi = pdV3( pdMaxD( hi.x, out->hi[j].x ), pdMaxD( hi.y, out->hi[j].y ), pdMaxD( hi.z, out->hi[j].z ) );
 	}
+	out->allLo = lo;
+	out->allHi = hi;
 }
 
-/// Triangle t of mesh carried into another frame by rel, with its box there: the A side of the
-/// leaf-pair loops.
-static inline void pdMesh_MovedTriangle( const pdMesh* mesh, int t, const pdFrame* rel, pdVec3 out[3], pdVec3* lo,
-										 pdVec3* hi )
+/// The triangle in leaf-order slot k (triangle bvh.triangleOrder[k]) carried into another frame
+/// by rel, with its box there: the A side of the leaf-pair loops.
+static inline void pdMesh_MovedLeafTriangle( const pdMesh* mesh, int slot, const pdFrame* rel, pdVec3 out[3],
+											 pdVec3* lo, pdVec3* hi )
 {
-	pdMesh_TriangleVertices( mesh, t, out );
-	out[0] = pdFrameApply( rel, out[0] );
-	out[1] = pdFrameApply( rel, out[1] );
-	out[2] = pdFrameApply( rel, out[2] );
+	const pdVec3* v = mesh->bvh.leafVertices[slot];
+	out[0] = pdFrameApply( rel, v[0] );
+	out[1] = pdFrameApply( rel, v[1] );
+	out[2] = pdFrameApply( rel, v[2] );
 	pdTriangleBox( out, lo, hi );
 }
 

@@ -170,7 +170,24 @@ void CheckTree( const pdMesh* mesh )
 	EXPECT_LE( bvh.nodeCount, 2 * mesh->triangleCount );
 	ASSERT_NE( bvh.cones, nullptr );
 	EXPECT_EQ( bvh.bytes, (size_t)bvh.nodeCount * ( sizeof( pdBvhNode ) + sizeof( pdBvhCone ) ) +
-							  (size_t)mesh->triangleCount * sizeof( int ) );
+							  (size_t)mesh->triangleCount * ( sizeof( int ) + 5 * sizeof( pdVec3 ) ) );
+	// The leaf-ordered copies hold exactly each slot's triangle and its box.
+	ASSERT_NE( bvh.leafVertices, nullptr );
+	for ( int k = 0; k < mesh->triangleCount; ++k )
+	{
+		pdVec3 v[3], lo, hi;
+		pdMesh_TriangleVertices( mesh, bvh.triangleOrder[k], v );
+		pdTriangleBox( v, &lo, &hi );
+		for ( int c = 0; c < 3; ++c )
+		{
+			EXPECT_TRUE( v[c].x == bvh.leafVertices[k][c].x && v[c].y == bvh.leafVertices[k][c].y &&
+						 v[c].z == bvh.leafVertices[k][c].z )
+				<< "slot " << k;
+		}
+		EXPECT_TRUE( lo.x == bvh.leafLo[k].x && lo.y == bvh.leafLo[k].y && lo.z == bvh.leafLo[k].z &&
+					 hi.x == bvh.leafHi[k].x && hi.y == bvh.leafHi[k].y && hi.z == bvh.leafHi[k].z )
+			<< "slot " << k;
+	}
 	EXPECT_EQ( pdMesh_GetBvhBytes( mesh ), bvh.bytes );
 	// Every node's normal cone holds the normal of every triangle below it.
 	for ( int i = 0; i < bvh.nodeCount; ++i )
