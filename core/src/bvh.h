@@ -121,8 +121,11 @@ static inline void pdBvh_RelatePair( const pdBvhNode* a, const pdBvhNode* b, con
 	pdBvh_RelateMoved( &m, b, out );
 }
 
-/// Separating-axis test (15 axes) of the two boxes, b's box inflated by margin on every axis.
-/// True when they overlap (or touch).
+/// Separating-axis test of the two boxes on their six face axes, b's box inflated by margin on
+/// every axis. True when no face axis separates them: conservative, since boxes apart only
+/// along one of the nine edge-cross axes pass too. The queries' leaf tests are exact, so this
+/// costs descents, not answers; the edge axes cost more than the descents they save (callgrind,
+/// 16 tori for 240 steps: 25.80 G instructions with all 15 axes, 24.39 G with the six).
 static inline bool pdBvh_PairOverlap( const pdBvhPair* p, const pdBvhNode* a, const pdBvhNode* b, double margin )
 {
 	const double ha[3] = { a->halfExtent.x, a->halfExtent.y, a->halfExtent.z };
@@ -143,20 +146,6 @@ static inline bool pdBvh_PairOverlap( const pdBvhPair* p, const pdBvhNode* a, co
 		if ( fabs( s ) > ha[j] + hb[0] * ac[0][j] + hb[1] * ac[1][j] + hb[2] * ac[2][j] )
 		{
 			return false;
-		}
-	}
-	for ( int i = 0; i < 3; ++i )
-	{
-		int i1 = ( i + 1 ) % 3, i2 = ( i + 2 ) % 3;
-		for ( int j = 0; j < 3; ++j )
-		{
-			int j1 = ( j + 1 ) % 3, j2 = ( j + 2 ) % 3;
-			double s = t[i2] * c[i1][j] - t[i1] * c[i2][j];
-			double r = hb[i1] * ac[i2][j] + hb[i2] * ac[i1][j] + ha[j1] * ac[i][j2] + ha[j2] * ac[i][j1];
-			if ( fabs( s ) > r )
-			{
-				return false;
-			}
 		}
 	}
 	return true;
