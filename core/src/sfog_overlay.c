@@ -210,10 +210,24 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 	{
 		vertsB[i] = pdAdd( pdMulMV( rotationBA, w->meshB->vertices[i] ), translationBA );
 	}
+	// Evaluating only (the PD): the walk skips what cannot beat the best overlap so far, and
+	// starts at the B node facing the way A's centroid lies from B's, where the smallest overlap
+	// usually is, so that the best is small early.
+	bool prune = w->evaluate && !w->store;
+	pdVec3 centreB = pdAdd( pdMulMV( rotationBA, w->meshB->centroid ), translationBA );
+	pdVec3 away = pdSub( w->meshA->centroid, centreB );
+	int startNode = 0;
+	double startScore = -INFINITY;
 	for ( int i = 0; i < NB; ++i )
 	{
 		normalsB[i] = pdMulMV( rotationBA, sB->nodeNormals[i] );
 		vertexOfB[i] = -1;
+		double score = pdDot( normalsB[i], away );
+		if ( prune && score > startScore )
+		{
+			startScore = score;
+			startNode = i;
+		}
 	}
 	for ( int i = 0; i < NA; ++i )
 	{
@@ -229,15 +243,19 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 
 	// B's face graph across A's vertex regions: VF at the nodes, EE along the arcs.
 	{
-		pdVec3 p0 = pdNeg( normalsB[0] );
-		vertexOfB[0] = pdSfog_Climb( w, sA, pdSfog_StartVertex( w->meshA ), p0, p0, -1, -1 );
+		pdVec3 p0 = pdNeg( normalsB[startNode] );
+		vertexOfB[startNode] = pdSfog_Climb( w, sA, pdSfog_StartVertex( w->meshA ), p0, p0, -1, -1 );
 		int head = 0, tail = 0;
-		queue[tail++] = 0;
+		queue[tail++] = startNode;
 		while ( head < tail && !w->failed )
 		{
 			int f = queue[head++];
 			int vf = vertexOfB[f];
 			pdVec3 pf = pdNeg( normalsB[f] );
+			if ( prune )
+			{
+				pdSfog_RecordVF( w, vf, f ); // now, so that the best falls early
+			}
 			for ( int j = sB->nodeArcStart[f]; j < sB->nodeArcStart[f + 1]; ++j )
 			{
 				int e = sB->nodeArcs[j];
@@ -255,13 +273,16 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 				}
 			}
 		}
-		if ( tail != NB )
+		if ( !prune )
 		{
-			w->failed = true; // a disconnected face graph: not one convex polyhedron
-		}
-		for ( int f = 0; f < NB && !w->failed; ++f )
-		{
-			pdSfog_RecordVF( w, vertexOfB[f], f );
+			if ( tail != NB )
+			{
+				w->failed = true; // a disconnected face graph: not one convex polyhedron
+			}
+			for ( int f = 0; f < NB && !w->failed; ++f )
+			{
+				pdSfog_RecordVF( w, vertexOfB[f], f );
+			}
 		}
 	}
 	// FV: each A face node lies in the reflected B region just before the first crossing on
@@ -285,6 +306,12 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 					guess = pdDot( d, pdSub( vertsB[w1], vertsB[w0] ) ) > 0.0 ? w1 : w0;
 					break;
 				}
+			}
+			// Any vertex of B bounds B's support along d from below, so the FV overlap too.
+			if ( prune && pdDot( d, pdSub( vertsB[guess], w->meshA->vertices[sA->nodePoint[g]] ) ) > w->best )
+			{
+				w->evaluated += 1;
+				continue;
 			}
 			pdVec3 p = pdNeg( normalsAinB[g] );
 			vertexOfA[g] = pdSfog_Climb( w, sB, guess, p, p, -1, -1 );

@@ -572,6 +572,46 @@ TEST( PdSfog, ConvexPenetrationEqualsSat )
 	EXPECT_GE( penetrating, 15 );
 }
 
+// Larger hulls, where the walk skips most FV climbs against the best overlap so far: the answer
+// must still be SAT's, from deep to barely touching to apart.
+TEST( PdSfog, ConvexPenetrationPrunedWalkEqualsSatOnLargerHulls )
+{
+	WorkspacePtr ws( pdCreateWorkspace() );
+	int penetrating = 0;
+	for ( int seed = 0; seed < 10; ++seed )
+	{
+		SCOPED_TRACE( testing::Message() << "seed " << seed );
+		Soup sa, sb;
+		ASSERT_TRUE( pdMakeRandomConvex( 80 + 4 * seed, 3000 + seed, &sa.soup ) );
+		ASSERT_TRUE( pdMakeRandomConvex( 120 - 4 * seed, 4000 + seed, &sb.soup ) );
+		MeshPtr a = MakeMesh( sa.soup ), b = MakeMesh( sb.soup );
+		ASSERT_TRUE( a && b );
+		Rng rng( 7000 + seed );
+		pdFrame fa, fb;
+		fa.r = RandomRotation( rng );
+		fb.r = RandomRotation( rng );
+		fa.p = pdV3( 0.0, 0.0, 0.0 );
+		// Offsets from nearly concentric to just past touching.
+		double scale = 0.05 + 0.25 * seed;
+		pdVec3 dir = pdNormalize( pdV3( rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) ) );
+		fb.p = pdScale( dir, scale );
+		pdVec3 satAxis;
+		double sat = SatDepth( a.get(), fa, b.get(), fb, &satAxis );
+		pdVec3 t;
+		double depth = -1.0;
+		ASSERT_EQ( pdSfog_ConvexPenetration( a.get(), &fa, b.get(), &fb, ws.get(), &t, &depth, nullptr ), PD_STATUS_OK );
+		if ( sat <= 0.0 )
+		{
+			EXPECT_EQ( depth, 0.0 );
+			continue;
+		}
+		++penetrating;
+		EXPECT_NEAR( depth, sat, 1e-9 * sat );
+		EXPECT_GT( pdDot( pdNormalize( t ), satAxis ), 1.0 - 1e-6 );
+	}
+	EXPECT_GE( penetrating, 6 );
+}
+
 TEST( PdSfog, ConvexPenetrationBoxesAnalytic )
 {
 	WorkspacePtr ws( pdCreateWorkspace() );
