@@ -8,7 +8,8 @@
 // face node) and every EE pair (each A edge crossed), and walking A's face graph across B's
 // reflected regions yields every FV pair. The cost is linear in the output times the valence.
 // The applicable pairs are the faces of the Minkowski sum, so the PD is the smallest overlap
-// along their normals.
+// along their normals. For the PD alone (pdSfog_ConvexPenetration) both walks skip, with a
+// proof, every part of the sphere where no pair can beat the best overlap found so far.
 #include "sfog.h"
 
 #include "core.h"
@@ -177,14 +178,199 @@ static int pdSfog_StartVertex( const pdMesh* mesh )
 	return mesh->canonicalVertex != NULL ? mesh->canonicalVertex[v] : v;
 }
 
+// The face-graph walk for the PD only, skipping what cannot beat the best overlap so far.
+// The overlap along u is the support function of M = B - A, so any point m of M bounds it
+// from below by u . m; along an arc shorter than a half-turn u . m is a sinusoid, which stays
+// above a non-negative level in between when it is above it at both ends. So an arc f-g
+// whose ends both see u . m above the best, for m the support point at a walked node, holds
+// no EE pair worth recording, and its far node no VF pair: it is certified instead of walked,
+// and g is queued as certified, hanging from f. A certified node's witness is its own B point
+// (B's support along its normal, so at least as good there as the parent's) less the A vertex of
+// the walked node it hangs from; its arcs are certified by it when their far ends allow, and
+// otherwise the node is located after all (a climb without recording from the walked node it
+// hangs from) and queued again to be walked. Every arc is walked or certified and every node
+// walked or certified, so the smallest overlap is the one the full walk finds.
+static void pdSfog_PrunedFaceWalk( pdSfogWalk* w, int startNode, int* vertexOfB, int* anchorOfB, int* queue,
+								   uint8_t* edgeDone, uint8_t* nodeSeen )
+{
+	const pdSfog* sA = w->sA;
+	const pdSfog* sB = w->sB;
+	const pdVec3* normalsB = w->normalsB;
+	int NB = sB->nodeCount;
+	pdVec3 p0 = pdNeg( normalsB[startNode] );
+	vertexOfB[startNode] = pdSfog_Climb( w, sA, pdSfog_StartVertex( w->meshA ), p0, p0, -1, -1 );
+	int head = 0, tail = 0, seen = 1;
+	queue[tail++] = startNode;
+	nodeSeen[startNode] = 1;
+	while ( head < tail && !w->failed )
+	{
+		int f = queue[head++];
+		if ( vertexOfB[f] < 0 )
+		{
+			// Certified: pass the certificate on where it holds, else locate f and walk it. The
+			// witness pairs f's own B point (B's support along n_f) with the anchor's A vertex.
+			pdVec3 m = pdSub( w->vertsB[sB->nodePoint[f]], w->meshA->vertices[vertexOfB[anchorOfB[f]]] );
+			bool locate = false;
+			for ( int j = sB->nodeArcStart[f]; j < sB->nodeArcStart[f + 1] && !locate; ++j )
+			{
+				int e = sB->nodeArcs[j];
+				if ( edgeDone[e] )
+				{
+					continue;
+				}
+				int g = sB->arcNode[2 * e] == f ? sB->arcNode[2 * e + 1] : sB->arcNode[2 * e];
+				if ( w->best >= 0.0 && pdDot( normalsB[g], m ) > w->best )
+				{
+					edgeDone[e] = 1;
+					if ( !nodeSeen[g] )
+					{
+						nodeSeen[g] = 1;
+						seen += 1;
+						vertexOfB[g] = -1;
+						anchorOfB[g] = anchorOfB[f];
+						queue[tail++] = g;
+					}
+					continue;
+				}
+				locate = true;
+			}
+			if ( locate )
+			{
+				// From the anchor's region along the great circle to -n_f; nearly opposite
+				// directions go by way of one at right angles to both ends' chord.
+				int a = anchorOfB[f];
+				pdVec3 from = pdNeg( normalsB[a] ), to = pdNeg( normalsB[f] );
+				int v = vertexOfB[a];
+				if ( pdDot( from, to ) < -0.9 )
+				{
+					pdVec3 side = pdCross( from, fabs( from.x ) < 0.6 ? pdV3( 1.0, 0.0, 0.0 ) : pdV3( 0.0, 1.0, 0.0 ) );
+					side = pdNormalize( side );
+					v = pdSfog_Climb( w, sA, v, from, side, -1, -1 );
+					from = side;
+				}
+				vertexOfB[f] = pdSfog_Climb( w, sA, v, from, to, -1, -1 );
+				queue[tail++] = f;
+			}
+			continue;
+		}
+		int vf = vertexOfB[f];
+		pdVec3 pf = pdNeg( normalsB[f] );
+		pdSfog_RecordVF( w, vf, f );
+		pdVec3 m = pdSub( w->vertsB[sB->nodePoint[f]], w->meshA->vertices[vf] ); // the support point at n_f
+		for ( int j = sB->nodeArcStart[f]; j < sB->nodeArcStart[f + 1]; ++j )
+		{
+			int e = sB->nodeArcs[j];
+			if ( edgeDone[e] )
+			{
+				continue;
+			}
+			edgeDone[e] = 1;
+			int g = sB->arcNode[2 * e] == f ? sB->arcNode[2 * e + 1] : sB->arcNode[2 * e];
+			if ( w->best >= 0.0 && pdDot( normalsB[f], m ) > w->best && pdDot( normalsB[g], m ) > w->best )
+			{
+				if ( !nodeSeen[g] )
+				{
+					nodeSeen[g] = 1;
+					seen += 1;
+					vertexOfB[g] = -1;
+					anchorOfB[g] = f;
+					queue[tail++] = g;
+				}
+				continue;
+			}
+			int target = vertexOfB[g];
+			int vg = pdSfog_Climb( w, sA, vf, pf, pdNeg( normalsB[g] ), e, target );
+			if ( target < 0 )
+			{
+				vertexOfB[g] = vg;
+				if ( !nodeSeen[g] )
+				{
+					nodeSeen[g] = 1;
+					seen += 1;
+					queue[tail++] = g;
+				}
+				else
+				{
+					queue[tail++] = g; // certified earlier: walk its arcs now that it is located
+				}
+			}
+		}
+	}
+	if ( seen != NB )
+	{
+		w->failed = true; // a disconnected face graph: not one convex polyhedron
+	}
+}
+
+// The FV pass for the PD only: A's face graph breadth-first from the face opposite the best
+// direction so far, each face's B region climbed from its parent's (short climbs), and no climb
+// where a known vertex of B already proves the FV overlap above the best (any vertex of B bounds
+// B's support along the direction from below).
+static void pdSfog_PrunedFvPass( pdSfogWalk* w, const pdVec3* normalsAinB, int* vertexOfA, int* queue, int* guessOfA )
+{
+	const pdSfog* sA = w->sA;
+	const pdSfog* sB = w->sB;
+	int NA = sA->nodeCount;
+	int start = 0;
+	double startScore = -INFINITY;
+	for ( int g = 0; g < NA; ++g )
+	{
+		double score = -pdDot( sA->nodeNormals[g], w->bestAxis );
+		if ( score > startScore )
+		{
+			startScore = score;
+			start = g;
+		}
+		guessOfA[g] = -1;
+	}
+	int head = 0, tail = 0;
+	queue[tail++] = start;
+	guessOfA[start] = pdSfog_StartVertex( w->meshB );
+	while ( head < tail && !w->failed )
+	{
+		int g = queue[head++];
+		pdVec3 d = pdNeg( sA->nodeNormals[g] );
+		int guess = guessOfA[g];
+		int located = guess;
+		if ( pdDot( d, pdSub( w->vertsB[guess], w->meshA->vertices[sA->nodePoint[g]] ) ) > w->best )
+		{
+			w->evaluated += 1;
+		}
+		else
+		{
+			pdVec3 p = pdNeg( normalsAinB[g] );
+			vertexOfA[g] = pdSfog_Climb( w, sB, guess, p, p, -1, -1 );
+			located = vertexOfA[g];
+			pdSfog_RecordFV( w, g, located );
+		}
+		for ( int j = sA->nodeArcStart[g]; j < sA->nodeArcStart[g + 1]; ++j )
+		{
+			int e = sA->nodeArcs[j];
+			int h = sA->arcNode[2 * e] == g ? sA->arcNode[2 * e + 1] : sA->arcNode[2 * e];
+			if ( guessOfA[h] < 0 )
+			{
+				guessOfA[h] = located;
+				queue[tail++] = h;
+			}
+		}
+	}
+	if ( tail != NA )
+	{
+		w->failed = true; // a disconnected face graph
+	}
+}
+
 static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationBA, pdVec3 translationBA )
 {
 	const pdSfog* sA = w->sA;
 	const pdSfog* sB = w->sB;
 	int VB = sB->vertexCount, NA = sA->nodeCount, NB = sB->nodeCount, EB = sB->edgeCount, EA = sA->edgeCount;
-	int NM = NA > NB ? NA : NB;
-	size_t bytes = sizeof( double ) * 2u * (size_t)EA + sizeof( pdVec3 ) * ( (size_t)VB + (size_t)NB + (size_t)NA ) +
-				   sizeof( int ) * ( (size_t)NB + (size_t)NA + (size_t)NM + 2u * (size_t)EA ) + (size_t)EB + 16;
+	// The pruned walk may queue a node twice (once certified, once walked).
+	int NM = NA > 2 * NB ? NA : 2 * NB;
+	size_t bytes = sizeof( double ) * 2u * (size_t)EA +
+				   sizeof( pdVec3 ) * ( (size_t)VB + (size_t)NB + (size_t)NA ) +
+				   sizeof( int ) * ( 2u * (size_t)NB + 2u * (size_t)NA + (size_t)NM + 2u * (size_t)EA ) + (size_t)EB +
+				   (size_t)NB + 16;
 	if ( !pdBuffer_Reserve( &w->ws->sfogScratch, bytes, false ) )
 	{
 		return PD_STATUS_OUT_OF_MEMORY;
@@ -198,7 +384,10 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 	int* vertexOfA = vertexOfB + NB;
 	int* queue = vertexOfA + NA;
 	int* crossEdge = queue + NM;
-	uint8_t* edgeDone = (uint8_t*)( crossEdge + 2 * EA );
+	int* anchorOfB = crossEdge + 2 * EA; ///< pruned walk: the walked node a certified one hangs from
+	int* guessOfA = anchorOfB + NB; ///< pruned FV pass: a B vertex near each A node's region
+	uint8_t* edgeDone = (uint8_t*)( guessOfA + NA );
+	uint8_t* nodeSeen = edgeDone + EB; ///< pruned walk: queued at least once
 	for ( int i = 0; i < 2 * EA; ++i )
 	{
 		crossScore[i] = -2.0;
@@ -238,10 +427,19 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 	{
 		edgeDone[e] = 0;
 	}
+	for ( int i = 0; i < NB; ++i )
+	{
+		nodeSeen[i] = 0;
+	}
 	w->vertsB = vertsB;
 	w->normalsB = normalsB;
 
 	// B's face graph across A's vertex regions: VF at the nodes, EE along the arcs.
+	if ( prune )
+	{
+		pdSfog_PrunedFaceWalk( w, startNode, vertexOfB, anchorOfB, queue, edgeDone, nodeSeen );
+	}
+	else
 	{
 		pdVec3 p0 = pdNeg( normalsB[startNode] );
 		vertexOfB[startNode] = pdSfog_Climb( w, sA, pdSfog_StartVertex( w->meshA ), p0, p0, -1, -1 );
@@ -252,10 +450,6 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 			int f = queue[head++];
 			int vf = vertexOfB[f];
 			pdVec3 pf = pdNeg( normalsB[f] );
-			if ( prune )
-			{
-				pdSfog_RecordVF( w, vf, f ); // now, so that the best falls early
-			}
 			for ( int j = sB->nodeArcStart[f]; j < sB->nodeArcStart[f + 1]; ++j )
 			{
 				int e = sB->nodeArcs[j];
@@ -273,23 +467,24 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 				}
 			}
 		}
-		if ( !prune )
+		if ( tail != NB )
 		{
-			if ( tail != NB )
-			{
-				w->failed = true; // a disconnected face graph: not one convex polyhedron
-			}
-			for ( int f = 0; f < NB && !w->failed; ++f )
-			{
-				pdSfog_RecordVF( w, vertexOfB[f], f );
-			}
+			w->failed = true; // a disconnected face graph: not one convex polyhedron
+		}
+		for ( int f = 0; f < NB && !w->failed; ++f )
+		{
+			pdSfog_RecordVF( w, vertexOfB[f], f );
 		}
 	}
 	// FV: each A face node lies in the reflected B region just before the first crossing on
 	// any of its arcs (one of the crossed B edge's two vertices). That guess is verified, and
 	// corrected when needed, by hill climbing in B's own frame, so degenerate crossings (ties,
 	// parallel edges, B nodes on A's arcs) only cost a few more steps.
-	if ( !w->failed )
+	if ( !w->failed && prune )
+	{
+		pdSfog_PrunedFvPass( w, normalsAinB, vertexOfA, queue, guessOfA );
+	}
+	else if ( !w->failed )
 	{
 		int guess = pdSfog_StartVertex( w->meshB );
 		for ( int g = 0; g < NA && !w->failed; ++g )
@@ -306,12 +501,6 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 					guess = pdDot( d, pdSub( vertsB[w1], vertsB[w0] ) ) > 0.0 ? w1 : w0;
 					break;
 				}
-			}
-			// Any vertex of B bounds B's support along d from below, so the FV overlap too.
-			if ( prune && pdDot( d, pdSub( vertsB[guess], w->meshA->vertices[sA->nodePoint[g]] ) ) > w->best )
-			{
-				w->evaluated += 1;
-				continue;
 			}
 			pdVec3 p = pdNeg( normalsAinB[g] );
 			vertexOfA[g] = pdSfog_Climb( w, sB, guess, p, p, -1, -1 );

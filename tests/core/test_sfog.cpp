@@ -578,12 +578,12 @@ TEST( PdSfog, ConvexPenetrationPrunedWalkEqualsSatOnLargerHulls )
 {
 	WorkspacePtr ws( pdCreateWorkspace() );
 	int penetrating = 0;
-	for ( int seed = 0; seed < 10; ++seed )
+	for ( int seed = 0; seed < 30; ++seed )
 	{
 		SCOPED_TRACE( testing::Message() << "seed " << seed );
 		Soup sa, sb;
-		ASSERT_TRUE( pdMakeRandomConvex( 80 + 4 * seed, 3000 + seed, &sa.soup ) );
-		ASSERT_TRUE( pdMakeRandomConvex( 120 - 4 * seed, 4000 + seed, &sb.soup ) );
+		ASSERT_TRUE( pdMakeRandomConvex( 80 + 4 * ( seed % 10 ), 3000 + seed, &sa.soup ) );
+		ASSERT_TRUE( pdMakeRandomConvex( 120 - 4 * ( seed % 10 ), 4000 + seed, &sb.soup ) );
 		MeshPtr a = MakeMesh( sa.soup ), b = MakeMesh( sb.soup );
 		ASSERT_TRUE( a && b );
 		Rng rng( 7000 + seed );
@@ -592,7 +592,7 @@ TEST( PdSfog, ConvexPenetrationPrunedWalkEqualsSatOnLargerHulls )
 		fb.r = RandomRotation( rng );
 		fa.p = pdV3( 0.0, 0.0, 0.0 );
 		// Offsets from nearly concentric to just past touching.
-		double scale = 0.05 + 0.25 * seed;
+		double scale = 0.05 + 0.25 * ( seed % 10 );
 		pdVec3 dir = pdNormalize( pdV3( rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) ) );
 		fb.p = pdScale( dir, scale );
 		pdVec3 satAxis;
@@ -609,7 +609,7 @@ TEST( PdSfog, ConvexPenetrationPrunedWalkEqualsSatOnLargerHulls )
 		EXPECT_NEAR( depth, sat, 1e-9 * sat );
 		EXPECT_GT( pdDot( pdNormalize( t ), satAxis ), 1.0 - 1e-6 );
 	}
-	EXPECT_GE( penetrating, 6 );
+	EXPECT_GE( penetrating, 18 );
 }
 
 TEST( PdSfog, ConvexPenetrationBoxesAnalytic )
