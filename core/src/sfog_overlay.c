@@ -106,14 +106,18 @@ static void pdSfog_RecordEE( pdSfogWalk* w, int edgeA, int edgeB )
 	double side = fabs( sideA ) >= fabs( sideB ) ? sideA : sideB;
 	pdVec3 u = side >= 0.0 ? pdNeg( c ) : c;
 	// Remember the crossing nearest to each end of A's arc: the B region just past it is where
-	// that A face node lies (a starting guess for the FV pass).
-	double s0 = -pdDot( u, n0 ), s1 = -pdDot( u, n1 );
-	if ( s0 > w->crossScore[2 * edgeA] )
+	// that A face node lies (a starting guess for the full FV pass; the pruned one has its own).
+	double s0 = w->crossScore != NULL ? -pdDot( u, n0 ) : 0.0, s1 = w->crossScore != NULL ? -pdDot( u, n1 ) : 0.0;
+	if ( w->crossScore == NULL )
+	{
+		// no bookkeeping
+	}
+	else if ( s0 > w->crossScore[2 * edgeA] )
 	{
 		w->crossScore[2 * edgeA] = s0;
 		w->crossEdge[2 * edgeA] = edgeB;
 	}
-	if ( s1 > w->crossScore[2 * edgeA + 1] )
+	if ( w->crossScore != NULL && s1 > w->crossScore[2 * edgeA + 1] )
 	{
 		w->crossScore[2 * edgeA + 1] = s1;
 		w->crossEdge[2 * edgeA + 1] = edgeB;
@@ -306,7 +310,7 @@ static void pdSfog_PrunedFaceWalk( pdSfogWalk* w, int startNode, int* vertexOfB,
 // direction so far, each face's B region climbed from its parent's (short climbs), and no climb
 // where a known vertex of B already proves the FV overlap above the best (any vertex of B bounds
 // B's support along the direction from below).
-static void pdSfog_PrunedFvPass( pdSfogWalk* w, const pdVec3* normalsAinB, int* vertexOfA, int* queue, int* guessOfA )
+static void pdSfog_PrunedFvPass( pdSfogWalk* w, const pdMat33* rotationBA, int* vertexOfA, int* queue, int* guessOfA )
 {
 	const pdSfog* sA = w->sA;
 	const pdSfog* sB = w->sB;
@@ -338,7 +342,7 @@ static void pdSfog_PrunedFvPass( pdSfogWalk* w, const pdVec3* normalsAinB, int* 
 		}
 		else
 		{
-			pdVec3 p = pdNeg( normalsAinB[g] );
+			pdVec3 p = pdNeg( pdMulMTV( rotationBA, sA->nodeNormals[g] ) );
 			vertexOfA[g] = pdSfog_Climb( w, sB, guess, p, p, -1, -1 );
 			located = vertexOfA[g];
 			pdSfog_RecordFV( w, g, located );
@@ -388,21 +392,24 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 	int* guessOfA = anchorOfB + NB; ///< pruned FV pass: a B vertex near each A node's region
 	uint8_t* edgeDone = (uint8_t*)( guessOfA + NA );
 	uint8_t* nodeSeen = edgeDone + EB; ///< pruned walk: queued at least once
-	for ( int i = 0; i < 2 * EA; ++i )
-	{
-		crossScore[i] = -2.0;
-		crossEdge[i] = -1;
-	}
-	w->crossScore = crossScore;
-	w->crossEdge = crossEdge;
-	for ( int i = 0; i < VB; ++i )
-	{
-		vertsB[i] = pdAdd( pdMulMV( rotationBA, w->meshB->vertices[i] ), translationBA );
-	}
 	// Evaluating only (the PD): the walk skips what cannot beat the best overlap so far, and
 	// starts at the B node facing the way A's centroid lies from B's, where the smallest overlap
 	// usually is, so that the best is small early.
 	bool prune = w->evaluate && !w->store;
+	if ( !prune )
+	{
+		for ( int i = 0; i < 2 * EA; ++i )
+		{
+			crossScore[i] = -2.0;
+			crossEdge[i] = -1;
+		}
+		w->crossScore = crossScore;
+		w->crossEdge = crossEdge;
+	}
+	for ( int i = 0; i < VB; ++i )
+	{
+		vertsB[i] = pdAdd( pdMulMV( rotationBA, w->meshB->vertices[i] ), translationBA );
+	}
 	pdVec3 centreB = pdAdd( pdMulMV( rotationBA, w->meshB->centroid ), translationBA );
 	pdVec3 away = pdSub( w->meshA->centroid, centreB );
 	int startNode = 0;
@@ -420,7 +427,11 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 	}
 	for ( int i = 0; i < NA; ++i )
 	{
-		normalsAinB[i] = pdMulMTV( rotationBA, sA->nodeNormals[i] );
+		// The pruned FV pass turns only the normals it climbs to.
+		if ( !prune )
+		{
+			normalsAinB[i] = pdMulMTV( rotationBA, sA->nodeNormals[i] );
+		}
 		vertexOfA[i] = -1;
 	}
 	for ( int e = 0; e < EB; ++e )
@@ -482,7 +493,7 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 	// parallel edges, B nodes on A's arcs) only cost a few more steps.
 	if ( !w->failed && prune )
 	{
-		pdSfog_PrunedFvPass( w, normalsAinB, vertexOfA, queue, guessOfA );
+		pdSfog_PrunedFvPass( w, rotationBA, vertexOfA, queue, guessOfA );
 	}
 	else if ( !w->failed )
 	{
