@@ -3,6 +3,8 @@
 // scenarios, with the cost of a PD query as a multiple of one BVH distance query.
 #include "bench_util.h"
 
+#include <string>
+
 namespace pdbench
 {
 
@@ -278,10 +280,11 @@ int runPdRandom( const Options& o )
 			{
 				// Enough to replay the query: polydepth query M M --pose-a qw qx qy qz tx ty tz.
 				std::fprintf( stderr,
-							  "%s q%d pose-a %.17g %.17g %.17g %.17g %.17g %.17g %.17g depth %.6g oracle %.6g "
+							  "%s q%d pose-a %.17g %.17g %.17g %.17g %.17g %.17g %.17g depth %.6g oracle %s "
 							  "starts %d iters %d ms %.3f\n",
-							  spec.name, q, pa.q.w, pa.q.x, pa.q.y, pa.q.z, pa.p.x, pa.p.y, pa.p.z, r.depth, exact,
-							  r.starts, r.iterations, ( t1 - t0 ) * 1e-3 );
+							  spec.name, q, pa.q.w, pa.q.x, pa.q.y, pa.q.z, pa.p.x, pa.p.y, pa.p.z, r.depth,
+							  exact > 0.0 ? std::to_string( exact ).c_str() : "-", r.starts, r.iterations,
+							  ( t1 - t0 ) * 1e-3 );
 			}
 		}
 		row.medianMs = median( ms );

@@ -175,6 +175,12 @@ static int pdSfog_Climb( pdSfogWalk* w, const pdSfog* s, int v, pdVec3 p, pdVec3
 	return v;
 }
 
+// The node at the other end of arc e from node f.
+static int pdSfog_OtherNode( const pdSfog* s, int e, int f )
+{
+	return s->arcNode[2 * e] == f ? s->arcNode[2 * e + 1] : s->arcNode[2 * e];
+}
+
 // A vertex with a ring (vertex 0 may be unreferenced or a welded duplicate).
 static int pdSfog_StartVertex( const pdMesh* mesh )
 {
@@ -222,15 +228,15 @@ static void pdSfog_PrunedFaceWalk( pdSfogWalk* w, int startNode, int* vertexOfB,
 				{
 					continue;
 				}
-				int g = sB->arcNode[2 * e] == f ? sB->arcNode[2 * e + 1] : sB->arcNode[2 * e];
+				int g = pdSfog_OtherNode( sB, e, f );
 				if ( w->best >= 0.0 && pdDot( normalsB[g], m ) > w->best )
 				{
 					edgeDone[e] = 1;
 					if ( !nodeSeen[g] )
 					{
+						// Unseen nodes are unlocated (vertexOfB -1): queued certified.
 						nodeSeen[g] = 1;
 						seen += 1;
-						vertexOfB[g] = -1;
 						anchorOfB[g] = anchorOfB[f];
 						queue[tail++] = g;
 					}
@@ -261,6 +267,7 @@ static void pdSfog_PrunedFaceWalk( pdSfogWalk* w, int startNode, int* vertexOfB,
 		pdVec3 pf = pdNeg( normalsB[f] );
 		pdSfog_RecordVF( w, vf, f );
 		pdVec3 m = pdSub( w->vertsB[sB->nodePoint[f]], w->meshA->vertices[vf] ); // the support point at n_f
+		double overlapF = pdDot( normalsB[f], m );
 		for ( int j = sB->nodeArcStart[f]; j < sB->nodeArcStart[f + 1]; ++j )
 		{
 			int e = sB->nodeArcs[j];
@@ -269,35 +276,33 @@ static void pdSfog_PrunedFaceWalk( pdSfogWalk* w, int startNode, int* vertexOfB,
 				continue;
 			}
 			edgeDone[e] = 1;
-			int g = sB->arcNode[2 * e] == f ? sB->arcNode[2 * e + 1] : sB->arcNode[2 * e];
-			if ( w->best >= 0.0 && pdDot( normalsB[f], m ) > w->best && pdDot( normalsB[g], m ) > w->best )
+			int g = pdSfog_OtherNode( sB, e, f );
+			bool certified = w->best >= 0.0 && overlapF > w->best && pdDot( normalsB[g], m ) > w->best;
+			if ( certified && nodeSeen[g] )
 			{
-				if ( !nodeSeen[g] )
-				{
-					nodeSeen[g] = 1;
-					seen += 1;
-					vertexOfB[g] = -1;
-					anchorOfB[g] = f;
-					queue[tail++] = g;
-				}
 				continue;
 			}
-			int target = vertexOfB[g];
-			int vg = pdSfog_Climb( w, sA, vf, pf, pdNeg( normalsB[g] ), e, target );
-			if ( target < 0 )
+			if ( certified )
 			{
-				vertexOfB[g] = vg;
-				if ( !nodeSeen[g] )
-				{
-					nodeSeen[g] = 1;
-					seen += 1;
-					queue[tail++] = g;
-				}
-				else
-				{
-					queue[tail++] = g; // certified earlier: walk its arcs now that it is located
-				}
+				anchorOfB[g] = f;
 			}
+			else
+			{
+				int target = vertexOfB[g];
+				int vg = pdSfog_Climb( w, sA, vf, pf, pdNeg( normalsB[g] ), e, target );
+				if ( target >= 0 )
+				{
+					continue; // already located, and queued when it was
+				}
+				// Located now; if it was certified earlier, queue it again to walk its arcs.
+				vertexOfB[g] = vg;
+			}
+			if ( !nodeSeen[g] )
+			{
+				nodeSeen[g] = 1;
+				seen += 1;
+			}
+			queue[tail++] = g;
 		}
 	}
 	if ( seen != NB )
@@ -350,7 +355,7 @@ static void pdSfog_PrunedFvPass( pdSfogWalk* w, const pdMat33* rotationBA, int* 
 		for ( int j = sA->nodeArcStart[g]; j < sA->nodeArcStart[g + 1]; ++j )
 		{
 			int e = sA->nodeArcs[j];
-			int h = sA->arcNode[2 * e] == g ? sA->arcNode[2 * e + 1] : sA->arcNode[2 * e];
+			int h = pdSfog_OtherNode( sA, e, g );
 			if ( guessOfA[h] < 0 )
 			{
 				guessOfA[h] = located;
@@ -469,7 +474,7 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 					continue;
 				}
 				edgeDone[e] = 1;
-				int g = sB->arcNode[2 * e] == f ? sB->arcNode[2 * e + 1] : sB->arcNode[2 * e];
+				int g = pdSfog_OtherNode( sB, e, f );
 				int vg = pdSfog_Climb( w, sA, vf, pf, pdNeg( normalsB[g] ), e, vertexOfB[g] );
 				if ( vertexOfB[g] < 0 )
 				{
