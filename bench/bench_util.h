@@ -27,6 +27,7 @@ struct Options
 	std::string only;     ///< run only the model or case with this name (pd-random, pd-path)
 	int oracleCases = -1; ///< pd-random: oracle cases per model; -1 = the default, 0 = none
 	bool cases = false;   ///< pd-random: one line per query on stderr (pose, answer, oracle)
+	int randomDirections = -1; ///< pd-random: pdPenetrationDef.randomDirections; -1 = the default
 };
 
 inline double nowUs()
