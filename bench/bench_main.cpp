@@ -2,6 +2,7 @@
 // polydepth-bench: every benchmark as a subcommand. Tables for people; --json for scripts.
 #include "bench_util.h"
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 
@@ -56,6 +57,20 @@ int main( int argc, char** argv )
 			}
 			return argv[++i];
 		};
+		// A whole decimal integer in [lo, hi], or a message naming the option and exit code 2.
+		auto integer = [&]( const char* name, long lo, long hi ) -> long {
+			const char* text = value( name );
+			char* end = nullptr;
+			errno = 0;
+			long n = std::strtol( text, &end, 10 );
+			if ( errno != 0 || end == text || *end != 0 || n < lo || n > hi )
+			{
+				std::fprintf( stderr, "polydepth-bench: %s expects an integer from %ld to %ld, got '%s'\n", name, lo,
+							  hi, text );
+				std::exit( 2 );
+			}
+			return n;
+		};
 		if ( a == "--json" )
 			o.json = true;
 		else if ( a == "--quick" )
@@ -65,27 +80,17 @@ int main( int argc, char** argv )
 		else if ( a == "--csv" )
 			o.csvPath = value( "--csv" );
 		else if ( a == "--repeats" )
-			o.repeats = std::atoi( value( "--repeats" ) );
+			o.repeats = (int)integer( "--repeats", 1, 1000000 );
 		else if ( a == "--only" )
 			o.only = value( "--only" );
 		else if ( a == "--oracle" )
-			o.oracleCases = std::atoi( value( "--oracle" ) );
+			o.oracleCases = (int)integer( "--oracle", 0, 1000000 );
 		else if ( a == "--cases" )
 			o.cases = true;
 		else if ( a == "--random-directions" )
-		{
-			const char* text = value( "--random-directions" );
-			char* end = nullptr;
-			long n = std::strtol( text, &end, 10 );
-			if ( end == text || *end != 0 || n < 0 || n > 4096 )
-			{
-				std::fprintf( stderr, "polydepth-bench: --random-directions expects 0 to 4096, got '%s'\n", text );
-				return 2;
-			}
-			o.randomDirections = (int)n;
-		}
+			o.randomDirections = (int)integer( "--random-directions", 0, 4096 );
 		else if ( a == "--seed" )
-			o.seed = (unsigned)std::strtoul( value( "--seed" ), nullptr, 10 );
+			o.seed = (unsigned)integer( "--seed", 0, 4294967295L );
 		else
 		{
 			std::fprintf( stderr, "polydepth-bench: unknown option '%s'\n", a.c_str() );
