@@ -107,7 +107,8 @@ typedef struct pdLeafChunk
 	pdVec3 allLo, allHi;
 } pdLeafChunk;
 
-/// The triangles [first, first + PD_BVH_LEAF_SIZE) of leaf `node` (clipped to the leaf).
+/// The triangles [first, first + PD_BVH_LEAF_SIZE) of leaf `node` (clipped to the leaf);
+/// first < node->count, so the chunk is never empty.
 static inline void pdLeafChunk_Load( const pdMesh* mesh, const pdBvhNode* node, int first, pdLeafChunk* out )
 {
 	int n = node->count - first;

@@ -106,21 +106,21 @@ static void pdSfog_RecordEE( pdSfogWalk* w, int edgeA, int edgeB )
 	double side = fabs( sideA ) >= fabs( sideB ) ? sideA : sideB;
 	pdVec3 u = side >= 0.0 ? pdNeg( c ) : c;
 	// Remember the crossing nearest to each end of A's arc: the B region just past it is where
-	// that A face node lies (a starting guess for the full FV pass; the pruned one has its own).
-	double s0 = w->crossScore != NULL ? -pdDot( u, n0 ) : 0.0, s1 = w->crossScore != NULL ? -pdDot( u, n1 ) : 0.0;
-	if ( w->crossScore == NULL )
+	// that A face node lies (a starting guess for the full FV pass; the pruned one, which has
+	// its own, leaves crossScore NULL).
+	if ( w->crossScore != NULL )
 	{
-		// no bookkeeping
-	}
-	else if ( s0 > w->crossScore[2 * edgeA] )
-	{
-		w->crossScore[2 * edgeA] = s0;
-		w->crossEdge[2 * edgeA] = edgeB;
-	}
-	if ( w->crossScore != NULL && s1 > w->crossScore[2 * edgeA + 1] )
-	{
-		w->crossScore[2 * edgeA + 1] = s1;
-		w->crossEdge[2 * edgeA + 1] = edgeB;
+		double s0 = -pdDot( u, n0 ), s1 = -pdDot( u, n1 );
+		if ( s0 > w->crossScore[2 * edgeA] )
+		{
+			w->crossScore[2 * edgeA] = s0;
+			w->crossEdge[2 * edgeA] = edgeB;
+		}
+		if ( s1 > w->crossScore[2 * edgeA + 1] )
+		{
+			w->crossScore[2 * edgeA + 1] = s1;
+			w->crossEdge[2 * edgeA + 1] = edgeB;
+		}
 	}
 	if ( w->evaluate )
 	{
