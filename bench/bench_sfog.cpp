@@ -217,6 +217,9 @@ int runSfog( const Options& o )
 		shapes = { { "pqp_spinning_bunny.tris", 0 }, { "torus", 1000 }, { "knot", 1000 }, { "cup", 1000 },
 				   { "grate", 1000 }, { "spoon", 1000 }, { "icosphere", 320 } };
 	const int queries = o.repeats > 0 ? o.repeats : ( o.quick ? 8 : 30 );
+	auto wanted = [&]( char part ) { return o.parts.find( part ) != std::string::npos; };
+	if ( !wanted( 'a' ) )
+		shapes.clear();
 	for ( auto& sh : shapes )
 	{
 		Model m;
@@ -310,6 +313,8 @@ int runSfog( const Options& o )
 	std::vector<int> sizes = { 20, 50, 100, 200, 500, 1000, 2000 };
 	if ( o.quick )
 		sizes = { 20, 100, 500 };
+	if ( !wanted( 'b' ) )
+		sizes.clear();
 	const int posesPer = o.quick ? 6 : 20;
 	for ( int n : sizes )
 	{
@@ -419,6 +424,8 @@ int runSfog( const Options& o )
 					kept.push_back( src );
 			srcs = kept;
 		}
+		if ( !wanted( 'c' ) )
+			srcs.clear();
 		const int rotations = o.quick ? 2 : 5;
 		for ( const Src& src : srcs )
 		{

@@ -175,6 +175,37 @@ static int pdSfog_Climb( pdSfogWalk* w, const pdSfog* s, int v, pdVec3 p, pdVec3
 	return v;
 }
 
+// The vertex of a convex graph whose region contains direction q (the support vertex along q),
+// by steepest ascent of q . x from vertex v. On a convex mesh q . x has no local maximum but the
+// global one, and it rises at every step, so this ends within vertexCount steps; following the
+// great circle (pdSfog_Climb) is needed only where the crossings are recorded.
+static int pdSfog_Locate( pdSfogWalk* w, const pdSfog* s, int v, pdVec3 q )
+{
+	for ( int iter = 0; iter <= s->vertexCount; ++iter )
+	{
+		double bestGain = 0.0;
+		int bestK = -1;
+		int end = s->ringStart[v + 1];
+		for ( int k = s->ringStart[v]; k < end; ++k )
+		{
+			double gain = pdDot( q, s->ringVec[k] );
+			if ( gain > bestGain )
+			{
+				bestGain = gain;
+				bestK = k;
+			}
+		}
+		if ( bestK < 0 )
+		{
+			return v;
+		}
+		v = s->ringVertex[bestK];
+		w->steps += 1;
+	}
+	w->failed = true; // cannot happen on a convex mesh
+	return v;
+}
+
 // The node at the other end of arc e from node f.
 static int pdSfog_OtherNode( const pdSfog* s, int e, int f )
 {
@@ -208,7 +239,7 @@ static void pdSfog_PrunedFaceWalk( pdSfogWalk* w, int startNode, int* vertexOfB,
 	const pdVec3* normalsB = w->normalsB;
 	int NB = sB->nodeCount;
 	pdVec3 p0 = pdNeg( normalsB[startNode] );
-	vertexOfB[startNode] = pdSfog_Climb( w, sA, pdSfog_StartVertex( w->meshA ), p0, p0, -1, -1 );
+	vertexOfB[startNode] = pdSfog_Locate( w, sA, pdSfog_StartVertex( w->meshA ), p0 );
 	int head = 0, tail = 0, seen = 1;
 	queue[tail++] = startNode;
 	nodeSeen[startNode] = 1;
@@ -246,19 +277,7 @@ static void pdSfog_PrunedFaceWalk( pdSfogWalk* w, int startNode, int* vertexOfB,
 			}
 			if ( locate )
 			{
-				// From the anchor's region along the great circle to -n_f; nearly opposite
-				// directions go by way of one at right angles to both ends' chord.
-				int a = anchorOfB[f];
-				pdVec3 from = pdNeg( normalsB[a] ), to = pdNeg( normalsB[f] );
-				int v = vertexOfB[a];
-				if ( pdDot( from, to ) < -0.9 )
-				{
-					pdVec3 side = pdCross( from, fabs( from.x ) < 0.6 ? pdV3( 1.0, 0.0, 0.0 ) : pdV3( 0.0, 1.0, 0.0 ) );
-					side = pdNormalize( side );
-					v = pdSfog_Climb( w, sA, v, from, side, -1, -1 );
-					from = side;
-				}
-				vertexOfB[f] = pdSfog_Climb( w, sA, v, from, to, -1, -1 );
+				vertexOfB[f] = pdSfog_Locate( w, sA, vertexOfB[anchorOfB[f]], pdNeg( normalsB[f] ) );
 				queue[tail++] = f;
 			}
 			continue;
@@ -348,7 +367,7 @@ static void pdSfog_PrunedFvPass( pdSfogWalk* w, const pdMat33* rotationBA, int* 
 		else
 		{
 			pdVec3 p = pdNeg( pdMulMTV( rotationBA, sA->nodeNormals[g] ) );
-			vertexOfA[g] = pdSfog_Climb( w, sB, guess, p, p, -1, -1 );
+			vertexOfA[g] = pdSfog_Locate( w, sB, guess, p );
 			located = vertexOfA[g];
 			pdSfog_RecordFV( w, g, located );
 		}
@@ -458,7 +477,7 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 	else
 	{
 		pdVec3 p0 = pdNeg( normalsB[startNode] );
-		vertexOfB[startNode] = pdSfog_Climb( w, sA, pdSfog_StartVertex( w->meshA ), p0, p0, -1, -1 );
+		vertexOfB[startNode] = pdSfog_Locate( w, sA, pdSfog_StartVertex( w->meshA ), p0 );
 		int head = 0, tail = 0;
 		queue[tail++] = startNode;
 		while ( head < tail && !w->failed )
@@ -519,7 +538,7 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 				}
 			}
 			pdVec3 p = pdNeg( normalsAinB[g] );
-			vertexOfA[g] = pdSfog_Climb( w, sB, guess, p, p, -1, -1 );
+			vertexOfA[g] = pdSfog_Locate( w, sB, guess, p );
 			guess = vertexOfA[g];
 			pdSfog_RecordFV( w, g, vertexOfA[g] );
 		}
