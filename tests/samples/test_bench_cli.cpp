@@ -23,6 +23,8 @@ TEST( PdBenchCli, BadOptionsExitWithCode2AndOneLineNamingTheOption )
 						   { "pd-random --seed 99999999999", "--seed" },
 						   { "pd-random --random-directions 5000", "--random-directions" },
 						   { "pd-random --random-directions", "--random-directions" },
+						   { "sfog --part d", "--part" },
+						   { "sfog --part ''", "--part" },
 						   { "pd-random --frobnicate", "--frobnicate" } };
 	for ( const Case& c : cases )
 	{
