@@ -82,7 +82,7 @@ pdTransform translated( pdTransform t, pdVec3 d )
 /// Independent oracle: for many directions, the first free offset along the direction (march
 /// outward, then bisect), refined around the best direction. An upper bound near the optimum.
 double directionalOracle( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pdTransform& pb,
-						  int directions, pdWorkspace* ws )
+						  int directions, pdWorkspace* ws, pdVec3* outDirection )
 {
 	double far = 1.2 * ( diagonalOf( a ) + diagonalOf( b ) );
 	double best = far;
@@ -142,6 +142,7 @@ double directionalOracle( const pdMesh* a, const pdTransform& pa, const pdMesh* 
 			radius *= 0.5;
 		}
 	}
+	*outDirection = bestDir;
 	return best;
 }
 
@@ -271,9 +272,10 @@ int runPdRandom( const Options& o )
 			double d1 = nowUs();
 			ratio.push_back( ( t1 - t0 ) / std::max( 1e-3, d1 - d0 ) );
 			double exact = 0.0;
+			pdVec3 oracleDir{ 0, 0, 0 };
 			if ( q < oracleQueries && row.tris <= 12000 )
 			{
-				exact = directionalOracle( mesh, pa, mesh, pb, o.quick ? 200 : 600, ws );
+				exact = directionalOracle( mesh, pa, mesh, pb, o.quick ? 200 : 600, ws, &oracleDir );
 				double rel = r.depth / std::max( exact, 1e-12 );
 				row.oracleCases++;
 				row.within1 += rel <= 1.01 ? 1 : 0;
@@ -281,12 +283,23 @@ int runPdRandom( const Options& o )
 			}
 			if ( o.cases )
 			{
-				// Enough to replay the query: polydepth query M M --pose-a qw qx qy qz tx ty tz.
+				// Enough to replay the query: polydepth query M M --pose-a qw qx qy qz tx ty tz. The
+				// angle between our direction and the oracle's tells a near miss in the same basin
+				// (a few degrees) from another basin.
+				char angle[32] = "-";
+				double len = std::sqrt( r.translation.x * r.translation.x + r.translation.y * r.translation.y +
+										r.translation.z * r.translation.z );
+				if ( exact > 0.0 && len > 0.0 )
+				{
+					double c = ( r.translation.x * oracleDir.x + r.translation.y * oracleDir.y +
+								 r.translation.z * oracleDir.z ) / len;
+					std::snprintf( angle, sizeof( angle ), "%.1f", std::acos( std::max( -1.0, std::min( 1.0, c ) ) ) * 180.0 / M_PI );
+				}
 				std::fprintf( stderr,
 							  "%s q%d pose-a %.17g %.17g %.17g %.17g %.17g %.17g %.17g depth %.6g oracle %s "
-							  "starts %d iters %d ms %.3f\n",
+							  "angle %s starts %d iters %d ms %.3f\n",
 							  spec.name, q, pa.q.w, pa.q.x, pa.q.y, pa.q.z, pa.p.x, pa.p.y, pa.p.z, r.depth,
-							  exact > 0.0 ? std::to_string( exact ).c_str() : "-", r.starts, r.iterations,
+							  exact > 0.0 ? std::to_string( exact ).c_str() : "-", angle, r.starts, r.iterations,
 							  ( t1 - t0 ) * 1e-3 );
 			}
 		}
