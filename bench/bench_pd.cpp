@@ -32,7 +32,7 @@ bool buildModel( const Options& o, const PdModel& spec, Model* model )
 			std::fprintf( stderr, "pd: skipping %s (%s missing in %s)\n", spec.name, spec.source, o.modelsDir.c_str() );
 			return false;
 		}
-		centreSoup( &model->soup );
+		model->shift = centreSoup( &model->soup );
 	}
 	else if ( !pdMakeShapeByName( spec.source, spec.tris, 2.0, &model->soup ) )
 	{
@@ -77,6 +77,14 @@ pdTransform translated( pdTransform t, pdVec3 d )
 	t.p.y += d.y;
 	t.p.z += d.z;
 	return t;
+}
+
+/// v rotated by the unit quaternion q: v + 2w (u x v) + 2 u x (u x v), u the vector part.
+pdVec3 rotated( pdQuat q, pdVec3 v )
+{
+	pdVec3 c{ q.y * v.z - q.z * v.y, q.z * v.x - q.x * v.z, q.x * v.y - q.y * v.x };
+	pdVec3 cc{ q.y * c.z - q.z * c.y, q.z * c.x - q.x * c.z, q.x * c.y - q.y * c.x };
+	return pdVec3{ v.x + 2.0 * ( q.w * c.x + cc.x ), v.y + 2.0 * ( q.w * c.y + cc.y ), v.z + 2.0 * ( q.w * c.z + cc.z ) };
 }
 
 /// Independent oracle: for many directions, the first free offset along the direction (march
@@ -283,9 +291,10 @@ int runPdRandom( const Options& o )
 			}
 			if ( o.cases )
 			{
-				// Enough to replay the query: polydepth query M M --pose-a qw qx qy qz tx ty tz. The
-				// angle between our direction and the oracle's tells a near miss in the same basin
-				// (a few degrees) from another basin.
+				// Enough to replay the query on a file model with `polydepth query FILE FILE --pose-a
+				// ... --pose-b ...`: the poses of the file's own vertices (the bench centred them by
+				// s, so B sits at s and A at p + R s). The angle between our direction and the
+				// oracle's tells a near miss in the same basin (a few degrees) from another basin.
 				char angle[32] = "-";
 				double len = std::sqrt( r.translation.x * r.translation.x + r.translation.y * r.translation.y +
 										r.translation.z * r.translation.z );
@@ -295,10 +304,12 @@ int runPdRandom( const Options& o )
 								 r.translation.z * oracleDir.z ) / len;
 					std::snprintf( angle, sizeof( angle ), "%.1f", std::acos( std::max( -1.0, std::min( 1.0, c ) ) ) * 180.0 / M_PI );
 				}
+				pdVec3 s = model.shift, rs = rotated( pa.q, s );
+				pdVec3 fileA{ pa.p.x + rs.x, pa.p.y + rs.y, pa.p.z + rs.z };
 				std::fprintf( stderr,
-							  "%s q%d pose-a %.17g %.17g %.17g %.17g %.17g %.17g %.17g depth %.6g oracle %s "
-							  "angle %s starts %d iters %d ms %.3f\n",
-							  spec.name, q, pa.q.w, pa.q.x, pa.q.y, pa.q.z, pa.p.x, pa.p.y, pa.p.z, r.depth,
+							  "%s q%d pose-a %.17g %.17g %.17g %.17g %.17g %.17g %.17g pose-b 1 0 0 0 %.17g %.17g %.17g "
+							  "depth %.6g oracle %s angle %s starts %d iters %d ms %.3f\n",
+							  spec.name, q, pa.q.w, pa.q.x, pa.q.y, pa.q.z, fileA.x, fileA.y, fileA.z, s.x, s.y, s.z, r.depth,
 							  exact > 0.0 ? std::to_string( exact ).c_str() : "-", angle, r.starts, r.iterations,
 							  ( t1 - t0 ) * 1e-3 );
 			}

@@ -80,6 +80,7 @@ struct Model
 	std::string name;
 	pdSoup soup{};
 	pdMesh* mesh = nullptr;
+	pdVec3 shift{ 0, 0, 0 }; ///< translation centreSoup applied to a file's vertices
 	Model() = default;
 	Model( const Model& ) = delete;
 	Model& operator=( const Model& ) = delete;
@@ -102,7 +103,8 @@ struct Model
 };
 
 /// Centre a soup's bounding box on the origin (benchmark poses are relative to the centre).
-inline void centreSoup( pdSoup* soup )
+/// Moves the soup's bounding-box centre to the origin; returns the translation applied.
+inline pdVec3 centreSoup( pdSoup* soup )
 {
 	double lo[3] = { 1e300, 1e300, 1e300 }, hi[3] = { -1e300, -1e300, -1e300 };
 	for ( int i = 0; i < soup->vertexCount; ++i )
@@ -114,7 +116,9 @@ inline void centreSoup( pdSoup* soup )
 		}
 	}
 	double identity[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
-	pdTransformSoup( soup, identity, pdVec3{ -0.5 * ( lo[0] + hi[0] ), -0.5 * ( lo[1] + hi[1] ), -0.5 * ( lo[2] + hi[2] ) } );
+	pdVec3 shift{ -0.5 * ( lo[0] + hi[0] ), -0.5 * ( lo[1] + hi[1] ), -0.5 * ( lo[2] + hi[2] ) };
+	pdTransformSoup( soup, identity, shift );
+	return shift;
 }
 
 /// Deterministic random numbers (xorshift64*), the same sequence on every machine.
