@@ -28,6 +28,7 @@ typedef struct pdCliOptions
 	pdTransform poseB;
 	pdPenetrationDef def;
 	bool json;
+	bool noPruning; ///< --no-pruning: off whatever the order of the pruning options
 	const char* reproOut;
 } pdCliOptions;
 
@@ -62,7 +63,10 @@ static const char* pdQueryHelp =
 	"  --time-budget MS                wall-clock budget in milliseconds (>= 0, 0 = none). Default 0\n"
 	"  --strategies LIST               comma-separated start strategies: coherence, clearance, centroid,\n"
 	"                                  random, contact-normals, principal-axes, or all. Default all\n"
-	"  --no-pruning                    do not use orientation-based pruning (SFOG)\n"
+	"  --no-pruning                    no orientation-based culling of back faces in the CCD (and no\n"
+	"                                  contact-space pruning even with --contact-pruning)\n"
+	"  --contact-pruning               drop inapplicable feature pairs (SFOG) from the contact space;\n"
+	"                                  off by default: it measured neither faster nor more accurate\n"
 	"  --no-solid                      treat closed meshes as surfaces (containment is not penetration)\n"
 	"  --seed S                        seed of the random start strategy (unsigned). Default 1\n"
 	"  --write-repro FILE              also write a reproduction of the query for `polydepth replay`\n"
@@ -242,7 +246,11 @@ static int pdParseQueryOptions( int argc, char** argv, pdCliOptions* o, bool* ou
 		}
 		else if ( strcmp( a, "--no-pruning" ) == 0 )
 		{
-			o->def.useOrientationPruning = false;
+			o->noPruning = true;
+		}
+		else if ( strcmp( a, "--contact-pruning" ) == 0 )
+		{
+			o->def.useOrientationPruning = true;
 		}
 		else if ( strcmp( a, "--no-solid" ) == 0 )
 		{
@@ -339,6 +347,11 @@ static int pdParseQueryOptions( int argc, char** argv, pdCliOptions* o, bool* ou
 	if ( positional < 2 )
 	{
 		return pdBadInput( "query: expected two mesh files A and B (see `polydepth query --help`)" );
+	}
+	if ( o->noPruning )
+	{
+		o->def.useOrientationPruning = false;
+		o->def.useOrientationCulling = false;
 	}
 	return PD_EXIT_OK;
 }

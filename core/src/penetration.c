@@ -27,7 +27,7 @@ pdPenetrationDef pdDefaultPenetrationDef( void )
 	def.randomDirections = 32;
 	def.randomSeed = 1;
 	def.lineRefinement = true;
-	def.useOrientationPruning = true;
+	def.useOrientationPruning = false;
 	def.useOrientationCulling = true;
 	def.useConvexExactPath = true;
 	def.closedAsSolid = true;

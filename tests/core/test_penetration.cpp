@@ -671,6 +671,44 @@ TEST_F( PdPenetration, OrientationCullingNeverChangesTheAnswer )
 	EXPECT_GE( penetrating, 24 ); // the poses must mostly overlap for the test to mean anything
 }
 
+// Contact-space pruning (off by default) keeps only applicable feature pairs as contact planes.
+// An inapplicable pair's plane does not bound the contact space near the contact, so leaving it
+// out may change the iteration's path but never makes an answer invalid; on these poses the
+// answers agree closely either way.
+TEST_F( PdPenetration, ContactSpacePruningKeepsTheAnswersValid )
+{
+	Mesh torus, knot, box;
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &torus.soup ) && torus.Make() );
+	ASSERT_TRUE( pdMakeTorusKnot( 2, 3, 0.6, 0.15, 64, 8, &knot.soup ) && knot.Make() );
+	ASSERT_TRUE( pdMakeBox( { 0.4, 0.3, 0.5 }, 2, &box.soup ) && box.Make() );
+	const Mesh* meshes[3] = { &torus, &knot, &box };
+	pdPenetrationDef pruned = NoExactPath(), unpruned = NoExactPath();
+	EXPECT_FALSE( unpruned.useOrientationPruning ); // the default
+	pruned.useOrientationPruning = true;
+	std::mt19937 rng( 11 );
+	std::uniform_real_distribution<double> u( -1.0, 1.0 );
+	int penetrating = 0, fewerPlanes = 0;
+	for ( int k = 0; k < 48; ++k )
+	{
+		const Mesh& a = *meshes[k % 3];
+		const Mesh& b = *meshes[( k / 3 ) % 3];
+		pdTransform pa = Pose( { 0.6 * u( rng ), 0.6 * u( rng ), 0.6 * u( rng ) },
+							   { u( rng ), u( rng ), u( rng ), u( rng ) + 1.5 } );
+		pdTransform pb = Pose( { 0, 0, 0 }, { 1, 0, 0, 0 } );
+		SCOPED_TRACE( k );
+		pdPenetrationResult on = Run( a, pa, b, pb, &pruned );
+		pdPenetrationResult off = Run( a, pa, b, pb, &unpruned );
+		EXPECT_EQ( on.state, off.state );
+		EXPECT_NEAR( on.depth, off.depth, 0.01 * off.depth + Tolerance( a.mesh, b.mesh ) );
+		EXPECT_TRUE( Valid( a, pa, b, pb, on.translation ) );
+		EXPECT_TRUE( Valid( a, pa, b, pb, off.translation ) );
+		penetrating += on.state == PD_STATE_PENETRATING ? 1 : 0;
+		fewerPlanes += on.contacts < off.contacts ? 1 : 0;
+	}
+	EXPECT_GE( penetrating, 24 ); // the poses must mostly overlap for the test to mean anything
+	EXPECT_GE( fewerPlanes, 1 );  // and the pruning must have dropped planes somewhere
+}
+
 TEST_F( PdPenetration, ReproRoundTrip )
 {
 	Mesh a, b;
@@ -683,6 +721,7 @@ TEST_F( PdPenetration, ReproRoundTrip )
 	def.randomSeed = 99;
 	def.lineRefinement = false;
 	def.useOrientationCulling = false;
+	def.useOrientationPruning = true; // not the default: the file must carry it
 	std::string path = ::testing::TempDir() + "pd_repro_roundtrip.txt";
 	ASSERT_EQ( pdWriteRepro( path.c_str(), a.mesh, &pa, b.mesh, &pb, &def ), PD_STATUS_OK );
 	EXPECT_EQ( pdWriteRepro( nullptr, a.mesh, &pa, b.mesh, &pb, &def ), PD_STATUS_INVALID_ARGUMENT );

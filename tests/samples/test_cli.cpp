@@ -21,6 +21,7 @@
 extern "C" {
 #include "model_io.h"
 #include "polydepth/penetration.h"
+#include "repro_io.h"
 }
 
 namespace
@@ -334,7 +335,8 @@ TEST( PdCli, HelpDocumentsEveryOption )
 	RunResult q = RunCli( { "query", "--help" } );
 	EXPECT_EQ( q.exitCode, 0 );
 	for ( const char* option : { "--pose-a", "--pose-b", "--json", "--tolerance", "--starts", "--iterations",
-								 "--time-budget", "--strategies", "--no-pruning", "--no-solid", "--seed" } )
+								 "--time-budget", "--strategies", "--no-pruning", "--contact-pruning", "--no-solid",
+								 "--seed" } )
 	{
 		EXPECT_NE( q.out.find( option ), std::string::npos ) << option;
 	}
@@ -453,6 +455,42 @@ TEST( PdCli, OptionsAreAccepted )
 	ASSERT_EQ( r.exitCode, 0 ) << r.err;
 	Json j;
 	EXPECT_TRUE( ParseJson( r.out, &j ) ) << r.out;
+}
+
+// The pruning options as the query ran them, read back from the reproduction it wrote:
+// contact-space pruning off unless asked for, CCD culling on unless --no-pruning, which wins in
+// any order.
+TEST( PdCli, PruningOptionsReachTheQuery )
+{
+	std::string box = BoxTri( "box_pruning.tri" );
+	struct Case
+	{
+		std::vector<std::string> options;
+		bool pruning, culling;
+	};
+	const Case cases[] = { { {}, false, true },
+						   { { "--contact-pruning" }, true, true },
+						   { { "--no-pruning" }, false, false },
+						   { { "--no-pruning", "--contact-pruning" }, false, false } };
+	for ( const Case& c : cases )
+	{
+		std::string repro = Temp( "pruning.repro" );
+		std::vector<std::string> args = { "query", box, box, "--pose-a", "1", "0", "0", "0", "0.1", "0", "0",
+										  "--write-repro", repro };
+		args.insert( args.end(), c.options.begin(), c.options.end() );
+		RunResult r = RunCli( args );
+		SCOPED_TRACE( c.options.empty() ? std::string( "defaults" ) : c.options[0] );
+		ASSERT_EQ( r.exitCode, 0 ) << r.err;
+		pdSoup a{}, b{};
+		pdTransform pa, pb;
+		pdPenetrationDef def;
+		char error[256] = "";
+		ASSERT_TRUE( pdReadRepro( repro.c_str(), &a, &b, &pa, &pb, &def, error, sizeof( error ) ) ) << error;
+		pdFreeSoup( &a );
+		pdFreeSoup( &b );
+		EXPECT_EQ( def.useOrientationPruning, c.pruning );
+		EXPECT_EQ( def.useOrientationCulling, c.culling );
+	}
 }
 
 TEST( PdCli, ReplayRunsAWrittenReproduction )
