@@ -201,7 +201,7 @@ int runSfog( const Options& o )
 	{
 		std::string name;
 		long long before = 0, after = 0;
-		// Median ms per query: both uses on (the default), contact-space pruning off, CCD
+		// Median ms per query: both uses on (the Bullet plugin; a core query leaves contact-space pruning off by default), contact-space pruning off, CCD
 		// culling off, both off.
 		double msOn = 0, msNoPrune = 0, msNoCull = 0, msOff = 0;
 		int queries = 0;
@@ -278,7 +278,7 @@ int runSfog( const Options& o )
 				pdComputePenetration( m.mesh, &pa, m.mesh, &pb, &defs[v], nullptr, ws, &r );
 				times[v].push_back( ( nowUs() - t0 ) * 1e-3 );
 			}
-			pdComputePenetration( m.mesh, &pa, m.mesh, &pb, &defs[0], nullptr, ws, &r ); // the default's answer
+			pdComputePenetration( m.mesh, &pa, m.mesh, &pb, &defs[0], nullptr, ws, &r ); // the answer with both uses on
 			// Feature pairs at the contact configuration, before and after the applicability test.
 			pdTransform moved = pa;
 			moved.p.x += r.translation.x, moved.p.y += r.translation.y, moved.p.z += r.translation.z;
