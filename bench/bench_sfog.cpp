@@ -201,8 +201,9 @@ int runSfog( const Options& o )
 	{
 		std::string name;
 		long long before = 0, after = 0;
-		// Median ms per query: both uses on (the Bullet plugin; a core query leaves contact-space pruning off by default), contact-space pruning off, CCD
-		// culling off, both off.
+		// Median ms per query: both uses on (as the Bullet plugin runs it; a core query leaves
+		// contact-space pruning off by default), contact-space pruning off, CCD culling off,
+		// both off.
 		double msOn = 0, msNoPrune = 0, msNoCull = 0, msOff = 0;
 		int queries = 0;
 	};
