@@ -68,6 +68,8 @@ static const char* pdQueryHelp =
 	"  --contact-pruning               drop inapplicable feature pairs (SFOG) from the contact space;\n"
 	"                                  off by default: it measured neither faster nor more accurate\n"
 	"  --no-solid                      treat closed meshes as surfaces (containment is not penetration)\n"
+	"  --random-directions N           directions of the random start strategy (0 to 4096), about 32 of\n"
+	"                                  them also sampled for pockets. Default 512\n"
 	"  --seed S                        seed of the random start strategy (unsigned). Default 1\n"
 	"  --write-repro FILE              also write a reproduction of the query for `polydepth replay`\n"
 	"  --help                          this text\n";
@@ -290,6 +292,15 @@ static int pdParseQueryOptions( int argc, char** argv, pdCliOptions* o, bool* ou
 			{
 				o->def.maxIterations = (int)n;
 			}
+			++i;
+		}
+		else if ( strcmp( a, "--random-directions" ) == 0 )
+		{
+			if ( !pdParseInt( value, 0, 4096, &n ) )
+			{
+				return pdBadInput( "%s: expected an integer from 0 to 4096, got '%s'", a, value != NULL ? value : "" );
+			}
+			o->def.randomDirections = (int)n;
 			++i;
 		}
 		else if ( strcmp( a, "--seed" ) == 0 )

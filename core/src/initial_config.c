@@ -398,7 +398,13 @@ typedef struct pdCandidateList
 	int capacity;
 } pdCandidateList;
 
-static void pdAddCandidate( pdCandidateList* list, pdVec3 x, unsigned strategy, bool direction, bool priority )
+// Random directions sampled for pockets when the probe at the bound collides (an even subset).
+#define PD_POCKET_DIRECTIONS 32
+
+// Adds a candidate; a direction already among the first compareCount is not worth a second
+// probe and is dropped.
+static void pdAddCandidateAfter( pdCandidateList* list, pdVec3 x, unsigned strategy, bool direction, bool priority,
+								 int compareCount )
 {
 	if ( list->count >= list->capacity || !pdIsFiniteVec( x ) )
 	{
@@ -411,8 +417,7 @@ static void pdAddCandidate( pdCandidateList* list, pdVec3 x, unsigned strategy, 
 		{
 			return;
 		}
-		// Directions already in the list are not worth a second probe.
-		for ( int i = 0; i < list->count; ++i )
+		for ( int i = 0; i < compareCount; ++i )
 		{
 			const pdStartCandidate* c = list->items + i;
 			if ( c->direction && pdDot( c->translation, x ) > 1.0 - 1e-6 )
@@ -426,6 +431,12 @@ static void pdAddCandidate( pdCandidateList* list, pdVec3 x, unsigned strategy, 
 	c->strategy = strategy;
 	c->direction = direction;
 	c->priority = priority;
+	c->probeOnly = false;
+}
+
+static void pdAddCandidate( pdCandidateList* list, pdVec3 x, unsigned strategy, bool direction, bool priority )
+{
+	pdAddCandidateAfter( list, x, strategy, direction, priority, list->count );
 }
 
 // Eigenvectors of a symmetric 3x3 matrix by cyclic Jacobi (columns of v), eigenvalues in w.
@@ -757,13 +768,27 @@ int pdProposeStarts( pdStartContext* ctx, unsigned strategies, const pdPenetrati
 			r = pdMat33FromQuat( q );
 		}
 		const double golden = 2.399963229728653; // pi (3 - sqrt 5)
+		// In B's frame, so that moving both meshes rigidly moves the answer with them.
+		// A Fibonacci set has no two equal directions: each is compared with the candidates
+		// proposed before the set only (a quadratic scan over 512 would cost more than probing).
+		int before = list.count;
+		// An even subset of PD_POCKET_DIRECTIONS is sampled for pockets; the rest get one probe at
+		// the bound each, which is what finds a basin no other start reaches, for a fraction of
+		// the cost (bench/results/pd-random.md, session 14).
+		int pocketStride = randomDirections > PD_POCKET_DIRECTIONS ? randomDirections / PD_POCKET_DIRECTIONS : 1;
 		for ( int i = 0; i < randomDirections; ++i )
 		{
 			double z = 1.0 - ( 2.0 * i + 1.0 ) / randomDirections;
 			double rad = sqrt( fmax( 0.0, 1.0 - z * z ) );
 			double phi = golden * i;
 			pdVec3 u = pdV3( rad * cos( phi ), rad * sin( phi ), z );
-			pdAddCandidate( &list, pdMulMV( &r, u ), PD_START_RANDOM, true, false );
+			int added = list.count;
+			pdVec3 direction = pdMulMV( &ctx->frameB.r, pdMulMV( &r, u ) );
+			pdAddCandidateAfter( &list, direction, PD_START_RANDOM, true, false, before );
+			if ( list.count > added )
+			{
+				list.items[added].probeOnly = i % pocketStride != 0;
+			}
 		}
 	}
 	*outCandidates = list.items;
@@ -854,7 +879,7 @@ bool pdStart_MakeFree( pdStartContext* ctx, const pdStartCandidate* candidate, d
 		else
 		{
 			// A pocket of free space nearer to o along the ray (cups, grates, tori).
-			int samples = candidate->priority ? 2 * PD_LINE_SAMPLES : PD_LINE_SAMPLES;
+			int samples = candidate->probeOnly ? 1 : candidate->priority ? 2 * PD_LINE_SAMPLES : PD_LINE_SAMPLES;
 			for ( int k = 1; k < samples; ++k )
 			{
 				pdVec3 z = pdScale( y, (double)k / samples );

@@ -51,6 +51,7 @@ typedef struct pdStartCandidate
 	unsigned strategy;  ///< the pdStartStrategy bit that proposed it
 	bool direction;     ///< probe along the direction instead of using the point
 	bool priority;      ///< worth sampling for a free pocket when the probe point collides
+	bool probeOnly;     ///< one probe at the bound, no pocket sampling (the dense random set)
 } pdStartCandidate;
 
 /// True when A translated by x collides with B (static check, containment as configured).

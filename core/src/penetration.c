@@ -24,7 +24,9 @@ pdPenetrationDef pdDefaultPenetrationDef( void )
 	def.timeBudgetMs = 0.0;
 	def.maxContactPlanes = 20;
 	def.maxLcpIterations = 100;
-	def.randomDirections = 32;
+	// 512, of which an even 32 are sampled for pockets: 92.7% of 288 oracle cases within 1%
+	// against 86.1% with 32 (all sampled), at 1.1-2x the time (bench/results/pd-random.md).
+	def.randomDirections = 512;
 	def.randomSeed = 1;
 	def.lineRefinement = true;
 	def.useOrientationPruning = false;
@@ -557,6 +559,7 @@ static int pdQuery_DirectionSearch( pdPdQuery* q, int maxStarts )
 				c.strategy = PD_START_RANDOM;
 				c.direction = true;
 				c.priority = false;
+				c.probeOnly = false;
 				double bound = q->bestLength;
 				double limit = bound - fmax( q->tol, 1e-3 * bound );
 				if ( !( limit > 0.0 ) )

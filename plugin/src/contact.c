@@ -1316,6 +1316,9 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 	// scene the heap settled sooner with it: mean step 37.1 and 41.2 ms against 48.9 and 43.7 ms
 	// on seeds 2 and 3, level on seeds 1 and 4 (bench/results/debris.md, session 13).
 	pdef.useOrientationPruning = true;
+	// Motion coherence gives the plugin's queries their start; the core's dense random set
+	// (512 directions, for single queries with no history) would add a probe each per pair.
+	pdef.randomDirections = 32;
 	pdef.contactTolerance = tolerance;
 	pdef.maxIterations = def->maxIterations;
 	pdef.timeBudgetMs = def->timeBudgetMs;

@@ -383,6 +383,9 @@ TEST( PdCli, BadPosesAndOptionsAreBadInput )
 	ExpectBadInput( { "query", box, box, "--time-budget", "soon" }, "--time-budget" );
 	ExpectBadInput( { "query", box, box, "--strategies", "random,magic" }, "--strategies" );
 	ExpectBadInput( { "query", box, box, "--seed", "-4" }, "--seed" );
+	ExpectBadInput( { "query", box, box, "--random-directions", "4097" }, "--random-directions" );
+	ExpectBadInput( { "query", box, box, "--random-directions", "-1" }, "--random-directions" );
+	ExpectBadInput( { "query", box, box, "--random-directions" }, "--random-directions" );
 	ExpectBadInput( { "query", box, box, "--frobnicate" }, "--frobnicate" );
 	ExpectBadInput( { "query", box }, "query" );
 	ExpectBadInput( { "query", box, box, box }, box );
@@ -455,6 +458,33 @@ TEST( PdCli, OptionsAreAccepted )
 	ASSERT_EQ( r.exitCode, 0 ) << r.err;
 	Json j;
 	EXPECT_TRUE( ParseJson( r.out, &j ) ) << r.out;
+}
+
+// --random-directions as the query ran it, read back from the reproduction it wrote.
+TEST( PdCli, RandomDirectionsReachTheQuery )
+{
+	std::string box = BoxTri( "box_directions.tri" );
+	const std::pair<std::vector<std::string>, int> cases[] = { { {}, 512 },
+															   { { "--random-directions", "7" }, 7 },
+															   { { "--random-directions", "0" }, 0 } };
+	for ( const auto& c : cases )
+	{
+		std::string repro = Temp( "directions.repro" );
+		std::vector<std::string> args = { "query", box, box, "--pose-a", "1", "0", "0", "0", "0.1", "0", "0",
+										  "--write-repro", repro };
+		args.insert( args.end(), c.first.begin(), c.first.end() );
+		RunResult r = RunCli( args );
+		SCOPED_TRACE( c.first.empty() ? std::string( "defaults" ) : c.first[1] );
+		ASSERT_EQ( r.exitCode, 0 ) << r.err;
+		pdSoup a{}, b{};
+		pdTransform pa, pb;
+		pdPenetrationDef def;
+		char error[256] = "";
+		ASSERT_TRUE( pdReadRepro( repro.c_str(), &a, &b, &pa, &pb, &def, error, sizeof( error ) ) ) << error;
+		pdFreeSoup( &a );
+		pdFreeSoup( &b );
+		EXPECT_EQ( def.randomDirections, c.second );
+	}
 }
 
 // The pruning options as the query ran them, read back from the reproduction it wrote:

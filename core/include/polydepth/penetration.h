@@ -32,7 +32,10 @@ typedef struct pdPenetrationDef
 	double timeBudgetMs;        ///< wall-clock budget; 0 = none. Default 0
 	int maxContactPlanes;       ///< contact planes kept for the in-projection (10..30). Default 20
 	int maxLcpIterations;       ///< projected Gauss-Seidel sweeps per in-projection. Default 100
-	int randomDirections;       ///< directions tried by PD_START_RANDOM. Default 32
+	/// Directions tried by PD_START_RANDOM, a Fibonacci sphere in B's frame: about 32 of them, evenly
+	/// spread, are also sampled for pockets nearer along the ray; the rest are probed once at the best
+	/// bound. Default 512
+	int randomDirections;
 	unsigned randomSeed;        ///< seed for PD_START_RANDOM (results are deterministic). Default 1
 	bool lineRefinement;        ///< line-sampling refinement of a free start toward the query. Default true
 	/// Drop inapplicable feature pairs from the contact space (SFOG applicability). Default
