@@ -206,3 +206,57 @@ TEST( PdInitialConfig, RandomDirectionsAreDeterministicAndSpread )
 	EXPECT_NE( first[0].translation.x, list[0].translation.x );
 	pdDestroyWorkspace( ws );
 }
+
+// The dense random set: every direction proposed once, about 32 evenly spread ones sampled for
+// pockets (probeOnly false) and the rest probed once; and the set turns with B, so moving both
+// meshes rigidly moves every start direction with them.
+TEST( PdInitialConfig, DenseRandomDirectionsSamplePocketsOnAnEvenSubsetInBsFrame )
+{
+	Mesh a;
+	ASSERT_TRUE( pdMakeIcosphere( 0.5, 1, &a.soup ) && a.Make() );
+	pdWorkspace* ws = pdCreateWorkspace();
+	pdTransform p = pdIdentityTransform();
+	pdStartContext ctx = Context( a.mesh, p, a.mesh, p, ws );
+	const pdStartCandidate* list = nullptr;
+	int count = pdProposeStarts( &ctx, PD_START_RANDOM, nullptr, nullptr, 0, 512, 3, &list );
+	ASSERT_EQ( count, 512 );
+	std::vector<pdStartCandidate> base( list, list + count );
+	int sampled = 0;
+	pdVec3 sampledSum = pdV3( 0, 0, 0 );
+	for ( const pdStartCandidate& c : base )
+	{
+		EXPECT_TRUE( c.direction );
+		if ( !c.probeOnly )
+		{
+			sampled += 1;
+			sampledSum = pdAdd( sampledSum, c.translation );
+		}
+	}
+	EXPECT_EQ( sampled, 32 );
+	// The sampled subset covers the sphere evenly too: its directions nearly cancel.
+	EXPECT_LT( pdLength( sampledSum ), 0.1 * sampled );
+	// With 32 directions or fewer every one is sampled (the plugin's setting).
+	count = pdProposeStarts( &ctx, PD_START_RANDOM, nullptr, nullptr, 0, 32, 3, &list );
+	ASSERT_EQ( count, 32 );
+	for ( int i = 0; i < count; ++i )
+	{
+		EXPECT_FALSE( list[i].probeOnly );
+	}
+
+	// Both meshes turned by the same rotation: every direction turns with them.
+	pdTransform turned = pdIdentityTransform();
+	turned.q = { 0.6, 0.0, 0.8, 0.0 };
+	pdStartContext moved = Context( a.mesh, turned, a.mesh, turned, ws );
+	pdMat33 r = pdMat33FromQuat( turned.q );
+	count = pdProposeStarts( &moved, PD_START_RANDOM, nullptr, nullptr, 0, 512, 3, &list );
+	ASSERT_EQ( count, 512 );
+	for ( int i = 0; i < count; ++i )
+	{
+		pdVec3 expected = pdMulMV( &r, base[i].translation );
+		EXPECT_NEAR( list[i].translation.x, expected.x, 1e-12 );
+		EXPECT_NEAR( list[i].translation.y, expected.y, 1e-12 );
+		EXPECT_NEAR( list[i].translation.z, expected.z, 1e-12 );
+		EXPECT_EQ( list[i].probeOnly, base[i].probeOnly );
+	}
+	pdDestroyWorkspace( ws );
+}
