@@ -554,19 +554,14 @@ static int pdQuery_DirectionSearch( pdPdQuery* q, int maxStarts )
 			{
 				double phi = k * 0.78539816339744831;
 				pdVec3 side = pdAdd( pdScale( e1, cos( phi ) ), pdScale( e2, sin( phi ) ) );
-				pdStartCandidate c;
-				c.translation = pdNormalize( pdAdd( pdScale( u, cos( angle ) ), pdScale( side, sin( angle ) ) ) );
-				c.strategy = PD_START_RANDOM;
-				c.direction = true;
-				c.priority = false;
-				c.probeOnly = false;
+				pdVec3 probe = pdNormalize( pdAdd( pdScale( u, cos( angle ) ), pdScale( side, sin( angle ) ) ) );
 				double bound = q->bestLength;
 				double limit = bound - fmax( q->tol, 1e-3 * bound );
 				if ( !( limit > 0.0 ) )
 				{
 					return starts;
 				}
-				pdVec3 start = pdScale( c.translation, limit );
+				pdVec3 start = pdScale( probe, limit );
 				if ( pdStart_Collides( &q->sc, start ) )
 				{
 					continue;
