@@ -17,24 +17,11 @@ typedef struct pdFeatureEntry
 	int a, b;
 } pdFeatureEntry;
 
-// True when all of q's corners lie farther than reach on one side of p's plane: then no point
-// of q is within reach of p (p lies in its plane), so no feature pair of the two is. A
-// degenerate p proves nothing.
+// True when p's plane puts all of q's corners farther than reach on one side: then no feature
+// pair of the two is within reach. The allowance is a few ulps of the coordinates involved.
 static bool pdPlaneSeparated( const pdVec3 p[3], const pdVec3 q[3], double reach )
 {
-	pdVec3 n = pdCross( pdSub( p[1], p[0] ), pdSub( p[2], p[0] ) );
-	double len = pdLength( n );
-	if ( !( len > 0.0 ) )
-	{
-		return false;
-	}
-	// Rounding allowance: a few ulps of the coordinates involved.
-	double scale = fabs( p[0].x ) + fabs( p[0].y ) + fabs( p[0].z ) + fabs( q[0].x ) + fabs( q[0].y ) + fabs( q[0].z );
-	double limit = ( reach + 1e-12 * scale ) * len;
-	double d0 = pdDot( n, pdSub( q[0], p[0] ) );
-	double d1 = pdDot( n, pdSub( q[1], p[0] ) );
-	double d2 = pdDot( n, pdSub( q[2], p[0] ) );
-	return ( d0 > limit && d1 > limit && d2 > limit ) || ( d0 < -limit && d1 < -limit && d2 < -limit );
+	return pdPlaneSeparatesBy( p, q, reach + 1e-12 * pdPairCoordinateScale( p, q ) );
 }
 
 // True when the two triangles' projections on the line through their centroids are more than
@@ -53,8 +40,7 @@ static bool pdCentroidAxisSeparated( const pdVec3 p[3], const pdVec3 q[3], doubl
 	double maxP = pdMaxD( pdDot( w, p[0] ), pdMaxD( pdDot( w, p[1] ), pdDot( w, p[2] ) ) );
 	double minQ = pdMinD( pdDot( w, q[0] ), pdMinD( pdDot( w, q[1] ), pdDot( w, q[2] ) ) );
 	// Rounding allowance as in pdPlaneSeparated: a few ulps of the coordinates involved.
-	double scale = fabs( p[0].x ) + fabs( p[0].y ) + fabs( p[0].z ) + fabs( q[0].x ) + fabs( q[0].y ) + fabs( q[0].z );
-	return minQ - maxP > ( reach + 1e-12 * scale ) * len;
+	return minQ - maxP > ( reach + 1e-12 * pdPairCoordinateScale( p, q ) ) * len;
 }
 
 static void pdFillFeature( const pdMesh* mesh, int triangle, pdFeature* f )

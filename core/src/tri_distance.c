@@ -548,38 +548,47 @@ double pdTriangleDistance( const pdVec3 a[3], const pdVec3 b[3], pdVec3* outPoin
 	return dist;
 }
 
-// True when all of q's corners lie clearly on one side of p's plane. "Clearly" is a margin of
-// 1e-9 of the edge length and the coordinates' size: far beyond the 1e-12 touch tolerance of
-// pdTriPairLocal and the rounding of either coordinate origin, so whenever this holds the
-// canonical test below would also find that plane separating (the verdict is the same), and
-// the canonical ordering and set-up are skipped for the pairs that merely have overlapping boxes.
-static bool pdClearlyPlaneSeparated( const pdVec3 p[3], const pdVec3 q[3] )
+double pdPairCoordinateScale( const pdVec3 p[3], const pdVec3 q[3] )
+{
+	return fabs( p[0].x ) + fabs( p[0].y ) + fabs( p[0].z ) + fabs( q[0].x ) + fabs( q[0].y ) + fabs( q[0].z );
+}
+
+bool pdPlaneSeparatesBy( const pdVec3 p[3], const pdVec3 q[3], double distance )
 {
 	pdVec3 e0 = pdSub( p[1], p[0] ), e1 = pdSub( p[2], p[0] ), e2 = pdSub( p[2], p[1] );
 	pdVec3 n = pdCross( e0, e1 );
 	double nLen = pdLength( n );
 	double edgeSq = fmax( pdLengthSq( e0 ), fmax( pdLengthSq( e1 ), pdLengthSq( e2 ) ) );
-	// A needle or a point has no plane to trust: its normal is rounding noise.
 	if ( !( nLen > 1e-6 * edgeSq ) )
 	{
 		return false;
 	}
-	double edge = sqrt( edgeSq );
-	for ( int k = 0; k < 3; ++k )
-	{
-		edge = fmax( edge, pdLength( pdSub( q[( k + 1 ) % 3], q[k] ) ) );
-	}
-	double scale = fabs( p[0].x ) + fabs( p[0].y ) + fabs( p[0].z ) + fabs( q[0].x ) + fabs( q[0].y ) + fabs( q[0].z );
-	double limit = 1e-9 * ( edge + scale ) * nLen;
+	double limit = distance * nLen;
 	double d0 = pdDot( n, pdSub( q[0], p[0] ) );
 	double d1 = pdDot( n, pdSub( q[1], p[0] ) );
 	double d2 = pdDot( n, pdSub( q[2], p[0] ) );
 	return ( d0 > limit && d1 > limit && d2 > limit ) || ( d0 < -limit && d1 < -limit && d2 < -limit );
 }
 
+// Either plane separates the pair "clearly": by 1e-9 of the longest edge plus the coordinates'
+// size, far beyond the 1e-12 touch tolerance of pdTriPairLocal and the rounding of either
+// coordinate origin, so whenever this holds the canonical test would also find that plane
+// separating (the verdict is the same), and the canonical ordering and set-up are skipped for
+// the pairs that merely have overlapping boxes.
+static bool pdClearlyPlaneSeparated( const pdVec3 a[3], const pdVec3 b[3] )
+{
+	double edge = 0.0;
+	for ( int k = 0; k < 3; ++k )
+	{
+		edge = fmax( edge, fmax( pdLength( pdSub( a[( k + 1 ) % 3], a[k] ) ), pdLength( pdSub( b[( k + 1 ) % 3], b[k] ) ) ) );
+	}
+	double margin = 1e-9 * ( edge + pdPairCoordinateScale( a, b ) );
+	return pdPlaneSeparatesBy( a, b, margin ) || pdPlaneSeparatesBy( b, a, margin );
+}
+
 bool pdTrianglesIntersect( const pdVec3 a[3], const pdVec3 b[3] )
 {
-	if ( pdClearlyPlaneSeparated( a, b ) || pdClearlyPlaneSeparated( b, a ) )
+	if ( pdClearlyPlaneSeparated( a, b ) )
 	{
 		return false;
 	}

@@ -20,6 +20,14 @@ typedef struct pdTriFeature
 double pdTriangleDistance( const pdVec3 a[3], const pdVec3 b[3], pdVec3* outPointA, pdVec3* outPointB,
 						   pdTriFeature* outFeatureA, pdTriFeature* outFeatureB );
 
+/// Sum of the absolute coordinates of p[0] and q[0]: the size a rounding allowance scales with.
+double pdPairCoordinateScale( const pdVec3 p[3], const pdVec3 q[3] );
+
+/// True when p has a plane to trust (not a needle or a point, whose normal is rounding noise)
+/// and every corner of q lies more than `distance` from that plane, all on the same side: then
+/// no point of q is within `distance` of p. A cheap, conservative cull before exact tests.
+bool pdPlaneSeparatesBy( const pdVec3 p[3], const pdVec3 q[3], double distance );
+
 /// True when the closed triangles share at least one point (touching counts).
 bool pdTrianglesIntersect( const pdVec3 a[3], const pdVec3 b[3] );
 
