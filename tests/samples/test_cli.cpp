@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -460,7 +461,28 @@ TEST( PdCli, OptionsAreAccepted )
 	EXPECT_TRUE( ParseJson( r.out, &j ) ) << r.out;
 }
 
-// --random-directions as the query ran it, read back from the reproduction it wrote.
+// Runs `query box box` with the options given and returns the def the query ran, read back
+// from the reproduction it wrote.
+static pdPenetrationDef QueryDefFromRepro( const std::string& box, const std::vector<std::string>& options )
+{
+	std::string repro = Temp( "options.repro" );
+	std::vector<std::string> args = { "query", box, box, "--pose-a", "1", "0", "0", "0", "0.1", "0", "0",
+									  "--write-repro", repro };
+	args.insert( args.end(), options.begin(), options.end() );
+	RunResult r = RunCli( args );
+	EXPECT_EQ( r.exitCode, 0 ) << r.err;
+	pdSoup a{}, b{};
+	pdTransform pa, pb;
+	pdPenetrationDef def;
+	memset( &def, 0, sizeof( def ) );
+	char error[256] = "";
+	EXPECT_TRUE( pdReadRepro( repro.c_str(), &a, &b, &pa, &pb, &def, error, sizeof( error ) ) ) << error;
+	pdFreeSoup( &a );
+	pdFreeSoup( &b );
+	return def;
+}
+
+// --random-directions as the query ran it.
 TEST( PdCli, RandomDirectionsReachTheQuery )
 {
 	std::string box = BoxTri( "box_directions.tri" );
@@ -469,27 +491,13 @@ TEST( PdCli, RandomDirectionsReachTheQuery )
 															   { { "--random-directions", "0" }, 0 } };
 	for ( const auto& c : cases )
 	{
-		std::string repro = Temp( "directions.repro" );
-		std::vector<std::string> args = { "query", box, box, "--pose-a", "1", "0", "0", "0", "0.1", "0", "0",
-										  "--write-repro", repro };
-		args.insert( args.end(), c.first.begin(), c.first.end() );
-		RunResult r = RunCli( args );
 		SCOPED_TRACE( c.first.empty() ? std::string( "defaults" ) : c.first[1] );
-		ASSERT_EQ( r.exitCode, 0 ) << r.err;
-		pdSoup a{}, b{};
-		pdTransform pa, pb;
-		pdPenetrationDef def;
-		char error[256] = "";
-		ASSERT_TRUE( pdReadRepro( repro.c_str(), &a, &b, &pa, &pb, &def, error, sizeof( error ) ) ) << error;
-		pdFreeSoup( &a );
-		pdFreeSoup( &b );
-		EXPECT_EQ( def.randomDirections, c.second );
+		EXPECT_EQ( QueryDefFromRepro( box, c.first ).randomDirections, c.second );
 	}
 }
 
-// The pruning options as the query ran them, read back from the reproduction it wrote:
-// contact-space pruning off unless asked for, CCD culling on unless --no-pruning, which wins in
-// any order.
+// The pruning options as the query ran them: contact-space pruning off unless asked for, CCD
+// culling on unless --no-pruning, which wins in any order.
 TEST( PdCli, PruningOptionsReachTheQuery )
 {
 	std::string box = BoxTri( "box_pruning.tri" );
@@ -504,20 +512,8 @@ TEST( PdCli, PruningOptionsReachTheQuery )
 						   { { "--no-pruning", "--contact-pruning" }, false, false } };
 	for ( const Case& c : cases )
 	{
-		std::string repro = Temp( "pruning.repro" );
-		std::vector<std::string> args = { "query", box, box, "--pose-a", "1", "0", "0", "0", "0.1", "0", "0",
-										  "--write-repro", repro };
-		args.insert( args.end(), c.options.begin(), c.options.end() );
-		RunResult r = RunCli( args );
 		SCOPED_TRACE( c.options.empty() ? std::string( "defaults" ) : c.options[0] );
-		ASSERT_EQ( r.exitCode, 0 ) << r.err;
-		pdSoup a{}, b{};
-		pdTransform pa, pb;
-		pdPenetrationDef def;
-		char error[256] = "";
-		ASSERT_TRUE( pdReadRepro( repro.c_str(), &a, &b, &pa, &pb, &def, error, sizeof( error ) ) ) << error;
-		pdFreeSoup( &a );
-		pdFreeSoup( &b );
+		pdPenetrationDef def = QueryDefFromRepro( box, c.options );
 		EXPECT_EQ( def.useOrientationPruning, c.pruning );
 		EXPECT_EQ( def.useOrientationCulling, c.culling );
 	}
