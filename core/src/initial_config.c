@@ -181,6 +181,133 @@ void pdFreeClearancePoints( pdMesh* mesh )
 }
 
 // ---------------------------------------------------------------------------------------------
+// Inner balls
+
+// The radius of the largest ball tangent to the surface at p from the side `inward` that holds
+// none of the surface, at most cap (the shrinking-ball construction, by bisection: the balls
+// tangent at p along a direction are nested, so being empty is monotone in the radius).
+// Tessellated curved surfaces bulge a little into the exact tangent ball, so a ball counts as
+// empty when the surface keeps 95% of its radius from its centre; the caller certifies the
+// radius it keeps by measuring that distance.
+static double pdEmptyTangentBall( const pdMesh* mesh, pdVec3 p, pdVec3 inward, double cap, pdWorkspace* ws )
+{
+	if ( pdMesh_PointDistance( mesh, pdMulAdd( p, cap, inward ), INFINITY, ws ) >= 0.95 * cap )
+	{
+		return cap;
+	}
+	double lo = 0.0, hi = cap;
+	for ( int k = 0; k < 14; ++k )
+	{
+		double mid = 0.5 * ( lo + hi );
+		if ( pdMesh_PointDistance( mesh, pdMulAdd( p, mid, inward ), INFINITY, ws ) >= 0.95 * mid )
+		{
+			lo = mid;
+		}
+		else
+		{
+			hi = mid;
+		}
+	}
+	return lo;
+}
+
+pdStatus pdComputeInnerBalls( pdMesh* mesh )
+{
+	mesh->innerBallCount = 0;
+	mesh->innerBalls = NULL;
+	if ( !mesh->closed || mesh->triangleCount <= 0 || !( mesh->diagonal > 0.0 ) )
+	{
+		return PD_STATUS_OK;
+	}
+	pdWorkspace* ws = pdCreateWorkspace();
+	if ( ws == NULL )
+	{
+		return PD_STATUS_OUT_OF_MEMORY;
+	}
+	pdBall balls[PD_MAX_INNER_BALLS];
+	int count = 0;
+	double scale = mesh->diagonal;
+	double probe = 1e-3 * scale;
+	int samples = mesh->triangleCount < PD_INNER_BALL_SAMPLES ? mesh->triangleCount : PD_INNER_BALL_SAMPLES;
+	for ( int s = 0; s < samples; ++s )
+	{
+		int t = (int)( ( (long long)s * mesh->triangleCount ) / samples );
+		pdVec3 v[3];
+		pdMesh_TriangleVertices( mesh, t, v );
+		pdVec3 n = pdCross( pdSub( v[1], v[0] ), pdSub( v[2], v[0] ) );
+		double twiceArea = pdLength( n );
+		if ( !( twiceArea > 1e-12 * scale * scale ) )
+		{
+			continue;
+		}
+		n = pdScale( n, 1.0 / twiceArea );
+		pdVec3 p = pdScale( pdAdd( pdAdd( v[0], v[1] ), v[2] ), 1.0 / 3.0 );
+		// Closed soups need not be consistently wound: ask which side is inside.
+		if ( !pdMesh_ContainsPoint( mesh, pdMulAdd( p, -probe, n ), ws ) )
+		{
+			n = pdNeg( n );
+			if ( !pdMesh_ContainsPoint( mesh, pdMulAdd( p, -probe, n ), ws ) )
+			{
+				continue; // thinner than the probe, or the votes disagree
+			}
+		}
+		// n points outward.
+		double reach = pdEmptyTangentBall( mesh, p, pdNeg( n ), 0.5 * scale, ws );
+		if ( !( reach > probe ) )
+		{
+			continue;
+		}
+		pdVec3 center = pdMulAdd( p, -reach, n );
+		// The ball is empty of surface; its centre must be inside for the ball to be.
+		if ( !pdMesh_ContainsPoint( mesh, center, ws ) )
+		{
+			continue;
+		}
+		// The radius kept is the measured distance from the centre to the surface.
+		double radius = pdMesh_PointDistance( mesh, center, INFINITY, ws );
+		if ( !( radius > probe ) )
+		{
+			continue;
+		}
+		int slot = count < PD_MAX_INNER_BALLS ? count : PD_MAX_INNER_BALLS - 1;
+		if ( count == PD_MAX_INNER_BALLS && balls[slot].radius >= radius )
+		{
+			continue;
+		}
+		while ( slot > 0 && balls[slot - 1].radius < radius )
+		{
+			balls[slot] = balls[slot - 1];
+			slot -= 1;
+		}
+		balls[slot] = ( pdBall ){ center, radius };
+		if ( count < PD_MAX_INNER_BALLS )
+		{
+			count += 1;
+		}
+	}
+	pdDestroyWorkspace( ws );
+	if ( count == 0 )
+	{
+		return PD_STATUS_OK;
+	}
+	mesh->innerBalls = pdAlloc( (size_t)count * sizeof( pdBall ) );
+	if ( mesh->innerBalls == NULL )
+	{
+		return PD_STATUS_OUT_OF_MEMORY;
+	}
+	memcpy( mesh->innerBalls, balls, (size_t)count * sizeof( pdBall ) );
+	mesh->innerBallCount = count;
+	return PD_STATUS_OK;
+}
+
+void pdFreeInnerBalls( pdMesh* mesh )
+{
+	pdFree( mesh->innerBalls, (size_t)mesh->innerBallCount * sizeof( pdBall ) );
+	mesh->innerBalls = NULL;
+	mesh->innerBallCount = 0;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Static checks
 
 #define PD_SAMPLE_VERTICES 512
@@ -310,13 +437,58 @@ static void pdStart_Poses( const pdStartContext* ctx, pdVec3 x, pdTransform* out
 	outB->p = ctx->frameB.p;
 }
 
+// With solids (the containment rule): true when a ball inside A overlaps a ball inside B, so
+// the solids overlap, which is a collision whether or not the surfaces cross. Deep
+// configurations, most of what the start search checks, are settled here without a traversal.
+static bool pdStart_BallsOverlap( pdStartContext* ctx, const pdFrame* rel )
+{
+	const pdMesh* meshA = ctx->meshA;
+	const pdMesh* meshB = ctx->meshB;
+	if ( !ctx->containment || meshA->innerBallCount <= 0 || meshB->innerBallCount <= 0 )
+	{
+		return false;
+	}
+	// Thin-walled solids have small balls that seldom overlap: after 16 tests, a query whose
+	// tests settled fewer than one check in eight stops paying for them.
+	if ( ctx->ballTests >= 16 && 8 * ctx->ballHits < ctx->ballTests )
+	{
+		return false;
+	}
+	ctx->ballTests += 1;
+	int countA = meshA->innerBallCount < PD_MAX_INNER_BALLS ? meshA->innerBallCount : PD_MAX_INNER_BALLS;
+	if ( !ctx->ballsReady )
+	{
+		// rel's rotation is the same for every x of the query.
+		for ( int i = 0; i < countA; ++i )
+		{
+			ctx->ballCentersA[i] = pdMulMV( &rel->r, meshA->innerBalls[i].center );
+		}
+		ctx->ballsReady = true;
+	}
+	for ( int i = 0; i < countA; ++i )
+	{
+		pdVec3 c = pdAdd( ctx->ballCentersA[i], rel->p );
+		double ra = meshA->innerBalls[i].radius;
+		for ( int j = 0; j < meshB->innerBallCount; ++j )
+		{
+			double r = ra + meshB->innerBalls[j].radius;
+			if ( pdDistanceSq( c, meshB->innerBalls[j].center ) < r * r )
+			{
+				ctx->ballHits += 1;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 bool pdStart_Collides( pdStartContext* ctx, pdVec3 x )
 {
 	pdTransform poseA, poseB;
 	pdStart_Poses( ctx, x, &poseA, &poseB );
 	pdFrame rel = pdStart_Relative( ctx, x );
 	ctx->collideCount += 1;
-	if ( pdStart_CachedHit( ctx, &rel ) )
+	if ( pdStart_CachedHit( ctx, &rel ) || pdStart_BallsOverlap( ctx, &rel ) )
 	{
 		return true;
 	}
@@ -348,7 +520,7 @@ bool pdStart_FreeGap( pdStartContext* ctx, pdVec3 x, double above, double* outGa
 	*outGap = 0.0;
 	pdFrame rel = pdStart_Relative( ctx, x );
 	ctx->collideCount += 1;
-	if ( pdStart_CachedHit( ctx, &rel ) )
+	if ( pdStart_CachedHit( ctx, &rel ) || pdStart_BallsOverlap( ctx, &rel ) )
 	{
 		return false;
 	}

@@ -12,6 +12,24 @@
 pdStatus pdComputeClearancePoints( pdMesh* mesh, int gridResolution );
 void pdFreeClearancePoints( pdMesh* mesh );
 
+/// A ball in a mesh frame.
+typedef struct pdBall
+{
+	pdVec3 center;
+	double radius;
+} pdBall;
+
+/// Most inner balls kept per mesh, and the triangles sampled to find them.
+#define PD_MAX_INNER_BALLS 32
+#define PD_INNER_BALL_SAMPLES 96
+
+/// Precomputes balls inside a closed mesh's solid into mesh->innerBalls (none for open
+/// meshes, whose inside is undefined): at sampled triangles, the largest ball tangent to the
+/// surface from inside that holds none of it (a shrinking ball), the largest kept. Called once
+/// at mesh creation with the clearance points.
+pdStatus pdComputeInnerBalls( pdMesh* mesh );
+void pdFreeInnerBalls( pdMesh* mesh );
+
 // --- Additions (PolyDepth stage): start candidates and turning them into free starts. -------
 
 /// Most clearance points kept per mesh (the largest clearances).
@@ -42,6 +60,11 @@ typedef struct pdStartContext
 	int hitPairs[8][2];
 	pdVec3 sampleLoA, sampleHiA; ///< A's sample, B's frame, rotation only
 	pdVec3 sampleLoB, sampleHiB; ///< B's sample, A's frame, rotation only
+	// Lazily filled: A's inner ball centres turned into B's frame (rotation only), and how
+	// often the ball test has settled a check (a query stops asking when it rarely does).
+	bool ballsReady;
+	int ballTests, ballHits;
+	pdVec3 ballCentersA[PD_MAX_INNER_BALLS];
 } pdStartContext;
 
 /// A proposed start.

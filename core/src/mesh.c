@@ -924,8 +924,10 @@ pdMesh* pdCreateMesh( const pdMeshDef* def, pdMeshReport* outReport )
 	}
 	if ( def->computeClearancePoints )
 	{
-		if ( pdComputeClearancePoints( mesh, def->clearanceGridResolution ) == PD_STATUS_OUT_OF_MEMORY )
+		if ( pdComputeClearancePoints( mesh, def->clearanceGridResolution ) == PD_STATUS_OUT_OF_MEMORY ||
+			 pdComputeInnerBalls( mesh ) == PD_STATUS_OUT_OF_MEMORY )
 		{
+			pdFreeInnerBalls( mesh );
 			pdFreeClearancePoints( mesh );
 			pdSfog_Destroy( mesh->sfog );
 			mesh->sfog = NULL;
@@ -937,6 +939,7 @@ pdMesh* pdCreateMesh( const pdMeshDef* def, pdMeshReport* outReport )
 	bytes += mesh->bvh.bytes;
 	bytes += pdSfog_Bytes( mesh->sfog );
 	bytes += (size_t)mesh->clearanceCount * ( sizeof( pdVec3 ) + sizeof( double ) );
+	bytes += (size_t)mesh->innerBallCount * sizeof( pdBall );
 	mesh->memoryBytes = bytes;
 
 	*report = checked;
@@ -949,6 +952,7 @@ void pdDestroyMesh( pdMesh* mesh )
 	{
 		return;
 	}
+	pdFreeInnerBalls( mesh );
 	pdFreeClearancePoints( mesh );
 	pdSfog_Destroy( mesh->sfog );
 	mesh->sfog = NULL;

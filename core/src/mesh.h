@@ -77,6 +77,11 @@ struct pdMesh
 	pdVec3* clearancePoints;  ///< maximally clear configurations, mesh frame (initial_config.c)
 	double* clearanceRadii;   ///< clearance (distance to the surface) of each point
 
+	/// Balls inside a closed mesh's solid, largest first (initial_config.c): two meshes whose
+	/// balls overlap collide, which settles most static checks of deep configurations.
+	int innerBallCount;
+	struct pdBall* innerBalls;
+
 	size_t memoryBytes;
 };
 

@@ -8,6 +8,7 @@
 
 extern "C" {
 #include "initial_config.h"
+#include "proximity.h"
 #include "shapes.h"
 }
 
@@ -95,6 +96,135 @@ TEST( PdInitialConfig, ClearPointsAreOutsideSolidsAndInsideTheBox )
 		}
 		EXPECT_LE( cup.mesh->clearanceRadii[i], best + 1e-12 );
 	}
+	pdDestroyWorkspace( ws );
+}
+
+// The closest point of triangle abc to p (Voronoi regions of the vertices, edges and face).
+pdVec3 ClosestPointOnTriangle( pdVec3 p, pdVec3 a, pdVec3 b, pdVec3 c )
+{
+	pdVec3 ab = pdSub( b, a ), ac = pdSub( c, a ), ap = pdSub( p, a );
+	double d1 = pdDot( ab, ap ), d2 = pdDot( ac, ap );
+	if ( d1 <= 0.0 && d2 <= 0.0 )
+		return a;
+	pdVec3 bp = pdSub( p, b );
+	double d3 = pdDot( ab, bp ), d4 = pdDot( ac, bp );
+	if ( d3 >= 0.0 && d4 <= d3 )
+		return b;
+	double vc = d1 * d4 - d3 * d2;
+	if ( vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 )
+		return pdMulAdd( a, d1 / ( d1 - d3 ), ab );
+	pdVec3 cp = pdSub( p, c );
+	double d5 = pdDot( ab, cp ), d6 = pdDot( ac, cp );
+	if ( d6 >= 0.0 && d5 <= d6 )
+		return c;
+	double vb = d5 * d2 - d1 * d6;
+	if ( vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 )
+		return pdMulAdd( a, d2 / ( d2 - d6 ), ac );
+	double va = d3 * d6 - d5 * d4;
+	if ( va <= 0.0 && ( d4 - d3 ) >= 0.0 && ( d5 - d6 ) >= 0.0 )
+		return pdMulAdd( b, ( d4 - d3 ) / ( ( d4 - d3 ) + ( d5 - d6 ) ), pdSub( c, b ) );
+	double denom = 1.0 / ( va + vb + vc );
+	return pdAdd( a, pdAdd( pdScale( ab, vb * denom ), pdScale( ac, vc * denom ) ) );
+}
+
+// Brute force over every triangle: the distance from p to the mesh surface.
+double SurfaceDistance( const pdMesh* mesh, pdVec3 p )
+{
+	double best = INFINITY;
+	for ( int t = 0; t < mesh->triangleCount; ++t )
+	{
+		pdVec3 v[3];
+		pdMesh_TriangleVertices( mesh, t, v );
+		pdVec3 q = ClosestPointOnTriangle( p, v[0], v[1], v[2] );
+		best = std::fmin( best, pdLength( pdSub( p, q ) ) );
+	}
+	return best;
+}
+
+TEST( PdInitialConfig, InnerBallsLieInsideTheSolidAndHoldNoSurface )
+{
+	Mesh torus, knot, box, cup, grate;
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.25, 32, 12, &torus.soup ) && torus.Make() );
+	ASSERT_TRUE( pdMakeTorusKnot( 2, 3, 0.6, 0.15, 64, 8, &knot.soup ) && knot.Make() );
+	ASSERT_TRUE( pdMakeBox( { 1.0, 0.7, 0.5 }, 2, &box.soup ) && box.Make() );
+	ASSERT_TRUE( pdMakeCup( 0.8, 1.2, 0.1, 24, &cup.soup ) && cup.Make() );
+	ASSERT_TRUE( pdMakeGrate( 1.0, 0.1, 3, &grate.soup ) && grate.Make() );
+	pdWorkspace* ws = pdCreateWorkspace();
+	for ( const Mesh* m : { &torus, &knot, &box, &cup, &grate } )
+	{
+		const pdMesh* mesh = m->mesh;
+		ASSERT_TRUE( mesh->closed );
+		ASSERT_GE( mesh->innerBallCount, 4 ) << "triangles " << mesh->triangleCount;
+		ASSERT_LE( mesh->innerBallCount, PD_MAX_INNER_BALLS );
+		for ( int i = 0; i < mesh->innerBallCount; ++i )
+		{
+			const pdBall& ball = mesh->innerBalls[i];
+			if ( i > 0 )
+			{
+				EXPECT_GE( mesh->innerBalls[i - 1].radius, ball.radius );
+			}
+			EXPECT_GT( ball.radius, 0.0 );
+			// No surface within the radius (brute force), and the centre inside the solid: then
+			// the whole ball is inside.
+			EXPECT_GE( SurfaceDistance( mesh, ball.center ), ball.radius * ( 1.0 - 1e-12 ) ) << "ball " << i;
+			EXPECT_TRUE( pdMesh_ContainsPoint( mesh, ball.center, ws ) ) << "ball " << i;
+		}
+	}
+	// A tube's balls are about as wide as the tube (faceted: a little less).
+	for ( int i = 0; i < torus.mesh->innerBallCount; ++i )
+	{
+		EXPECT_GT( torus.mesh->innerBalls[i].radius, 0.8 * 0.25 );
+		EXPECT_LE( torus.mesh->innerBalls[i].radius, 0.25 );
+	}
+	pdDestroyWorkspace( ws );
+}
+
+TEST( PdInitialConfig, OpenSoupsHaveNoInnerBalls )
+{
+	Mesh open;
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.25, 32, 12, &open.soup ) );
+	// Drop one triangle: the soup is no longer closed, so it has no inside to hold a ball.
+	open.soup.triangleCount -= 1;
+	ASSERT_TRUE( open.Make() );
+	EXPECT_FALSE( open.mesh->closed );
+	EXPECT_EQ( open.mesh->innerBallCount, 0 );
+	EXPECT_EQ( open.mesh->innerBalls, nullptr );
+}
+
+// The static check of the start search (which may settle a configuration by an overlap of inner
+// balls, or by a triangle pair that intersected before) against a plain collision query, on
+// deep, shallow and free translations of linked and knotted pairs.
+TEST( PdInitialConfig, StaticCheckEqualsAFullCollisionQuery )
+{
+	Mesh torus, knot;
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &torus.soup ) && torus.Make() );
+	ASSERT_TRUE( pdMakeTorusKnot( 2, 3, 0.6, 0.15, 64, 8, &knot.soup ) && knot.Make() );
+	pdWorkspace* ws = pdCreateWorkspace();
+	const Mesh* pairs[3][2] = { { &torus, &torus }, { &knot, &knot }, { &torus, &knot } };
+	int colliding = 0, free = 0;
+	for ( const auto& pair : pairs )
+	{
+		const pdMesh* a = pair[0]->mesh;
+		const pdMesh* b = pair[1]->mesh;
+		pdTransform pa = { { 0.9, 0.3, 0.1, 0.2 }, { 0.3, 0.1, -0.05 } };
+		double n = std::sqrt( 0.81 + 0.09 + 0.01 + 0.04 );
+		pa.q = { 0.9 / n, 0.3 / n, 0.1 / n, 0.2 / n };
+		pdTransform pb = pdIdentityTransform();
+		pdStartContext ctx = Context( a, pa, b, pb, ws );
+		// Translations on a lattice out to beyond the enclosing spheres, in the order a start
+		// search visits them (each check may reuse what the previous ones found).
+		for ( int k = 0; k < 343; ++k )
+		{
+			pdVec3 x = pdScale( pdV3( ( k % 7 ) - 3.0, ( ( k / 7 ) % 7 ) - 3.0, ( k / 49 ) - 3.0 ), 0.42 );
+			bool expected = CollidesIndependently( a, pa, x, b, pb, ws );
+			EXPECT_EQ( pdStart_Collides( &ctx, x ), expected ) << "translation " << k;
+			colliding += expected ? 1 : 0;
+			free += expected ? 0 : 1;
+		}
+	}
+	// Both answers occur often enough for the comparison to mean something.
+	EXPECT_GT( colliding, 100 );
+	EXPECT_GT( free, 100 );
 	pdDestroyWorkspace( ws );
 }
 
