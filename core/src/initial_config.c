@@ -482,6 +482,11 @@ static bool pdStart_BallsOverlap( pdStartContext* ctx, const pdFrame* rel )
 	return false;
 }
 
+bool pdStart_BallsSettleChecks( const pdStartContext* ctx )
+{
+	return ctx->ballTests >= 16 && 2 * ctx->ballHits >= ctx->ballTests;
+}
+
 bool pdStart_Collides( pdStartContext* ctx, pdVec3 x )
 {
 	pdTransform poseA, poseB;
@@ -1051,7 +1056,12 @@ bool pdStart_MakeFree( pdStartContext* ctx, const pdStartCandidate* candidate, d
 		else
 		{
 			// A pocket of free space nearer to o along the ray (cups, grates, tori).
-			int samples = candidate->probeOnly ? 1 : candidate->priority ? 2 * PD_LINE_SAMPLES : PD_LINE_SAMPLES;
+			// Probe-only directions get pocket samples too while the balls settle most checks:
+			// those samples are then nearly free, and the pockets are where the misses are.
+			bool sampleAll = pdStart_BallsSettleChecks( ctx );
+			int samples = candidate->probeOnly && !sampleAll ? 1
+						  : candidate->priority			 ? 2 * PD_LINE_SAMPLES
+														 : PD_LINE_SAMPLES;
 			for ( int k = 1; k < samples; ++k )
 			{
 				pdVec3 z = pdScale( y, (double)k / samples );

@@ -77,6 +77,10 @@ typedef struct pdStartCandidate
 	bool probeOnly;     ///< one probe at the bound, no pocket sampling (the dense random set)
 } pdStartCandidate;
 
+/// True when the inner balls have settled at least half of this query's static checks (after
+/// 16 tests): colliding checks are then cheap, and the start search samples pockets densely.
+bool pdStart_BallsSettleChecks( const pdStartContext* ctx );
+
 /// True when A translated by x collides with B (static check, containment as configured).
 /// A failed query counts as colliding (conservative).
 bool pdStart_Collides( pdStartContext* ctx, pdVec3 x );

@@ -21,7 +21,10 @@ extern "C"
 namespace
 {
 
-// Re-pinned on 2026-12-04 (session 15) for node visits only (checked by hashing without them:
+// Re-pinned on 2026-12-04 (session 15) when probe-only start directions got pocket samples
+// while the inner balls settle most static checks (different, shorter answers on closed models:
+// 271 of 288 oracle cases within 1% against 267).
+// Before that, re-pinned on 2026-12-04 (session 15) for node visits only (checked by hashing without them:
 // 0x9179692252190e27 before and after): static checks of the start search that an overlap of
 // balls inside the two solids proves colliding skip their traversal.
 // Before that, re-pinned on 2026-12-04 (session 14) when the random start directions became 512 in B's frame,
@@ -35,7 +38,7 @@ namespace
 // Pinned with the PD, SFOG and BVH code of that moment, which was still changing (x86-64,
 // gcc 12, -O2/-O3, -ffp-contract=off). Re-pin once it has settled; after that, update it only when an
 // algorithm change is intended.
-constexpr uint64_t kPinnedHash = 0x92f7f24227357eb3ull;
+constexpr uint64_t kPinnedHash = 0x4545ccc57c544b8eull;
 
 struct Hasher
 {

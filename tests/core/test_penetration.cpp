@@ -286,6 +286,23 @@ TEST_F( PdPenetration, InvariantUnderMovingBothMeshes )
 	}
 }
 
+// Two rings linked like chain links: a free cell where they stay linked without touching lies
+// 0.1846 away (a 2,000-direction oracle), behind collisions along its own direction, so only a
+// pocket sample at the right depth finds it; the rings' inner balls make those samples cheap
+// enough to take on every start direction. Before, the query pulled the rings apart (1.0335).
+TEST_F( PdPenetration, LinkedRingsFindTheChainLinkPocket )
+{
+	Mesh a, b;
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
+	pdTransform pa = Pose( { 0.4, 0.2, 0.1 }, { 0.9, 0.3, 0.1, 0.0 } );
+	pdTransform pb = Pose( { 0, 0, 0 } );
+	pdPenetrationResult r = Run( a, pa, b, pb );
+	ASSERT_EQ( r.state, PD_STATE_PENETRATING );
+	EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) );
+	EXPECT_LT( r.depth, 1.01 * 0.1846 );
+}
+
 TEST_F( PdPenetration, SwappingMeshesNegatesTheTranslation )
 {
 	Mesh a, b;
