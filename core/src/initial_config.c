@@ -484,7 +484,7 @@ static bool pdStart_BallsOverlap( pdStartContext* ctx, const pdFrame* rel )
 
 bool pdStart_BallsSettleChecks( const pdStartContext* ctx )
 {
-	return ctx->ballTests >= 16 && 2 * ctx->ballHits >= ctx->ballTests;
+	return ctx->ballTests >= 16 && 4 * ctx->ballHits >= 3 * ctx->ballTests;
 }
 
 bool pdStart_Collides( pdStartContext* ctx, pdVec3 x )

@@ -77,8 +77,9 @@ typedef struct pdStartCandidate
 	bool probeOnly;     ///< one probe at the bound, no pocket sampling (the dense random set)
 } pdStartCandidate;
 
-/// True when the inner balls have settled at least half of this query's static checks (after
-/// 16 tests): colliding checks are then cheap, and the start search samples pockets densely.
+/// True when the inner balls have settled at least three quarters of this query's static
+/// checks (after 16 tests): colliding checks are then cheap, and the start search samples
+/// pockets densely. (At a half, grates qualify too and their queries took twice as long.)
 bool pdStart_BallsSettleChecks( const pdStartContext* ctx );
 
 /// True when A translated by x collides with B (static check, containment as configured).
