@@ -74,7 +74,7 @@ typedef struct pdStartCandidate
 	unsigned strategy;  ///< the pdStartStrategy bit that proposed it
 	bool direction;     ///< probe along the direction instead of using the point
 	bool priority;      ///< worth sampling for a free pocket when the probe point collides
-	bool probeOnly;     ///< one probe at the bound, no pocket sampling (the dense random set)
+	bool probeOnly;     ///< one probe at the bound, pocket samples only if pdStart_BallsSettleChecks (the dense random set)
 } pdStartCandidate;
 
 /// True when the inner balls have settled at least three quarters of this query's static
