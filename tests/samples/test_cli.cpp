@@ -463,9 +463,13 @@ TEST( PdCli, OptionsAreAccepted )
 
 // Runs `query box box` with the options given and returns the def the query ran, read back
 // from the reproduction it wrote.
-static pdPenetrationDef QueryDefFromRepro( const std::string& box, const std::vector<std::string>& options )
+// reproName: a file of the calling test's own; ctest runs tests in parallel processes, and two
+// tests writing and reading back one shared path raced (PruningOptionsReachTheQuery read the
+// reproduction RandomDirectionsReachTheQuery was writing).
+static pdPenetrationDef QueryDefFromRepro( const std::string& box, const std::vector<std::string>& options,
+										   const std::string& reproName )
 {
-	std::string repro = Temp( "options.repro" );
+	std::string repro = Temp( reproName );
 	std::vector<std::string> args = { "query", box, box, "--pose-a", "1", "0", "0", "0", "0.1", "0", "0",
 									  "--write-repro", repro };
 	args.insert( args.end(), options.begin(), options.end() );
@@ -492,7 +496,7 @@ TEST( PdCli, RandomDirectionsReachTheQuery )
 	for ( const auto& c : cases )
 	{
 		SCOPED_TRACE( c.first.empty() ? std::string( "defaults" ) : c.first[1] );
-		EXPECT_EQ( QueryDefFromRepro( box, c.first ).randomDirections, c.second );
+		EXPECT_EQ( QueryDefFromRepro( box, c.first, "directions.repro" ).randomDirections, c.second );
 	}
 }
 
@@ -513,7 +517,7 @@ TEST( PdCli, PruningOptionsReachTheQuery )
 	for ( const Case& c : cases )
 	{
 		SCOPED_TRACE( c.options.empty() ? std::string( "defaults" ) : c.options[0] );
-		pdPenetrationDef def = QueryDefFromRepro( box, c.options );
+		pdPenetrationDef def = QueryDefFromRepro( box, c.options, "pruning.repro" );
 		EXPECT_EQ( def.useOrientationPruning, c.pruning );
 		EXPECT_EQ( def.useOrientationCulling, c.culling );
 	}
