@@ -262,13 +262,20 @@ TEST_F( PdPenetration, ConvexPairsMatchSatOracle )
 	EXPECT_EQ( within, total );
 }
 
+// Two rings (R 1, r 0.3) linked like chain links: A turned and shifted off B's centre.
+static void MakeLinkedRings( Mesh* a, Mesh* b, pdTransform* pa, pdTransform* pb )
+{
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a->soup ) && a->Make() );
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &b->soup ) && b->Make() );
+	*pa = Pose( { 0.4, 0.2, 0.1 }, { 0.9, 0.3, 0.1, 0.0 } );
+	*pb = Pose( { 0, 0, 0 } );
+}
+
 TEST_F( PdPenetration, InvariantUnderMovingBothMeshes )
 {
 	Mesh a, b;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
-	pdTransform pa = Pose( { 0.4, 0.2, 0.1 }, { 0.9, 0.3, 0.1, 0.0 } );
-	pdTransform pb = Pose( { 0, 0, 0 } );
+	pdTransform pa, pb;
+	ASSERT_NO_FATAL_FAILURE( MakeLinkedRings( &a, &b, &pa, &pb ) );
 	pdPenetrationResult r0 = Run( a, pa, b, pb );
 	ASSERT_EQ( r0.state, PD_STATE_PENETRATING );
 	std::mt19937 rng( 5 );
@@ -293,10 +300,8 @@ TEST_F( PdPenetration, InvariantUnderMovingBothMeshes )
 TEST_F( PdPenetration, LinkedRingsFindTheChainLinkPocket )
 {
 	Mesh a, b;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
-	pdTransform pa = Pose( { 0.4, 0.2, 0.1 }, { 0.9, 0.3, 0.1, 0.0 } );
-	pdTransform pb = Pose( { 0, 0, 0 } );
+	pdTransform pa, pb;
+	ASSERT_NO_FATAL_FAILURE( MakeLinkedRings( &a, &b, &pa, &pb ) );
 	pdPenetrationResult r = Run( a, pa, b, pb );
 	ASSERT_EQ( r.state, PD_STATE_PENETRATING );
 	EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) );
