@@ -100,7 +100,7 @@ TEST( PdInitialConfig, ClearPointsAreOutsideSolidsAndInsideTheBox )
 }
 
 // The closest point of triangle abc to p (Voronoi regions of the vertices, edges and face).
-pdVec3 ClosestPointOnTriangle( pdVec3 p, pdVec3 a, pdVec3 b, pdVec3 c )
+static pdVec3 ClosestPointOnTriangle( pdVec3 p, pdVec3 a, pdVec3 b, pdVec3 c )
 {
 	pdVec3 ab = pdSub( b, a ), ac = pdSub( c, a ), ap = pdSub( p, a );
 	double d1 = pdDot( ab, ap ), d2 = pdDot( ac, ap );
@@ -128,7 +128,7 @@ pdVec3 ClosestPointOnTriangle( pdVec3 p, pdVec3 a, pdVec3 b, pdVec3 c )
 }
 
 // Brute force over every triangle: the distance from p to the mesh surface.
-double SurfaceDistance( const pdMesh* mesh, pdVec3 p )
+static double SurfaceDistance( const pdMesh* mesh, pdVec3 p )
 {
 	double best = INFINITY;
 	for ( int t = 0; t < mesh->triangleCount; ++t )
