@@ -12,7 +12,8 @@ static void usage( FILE* f )
 {
 	std::fprintf( f,
 				  "usage: polydepth-bench SUBCOMMAND [--json] [--quick] [--models DIR] [--csv FILE] [--repeats N] [--seed S]\n"
-				  "                       [--only NAME] [--oracle N] [--cases] [--random-directions N] [--part P]\n"
+				  "                       [--only NAME] [--oracle N] [--cases] [--random-directions N]\n"
+				  "                       [--cone-directions N] [--part P]\n"
 				  "subcommands:\n"
 				  "  proximity  collide, distance and CCD against FCL on the same poses\n"
 				  "  pd-random  the paper's random-configuration scenario, and the oracle on the other kinds of\n"
@@ -33,7 +34,10 @@ static void usage( FILE* f )
 				  "  --cases     pd-random: one line per query on stderr: pose of A, answer, oracle, ms\n"
 				  "  --random-directions N\n"
 				  "              pd-random: random start directions per query (0-4096; the core's default\n"
-				  "              is 32): the accuracy against the oracle bought with query time\n"
+				  "              is 512): the accuracy against the oracle bought with query time\n"
+				  "  --cone-directions N\n"
+				  "              pd-random: directions probed around the best answer (0-4096, 0 = off;\n"
+				  "              the core's default is 128)\n"
 				  "  --part P    sfog: run only these tables, any of a (pruning in PolyDepth), b (convex PD\n"
 				  "              against EPA), c (overlay sweeps); default abc\n" );
 }
@@ -91,6 +95,8 @@ int main( int argc, char** argv )
 			o.cases = true;
 		else if ( a == "--random-directions" )
 			o.randomDirections = (int)integer( "--random-directions", 0, 4096 );
+		else if ( a == "--cone-directions" )
+			o.coneDirections = (int)integer( "--cone-directions", 0, 4096 );
 		else if ( a == "--part" )
 		{
 			o.parts = value( "--part" );

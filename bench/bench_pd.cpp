@@ -235,6 +235,8 @@ int runPdRandom( const Options& o )
 	pdPenetrationDef pdDef = pdDefaultPenetrationDef();
 	if ( o.randomDirections >= 0 )
 		pdDef.randomDirections = o.randomDirections;
+	if ( o.coneDirections >= 0 )
+		pdDef.coneDirections = o.coneDirections;
 	pdWorkspace* ws = pdCreateWorkspace();
 	for ( const PdModel& spec : specs )
 	{
@@ -365,8 +367,8 @@ int runPdRandom( const Options& o )
 	}
 	describeMachine( stdout );
 	std::printf( "random in-collision configurations (A = B, random rotation, centre in B's box); %d random start "
-				 "directions\n",
-				 pdDef.randomDirections );
+				 "directions, %d cone directions\n",
+				 pdDef.randomDirections, pdDef.coneDirections );
 	std::printf( "%-10s %7s %5s | %8s %8s | %8s %6s | %7s | %5s | %s\n", "model", "tris", "n", "med ms", "p95 ms",
 				 "contacts", "iters", "PD/dist", "valid", "oracle: within 1% / cases (worst ratio)" );
 	for ( const Row& r : rows )

@@ -28,6 +28,7 @@ struct Options
 	int oracleCases = -1; ///< pd-random: oracle cases per model; -1 = the default, 0 = none
 	bool cases = false;   ///< pd-random: one line per query on stderr (pose, answer, oracle)
 	int randomDirections = -1; ///< pd-random: pdPenetrationDef.randomDirections; -1 = the default
+	int coneDirections = -1;   ///< pd-random: pdPenetrationDef.coneDirections; -1 = the default
 	std::string parts = "abc"; ///< sfog: which of the tables (a), (b), (c) to run
 };
 

@@ -70,6 +70,8 @@ static const char* pdQueryHelp =
 	"  --no-solid                      treat closed meshes as surfaces (containment is not penetration)\n"
 	"  --random-directions N           directions of the random start strategy (0 to 4096), about 32 of\n"
 	"                                  them also sampled for pockets. Default 512\n"
+	"  --cone-directions N             directions probed around the best answer's direction, over a cone of\n"
+	"                                  29 degrees half-angle (0 to 4096, 0 = off). Default 128\n"
 	"  --seed S                        seed of the random start strategy (unsigned). Default 1\n"
 	"  --write-repro FILE              also write a reproduction of the query for `polydepth replay`\n"
 	"  --help                          this text\n";
@@ -294,13 +296,20 @@ static int pdParseQueryOptions( int argc, char** argv, pdCliOptions* o, bool* ou
 			}
 			++i;
 		}
-		else if ( strcmp( a, "--random-directions" ) == 0 )
+		else if ( strcmp( a, "--random-directions" ) == 0 || strcmp( a, "--cone-directions" ) == 0 )
 		{
 			if ( !pdParseInt( value, 0, 4096, &n ) )
 			{
 				return pdBadInput( "%s: expected an integer from 0 to 4096, got '%s'", a, value != NULL ? value : "" );
 			}
-			o->def.randomDirections = (int)n;
+			if ( a[2] == 'r' )
+			{
+				o->def.randomDirections = (int)n;
+			}
+			else
+			{
+				o->def.coneDirections = (int)n;
+			}
 			++i;
 		}
 		else if ( strcmp( a, "--seed" ) == 0 )

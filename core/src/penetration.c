@@ -28,6 +28,9 @@ pdPenetrationDef pdDefaultPenetrationDef( void )
 	// against 86.1% with 32 (all sampled), at 1.1-2x the time (bench/results/pd-random.md).
 	def.randomDirections = 512;
 	def.randomSeed = 1;
+	// 128 over a 29-degree cap: 271 -> 275 of 288 oracle cases within 1% (seeds 1-3), 177 -> 182
+	// of 192 on seeds 4-5, at about 1.1x the query time (bench/results/pd-random.md, session 16).
+	def.coneDirections = 128;
 	def.lineRefinement = true;
 	def.useOrientationPruning = false;
 	def.useOrientationCulling = true;
@@ -84,7 +87,8 @@ pdStatus pdValidatePenetrationDef( const pdPenetrationDef* def )
 	{
 		return PD_STATUS_INVALID_DEF;
 	}
-	if ( def->randomDirections < 0 || def->randomDirections > 4096 || ( def->startStrategies & ~(unsigned)PD_START_ALL ) )
+	if ( def->randomDirections < 0 || def->randomDirections > 4096 || def->coneDirections < 0 ||
+		 def->coneDirections > 4096 || ( def->startStrategies & ~(unsigned)PD_START_ALL ) )
 	{
 		return PD_STATUS_INVALID_DEF;
 	}
@@ -527,6 +531,83 @@ static void pdQuery_Refine( pdPdQuery* q, pdVec3 xc )
 	}
 }
 
+// Two unit vectors completing u (unit) to an orthonormal basis.
+static void pdQuery_Basis( pdVec3 u, pdVec3* e1, pdVec3* e2 )
+{
+	pdVec3 a = fabs( u.x ) < 0.9 ? pdCross( u, pdV3( 1.0, 0.0, 0.0 ) ) : pdCross( u, pdV3( 0.0, 1.0, 0.0 ) );
+	*e1 = pdNormalize( a );
+	*e2 = pdCross( u, *e1 );
+}
+
+// One start along the unit direction u, just inside the best bound: if A is free there, the
+// out-projection toward o finds a contact shorter than the best and the iteration refines it.
+// True when that happened.
+static bool pdQuery_ProbeDirection( pdPdQuery* q, pdVec3 u )
+{
+	double bound = q->bestLength;
+	double limit = bound - fmax( q->tol, 1e-3 * bound );
+	if ( !( limit > 0.0 ) )
+	{
+		return false;
+	}
+	pdVec3 start = pdScale( u, limit );
+	if ( pdStart_Collides( &q->sc, start ) )
+	{
+		return false;
+	}
+	pdVec3 contact;
+	double accept = bound - pdQuery_Epsilon( q, bound );
+	if ( !pdQuery_OutProjectEx( q, start, pdV3( 0.0, 0.0, 0.0 ), true, accept, &contact ) ||
+		 !( pdLength( contact ) < accept ) )
+	{
+		return false;
+	}
+	pdQuery_Accept( q );
+	pdQuery_Offer( q, contact, 0, -1.0 );
+	pdQuery_Refine( q, contact );
+	return true;
+}
+
+// Half-angle of the cone searched around the best answer's direction (radians, about 29
+// degrees): the near misses it recovers lay 12-24 degrees from the answer found before.
+#define PD_CONE_HALF_ANGLE 0.5
+
+// Cone search: directions spread evenly over the cap of PD_CONE_HALF_ANGLE around the best
+// answer's direction (a Fibonacci cap, nearest first), each probed at the current bound. On a
+// tessellated surface a shorter translation can lie in a basin of free space a few degrees wide
+// beside the local optimum the iteration stopped in; the random directions (about 9 degrees
+// apart at 512) step over it. bench/results/pd-random.md, session 16: bunny-2k 32 -> 36 of 36
+// oracle cases within 1%.
+static int pdQuery_ConeSearch( pdPdQuery* q, int directions, int maxStarts )
+{
+	int starts = 0;
+	if ( directions <= 0 || !q->haveBest || !( q->bestLength > 0.0 ) )
+	{
+		return 0;
+	}
+	pdVec3 axis = pdScale( q->best, 1.0 / q->bestLength );
+	pdVec3 e1, e2;
+	pdQuery_Basis( axis, &e1, &e2 );
+	double zMin = cos( PD_CONE_HALF_ANGLE );
+	for ( int k = 0; k < directions && starts < maxStarts; ++k )
+	{
+		if ( pdQuery_Settled( q ) || pdQuery_OutOfTime( q ) )
+		{
+			break;
+		}
+		// Equal-area rings from the axis outward, turned by the golden angle.
+		double z = 1.0 - ( 1.0 - zMin ) * ( k + 0.5 ) / directions;
+		double r = sqrt( fmax( 0.0, 1.0 - z * z ) );
+		double phi = k * 2.399963229728653;
+		pdVec3 probe = pdAdd( pdScale( axis, z ), pdAdd( pdScale( e1, r * cos( phi ) ), pdScale( e2, r * sin( phi ) ) ) );
+		if ( pdQuery_ProbeDirection( q, probe ) )
+		{
+			starts += 1;
+		}
+	}
+	return starts;
+}
+
 // Probes directions around the best answer's at shrinking angles; every free probe point short
 // of the bound is out-projected and refined. Returns the starts it refined.
 static int pdQuery_DirectionSearch( pdPdQuery* q, int maxStarts )
@@ -547,37 +628,18 @@ static int pdQuery_DirectionSearch( pdPdQuery* q, int maxStarts )
 				return starts;
 			}
 			pdVec3 u = pdScale( q->best, 1.0 / q->bestLength );
-			pdVec3 e1 = fabs( u.x ) < 0.9 ? pdCross( u, pdV3( 1.0, 0.0, 0.0 ) ) : pdCross( u, pdV3( 0.0, 1.0, 0.0 ) );
-			e1 = pdNormalize( e1 );
-			pdVec3 e2 = pdCross( u, e1 );
+			pdVec3 e1, e2;
+			pdQuery_Basis( u, &e1, &e2 );
 			for ( int k = 0; k < 8 && !moved; ++k )
 			{
 				double phi = k * 0.78539816339744831;
 				pdVec3 side = pdAdd( pdScale( e1, cos( phi ) ), pdScale( e2, sin( phi ) ) );
 				pdVec3 probe = pdNormalize( pdAdd( pdScale( u, cos( angle ) ), pdScale( side, sin( angle ) ) ) );
-				double bound = q->bestLength;
-				double limit = bound - fmax( q->tol, 1e-3 * bound );
-				if ( !( limit > 0.0 ) )
+				if ( pdQuery_ProbeDirection( q, probe ) )
 				{
-					return starts;
+					starts += 1;
+					moved = true;
 				}
-				pdVec3 start = pdScale( probe, limit );
-				if ( pdStart_Collides( &q->sc, start ) )
-				{
-					continue;
-				}
-				pdVec3 contact;
-				double accept = bound - pdQuery_Epsilon( q, bound );
-				if ( !pdQuery_OutProjectEx( q, start, pdV3( 0.0, 0.0, 0.0 ), true, accept, &contact ) ||
-					 !( pdLength( contact ) < accept ) )
-				{
-					continue;
-				}
-				pdQuery_Accept( q );
-				starts += 1;
-				pdQuery_Offer( q, contact, 0, -1.0 );
-				pdQuery_Refine( q, contact );
-				moved = true;
 			}
 		}
 	}
@@ -997,8 +1059,9 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 			pdQuery_Refine( &q, contact );
 		}
 
-		// Pattern search on the direction of the best answer: the contact space iteration
+		// Basins beside the best answer, then a pattern search on its direction: the contact space iteration
 		// stalls at vertex-vertex and parallel-edge contacts of tessellated curved surfaces.
+		starts += pdQuery_ConeSearch( &q, def->coneDirections, def->maxStarts - starts );
 		starts += pdQuery_DirectionSearch( &q, def->maxStarts - starts );
 
 		if ( !q.haveBest )

@@ -11,7 +11,9 @@
 //   def <contactTolerance> <startStrategies> <maxStarts> <maxIterations> <timeBudgetMs>
 //       <maxContactPlanes> <maxLcpIterations> <randomDirections> <randomSeed> <lineRefinement>
 //       <useOrientationPruning> <useConvexExactPath> <closedAsSolid> <useOrientationCulling>
-//   (files without the last field, written before it existed, read it as 1)
+//       <coneDirections>
+//   (files written before the last two fields existed read useOrientationCulling as 1 and
+//   coneDirections as 0, the behaviour of the version that wrote them)
 //   pose a <qw> <qx> <qy> <qz> <px> <py> <pz>
 //   pose b ...
 //   mesh a <vertexCount> <triangleCount>, then "v x y z" and "f i j k" (0-based) lines
@@ -66,11 +68,11 @@ pdStatus pdWriteRepro( const char* path, const pdMesh* meshA, const pdTransform*
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
 	bool ok = fprintf( file, "polydepth-repro 1\n" ) >= 0;
-	ok = ok && fprintf( file, "def %.17g %u %d %d %.17g %d %d %d %u %d %d %d %d %d\n", def->contactTolerance,
+	ok = ok && fprintf( file, "def %.17g %u %d %d %.17g %d %d %d %u %d %d %d %d %d %d\n", def->contactTolerance,
 						def->startStrategies, def->maxStarts, def->maxIterations, def->timeBudgetMs, def->maxContactPlanes,
 						def->maxLcpIterations, def->randomDirections, def->randomSeed, def->lineRefinement ? 1 : 0,
 						def->useOrientationPruning ? 1 : 0, def->useConvexExactPath ? 1 : 0,
-						def->closedAsSolid ? 1 : 0, def->useOrientationCulling ? 1 : 0 ) >= 0;
+						def->closedAsSolid ? 1 : 0, def->useOrientationCulling ? 1 : 0, def->coneDirections ) >= 0;
 	ok = ok && pdWriteReproPose( file, 'a', poseA ) && pdWriteReproPose( file, 'b', poseB );
 	ok = ok && pdWriteReproMesh( file, 'a', meshA ) && pdWriteReproMesh( file, 'b', meshB );
 	ok = ok && fprintf( file, "end\n" ) >= 0;

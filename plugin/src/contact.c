@@ -1319,6 +1319,9 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 	// Motion coherence gives the plugin's queries their start; the core's dense random set
 	// (512 directions, for single queries with no history) would add a probe each per pair.
 	pdef.randomDirections = 32;
+	// The cone search around the best answer is for single queries' global optimum; a step's
+	// query starts from last step's contact, and the scenes measured no need for it.
+	pdef.coneDirections = 0;
 	pdef.contactTolerance = tolerance;
 	pdef.maxIterations = def->maxIterations;
 	pdef.timeBudgetMs = def->timeBudgetMs;

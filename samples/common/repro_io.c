@@ -134,17 +134,20 @@ static bool pdReproRead( pdReproReader* r, pdSoup* a, pdSoup* b, pdTransform* po
 		return pdReproFail( r, "unsupported version %d", version );
 	}
 	pdPenetrationDef d = pdDefaultPenetrationDef();
-	int line = 0, prune = 0, convex = 0, solid = 0, cull = 1;
-	int fields = pdReproNextLine( r ) ? sscanf( r->text, "def %lf %u %d %d %lf %d %d %d %u %d %d %d %d %d",
+	int line = 0, prune = 0, convex = 0, solid = 0, cull = 1, cone = 0;
+	int fields = pdReproNextLine( r ) ? sscanf( r->text, "def %lf %u %d %d %lf %d %d %d %u %d %d %d %d %d %d",
 												&d.contactTolerance, &d.startStrategies, &d.maxStarts,
 												&d.maxIterations, &d.timeBudgetMs, &d.maxContactPlanes,
 												&d.maxLcpIterations, &d.randomDirections, &d.randomSeed, &line,
-												&prune, &convex, &solid, &cull )
+												&prune, &convex, &solid, &cull, &cone )
 									  : 0;
-	if ( fields != 13 && fields != 14 ) // 13: written before useOrientationCulling existed
+	// 13 and 14: written before useOrientationCulling and coneDirections existed; such a file
+	// replays with the cone search off, as the query it records ran.
+	if ( fields < 13 || fields > 15 )
 	{
-		return pdReproFail( r, "expected 'def' with 13 or 14 fields" );
+		return pdReproFail( r, "expected 'def' with 13 to 15 fields" );
 	}
+	d.coneDirections = cone;
 	d.useOrientationCulling = cull != 0;
 	d.lineRefinement = line != 0;
 	d.useOrientationPruning = prune != 0;

@@ -500,6 +500,26 @@ TEST( PdCli, RandomDirectionsReachTheQuery )
 	}
 }
 
+// --cone-directions as the query ran it, and out-of-range values refused naming the option.
+TEST( PdCli, ConeDirectionsReachTheQuery )
+{
+	std::string box = BoxTri( "box_cone.tri" );
+	const std::pair<std::vector<std::string>, int> cases[] = { { {}, 128 },
+															   { { "--cone-directions", "9" }, 9 },
+															   { { "--cone-directions", "0" }, 0 } };
+	for ( const auto& c : cases )
+	{
+		SCOPED_TRACE( c.first.empty() ? std::string( "defaults" ) : c.first[1] );
+		EXPECT_EQ( QueryDefFromRepro( box, c.first, "cone.repro" ).coneDirections, c.second );
+	}
+	for ( const char* bad : { "-1", "4097", "many" } )
+	{
+		RunResult r = RunCli( { "query", box, box, "--cone-directions", bad } );
+		EXPECT_EQ( r.exitCode, 2 ) << bad;
+		EXPECT_NE( r.err.find( "--cone-directions" ), std::string::npos ) << r.err;
+	}
+}
+
 // The pruning options as the query ran them: contact-space pruning off unless asked for, CCD
 // culling on unless --no-pruning, which wins in any order.
 TEST( PdCli, PruningOptionsReachTheQuery )

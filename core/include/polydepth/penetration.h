@@ -37,6 +37,10 @@ typedef struct pdPenetrationDef
 	/// bound. Default 512
 	int randomDirections;
 	unsigned randomSeed;        ///< seed for PD_START_RANDOM (results are deterministic). Default 1
+	/// Directions probed at the best bound around the best answer's direction once the starts are
+	/// done, spread over a cone of 29 degrees half-angle: a shorter translation in a basin a few
+	/// degrees wide beside the local optimum. 0 turns the cone search off. Default 128
+	int coneDirections;
 	bool lineRefinement;        ///< line-sampling refinement of a free start toward the query. Default true
 	/// Drop inapplicable feature pairs from the contact space (SFOG applicability). Default
 	/// false: on the benchmark models it changed neither the query time (0.97-1.02x over 600
