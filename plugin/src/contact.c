@@ -1319,8 +1319,9 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 	// Motion coherence gives the plugin's queries their start; the core's dense random set
 	// (512 directions, for single queries with no history) would add a probe each per pair.
 	pdef.randomDirections = 32;
-	// The cone search around the best answer is for single queries' global optimum; a step's
-	// query starts from last step's contact, and the scenes measured no need for it.
+	// The cone search around the best answer (for a single query's global optimum) off: in the
+	// 60-tori scene, seeds 1-4, it made the mean step 50.2 -> 54.0 ms and the deepest pair no
+	// shallower (median 27.4 -> 25.7 mm, worst 29.5 -> 45.3 mm; bench/results/debris.md, session 16).
 	pdef.coneDirections = 0;
 	pdef.contactTolerance = tolerance;
 	pdef.maxIterations = def->maxIterations;
