@@ -486,38 +486,36 @@ static pdPenetrationDef QueryDefFromRepro( const std::string& box, const std::ve
 	return def;
 }
 
-// --random-directions as the query ran it.
-TEST( PdCli, RandomDirectionsReachTheQuery )
+// A direction-count option as the query ran it (the default, a value, 0), and out-of-range
+// values refused with exit code 2 and a message naming the option. Each option writes its own
+// files: ctest runs these tests in parallel processes.
+static void ExpectDirectionOption( const std::string& option, int pdPenetrationDef::*field, int defaultValue,
+								   const std::string& fileStem )
 {
-	std::string box = BoxTri( "box_directions.tri" );
-	const std::pair<std::vector<std::string>, int> cases[] = { { {}, 512 },
-															   { { "--random-directions", "7" }, 7 },
-															   { { "--random-directions", "0" }, 0 } };
+	std::string box = BoxTri( fileStem + ".tri" );
+	const std::pair<std::vector<std::string>, int> cases[] = {
+		{ {}, defaultValue }, { { option, "7" }, 7 }, { { option, "0" }, 0 } };
 	for ( const auto& c : cases )
 	{
 		SCOPED_TRACE( c.first.empty() ? std::string( "defaults" ) : c.first[1] );
-		EXPECT_EQ( QueryDefFromRepro( box, c.first, "directions.repro" ).randomDirections, c.second );
-	}
-}
-
-// --cone-directions as the query ran it, and out-of-range values refused naming the option.
-TEST( PdCli, ConeDirectionsReachTheQuery )
-{
-	std::string box = BoxTri( "box_cone.tri" );
-	const std::pair<std::vector<std::string>, int> cases[] = { { {}, 128 },
-															   { { "--cone-directions", "9" }, 9 },
-															   { { "--cone-directions", "0" }, 0 } };
-	for ( const auto& c : cases )
-	{
-		SCOPED_TRACE( c.first.empty() ? std::string( "defaults" ) : c.first[1] );
-		EXPECT_EQ( QueryDefFromRepro( box, c.first, "cone.repro" ).coneDirections, c.second );
+		EXPECT_EQ( QueryDefFromRepro( box, c.first, fileStem + ".repro" ).*field, c.second );
 	}
 	for ( const char* bad : { "-1", "4097", "many" } )
 	{
-		RunResult r = RunCli( { "query", box, box, "--cone-directions", bad } );
+		RunResult r = RunCli( { "query", box, box, option, bad } );
 		EXPECT_EQ( r.exitCode, 2 ) << bad;
-		EXPECT_NE( r.err.find( "--cone-directions" ), std::string::npos ) << r.err;
+		EXPECT_NE( r.err.find( option ), std::string::npos ) << r.err;
 	}
+}
+
+TEST( PdCli, RandomDirectionsReachTheQuery )
+{
+	ExpectDirectionOption( "--random-directions", &pdPenetrationDef::randomDirections, 512, "box_directions" );
+}
+
+TEST( PdCli, ConeDirectionsReachTheQuery )
+{
+	ExpectDirectionOption( "--cone-directions", &pdPenetrationDef::coneDirections, 128, "box_cone" );
 }
 
 // The pruning options as the query ran them: contact-space pruning off unless asked for, CCD
