@@ -33,11 +33,11 @@ static void usage( FILE* f )
 				  "  --oracle N  pd-random: oracle cases per model (0 = no oracle, for profiling)\n"
 				  "  --cases     pd-random: one line per query on stderr: pose of A, answer, oracle, ms\n"
 				  "  --random-directions N\n"
-				  "              pd-random: random start directions per query (0-4096; the core's default\n"
-				  "              is 512): the accuracy against the oracle bought with query time\n"
+				  "              pd-random, pd-path: random start directions per query (0-4096; the\n"
+				  "              core's default is 512): the accuracy against the oracle bought with time\n"
 				  "  --cone-directions N\n"
-				  "              pd-random: directions probed around the best answer (0-4096, 0 = off;\n"
-				  "              the core's default is 128)\n"
+				  "              pd-random, pd-path: directions probed around the best answer (0-4096,\n"
+				  "              0 = off; the core's default is 128)\n"
 				  "  --part P    sfog: run only these tables, any of a (pruning in PolyDepth), b (convex PD\n"
 				  "              against EPA), c (overlay sweeps); default abc\n" );
 }

@@ -439,6 +439,10 @@ int runPdPath( const Options& o )
 			pdPenetrationCache cache;
 			pdResetPenetrationCache( &cache );
 			pdPenetrationDef def = pdDefaultPenetrationDef();
+			if ( o.randomDirections >= 0 )
+				def.randomDirections = o.randomDirections;
+			if ( o.coneDirections >= 0 )
+				def.coneDirections = o.coneDirections;
 			if ( !row.coherence )
 				def.startStrategies &= ~(unsigned)PD_START_COHERENCE;
 			std::vector<double> ms;

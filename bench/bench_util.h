@@ -27,8 +27,8 @@ struct Options
 	std::string only;     ///< run only the model or case with this name (pd-random, pd-path)
 	int oracleCases = -1; ///< pd-random: oracle cases per model; -1 = the default, 0 = none
 	bool cases = false;   ///< pd-random: one line per query on stderr (pose, answer, oracle)
-	int randomDirections = -1; ///< pd-random: pdPenetrationDef.randomDirections; -1 = the default
-	int coneDirections = -1;   ///< pd-random: pdPenetrationDef.coneDirections; -1 = the default
+	int randomDirections = -1; ///< pd-random, pd-path: pdPenetrationDef.randomDirections; -1 = the default
+	int coneDirections = -1;   ///< pd-random, pd-path: pdPenetrationDef.coneDirections; -1 = the default
 	std::string parts = "abc"; ///< sfog: which of the tables (a), (b), (c) to run
 };
 
