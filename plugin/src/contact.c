@@ -1247,7 +1247,7 @@ static pdStatus pdcCheckDef( const pdContactDef* def )
 		 def->maxIterations < 1 || !isfinite( def->timeBudgetMs ) || def->timeBudgetMs < 0.0 ||
 		 !isfinite( def->regionCosine ) || !( def->regionCosine >= -1.0 && def->regionCosine <= 1.0 ) ||
 		 !isfinite( def->holdCosine ) || !( def->holdCosine >= -1.0 && def->holdCosine <= 1.0 ) ||
-		 def->maxFeatures < 1 ||
+		 def->maxFeatures < 1 || !isfinite( def->relativeSkin ) || def->relativeSkin < 0.0 ||
 		 ( def->oneSided != PD_ONE_SIDED_AUTO && def->oneSided != PD_ONE_SIDED_ALWAYS &&
 		   def->oneSided != PD_ONE_SIDED_NEVER ) )
 	{
@@ -1294,6 +1294,7 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 	double diagA = pdcMeshDiagonal( meshA );
 	double diagB = pdcMeshDiagonal( meshB );
 	double tolerance = def->relativeTolerance * fmin( diagA, diagB );
+	double skin = def->relativeSkin * fmin( diagA, diagB );
 	if ( !( tolerance > 0.0 ) )
 	{
 		tolerance = 1e-9;
@@ -1647,25 +1648,29 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 		m->slot = slotOfRegion[i];
 		m->normal = r->normal;
 		m->pointCount = pc;
+		// Distances as the engine sees them: less the skin.
+		double minReported = r->minDistance - skin;
 		for ( int k = 0; k < pc; ++k )
 		{
 			pdContactPoint* cp = m->points + k;
 			cp->pointB = r->pointB[picked[k]];
-			cp->distance = r->distance[picked[k]];
+			cp->distance = r->distance[picked[k]] - skin;
 			// A resting, penetrating patch: its support points a hair above zero are the same
 			// surface within the feature noise. Left positive, the engine lets A approach
 			// through them for a step (speculative contact), and the stack bobs.
 			// The same holds for a touching patch (its support level with its closest point):
 			// else a resting body whose pair flips from penetrating to touching sees its support
-			// drop by up to the band in one step, and falls onto it.
-			if ( resting && r->minDistance < 0.0 && cp->distance > 0.0 && cp->distance <= supportBand )
+			// drop by up to the band in one step, and falls onto it. With a skin, a resting
+			// pair is touching as the engine sees it while its surfaces are a skin apart.
+			bool touching = pr.state == PD_STATE_TOUCHING || minReported <= tolerance;
+			if ( resting && minReported < 0.0 && cp->distance > 0.0 && cp->distance <= supportBand )
 			{
 				cp->distance = 0.0;
 			}
-			else if ( resting && pr.state == PD_STATE_TOUCHING && r->minDistance >= 0.0 &&
-					  cp->distance > r->minDistance && cp->distance <= r->minDistance + supportBand )
+			else if ( resting && touching && minReported >= 0.0 && cp->distance > minReported &&
+					  cp->distance <= minReported + supportBand )
 			{
-				cp->distance = r->minDistance;
+				cp->distance = minReported;
 			}
 			cp->pointA = pdcMulAdd( cp->pointB, cp->distance, r->normal );
 		}

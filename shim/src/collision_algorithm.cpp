@@ -221,6 +221,10 @@ void PolyDepthAlgorithm::processCollision( const btCollisionObjectWrapper* body0
 	pdContactDef def = m_registration->contactDef;
 	double breaking = breakingThreshold( shapeA, shapeB );
 	def.contactDistance = contactDistance( breaking, resultOut );
+	if ( m_closestPoints )
+	{
+		def.relativeSkin = 0.0; // queries (contactTest) see the exact surfaces; the skin is for the solver
+	}
 	// A's motion relative to B over the step (a point p of A moves by v + w x (p - cA), with
 	// B's rotation folded in): tells a one-sided floor where A came from, and which contact
 	// points of a spinning body arrive first. Rigid-body origins are centres of mass.

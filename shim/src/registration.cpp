@@ -53,7 +53,8 @@ pdStatus checkDef( const pdBulletDef& def )
 		return PD_STATUS_DEF_NOT_INITIALIZED;
 	}
 	if ( !std::isfinite( def.contactDistance ) || !( def.relativeTolerance > 0.0 ) ||
-		 !std::isfinite( def.relativeTolerance ) || def.maxIterations < 1 || !( def.timeBudgetMs >= 0.0 ) )
+		 !std::isfinite( def.relativeTolerance ) || def.maxIterations < 1 || !( def.timeBudgetMs >= 0.0 ) ||
+		 !std::isfinite( def.relativeSkin ) || def.relativeSkin < 0.0 )
 	{
 		return PD_STATUS_INVALID_DEF;
 	}
@@ -143,6 +144,7 @@ pdStatus registerAlgorithm( btCollisionDispatcher* dispatcher, const pdBulletDef
 	reg->contactDef.relativeTolerance = d.relativeTolerance;
 	reg->contactDef.maxIterations = d.maxIterations;
 	reg->contactDef.timeBudgetMs = d.timeBudgetMs;
+	reg->contactDef.relativeSkin = d.relativeSkin;
 
 	std::vector<std::pair<int, int>> cells = {
 		{ GIMPACT_SHAPE_PROXYTYPE, GIMPACT_SHAPE_PROXYTYPE },
@@ -207,6 +209,7 @@ extern "C" pdBulletDef pdBulletDefaultDef( void )
 	def.speculativeContacts = true;
 	def.registerClosestPoints = true;
 	def.includeScaledTriangleMesh = true;
+	def.relativeSkin = 2.5e-4;
 	def.internalValue = kBulletDefCookie;
 	return def;
 }

@@ -327,6 +327,56 @@ TEST( PdContact, SeparatedCloseContactsHavePositiveDistance )
 	}
 }
 
+TEST( PdContact, SkinLowersEveryDistanceAndNothingElse )
+{
+	// Boxes A (0.4 x 0.2 x 0.4, diagonal 0.6) and B: the skin is relative to the smaller one.
+	MeshHolder a{ makeBox( 0.2, 0.1, 0.2 ) }, b{ makeBox( 0.5, 0.1, 0.5 ) };
+	WorkspaceHolder ws;
+	const double diagonalA = 0.6;
+	pdTransform poseB = at( 0, 0, 0 );
+	// Penetrating by 5 cm, and 1 cm apart.
+	for ( double y : { 0.15, 0.21 } )
+	{
+		pdTransform poseA = at( 0.05, y, -0.02 );
+		pdContactManifoldSet exact, skinned;
+		for ( int withSkin = 0; withSkin < 2; ++withSkin )
+		{
+			pdContactDef def = pdContactDefaultDef();
+			def.relativeSkin = withSkin ? 1e-3 : 0.0;
+			pdContactPair pair;
+			pdContactPair_Reset( &pair );
+			ASSERT_GE( pdContact_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, &def, ws.ws, withSkin ? &skinned : &exact ), 0 );
+		}
+		ASSERT_EQ( exact.state, skinned.state ) << "y " << y;
+		ASSERT_GE( exact.count, 1 );
+		ASSERT_EQ( exact.count, skinned.count ) << "y " << y;
+		for ( int i = 0; i < exact.count; ++i )
+		{
+			const pdContactManifold& e = exact.manifolds[i];
+			const pdContactManifold& s = skinned.manifolds[i];
+			EXPECT_EQ( e.normal.y, s.normal.y );
+			ASSERT_EQ( e.pointCount, s.pointCount );
+			for ( int k = 0; k < e.pointCount; ++k )
+			{
+				EXPECT_NEAR( s.points[k].distance, e.points[k].distance - 1e-3 * diagonalA, 1e-12 ) << "y " << y;
+				EXPECT_EQ( s.points[k].pointB.x, e.points[k].pointB.x );
+				EXPECT_EQ( s.points[k].pointB.y, e.points[k].pointB.y );
+				EXPECT_NEAR( s.points[k].pointA.y, s.points[k].pointB.y + s.normal.y * s.points[k].distance, 1e-12 );
+			}
+		}
+	}
+	pdContactPair pair;
+	pdContactPair_Reset( &pair );
+	pdContactManifoldSet set;
+	for ( double bad : { -1e-4, (double)NAN, (double)INFINITY } )
+	{
+		pdContactDef def = pdContactDefaultDef();
+		def.relativeSkin = bad;
+		EXPECT_EQ( pdContact_Generate( &pair, a.mesh, &poseB, b.mesh, &poseB, &def, ws.ws, &set ), PD_STATUS_INVALID_DEF )
+			<< bad;
+	}
+}
+
 TEST( PdContact, OneSidedFloorResolvesTowardTheSideItCameFrom )
 {
 	MeshHolder box{ makeBox( 0.15, 0.15, 0.15 ) }, floor{ makeFloor( 1.0, 4 ) };

@@ -78,10 +78,10 @@ struct World
 	std::vector<std::unique_ptr<btRigidBody>> bodies;
 	std::vector<std::unique_ptr<btDefaultMotionState>> states;
 
-	World()
+	explicit World( const pdBulletDef* def = nullptr )
 	{
 		btGImpactCollisionAlgorithm::registerAlgorithm( &dispatcher );
-		EXPECT_EQ( polydepth::bullet::registerAlgorithm( &dispatcher, nullptr ), PD_STATUS_OK );
+		EXPECT_EQ( polydepth::bullet::registerAlgorithm( &dispatcher, def ), PD_STATUS_OK );
 		world = std::make_unique<btDiscreteDynamicsWorld>( &dispatcher, &broadphase, &solver, &config );
 		world->setGravity( btVector3( 0, -9.81f, 0 ) );
 	}
@@ -250,15 +250,28 @@ TEST( PdBulletContacts, TorusOnTorusSignsInBothBodyOrders )
 	}
 }
 
-TEST( PdBulletContacts, SeparatedCloseGivesPositiveDistance )
+// Bounding-box diagonal of a mesh's vertices (what the skin is relative to).
+double diagonalOf( const BtMesh& m )
+{
+	btVector3 lo( BT_LARGE_FLOAT, BT_LARGE_FLOAT, BT_LARGE_FLOAT ), hi = -lo;
+	for ( size_t i = 0; i < m.vertices.size(); i += 3 )
+	{
+		btVector3 v( m.vertices[i], m.vertices[i + 1], m.vertices[i + 2] );
+		lo.setMin( v );
+		hi.setMax( v );
+	}
+	return (double)( hi - lo ).length();
+}
+
+// The smallest manifold distance of a torus 5 mm above the floor, every point checked positive
+// against floorOfPoints and within the manifold's breaking threshold.
+double closestAboveFloor( const pdBulletDef* def, double floorOfPoints )
 {
 	Shapes s;
-	World w;
+	World w( def );
 	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
 	w.add( s.torus.get(), 1, btVector3( 0, 0.15f + 0.005f, 0 ) );
 	w.world->performDiscreteCollisionDetection();
-	// The closest points sit at the 5 mm gap; others further round the tube are still within
-	// the breaking threshold (speculative contacts), all with positive distance.
 	int points = 0;
 	btScalar closest = BT_LARGE_FLOAT;
 	for ( int i = 0; i < w.dispatcher.getNumManifolds(); ++i )
@@ -267,13 +280,57 @@ TEST( PdBulletContacts, SeparatedCloseGivesPositiveDistance )
 		for ( int k = 0; k < m->getNumContacts(); ++k, ++points )
 		{
 			btScalar d = m->getContactPoint( k ).getDistance();
-			EXPECT_GT( d, 0.004 );
+			EXPECT_GT( d, floorOfPoints );
 			EXPECT_LE( d, m->getContactBreakingThreshold() );
 			closest = btMin( closest, d );
 		}
 	}
 	EXPECT_GE( points, 1 );
-	EXPECT_NEAR( closest, 0.005, 1e-4 );
+	return (double)closest;
+}
+
+TEST( PdBulletContacts, SeparatedCloseGivesPositiveDistance )
+{
+	// The closest points sit at the 5 mm gap; others further round the tube are still within
+	// the breaking threshold (speculative contacts), all with positive distance.
+	pdBulletDef exact = pdBulletDefaultDef();
+	exact.relativeSkin = 0.0;
+	EXPECT_NEAR( closestAboveFloor( &exact, 0.004 ), 0.005, 1e-4 );
+}
+
+TEST( PdBulletContacts, SkinShiftsEveryDistanceForTheSolverOnly )
+{
+	// The default skin: every manifold distance is the gap less skin x the torus's diagonal
+	// (the smaller mesh), so the solver rests the torus that far above the floor.
+	Shapes s;
+	pdBulletDef def = pdBulletDefaultDef();
+	ASSERT_GT( def.relativeSkin, 0.0 );
+	double skin = def.relativeSkin * diagonalOf( s.torusData );
+	EXPECT_NEAR( closestAboveFloor( &def, 0.004 - skin ), 0.005 - skin, 1e-4 );
+	def.relativeSkin = 4.0 * def.relativeSkin;
+	EXPECT_NEAR( closestAboveFloor( &def, 0.004 - 4.0 * skin ), 0.005 - 4.0 * skin, 1e-4 );
+
+	// contactPairTest (the closest-points algorithm) reports the exact surfaces.
+	World w;
+	btRigidBody* floor = w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
+	btRigidBody* torus = w.add( s.torus.get(), 1, btVector3( 0, 0.15f + 0.005f, 0 ) );
+	w.world->updateAabbs();
+	w.world->computeOverlappingPairs();
+	CountingCallback pair;
+	pair.m_closestDistanceThreshold = 0.02f;
+	w.world->contactPairTest( floor, torus, pair );
+	EXPECT_GT( pair.count, 0 );
+	EXPECT_NEAR( pair.minDistance, 0.005, 1e-4 );
+
+	// Out of range refused at registration.
+	btDefaultCollisionConfiguration config;
+	btCollisionDispatcher dispatcher( &config );
+	for ( double bad : { -1e-4, (double)NAN, (double)INFINITY } )
+	{
+		pdBulletDef range = pdBulletDefaultDef();
+		range.relativeSkin = bad;
+		EXPECT_EQ( pdBullet_Register( &dispatcher, &range ), PD_STATUS_INVALID_DEF ) << bad;
+	}
 }
 
 TEST( PdBulletContacts, ContactTestAndContactPairTestReturnContacts )

@@ -63,6 +63,13 @@ typedef struct pdContactDef
 	/// frame's normal, so resting contacts do not jitter. 1 disables. Default 0.99 (~8 deg).
 	double holdCosine;
 	int maxFeatures;   ///< contact features gathered per call (the closest ones; 4x for a fast body). Default 256
+	/// Skin, relative to the smaller mesh's bounding-box diagonal: every point's distance is
+	/// reported this much smaller than the surfaces' (pointA moves in with it), so a solver
+	/// that drives contact distances to zero rests the bodies a skin apart instead of
+	/// touching, where a pair takes the cheap separated path (a distance query) instead of a
+	/// PD query on most steps. Regions, normals and which pairs get contacts do not change.
+	/// Default 0 (the exact surfaces); the Bullet shim passes pdBulletDef.relativeSkin.
+	double relativeSkin;
 	int internalValue; ///< set by pdContactDefaultDef(); do not touch
 } pdContactDef;
 
@@ -101,7 +108,7 @@ typedef struct pdContactPoint
 {
 	pdVec3 pointB;   ///< on B's surface, world frame
 	pdVec3 pointA;   ///< the matching point on A at the input poses: pointB + normal * distance
-	double distance; ///< signed along the region normal; negative = penetration (world units)
+	double distance; ///< signed along the region normal, less the skin; negative = penetration (world units)
 } pdContactPoint;
 
 /// One contact region (feeds one engine manifold).
