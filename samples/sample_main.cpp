@@ -44,10 +44,12 @@ const char* const kUsage =
 	"usage: polydepth-sample debris|ragdoll|tori [--algo polydepth|gimpact] [--bodies N] [--steps N] [--seed S]\n"
 	"       [--frames DIR] [--every K] [--video FILE] [--sheet FILE] [--series FILE] [--size WxH] [--view] [--json]\n"
 	"       [--show-contacts] [--shapes torus,knot,grate,cup,spoon,bunny] [--debris N] [--models DIR]\n"
-	"       [--no-sleep] [--margin M] [--penetration-every N] [--substeps N] [--solver-iterations N] [--hash]\n"
+	"       [--no-sleep] [--margin M] [--skin R] [--penetration-every N] [--substeps N] [--solver-iterations N] [--hash]\n"
 	"  debris   mixed concave bodies falling into an open box (default 32 bodies, 600 steps)\n"
 	"  tori     the benchmark: 60 tori of 1,536 triangles, 600 steps of 1/60 s\n"
 	"  ragdoll  ragdolls (11 bodies, 10 joints) tumbling down stairs onto a debris heap (default 4)\n"
+	"  --skin R  PolyDepth's solver skin as a fraction of the smaller mesh's size (pdBulletDef.relativeSkin,\n"
+	"         default 2.5e-4); 0 puts the contacts at the exact surfaces\n"
 	"  --hash prints only the final state hash (0x + 16 hex digits): same scene, seed and steps give\n"
 	"         the same hash in every process\n"
 	"  --view opens a window (drag: orbit, wheel: zoom, space: pause, N: step, C: contacts,\n"
@@ -163,6 +165,15 @@ pdOptions pdParseOptions( int argc, char** argv )
 			if ( end == text || *end != 0 || !( m > 0.0 && m < 1.0 ) )
 				pdBadOption( std::string( "--margin expects metres in (0, 1), got '" ) + text + "'" );
 			o.config.margin = m;
+		}
+		else if ( arg == "--skin" )
+		{
+			const char* text = value();
+			char* end = nullptr;
+			double r = std::strtod( text, &end );
+			if ( end == text || *end != 0 || !( r >= 0.0 && r < 0.1 ) )
+				pdBadOption( std::string( "--skin expects a fraction of the mesh size in [0, 0.1), got '" ) + text + "'" );
+			o.config.relativeSkin = r;
 		}
 		else if ( arg == "--substeps" )
 			o.config.substeps = (int)integer( 1, 64 );

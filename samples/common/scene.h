@@ -68,6 +68,9 @@ struct pdSceneConfig
 	double spawnHeight = 1.0;
 	/// Collision margin of the GImpact parts (m); <= 0 keeps Bullet's default 0.01.
 	double margin = 0.0;
+	/// PolyDepth only: pdBulletDef.relativeSkin (solver skin relative to the smaller mesh's
+	/// diagonal); < 0 keeps the shim's default (2.5e-4), 0 puts contacts at the exact surfaces.
+	double relativeSkin = -1.0;
 	/// Keep the contact points of the last step for pdScene::contacts() (overlays).
 	bool recordContacts = false;
 };

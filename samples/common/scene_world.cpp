@@ -196,7 +196,10 @@ bool pdSceneWorld::initWorld( std::string* error )
 	if ( m_config.algo == PD_SCENE_ALGO_POLYDEPTH )
 	{
 		// Later registrations win, so this overrides GImpact for the concave mesh pairs only.
-		pdStatus status = polydepth::bullet::registerAlgorithm( m_dispatcher.get(), nullptr );
+		pdBulletDef def = pdBulletDefaultDef();
+		if ( m_config.relativeSkin >= 0.0 )
+			def.relativeSkin = m_config.relativeSkin;
+		pdStatus status = polydepth::bullet::registerAlgorithm( m_dispatcher.get(), &def );
 		if ( status != PD_STATUS_OK )
 		{
 			*error = std::string( "polydepth::bullet::registerAlgorithm failed: " ) + pdStatusString( status );

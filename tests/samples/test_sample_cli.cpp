@@ -80,10 +80,25 @@ TEST( PdSampleCli, HashPrintsOnlyTheHashAndJsonAgrees )
 	EXPECT_NE( json.out.find( "\"hash\": \"" + hash.out.substr( 0, 18 ) + "\"" ), std::string::npos ) << json.out;
 }
 
+TEST( PdSampleCli, SkinReachesTheShim )
+{
+	// The bodies land within the 40 steps: the skin changes where they rest, so the state.
+	std::string polydepth = std::string( kDebris ) + " --algo polydepth --seed 2 --hash";
+	pdRun byDefault = RunSample( polydepth );
+	pdRun same = RunSample( polydepth + " --skin 2.5e-4" );
+	pdRun exact = RunSample( polydepth + " --skin 0" );
+	ASSERT_EQ( byDefault.exitCode, 0 ) << byDefault.err;
+	ASSERT_EQ( same.exitCode, 0 ) << same.err;
+	ASSERT_EQ( exact.exitCode, 0 ) << exact.err;
+	EXPECT_EQ( byDefault.out, same.out ) << "the default is pdBulletDefaultDef's 2.5e-4";
+	EXPECT_NE( byDefault.out, exact.out );
+}
+
 TEST( PdSampleCli, BadOptionsExitWithCode2AndOneLine )
 {
 	for ( const char* args : { "", "teapot", "debris --algo fcl", "debris --steps 0", "debris --bodies x",
-							   "ragdoll --bodies 65", "debris --frobnicate" } )
+							   "ragdoll --bodies 65", "debris --frobnicate", "debris --skin -1e-4", "debris --skin x",
+							   "debris --skin 0.5" } )
 	{
 		pdRun r = RunSample( args );
 		SCOPED_TRACE( std::string( "args '" ) + args + "': stderr '" + r.err + "'" );
