@@ -1247,7 +1247,7 @@ static pdStatus pdcCheckDef( const pdContactDef* def )
 		 def->maxIterations < 1 || !isfinite( def->timeBudgetMs ) || def->timeBudgetMs < 0.0 ||
 		 !isfinite( def->regionCosine ) || !( def->regionCosine >= -1.0 && def->regionCosine <= 1.0 ) ||
 		 !isfinite( def->holdCosine ) || !( def->holdCosine >= -1.0 && def->holdCosine <= 1.0 ) ||
-		 def->maxFeatures < 1 || !isfinite( def->relativeSkin ) || def->relativeSkin < 0.0 ||
+		 def->maxFeatures < 1 || !isfinite( def->relativeSkin ) || def->relativeSkin < 0.0 || def->relativeSkin >= 0.1 ||
 		 ( def->oneSided != PD_ONE_SIDED_AUTO && def->oneSided != PD_ONE_SIDED_ALWAYS &&
 		   def->oneSided != PD_ONE_SIDED_NEVER ) )
 	{
@@ -1294,7 +1294,9 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 	double diagA = pdcMeshDiagonal( meshA );
 	double diagB = pdcMeshDiagonal( meshB );
 	double tolerance = def->relativeTolerance * fmin( diagA, diagB );
-	double skin = def->relativeSkin * fmin( diagA, diagB );
+	// A skin only works where separated pairs still get contacts: at most half the contact
+	// distance (none without separated contacts), else a pair would hover where it has none.
+	double skin = fmin( def->relativeSkin * fmin( diagA, diagB ), 0.5 * def->contactDistance );
 	if ( !( tolerance > 0.0 ) )
 	{
 		tolerance = 1e-9;

@@ -54,7 +54,7 @@ pdStatus checkDef( const pdBulletDef& def )
 	}
 	if ( !std::isfinite( def.contactDistance ) || !( def.relativeTolerance > 0.0 ) ||
 		 !std::isfinite( def.relativeTolerance ) || def.maxIterations < 1 || !( def.timeBudgetMs >= 0.0 ) ||
-		 !std::isfinite( def.relativeSkin ) || def.relativeSkin < 0.0 )
+		 !std::isfinite( def.relativeSkin ) || def.relativeSkin < 0.0 || def.relativeSkin >= 0.1 )
 	{
 		return PD_STATUS_INVALID_DEF;
 	}

@@ -365,10 +365,29 @@ TEST( PdContact, SkinLowersEveryDistanceAndNothingElse )
 			}
 		}
 	}
+	// At most half the contact distance is applied, none without separated contacts.
+	for ( double contactDistance : { 0.0, 0.004 } )
+	{
+		pdTransform poseA = at( 0.05, 0.15, -0.02 );
+		double deepest[2] = { 0.0, 0.0 };
+		for ( int withSkin = 0; withSkin < 2; ++withSkin )
+		{
+			pdContactDef def = pdContactDefaultDef();
+			def.contactDistance = contactDistance;
+			def.relativeSkin = withSkin ? 0.05 : 0.0; // 3 cm on A
+			pdContactPair pair;
+			pdContactPair_Reset( &pair );
+			pdContactManifoldSet out;
+			ASSERT_GE( pdContact_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, &def, ws.ws, &out ), 0 );
+			ASSERT_GE( out.count, 1 );
+			deepest[withSkin] = out.manifolds[0].points[0].distance;
+		}
+		EXPECT_NEAR( deepest[1], deepest[0] - 0.5 * contactDistance, 1e-12 ) << contactDistance;
+	}
 	pdContactPair pair;
 	pdContactPair_Reset( &pair );
 	pdContactManifoldSet set;
-	for ( double bad : { -1e-4, (double)NAN, (double)INFINITY } )
+	for ( double bad : { -1e-4, 0.1, (double)NAN, (double)INFINITY } )
 	{
 		pdContactDef def = pdContactDefaultDef();
 		def.relativeSkin = bad;

@@ -325,7 +325,7 @@ TEST( PdBulletContacts, SkinShiftsEveryDistanceForTheSolverOnly )
 	// Out of range refused at registration.
 	btDefaultCollisionConfiguration config;
 	btCollisionDispatcher dispatcher( &config );
-	for ( double bad : { -1e-4, (double)NAN, (double)INFINITY } )
+	for ( double bad : { -1e-4, 0.1, (double)NAN, (double)INFINITY } )
 	{
 		pdBulletDef range = pdBulletDefaultDef();
 		range.relativeSkin = bad;

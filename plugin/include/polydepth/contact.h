@@ -68,6 +68,8 @@ typedef struct pdContactDef
 	/// that drives contact distances to zero rests the bodies a skin apart instead of
 	/// touching, where a pair takes the cheap separated path (a distance query) instead of a
 	/// PD query on most steps. Regions, normals and which pairs get contacts do not change.
+	/// At most half of contactDistance is applied (none when contactDistance is 0: a pair
+	/// must still get contacts where it hovers). Valid range [0, 0.1).
 	/// Default 0 (the exact surfaces); the Bullet shim passes pdBulletDef.relativeSkin.
 	double relativeSkin;
 	int internalValue; ///< set by pdContactDefaultDef(); do not touch

@@ -65,9 +65,10 @@ typedef struct pdBulletDef
 	/// contact points report their distance this much smaller, so Bullet's solver rests
 	/// bodies about a skin apart (0.47 mm for a 1.3 m torus at the default) and a resting
 	/// pair mostly takes the cheap separated path instead of a PD query. In the 60-tori
-	/// debris scene it cut the mean step by about a quarter (bench/results/debris.md,
-	/// session 17). contactTest and contactPairTest report the exact surfaces. 0 turns it
-	/// off. Default 2.5e-4.
+	/// debris scene it cut the settled heap's step by a quarter and the mean step by 15%
+	/// (16 seeds, bench/results/debris.md, session 17). contactTest and contactPairTest
+	/// report the exact surfaces. At most half the contact distance is applied. 0 turns it
+	/// off; valid range [0, 0.1). Default 2.5e-4.
 	double relativeSkin;
 	int internalValue;
 } pdBulletDef;
