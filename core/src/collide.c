@@ -13,6 +13,26 @@ typedef struct pdPairEntry
 	int a, b;
 } pdPairEntry;
 
+bool pdCollide_Containment( const pdMesh* meshA, const pdMesh* meshB, const pdFrame* rel, pdWorkspace* ws )
+{
+	// No surface crossing: each connected part is wholly inside or outside, so one vertex
+	// decides (for the component it belongs to).
+	if ( meshB->closed )
+	{
+		pdVec3 p = pdFrameApply( rel, meshA->vertices[meshA->triangles[0][0]] );
+		if ( pdMesh_ContainsPoint( meshB, p, ws ) )
+		{
+			return true;
+		}
+	}
+	if ( meshA->closed )
+	{
+		pdVec3 p = pdMulMTV( &rel->r, pdSub( meshB->vertices[meshB->triangles[0][0]], rel->p ) );
+		return pdMesh_ContainsPoint( meshA, p, ws );
+	}
+	return false;
+}
+
 pdCollideDef pdDefaultCollideDef( void )
 {
 	pdCollideDef def;
@@ -230,18 +250,7 @@ pdStatus pdCollide( const pdMesh* meshA, const pdTransform* poseA, const pdMesh*
 	{
 		if ( rootsOverlap )
 		{
-			// No surface crossing: each connected part is wholly inside or outside, so one
-			// vertex decides (for the component it belongs to).
-			if ( meshB->closed )
-			{
-				pdVec3 p = pdFrameApply( &rel, meshA->vertices[meshA->triangles[0][0]] );
-				containment = pdMesh_ContainsPoint( meshB, p, ws );
-			}
-			if ( !containment && meshA->closed )
-			{
-				pdVec3 p = pdMulMTV( &rel.r, pdSub( meshB->vertices[meshB->triangles[0][0]], rel.p ) );
-				containment = pdMesh_ContainsPoint( meshA, p, ws );
-			}
+			containment = pdCollide_Containment( meshA, meshB, &rel, ws );
 		}
 	}
 

@@ -8,6 +8,7 @@
 #include "initial_config.h"
 #include "lcp.h"
 #include "mesh.h"
+#include "proximity.h"
 #include "sfog.h"
 #include "workspace.h"
 
@@ -968,6 +969,35 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 	q.memory = q.planes + PD_MAX_PD_FEATURES;
 	q.lambda = ws->pdScratch.data;
 
+	// 0. A pair the last query found apart (a resting pair a skin apart, every step) is most
+	// likely still apart: one distance query bounded by the tolerance proves it without the
+	// collision check below, which visits every overlapping box pair when nothing intersects.
+	// The classification is the same (an intersection shows as distance 0, and containment is
+	// checked as pdCollide checks it); any other outcome takes the full path.
+	if ( ioCache != NULL && ioCache->lastSeparated )
+	{
+		pdDistanceDef distanceDef = pdDefaultDistanceDef();
+		distanceDef.upperBound = q.tol;
+		distanceDef.knownSeparated = true;
+		pdDistanceResult distance;
+		status = pdComputeDistance( meshA, poseA, meshB, poseB, &distanceDef, ws, &distance );
+		q.nodeVisits += distance.nodeVisits;
+		if ( status == PD_STATUS_OK && ( distance.stoppedAbove || distance.distance > q.tol ) )
+		{
+			pdFrame rel = pdRelativeFrame( &q.sc.frameA, &q.sc.frameB );
+			if ( !q.sc.containment || !pdCollide_Containment( meshA, meshB, &rel, ws ) )
+			{
+				outResult->state = PD_STATE_SEPARATED;
+				outResult->nodeVisits = q.nodeVisits;
+				return pdFinish( outResult, PD_STATUS_OK, startMs );
+			}
+		}
+		else if ( status < 0 )
+		{
+			return pdFail( outResult, status, startMs );
+		}
+	}
+
 	// 1. Colliding at all? The intersecting pairs also seed the start directions.
 	pdCollideDef collideDef = pdDefaultCollideDef();
 	collideDef.reportAllPairs = true;
@@ -994,6 +1024,10 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 			return pdFail( outResult, status, startMs );
 		}
 		outResult->state = !distance.stoppedAbove && distance.distance <= q.tol ? PD_STATE_TOUCHING : PD_STATE_SEPARATED;
+		if ( ioCache != NULL )
+		{
+			ioCache->lastSeparated = outResult->state == PD_STATE_SEPARATED;
+		}
 		outResult->nodeVisits = q.nodeVisits + distance.nodeVisits;
 		return pdFinish( outResult, PD_STATUS_OK, startMs );
 	}
@@ -1143,6 +1177,10 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 
 	// 7. Motion coherence.
 	pdUpdateCache( &q, ioCache, answer );
+	if ( ioCache != NULL )
+	{
+		ioCache->lastSeparated = false;
+	}
 
 	outResult->nodeVisits = q.nodeVisits + q.sc.nodeVisits;
 	pdStatus final = PD_STATUS_OK;

@@ -13,3 +13,7 @@ double pdMesh_PointDistance( const pdMesh* mesh, pdVec3 localPoint, double maxDi
 /// For a closed mesh: true when the point (mesh frame) is strictly inside the solid (robust
 /// ray parity with several directions). Always false for an open mesh. Uses ws->stack.
 bool pdMesh_ContainsPoint( const pdMesh* mesh, pdVec3 localPoint, pdWorkspace* ws );
+
+/// With no surface pair intersecting: whether one closed mesh contains the other (A's frame
+/// relative to B's is rel), decided by one vertex of each, as pdCollide's containment test.
+bool pdCollide_Containment( const pdMesh* meshA, const pdMesh* meshB, const pdFrame* rel, pdWorkspace* ws );

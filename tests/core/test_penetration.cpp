@@ -639,6 +639,67 @@ TEST_F( PdPenetration, CoherentQueriesStayValid )
 	EXPECT_EQ( cache.count, 3 );
 }
 
+// A cache that remembers a separated pair lets the next query confirm the gap with one bounded
+// distance query instead of the collision traversal: same states and answers as a query
+// without a cache, less work while apart, and containment still caught.
+TEST_F( PdPenetration, ApartPairsAreConfirmedByOneDistanceQuery )
+{
+	Mesh a, b;
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
+	const double tol = Tolerance( a.mesh, b.mesh );
+	pdPenetrationCache cache;
+	pdResetPenetrationCache( &cache );
+	pdTransform pb = Pose( { 0, 0, 0 } );
+	// Side by side in one plane: the gap between the tubes is x - 2.6.
+	struct Step
+	{
+		double gap;
+		pdPenetrationState state;
+	};
+	const Step steps[] = { { 0.05, PD_STATE_SEPARATED },	 { 0.02, PD_STATE_SEPARATED },
+						   { 0.5 * tol, PD_STATE_TOUCHING }, { 0.03, PD_STATE_SEPARATED },
+						   { -0.02, PD_STATE_PENETRATING },	 { 0.04, PD_STATE_SEPARATED } };
+	for ( const Step& step : steps )
+	{
+		SCOPED_TRACE( "gap " + std::to_string( step.gap ) );
+		pdTransform pa = Pose( { 2.6 + step.gap, 0.0, 0.0 } );
+		pdPenetrationResult cached = Run( a, pa, b, pb, nullptr, &cache );
+		pdPenetrationResult fresh = Run( a, pa, b, pb );
+		EXPECT_EQ( cached.state, step.state );
+		EXPECT_EQ( fresh.state, step.state );
+		EXPECT_EQ( cache.lastSeparated, step.state == PD_STATE_SEPARATED );
+		if ( step.state == PD_STATE_PENETRATING )
+		{
+			EXPECT_NEAR( cached.depth, fresh.depth, 0.01 * fresh.depth );
+			EXPECT_TRUE( Valid( a, pa, b, pb, cached.translation ) );
+		}
+	}
+
+	// Linked rings 0.4 apart: their boxes overlap, so the collision traversal has work to do
+	// and the confirmed gap skips it.
+	pdTransform linked = Pose( { 1.0, 0.0, 0.0 }, { std::sqrt( 0.5 ), std::sqrt( 0.5 ), 0.0, 0.0 } );
+	pdResetPenetrationCache( &cache );
+	pdPenetrationResult first = Run( a, linked, b, pb, nullptr, &cache );
+	pdPenetrationResult second = Run( a, linked, b, pb, nullptr, &cache );
+	EXPECT_EQ( first.state, PD_STATE_SEPARATED );
+	EXPECT_EQ( second.state, PD_STATE_SEPARATED );
+	EXPECT_LT( second.nodeVisits, first.nodeVisits );
+
+	// A small closed box that was apart from a big one and is now wholly inside it.
+	Mesh small, big;
+	ASSERT_TRUE( pdMakeBox( { 0.2, 0.2, 0.2 }, 1, &small.soup ) && small.Make() );
+	ASSERT_TRUE( pdMakeBox( { 1.0, 1.0, 1.0 }, 1, &big.soup ) && big.Make() );
+	pdPenetrationDef def = NoExactPath();
+	pdResetPenetrationCache( &cache );
+	pdPenetrationResult outside = Run( small, Pose( { 3.0, 0.0, 0.0 } ), big, pb, &def, &cache );
+	EXPECT_EQ( outside.state, PD_STATE_SEPARATED );
+	ASSERT_TRUE( cache.lastSeparated );
+	pdPenetrationResult inside = Run( small, Pose( { 0.3, 0.1, 0.0 } ), big, pb, &def, &cache );
+	EXPECT_EQ( inside.state, PD_STATE_PENETRATING );
+	EXPECT_NEAR( inside.depth, 0.9, 0.009 );
+}
+
 TEST_F( PdPenetration, NoAllocationAfterWarmUp )
 {
 	Mesh a, b;

@@ -67,6 +67,9 @@ typedef struct pdPenetrationCache
 	int count;                ///< valid entries (private)
 	int next;                 ///< ring position (private)
 	unsigned stamp;           ///< private
+	/// The last query found the pair farther apart than the contact tolerance (private): the
+	/// next one first tries to confirm that with one bounded distance query.
+	bool lastSeparated;
 } pdPenetrationCache;
 
 PD_API void pdResetPenetrationCache( pdPenetrationCache* cache );
