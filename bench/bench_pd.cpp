@@ -205,6 +205,17 @@ pdQuat quatFromRowMajor( const double* m )
 	return pdQuat{ q.w / n, q.x / n, q.y / n, q.z / n };
 }
 
+// The core's defaults with --random-directions and --cone-directions applied.
+pdPenetrationDef defWithDirectionOptions( const Options& o )
+{
+	pdPenetrationDef def = pdDefaultPenetrationDef();
+	if ( o.randomDirections >= 0 )
+		def.randomDirections = o.randomDirections;
+	if ( o.coneDirections >= 0 )
+		def.coneDirections = o.coneDirections;
+	return def;
+}
+
 } // namespace
 
 int runPdRandom( const Options& o )
@@ -232,11 +243,7 @@ int runPdRandom( const Options& o )
 		double medianMs = 0, p95Ms = 0, contacts = 0, iterations = 0, pdOverDistance = 0, worstRatio = 0;
 	};
 	std::vector<Row> rows;
-	pdPenetrationDef pdDef = pdDefaultPenetrationDef();
-	if ( o.randomDirections >= 0 )
-		pdDef.randomDirections = o.randomDirections;
-	if ( o.coneDirections >= 0 )
-		pdDef.coneDirections = o.coneDirections;
+	pdPenetrationDef pdDef = defWithDirectionOptions( o );
 	pdWorkspace* ws = pdCreateWorkspace();
 	for ( const PdModel& spec : specs )
 	{
@@ -438,11 +445,7 @@ int runPdPath( const Options& o )
 			row.coherence = mode == 1;
 			pdPenetrationCache cache;
 			pdResetPenetrationCache( &cache );
-			pdPenetrationDef def = pdDefaultPenetrationDef();
-			if ( o.randomDirections >= 0 )
-				def.randomDirections = o.randomDirections;
-			if ( o.coneDirections >= 0 )
-				def.coneDirections = o.coneDirections;
+			pdPenetrationDef def = defWithDirectionOptions( o );
 			if ( !row.coherence )
 				def.startStrategies &= ~(unsigned)PD_START_COHERENCE;
 			std::vector<double> ms;

@@ -302,14 +302,8 @@ static int pdParseQueryOptions( int argc, char** argv, pdCliOptions* o, bool* ou
 			{
 				return pdBadInput( "%s: expected an integer from 0 to 4096, got '%s'", a, value != NULL ? value : "" );
 			}
-			if ( a[2] == 'r' )
-			{
-				o->def.randomDirections = (int)n;
-			}
-			else
-			{
-				o->def.coneDirections = (int)n;
-			}
+			int* count = strcmp( a, "--random-directions" ) == 0 ? &o->def.randomDirections : &o->def.coneDirections;
+			*count = (int)n;
 			++i;
 		}
 		else if ( strcmp( a, "--seed" ) == 0 )

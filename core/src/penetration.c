@@ -969,20 +969,30 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 	q.memory = q.planes + PD_MAX_PD_FEATURES;
 	q.lambda = ws->pdScratch.data;
 
+	// Touching or apart: a distance query bounded by the tolerance, which may stop once it
+	// proves a gap above it. knownSeparated skips its own first-hit collide: an intersection
+	// still shows as distance 0, only the work differs.
+	pdDistanceDef distanceDef = pdDefaultDistanceDef();
+	distanceDef.upperBound = q.tol;
+	distanceDef.knownSeparated = true;
+	pdDistanceResult distance;
+	bool haveDistance = false;
+
 	// 0. A pair the last query found apart (a resting pair a skin apart, every step) is most
-	// likely still apart: one distance query bounded by the tolerance proves it without the
-	// collision check below, which visits every overlapping box pair when nothing intersects.
-	// The classification is the same (an intersection shows as distance 0, and containment is
-	// checked as pdCollide checks it); any other outcome takes the full path.
+	// likely still apart: the distance query proves it without the collision check below,
+	// which visits every overlapping box pair when nothing intersects. The classification is
+	// the same (containment is checked as pdCollide checks it); any other outcome takes the
+	// full path, which reuses the distance.
 	if ( ioCache != NULL && ioCache->lastSeparated )
 	{
-		pdDistanceDef distanceDef = pdDefaultDistanceDef();
-		distanceDef.upperBound = q.tol;
-		distanceDef.knownSeparated = true;
-		pdDistanceResult distance;
 		status = pdComputeDistance( meshA, poseA, meshB, poseB, &distanceDef, ws, &distance );
+		if ( status < 0 )
+		{
+			return pdFail( outResult, status, startMs );
+		}
 		q.nodeVisits += distance.nodeVisits;
-		if ( status == PD_STATUS_OK && ( distance.stoppedAbove || distance.distance > q.tol ) )
+		haveDistance = status == PD_STATUS_OK;
+		if ( haveDistance && ( distance.stoppedAbove || distance.distance > q.tol ) )
 		{
 			pdFrame rel = pdRelativeFrame( &q.sc.frameA, &q.sc.frameB );
 			if ( !q.sc.containment || !pdCollide_Containment( meshA, meshB, &rel, ws ) )
@@ -991,10 +1001,6 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 				outResult->nodeVisits = q.nodeVisits;
 				return pdFinish( outResult, PD_STATUS_OK, startMs );
 			}
-		}
-		else if ( status < 0 )
-		{
-			return pdFail( outResult, status, startMs );
 		}
 	}
 
@@ -1012,23 +1018,21 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 	}
 	if ( !collide.colliding )
 	{
-		// Only touching or not matters here: the search may stop once it proves a gap.
-		pdDistanceDef distanceDef = pdDefaultDistanceDef();
-		distanceDef.upperBound = q.tol;
-		pdDistanceResult distance;
-		// The collision check above just failed: the distance query need not repeat it.
-		distanceDef.knownSeparated = true;
-		status = pdComputeDistance( meshA, poseA, meshB, poseB, &distanceDef, ws, &distance );
-		if ( status < 0 )
+		if ( !haveDistance )
 		{
-			return pdFail( outResult, status, startMs );
+			status = pdComputeDistance( meshA, poseA, meshB, poseB, &distanceDef, ws, &distance );
+			if ( status < 0 )
+			{
+				return pdFail( outResult, status, startMs );
+			}
+			q.nodeVisits += distance.nodeVisits;
 		}
 		outResult->state = !distance.stoppedAbove && distance.distance <= q.tol ? PD_STATE_TOUCHING : PD_STATE_SEPARATED;
 		if ( ioCache != NULL )
 		{
 			ioCache->lastSeparated = outResult->state == PD_STATE_SEPARATED;
 		}
-		outResult->nodeVisits = q.nodeVisits + distance.nodeVisits;
+		outResult->nodeVisits = q.nodeVisits;
 		return pdFinish( outResult, PD_STATUS_OK, startMs );
 	}
 

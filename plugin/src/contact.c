@@ -1650,8 +1650,10 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 		m->slot = slotOfRegion[i];
 		m->normal = r->normal;
 		m->pointCount = pc;
-		// Distances as the engine sees them: less the skin.
+		// Distances as the engine sees them: less the skin. With a skin, a resting pair is
+		// touching as the engine sees it while its surfaces are a skin apart.
 		double minReported = r->minDistance - skin;
+		bool touching = pr.state == PD_STATE_TOUCHING || minReported <= tolerance;
 		for ( int k = 0; k < pc; ++k )
 		{
 			pdContactPoint* cp = m->points + k;
@@ -1662,9 +1664,7 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 			// through them for a step (speculative contact), and the stack bobs.
 			// The same holds for a touching patch (its support level with its closest point):
 			// else a resting body whose pair flips from penetrating to touching sees its support
-			// drop by up to the band in one step, and falls onto it. With a skin, a resting
-			// pair is touching as the engine sees it while its surfaces are a skin apart.
-			bool touching = pr.state == PD_STATE_TOUCHING || minReported <= tolerance;
+			// drop by up to the band in one step, and falls onto it.
 			if ( resting && minReported < 0.0 && cp->distance > 0.0 && cp->distance <= supportBand )
 			{
 				cp->distance = 0.0;
