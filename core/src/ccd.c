@@ -3,9 +3,12 @@
 // endPositionA, B is fixed. Node pairs get the exact earliest time their boxes touch under the
 // translation (separating-axis slabs swept along the motion, B's box inflated by half the
 // contact tolerance); leaf pairs get pdTriangleTranslationToi with targetDistance = tolerance/2,
-// so the contact configuration stops just short of touching. The traversal is ordered
-// (earliest pair first) and bounded by the best time so far. The contact features at the
-// contact configuration are then gathered with pdComputeContactFeatures.
+// so the contact configuration stops just short of touching. The traversal is best-first:
+// pending node pairs sit in a min-heap on the earliest time their boxes can touch, so the pair
+// taken next is always the one that could be hit first, and the search ends as soon as that
+// time cannot beat the best leaf time found. (The ordered depth-first search it replaced
+// improved its best time about 27 times per sweep on the 70k-triangle bunny pair.) The contact
+// features at the contact configuration are then gathered with pdComputeContactFeatures.
 //
 // Orientation culling (def->cullByOrientation, only for a mesh that is closed with outward
 // winding): while A is outside B, the first point of B that A reaches lies on a face whose
@@ -15,17 +18,12 @@
 // Faces exactly parallel to v (n.v = 0) are kept. A start that already intersects is
 // detected beforehand by a static collide (startColliding), so culling never hides it.
 #include "core.h"
+#include "pair_heap.h"
 #include "penetration.h"
 #include "proximity.h"
 #include "tri_distance.h"
 
 #include <string.h>
-
-typedef struct pdCcdEntry
-{
-	int a, b;
-	double t; ///< earliest time the pair's boxes can touch
-} pdCcdEntry;
 
 pdCcdDef pdDefaultCcdDef( void )
 {
@@ -160,7 +158,9 @@ pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endP
 	}
 	else
 	{
-		if ( !pdBuffer_Reserve( &ws->stack, PD_BVH_PAIR_STACK * sizeof( pdCcdEntry ), false ) )
+		// Pending node pairs keyed by the earliest time their boxes can touch.
+		pdPairHeap heap;
+		if ( !pdPairHeap_Init( &heap, &ws->stack ) )
 		{
 			outResult->status = PD_STATUS_OUT_OF_MEMORY;
 			return outResult->status;
@@ -183,8 +183,7 @@ pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endP
 		// Boxes grow by the target distance so leaf pairs that come within it are reached.
 		double margin = target;
 
-		pdCcdEntry* stack = ws->stack.data;
-		int top = 0;
+		bool outOfMemory = false;
 		double best = 1.0;
 		bool found = false;
 		{
@@ -197,22 +196,24 @@ pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endP
 						  ( conesB != NULL && pdConeFacesAlong( conesB, u ) );
 			if ( t <= 1.0 && !culled )
 			{
-				stack[top++] = ( pdCcdEntry ){ 0, 0, t };
+				pdPairHeap_Push( &heap, ( pdKeyedPair ){ 0, 0, t } ); // fits: an empty heap has room
 			}
 		}
-		while ( top > 0 )
+		while ( heap.count > 0 )
 		{
-			pdCcdEntry e = stack[--top];
-			if ( e.t > best || ( found && e.t >= best ) )
+			// Every pending pair touches no earlier than the first: none can beat the best.
+			double first = pdPairHeap_Top( &heap )->key;
+			if ( first > best || ( found && first >= best ) )
 			{
-				continue;
+				heap.count = 0;
+				break;
 			}
 			if ( visits >= def->maxNodeVisits )
 			{
-				++top;
 				traversalStatus = PD_STATUS_TRAVERSAL_LIMIT;
 				break;
 			}
+			pdKeyedPair e = pdPairHeap_Pop( &heap );
 			++visits;
 			const pdBvhNode* na = bvhA->nodes + e.a;
 			const pdBvhNode* nb = bvhB->nodes + e.b;
@@ -276,12 +277,6 @@ pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endP
 				}
 				continue;
 			}
-			if ( top + 2 > PD_BVH_PAIR_STACK )
-			{
-				++top;
-				traversalStatus = PD_STATUS_TRAVERSAL_LIMIT;
-				break;
-			}
 			int a0, a1, b0, b1;
 			if ( pdBvh_DescendA( na, nb ) )
 			{
@@ -314,41 +309,33 @@ pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endP
 			pdBoxVelocity( nb1, vB, w1 );
 			double t0 = cull0 ? INFINITY : pdBvh_PairSweep( &p0, bvhA->nodes + a0, nb0, w0, margin, best );
 			double t1 = cull1 ? INFINITY : pdBvh_PairSweep( &p1, bvhA->nodes + a1, nb1, w1, margin, best );
-			pdCcdEntry e0 = { a0, b0, t0 }, e1 = { a1, b1, t1 };
-			// The earlier pair on top; pairs that cannot beat the best are dropped here.
+			// Pairs that cannot beat the best are dropped here.
 			bool keep0 = !cull0 && t0 <= best && !( found && t0 >= best );
 			bool keep1 = !cull1 && t1 <= best && !( found && t1 >= best );
-			if ( t0 <= t1 )
+			if ( ( keep0 || keep1 ) && !pdPairHeap_Grow( &heap ) )
 			{
-				if ( keep1 )
-				{
-					stack[top++] = e1;
-				}
-				if ( keep0 )
-				{
-					stack[top++] = e0;
-				}
+				outOfMemory = true;
+				break;
 			}
-			else
+			if ( keep0 )
 			{
-				if ( keep0 )
-				{
-					stack[top++] = e0;
-				}
-				if ( keep1 )
-				{
-					stack[top++] = e1;
-				}
+				pdPairHeap_Push( &heap, ( pdKeyedPair ){ a0, b0, t0 } );
+			}
+			if ( keep1 )
+			{
+				pdPairHeap_Push( &heap, ( pdKeyedPair ){ a1, b1, t1 } );
 			}
 		}
-		if ( traversalStatus == PD_STATUS_TRAVERSAL_LIMIT )
+		if ( outOfMemory )
 		{
-			// Conservative: the earliest time anything pending could touch.
-			for ( int k = 0; k < top; ++k )
-			{
-				best = fmin( best, stack[k].t );
-				found = true;
-			}
+			outResult->status = PD_STATUS_OUT_OF_MEMORY;
+			return outResult->status;
+		}
+		if ( traversalStatus == PD_STATUS_TRAVERSAL_LIMIT && heap.count > 0 )
+		{
+			// Conservative: the earliest time anything pending could touch (the heap's first).
+			best = fmin( best, pdPairHeap_Top( &heap )->key );
+			found = true;
 		}
 		if ( found )
 		{

@@ -5,97 +5,11 @@
 // about a third fewer than a depth-first descent on separated meshes. The bounded variant stops
 // as soon as the answer is proven below lowerBound or above upperBound.
 #include "core.h"
+#include "pair_heap.h"
 #include "proximity.h"
 #include "tri_distance.h"
 
-#include <limits.h>
 #include <string.h>
-
-typedef struct pdDistanceEntry
-{
-	int a, b;
-	double bound; ///< lower bound on the distance of the pair's subtrees (B's mesh units = world units)
-} pdDistanceEntry;
-
-// Entries the heap starts with; it grows (keeping its contents) when a query needs more, and
-// the workspace keeps the high-water mark. Small, so the growth path runs in ordinary tests.
-#define PD_DISTANCE_HEAP_START 64
-
-typedef struct pdDistanceHeap
-{
-	pdBuffer* buffer;
-	int count, capacity;
-} pdDistanceHeap;
-
-// Makes room for two more entries. False when the allocator refuses.
-static bool pdDistanceHeap_Grow( pdDistanceHeap* h )
-{
-	if ( h->count + 2 <= h->capacity )
-	{
-		return true;
-	}
-	if ( h->capacity > INT_MAX / 4 )
-	{
-		return false; // the int count would overflow: report the traversal limit instead
-	}
-	int capacity = 2 * h->capacity;
-	if ( !pdBuffer_Reserve( h->buffer, (size_t)capacity * sizeof( pdDistanceEntry ), true ) )
-	{
-		return false;
-	}
-	h->capacity = capacity;
-	return true;
-}
-
-static void pdDistanceHeap_Push( pdDistanceHeap* h, pdDistanceEntry e )
-{
-	pdDistanceEntry* d = h->buffer->data;
-	int i = h->count++;
-	// Sift up: at most log2(count) steps.
-	while ( i > 0 )
-	{
-		int parent = ( i - 1 ) / 2;
-		if ( d[parent].bound <= e.bound )
-		{
-			break;
-		}
-		d[i] = d[parent];
-		i = parent;
-	}
-	d[i] = e;
-}
-
-static pdDistanceEntry pdDistanceHeap_Pop( pdDistanceHeap* h )
-{
-	pdDistanceEntry* d = h->buffer->data;
-	pdDistanceEntry top = d[0];
-	pdDistanceEntry last = d[--h->count];
-	int n = h->count, i = 0;
-	// Sift down: each step doubles i, so at most log2(count) steps.
-	while ( n > 0 )
-	{
-		int child = 2 * i + 1;
-		if ( child >= n )
-		{
-			break;
-		}
-		if ( child + 1 < n && d[child + 1].bound < d[child].bound )
-		{
-			++child;
-		}
-		if ( d[child].bound >= last.bound )
-		{
-			break;
-		}
-		d[i] = d[child];
-		i = child;
-	}
-	if ( n > 0 )
-	{
-		d[i] = last;
-	}
-	return top;
-}
 
 pdDistanceDef pdDefaultDistanceDef( void )
 {
@@ -193,8 +107,8 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 	}
 	const pdBvh* bvhA = &meshA->bvh;
 	const pdBvh* bvhB = &meshB->bvh;
-	if ( bvhA->nodeCount == 0 || bvhB->nodeCount == 0 ||
-		 !pdBuffer_Reserve( &ws->stack, PD_DISTANCE_HEAP_START * sizeof( pdDistanceEntry ), false ) )
+	pdPairHeap heap;
+	if ( bvhA->nodeCount == 0 || bvhB->nodeCount == 0 || !pdPairHeap_Init( &heap, &ws->stack ) )
 	{
 		outResult->status = PD_STATUS_OUT_OF_MEMORY;
 		return outResult->status;
@@ -203,7 +117,6 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 	pdFrame rel = pdRelativeFrame( &frameA, &frameB );
 	const double lowerBound = def->lowerBound;
 	const double upperBound = def->upperBound;
-	pdDistanceHeap heap = { &ws->stack, 0, (int)( ws->stack.capacity / sizeof( pdDistanceEntry ) ) };
 	int visits = 0;
 	double best = INFINITY;        // smallest exact triangle distance so far
 	double prunedAbove = INFINITY; // smallest bound of a pair dropped for exceeding upperBound
@@ -245,32 +158,32 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 		}
 		else
 		{
-			pdDistanceHeap_Push( &heap, ( pdDistanceEntry ){ 0, 0, 0.0 } );
+			pdPairHeap_Push( &heap, ( pdKeyedPair ){ 0, 0, 0.0 } );
 		}
 	}
 	else
 	{
-		pdDistanceHeap_Push( &heap,
-							 ( pdDistanceEntry ){ 0, 0, pdBvh_PairLowerBound( &root, bvhA->nodes, bvhB->nodes ) } );
+		pdPairHeap_Push( &heap,
+							 ( pdKeyedPair ){ 0, 0, pdBvh_PairLowerBound( &root, bvhA->nodes, bvhB->nodes ) } );
 	}
 
 	// Every pop removes one entry and a visit adds at most two, so maxNodeVisits bounds the loop.
 	while ( heap.count > 0 )
 	{
-		pdDistanceEntry e = pdDistanceHeap_Pop( &heap );
+		pdKeyedPair e = pdPairHeap_Pop( &heap );
 		// Entries come out in increasing bound: once one cannot matter, none after it can.
-		if ( e.bound >= best )
+		if ( e.key >= best )
 		{
 			break;
 		}
-		if ( e.bound > upperBound )
+		if ( e.key > upperBound )
 		{
-			prunedAbove = fmin( prunedAbove, e.bound );
+			prunedAbove = fmin( prunedAbove, e.key );
 			break;
 		}
 		if ( visits >= def->maxNodeVisits )
 		{
-			pdDistanceHeap_Push( &heap, e ); // keep the entry for the conservative bound below
+			pdPairHeap_Push( &heap, e ); // keep the entry for the conservative bound below
 			status = PD_STATUS_TRAVERSAL_LIMIT;
 			break;
 		}
@@ -367,9 +280,9 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 			}
 			continue;
 		}
-		if ( !pdDistanceHeap_Grow( &heap ) )
+		if ( !pdPairHeap_Grow( &heap ) )
 		{
-			pdDistanceHeap_Push( &heap, e ); // room for one is left: the pop freed it
+			pdPairHeap_Push( &heap, e ); // room for one is left: the pop freed it
 			status = PD_STATUS_TRAVERSAL_LIMIT;
 			break;
 		}
@@ -420,11 +333,11 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 		// Pairs that cannot beat the best so far are dropped right away.
 		if ( d0 < best )
 		{
-			pdDistanceHeap_Push( &heap, ( pdDistanceEntry ){ a0, b0, d0 } );
+			pdPairHeap_Push( &heap, ( pdKeyedPair ){ a0, b0, d0 } );
 		}
 		if ( d1 < best )
 		{
-			pdDistanceHeap_Push( &heap, ( pdDistanceEntry ){ a1, b1, d1 } );
+			pdPairHeap_Push( &heap, ( pdKeyedPair ){ a1, b1, d1 } );
 		}
 	}
 
@@ -437,10 +350,10 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 		if ( bestA < 0 )
 		{
 			double pending = prunedAbove;
-			const pdDistanceEntry* pendingEntries = heap.buffer->data;
+			const pdKeyedPair* pendingEntries = heap.buffer->data;
 			for ( int k = 0; k < heap.count; ++k )
 			{
-				pending = fmin( pending, pendingEntries[k].bound );
+				pending = fmin( pending, pendingEntries[k].key );
 			}
 			distance = pending > 0.0 ? pending : 0.0;
 		}

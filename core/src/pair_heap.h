@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+// Private: the min-heap of BVH node pairs that the best-first traversals share (distance.c
+// keys a pair by a lower bound on its distance, ccd.c by the earliest time its boxes can
+// touch). It lives in a workspace buffer, grows keeping its contents, and the workspace keeps
+// the high-water mark.
+#pragma once
+
+#include "workspace.h"
+
+#include <limits.h>
+
+typedef struct pdKeyedPair
+{
+	int a, b;   ///< node of A, node of B
+	double key; ///< smaller keys come out first
+} pdKeyedPair;
+
+// Entries a heap starts with: small, so the growth path runs in ordinary tests.
+#define PD_PAIR_HEAP_START 64
+
+typedef struct pdPairHeap
+{
+	pdBuffer* buffer;
+	int count, capacity;
+} pdPairHeap;
+
+/// An empty heap over buffer with room for PD_PAIR_HEAP_START entries. False on out of memory.
+static inline bool pdPairHeap_Init( pdPairHeap* h, pdBuffer* buffer )
+{
+	h->buffer = buffer;
+	h->count = 0;
+	h->capacity = 0;
+	if ( buffer->capacity < PD_PAIR_HEAP_START * sizeof( pdKeyedPair ) &&
+		 !pdBuffer_Reserve( buffer, PD_PAIR_HEAP_START * sizeof( pdKeyedPair ), false ) )
+	{
+		return false;
+	}
+	size_t capacity = buffer->capacity / sizeof( pdKeyedPair );
+	h->capacity = capacity > INT_MAX / 4 ? INT_MAX / 4 : (int)capacity;
+	return true;
+}
+
+/// Makes room for two more entries. False when the allocator refuses or the count would
+/// overflow (callers report the traversal limit or out of memory).
+static inline bool pdPairHeap_Grow( pdPairHeap* h )
+{
+	if ( h->count + 2 <= h->capacity )
+	{
+		return true;
+	}
+	if ( h->capacity > INT_MAX / 4 )
+	{
+		return false;
+	}
+	int capacity = 2 * h->capacity;
+	if ( !pdBuffer_Reserve( h->buffer, (size_t)capacity * sizeof( pdKeyedPair ), true ) )
+	{
+		return false;
+	}
+	h->capacity = capacity;
+	return true;
+}
+
+/// Adds e; the caller made room (pdPairHeap_Grow, or a pop since).
+static inline void pdPairHeap_Push( pdPairHeap* h, pdKeyedPair e )
+{
+	pdKeyedPair* d = h->buffer->data;
+	int i = h->count++;
+	// Sift up: at most log2(count) steps.
+	while ( i > 0 )
+	{
+		int parent = ( i - 1 ) / 2;
+		if ( d[parent].key <= e.key )
+		{
+			break;
+		}
+		d[i] = d[parent];
+		i = parent;
+	}
+	d[i] = e;
+}
+
+/// The entry with the smallest key (count > 0).
+static inline const pdKeyedPair* pdPairHeap_Top( const pdPairHeap* h )
+{
+	return h->buffer->data;
+}
+
+/// Removes and returns the entry with the smallest key (count > 0).
+static inline pdKeyedPair pdPairHeap_Pop( pdPairHeap* h )
+{
+	pdKeyedPair* d = h->buffer->data;
+	pdKeyedPair top = d[0];
+	pdKeyedPair last = d[--h->count];
+	int n = h->count, i = 0;
+	// Sift down: each step doubles i, so at most log2(count) steps.
+	while ( n > 0 )
+	{
+		int child = 2 * i + 1;
+		if ( child >= n )
+		{
+			break;
+		}
+		if ( child + 1 < n && d[child + 1].key < d[child].key )
+		{
+			++child;
+		}
+		if ( d[child].key >= last.key )
+		{
+			break;
+		}
+		d[i] = d[child];
+		i = child;
+	}
+	if ( n > 0 )
+	{
+		d[i] = last;
+	}
+	return top;
+}
