@@ -121,6 +121,26 @@ static inline void pdBvh_RelatePair( const pdBvhNode* a, const pdBvhNode* b, con
 	pdBvh_RelateMoved( &m, b, out );
 }
 
+/// The two child pairs of a descent, (a0, b0) and (a1, b1): when B's node is the one split
+/// (a0 == a1), A's box is carried into B's frame once for both.
+static inline void pdBvh_RelateChildren( const pdBvhNode* nodesA, const pdBvhNode* nodesB, int a0, int b0, int a1,
+										 int b1, const pdFrame* rel, pdBvhPair* out0, pdBvhPair* out1 )
+{
+	pdBvhMoved m0;
+	pdBvh_MoveNode( nodesA + a0, rel, &m0 );
+	pdBvh_RelateMoved( &m0, nodesB + b0, out0 );
+	if ( a1 == a0 )
+	{
+		pdBvh_RelateMoved( &m0, nodesB + b1, out1 );
+	}
+	else
+	{
+		pdBvhMoved m1;
+		pdBvh_MoveNode( nodesA + a1, rel, &m1 );
+		pdBvh_RelateMoved( &m1, nodesB + b1, out1 );
+	}
+}
+
 /// Separating-axis test of the two boxes on their six face axes, b's box inflated by margin on
 /// every axis. True when no face axis separates them: conservative, since boxes apart only
 /// along one of the nine edge-cross axes pass too. The queries' leaf tests are exact, so this

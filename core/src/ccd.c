@@ -303,8 +303,7 @@ pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endP
 			double w0[3], w1[3];
 			const pdBvhNode* nb0 = bvhB->nodes + b0;
 			const pdBvhNode* nb1 = bvhB->nodes + b1;
-			pdBvh_RelatePair( bvhA->nodes + a0, nb0, &rel, &p0 );
-			pdBvh_RelatePair( bvhA->nodes + a1, nb1, &rel, &p1 );
+			pdBvh_RelateChildren( bvhA->nodes, bvhB->nodes, a0, b0, a1, b1, &rel, &p0, &p1 );
 			pdBoxVelocity( nb0, vB, w0 );
 			pdBoxVelocity( nb1, vB, w1 );
 			double t0 = cull0 ? INFINITY : pdBvh_PairSweep( &p0, bvhA->nodes + a0, nb0, w0, margin, best );

@@ -211,8 +211,7 @@ pdStatus pdCollide( const pdMesh* meshA, const pdTransform* poseA, const pdMesh*
 		const pdBvhNode* b0 = bvhB->nodes + c0.b;
 		const pdBvhNode* a1 = bvhA->nodes + c1.a;
 		const pdBvhNode* b1 = bvhB->nodes + c1.b;
-		pdBvh_RelatePair( a0, b0, &rel, &p0 );
-		pdBvh_RelatePair( a1, b1, &rel, &p1 );
+		pdBvh_RelateChildren( bvhA->nodes, bvhB->nodes, c0.a, c0.b, c1.a, c1.b, &rel, &p0, &p1 );
 		bool o0 = pdBvh_PairOverlap( &p0, a0, b0, 0.0 );
 		bool o1 = pdBvh_PairOverlap( &p1, a1, b1, 0.0 );
 		double d0 = p0.t[0] * p0.t[0] + p0.t[1] * p0.t[1] + p0.t[2] * p0.t[2];

@@ -300,19 +300,7 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 			b1 = nb->start;
 		}
 		pdBvhPair p0, p1;
-		pdBvhMoved m0, m1;
-		if ( a0 != a1 )
-		{
-			pdBvh_MoveNode( bvhA->nodes + a0, &rel, &m0 );
-			pdBvh_MoveNode( bvhA->nodes + a1, &rel, &m1 );
-		}
-		else
-		{
-			pdBvh_MoveNode( na, &rel, &m0 );
-			m1 = m0;
-		}
-		pdBvh_RelateMoved( &m0, bvhB->nodes + b0, &p0 );
-		pdBvh_RelateMoved( &m1, bvhB->nodes + b1, &p1 );
+		pdBvh_RelateChildren( bvhA->nodes, bvhB->nodes, a0, b0, a1, b1, &rel, &p0, &p1 );
 		double d0 = pdBvh_PairLowerBound( &p0, bvhA->nodes + a0, bvhB->nodes + b0 );
 		double d1 = pdBvh_PairLowerBound( &p1, bvhA->nodes + a1, bvhB->nodes + b1 );
 		// The best axis is cheap and, near the answer, the sharpest; the refined gap (costlier)
