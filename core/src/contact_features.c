@@ -70,12 +70,21 @@ static double pdSweptKey( const pdContactFeature* f, const pdRigidMotion* motion
 	return predicted < f->distance ? predicted : f->distance;
 }
 
-// The traversal of both queries; motion is NULL for the static one (and for a zero motion).
+// The traversal of the queries; motion is NULL for the static one (and for a zero motion).
+// With outApart, it also tells whether no two triangles lie within gap (<= tolerance) of each
+// other at the pose: every such pair is among the pairs within the tolerance it visits anyway,
+// so the few that pass the feature culls get the cheap separations at gap and, failing those,
+// the exact triangle distance (the distance query's primitive). *outApart is false when a pair
+// within gap exists or the traversal could not see them all (a cap).
 static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 										 const pdTransform* poseB, double tolerance, const pdRigidMotion* motion,
-										 pdVec3 approachDirection, int maxFeatures, pdWorkspace* ws, int* outCount,
-										 const pdContactFeature** outFeatures )
+										 pdVec3 approachDirection, int maxFeatures, double gap, pdWorkspace* ws,
+										 int* outCount, const pdContactFeature** outFeatures, bool* outApart )
 {
+	if ( outApart != NULL )
+	{
+		*outApart = false;
+	}
 	if ( outCount != NULL )
 	{
 		*outCount = 0;
@@ -148,6 +157,8 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 	double worstKey = 0.0;    // its distance (swept: how close it comes during the step)
 	double reach = tolerance; // node and triangle pairs farther apart than this cannot contribute
 	bool stop = false;        // nothing can be kept (maxFeatures 0) and one pair was found
+	bool checkGap = outApart != NULL;
+	bool withinGap = false; // a triangle pair within gap was found
 
 	while ( top > 0 && !stop )
 	{
@@ -229,6 +240,13 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 							 pdCentroidAxisSeparated( va, cb.v[j], featureReach ) )
 						{
 							continue;
+						}
+						if ( checkGap && !withinGap && pdBoxesWithin( loA, hiA, cb.lo[j], cb.hi[j], gap ) &&
+							 !pdPlaneSeparated( cb.v[j], va, gap ) &&
+							 !pdPlaneSeparated( va, cb.v[j], gap ) && !pdCentroidAxisSeparated( va, cb.v[j], gap ) )
+						{
+							pdVec3 pa, pb;
+							withinGap = pdTriangleDistance( va, cb.v[j], &pa, &pb, NULL, NULL ) <= gap;
 						}
 						int tb = cb.index[j];
 						pdContactFeature local[15];
@@ -324,6 +342,11 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 	{
 		status = PD_STATUS_FEATURE_LIMIT;
 	}
+	if ( outApart != NULL )
+	{
+		// A full list narrowed the search to the closest pairs: the rest went unseen.
+		*outApart = status == PD_STATUS_OK && !full && !withinGap;
+	}
 	*outCount = count;
 	*outFeatures = count > 0 ? ws->features.data : NULL;
 	return status;
@@ -334,8 +357,8 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 								   int maxFeatures, pdWorkspace* ws, int* outCount,
 								   const pdContactFeature** outFeatures )
 {
-	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, NULL, approachDirection, maxFeatures, ws,
-									outCount, outFeatures );
+	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, NULL, approachDirection, maxFeatures, 0.0, ws,
+									outCount, outFeatures, NULL );
 }
 
 pdStatus pdComputeSweptContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
@@ -358,7 +381,29 @@ pdStatus pdComputeSweptContactFeatures( const pdMesh* meshA, const pdTransform* 
 	}
 	bool still = motion == NULL || ( pdLengthSq( motion->linear ) == 0.0 && pdLengthSq( motion->angular ) == 0.0 );
 	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, still ? NULL : motion, approachDirection,
-									maxFeatures, ws, outCount, outFeatures );
+									maxFeatures, 0.0, ws, outCount, outFeatures, NULL );
+}
+
+pdStatus pdContactFeatures_GatherProvingGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+											 const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
+											 int maxFeatures, double gap, pdWorkspace* ws, int* outCount,
+											 const pdContactFeature** outFeatures, bool* outApart )
+{
+	if ( !( gap >= 0.0 && gap <= tolerance ) )
+	{
+		if ( outCount != NULL )
+		{
+			*outCount = 0;
+		}
+		if ( outFeatures != NULL )
+		{
+			*outFeatures = NULL;
+		}
+		*outApart = false;
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, NULL, approachDirection, maxFeatures, gap,
+									ws, outCount, outFeatures, outApart );
 }
 
 // ---------------------------------------------------------------------------------------------

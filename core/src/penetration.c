@@ -852,6 +852,75 @@ pdStatus pdComputeLocalPenetrations( const pdMesh* meshA, const pdMesh* meshB, c
 	return PD_STATUS_OK;
 }
 
+pdStatus pdConfirmApartGatheringFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+										  const pdTransform* poseB, const pdPenetrationDef* def,
+										  const pdPenetrationCache* cache, double reach, pdVec3 approachDirection,
+										  int maxFeatures, pdWorkspace* ioWorkspace, bool* outApart, int* outCount,
+										  const pdContactFeature** outFeatures )
+{
+	if ( outApart != NULL )
+	{
+		*outApart = false;
+	}
+	if ( outCount != NULL )
+	{
+		*outCount = 0;
+	}
+	if ( outFeatures != NULL )
+	{
+		*outFeatures = NULL;
+	}
+	if ( outApart == NULL || outCount == NULL || outFeatures == NULL || poseA == NULL || poseB == NULL ||
+		 !pdIsValidWorkspace( ioWorkspace ) )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	if ( !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) )
+	{
+		return PD_STATUS_INVALID_MESH;
+	}
+	pdPenetrationDef defaults = pdDefaultPenetrationDef();
+	if ( def == NULL )
+	{
+		def = &defaults;
+	}
+	pdStatus status = pdValidatePenetrationDef( def );
+	if ( status != PD_STATUS_OK )
+	{
+		return status;
+	}
+	double tol = pdPairTolerance( def, meshA, meshB );
+	if ( !isfinite( reach ) || !( reach >= tol ) )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	bool apart = false;
+	status = pdContactFeatures_GatherProvingGap( meshA, poseA, meshB, poseB, reach, approachDirection, maxFeatures, tol,
+												 ioWorkspace, outCount, outFeatures, &apart );
+	if ( status < 0 )
+	{
+		return status;
+	}
+	// Only for a pair the cache says was apart: pdComputePenetration is what records that in
+	// the cache (lastSeparated), and the answer here is the one its first step gives such a pair.
+	apart = apart && cache != NULL && cache->lastSeparated;
+	if ( apart && def->closedAsSolid && meshA->closed && meshB->closed )
+	{
+		pdFrame frameA, frameB;
+		if ( pdMakeFrame( poseA, &frameA ) != PD_STATUS_OK || pdMakeFrame( poseB, &frameB ) != PD_STATUS_OK )
+		{
+			apart = false;
+		}
+		else
+		{
+			pdFrame rel = pdRelativeFrame( &frameA, &frameB );
+			apart = !pdCollide_Containment( meshA, meshB, &rel, ioWorkspace );
+		}
+	}
+	*outApart = apart;
+	return status;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The query
 

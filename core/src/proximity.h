@@ -17,3 +17,11 @@ bool pdMesh_ContainsPoint( const pdMesh* mesh, pdVec3 localPoint, pdWorkspace* w
 /// With no surface pair intersecting: whether one closed mesh contains the other (A's frame
 /// relative to B's is rel), decided by one vertex of each, as pdCollide's containment test.
 bool pdCollide_Containment( const pdMesh* meshA, const pdMesh* meshB, const pdFrame* rel, pdWorkspace* ws );
+
+/// pdComputeContactFeatures (static) that also sets *outApart when no two triangles lie within
+/// gap (0 <= gap <= tolerance) of each other, proven in the same traversal; false when a pair
+/// does or a cap kept the traversal from seeing every pair (contact_features.c).
+pdStatus pdContactFeatures_GatherProvingGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+											 const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
+											 int maxFeatures, double gap, pdWorkspace* ws, int* outCount,
+											 const pdContactFeature** outFeatures, bool* outApart );

@@ -1331,22 +1331,6 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 	pdef.timeBudgetMs = def->timeBudgetMs;
 	// Local PDs are computed below from the contact pairs the plugin gathers anyway.
 	pdef.computeLocalPenetrations = false;
-	pdPenetrationResult pr;
-	memset( &pr, 0, sizeof( pr ) );
-	pr.state = PD_STATE_SEPARATED;
-	pdStatus status =
-		apart ? PD_STATUS_OK
-			  : pdComputePenetration( meshA, poseA, meshB, poseB, &pdef, &ioPair->penetration, ioWorkspace, &pr );
-	outSet->iterations = pr.iterations;
-	if ( status < 0 )
-	{
-		outSet->status = status;
-		ioPair->slotMask = 0;
-		return status;
-	}
-	outSet->status = status;
-	outSet->state = pr.state;
-
 	// The side A is known to be free on, in world: history first, else where it came from.
 	bool haveSide = false;
 	pdVec3 side = pdcV3( 0.0, 0.0, 0.0 );
@@ -1360,6 +1344,43 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 		side = pdcNormalize( pdcScale( ioPair->motion, -1.0 ) );
 		haveSide = pdcDot( side, side ) > 0.0;
 	}
+	// A separated pair gathers toward B from its free side.
+	pdVec3 separatedApproach = haveSide ? pdcScale( side, -1.0 ) : pdcV3( 0.0, 0.0, 0.0 );
+
+	// A pair the last query found apart, gathering over the contact distance only (nothing
+	// speculative beyond it): one traversal gathers those contacts and confirms the pair still
+	// apart, the classification the PD query would make first, without that query's own
+	// distance traversal over the same near box pairs. Anything else takes the query.
+	bool confirmedApart = false;
+	int confirmedCount = 0;
+	const pdContactFeature* confirmedFeatures = NULL;
+	if ( !apart && ioPair->penetration.lastSeparated && def->contactDistance >= tolerance &&
+		 !( def->speculativeDistance > def->contactDistance ) )
+	{
+		if ( pdConfirmApartGatheringFeatures( meshA, poseA, meshB, poseB, &pdef, &ioPair->penetration,
+											  def->contactDistance, separatedApproach, def->maxFeatures, ioWorkspace,
+											  &confirmedApart, &confirmedCount, &confirmedFeatures ) < 0 )
+		{
+			confirmedApart = false;
+		}
+	}
+
+	pdPenetrationResult pr;
+	memset( &pr, 0, sizeof( pr ) );
+	pr.state = PD_STATE_SEPARATED;
+	pdStatus status =
+		apart || confirmedApart
+			? PD_STATUS_OK
+			: pdComputePenetration( meshA, poseA, meshB, poseB, &pdef, &ioPair->penetration, ioWorkspace, &pr );
+	outSet->iterations = pr.iterations;
+	if ( status < 0 )
+	{
+		outSet->status = status;
+		ioPair->slotMask = 0;
+		return status;
+	}
+	outSet->status = status;
+	outSet->state = pr.state;
 
 	pdcRegions regions;
 	regions.count = 0;
@@ -1509,15 +1530,24 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 		{
 			int count = 0;
 			const pdContactFeature* features = NULL;
-			pdVec3 approach = haveSide ? pdcScale( side, -1.0 ) : pdcV3( 0.0, 0.0, 0.0 );
 			// Beyond the contact distance only what the motion can close within the step counts.
 			double closeRange = pr.state == PD_STATE_TOUCHING ? fmax( def->contactDistance, 4.0 * tolerance )
 															  : def->contactDistance;
 			bool swept = moving && range > closeRange;
 			pdRigidMotion stepMotion = { ioPair->motion, ioPair->rotation, ioPair->pivot };
-			pdStatus st = pdComputeSweptContactFeatures( meshA, poseA, meshB, poseB, swept ? closeRange : range,
-														 swept ? &stepMotion : NULL, approach, maxFeatures, ioWorkspace,
-														 &count, &features );
+			pdStatus st = PD_STATUS_OK;
+			if ( confirmedApart )
+			{
+				// Gathered above, exactly this call's (range = contactDistance, static).
+				count = confirmedCount;
+				features = confirmedFeatures;
+			}
+			else
+			{
+				st = pdComputeSweptContactFeatures( meshA, poseA, meshB, poseB, swept ? closeRange : range,
+													swept ? &stepMotion : NULL, separatedApproach, maxFeatures,
+													ioWorkspace, &count, &features );
+			}
 			if ( st < 0 )
 			{
 				outSet->status = st;

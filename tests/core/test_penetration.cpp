@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -698,6 +699,107 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedByOneDistanceQuery )
 	pdPenetrationResult inside = Run( small, Pose( { 0.3, 0.1, 0.0 } ), big, pb, &def, &cache );
 	EXPECT_EQ( inside.state, PD_STATE_PENETRATING );
 	EXPECT_NEAR( inside.depth, 0.9, 0.009 );
+}
+
+// A pair the cache says was apart: one gathering traversal gives the same features as
+// pdComputeContactFeatures and the same apart-or-not answer as pdComputePenetration, and a
+// solid moved wholly inside another is not confirmed apart.
+TEST_F( PdPenetration, ApartPairsAreConfirmedWhileGatheringFeatures )
+{
+	Mesh a, b;
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
+	const double tol = Tolerance( a.mesh, b.mesh );
+	const double reach = 0.1;
+	const pdVec3 approach = { -1.0, 0.0, 0.0 };
+	pdTransform pb = Pose( { 0, 0, 0 } );
+	pdPenetrationCache cache;
+	pdResetPenetrationCache( &cache );
+	// Side by side in one plane: the gap between the tubes is x - 2.6. Each step first asks the
+	// gathering traversal (which only answers for a pair the cache says was apart), then the
+	// query, which keeps the cache as the plugin's calls do.
+	const double gaps[] = { 0.05, 0.02, 0.5 * tol, 1.5 * tol, 0.03, -0.02, 0.04, 0.2 };
+	int confirmed = 0;
+	for ( double gap : gaps )
+	{
+		SCOPED_TRACE( "gap " + std::to_string( gap ) );
+		pdTransform pa = Pose( { 2.6 + gap, 0.0, 0.0 } );
+		bool wasApart = cache.lastSeparated;
+		bool apart = true;
+		int count = -1;
+		const pdContactFeature* features = nullptr;
+		ASSERT_EQ( pdConfirmApartGatheringFeatures( a.mesh, &pa, b.mesh, &pb, nullptr, &cache, reach, approach, 256, ws,
+													&apart, &count, &features ),
+				   PD_STATUS_OK );
+		std::vector<pdContactFeature> gathered( features, features + count );
+		int expectedCount = -1;
+		const pdContactFeature* expected = nullptr;
+		ASSERT_EQ( pdComputeContactFeatures( a.mesh, &pa, b.mesh, &pb, reach, approach, 256, ws, &expectedCount, &expected ),
+				   PD_STATUS_OK );
+		ASSERT_EQ( count, expectedCount );
+		for ( int i = 0; i < count; ++i )
+		{
+			const pdContactFeature &f = gathered[i], &e = expected[i];
+			EXPECT_TRUE( f.kind == e.kind && f.featureA.triangle == e.featureA.triangle &&
+						 f.featureB.triangle == e.featureB.triangle && f.featureA.index == e.featureA.index &&
+						 f.featureB.index == e.featureB.index && f.distance == e.distance &&
+						 f.pointA.x == e.pointA.x && f.pointA.y == e.pointA.y && f.pointA.z == e.pointA.z &&
+						 f.pointB.x == e.pointB.x && f.pointB.y == e.pointB.y && f.pointB.z == e.pointB.z &&
+						 f.normal.x == e.normal.x && f.normal.y == e.normal.y && f.normal.z == e.normal.z )
+				<< "feature " << i;
+		}
+		pdPenetrationResult r = Run( a, pa, b, pb, nullptr, &cache );
+		if ( wasApart )
+		{
+			EXPECT_EQ( apart, r.state == PD_STATE_SEPARATED );
+		}
+		else
+		{
+			EXPECT_FALSE( apart ); // not the traversal's to answer
+		}
+		confirmed += apart ? 1 : 0;
+	}
+	EXPECT_GE( confirmed, 3 );
+
+	// Without a cache, or with one that says nothing: never confirmed.
+	bool apart = true;
+	int count = 0;
+	const pdContactFeature* features = nullptr;
+	pdTransform far = Pose( { 3.0, 0.0, 0.0 } );
+	ASSERT_EQ( pdConfirmApartGatheringFeatures( a.mesh, &far, b.mesh, &pb, nullptr, nullptr, reach, approach, 256, ws,
+												&apart, &count, &features ),
+			   PD_STATUS_OK );
+	EXPECT_FALSE( apart );
+
+	// A small closed box that was apart from a big one and is now wholly inside it.
+	Mesh small, big;
+	ASSERT_TRUE( pdMakeBox( { 0.2, 0.2, 0.2 }, 1, &small.soup ) && small.Make() );
+	ASSERT_TRUE( pdMakeBox( { 1.0, 1.0, 1.0 }, 1, &big.soup ) && big.Make() );
+	pdPenetrationDef def = NoExactPath();
+	pdResetPenetrationCache( &cache );
+	EXPECT_EQ( Run( small, Pose( { 3.0, 0.0, 0.0 } ), big, pb, &def, &cache ).state, PD_STATE_SEPARATED );
+	ASSERT_TRUE( cache.lastSeparated );
+	pdTransform inside = Pose( { 0.3, 0.1, 0.0 } );
+	apart = true;
+	ASSERT_EQ( pdConfirmApartGatheringFeatures( small.mesh, &inside, big.mesh, &pb, &def, &cache, reach, approach, 256, ws,
+												&apart, &count, &features ),
+			   PD_STATUS_OK );
+	EXPECT_FALSE( apart );
+	EXPECT_EQ( count, 0 );
+
+	// Bad input: a reach below the contact tolerance, missing outputs, an uninitialised def.
+	EXPECT_EQ( pdConfirmApartGatheringFeatures( a.mesh, &far, b.mesh, &pb, nullptr, &cache, 0.5 * tol, approach, 256, ws,
+												&apart, &count, &features ),
+			   PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_FALSE( apart );
+	EXPECT_EQ( pdConfirmApartGatheringFeatures( a.mesh, &far, b.mesh, &pb, nullptr, &cache, reach, approach, 256, ws,
+												nullptr, &count, &features ),
+			   PD_STATUS_INVALID_ARGUMENT );
+	pdPenetrationDef zero;
+	std::memset( &zero, 0, sizeof( zero ) );
+	EXPECT_EQ( pdConfirmApartGatheringFeatures( a.mesh, &far, b.mesh, &pb, &zero, &cache, reach, approach, 256, ws,
+												&apart, &count, &features ),
+			   PD_STATUS_DEF_NOT_INITIALIZED );
 }
 
 TEST_F( PdPenetration, NoAllocationAfterWarmUp )
