@@ -2,7 +2,10 @@
 // Private: the min-heap of BVH node pairs that the best-first traversals share (distance.c
 // keys a pair by a lower bound on its distance, ccd.c by the earliest time its boxes can
 // touch). It lives in a workspace buffer, grows keeping its contents, and the workspace keeps
-// the high-water mark.
+// the high-water mark. It holds the search frontier: each visit pops one entry and pushes at
+// most two, so it never exceeds the visits made plus one, and the queries' maxNodeVisits bounds
+// it (the frontier stays far smaller in practice: the pairs that cannot beat the best answer so
+// far are never pushed).
 #pragma once
 
 #include "workspace.h"
