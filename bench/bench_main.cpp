@@ -13,7 +13,7 @@ static void usage( FILE* f )
 	std::fprintf( f,
 				  "usage: polydepth-bench SUBCOMMAND [--json] [--quick] [--models DIR] [--csv FILE] [--repeats N] [--seed S]\n"
 				  "                       [--only NAME] [--oracle N] [--cases] [--random-directions N]\n"
-				  "                       [--cone-directions N] [--part P]\n"
+				  "                       [--cone-directions N] [--max-starts N] [--part P]\n"
 				  "subcommands:\n"
 				  "  proximity  collide, distance and CCD against FCL on the same poses\n"
 				  "  pd-random  the paper's random-configuration scenario, and the oracle on the other kinds of\n"
@@ -38,6 +38,10 @@ static void usage( FILE* f )
 				  "  --cone-directions N\n"
 				  "              pd-random, pd-path: directions probed around the best answer (0-4096,\n"
 				  "              0 = off; the core's default is 128)\n"
+				  "  --max-starts N\n"
+				  "              pd-random, pd-path: free configurations refined at most (1-64; the\n"
+				  "              core's default is 12); with 1 and no directions the query is the\n"
+				  "              paper's single local optimisation\n"
 				  "  --part P    sfog: run only these tables, any of a (pruning in PolyDepth), b (convex PD\n"
 				  "              against EPA), c (overlay sweeps); default abc\n" );
 }
@@ -97,6 +101,8 @@ int main( int argc, char** argv )
 			o.randomDirections = (int)integer( "--random-directions", 0, 4096 );
 		else if ( a == "--cone-directions" )
 			o.coneDirections = (int)integer( "--cone-directions", 0, 4096 );
+		else if ( a == "--max-starts" )
+			o.maxStarts = (int)integer( "--max-starts", 1, 64 );
 		else if ( a == "--part" )
 		{
 			o.parts = value( "--part" );

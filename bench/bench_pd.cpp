@@ -205,7 +205,7 @@ pdQuat quatFromRowMajor( const double* m )
 	return pdQuat{ q.w / n, q.x / n, q.y / n, q.z / n };
 }
 
-// The core's defaults with --random-directions and --cone-directions applied.
+// The core's defaults with --random-directions, --cone-directions and --max-starts applied.
 pdPenetrationDef defWithDirectionOptions( const Options& o )
 {
 	pdPenetrationDef def = pdDefaultPenetrationDef();
@@ -213,6 +213,8 @@ pdPenetrationDef defWithDirectionOptions( const Options& o )
 		def.randomDirections = o.randomDirections;
 	if ( o.coneDirections >= 0 )
 		def.coneDirections = o.coneDirections;
+	if ( o.maxStarts >= 0 )
+		def.maxStarts = o.maxStarts;
 	return def;
 }
 
@@ -374,8 +376,8 @@ int runPdRandom( const Options& o )
 	}
 	describeMachine( stdout );
 	std::printf( "random in-collision configurations (A = B, random rotation, centre in B's box); %d random start "
-				 "directions, %d cone directions\n",
-				 pdDef.randomDirections, pdDef.coneDirections );
+				 "directions, %d cone directions, at most %d starts\n",
+				 pdDef.randomDirections, pdDef.coneDirections, pdDef.maxStarts );
 	std::printf( "%-10s %7s %5s | %8s %8s | %8s %6s | %7s | %5s | %s\n", "model", "tris", "n", "med ms", "p95 ms",
 				 "contacts", "iters", "PD/dist", "valid", "oracle: within 1% / cases (worst ratio)" );
 	for ( const Row& r : rows )

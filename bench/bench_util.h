@@ -29,6 +29,7 @@ struct Options
 	bool cases = false;   ///< pd-random: one line per query on stderr (pose, answer, oracle)
 	int randomDirections = -1; ///< pd-random, pd-path: pdPenetrationDef.randomDirections; -1 = the default
 	int coneDirections = -1;   ///< pd-random, pd-path: pdPenetrationDef.coneDirections; -1 = the default
+	int maxStarts = -1;        ///< pd-random, pd-path: pdPenetrationDef.maxStarts; -1 = the default
 	std::string parts = "abc"; ///< sfog: which of the tables (a), (b), (c) to run
 };
 
