@@ -199,15 +199,51 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 						   k );
 		}
 	}
+	pdVec3 lo, hi;
+	pdMesh_GetBounds( a, &lo, &hi );
+	double da =
+		sqrt( ( hi.x - lo.x ) * ( hi.x - lo.x ) + ( hi.y - lo.y ) * ( hi.y - lo.y ) + ( hi.z - lo.z ) * ( hi.z - lo.z ) );
+	pdMesh_GetBounds( b, &lo, &hi );
+	double db =
+		sqrt( ( hi.x - lo.x ) * ( hi.x - lo.x ) + ( hi.y - lo.y ) * ( hi.y - lo.y ) + ( hi.z - lo.z ) * ( hi.z - lo.z ) );
+
+	// A pair said to have been apart: the one-traversal confirmation agrees with the query's
+	// classification (apart exactly when the query says separated, unless a cap hid pairs) and
+	// with the distance, and its features are finite.
+	{
+		pdPenetrationCache cache;
+		pdResetPenetrationCache( &cache );
+		cache.lastSeparated = true;
+		bool apart = false;
+		int count = -1;
+		const pdContactFeature* features = NULL;
+		double reach = 4e-4 * fmin( da, db );
+		pdStatus cs = pdConfirmApartGatheringFeatures( a, &poseA, b, &poseB, &def, &cache, reach, ( pdVec3 ){ 0, 0, 0 },
+													   64, ws, &apart, &count, &features );
+		PD_FUZZ_CHECK( pdStatusInRange( cs ) && count >= 0 && ( count == 0 || features != NULL ), "confirm status %d",
+					   (int)cs );
+		PD_FUZZ_CHECK( cs >= 0 || !apart, "confirm failed (%d) yet apart", (int)cs );
+		for ( int i = 0; i < count; ++i )
+		{
+			const pdContactFeature* f = features + i;
+			PD_FUZZ_CHECK( pdFuzz_FiniteVec( f->normal.x, f->normal.y, f->normal.z ) && isfinite( f->distance ) &&
+							   pdFuzz_FiniteVec( f->pointA.x, f->pointA.y, f->pointA.z ) &&
+							   pdFuzz_FiniteVec( f->pointB.x, f->pointB.y, f->pointB.z ),
+						   "confirm feature %d", i );
+		}
+		if ( s >= 0 && cs == PD_STATUS_OK )
+		{
+			PD_FUZZ_CHECK( apart == ( p.state == PD_STATE_SEPARATED ), "confirm says %s, the query %d",
+						   apart ? "apart" : "not apart", (int)p.state );
+		}
+		if ( apart && d.status == PD_STATUS_OK )
+		{
+			PD_FUZZ_CHECK( d.distance > 0.99e-4 * fmin( da, db ), "confirmed apart at distance %.17g", d.distance );
+		}
+	}
+
 	if ( s >= 0 && p.state == PD_STATE_PENETRATING )
 	{
-		pdVec3 lo, hi;
-		pdMesh_GetBounds( a, &lo, &hi );
-		double da = sqrt( ( hi.x - lo.x ) * ( hi.x - lo.x ) + ( hi.y - lo.y ) * ( hi.y - lo.y ) +
-						  ( hi.z - lo.z ) * ( hi.z - lo.z ) );
-		pdMesh_GetBounds( b, &lo, &hi );
-		double db = sqrt( ( hi.x - lo.x ) * ( hi.x - lo.x ) + ( hi.y - lo.y ) * ( hi.y - lo.y ) +
-						  ( hi.z - lo.z ) * ( hi.z - lo.z ) );
 		double tol = 1.01e-4 * fmin( da, db );
 		bool containment = def.closedAsSolid && pdMesh_IsClosed( a ) && pdMesh_IsClosed( b );
 		if ( pdCollides( a, poseA, p.translation, b, &poseB, containment, ws ) )
