@@ -206,7 +206,7 @@ pdQuat quatFromRowMajor( const double* m )
 }
 
 // The core's defaults with --random-directions, --cone-directions and --max-starts applied.
-pdPenetrationDef defWithDirectionOptions( const Options& o )
+pdPenetrationDef defWithQueryOptions( const Options& o )
 {
 	pdPenetrationDef def = pdDefaultPenetrationDef();
 	if ( o.randomDirections >= 0 )
@@ -245,7 +245,7 @@ int runPdRandom( const Options& o )
 		double medianMs = 0, p95Ms = 0, contacts = 0, iterations = 0, pdOverDistance = 0, worstRatio = 0;
 	};
 	std::vector<Row> rows;
-	pdPenetrationDef pdDef = defWithDirectionOptions( o );
+	pdPenetrationDef pdDef = defWithQueryOptions( o );
 	pdWorkspace* ws = pdCreateWorkspace();
 	for ( const PdModel& spec : specs )
 	{
@@ -447,7 +447,7 @@ int runPdPath( const Options& o )
 			row.coherence = mode == 1;
 			pdPenetrationCache cache;
 			pdResetPenetrationCache( &cache );
-			pdPenetrationDef def = defWithDirectionOptions( o );
+			pdPenetrationDef def = defWithQueryOptions( o );
 			if ( !row.coherence )
 				def.startStrategies &= ~(unsigned)PD_START_COHERENCE;
 			std::vector<double> ms;

@@ -852,6 +852,20 @@ pdStatus pdComputeLocalPenetrations( const pdMesh* meshA, const pdMesh* meshB, c
 	return PD_STATUS_OK;
 }
 
+// A pair whose triangles are all farther apart than the tolerance is apart, unless both are
+// solids and one contains the other (pdCollide's containment test): the classification the
+// query's step 0 and pdConfirmApartGatheringFeatures share.
+static bool pdApartUnlessContained( const pdMesh* meshA, const pdFrame* frameA, const pdMesh* meshB,
+									const pdFrame* frameB, bool solids, pdWorkspace* ws )
+{
+	if ( !solids )
+	{
+		return true;
+	}
+	pdFrame rel = pdRelativeFrame( frameA, frameB );
+	return !pdCollide_Containment( meshA, meshB, &rel, ws );
+}
+
 pdStatus pdConfirmApartGatheringFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 										  const pdTransform* poseB, const pdPenetrationDef* def,
 										  const pdPenetrationCache* cache, double reach, pdVec3 approachDirection,
@@ -894,6 +908,12 @@ pdStatus pdConfirmApartGatheringFeatures( const pdMesh* meshA, const pdTransform
 	{
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
+	pdFrame frameA, frameB;
+	if ( ( status = pdMakeFrame( poseA, &frameA ) ) != PD_STATUS_OK ||
+		 ( status = pdMakeFrame( poseB, &frameB ) ) != PD_STATUS_OK )
+	{
+		return status;
+	}
 	bool apart = false;
 	status = pdContactFeatures_GatherProvingGap( meshA, poseA, meshB, poseB, reach, approachDirection, maxFeatures, tol,
 												 ioWorkspace, outCount, outFeatures, &apart );
@@ -903,20 +923,9 @@ pdStatus pdConfirmApartGatheringFeatures( const pdMesh* meshA, const pdTransform
 	}
 	// Only for a pair the cache says was apart: pdComputePenetration is what records that in
 	// the cache (lastSeparated), and the answer here is the one its first step gives such a pair.
-	apart = apart && cache != NULL && cache->lastSeparated;
-	if ( apart && def->closedAsSolid && meshA->closed && meshB->closed )
-	{
-		pdFrame frameA, frameB;
-		if ( pdMakeFrame( poseA, &frameA ) != PD_STATUS_OK || pdMakeFrame( poseB, &frameB ) != PD_STATUS_OK )
-		{
-			apart = false;
-		}
-		else
-		{
-			pdFrame rel = pdRelativeFrame( &frameA, &frameB );
-			apart = !pdCollide_Containment( meshA, meshB, &rel, ioWorkspace );
-		}
-	}
+	apart = apart && cache != NULL && cache->lastSeparated &&
+			pdApartUnlessContained( meshA, &frameA, meshB, &frameB,
+									def->closedAsSolid && meshA->closed && meshB->closed, ioWorkspace );
 	*outApart = apart;
 	return status;
 }
@@ -1061,15 +1070,12 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 		}
 		q.nodeVisits += distance.nodeVisits;
 		haveDistance = status == PD_STATUS_OK;
-		if ( haveDistance && ( distance.stoppedAbove || distance.distance > q.tol ) )
+		if ( haveDistance && ( distance.stoppedAbove || distance.distance > q.tol ) &&
+			 pdApartUnlessContained( meshA, &q.sc.frameA, meshB, &q.sc.frameB, q.sc.containment, ws ) )
 		{
-			pdFrame rel = pdRelativeFrame( &q.sc.frameA, &q.sc.frameB );
-			if ( !q.sc.containment || !pdCollide_Containment( meshA, meshB, &rel, ws ) )
-			{
-				outResult->state = PD_STATE_SEPARATED;
-				outResult->nodeVisits = q.nodeVisits;
-				return pdFinish( outResult, PD_STATUS_OK, startMs );
-			}
+			outResult->state = PD_STATE_SEPARATED;
+			outResult->nodeVisits = q.nodeVisits;
+			return pdFinish( outResult, PD_STATUS_OK, startMs );
 		}
 	}
 
