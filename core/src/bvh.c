@@ -377,7 +377,9 @@ pdStatus pdBvh_Build( pdBvh* outBvh, const struct pdMesh* mesh )
 	outBvh->leafVertices = pdAlloc( (size_t)n * sizeof( pdVec3[3] ) );
 	outBvh->leafLo = pdAlloc( (size_t)n * sizeof( pdVec3 ) );
 	outBvh->leafHi = pdAlloc( (size_t)n * sizeof( pdVec3 ) );
-	if ( outBvh->leafVertices == NULL || outBvh->leafLo == NULL || outBvh->leafHi == NULL )
+	outBvh->leafPlanes = pdAlloc( (size_t)n * sizeof( pdTrianglePlane ) );
+	if ( outBvh->leafVertices == NULL || outBvh->leafLo == NULL || outBvh->leafHi == NULL ||
+		 outBvh->leafPlanes == NULL )
 	{
 		pdBvh_Destroy( outBvh );
 		return PD_STATUS_OUT_OF_MEMORY;
@@ -386,8 +388,10 @@ pdStatus pdBvh_Build( pdBvh* outBvh, const struct pdMesh* mesh )
 	{
 		pdMesh_TriangleVertices( mesh, order[k], outBvh->leafVertices[k] );
 		pdTriangleBox( outBvh->leafVertices[k], outBvh->leafLo + k, outBvh->leafHi + k );
+		pdTrianglePlane_Make( outBvh->leafVertices[k], outBvh->leafPlanes + k );
 	}
-	outBvh->bytes = outBvh->nodeBytes + (size_t)n * ( sizeof( int ) + sizeof( pdVec3[3] ) + 2 * sizeof( pdVec3 ) ) +
+	outBvh->bytes = outBvh->nodeBytes +
+					(size_t)n * ( sizeof( int ) + sizeof( pdVec3[3] ) + 2 * sizeof( pdVec3 ) + sizeof( pdTrianglePlane ) ) +
 					( outBvh->cones != NULL ? (size_t)nodeCount * sizeof( pdBvhCone ) : 0 );
 	return PD_STATUS_OK;
 }
@@ -405,6 +409,7 @@ void pdBvh_Destroy( pdBvh* bvh )
 	pdFree( bvh->leafVertices, (size_t)bvh->triangleCount * sizeof( pdVec3[3] ) );
 	pdFree( bvh->leafLo, (size_t)bvh->triangleCount * sizeof( pdVec3 ) );
 	pdFree( bvh->leafHi, (size_t)bvh->triangleCount * sizeof( pdVec3 ) );
+	pdFree( bvh->leafPlanes, (size_t)bvh->triangleCount * sizeof( pdTrianglePlane ) );
 	if ( bvh->triangleOrder != NULL )
 	{
 		pdFree( bvh->triangleOrder, (size_t)bvh->triangleCount * sizeof( int ) );

@@ -17,6 +17,7 @@
 // in front of them at the leaves, while every node level saved removes box tests.
 #pragma once
 
+#include "tri_distance.h"
 #include "vec.h"
 
 struct pdMesh;
@@ -60,6 +61,9 @@ typedef struct pdBvh
 	pdVec3 ( *leafVertices )[3];
 	pdVec3* leafLo;
 	pdVec3* leafHi;
+	/// [triangleCount] in leaf order: each triangle's plane for the plane culls of the feature
+	/// gathering (computed per triangle pair before, the cross product and its root).
+	pdTrianglePlane* leafPlanes;
 	int triangleCount;
 	int depth; ///< levels (a single leaf has depth 1)
 	size_t bytes;
@@ -381,16 +385,6 @@ static inline pdFrame pdRelativeFrame( const pdFrame* frameA, const pdFrame* fra
 	rel.r.cz = pdMulMTV( &frameB->r, frameA->r.cz );
 	rel.p = pdMulMTV( &frameB->r, pdSub( frameA->p, frameB->p ) );
 	return rel;
-}
-
-/// Branch-free min/max (fmin/fmax are library calls unless NaN semantics are relaxed).
-static inline double pdMinD( double a, double b )
-{
-	return a < b ? a : b;
-}
-static inline double pdMaxD( double a, double b )
-{
-	return a > b ? a : b;
 }
 
 /// Axis-aligned bounds of a triangle.

@@ -19,9 +19,9 @@ typedef struct pdFeatureEntry
 
 // True when p's plane puts all of q's corners farther than reach on one side: then no feature
 // pair of the two is within reach. The allowance is a few ulps of the coordinates involved.
-static bool pdPlaneSeparated( const pdVec3 p[3], const pdVec3 q[3], double reach )
+static bool pdPlaneSeparated( const pdTrianglePlane* plane, const pdVec3 p[3], const pdVec3 q[3], double reach )
 {
-	return pdPlaneSeparatesBy( p, q, reach + 1e-12 * pdPairCoordinateScale( p, q ) );
+	return pdTrianglePlane_Separates( plane, p[0], q, reach + 1e-12 * pdPairCoordinateScale( p, q ) );
 }
 
 // True when the two triangles' projections on the line through their centroids are more than
@@ -209,6 +209,8 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 					int ta = bvhA->triangleOrder[na->start + i];
 					pdVec3 va[3], loA, hiA;
 					pdMesh_MovedLeafTriangle( meshA, na->start + i, &rel, va, &loA, &hiA );
+					pdTrianglePlane planeA;
+					bool havePlaneA = false; // made at the first pair that reaches the plane culls
 					// Moving: the box swept along the step, within reach grown by the rotation,
 					// and the features that can close to the tolerance within the step.
 					double boxReach = reach, featureReach = tolerance;
@@ -235,15 +237,23 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 						{
 							continue;
 						}
-						if ( pdPlaneSeparated( cb.v[j], va, featureReach ) ||
-							 pdPlaneSeparated( va, cb.v[j], featureReach ) ||
+						if ( pdPlaneSeparated( cb.plane + j, cb.v[j], va, featureReach ) )
+						{
+							continue;
+						}
+						if ( !havePlaneA )
+						{
+							pdTrianglePlane_Make( va, &planeA );
+							havePlaneA = true;
+						}
+						if ( pdPlaneSeparated( &planeA, va, cb.v[j], featureReach ) ||
 							 pdCentroidAxisSeparated( va, cb.v[j], featureReach ) )
 						{
 							continue;
 						}
 						if ( checkGap && !withinGap && pdBoxesWithin( loA, hiA, cb.lo[j], cb.hi[j], gap ) &&
-							 !pdPlaneSeparated( cb.v[j], va, gap ) &&
-							 !pdPlaneSeparated( va, cb.v[j], gap ) && !pdCentroidAxisSeparated( va, cb.v[j], gap ) )
+							 !pdPlaneSeparated( cb.plane + j, cb.v[j], va, gap ) &&
+							 !pdPlaneSeparated( &planeA, va, cb.v[j], gap ) && !pdCentroidAxisSeparated( va, cb.v[j], gap ) )
 						{
 							pdVec3 pa, pb;
 							withinGap = pdTriangleDistance( va, cb.v[j], &pa, &pb, NULL, NULL ) <= gap;

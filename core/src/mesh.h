@@ -109,6 +109,7 @@ typedef struct pdLeafChunk
 	const int* index;          ///< triangle ids
 	const pdVec3 ( *v )[3];    ///< vertices
 	const pdVec3 *lo, *hi;     ///< triangle boxes
+	const pdTrianglePlane* plane; ///< triangle planes
 	pdVec3 allLo, allHi;
 } pdLeafChunk;
 
@@ -123,6 +124,7 @@ static inline void pdLeafChunk_Load( const pdMesh* mesh, const pdBvhNode* node, 
 	out->v = (const pdVec3( * )[3])( mesh->bvh.leafVertices + base );
 	out->lo = mesh->bvh.leafLo + base;
 	out->hi = mesh->bvh.leafHi + base;
+	out->plane = mesh->bvh.leafPlanes + base;
 	pdVec3 lo = out->lo[0], hi = out->hi[0];
 	for ( int j = 1; j < out->count; ++j )
 	{

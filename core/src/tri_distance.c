@@ -245,7 +245,7 @@ static double pdSegmentSegment( pdVec3 p, pdVec3 d1, pdVec3 q, pdVec3 d2, double
 
 static inline double pdMaxEdgeSq( const pdVec3 e[3] )
 {
-	return fmax( pdLengthSq( e[0] ), fmax( pdLengthSq( e[1] ), pdLengthSq( e[2] ) ) );
+	return pdMaxD( pdLengthSq( e[0] ), pdMaxD( pdLengthSq( e[1] ), pdLengthSq( e[2] ) ) );
 }
 
 // Precomputed per-triangle data (local coordinates).
@@ -314,7 +314,7 @@ static void pdTriPairLocal( const pdVec3 a[3], const pdVec3 b[3], bool needPoint
 	pdTriLocal ta, tb;
 	pdTriLocalInit( a, &ta );
 	pdTriLocalInit( b, &tb );
-	double maxEdgeSq = fmax( ta.maxEdgeSq, tb.maxEdgeSq );
+	double maxEdgeSq = pdMaxD( ta.maxEdgeSq, tb.maxEdgeSq );
 	double tolSq = PD_TRI_TOUCH_REL * PD_TRI_TOUCH_REL * maxEdgeSq;
 	double pointSq = 1e-28 * maxEdgeSq;
 
@@ -548,26 +548,21 @@ double pdTriangleDistance( const pdVec3 a[3], const pdVec3 b[3], pdVec3* outPoin
 	return dist;
 }
 
-double pdPairCoordinateScale( const pdVec3 p[3], const pdVec3 q[3] )
+void pdTrianglePlane_Make( const pdVec3 p[3], pdTrianglePlane* out )
 {
-	return fabs( p[0].x ) + fabs( p[0].y ) + fabs( p[0].z ) + fabs( q[0].x ) + fabs( q[0].y ) + fabs( q[0].z );
+	pdVec3 e0 = pdSub( p[1], p[0] ), e1 = pdSub( p[2], p[0] ), e2 = pdSub( p[2], p[1] );
+	out->n = pdCross( e0, e1 );
+	double nLen = pdLength( out->n );
+	double edgeSq = pdMaxD( pdLengthSq( e0 ), pdMaxD( pdLengthSq( e1 ), pdLengthSq( e2 ) ) );
+	// A needle or a point: its normal is rounding noise, so it separates nothing.
+	out->length = nLen > 1e-6 * edgeSq ? nLen : 0.0;
 }
 
 bool pdPlaneSeparatesBy( const pdVec3 p[3], const pdVec3 q[3], double distance )
 {
-	pdVec3 e0 = pdSub( p[1], p[0] ), e1 = pdSub( p[2], p[0] ), e2 = pdSub( p[2], p[1] );
-	pdVec3 n = pdCross( e0, e1 );
-	double nLen = pdLength( n );
-	double edgeSq = fmax( pdLengthSq( e0 ), fmax( pdLengthSq( e1 ), pdLengthSq( e2 ) ) );
-	if ( !( nLen > 1e-6 * edgeSq ) )
-	{
-		return false;
-	}
-	double limit = distance * nLen;
-	double d0 = pdDot( n, pdSub( q[0], p[0] ) );
-	double d1 = pdDot( n, pdSub( q[1], p[0] ) );
-	double d2 = pdDot( n, pdSub( q[2], p[0] ) );
-	return ( d0 > limit && d1 > limit && d2 > limit ) || ( d0 < -limit && d1 < -limit && d2 < -limit );
+	pdTrianglePlane plane;
+	pdTrianglePlane_Make( p, &plane );
+	return pdTrianglePlane_Separates( &plane, p[0], q, distance );
 }
 
 // Either plane separates the pair "clearly": by 1e-9 of the longest edge plus the coordinates'
@@ -580,7 +575,7 @@ static bool pdClearlyPlaneSeparated( const pdVec3 a[3], const pdVec3 b[3] )
 	double edge = 0.0;
 	for ( int k = 0; k < 3; ++k )
 	{
-		edge = fmax( edge, fmax( pdLength( pdSub( a[( k + 1 ) % 3], a[k] ) ), pdLength( pdSub( b[( k + 1 ) % 3], b[k] ) ) ) );
+		edge = pdMaxD( edge, pdMaxD( pdLength( pdSub( a[( k + 1 ) % 3], a[k] ) ), pdLength( pdSub( b[( k + 1 ) % 3], b[k] ) ) ) );
 	}
 	double margin = 1e-9 * ( edge + pdPairCoordinateScale( a, b ) );
 	return pdPlaneSeparatesBy( a, b, margin ) || pdPlaneSeparatesBy( b, a, margin );
@@ -610,7 +605,7 @@ bool pdTriangleTranslationToi( const pdVec3 a[3], const pdVec3 b[3], pdVec3 v, d
 	}
 	pdVec3 ea[3] = { pdSub( a[1], a[0] ), pdSub( a[2], a[1] ), pdSub( a[0], a[2] ) };
 	pdVec3 eb[3] = { pdSub( b[1], b[0] ), pdSub( b[2], b[1] ), pdSub( b[0], b[2] ) };
-	double size = sqrt( fmax( pdMaxEdgeSq( ea ), pdMaxEdgeSq( eb ) ) );
+	double size = sqrt( pdMaxD( pdMaxEdgeSq( ea ), pdMaxEdgeSq( eb ) ) );
 	// Stop once within this of the target; aim half of it short so rounding cannot overshoot.
 	double tolStop = 1e-12 * ( size + target );
 	double speed = pdLength( v );
@@ -714,7 +709,7 @@ int pdTriangleOwnedContactFeatures( const pdVec3 a[3], const pdVec3 b[3], double
 	pdTriLocal ta, tb;
 	pdTriLocalInit( la, &ta );
 	pdTriLocalInit( lb, &tb );
-	double size = sqrt( fmax( ta.maxEdgeSq, tb.maxEdgeSq ) );
+	double size = sqrt( pdMaxD( ta.maxEdgeSq, tb.maxEdgeSq ) );
 	double sepTol = 1e-12 * size;
 	double margin = 1e-9 * size;
 	double pointSq = 1e-28 * size * size;

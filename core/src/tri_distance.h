@@ -21,12 +21,41 @@ double pdTriangleDistance( const pdVec3 a[3], const pdVec3 b[3], pdVec3* outPoin
 						   pdTriFeature* outFeatureA, pdTriFeature* outFeatureB );
 
 /// Sum of the absolute coordinates of p[0] and q[0]: the size a rounding allowance scales with.
-double pdPairCoordinateScale( const pdVec3 p[3], const pdVec3 q[3] );
+static inline double pdPairCoordinateScale( const pdVec3 p[3], const pdVec3 q[3] )
+{
+	return fabs( p[0].x ) + fabs( p[0].y ) + fabs( p[0].z ) + fabs( q[0].x ) + fabs( q[0].y ) + fabs( q[0].z );
+}
 
 /// True when p has a plane to trust (not a needle or a point, whose normal is rounding noise)
 /// and every corner of q lies more than `distance` from that plane, all on the same side: then
 /// no point of q is within `distance` of p. A cheap, conservative cull before exact tests.
 bool pdPlaneSeparatesBy( const pdVec3 p[3], const pdVec3 q[3], double distance );
+
+/// The plane pdPlaneSeparatesBy uses for p, computed once for the many pairs one triangle
+/// meets in a leaf loop: n = (p1 - p0) x (p2 - p0) unnormalised, and its length, or 0 when p
+/// has no plane to trust. The prepared test does the same arithmetic, so the same verdicts.
+typedef struct pdTrianglePlane
+{
+	pdVec3 n;
+	double length;
+} pdTrianglePlane;
+
+void pdTrianglePlane_Make( const pdVec3 p[3], pdTrianglePlane* out );
+
+/// pdPlaneSeparatesBy( p, q, distance ) with p's prepared plane; p0 is p[0].
+static inline bool pdTrianglePlane_Separates( const pdTrianglePlane* plane, pdVec3 p0, const pdVec3 q[3],
+											  double distance )
+{
+	if ( !( plane->length > 0.0 ) )
+	{
+		return false;
+	}
+	double limit = distance * plane->length;
+	double d0 = pdDot( plane->n, pdSub( q[0], p0 ) );
+	double d1 = pdDot( plane->n, pdSub( q[1], p0 ) );
+	double d2 = pdDot( plane->n, pdSub( q[2], p0 ) );
+	return ( d0 > limit && d1 > limit && d2 > limit ) || ( d0 < -limit && d1 < -limit && d2 < -limit );
+}
 
 /// True when the closed triangles share at least one point (touching counts).
 bool pdTrianglesIntersect( const pdVec3 a[3], const pdVec3 b[3] );

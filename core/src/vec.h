@@ -27,6 +27,16 @@ static inline pdVec3 pdCross( pdVec3 a, pdVec3 b )
 	return pdV3( a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x );
 }
 static inline double pdLengthSq( pdVec3 a ) { return pdDot( a, a ); }
+
+/// Branch-free min/max (fmin/fmax are library calls unless NaN semantics are relaxed).
+static inline double pdMinD( double a, double b )
+{
+	return a < b ? a : b;
+}
+static inline double pdMaxD( double a, double b )
+{
+	return a > b ? a : b;
+}
 static inline double pdLength( pdVec3 a ) { return sqrt( pdDot( a, a ) ); }
 static inline double pdDistanceSq( pdVec3 a, pdVec3 b ) { return pdLengthSq( pdSub( a, b ) ); }
 // Comparisons rather than fmin/fmax: gcc calls libm for those (NaN rules) in hot loops, and

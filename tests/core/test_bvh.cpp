@@ -170,7 +170,8 @@ void CheckTree( const pdMesh* mesh )
 	EXPECT_LE( bvh.nodeCount, 2 * mesh->triangleCount );
 	ASSERT_NE( bvh.cones, nullptr );
 	EXPECT_EQ( bvh.bytes, (size_t)bvh.nodeCount * ( sizeof( pdBvhNode ) + sizeof( pdBvhCone ) ) +
-							  (size_t)mesh->triangleCount * ( sizeof( int ) + 5 * sizeof( pdVec3 ) ) );
+							  (size_t)mesh->triangleCount *
+								  ( sizeof( int ) + 5 * sizeof( pdVec3 ) + sizeof( pdTrianglePlane ) ) );
 	// The leaf-ordered copies hold exactly each slot's triangle and its box.
 	ASSERT_NE( bvh.leafVertices, nullptr );
 	for ( int k = 0; k < mesh->triangleCount; ++k )
@@ -186,6 +187,11 @@ void CheckTree( const pdMesh* mesh )
 		}
 		EXPECT_TRUE( lo.x == bvh.leafLo[k].x && lo.y == bvh.leafLo[k].y && lo.z == bvh.leafLo[k].z &&
 					 hi.x == bvh.leafHi[k].x && hi.y == bvh.leafHi[k].y && hi.z == bvh.leafHi[k].z )
+			<< "slot " << k;
+		pdTrianglePlane plane;
+		pdTrianglePlane_Make( v, &plane );
+		EXPECT_TRUE( plane.n.x == bvh.leafPlanes[k].n.x && plane.n.y == bvh.leafPlanes[k].n.y &&
+					 plane.n.z == bvh.leafPlanes[k].n.z && plane.length == bvh.leafPlanes[k].length )
 			<< "slot " << k;
 	}
 	EXPECT_EQ( pdMesh_GetBvhBytes( mesh ), bvh.bytes );

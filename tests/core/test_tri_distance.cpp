@@ -389,6 +389,47 @@ TEST( PdTriDistance, RandomPairsMatchReference )
 	EXPECT_LT( hits, 3800 );
 }
 
+// The plane cull the feature gathering runs on every leaf pair: a plane that separates by d
+// leaves the triangles more than d apart (a cull, never a wrong drop), the plane prepared once
+// per triangle gives the verdict of the unprepared test, and a needle separates nothing.
+TEST( PdTriDistance, PlaneCullIsConservativeAndPreparedAgrees )
+{
+	const uint64_t seed = 4321;
+	Rng rng( seed );
+	int separated = 0;
+	for ( int i = 0; i < 4000; ++i )
+	{
+		Tri a = RandomTri( rng, V( 0, 0, 0 ), 1.0 );
+		Tri b = RandomTri( rng, rng.Point( i % 2 == 0 ? 1.0 : 3.0 ), 1.0 );
+		double reach = 0.05 * ( i % 7 );
+		pdTrianglePlane plane;
+		pdTrianglePlane_Make( a.v, &plane );
+		bool prepared = pdTrianglePlane_Separates( &plane, a.v[0], b.v, reach );
+		ASSERT_EQ( prepared, pdPlaneSeparatesBy( a.v, b.v, reach ) ) << "seed " << seed << " pair " << i;
+		if ( prepared )
+		{
+			separated += 1;
+			ASSERT_GT( Dist( a, b ), reach ) << "seed " << seed << " pair " << i;
+		}
+	}
+	EXPECT_GT( separated, 400 );
+	EXPECT_LT( separated, 3600 );
+
+	// A needle (collinear corners) and a point have no plane to trust.
+	Tri needle = { { V( 0, 0, 0 ), V( 1, 0, 0 ), V( 2, 1e-12, 0 ) } };
+	Tri point = { { V( 0, 0, 0 ), V( 0, 0, 0 ), V( 0, 0, 0 ) } };
+	Tri far = { { V( 0, 0, 5 ), V( 1, 0, 5 ), V( 0, 1, 5 ) } };
+	pdTrianglePlane plane;
+	pdTrianglePlane_Make( needle.v, &plane );
+	EXPECT_EQ( plane.length, 0.0 );
+	EXPECT_FALSE( pdTrianglePlane_Separates( &plane, needle.v[0], far.v, 0.0 ) );
+	pdTrianglePlane_Make( point.v, &plane );
+	EXPECT_EQ( plane.length, 0.0 );
+	EXPECT_FALSE( pdPlaneSeparatesBy( point.v, far.v, 0.0 ) );
+	// The far triangle's own plane does separate the needle.
+	EXPECT_TRUE( pdPlaneSeparatesBy( far.v, needle.v, 1.0 ) );
+}
+
 TEST( PdTriDistance, NeverAboveSampledUpperBound )
 {
 	const uint64_t seed = 99;
