@@ -795,17 +795,22 @@ int pdTriangleOwnedContactFeatures( const pdVec3 a[3], const pdVec3 b[3], double
 	{
 		return count;
 	}
+	// Each canonical edge's index in the caller's vertex order, mapped once (not per edge pair).
+	int edgeA[3], edgeB[3];
+	for ( int k = 0; k < 3; ++k )
+	{
+		edgeA[k] = pdMapFeature( &ca, pdMakeFeature( PD_FEATURE_EDGE, k ) ).index;
+		edgeB[k] = pdMapFeature( &cb, pdMakeFeature( PD_FEATURE_EDGE, k ) ).index;
+	}
 	for ( int i = 0; i < 3; ++i )
 	{
-		pdTriFeature fa = pdMapFeature( &ca, pdMakeFeature( PD_FEATURE_EDGE, i ) );
-		if ( ( ownA & PD_OWN_EDGE( fa.index ) ) == 0 )
+		if ( ( ownA & PD_OWN_EDGE( edgeA[i] ) ) == 0 )
 		{
 			continue;
 		}
 		for ( int j = 0; j < 3; ++j )
 		{
-			pdTriFeature fb = pdMapFeature( &cb, pdMakeFeature( PD_FEATURE_EDGE, j ) );
-			if ( ( ownB & PD_OWN_EDGE( fb.index ) ) == 0 )
+			if ( ( ownB & PD_OWN_EDGE( edgeB[j] ) ) == 0 )
 			{
 				continue;
 			}
@@ -857,11 +862,11 @@ int pdTriangleOwnedContactFeatures( const pdVec3 a[3], const pdVec3 b[3], double
 			pdContactFeature* c = &out[count++];
 			c->kind = PD_CONTACT_EE;
 			c->featureA.type = PD_FEATURE_EDGE;
-			c->featureA.index = fa.index;
+			c->featureA.index = edgeA[i];
 			c->featureA.triangle = -1;
 			c->featureA.vertex = -1;
 			c->featureB.type = PD_FEATURE_EDGE;
-			c->featureB.index = fb.index;
+			c->featureB.index = edgeB[j];
 			c->featureB.triangle = -1;
 			c->featureB.vertex = -1;
 			c->pointA = pdAdd( pa, origin );
