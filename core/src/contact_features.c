@@ -79,8 +79,13 @@ static double pdSweptKey( const pdContactFeature* f, const pdRigidMotion* motion
 static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 										 const pdTransform* poseB, double tolerance, const pdRigidMotion* motion,
 										 pdVec3 approachDirection, int maxFeatures, double gap, pdWorkspace* ws,
-										 int* outCount, const pdContactFeature** outFeatures, bool* outApart )
+										 int* outCount, const pdContactFeature** outFeatures, bool* outApart,
+										 int* outVisits )
 {
+	if ( outVisits != NULL )
+	{
+		*outVisits = 0;
+	}
 	if ( outApart != NULL )
 	{
 		*outApart = false;
@@ -159,6 +164,9 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 	bool stop = false;        // nothing can be kept (maxFeatures 0) and one pair was found
 	bool checkGap = outApart != NULL;
 	bool withinGap = false; // a triangle pair within gap was found
+	// The proof alone (a gap to prove and no feature to keep): no feature is looked for, and
+	// the first pair within gap ends the traversal.
+	bool proofOnly = checkGap && maxFeatures == 0;
 
 	while ( top > 0 && !stop )
 	{
@@ -258,6 +266,11 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 							pdVec3 pa, pb;
 							withinGap = pdTriangleDistance( va, cb.v[j], &pa, &pb, NULL, NULL ) <= gap;
 						}
+						if ( proofOnly )
+						{
+							stop = withinGap;
+							continue;
+						}
 						int tb = cb.index[j];
 						pdContactFeature local[15];
 						int n = pdTriangleOwnedContactFeatures( va, cb.v[j], featureReach, approachB,
@@ -347,6 +360,10 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 		}
 	}
 
+	if ( outVisits != NULL )
+	{
+		*outVisits = visits;
+	}
 	int count = rawCount;
 	if ( full && status == PD_STATUS_OK )
 	{
@@ -368,7 +385,7 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 								   const pdContactFeature** outFeatures )
 {
 	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, NULL, approachDirection, maxFeatures, 0.0, ws,
-									outCount, outFeatures, NULL );
+									outCount, outFeatures, NULL, NULL );
 }
 
 pdStatus pdComputeSweptContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
@@ -391,14 +408,18 @@ pdStatus pdComputeSweptContactFeatures( const pdMesh* meshA, const pdTransform* 
 	}
 	bool still = motion == NULL || ( pdLengthSq( motion->linear ) == 0.0 && pdLengthSq( motion->angular ) == 0.0 );
 	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, still ? NULL : motion, approachDirection,
-									maxFeatures, 0.0, ws, outCount, outFeatures, NULL );
+									maxFeatures, 0.0, ws, outCount, outFeatures, NULL, NULL );
 }
 
 pdStatus pdContactFeatures_GatherProvingGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 											 const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
 											 int maxFeatures, double gap, pdWorkspace* ws, int* outCount,
-											 const pdContactFeature** outFeatures, bool* outApart )
+											 const pdContactFeature** outFeatures, bool* outApart, int* outVisits )
 {
+	if ( outVisits != NULL )
+	{
+		*outVisits = 0;
+	}
 	if ( !( gap >= 0.0 && gap <= tolerance ) )
 	{
 		if ( outCount != NULL )
@@ -413,7 +434,7 @@ pdStatus pdContactFeatures_GatherProvingGap( const pdMesh* meshA, const pdTransf
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
 	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, NULL, approachDirection, maxFeatures, gap,
-									ws, outCount, outFeatures, outApart );
+									ws, outCount, outFeatures, outApart, outVisits );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -916,7 +916,7 @@ pdStatus pdConfirmApartGatheringFeatures( const pdMesh* meshA, const pdTransform
 	}
 	bool apart = false;
 	status = pdContactFeatures_GatherProvingGap( meshA, poseA, meshB, poseB, reach, approachDirection, maxFeatures, tol,
-												 ioWorkspace, outCount, outFeatures, &apart );
+												 ioWorkspace, outCount, outFeatures, &apart, NULL );
 	if ( status < 0 )
 	{
 		return status;
@@ -1047,31 +1047,27 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 	q.memory = q.planes + PD_MAX_PD_FEATURES;
 	q.lambda = ws->pdScratch.data;
 
-	// Touching or apart: a distance query bounded by the tolerance, which may stop once it
-	// proves a gap above it. knownSeparated skips its own first-hit collide: an intersection
-	// still shows as distance 0, only the work differs.
-	pdDistanceDef distanceDef = pdDefaultDistanceDef();
-	distanceDef.upperBound = q.tol;
-	distanceDef.knownSeparated = true;
-	pdDistanceResult distance;
-	bool haveDistance = false;
-
 	// 0. A pair the last query found apart (a resting pair a skin apart, every step) is most
-	// likely still apart: the distance query proves it without the collision check below,
-	// which visits every overlapping box pair when nothing intersects. The classification is
-	// the same (containment is checked as pdCollide checks it); any other outcome takes the
-	// full path, which reuses the distance.
+	// likely still apart: one traversal proves that no two triangles lie within the tolerance
+	// (the culls of the feature gathering at the tolerance, then the exact triangle distance;
+	// it stops at the first pair within), without the collision check below, which visits every
+	// overlapping box pair when nothing intersects. The classification is the same as the
+	// tolerance-bounded distance query's (containment is checked as pdCollide checks it); any
+	// other outcome takes the full path.
 	if ( ioCache != NULL && ioCache->lastSeparated )
 	{
-		status = pdComputeDistance( meshA, poseA, meshB, poseB, &distanceDef, ws, &distance );
+		int unusedCount = 0;
+		const pdContactFeature* unusedFeatures = NULL;
+		bool apart = false;
+		int visits = 0;
+		status = pdContactFeatures_GatherProvingGap( meshA, poseA, meshB, poseB, q.tol, pdV3( 0.0, 0.0, 0.0 ), 0, q.tol,
+													 ws, &unusedCount, &unusedFeatures, &apart, &visits );
 		if ( status < 0 )
 		{
 			return pdFail( outResult, status, startMs );
 		}
-		q.nodeVisits += distance.nodeVisits;
-		haveDistance = status == PD_STATUS_OK;
-		if ( haveDistance && ( distance.stoppedAbove || distance.distance > q.tol ) &&
-			 pdApartUnlessContained( meshA, &q.sc.frameA, meshB, &q.sc.frameB, q.sc.containment, ws ) )
+		q.nodeVisits += visits;
+		if ( apart && pdApartUnlessContained( meshA, &q.sc.frameA, meshB, &q.sc.frameB, q.sc.containment, ws ) )
 		{
 			outResult->state = PD_STATE_SEPARATED;
 			outResult->nodeVisits = q.nodeVisits;
@@ -1093,15 +1089,18 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 	}
 	if ( !collide.colliding )
 	{
-		if ( !haveDistance )
+		// Touching or apart: a distance query bounded by the tolerance, which may stop once it
+		// proves a gap above it. knownSeparated skips its own first-hit collide (just done).
+		pdDistanceDef distanceDef = pdDefaultDistanceDef();
+		distanceDef.upperBound = q.tol;
+		distanceDef.knownSeparated = true;
+		pdDistanceResult distance;
+		status = pdComputeDistance( meshA, poseA, meshB, poseB, &distanceDef, ws, &distance );
+		if ( status < 0 )
 		{
-			status = pdComputeDistance( meshA, poseA, meshB, poseB, &distanceDef, ws, &distance );
-			if ( status < 0 )
-			{
-				return pdFail( outResult, status, startMs );
-			}
-			q.nodeVisits += distance.nodeVisits;
+			return pdFail( outResult, status, startMs );
 		}
+		q.nodeVisits += distance.nodeVisits;
 		outResult->state = !distance.stoppedAbove && distance.distance <= q.tol ? PD_STATE_TOUCHING : PD_STATE_SEPARATED;
 		if ( ioCache != NULL )
 		{

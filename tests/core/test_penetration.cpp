@@ -14,6 +14,7 @@
 #include "pd_oracle.h"
 
 extern "C" {
+#include "proximity.h"
 #include "repro_io.h"
 #include "shapes.h"
 }
@@ -640,10 +641,11 @@ TEST_F( PdPenetration, CoherentQueriesStayValid )
 	EXPECT_EQ( cache.count, 3 );
 }
 
-// A cache that remembers a separated pair lets the next query confirm the gap with one bounded
-// distance query instead of the collision traversal: same states and answers as a query
-// without a cache, less work while apart, and containment still caught.
-TEST_F( PdPenetration, ApartPairsAreConfirmedByOneDistanceQuery )
+// A cache that remembers a separated pair lets the next query confirm the gap with one proof
+// traversal (no two triangles within the tolerance) instead of the collision traversal and a
+// distance query: same states and answers as a query without a cache, only that traversal while
+// apart, and containment still caught.
+TEST_F( PdPenetration, ApartPairsAreConfirmedByOneProofTraversal )
 {
 	Mesh a, b;
 	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
@@ -678,14 +680,31 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedByOneDistanceQuery )
 	}
 
 	// Linked rings 0.4 apart: their boxes overlap, so the collision traversal has work to do
-	// and the confirmed gap skips it.
+	// and the confirmed gap skips it: the second query's node visits are exactly the proof's.
 	pdTransform linked = Pose( { 1.0, 0.0, 0.0 }, { std::sqrt( 0.5 ), std::sqrt( 0.5 ), 0.0, 0.0 } );
 	pdResetPenetrationCache( &cache );
 	pdPenetrationResult first = Run( a, linked, b, pb, nullptr, &cache );
 	pdPenetrationResult second = Run( a, linked, b, pb, nullptr, &cache );
 	EXPECT_EQ( first.state, PD_STATE_SEPARATED );
 	EXPECT_EQ( second.state, PD_STATE_SEPARATED );
-	EXPECT_LT( second.nodeVisits, first.nodeVisits );
+	int count = -1, proofVisits = 0;
+	const pdContactFeature* features = nullptr;
+	bool apart = false;
+	ASSERT_EQ( pdContactFeatures_GatherProvingGap( a.mesh, &linked, b.mesh, &pb, tol, { 0, 0, 0 }, 0, tol, ws,
+												   &count, &features, &apart, &proofVisits ),
+			   PD_STATUS_OK );
+	EXPECT_TRUE( apart );
+	EXPECT_EQ( count, 0 );
+	EXPECT_GT( proofVisits, 0 );
+	EXPECT_EQ( second.nodeVisits, proofVisits );
+	EXPECT_NE( first.nodeVisits, proofVisits );
+	// Moved within the tolerance of touching, the proof ends at the first pair within it.
+	pdTransform near = Pose( { 2.6 + 0.5 * tol, 0.0, 0.0 } );
+	ASSERT_EQ( pdContactFeatures_GatherProvingGap( a.mesh, &near, b.mesh, &pb, tol, { 0, 0, 0 }, 0, tol, ws,
+												   &count, &features, &apart, &proofVisits ),
+			   PD_STATUS_OK );
+	EXPECT_FALSE( apart );
+	EXPECT_EQ( count, 0 );
 
 	// A small closed box that was apart from a big one and is now wholly inside it.
 	Mesh small, big;
