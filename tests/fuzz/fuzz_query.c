@@ -242,6 +242,24 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 		}
 	}
 
+	// The same query for a pair its cache says was apart (step 0 tries to prove it still is,
+	// then falls back on the full path): the same classification.
+	{
+		pdPenetrationCache cache;
+		pdResetPenetrationCache( &cache );
+		cache.lastSeparated = true;
+		pdPenetrationResult pc;
+		pdStatus sc = pdComputePenetration( a, &poseA, b, &poseB, &def, &cache, ws, &pc );
+		PD_FUZZ_CHECK( pdStatusInRange( sc ) && sc == pc.status, "cached pd status %d", (int)sc );
+		PD_FUZZ_CHECK( isfinite( pc.depth ) && pc.depth >= 0.0, "cached pd depth %g", pc.depth );
+		if ( s == PD_STATUS_OK && sc == PD_STATUS_OK )
+		{
+			PD_FUZZ_CHECK( pc.state == p.state, "cached query says %d, the query %d", (int)pc.state, (int)p.state );
+			PD_FUZZ_CHECK( cache.lastSeparated == ( pc.state == PD_STATE_SEPARATED ), "cache lastSeparated %d, state %d",
+						   (int)cache.lastSeparated, (int)pc.state );
+		}
+	}
+
 	if ( s >= 0 && p.state == PD_STATE_PENETRATING )
 	{
 		double tol = 1.01e-4 * fmin( da, db );

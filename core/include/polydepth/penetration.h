@@ -68,7 +68,8 @@ typedef struct pdPenetrationCache
 	int next;                 ///< ring position (private)
 	unsigned stamp;           ///< private
 	/// The last query found the pair farther apart than the contact tolerance (private): the
-	/// next one first tries to confirm that with one bounded distance query.
+	/// next one first tries to confirm that with one traversal that proves no two triangles
+	/// within the tolerance.
 	bool lastSeparated;
 } pdPenetrationCache;
 
@@ -135,7 +136,7 @@ PD_API pdStatus pdComputeLocalPenetrations( const pdMesh* meshA, const pdMesh* m
 /// pdComputeContactFeatures( meshA, poseA, meshB, poseB, reach, approachDirection, maxFeatures )
 /// gives them, and on the way confirms the pair still apart by the test pdComputePenetration
 /// makes first for such a pair (no two triangles within the contact tolerance, neither closed
-/// solid inside the other), without that query's separate distance traversal. *outApart true:
+/// solid inside the other), without that query's separate proof traversal. *outApart true:
 /// the pair is PD_STATE_SEPARATED, as pdComputePenetration would report it (the cache needs no
 /// update). false: it may not be, the cache does not say it was apart, or a cap (maxFeatures,
 /// traversal) kept the traversal from seeing every pair: call pdComputePenetration. The
