@@ -61,8 +61,8 @@ typedef struct pdBvh
 	pdVec3 ( *leafVertices )[3];
 	pdVec3* leafLo;
 	pdVec3* leafHi;
-	/// [triangleCount] in leaf order: each triangle's plane for the plane culls of the feature
-	/// gathering (computed per triangle pair before, the cross product and its root).
+	/// [triangleCount] in leaf order: each triangle's plane, for the feature gathering's plane
+	/// culls, which would otherwise make a cross product and its root per triangle pair.
 	pdTrianglePlane* leafPlanes;
 	int triangleCount;
 	int depth; ///< levels (a single leaf has depth 1)

@@ -17,8 +17,9 @@ typedef struct pdFeatureEntry
 	int a, b;
 } pdFeatureEntry;
 
-// True when p's plane puts all of q's corners farther than reach on one side: then no feature
-// pair of the two is within reach. The allowance is a few ulps of the coordinates involved.
+// True when p's plane (prepared: the BVH keeps B's, A's is made once per triangle) puts all of
+// q's corners farther than reach on one side: then no feature pair of the two is within reach.
+// The allowance is a few ulps of the coordinates involved.
 static bool pdPlaneSeparated( const pdTrianglePlane* plane, const pdVec3 p[3], const pdVec3 q[3], double reach )
 {
 	return pdTrianglePlane_Separates( plane, p[0], q, reach + 1e-12 * pdPairCoordinateScale( p, q ) );
@@ -161,7 +162,7 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 	int worst = -1;           // index of the farthest kept pair once full
 	double worstKey = 0.0;    // its distance (swept: how close it comes during the step)
 	double reach = tolerance; // node and triangle pairs farther apart than this cannot contribute
-	bool stop = false;        // nothing can be kept (maxFeatures 0) and one pair was found
+	bool stop = false;        // maxFeatures 0: one pair was found (a feature, or in a proof one within gap)
 	bool checkGap = outApart != NULL;
 	bool withinGap = false; // a triangle pair within gap was found
 	// The proof alone (a gap to prove and no feature to keep): no feature is looked for, and
