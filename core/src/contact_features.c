@@ -438,6 +438,27 @@ pdStatus pdContactFeatures_GatherProvingGap( const pdMesh* meshA, const pdTransf
 									ws, outCount, outFeatures, outApart, outVisits );
 }
 
+pdStatus pdComputeGapProof( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+							const pdTransform* poseB, double gap, pdWorkspace* ioWorkspace, bool* outApart )
+{
+	if ( outApart == NULL )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	*outApart = false;
+	if ( poseA == NULL || poseB == NULL || !isfinite( gap ) || gap < 0.0 )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	int count = 0;
+	const pdContactFeature* features = NULL;
+	bool apart = false;
+	pdStatus status = pdContactFeatures_GatherProvingGap( meshA, poseA, meshB, poseB, gap, pdV3( 0.0, 0.0, 0.0 ), 0, gap,
+														  ioWorkspace, &count, &features, &apart, NULL );
+	*outApart = status == PD_STATUS_OK && apart;
+	return status;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Local closeness of one feature
 

@@ -1507,18 +1507,21 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 			// distance query says whether anything is within reach; if so, every feature pair
 			// that could meet within the step becomes a contact (a spinning body lands on its
 			// far side too), with its positive distance.
-			pdDistanceDef ddef = pdDefaultDistanceDef();
-			ddef.upperBound = def->speculativeDistance;
-			ddef.knownSeparated = true; // the PD query found no intersection
-			pdDistanceResult dr;
-			pdStatus ds = pdComputeDistance( meshA, poseA, meshB, poseB, &ddef, ioWorkspace, &dr );
-			if ( ds < 0 || dr.stoppedAbove || !( dr.distance <= def->speculativeDistance ) )
+			// Two gap proofs (yes-or-no, cheaper than a distance query bounded by the reach): one
+			// at the reach, and for a pair within it one at the contact distance, which says
+			// whether the contacts are speculative.
+			bool beyondReach = false, beyondContact = false;
+			pdStatus ds = pdComputeGapProof( meshA, poseA, meshB, poseB, def->speculativeDistance, ioWorkspace,
+											 &beyondReach );
+			if ( ds < 0 || beyondReach )
 			{
 				range = 0.0; // out of reach this step: no contacts (or a failed query: none either)
 			}
 			else
 			{
-				outSet->speculative = dr.distance > range;
+				outSet->speculative =
+					pdComputeGapProof( meshA, poseA, meshB, poseB, range, ioWorkspace, &beyondContact ) >= 0 &&
+					beyondContact;
 				range = def->speculativeDistance;
 			}
 		}

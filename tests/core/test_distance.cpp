@@ -252,6 +252,83 @@ TEST( PdDistance, EqualsBruteForceOnShapes )
 	pdDestroyWorkspace( ws );
 }
 
+// pdComputeGapProof: apart exactly when the brute-force distance exceeds the gap, over shapes
+// from overlapping to clearly separated and gaps around each pose's distance; a pair inside a
+// closed solid without touching it counts as apart (surfaces only); bad input is refused.
+TEST( PdDistance, GapProofAgreesWithBruteForce )
+{
+	pdWorkspace* ws = pdCreateWorkspace();
+	const char* names[][2] = { { "torus", "knot" }, { "knot", "knot" }, { "cup", "spoon" }, { "grate", "box" } };
+	unsigned seed = 2100;
+	int apartCount = 0, withinCount = 0;
+	for ( auto& pair : names )
+	{
+		pdMesh* a = MakeShape( pair[0], 200, 2.0 );
+		pdMesh* b = MakeShape( pair[1], 200, 2.0 );
+		ASSERT_TRUE( a && b );
+		std::mt19937 rng( seed );
+		for ( int k = 0; k < 6; ++k )
+		{
+			pdTransform pa = RandomPose( rng, 0.5 + 0.6 * k );
+			pdTransform pb = RandomPose( rng, 0.5 );
+			double d = BruteDistance( a, pa, b, pb );
+			std::string what = std::string( pair[0] ) + "/" + pair[1] + " seed " + std::to_string( seed ) + " pose " +
+							   std::to_string( k ) + " distance " + std::to_string( d );
+			const double gaps[] = { 0.0, 0.5 * d, 0.999 * d, 1.001 * d, 2.0 * d + 0.01, 0.05 };
+			for ( double gap : gaps )
+			{
+				bool apart = !( d > gap );
+				ASSERT_EQ( pdComputeGapProof( a, &pa, b, &pb, gap, ws, &apart ), PD_STATUS_OK ) << what;
+				EXPECT_EQ( apart, d > gap ) << what << " gap " << gap;
+				apartCount += apart;
+				withinCount += !apart;
+			}
+		}
+		++seed;
+		pdDestroyMesh( a );
+		pdDestroyMesh( b );
+	}
+	EXPECT_GT( apartCount, 30 );
+	EXPECT_GT( withinCount, 30 );
+
+	// A small closed box inside a big one, about 0.46 from its walls.
+	pdMesh* small = MakeShape( "box", 12, 0.4 );
+	pdMesh* big = MakeShape( "box", 12, 2.0 );
+	ASSERT_TRUE( small && big );
+	pdTransform id = pdIdentityTransform();
+	bool apart = false;
+	ASSERT_EQ( pdComputeGapProof( small, &id, big, &id, 0.2, ws, &apart ), PD_STATUS_OK );
+	EXPECT_TRUE( apart );
+	ASSERT_EQ( pdComputeGapProof( small, &id, big, &id, 0.9, ws, &apart ), PD_STATUS_OK );
+	EXPECT_FALSE( apart );
+
+	// Bad input: a status, and never apart.
+	apart = true;
+	EXPECT_EQ( pdComputeGapProof( small, &id, big, &id, -1.0, ws, &apart ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_FALSE( apart );
+	apart = true;
+	EXPECT_EQ( pdComputeGapProof( small, &id, big, &id, NAN, ws, &apart ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_FALSE( apart );
+	apart = true;
+	EXPECT_EQ( pdComputeGapProof( small, nullptr, big, &id, 0.1, ws, &apart ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_FALSE( apart );
+	apart = true;
+	EXPECT_EQ( pdComputeGapProof( nullptr, &id, big, &id, 0.1, ws, &apart ), PD_STATUS_INVALID_MESH );
+	EXPECT_FALSE( apart );
+	apart = true;
+	EXPECT_EQ( pdComputeGapProof( small, &id, big, &id, 0.1, nullptr, &apart ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_FALSE( apart );
+	EXPECT_EQ( pdComputeGapProof( small, &id, big, &id, 0.1, ws, nullptr ), PD_STATUS_INVALID_ARGUMENT );
+	pdTransform bad = id;
+	bad.q.w = 2.0;
+	apart = true;
+	EXPECT_EQ( pdComputeGapProof( small, &bad, big, &id, 0.1, ws, &apart ), PD_STATUS_INVALID_POSE );
+	EXPECT_FALSE( apart );
+	pdDestroyMesh( small );
+	pdDestroyMesh( big );
+	pdDestroyWorkspace( ws );
+}
+
 TEST( PdDistance, IntersectingIsZero )
 {
 	pdWorkspace* ws = pdCreateWorkspace();

@@ -207,6 +207,24 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 	double db =
 		sqrt( ( hi.x - lo.x ) * ( hi.x - lo.x ) + ( hi.y - lo.y ) * ( hi.y - lo.y ) + ( hi.z - lo.z ) * ( hi.z - lo.z ) );
 
+	// The gap proof agrees with the distance: apart by half of it, not by one and a half; and
+	// surfaces the distance query finds touching or intersecting (0) are within any gap.
+	if ( d.status == PD_STATUS_OK && isfinite( d.distance ) )
+	{
+		double small = 1e-6 * fmin( da, db );
+		bool apart = false;
+		pdStatus gs = pdComputeGapProof( a, &poseA, b, &poseB, d.distance > 0.0 ? 0.5 * d.distance : small, ws, &apart );
+		PD_FUZZ_CHECK( pdStatusInRange( gs ) && ( gs == PD_STATUS_OK || !apart ), "gap proof status %d", (int)gs );
+		if ( gs == PD_STATUS_OK )
+		{
+			PD_FUZZ_CHECK( apart == ( d.distance > 0.0 ), "gap proof below the distance %.17g says %d", d.distance,
+						   (int)apart );
+		}
+		gs = pdComputeGapProof( a, &poseA, b, &poseB, 1.5 * d.distance + small, ws, &apart );
+		PD_FUZZ_CHECK( pdStatusInRange( gs ) && !apart, "gap proof beyond the distance %.17g says apart (%d)",
+					   d.distance, (int)gs );
+	}
+
 	// A pair said to have been apart: the one-traversal confirmation agrees with the query's
 	// classification (apart exactly when the query says separated, unless a cap hid pairs) and
 	// with the distance, and its features are finite.
