@@ -981,6 +981,21 @@ static pdStatus pdFail( pdPenetrationResult* out, pdStatus status, double startM
 	return pdFinish( out, status, startMs );
 }
 
+// No two triangles within the tolerance (the gap proof: the gathering's culls, then the exact
+// triangle distance, ending at the first pair within): exactly what a distance query bounded by
+// the tolerance decides, for less. False also when a cap kept it from seeing every pair.
+static pdStatus pdQuery_ApartByTolerance( pdPdQuery* q, const pdTransform* poseA, const pdTransform* poseB,
+										  bool* outApart )
+{
+	int count = 0, visits = 0;
+	const pdContactFeature* features = NULL;
+	pdStatus status = pdContactFeatures_GatherProvingGap( q->sc.meshA, poseA, q->sc.meshB, poseB, q->tol,
+														  pdV3( 0.0, 0.0, 0.0 ), 0, q->tol, q->sc.ws, &count, &features,
+														  outApart, &visits );
+	q->nodeVisits += visits;
+	return status;
+}
+
 pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 							   const pdTransform* poseB, const pdPenetrationDef* def, pdPenetrationCache* ioCache,
 							   pdWorkspace* ioWorkspace, pdPenetrationResult* outResult )
@@ -1056,17 +1071,12 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 	// other outcome takes the full path.
 	if ( ioCache != NULL && ioCache->lastSeparated )
 	{
-		int unusedCount = 0;
-		const pdContactFeature* unusedFeatures = NULL;
 		bool apart = false;
-		int visits = 0;
-		status = pdContactFeatures_GatherProvingGap( meshA, poseA, meshB, poseB, q.tol, pdV3( 0.0, 0.0, 0.0 ), 0, q.tol,
-													 ws, &unusedCount, &unusedFeatures, &apart, &visits );
+		status = pdQuery_ApartByTolerance( &q, poseA, poseB, &apart );
 		if ( status < 0 )
 		{
 			return pdFail( outResult, status, startMs );
 		}
-		q.nodeVisits += visits;
 		if ( apart && pdApartUnlessContained( meshA, &q.sc.frameA, meshB, &q.sc.frameB, q.sc.containment, ws ) )
 		{
 			outResult->state = PD_STATE_SEPARATED;
@@ -1089,19 +1099,15 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 	}
 	if ( !collide.colliding )
 	{
-		// Touching or apart: a distance query bounded by the tolerance, which may stop once it
-		// proves a gap above it. knownSeparated skips its own first-hit collide (just done).
-		pdDistanceDef distanceDef = pdDefaultDistanceDef();
-		distanceDef.upperBound = q.tol;
-		distanceDef.knownSeparated = true;
-		pdDistanceResult distance;
-		status = pdComputeDistance( meshA, poseA, meshB, poseB, &distanceDef, ws, &distance );
+		// Touching or apart: a pair within the tolerance is touching (step 0's proof, which
+		// decides exactly what a distance query bounded by the tolerance would).
+		bool apart = false;
+		status = pdQuery_ApartByTolerance( &q, poseA, poseB, &apart );
 		if ( status < 0 )
 		{
 			return pdFail( outResult, status, startMs );
 		}
-		q.nodeVisits += distance.nodeVisits;
-		outResult->state = !distance.stoppedAbove && distance.distance <= q.tol ? PD_STATE_TOUCHING : PD_STATE_SEPARATED;
+		outResult->state = apart ? PD_STATE_SEPARATED : PD_STATE_TOUCHING;
 		if ( ioCache != NULL )
 		{
 			ioCache->lastSeparated = outResult->state == PD_STATE_SEPARATED;
