@@ -1503,13 +1503,11 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 		}
 		else if ( def->speculativeDistance > range && !apart )
 		{
-			// A pair that can close more than the contact distance this step: one bounded
-			// distance query says whether anything is within reach; if so, every feature pair
-			// that could meet within the step becomes a contact (a spinning body lands on its
-			// far side too), with its positive distance.
-			// Two gap proofs (yes-or-no, cheaper than a distance query bounded by the reach): one
-			// at the reach, and for a pair within it one at the contact distance, which says
-			// whether the contacts are speculative.
+			// A pair that can close more than the contact distance this step: a gap proof at the
+			// reach (yes or no, cheaper than a distance query bounded by it) says whether anything
+			// is within reach; if so, every feature pair that could meet within the step becomes
+			// a contact (a spinning body lands on its far side too), with its positive distance,
+			// and a second proof at the contact distance says whether they are speculative.
 			bool beyondReach = false, beyondContact = false;
 			pdStatus ds = pdComputeGapProof( meshA, poseA, meshB, poseB, def->speculativeDistance, ioWorkspace,
 											 &beyondReach );

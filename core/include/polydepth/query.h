@@ -125,12 +125,11 @@ PD_API pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA
 /// within gap (>= 0, world units) of a triangle of B at the poses, by the exact triangle distance
 /// a distance query minimises (with knownSeparated; surfaces that merely touch can come out a
 /// rounding error above 0 there, so ask gap 0 of pdCollide instead). For a caller that needs
-/// only the yes or no, it is cheaper
-/// than a distance query bounded by gap: one depth-first traversal with the feature gathering's
-/// culls and the exact triangle distance, ending at the first pair within gap. Surfaces only:
-/// a closed mesh wholly inside another, not touching it, is apart here (pdCollide's
-/// checkContainment tells). *outApart is false on any error status, and on
-/// PD_STATUS_TRAVERSAL_LIMIT (not every pair was seen).
+/// only the yes or no, it is cheaper than a distance query bounded by gap: one depth-first
+/// traversal with the feature gathering's culls and the exact triangle distance, ending at the
+/// first pair within gap. Surfaces only: a closed mesh wholly inside another, not touching it,
+/// is apart here (pdCollide's checkContainment tells). *outApart is false on any error status,
+/// and on PD_STATUS_TRAVERSAL_LIMIT (not every pair was seen).
 PD_API pdStatus pdComputeGapProof( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 								   const pdTransform* poseB, double gap, pdWorkspace* ioWorkspace, bool* outApart );
 
