@@ -438,6 +438,16 @@ pdStatus pdContactFeatures_GatherProvingGap( const pdMesh* meshA, const pdTransf
 									ws, outCount, outFeatures, outApart, outVisits );
 }
 
+pdStatus pdContactFeatures_ProveGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+									 const pdTransform* poseB, double gap, pdWorkspace* ws, bool* outApart,
+									 int* outVisits )
+{
+	int count = 0;
+	const pdContactFeature* features = NULL;
+	return pdContactFeatures_GatherProvingGap( meshA, poseA, meshB, poseB, gap, pdV3( 0.0, 0.0, 0.0 ), 0, gap, ws,
+											   &count, &features, outApart, outVisits );
+}
+
 pdStatus pdComputeGapProof( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 							const pdTransform* poseB, double gap, pdWorkspace* ioWorkspace, bool* outApart )
 {
@@ -450,13 +460,7 @@ pdStatus pdComputeGapProof( const pdMesh* meshA, const pdTransform* poseA, const
 	{
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
-	int count = 0;
-	const pdContactFeature* features = NULL;
-	bool apart = false;
-	pdStatus status = pdContactFeatures_GatherProvingGap( meshA, poseA, meshB, poseB, gap, pdV3( 0.0, 0.0, 0.0 ), 0, gap,
-														  ioWorkspace, &count, &features, &apart, NULL );
-	*outApart = status == PD_STATUS_OK && apart;
-	return status;
+	return pdContactFeatures_ProveGap( meshA, poseA, meshB, poseB, gap, ioWorkspace, outApart, NULL );
 }
 
 // ---------------------------------------------------------------------------------------------

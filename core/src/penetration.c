@@ -987,11 +987,9 @@ static pdStatus pdFail( pdPenetrationResult* out, pdStatus status, double startM
 static pdStatus pdQuery_ApartByTolerance( pdPdQuery* q, const pdTransform* poseA, const pdTransform* poseB,
 										  bool* outApart )
 {
-	int count = 0, visits = 0;
-	const pdContactFeature* features = NULL;
-	pdStatus status = pdContactFeatures_GatherProvingGap( q->sc.meshA, poseA, q->sc.meshB, poseB, q->tol,
-														  pdV3( 0.0, 0.0, 0.0 ), 0, q->tol, q->sc.ws, &count, &features,
-														  outApart, &visits );
+	int visits = 0;
+	pdStatus status = pdContactFeatures_ProveGap( q->sc.meshA, poseA, q->sc.meshB, poseB, q->tol, q->sc.ws, outApart,
+												  &visits );
 	q->nodeVisits += visits;
 	return status;
 }

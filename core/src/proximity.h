@@ -27,3 +27,10 @@ pdStatus pdContactFeatures_GatherProvingGap( const pdMesh* meshA, const pdTransf
 											 const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
 											 int maxFeatures, double gap, pdWorkspace* ws, int* outCount,
 											 const pdContactFeature** outFeatures, bool* outApart, int* outVisits );
+
+/// The gap proof alone (pdComputeGapProof without its argument checks): *outApart true when no
+/// two triangles lie within gap; false when a pair does, on any error and on a traversal cap.
+/// outVisits (may be NULL) gets the node pairs visited.
+pdStatus pdContactFeatures_ProveGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+									 const pdTransform* poseB, double gap, pdWorkspace* ws, bool* outApart,
+									 int* outVisits );
