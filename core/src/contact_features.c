@@ -77,12 +77,21 @@ static double pdSweptKey( const pdContactFeature* f, const pdRigidMotion* motion
 // so the few that pass the feature culls get the cheap separations at gap and, failing those,
 // the exact triangle distance (the distance query's primitive). *outApart is false when a pair
 // within gap exists or the traversal could not see them all (a cap).
+// With outMinDistance (static only), every pair that passes the separations at gap gets the
+// exact triangle distance and *outMinDistance is the smallest: the surfaces' distance when it
+// is at most gap (a pair at that distance passes every conservative cull), a value above gap
+// otherwise. The traversal ends at the first pair at distance 0 (intersecting: the features
+// are then incomplete). Meaningless when the status is not OK (a cap narrowed the search).
 static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 										 const pdTransform* poseB, double tolerance, const pdRigidMotion* motion,
 										 pdVec3 approachDirection, int maxFeatures, double gap, pdWorkspace* ws,
 										 int* outCount, const pdContactFeature** outFeatures, bool* outApart,
-										 int* outVisits )
+										 double* outMinDistance, int* outVisits )
 {
+	if ( outMinDistance != NULL )
+	{
+		*outMinDistance = 0.0;
+	}
 	if ( outVisits != NULL )
 	{
 		*outVisits = 0;
@@ -164,7 +173,9 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 	double reach = tolerance; // node and triangle pairs farther apart than this cannot contribute
 	bool stop = false;        // maxFeatures 0: one pair was found (a feature, or in a proof one within gap)
 	bool checkGap = outApart != NULL;
-	bool withinGap = false; // a triangle pair within gap was found
+	bool measureGap = outMinDistance != NULL && motion == NULL;
+	bool withinGap = false;         // a triangle pair within gap was found
+	double minDistance = INFINITY; // the smallest exact triangle distance computed (measureGap)
 	// The proof alone (a gap to prove and no feature to keep): no feature is looked for, and
 	// the first pair within gap ends the traversal.
 	bool proofOnly = checkGap && maxFeatures == 0;
@@ -260,12 +271,19 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 						{
 							continue;
 						}
-						if ( checkGap && !withinGap && pdBoxesWithin( loA, hiA, cb.lo[j], cb.hi[j], gap ) &&
+						if ( ( measureGap || ( checkGap && !withinGap ) ) && pdBoxesWithin( loA, hiA, cb.lo[j], cb.hi[j], gap ) &&
 							 !pdPlaneSeparated( cb.plane + j, cb.v[j], va, gap ) &&
 							 !pdPlaneSeparated( &planeA, va, cb.v[j], gap ) && !pdCentroidAxisSeparated( va, cb.v[j], gap ) )
 						{
 							pdVec3 pa, pb;
-							withinGap = pdTriangleDistance( va, cb.v[j], &pa, &pb, NULL, NULL ) <= gap;
+							double d = pdTriangleDistance( va, cb.v[j], &pa, &pb, NULL, NULL );
+							withinGap = withinGap || d <= gap;
+							minDistance = pdMinD( minDistance, d );
+							if ( measureGap && !( d > 0.0 ) )
+							{
+								stop = true; // intersecting: nothing closer, and the caller wants no features
+								continue;
+							}
 						}
 						if ( proofOnly )
 						{
@@ -375,6 +393,10 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 		// A full list narrowed the search to the closest pairs: the rest went unseen.
 		*outApart = status == PD_STATUS_OK && !full && !withinGap;
 	}
+	if ( outMinDistance != NULL )
+	{
+		*outMinDistance = minDistance;
+	}
 	*outCount = count;
 	*outFeatures = count > 0 ? ws->features.data : NULL;
 	return status;
@@ -386,7 +408,7 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 								   const pdContactFeature** outFeatures )
 {
 	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, NULL, approachDirection, maxFeatures, 0.0, ws,
-									outCount, outFeatures, NULL, NULL );
+									outCount, outFeatures, NULL, NULL, NULL );
 }
 
 pdStatus pdComputeSweptContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
@@ -409,7 +431,7 @@ pdStatus pdComputeSweptContactFeatures( const pdMesh* meshA, const pdTransform* 
 	}
 	bool still = motion == NULL || ( pdLengthSq( motion->linear ) == 0.0 && pdLengthSq( motion->angular ) == 0.0 );
 	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, still ? NULL : motion, approachDirection,
-									maxFeatures, 0.0, ws, outCount, outFeatures, NULL, NULL );
+									maxFeatures, 0.0, ws, outCount, outFeatures, NULL, NULL, NULL );
 }
 
 pdStatus pdContactFeatures_GatherProvingGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
@@ -435,7 +457,17 @@ pdStatus pdContactFeatures_GatherProvingGap( const pdMesh* meshA, const pdTransf
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
 	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, NULL, approachDirection, maxFeatures, gap,
-									ws, outCount, outFeatures, outApart, outVisits );
+									ws, outCount, outFeatures, outApart, NULL, outVisits );
+}
+
+pdStatus pdContactFeatures_GatherMeasuringGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+												const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
+												int maxFeatures, pdWorkspace* ws, int* outCount,
+												const pdContactFeature** outFeatures, double* outMinDistance,
+												int* outVisits )
+{
+	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, NULL, approachDirection, maxFeatures,
+									tolerance, ws, outCount, outFeatures, NULL, outMinDistance, outVisits );
 }
 
 pdStatus pdContactFeatures_ProveGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,

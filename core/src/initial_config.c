@@ -552,6 +552,48 @@ bool pdStart_FreeGap( pdStartContext* ctx, pdVec3 x, double above, double* outGa
 	return true;
 }
 
+pdStartGap pdStart_FreeGapGathering( pdStartContext* ctx, pdVec3 x, pdVec3 approach, int maxFeatures, double* outGap,
+									 int* outCount, const pdContactFeature** outFeatures )
+{
+	*outGap = 0.0;
+	*outCount = 0;
+	*outFeatures = NULL;
+	pdFrame rel = pdStart_Relative( ctx, x );
+	ctx->collideCount += 1;
+	if ( pdStart_CachedHit( ctx, &rel ) || pdStart_BallsOverlap( ctx, &rel ) )
+	{
+		return PD_START_GAP_COLLIDING;
+	}
+	pdTransform poseA, poseB;
+	pdStart_Poses( ctx, x, &poseA, &poseB );
+	double distance = 0.0;
+	int visits = 0;
+	int count = 0;
+	const pdContactFeature* features = NULL;
+	pdStatus status = pdContactFeatures_GatherMeasuringGap( ctx->meshA, &poseA, ctx->meshB, &poseB, ctx->tolerance,
+															 approach, maxFeatures, ctx->ws, &count, &features,
+															 &distance, &visits );
+	ctx->nodeVisits += visits;
+	if ( status != PD_STATUS_OK )
+	{
+		// A full list or a cap: the distance is not known; the caller asks pdStart_FreeGap.
+		return PD_START_GAP_UNKNOWN;
+	}
+	// Touching counts as colliding, as in pdStart_FreeGap; infinite: nothing within the tolerance.
+	if ( !( distance > 0.0 ) )
+	{
+		return PD_START_GAP_COLLIDING;
+	}
+	if ( pdStart_Contained( ctx, &rel ) )
+	{
+		return PD_START_GAP_COLLIDING;
+	}
+	*outGap = distance;
+	*outCount = count;
+	*outFeatures = features;
+	return PD_START_GAP_FREE;
+}
+
 double pdStart_SeparationDistance( const pdStartContext* ctx, pdVec3 u )
 {
 	pdVec3 cA = pdFrameApply( &ctx->frameA, ctx->meshA->centroid );

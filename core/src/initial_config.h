@@ -91,6 +91,21 @@ bool pdStart_Collides( pdStartContext* ctx, pdVec3 x );
 /// (one bounded distance query instead of a collision check followed by a distance query).
 bool pdStart_FreeGap( pdStartContext* ctx, pdVec3 x, double above, double* outGap );
 
+typedef enum pdStartGap
+{
+	PD_START_GAP_COLLIDING = 0, ///< A translated by x collides with B (as pdStart_Collides says)
+	PD_START_GAP_FREE = 1,      ///< free; the gap and the features are set
+	PD_START_GAP_UNKNOWN = 2,   ///< the traversal was capped: ask pdStart_FreeGap instead
+} pdStartGap;
+
+/// pdStart_FreeGap with `above` = the tolerance, and the contact features within the tolerance
+/// (approach and maxFeatures as pdComputeContactFeatures) from the same traversal: FREE with
+/// *outGap the distance when it is at most the tolerance (exactly pdStart_FreeGap's value), a
+/// larger value otherwise, and the features in the workspace's feature buffer. The features
+/// are those pdComputeContactFeatures gives at x.
+pdStartGap pdStart_FreeGapGathering( pdStartContext* ctx, pdVec3 x, pdVec3 approach, int maxFeatures, double* outGap,
+									 int* outCount, const pdContactFeature** outFeatures );
+
 /// Smallest t >= 0 such that A at o + t*u is outside B's enclosing sphere with a margin of
 /// the tolerance (free by construction). u must be unit.
 double pdStart_SeparationDistance( const pdStartContext* ctx, pdVec3 u );

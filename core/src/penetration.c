@@ -265,6 +265,34 @@ static bool pdQuery_GatherFeatures( pdPdQuery* q, pdVec3 x )
 	return true;
 }
 
+// Classifies x as pdStart_FreeGap does with `above` = the tolerance (true: free, with *outGap)
+// and, for a gap within the tolerance (x is a contact configuration), puts x's contact features
+// into the candidate slot as pdQuery_GatherFeatures does (*outGathered), from the same
+// traversal. Falls back to pdStart_FreeGap when the traversal was capped, leaving the features
+// to the caller.
+static bool pdQuery_FreeGapGathering( pdPdQuery* q, pdVec3 x, double* outGap, bool* outGathered )
+{
+	*outGathered = false;
+	int count = 0;
+	const pdContactFeature* features = NULL;
+	pdStartGap verdict =
+		pdStart_FreeGapGathering( &q->sc, x, pdNeg( x ), PD_MAX_PD_FEATURES, outGap, &count, &features );
+	if ( verdict == PD_START_GAP_UNKNOWN )
+	{
+		return pdStart_FreeGap( &q->sc, x, q->tol, outGap );
+	}
+	if ( verdict == PD_START_GAP_COLLIDING )
+	{
+		return false;
+	}
+	if ( *outGap <= q->tol )
+	{
+		pdQuery_StoreFeatures( q, 1 - q->current, features, count );
+		*outGathered = true;
+	}
+	return true;
+}
+
 static void pdQuery_Accept( pdPdQuery* q )
 {
 	q->current = 1 - q->current;
@@ -464,12 +492,13 @@ static void pdQuery_Refine( pdPdQuery* q, pdVec3 xc )
 			pdVec3 target = pdLerp( xc, xp, s );
 			pdVec3 next;
 			double d;
-			if ( pdStart_FreeGap( &q->sc, target, q->tol, &d ) )
+			bool gathered = false;
+			if ( pdQuery_FreeGapGathering( q, target, &d, &gathered ) )
 			{
 				if ( d <= q->tol )
 				{
 					// In contact: the projected configuration itself is the answer (bug B3).
-					if ( pdQuery_GatherFeatures( q, target ) )
+					if ( gathered || pdQuery_GatherFeatures( q, target ) )
 					{
 						pdQuery_Accept( q );
 						xc = target;

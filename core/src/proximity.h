@@ -28,6 +28,18 @@ pdStatus pdContactFeatures_GatherProvingGap( const pdMesh* meshA, const pdTransf
 											 int maxFeatures, double gap, pdWorkspace* ws, int* outCount,
 											 const pdContactFeature** outFeatures, bool* outApart, int* outVisits );
 
+/// pdComputeContactFeatures (static) that also measures the surfaces' distance within the
+/// tolerance in the same traversal: *outMinDistance is the exact distance (the distance query's
+/// value) when it is at most the tolerance, a larger value otherwise, and 0 when the surfaces
+/// intersect (the traversal then ends early and the features are incomplete). Only meaningful
+/// with status PD_STATUS_OK: a full feature list (PD_STATUS_FEATURE_LIMIT) or a traversal cap
+/// narrowed the search. outVisits (may be NULL) gets the node pairs visited.
+pdStatus pdContactFeatures_GatherMeasuringGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+												const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
+												int maxFeatures, pdWorkspace* ws, int* outCount,
+												const pdContactFeature** outFeatures, double* outMinDistance,
+												int* outVisits );
+
 /// The gap proof alone (pdComputeGapProof without its argument checks): *outApart true when no
 /// two triangles lie within gap; false when a pair does, on any error and on a traversal cap.
 /// outVisits (may be NULL) gets the node pairs visited.

@@ -18,6 +18,7 @@
 
 extern "C" {
 #include "mesh.h"
+#include "proximity.h"
 #include "tri_distance.h"
 }
 
@@ -556,3 +557,88 @@ TEST( PdContactFeatures, LocallyClosestEqualsBruteForceAndDropsTiltedFloorEdges 
 	EXPECT_GT( tiltedFloorEdges, 5 );
 }
 
+// The gathering that also measures the distance within the tolerance (the PD iteration's
+// classification of a projected configuration): the features are pdComputeContactFeatures',
+// in the same order, and the distance is the distance query's to the last bit when within the
+// tolerance, above the tolerance otherwise, and 0 for intersecting surfaces.
+TEST( PdContactFeatures, MeasuringGapGivesTheDistanceQuerysValueAndTheSameFeatures )
+{
+	PdOwnedSoup torus, knot, grate;
+	ASSERT_TRUE( pdMakeTorus( 0.5, 0.2, 16, 10, &torus.soup ) );
+	ASSERT_TRUE( pdMakeTorusKnot( 2, 3, 0.35, 0.1, 48, 6, &knot.soup ) );
+	ASSERT_TRUE( pdMakeGrate( 1.0, 0.15, 2, &grate.soup ) );
+	PdMeshPtr meshes[3] = { PdMakeTestMesh( torus.soup ), PdMakeTestMesh( knot.soup ), PdMakeTestMesh( grate.soup ) };
+	for ( const PdMeshPtr& m : meshes )
+		ASSERT_NE( m, nullptr );
+	PdWorkspacePtr ws( pdCreateWorkspace() );
+	PdTestRng rng( 23 );
+	int within = 0, beyond = 0, intersecting = 0;
+	for ( int k = 0; k < 18; ++k )
+	{
+		const pdMesh* a = meshes[k % 3].get();
+		const pdMesh* b = meshes[( k / 3 ) % 3].get();
+		pdTransform pa, pb = pdIdentityTransform();
+		pdQuat q = { rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) + 1.5 };
+		double n = std::sqrt( q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z );
+		pa.q = { q.w / n, q.x / n, q.y / n, q.z / n };
+		pdVec3 u = pdNormalize( pdV3( rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) + 0.1 ) );
+		// A along u, bisected to a few hundredths from B (or intersecting it for every third pose).
+		double lo = 0.0, hi = 4.0;
+		pdDistanceResult dr;
+		for ( int it = 0; it < 40; ++it )
+		{
+			double mid = 0.5 * ( lo + hi );
+			pa.p = pdScale( u, mid );
+			ASSERT_EQ( pdComputeDistance( a, &pa, b, &pb, nullptr, ws.get(), &dr ), PD_STATUS_OK );
+			( dr.distance > 0.03 ? hi : lo ) = mid;
+		}
+		pa.p = pdScale( u, k % 3 == 2 ? 0.8 * lo : hi );
+		ASSERT_EQ( pdComputeDistance( a, &pa, b, &pb, nullptr, ws.get(), &dr ), PD_STATUS_OK );
+		double distance = dr.distance;
+		for ( double tolerance : { 0.5 * distance, 0.999 * distance, 1.001 * distance, 2.0 * distance, 0.02 } )
+		{
+			if ( !( tolerance > 0.0 ) )
+				continue;
+			SCOPED_TRACE( testing::Message() << "pose " << k << " distance " << distance << " tolerance " << tolerance );
+			pdVec3 approach = pdNeg( u );
+			int count = 0, visits = -1;
+			const pdContactFeature* features = nullptr;
+			double measured = -1.0;
+			ASSERT_EQ( pdContactFeatures_GatherMeasuringGap( a, &pa, b, &pb, tolerance, approach, 1 << 20, ws.get(),
+															 &count, &features, &measured, &visits ),
+					   PD_STATUS_OK );
+			EXPECT_GT( visits, 0 );
+			std::vector<pdContactFeature> got( features, features + count );
+			if ( distance <= 0.0 )
+			{
+				EXPECT_EQ( measured, 0.0 );
+				intersecting += 1;
+				continue; // the traversal ended at the first intersecting pair
+			}
+			if ( distance <= tolerance )
+			{
+				EXPECT_EQ( measured, distance );
+				within += 1;
+			}
+			else
+			{
+				EXPECT_GT( measured, tolerance );
+				beyond += 1;
+			}
+			int expectedCount = 0;
+			ASSERT_EQ( pdComputeContactFeatures( a, &pa, b, &pb, tolerance, approach, 1 << 20, ws.get(), &expectedCount,
+												 &features ),
+					   PD_STATUS_OK );
+			ASSERT_EQ( count, expectedCount );
+			for ( int i = 0; i < count; ++i )
+			{
+				EXPECT_EQ( Key( a, b, got[i] ), Key( a, b, features[i] ) ) << i;
+				EXPECT_EQ( got[i].distance, features[i].distance ) << i;
+			}
+		}
+	}
+	// Every branch must be exercised for the comparison to mean anything.
+	EXPECT_GT( within, 10 );
+	EXPECT_GT( beyond, 10 );
+	EXPECT_GT( intersecting, 3 );
+}
