@@ -1063,11 +1063,20 @@ bool pdStart_MakeFree( pdStartContext* ctx, const pdStartCandidate* candidate, d
 	}
 	if ( !found && !candidate->direction && candidate->strategy == PD_START_COHERENCE )
 	{
-		// The paper's push: march outward from the cached configuration in small steps.
+		// The paper's push: march outward from the cached configuration in small steps. A
+		// resting pair's cached contact is a fraction of a millimetre off (half of them collide
+		// the next step): a few tolerances out usually clears it and keeps the out-projection's
+		// sweep short; then steps of 5% of the size, for a pair that sank far since.
 		double step = 0.05 * fmin( ctx->meshA->diagonal, ctx->meshB->diagonal );
-		for ( int k = 1; k <= 3 && !found; ++k )
+		const double pushes[] = { 2.0 * ctx->tolerance, 8.0 * ctx->tolerance, 32.0 * ctx->tolerance,
+								  step, 2.0 * step, 3.0 * step };
+		for ( int k = 0; k < 6 && !found; ++k )
 		{
-			pdVec3 y = pdMulAdd( x, k * step, u );
+			if ( k < 3 && !( pushes[k] < step ) )
+			{
+				continue;
+			}
+			pdVec3 y = pdMulAdd( x, pushes[k], u );
 			if ( pdLength( y ) < limit && !pdStart_Collides( ctx, y ) )
 			{
 				start = y;

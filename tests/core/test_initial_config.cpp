@@ -310,6 +310,61 @@ TEST( PdInitialConfig, EveryStartIsCollisionFree )
 	pdDestroyWorkspace( ws );
 }
 
+// A cached contact configuration that collides by a fraction of a tolerance (a resting pair
+// one step later) is pushed out by a few tolerances, not by 5% of the size: the out-projection
+// that follows then sweeps a short way back instead of across the whole contact region.
+TEST( PdInitialConfig, CoherenceStartThatJustCollidesIsPushedOutByAFewTolerances )
+{
+	Mesh a, b;
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
+	pdWorkspace* ws = pdCreateWorkspace();
+	double n = std::sqrt( 0.81 + 0.16 + 0.01 );
+	pdTransform pa = { { 0.9 / n, 0.4 / n, 0.0, 0.1 / n }, { 0.3, 0.2, 0.1 } };
+	pdTransform pb = pdIdentityTransform();
+	ASSERT_TRUE( CollidesIndependently( a.mesh, pa, pdV3( 0, 0, 0 ), b.mesh, pb, ws ) );
+	int checked = 0;
+	for ( int k = 0; k < 6; ++k )
+	{
+		pdVec3 u = pdNormalize( pdV3( std::cos( 1.1 * k ), std::sin( 1.1 * k ), 0.6 - 0.25 * k ) );
+		pdStartContext ctx = Context( a.mesh, pa, b.mesh, pb, ws );
+		// The last colliding translation along u, to far below the tolerance.
+		double lo = 0.0, hi = pdStart_SeparationDistance( &ctx, u );
+		for ( int it = 0; it < 60; ++it )
+		{
+			double mid = 0.5 * ( lo + hi );
+			( CollidesIndependently( a.mesh, pa, pdScale( u, mid ), b.mesh, pb, ws ) ? lo : hi ) = mid;
+		}
+		pdVec3 cached = pdScale( u, lo - 0.3 * ctx.tolerance );
+		if ( !CollidesIndependently( a.mesh, pa, cached, b.mesh, pb, ws ) )
+		{
+			continue; // a pocket along u: not the case under test
+		}
+		SCOPED_TRACE( k );
+		pdStartCandidate candidate = {};
+		candidate.translation = cached;
+		candidate.strategy = PD_START_COHERENCE;
+		candidate.priority = true;
+		for ( bool lineRefinement : { false, true } )
+		{
+			pdVec3 start;
+			ASSERT_TRUE( pdStart_MakeFree( &ctx, &candidate, INFINITY, lineRefinement, &start ) );
+			EXPECT_FALSE( CollidesIndependently( a.mesh, pa, start, b.mesh, pb, ws ) );
+			// On the cached ray, no farther out than the third push (32 tolerances); past the
+			// cached point unless line refinement found free space nearer to o (a pocket).
+			EXPECT_NEAR( pdDot( start, u ), pdLength( start ), 1e-9 );
+			EXPECT_LE( pdLength( start ), pdLength( cached ) + 32.0 * ctx.tolerance + 1e-12 );
+			if ( !lineRefinement )
+			{
+				EXPECT_GT( pdLength( start ), pdLength( cached ) );
+			}
+		}
+		checked += 1;
+	}
+	EXPECT_GE( checked, 3 );
+	pdDestroyWorkspace( ws );
+}
+
 TEST( PdInitialConfig, RandomDirectionsAreDeterministicAndSpread )
 {
 	Mesh a;
