@@ -86,11 +86,15 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 										 const pdTransform* poseB, double tolerance, const pdRigidMotion* motion,
 										 pdVec3 approachDirection, int maxFeatures, double gap, pdWorkspace* ws,
 										 int* outCount, const pdContactFeature** outFeatures, bool* outApart,
-										 double* outMinDistance, int* outVisits )
+										 double* outMinDistance, int outClosestPair[2], int* outVisits )
 {
 	if ( outMinDistance != NULL )
 	{
 		*outMinDistance = 0.0;
+	}
+	if ( outClosestPair != NULL )
+	{
+		outClosestPair[0] = outClosestPair[1] = -1;
 	}
 	if ( outVisits != NULL )
 	{
@@ -176,6 +180,7 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 	bool measureGap = outMinDistance != NULL && motion == NULL;
 	bool withinGap = false;         // a triangle pair within gap was found
 	double minDistance = INFINITY; // the smallest exact triangle distance computed (measureGap)
+	int closestA = -1, closestB = -1; // its triangles
 	// The proof alone (a gap to prove and no feature to keep): no feature is looked for, and
 	// the first pair within gap ends the traversal.
 	bool proofOnly = checkGap && maxFeatures == 0;
@@ -278,7 +283,12 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 							pdVec3 pa, pb;
 							double d = pdTriangleDistance( va, cb.v[j], &pa, &pb, NULL, NULL );
 							withinGap = withinGap || d <= gap;
-							minDistance = pdMinD( minDistance, d );
+							if ( d < minDistance )
+							{
+								minDistance = d;
+								closestA = ta;
+								closestB = cb.index[j];
+							}
 							if ( measureGap && !( d > 0.0 ) )
 							{
 								stop = true; // intersecting: nothing closer, and the caller wants no features
@@ -397,6 +407,11 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 	{
 		*outMinDistance = minDistance;
 	}
+	if ( outClosestPair != NULL )
+	{
+		outClosestPair[0] = closestA;
+		outClosestPair[1] = closestB;
+	}
 	*outCount = count;
 	*outFeatures = count > 0 ? ws->features.data : NULL;
 	return status;
@@ -408,7 +423,7 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 								   const pdContactFeature** outFeatures )
 {
 	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, NULL, approachDirection, maxFeatures, 0.0, ws,
-									outCount, outFeatures, NULL, NULL, NULL );
+									outCount, outFeatures, NULL, NULL, NULL, NULL );
 }
 
 pdStatus pdComputeSweptContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
@@ -431,7 +446,7 @@ pdStatus pdComputeSweptContactFeatures( const pdMesh* meshA, const pdTransform* 
 	}
 	bool still = motion == NULL || ( pdLengthSq( motion->linear ) == 0.0 && pdLengthSq( motion->angular ) == 0.0 );
 	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, still ? NULL : motion, approachDirection,
-									maxFeatures, 0.0, ws, outCount, outFeatures, NULL, NULL, NULL );
+									maxFeatures, 0.0, ws, outCount, outFeatures, NULL, NULL, NULL, NULL );
 }
 
 pdStatus pdContactFeatures_GatherProvingGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
@@ -457,17 +472,18 @@ pdStatus pdContactFeatures_GatherProvingGap( const pdMesh* meshA, const pdTransf
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
 	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, NULL, approachDirection, maxFeatures, gap,
-									ws, outCount, outFeatures, outApart, NULL, outVisits );
+									ws, outCount, outFeatures, outApart, NULL, NULL, outVisits );
 }
 
 pdStatus pdContactFeatures_GatherMeasuringGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 												const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
 												int maxFeatures, pdWorkspace* ws, int* outCount,
 												const pdContactFeature** outFeatures, double* outMinDistance,
-												int* outVisits )
+												int outClosestPair[2], int* outVisits )
 {
 	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, NULL, approachDirection, maxFeatures,
-									tolerance, ws, outCount, outFeatures, NULL, outMinDistance, outVisits );
+									tolerance, ws, outCount, outFeatures, NULL, outMinDistance, outClosestPair,
+									outVisits );
 }
 
 pdStatus pdContactFeatures_ProveGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,

@@ -570,9 +570,10 @@ pdStartGap pdStart_FreeGapGathering( pdStartContext* ctx, pdVec3 x, pdVec3 appro
 	int visits = 0;
 	int count = 0;
 	const pdContactFeature* features = NULL;
+	int closest[2];
 	pdStatus status = pdContactFeatures_GatherMeasuringGap( ctx->meshA, &poseA, ctx->meshB, &poseB, ctx->tolerance,
 															 approach, maxFeatures, ctx->ws, &count, &features,
-															 &distance, &visits );
+															 &distance, closest, &visits );
 	ctx->nodeVisits += visits;
 	if ( status != PD_STATUS_OK )
 	{
@@ -582,6 +583,11 @@ pdStartGap pdStart_FreeGapGathering( pdStartContext* ctx, pdVec3 x, pdVec3 appro
 	// Touching counts as colliding, as in pdStart_FreeGap; infinite: nothing within the tolerance.
 	if ( !( distance > 0.0 ) )
 	{
+		if ( closest[0] >= 0 )
+		{
+			// Checks nearby try it first (pdStart_CachedHit tests it exactly there).
+			pdStart_RememberHit( ctx, closest[0], closest[1] );
+		}
 		return PD_START_GAP_COLLIDING;
 	}
 	if ( pdStart_Contained( ctx, &rel ) )
@@ -1033,8 +1039,20 @@ static pdVec3 pdRefineAlongLine( pdStartContext* ctx, pdVec3 start )
 	return start;
 }
 
+double pdStart_Limit( const pdStartContext* ctx, double bound )
+{
+	// A start must beat the bound by a margin, or its contact cannot improve on the best.
+	return bound < INFINITY ? bound - fmax( ctx->tolerance, 1e-3 * bound ) : bound;
+}
+
 bool pdStart_MakeFree( pdStartContext* ctx, const pdStartCandidate* candidate, double bound, bool lineRefinement,
 					   pdVec3* outStart )
+{
+	return pdStart_MakeFreeKnowing( ctx, candidate, bound, lineRefinement, PD_START_GAP_UNKNOWN, outStart );
+}
+
+bool pdStart_MakeFreeKnowing( pdStartContext* ctx, const pdStartCandidate* candidate, double bound,
+							  bool lineRefinement, pdStartGap atPoint, pdVec3* outStart )
 {
 	*outStart = pdV3( 0.0, 0.0, 0.0 );
 	pdVec3 x = candidate->translation;
@@ -1044,20 +1062,16 @@ bool pdStart_MakeFree( pdStartContext* ctx, const pdStartCandidate* candidate, d
 		return false;
 	}
 	pdVec3 u = pdScale( x, 1.0 / len );
-	// A start must beat the bound by a margin, or its contact cannot improve on the best.
-	double limit = bound;
-	if ( bound < INFINITY )
+	double limit = pdStart_Limit( ctx, bound );
+	if ( !( limit > 0.0 ) )
 	{
-		limit = bound - fmax( ctx->tolerance, 1e-3 * bound );
-		if ( !( limit > 0.0 ) )
-		{
-			return false;
-		}
+		return false;
 	}
 	bool found = false;
 	pdVec3 start = x;
 
-	if ( !candidate->direction && len < limit && !pdStart_Collides( ctx, x ) )
+	if ( !candidate->direction && len < limit &&
+		 ( atPoint == PD_START_GAP_UNKNOWN ? !pdStart_Collides( ctx, x ) : atPoint == PD_START_GAP_FREE ) )
 	{
 		found = true;
 	}

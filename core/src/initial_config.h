@@ -123,3 +123,12 @@ int pdProposeStarts( pdStartContext* ctx, unsigned strategies, const pdPenetrati
 /// the segment toward o closest to o. False when nothing free was found that could beat bound.
 bool pdStart_MakeFree( pdStartContext* ctx, const pdStartCandidate* candidate, double bound, bool lineRefinement,
 					   pdVec3* outStart );
+
+/// pdStart_MakeFree for a point candidate whose own translation the caller has already
+/// classified (atPoint FREE or COLLIDING, as pdStart_Collides would; UNKNOWN checks it).
+bool pdStart_MakeFreeKnowing( pdStartContext* ctx, const pdStartCandidate* candidate, double bound,
+							  bool lineRefinement, pdStartGap atPoint, pdVec3* outStart );
+
+/// The length a start must stay under to lead to a contact shorter than bound (by a margin:
+/// the tolerance, or a thousandth of the bound); bound itself when it is INFINITY.
+double pdStart_Limit( const pdStartContext* ctx, double bound );

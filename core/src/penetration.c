@@ -265,6 +265,24 @@ static bool pdQuery_GatherFeatures( pdPdQuery* q, pdVec3 x )
 	return true;
 }
 
+// pdStart_FreeGapGathering at x, the features into the candidate slot when the gap is within
+// the tolerance (*outGathered: x is a contact configuration). UNKNOWN when a cap kept the
+// traversal from measuring.
+static pdStartGap pdQuery_ClassifyGathering( pdPdQuery* q, pdVec3 x, double* outGap, bool* outGathered )
+{
+	*outGathered = false;
+	int count = 0;
+	const pdContactFeature* features = NULL;
+	pdStartGap verdict =
+		pdStart_FreeGapGathering( &q->sc, x, pdNeg( x ), PD_MAX_PD_FEATURES, outGap, &count, &features );
+	if ( verdict == PD_START_GAP_FREE && *outGap <= q->tol )
+	{
+		pdQuery_StoreFeatures( q, 1 - q->current, features, count );
+		*outGathered = true;
+	}
+	return verdict;
+}
+
 // Classifies x as pdStart_FreeGap does with `above` = the tolerance (true: free, with *outGap)
 // and, for a gap within the tolerance (x is a contact configuration), puts x's contact features
 // into the candidate slot as pdQuery_GatherFeatures does (*outGathered), from the same
@@ -272,25 +290,12 @@ static bool pdQuery_GatherFeatures( pdPdQuery* q, pdVec3 x )
 // to the caller.
 static bool pdQuery_FreeGapGathering( pdPdQuery* q, pdVec3 x, double* outGap, bool* outGathered )
 {
-	*outGathered = false;
-	int count = 0;
-	const pdContactFeature* features = NULL;
-	pdStartGap verdict =
-		pdStart_FreeGapGathering( &q->sc, x, pdNeg( x ), PD_MAX_PD_FEATURES, outGap, &count, &features );
+	pdStartGap verdict = pdQuery_ClassifyGathering( q, x, outGap, outGathered );
 	if ( verdict == PD_START_GAP_UNKNOWN )
 	{
 		return pdStart_FreeGap( &q->sc, x, q->tol, outGap );
 	}
-	if ( verdict == PD_START_GAP_COLLIDING )
-	{
-		return false;
-	}
-	if ( *outGap <= q->tol )
-	{
-		pdQuery_StoreFeatures( q, 1 - q->current, features, count );
-		*outGathered = true;
-	}
-	return true;
+	return verdict == PD_START_GAP_FREE;
 }
 
 static void pdQuery_Accept( pdPdQuery* q )
@@ -1182,17 +1187,38 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 			{
 				break;
 			}
-			pdVec3 start;
-			if ( !pdStart_MakeFree( &q.sc, candidates + i, q.haveBest ? q.bestLength : INFINITY, def->lineRefinement,
-									&start ) )
-			{
-				continue;
-			}
-			pdVec3 contact;
+			const pdStartCandidate* candidate = candidates + i;
+			double bound = q.haveBest ? q.bestLength : INFINITY;
 			double accept = q.haveBest ? q.bestLength - pdQuery_Epsilon( &q, q.bestLength ) : INFINITY;
-			if ( !pdQuery_OutProjectEx( &q, start, pdV3( 0.0, 0.0, 0.0 ), true, accept, &contact ) )
+			pdVec3 contact;
+			double contactGap = -1.0;
+			// A cached contact configuration (motion coherence) is usually still one, or within a
+			// fraction of a millimetre of one: one traversal says whether it is free and within
+			// the tolerance of touching, with its features. Then it is the start's contact, and
+			// the out-projection (a collision check, a sweep and a gathering) is not needed.
+			pdStartGap atPoint = PD_START_GAP_UNKNOWN;
+			bool gathered = false;
+			if ( candidate->strategy == PD_START_COHERENCE && !candidate->direction &&
+				 pdLength( candidate->translation ) < pdStart_Limit( &q.sc, bound ) )
 			{
-				continue;
+				atPoint = pdQuery_ClassifyGathering( &q, candidate->translation, &contactGap, &gathered );
+			}
+			if ( gathered )
+			{
+				contact = candidate->translation;
+			}
+			else
+			{
+				pdVec3 start;
+				contactGap = -1.0;
+				if ( !pdStart_MakeFreeKnowing( &q.sc, candidate, bound, def->lineRefinement, atPoint, &start ) )
+				{
+					continue;
+				}
+				if ( !pdQuery_OutProjectEx( &q, start, pdV3( 0.0, 0.0, 0.0 ), true, accept, &contact ) )
+				{
+					continue;
+				}
 			}
 			if ( q.haveBest && !( pdLength( contact ) < accept ) )
 			{
@@ -1200,7 +1226,7 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 			}
 			pdQuery_Accept( &q );
 			starts += 1;
-			pdQuery_Offer( &q, contact, 0, -1.0 );
+			pdQuery_Offer( &q, contact, 0, contactGap );
 			pdQuery_Refine( &q, contact );
 		}
 

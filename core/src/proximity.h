@@ -33,12 +33,13 @@ pdStatus pdContactFeatures_GatherProvingGap( const pdMesh* meshA, const pdTransf
 /// value) when it is at most the tolerance, a larger value otherwise, and 0 when the surfaces
 /// intersect (the traversal then ends early and the features are incomplete). Only meaningful
 /// with status PD_STATUS_OK: a full feature list (PD_STATUS_FEATURE_LIMIT) or a traversal cap
-/// narrowed the search. outVisits (may be NULL) gets the node pairs visited.
+/// narrowed the search. outClosestPair (may be NULL) gets the triangles of that distance (-1
+/// when no pair came within the tolerance), outVisits (may be NULL) the node pairs visited.
 pdStatus pdContactFeatures_GatherMeasuringGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 												const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
 												int maxFeatures, pdWorkspace* ws, int* outCount,
 												const pdContactFeature** outFeatures, double* outMinDistance,
-												int* outVisits );
+												int outClosestPair[2], int* outVisits );
 
 /// The gap proof alone (pdComputeGapProof without its argument checks): *outApart true when no
 /// two triangles lie within gap; false when a pair does, on any error and on a traversal cap.

@@ -604,9 +604,23 @@ TEST( PdContactFeatures, MeasuringGapGivesTheDistanceQuerysValueAndTheSameFeatur
 			int count = 0, visits = -1;
 			const pdContactFeature* features = nullptr;
 			double measured = -1.0;
+			int closest[2] = { -2, -2 };
 			ASSERT_EQ( pdContactFeatures_GatherMeasuringGap( a, &pa, b, &pb, tolerance, approach, 1 << 20, ws.get(),
-															 &count, &features, &measured, &visits ),
+															 &count, &features, &measured, closest, &visits ),
 					   PD_STATUS_OK );
+			if ( measured <= tolerance )
+			{
+				// The pair it names is at that distance.
+				ASSERT_TRUE( closest[0] >= 0 && closest[0] < a->triangleCount && closest[1] >= 0 &&
+							 closest[1] < b->triangleCount );
+				pdVec3 va[3], vb[3], p, q;
+				for ( int c = 0; c < 3; ++c )
+				{
+					va[c] = Apply( pa, a->vertices[a->triangles[closest[0]][c]] );
+					vb[c] = b->vertices[b->triangles[closest[1]][c]];
+				}
+				EXPECT_NEAR( pdTriangleDistance( va, vb, &p, &q, nullptr, nullptr ), measured, 1e-12 );
+			}
 			EXPECT_GT( visits, 0 );
 			std::vector<pdContactFeature> got( features, features + count );
 			if ( distance <= 0.0 )

@@ -641,6 +641,52 @@ TEST_F( PdPenetration, CoherentQueriesStayValid )
 	EXPECT_EQ( cache.count, 3 );
 }
 
+// A resting pair: A a fraction of a tolerance inside B, jittering by less than a tolerance per
+// frame. Its cached contact configuration is then usually still one (free and within the
+// tolerance of touching) and becomes the start's contact without an out-projection; when it
+// collides it is pushed out by a few tolerances. Every answer stays valid and as short as a
+// query without history finds, and a frame repeated exactly gives the same answer.
+TEST_F( PdPenetration, RestingPairsReuseTheirCachedContact )
+{
+	Mesh a, b;
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
+	double tol = Tolerance( a.mesh, b.mesh );
+	pdTransform pb = Pose( { 0, 0, 0 } );
+	pdTransform deep = Pose( { 0.3, 0.2, 0.1 }, { 0.9, 0.4, 0.0, 0.1 } );
+	pdPenetrationResult first = Run( a, deep, b, pb );
+	ASSERT_EQ( first.state, PD_STATE_PENETRATING );
+	pdVec3 u = pdNormalize( first.translation );
+	pdPenetrationCache cache;
+	pdResetPenetrationCache( &cache );
+	int penetrating = 0;
+	for ( int frame = 0; frame < 12; ++frame )
+	{
+		SCOPED_TRACE( "frame " + std::to_string( frame ) );
+		// 1.5 tolerances inside along the first answer, jittered by up to 0.6 of one.
+		double jitter = 0.6 * tol * std::sin( 2.3 * frame );
+		pdTransform pa = deep;
+		pa.p = pdAdd( deep.p, pdScale( first.translation, 1.0 - ( 1.5 * tol + jitter ) / first.depth ) );
+		pa.p = pdAdd( pa.p, pdScale( pdNormalize( pdCross( u, pdV3( 0, 0, 1 ) ) ), 0.3 * tol * std::cos( 1.7 * frame ) ) );
+		pdPenetrationResult r = Run( a, pa, b, pb, nullptr, &cache );
+		if ( r.state != PD_STATE_PENETRATING )
+		{
+			continue;
+		}
+		penetrating += 1;
+		EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) );
+		pdPenetrationResult fresh = Run( a, pa, b, pb );
+		EXPECT_LE( r.depth, fresh.depth + tol );
+		EXPECT_LT( r.depth, 3.0 * tol );
+		// The same frame again, from the cache this frame left.
+		pdPenetrationCache again = cache;
+		pdPenetrationResult repeat = Run( a, pa, b, pb, nullptr, &again );
+		EXPECT_TRUE( Valid( a, pa, b, pb, repeat.translation ) );
+		EXPECT_LE( repeat.depth, r.depth + 1e-12 );
+	}
+	EXPECT_GE( penetrating, 8 );
+}
+
 // A cache that remembers a separated pair lets the next query confirm the gap with one proof
 // traversal (no two triangles within the tolerance) instead of the collision traversal and a
 // distance query: same states and answers as a query without a cache, only that traversal while
