@@ -1039,6 +1039,11 @@ static pdVec3 pdRefineAlongLine( pdStartContext* ctx, pdVec3 start )
 	return start;
 }
 
+double pdStart_FirstPush( const pdStartContext* ctx )
+{
+	return 2.0 * ctx->tolerance;
+}
+
 double pdStart_Limit( const pdStartContext* ctx, double bound )
 {
 	// A start must beat the bound by a margin, or its contact cannot improve on the best.
@@ -1082,7 +1087,7 @@ bool pdStart_MakeFreeKnowing( pdStartContext* ctx, const pdStartCandidate* candi
 		// the next step): a few tolerances out usually clears it and keeps the out-projection's
 		// sweep short; then steps of 5% of the size, for a pair that sank far since.
 		double step = 0.05 * fmin( ctx->meshA->diagonal, ctx->meshB->diagonal );
-		const double pushes[] = { 2.0 * ctx->tolerance, 8.0 * ctx->tolerance, 32.0 * ctx->tolerance,
+		const double pushes[] = { pdStart_FirstPush( ctx ), 8.0 * ctx->tolerance, 32.0 * ctx->tolerance,
 								  step, 2.0 * step, 3.0 * step };
 		for ( int k = 0; k < 6 && !found; ++k )
 		{

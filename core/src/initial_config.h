@@ -129,6 +129,10 @@ bool pdStart_MakeFree( pdStartContext* ctx, const pdStartCandidate* candidate, d
 bool pdStart_MakeFreeKnowing( pdStartContext* ctx, const pdStartCandidate* candidate, double bound,
 							  bool lineRefinement, pdStartGap atPoint, pdVec3* outStart );
 
+/// How far the first step of a coherence start's push goes (2 tolerances): a resting pair's
+/// cached contact that collides now usually does so by a fraction of one.
+double pdStart_FirstPush( const pdStartContext* ctx );
+
 /// The length a start must stay under to lead to a contact shorter than bound (by a margin:
 /// the tolerance, or a thousandth of the bound); bound itself when it is INFINITY.
 double pdStart_Limit( const pdStartContext* ctx, double bound );

@@ -1198,16 +1198,31 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 			// the out-projection (a collision check, a sweep and a gathering) is not needed.
 			pdStartGap atPoint = PD_START_GAP_UNKNOWN;
 			bool gathered = false;
-			if ( candidate->strategy == PD_START_COHERENCE && !candidate->direction &&
-				 pdLength( candidate->translation ) < pdStart_Limit( &q.sc, bound ) )
-			{
-				atPoint = pdQuery_ClassifyGathering( &q, candidate->translation, &contactGap, &gathered );
-			}
-			if ( gathered )
+			pdStartCandidate pushedCandidate;
+			double limit = pdStart_Limit( &q.sc, bound );
+			double cachedLength = pdLength( candidate->translation );
+			if ( candidate->strategy == PD_START_COHERENCE && !candidate->direction && cachedLength < limit )
 			{
 				contact = candidate->translation;
+				atPoint = pdQuery_ClassifyGathering( &q, contact, &contactGap, &gathered );
+				if ( atPoint == PD_START_GAP_COLLIDING && cachedLength > 0.0 )
+				{
+					// Sunk a little since: the push's first step, classified the same way; free,
+					// it stands for the cached point (a contact itself, or where the sweep starts).
+					pdVec3 pushed =
+						pdMulAdd( candidate->translation, pdStart_FirstPush( &q.sc ) / cachedLength, candidate->translation );
+					if ( pdLength( pushed ) < limit &&
+						 pdQuery_ClassifyGathering( &q, pushed, &contactGap, &gathered ) == PD_START_GAP_FREE )
+					{
+						pushedCandidate = *candidate;
+						pushedCandidate.translation = pushed;
+						candidate = &pushedCandidate;
+						atPoint = PD_START_GAP_FREE;
+						contact = pushed;
+					}
+				}
 			}
-			else
+			if ( !gathered )
 			{
 				pdVec3 start;
 				contactGap = -1.0;
