@@ -349,15 +349,24 @@ static bool pdStart_BoxInside( pdVec3 sLo, pdVec3 sHi, pdVec3 offset, pdVec3 lo,
 }
 
 // A recent intersecting pair that still intersects proves the collision (the same exact pair
-// test as pdCollide's leaves).
-static bool pdStart_CachedHit( const pdStartContext* ctx, const pdFrame* rel )
+// test as pdCollide's leaves). The pair that proved the last hit goes first, then the others
+// newest first: nearby checks mostly hit on the same pair, and a miss costs an exact test.
+static bool pdStart_CachedHit( pdStartContext* ctx, const pdFrame* rel )
 {
 	const pdMesh* meshA = ctx->meshA;
 	const pdMesh* meshB = ctx->meshB;
 	int cached = ctx->hitPairCount < 0 ? 0 : ( ctx->hitPairCount > 8 ? 8 : ctx->hitPairCount );
-	for ( int k = 0; k < cached; ++k )
+	int last = ( ctx->hitPairLast % 8 + 8 ) % 8;
+	int newest = ( ( ctx->hitPairNext - 1 ) % 8 + 8 ) % 8;
+	for ( int k = -1; k < cached; ++k )
 	{
-		int ta = ctx->hitPairs[k][0], tb = ctx->hitPairs[k][1];
+		// k = -1: the last hit's slot; then the ring from the newest entry back, skipping it.
+		int slot = k < 0 ? last : ( ( newest - k ) % 8 + 8 ) % 8;
+		if ( ( k < 0 && last >= cached ) || ( k >= 0 && slot == last ) )
+		{
+			continue;
+		}
+		int ta = ctx->hitPairs[slot][0], tb = ctx->hitPairs[slot][1];
 		if ( ta < 0 || ta >= meshA->triangleCount || tb < 0 || tb >= meshB->triangleCount )
 		{
 			continue;
@@ -370,6 +379,7 @@ static bool pdStart_CachedHit( const pdStartContext* ctx, const pdFrame* rel )
 		va[2] = pdFrameApply( rel, va[2] );
 		if ( pdTrianglesIntersect( va, vb ) )
 		{
+			ctx->hitPairLast = slot;
 			return true;
 		}
 	}

@@ -58,6 +58,7 @@ typedef struct pdStartContext
 	int hitPairCount;
 	int hitPairNext;
 	int hitPairs[8][2];
+	int hitPairLast; ///< the slot that proved the last cached hit: tried first (a zeroed context is valid)
 	pdVec3 sampleLoA, sampleHiA; ///< A's sample, B's frame, rotation only
 	pdVec3 sampleLoB, sampleHiB; ///< B's sample, A's frame, rotation only
 	// Lazily filled: A's inner ball centres turned into B's frame (rotation only), and how
