@@ -1034,6 +1034,8 @@ int pdProposeStarts( pdStartContext* ctx, unsigned strategies, const pdPenetrati
 // Free starts
 
 #define PD_LINE_SAMPLES 5
+// Probes shorter than this many tolerances get no pocket samples.
+#define PD_POCKET_MIN_PROBE 8.0
 
 // The free sample of the segment from o to start closest to o (start itself if none).
 static pdVec3 pdRefineAlongLine( pdStartContext* ctx, pdVec3 start )
@@ -1138,10 +1140,15 @@ bool pdStart_MakeFreeKnowing( pdStartContext* ctx, const pdStartCandidate* candi
 			// A pocket of free space nearer to o along the ray (cups, grates, tori).
 			// Probe-only directions get pocket samples too while the balls settle most checks:
 			// those samples are then nearly free, and the pockets are where the misses are.
+			// A probe within a few tolerances of o has no pockets worth sampling: a free region
+			// nearer to o than that would be a PD under the probe's length, inside a shell of
+			// colliding configurations a fraction of a tolerance thick. The plugin's resting pairs
+			// (bounds of a few tolerances) made 5 to 10 checks per direction here.
 			bool sampleAll = pdStart_BallsSettleChecks( ctx );
-			int samples = candidate->probeOnly && !sampleAll ? 1
-						  : candidate->priority			 ? 2 * PD_LINE_SAMPLES
-														 : PD_LINE_SAMPLES;
+			int samples = t < PD_POCKET_MIN_PROBE * ctx->tolerance ? 1
+						  : candidate->probeOnly && !sampleAll	 ? 1
+						  : candidate->priority					 ? 2 * PD_LINE_SAMPLES
+																 : PD_LINE_SAMPLES;
 			for ( int k = 1; k < samples; ++k )
 			{
 				pdVec3 z = pdScale( y, (double)k / samples );
