@@ -21,6 +21,9 @@ static void usage( FILE* f )
 				  "  pd-path    the paper's predefined paths (motion coherence on and off)\n"
 				  "  sfog       orientation pruning on/off, exact convex PD against libccd EPA\n"
 				  "  debris     the Bullet debris scene, GImpact against PolyDepth, same seed\n"
+				  "  contact-replay FILE\n"
+				  "             recorded plugin calls (polydepth-sample --record-calls) run again outside\n"
+				  "             Bullet: time per call and a hash of the contacts (--repeats, --json)\n"
 				  "options:\n"
 				  "  --json      print one JSON object instead of tables\n"
 				  "  --quick     a small version that finishes in under a minute\n"
@@ -114,6 +117,8 @@ int main( int argc, char** argv )
 		}
 		else if ( a == "--seed" )
 			o.seed = (unsigned)integer( "--seed", 0, 4294967295L );
+		else if ( sub == "contact-replay" && o.inputPath.empty() && a.rfind( "--", 0 ) != 0 )
+			o.inputPath = a;
 		else
 		{
 			std::fprintf( stderr, "polydepth-bench: unknown option '%s'\n", a.c_str() );
@@ -130,6 +135,8 @@ int main( int argc, char** argv )
 		return runSfog( o );
 	if ( sub == "debris" )
 		return runDebris( o );
+	if ( sub == "contact-replay" )
+		return runContactReplay( o );
 	std::fprintf( stderr, "polydepth-bench: unknown subcommand '%s' (try --help)\n", sub.c_str() );
 	return 2;
 }

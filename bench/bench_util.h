@@ -31,6 +31,7 @@ struct Options
 	int coneDirections = -1;   ///< pd-random, pd-path: pdPenetrationDef.coneDirections; -1 = the default
 	int maxStarts = -1;        ///< pd-random, pd-path: pdPenetrationDef.maxStarts; -1 = the default
 	std::string parts = "abc"; ///< sfog: which of the tables (a), (b), (c) to run
+	std::string inputPath;     ///< contact-replay: the recording
 };
 
 inline double nowUs()
@@ -266,5 +267,6 @@ int runPdRandom( const Options& o );
 int runPdPath( const Options& o );
 int runSfog( const Options& o );
 int runDebris( const Options& o );
+int runContactReplay( const Options& o );
 
 } // namespace pdbench

@@ -45,6 +45,7 @@ const char* const kUsage =
 	"       [--frames DIR] [--every K] [--video FILE] [--sheet FILE] [--series FILE] [--size WxH] [--view] [--json]\n"
 	"       [--show-contacts] [--shapes torus,knot,grate,cup,spoon,bunny] [--debris N] [--models DIR]\n"
 	"       [--no-sleep] [--margin M] [--skin R] [--penetration-every N] [--substeps N] [--solver-iterations N] [--hash]\n"
+	"       [--record-calls FILE [--record-from S] [--record-steps K]]\n"
 	"  debris   mixed concave bodies falling into an open box (default 32 bodies, 600 steps)\n"
 	"  tori     the benchmark: 60 tori of 1,536 triangles, 600 steps of 1/60 s\n"
 	"  ragdoll  ragdolls (11 bodies, 10 joints) tumbling down stairs onto a debris heap (default 4)\n"
@@ -52,6 +53,8 @@ const char* const kUsage =
 	"         default 2.5e-4); 0 puts the contacts at the exact surfaces\n"
 	"  --hash prints only the final state hash (0x + 16 hex digits): same scene, seed and steps give\n"
 	"         the same hash in every process\n"
+	"  --record-calls FILE (PolyDepth) records the plugin calls of steps S..S+K-1 (K 0: to the end) for\n"
+	"         `polydepth-bench contact-replay FILE`, which runs them again outside Bullet\n"
 	"  --view opens a window (drag: orbit, wheel: zoom, space: pause, N: step, C: contacts,\n"
 	"         A: switch algorithm and restart, R: restart, Q/Esc: quit)\n";
 
@@ -181,6 +184,12 @@ pdOptions pdParseOptions( int argc, char** argv )
 			o.config.solverIterations = (int)integer( 1, 1000 );
 		else if ( arg == "--penetration-every" )
 			o.config.penetrationEvery = (int)integer( 0, 1000000 );
+		else if ( arg == "--record-calls" )
+			o.config.recordCallsPath = value();
+		else if ( arg == "--record-from" )
+			o.config.recordFrom = (int)integer( 0, 10000000 );
+		else if ( arg == "--record-steps" )
+			o.config.recordSteps = (int)integer( 0, 10000000 );
 		else
 			pdBadOption( "unknown option '" + arg + "'" );
 	}

@@ -73,6 +73,12 @@ struct pdSceneConfig
 	double relativeSkin = -1.0;
 	/// Keep the contact points of the last step for pdScene::contacts() (overlays).
 	bool recordContacts = false;
+	/// PolyDepth only: record the plugin calls of steps [recordFrom, recordFrom + recordSteps)
+	/// into this file (pdBullet_StartRecording; recordSteps 0: to the end) for
+	/// `polydepth-bench contact-replay`. Empty: no recording.
+	std::string recordCallsPath;
+	int recordFrom = 0;
+	int recordSteps = 0;
 };
 
 /// A mesh of a body in its own frame (the frame of the Bullet body).

@@ -340,11 +340,21 @@ bool pdSceneWorld::step()
 		return false;
 	btScalar dt = btScalar( m_config.timeStep );
 	int substeps = std::max( 1, m_config.substeps );
+	bool recordingCalls = !m_config.recordCallsPath.empty() && m_config.algo == PD_SCENE_ALGO_POLYDEPTH;
+	if ( recordingCalls && m_step == m_config.recordFrom &&
+		 polydepth::bullet::startRecording( m_dispatcher.get(), m_config.recordCallsPath.c_str() ) != PD_STATUS_OK )
+	{
+		std::fprintf( stderr, "polydepth-sample: cannot record to %s\n", m_config.recordCallsPath.c_str() );
+	}
 	auto start = std::chrono::steady_clock::now();
 	m_world->stepSimulation( dt, substeps, dt / btScalar( substeps ) );
 	auto stop = std::chrono::steady_clock::now();
 	m_stepMs.push_back( std::chrono::duration<double, std::milli>( stop - start ).count() );
 	++m_step;
+	if ( recordingCalls && m_config.recordSteps > 0 && m_step == m_config.recordFrom + m_config.recordSteps )
+	{
+		polydepth::bullet::stopRecording( m_dispatcher.get(), nullptr ); // (unregistration ends it otherwise)
+	}
 
 	int points = 0;
 	if ( m_config.recordContacts )

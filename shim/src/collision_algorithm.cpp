@@ -245,6 +245,10 @@ void PolyDepthAlgorithm::processCollision( const btCollisionObjectWrapper* body0
 	}
 
 	pdContactManifoldSet set;
+	if ( m_registration->recording.load( std::memory_order_relaxed ) )
+	{
+		m_registration->record( m_pair, m_meshA->mesh, poseA, m_meshB->mesh, poseB, def );
+	}
 	pdContact_Generate( &m_pair, m_meshA->mesh, &poseA, m_meshB->mesh, &poseB, &def, threadWorkspace(), &set );
 
 	unsigned written = 0;

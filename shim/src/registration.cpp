@@ -92,6 +92,24 @@ btCollisionAlgorithmCreateFunc* Registration::previous( int type0, int type1, bo
 	return nullptr;
 }
 
+void Registration::record( const pdContactPair& pair, const pdMesh* meshA, const pdTransform& poseA,
+						   const pdMesh* meshB, const pdTransform& poseB, const pdContactDef& def )
+{
+	std::lock_guard<std::mutex> lock( recordMutex );
+	if ( recorder != nullptr )
+	{
+		pdContactRecorder_Write( recorder, &pair, meshA, &poseA, meshB, &poseB, &def );
+	}
+}
+
+Registration::~Registration()
+{
+	if ( recorder != nullptr )
+	{
+		pdContactRecorder_Destroy( recorder );
+	}
+}
+
 btCollisionAlgorithm* CreateFunc::CreateCollisionAlgorithm( btCollisionAlgorithmConstructionInfo& ci,
 															const btCollisionObjectWrapper* body0Wrap,
 															const btCollisionObjectWrapper* body1Wrap )
@@ -175,6 +193,69 @@ pdStatus registerAlgorithm( btCollisionDispatcher* dispatcher, const pdBulletDef
 	return PD_STATUS_OK;
 }
 
+pdStatus startRecording( btCollisionDispatcher* dispatcher, const char* path )
+{
+	if ( dispatcher == nullptr || path == nullptr )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	Registry& r = registry();
+	std::lock_guard<std::mutex> lock( r.mutex );
+	auto it = r.entries.find( dispatcher );
+	if ( it == r.entries.end() )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	Registration& reg = *it->second;
+	std::lock_guard<std::mutex> recordLock( reg.recordMutex );
+	pdStatus status = PD_STATUS_OK;
+	pdContactRecorder* recorder = pdContactRecorder_Create( path, &status );
+	if ( recorder == nullptr )
+	{
+		return status;
+	}
+	if ( reg.recorder != nullptr )
+	{
+		pdContactRecorder_Destroy( reg.recorder );
+	}
+	reg.recorder = recorder;
+	reg.recording.store( true );
+	return PD_STATUS_OK;
+}
+
+pdStatus stopRecording( btCollisionDispatcher* dispatcher, long* outCalls )
+{
+	if ( outCalls != nullptr )
+	{
+		*outCalls = 0;
+	}
+	if ( dispatcher == nullptr )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	Registry& r = registry();
+	std::lock_guard<std::mutex> lock( r.mutex );
+	auto it = r.entries.find( dispatcher );
+	if ( it == r.entries.end() )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	Registration& reg = *it->second;
+	std::lock_guard<std::mutex> recordLock( reg.recordMutex );
+	if ( reg.recorder == nullptr )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	reg.recording.store( false );
+	if ( outCalls != nullptr )
+	{
+		*outCalls = pdContactRecorder_CallCount( reg.recorder );
+	}
+	pdStatus status = pdContactRecorder_Destroy( reg.recorder );
+	reg.recorder = nullptr;
+	return status;
+}
+
 pdStatus unregisterAlgorithm( btCollisionDispatcher* dispatcher )
 {
 	if ( dispatcher == nullptr )
@@ -189,6 +270,17 @@ pdStatus unregisterAlgorithm( btCollisionDispatcher* dispatcher )
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
 	restore( *it->second );
+	{
+		// A recording ends here: the file is complete when unregisterAlgorithm returns.
+		Registration& reg = *it->second;
+		std::lock_guard<std::mutex> recordLock( reg.recordMutex );
+		reg.recording.store( false );
+		if ( reg.recorder != nullptr )
+		{
+			pdContactRecorder_Destroy( reg.recorder );
+			reg.recorder = nullptr;
+		}
+	}
 	// Live algorithms keep the registration (and its mesh cache) alive until they go.
 	r.entries.erase( it );
 	return PD_STATUS_OK;
@@ -222,6 +314,16 @@ extern "C" pdStatus pdBullet_Register( void* dispatcher, const pdBulletDef* def 
 extern "C" pdStatus pdBullet_Unregister( void* dispatcher )
 {
 	return unregisterAlgorithm( static_cast<btCollisionDispatcher*>( dispatcher ) );
+}
+
+extern "C" pdStatus pdBullet_StartRecording( void* dispatcher, const char* path )
+{
+	return startRecording( static_cast<btCollisionDispatcher*>( dispatcher ), path );
+}
+
+extern "C" pdStatus pdBullet_StopRecording( void* dispatcher, long* outCalls )
+{
+	return stopRecording( static_cast<btCollisionDispatcher*>( dispatcher ), outCalls );
 }
 
 extern "C" pdStatus pdBullet_GetStats( void* dispatcher, pdBulletStats* outStats )

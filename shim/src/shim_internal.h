@@ -5,6 +5,7 @@
 
 #include "polydepth/bullet.h"
 #include "polydepth/contact.h"
+#include "polydepth/contact_record.h"
 
 #include <btBulletCollisionCommon.h>
 
@@ -97,6 +98,16 @@ class Registration : public std::enable_shared_from_this<Registration>
 	std::vector<SavedCell> saved;
 	std::atomic<uint64_t> pairsProcessed{ 0 };
 	std::atomic<uint64_t> contactsWritten{ 0 };
+
+	/// Recording of the pdContact_Generate calls (pdBullet_StartRecording): the flag is read
+	/// without the lock on every call, the recorder written under it.
+	std::atomic<bool> recording{ false };
+	std::mutex recordMutex;
+	pdContactRecorder* recorder = nullptr;
+	/// Writes one call's inputs if recording (any thread).
+	void record( const pdContactPair& pair, const pdMesh* meshA, const pdTransform& poseA, const pdMesh* meshB,
+				 const pdTransform& poseB, const pdContactDef& def );
+	~Registration();
 
 	/// The create function that was in the cell before us (NULL if we do not own the cell).
 	btCollisionAlgorithmCreateFunc* previous( int type0, int type1, bool closestPoints ) const;

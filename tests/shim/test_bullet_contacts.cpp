@@ -4,6 +4,7 @@
 // onto another torus), Bullet's own reconstruction pointOnA = pointOnB + normal * distance,
 // and the manifold bodies (the normal must point toward body0 whichever order Bullet uses).
 #include "polydepth/bullet.h"
+#include "polydepth/contact_record.h"
 #include "shapes.h"
 
 #include <BulletCollision/CollisionShapes/btScaledBvhTriangleMeshShape.h>
@@ -14,7 +15,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace
@@ -414,4 +417,61 @@ TEST( PdBulletContacts, ScaledShapesUseTheirScaling )
 		}
 	}
 	EXPECT_GE( points, 3 );
+}
+
+// pdBullet_StartRecording / pdBullet_StopRecording: the calls of a few steps of a torus
+// falling onto a floor are written, read back by the replay, and give the contacts Bullet got.
+TEST( PdBulletContacts, RecordedCallsReplayOutsideBullet )
+{
+	Shapes s;
+	World w;
+	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
+	w.add( s.torus.get(), 1, btVector3( 0, 0.3f, 0 ) );
+	std::string path = ::testing::TempDir() + "bullet_recording.pdcr";
+	long calls = -1;
+	EXPECT_EQ( pdBullet_StopRecording( &w.dispatcher, &calls ), PD_STATUS_INVALID_ARGUMENT ); // nothing recording
+	EXPECT_EQ( calls, 0 );
+	EXPECT_EQ( pdBullet_StartRecording( nullptr, path.c_str() ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdBullet_StartRecording( &w.dispatcher, nullptr ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdBullet_StartRecording( &w.dispatcher, "/nonexistent-directory/x.pdcr" ), PD_STATUS_INVALID_ARGUMENT );
+	btDefaultCollisionConfiguration otherConfig;
+	btCollisionDispatcher unregistered( &otherConfig );
+	EXPECT_EQ( pdBullet_StartRecording( &unregistered, path.c_str() ), PD_STATUS_INVALID_ARGUMENT );
+
+	ASSERT_EQ( pdBullet_StartRecording( &w.dispatcher, path.c_str() ), PD_STATUS_OK );
+	for ( int i = 0; i < 30; ++i )
+	{
+		w.world->stepSimulation( 1.0f / 60.0f, 1, 1.0f / 60.0f );
+	}
+	ASSERT_EQ( pdBullet_StopRecording( &w.dispatcher, &calls ), PD_STATUS_OK );
+	EXPECT_GE( calls, 20 ); // one pair, called every step once the boxes overlap
+	pdBulletStats stats;
+	ASSERT_EQ( pdBullet_GetStats( &w.dispatcher, &stats ), PD_STATUS_OK );
+	EXPECT_EQ( (uint64_t)calls, stats.pairsProcessed );
+	w.world->stepSimulation( 1.0f / 60.0f, 1, 1.0f / 60.0f ); // not recorded any more
+
+	char message[256];
+	pdStatus status = PD_STATUS_FAILED;
+	pdContactReplay* replay = pdContactReplay_Open( path.c_str(), &status, message );
+	ASSERT_NE( replay, nullptr ) << message;
+	pdWorkspace* ws = pdCreateWorkspace();
+	long read = 0, withContacts = 0;
+	for ( ;; )
+	{
+		pdContactCall call;
+		bool done = false;
+		ASSERT_EQ( pdContactReplay_Next( replay, &call, &done, message ), PD_STATUS_OK ) << message;
+		if ( done )
+			break;
+		pdContactManifoldSet set;
+		EXPECT_GE( pdContact_Generate( &call.pair, call.meshA, &call.poseA, call.meshB, &call.poseB, &call.def, ws, &set ),
+				   0 );
+		withContacts += set.count > 0;
+		read += 1;
+	}
+	EXPECT_EQ( read, calls );
+	EXPECT_GT( withContacts, 10 ); // the torus lands within the recorded steps
+	pdContactReplay_Close( replay );
+	pdDestroyWorkspace( ws );
+	std::remove( path.c_str() );
 }

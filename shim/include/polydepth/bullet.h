@@ -31,6 +31,8 @@
 #define pdBullet_Register pdBullet_RegisterDouble
 #define pdBullet_Unregister pdBullet_UnregisterDouble
 #define pdBullet_GetStats pdBullet_GetStatsDouble
+#define pdBullet_StartRecording pdBullet_StartRecordingDouble
+#define pdBullet_StopRecording pdBullet_StopRecordingDouble
 #define PD_BULLET_ABI bt_double
 #else
 #define PD_BULLET_ABI bt_float
@@ -93,6 +95,18 @@ typedef struct pdBulletStats
 /// dispatcher is NULL or not registered (outStats is zeroed).
 PD_API pdStatus pdBullet_GetStats( void* dispatcher, pdBulletStats* outStats );
 
+/// Records every pdContact_Generate call of the registration on dispatcher (contact points and
+/// closest points, any thread) into the file at path, replacing a recording in progress, until
+/// pdBullet_StopRecording (or unregistration). A replay (polydepth/contact_record.h, or
+/// `polydepth-bench contact-replay FILE`) runs the same calls outside Bullet. PD_STATUS_OK, or
+/// PD_STATUS_INVALID_ARGUMENT for a NULL argument, a dispatcher that is not registered or a
+/// file that cannot be created.
+PD_API pdStatus pdBullet_StartRecording( void* dispatcher, const char* path );
+/// Ends the recording and closes the file; *outCalls (may be NULL) gets the calls written.
+/// PD_STATUS_FAILED when a write failed (disk full), PD_STATUS_INVALID_ARGUMENT when nothing
+/// was being recorded.
+PD_API pdStatus pdBullet_StopRecording( void* dispatcher, long* outCalls );
+
 PD_C_END
 
 #ifdef __cplusplus
@@ -108,6 +122,9 @@ inline namespace PD_BULLET_ABI
 PD_API pdStatus registerAlgorithm( btCollisionDispatcher* dispatcher, const pdBulletDef* def );
 /// Restores the create functions that were registered before registerAlgorithm.
 PD_API pdStatus unregisterAlgorithm( btCollisionDispatcher* dispatcher );
+/// pdBullet_StartRecording and pdBullet_StopRecording.
+PD_API pdStatus startRecording( btCollisionDispatcher* dispatcher, const char* path );
+PD_API pdStatus stopRecording( btCollisionDispatcher* dispatcher, long* outCalls );
 } // namespace PD_BULLET_ABI
 } // namespace polydepth::bullet
 #endif

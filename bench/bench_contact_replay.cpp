@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+// polydepth-bench contact-replay FILE: runs recorded pdContact_Generate calls again, outside
+// Bullet (a recording from pdBullet_StartRecording, e.g. `polydepth-sample tori --record-calls
+// FILE --record-from 150 --record-steps 40`). Every call gets exactly its recorded inputs, so
+// two builds replay the same calls: compare their times here, or their instruction counts
+// under callgrind (`valgrind --tool=callgrind build/bench/polydepth-bench contact-replay FILE
+// --repeats 1`), where the debris scene itself, being chaotic, gives each build other calls.
+// The output hash covers every contact point and depth: equal hashes mean equal contacts.
+#include "bench_util.h"
+
+extern "C"
+{
+#include "polydepth/contact_record.h"
+}
+
+#include <cinttypes>
+#include <cstring>
+
+namespace pdbench
+{
+
+namespace
+{
+
+uint64_t mix( uint64_t h, double value )
+{
+	uint64_t bits;
+	std::memcpy( &bits, &value, sizeof( bits ) );
+	return ( h ^ bits ) * 1099511628211ull;
+}
+
+} // namespace
+
+int runContactReplay( const Options& o )
+{
+	if ( o.inputPath.empty() )
+	{
+		std::fprintf( stderr, "polydepth-bench: contact-replay needs a recording: contact-replay FILE\n" );
+		return 2;
+	}
+	char message[256];
+	pdStatus status = PD_STATUS_OK;
+	pdContactReplay* replay = pdContactReplay_Open( o.inputPath.c_str(), &status, message );
+	if ( replay == nullptr )
+	{
+		std::fprintf( stderr, "polydepth-bench: %s\n", message );
+		return 2;
+	}
+	std::vector<pdContactCall> calls;
+	for ( ;; )
+	{
+		pdContactCall call;
+		bool done = false;
+		status = pdContactReplay_Next( replay, &call, &done, message );
+		if ( status != PD_STATUS_OK )
+		{
+			std::fprintf( stderr, "polydepth-bench: %s (%s)\n", message, pdStatusString( status ) );
+			pdContactReplay_Close( replay );
+			return 2;
+		}
+		if ( done )
+			break;
+		calls.push_back( call );
+	}
+	int repeats = o.repeats > 0 ? o.repeats : 3;
+	pdWorkspace* ws = pdCreateWorkspace();
+	std::vector<double> ms;
+	uint64_t hash = 1469598103934665603ull;
+	long states[3] = { 0, 0, 0 };
+	long points = 0;
+	for ( int r = 0; r < repeats; ++r )
+	{
+		uint64_t h = 1469598103934665603ull;
+		long s[3] = { 0, 0, 0 };
+		long n = 0;
+		double start = nowUs();
+		for ( const pdContactCall& call : calls )
+		{
+			pdContactPair pair = call.pair;
+			pdContactManifoldSet set;
+			pdContact_Generate( &pair, call.meshA, &call.poseA, call.meshB, &call.poseB, &call.def, ws, &set );
+			s[set.state >= 0 && set.state <= 2 ? set.state : 0] += 1;
+			for ( int m = 0; m < set.count; ++m )
+			{
+				const pdContactManifold& region = set.manifolds[m];
+				for ( int p = 0; p < region.pointCount; ++p )
+				{
+					h = mix( mix( mix( mix( h, region.points[p].pointB.x ), region.points[p].pointB.y ),
+								  region.points[p].pointB.z ),
+							 region.points[p].distance );
+					n += 1;
+				}
+			}
+			h = mix( h, set.depth );
+		}
+		ms.push_back( ( nowUs() - start ) * 1e-3 );
+		hash = h;
+		std::memcpy( states, s, sizeof( s ) );
+		points = n;
+	}
+	pdDestroyWorkspace( ws );
+	pdContactReplay_Close( replay );
+	double med = median( ms );
+	if ( o.json )
+	{
+		std::printf( "{\"calls\":%zu,\"separated\":%ld,\"touching\":%ld,\"penetrating\":%ld,\"points\":%ld,"
+					 "\"hash\":\"%016" PRIx64 "\",\"repeats\":%d,\"median_ms\":%.3f,\"us_per_call\":%.3f}\n",
+					 calls.size(), states[0], states[1], states[2], points, hash, repeats, med,
+					 calls.empty() ? 0.0 : 1e3 * med / (double)calls.size() );
+		return 0;
+	}
+	describeMachine( stdout );
+	std::printf( "contact-replay %s: %zu calls (separated %ld, touching %ld, penetrating %ld), %ld contact points\n",
+				 o.inputPath.c_str(), calls.size(), states[0], states[1], states[2], points );
+	std::printf( "output hash %016" PRIx64 "; %d repeats: median %.1f ms (%.1f us per call)\n", hash, repeats, med,
+				 calls.empty() ? 0.0 : 1e3 * med / (double)calls.size() );
+	return 0;
+}
+
+} // namespace pdbench

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+// Recording and replaying pdContact_Generate calls. A recording holds every input of each call
+// (both meshes, both poses, the def and the pair state before the call), so a replay runs the
+// same calls outside the engine, deterministically: attach one to a bug report, or compare the
+// cost of two builds on the same calls with an instruction counter (the heap scenes are chaotic,
+// so two builds run in the engine soon see different calls).
+//
+// The Bullet shim records through pdBullet_StartRecording; `polydepth-bench contact-replay FILE`
+// replays a file. The format is binary, native byte order and struct layout: a recording is read
+// back by a build of the same version on the same platform (the header checks the layout).
+#pragma once
+
+#include "polydepth/contact.h"
+
+PD_C_BEGIN
+
+/// Writes calls to a file. Not thread-safe: one writer per recorder (the shim serialises).
+typedef struct pdContactRecorder pdContactRecorder;
+
+/// Creates the file (truncating it). NULL on failure, with *outStatus (may be NULL) set to
+/// PD_STATUS_INVALID_ARGUMENT (NULL path, or the file cannot be created) or
+/// PD_STATUS_OUT_OF_MEMORY.
+PD_API pdContactRecorder* pdContactRecorder_Create( const char* path, pdStatus* outStatus );
+
+/// Appends one call: the pair state before the call and its inputs (def may be NULL: the
+/// defaults). A mesh is written the first time it is seen; it is identified by its address, so
+/// a mesh must not be destroyed while a recorder that has seen it is open.
+PD_API pdStatus pdContactRecorder_Write( pdContactRecorder* recorder, const pdContactPair* pair,
+										 const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+										 const pdTransform* poseB, const pdContactDef* def );
+
+/// Calls written so far.
+PD_API long pdContactRecorder_CallCount( const pdContactRecorder* recorder );
+
+/// Closes the file. PD_STATUS_OK when every write and the close succeeded.
+PD_API pdStatus pdContactRecorder_Destroy( pdContactRecorder* recorder );
+
+/// One recorded call, ready for pdContact_Generate( &call.pair, call.meshA, &call.poseA,
+/// call.meshB, &call.poseB, &call.def, ... ). The meshes belong to the replay.
+typedef struct pdContactCall
+{
+	const pdMesh* meshA;
+	pdTransform poseA;
+	const pdMesh* meshB;
+	pdTransform poseB;
+	pdContactDef def;
+	pdContactPair pair;
+} pdContactCall;
+
+/// Reads a recording back.
+typedef struct pdContactReplay pdContactReplay;
+
+/// Opens a recording. NULL on failure with *outStatus (may be NULL) and message (may be NULL;
+/// 256 bytes, names the file and the problem): PD_STATUS_INVALID_ARGUMENT for a missing or
+/// unreadable file or one that is not a recording of this build's layout.
+PD_API pdContactReplay* pdContactReplay_Open( const char* path, pdStatus* outStatus, char message[256] );
+
+/// Reads the next call into *outCall. Returns PD_STATUS_OK with *outDone false for a call,
+/// PD_STATUS_OK with *outDone true at the end, and an error status with message (may be NULL;
+/// 256 bytes, names the file and the record) for a truncated or malformed record or a mesh
+/// the core rejects.
+PD_API pdStatus pdContactReplay_Next( pdContactReplay* replay, pdContactCall* outCall, bool* outDone,
+									  char message[256] );
+
+/// Closes the file and destroys the meshes read from it (calls returned earlier point to them).
+PD_API void pdContactReplay_Close( pdContactReplay* replay );
+
+PD_C_END

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: MIT
+// Recording and replaying pdContact_Generate calls (polydepth/contact_record.h).
+//
+// File layout (native byte order and struct layout):
+//   header  "PDCR", uint32 version, uint32 sizeof(pdContactPair), sizeof(pdContactDef),
+//           sizeof(pdTransform)
+//   records one byte 'M' or 'C', then
+//     'M' mesh: int32 id, int32 vertexCount, int32 triangleCount, vertexCount x 3 doubles,
+//               triangleCount x 3 int32 (the mesh's own vertices and kept triangles, which
+//               pdCreateMesh with the default def rebuilds into the same mesh)
+//     'C' call: int32 mesh ids A, B, and of the pair's proven-gap meshes (-1: none), poseA,
+//               poseB, the def, the pair with its two mesh pointers zeroed
+#include "polydepth/contact_record.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PD_RECORD_MAGIC "PDCR"
+#define PD_RECORD_VERSION 1u
+// Meshes per recording: a scene has a few shapes; more is a malformed file.
+#define PD_RECORD_MAX_MESHES 4096
+
+typedef struct pdRecordHeader
+{
+	char magic[4];
+	uint32_t version;
+	uint32_t pairSize, defSize, transformSize;
+} pdRecordHeader;
+
+static pdRecordHeader pdRecord_ThisHeader( void )
+{
+	pdRecordHeader h;
+	memcpy( h.magic, PD_RECORD_MAGIC, 4 );
+	h.version = PD_RECORD_VERSION;
+	h.pairSize = (uint32_t)sizeof( pdContactPair );
+	h.defSize = (uint32_t)sizeof( pdContactDef );
+	h.transformSize = (uint32_t)sizeof( pdTransform );
+	return h;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Recorder
+
+struct pdContactRecorder
+{
+	FILE* file;
+	bool failed;
+	long calls;
+	const pdMesh** meshes; // id -> address
+	int meshCount, meshCapacity;
+};
+
+static bool pdRecord_Put( pdContactRecorder* r, const void* data, size_t size )
+{
+	if ( !r->failed && fwrite( data, 1, size, r->file ) != size )
+	{
+		r->failed = true;
+	}
+	return !r->failed;
+}
+
+pdContactRecorder* pdContactRecorder_Create( const char* path, pdStatus* outStatus )
+{
+	pdStatus status = PD_STATUS_INVALID_ARGUMENT;
+	pdContactRecorder* r = NULL;
+	if ( path != NULL )
+	{
+		r = (pdContactRecorder*)calloc( 1, sizeof( *r ) );
+		status = PD_STATUS_OUT_OF_MEMORY;
+	}
+	if ( r != NULL )
+	{
+		r->file = fopen( path, "wb" );
+		pdRecordHeader h = pdRecord_ThisHeader();
+		status = PD_STATUS_INVALID_ARGUMENT;
+		if ( r->file == NULL || !pdRecord_Put( r, &h, sizeof( h ) ) )
+		{
+			if ( r->file != NULL )
+			{
+				fclose( r->file );
+			}
+			free( r );
+			r = NULL;
+		}
+		else
+		{
+			status = PD_STATUS_OK;
+		}
+	}
+	if ( outStatus != NULL )
+	{
+		*outStatus = status;
+	}
+	return r;
+}
+
+// The mesh's id, writing the mesh the first time; -1 for NULL, -2 on failure.
+static int pdRecord_MeshId( pdContactRecorder* r, const pdMesh* mesh )
+{
+	if ( mesh == NULL )
+	{
+		return -1;
+	}
+	for ( int i = 0; i < r->meshCount; ++i )
+	{
+		if ( r->meshes[i] == mesh )
+		{
+			return i;
+		}
+	}
+	if ( r->meshCount >= PD_RECORD_MAX_MESHES )
+	{
+		return -2;
+	}
+	if ( r->meshCount == r->meshCapacity )
+	{
+		int capacity = r->meshCapacity > 0 ? 2 * r->meshCapacity : 8;
+		const pdMesh** grown = (const pdMesh**)realloc( (void*)r->meshes, (size_t)capacity * sizeof( *grown ) );
+		if ( grown == NULL )
+		{
+			return -2;
+		}
+		r->meshes = grown;
+		r->meshCapacity = capacity;
+	}
+	int32_t id = r->meshCount;
+	int32_t vertexCount = pdMesh_GetVertexCount( mesh );
+	int32_t triangleCount = pdMesh_GetTriangleCount( mesh );
+	bool ok = pdRecord_Put( r, "M", 1 ) && pdRecord_Put( r, &id, 4 ) && pdRecord_Put( r, &vertexCount, 4 ) &&
+			  pdRecord_Put( r, &triangleCount, 4 );
+	for ( int i = 0; i < vertexCount && ok; ++i )
+	{
+		pdVec3 v = pdMesh_GetVertex( mesh, i );
+		double xyz[3] = { v.x, v.y, v.z };
+		ok = pdRecord_Put( r, xyz, sizeof( xyz ) );
+	}
+	for ( int i = 0; i < triangleCount && ok; ++i )
+	{
+		int t[3];
+		pdMesh_GetTriangle( mesh, i, t );
+		int32_t t32[3] = { t[0], t[1], t[2] };
+		ok = pdRecord_Put( r, t32, sizeof( t32 ) );
+	}
+	if ( !ok )
+	{
+		return -2;
+	}
+	r->meshes[r->meshCount++] = mesh;
+	return id;
+}
+
+pdStatus pdContactRecorder_Write( pdContactRecorder* recorder, const pdContactPair* pair, const pdMesh* meshA,
+								  const pdTransform* poseA, const pdMesh* meshB, const pdTransform* poseB,
+								  const pdContactDef* def )
+{
+	if ( recorder == NULL || pair == NULL || meshA == NULL || meshB == NULL || poseA == NULL || poseB == NULL )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	if ( recorder->failed )
+	{
+		return PD_STATUS_FAILED;
+	}
+	pdContactDef defaults = pdContactDefaultDef();
+	int32_t ids[4] = { pdRecord_MeshId( recorder, meshA ), pdRecord_MeshId( recorder, meshB ),
+					   pdRecord_MeshId( recorder, pair->apartMeshA ), pdRecord_MeshId( recorder, pair->apartMeshB ) };
+	if ( ids[0] < 0 || ids[1] < 0 || ids[2] < -1 || ids[3] < -1 )
+	{
+		recorder->failed = true;
+		return PD_STATUS_FAILED;
+	}
+	pdContactPair copy = *pair;
+	copy.apartMeshA = NULL;
+	copy.apartMeshB = NULL;
+	bool ok = pdRecord_Put( recorder, "C", 1 ) && pdRecord_Put( recorder, ids, sizeof( ids ) ) &&
+			  pdRecord_Put( recorder, poseA, sizeof( *poseA ) ) && pdRecord_Put( recorder, poseB, sizeof( *poseB ) ) &&
+			  pdRecord_Put( recorder, def != NULL ? def : &defaults, sizeof( pdContactDef ) ) &&
+			  pdRecord_Put( recorder, &copy, sizeof( copy ) );
+	if ( !ok )
+	{
+		return PD_STATUS_FAILED;
+	}
+	recorder->calls += 1;
+	return PD_STATUS_OK;
+}
+
+long pdContactRecorder_CallCount( const pdContactRecorder* recorder )
+{
+	return recorder != NULL ? recorder->calls : 0;
+}
+
+pdStatus pdContactRecorder_Destroy( pdContactRecorder* recorder )
+{
+	if ( recorder == NULL )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	bool ok = !recorder->failed;
+	ok = fclose( recorder->file ) == 0 && ok;
+	free( (void*)recorder->meshes );
+	free( recorder );
+	return ok ? PD_STATUS_OK : PD_STATUS_FAILED;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replay
+
+struct pdContactReplay
+{
+	FILE* file;
+	char path[96];
+	long records; // records read (meshes and calls), for messages
+	pdMesh** meshes;
+	int meshCount;
+};
+
+static void pdReplay_Message( char message[256], const pdContactReplay* r, const char* what )
+{
+	if ( message != NULL )
+	{
+		snprintf( message, 256, "%s: record %ld: %.128s", r->path, r->records, what );
+	}
+}
+
+static bool pdReplay_Get( pdContactReplay* r, void* data, size_t size )
+{
+	return fread( data, 1, size, r->file ) == size;
+}
+
+pdContactReplay* pdContactReplay_Open( const char* path, pdStatus* outStatus, char message[256] )
+{
+	if ( outStatus != NULL )
+	{
+		*outStatus = PD_STATUS_INVALID_ARGUMENT;
+	}
+	if ( message != NULL )
+	{
+		message[0] = '\0';
+	}
+	if ( path == NULL )
+	{
+		if ( message != NULL )
+		{
+			snprintf( message, 256, "no recording path" );
+		}
+		return NULL;
+	}
+	pdContactReplay* r = (pdContactReplay*)calloc( 1, sizeof( *r ) );
+	if ( r == NULL )
+	{
+		if ( outStatus != NULL )
+		{
+			*outStatus = PD_STATUS_OUT_OF_MEMORY;
+		}
+		return NULL;
+	}
+	snprintf( r->path, sizeof( r->path ), "%s", path );
+	r->meshes = (pdMesh**)calloc( PD_RECORD_MAX_MESHES, sizeof( pdMesh* ) );
+	r->file = r->meshes != NULL ? fopen( path, "rb" ) : NULL;
+	pdRecordHeader expected = pdRecord_ThisHeader(), h;
+	const char* problem = NULL;
+	if ( r->meshes == NULL )
+	{
+		problem = "out of memory";
+	}
+	else if ( r->file == NULL )
+	{
+		problem = "cannot open the file";
+	}
+	else if ( !pdReplay_Get( r, &h, sizeof( h ) ) || memcmp( h.magic, PD_RECORD_MAGIC, 4 ) != 0 )
+	{
+		problem = "not a contact recording (no PDCR header)";
+	}
+	else if ( h.version != expected.version || h.pairSize != expected.pairSize || h.defSize != expected.defSize ||
+			  h.transformSize != expected.transformSize )
+	{
+		problem = "recorded by a build with another version or struct layout";
+	}
+	if ( problem != NULL )
+	{
+		if ( message != NULL )
+		{
+			snprintf( message, 256, "%s: %s", path, problem );
+		}
+		pdContactReplay_Close( r );
+		return NULL;
+	}
+	if ( outStatus != NULL )
+	{
+		*outStatus = PD_STATUS_OK;
+	}
+	return r;
+}
+
+// Reads one mesh record (after its 'M') and builds the mesh.
+static pdStatus pdReplay_ReadMesh( pdContactReplay* r, char message[256] )
+{
+	int32_t id, vertexCount, triangleCount;
+	if ( !pdReplay_Get( r, &id, 4 ) || !pdReplay_Get( r, &vertexCount, 4 ) || !pdReplay_Get( r, &triangleCount, 4 ) )
+	{
+		pdReplay_Message( message, r, "truncated mesh header" );
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	// Meshes come in id order; counts bounded so a corrupt file cannot ask for terabytes.
+	if ( id != r->meshCount || id >= PD_RECORD_MAX_MESHES || vertexCount <= 0 || triangleCount <= 0 ||
+		 vertexCount > ( 1 << 26 ) || triangleCount > ( 1 << 26 ) )
+	{
+		pdReplay_Message( message, r, "mesh id or counts out of range" );
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	double* vertices = (double*)malloc( (size_t)vertexCount * 3 * sizeof( double ) );
+	int32_t* indices = (int32_t*)malloc( (size_t)triangleCount * 3 * sizeof( int32_t ) );
+	pdStatus status = PD_STATUS_OUT_OF_MEMORY;
+	if ( vertices != NULL && indices != NULL )
+	{
+		status = PD_STATUS_INVALID_ARGUMENT;
+		if ( !pdReplay_Get( r, vertices, (size_t)vertexCount * 3 * sizeof( double ) ) ||
+			 !pdReplay_Get( r, indices, (size_t)triangleCount * 3 * sizeof( int32_t ) ) )
+		{
+			pdReplay_Message( message, r, "truncated mesh data" );
+		}
+		else
+		{
+			pdMeshDef def = pdDefaultMeshDef();
+			def.vertices = vertices;
+			def.vertexCount = vertexCount;
+			def.vertexType = PD_SCALAR_FLOAT64;
+			def.indices = indices;
+			def.triangleCount = triangleCount;
+			def.indexType = PD_INDEX_UINT32;
+			pdMeshReport report;
+			pdMesh* mesh = pdCreateMesh( &def, &report );
+			if ( mesh == NULL )
+			{
+				char what[128];
+				snprintf( what, sizeof( what ), "mesh %d rejected: %.90s", (int)id, report.message );
+				pdReplay_Message( message, r, what );
+				status = report.status != PD_STATUS_OK ? report.status : PD_STATUS_FAILED;
+			}
+			else
+			{
+				r->meshes[r->meshCount++] = mesh;
+				status = PD_STATUS_OK;
+			}
+		}
+	}
+	free( vertices );
+	free( indices );
+	return status;
+}
+
+pdStatus pdContactReplay_Next( pdContactReplay* replay, pdContactCall* outCall, bool* outDone, char message[256] )
+{
+	if ( message != NULL )
+	{
+		message[0] = '\0';
+	}
+	if ( replay == NULL || outCall == NULL || outDone == NULL )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	*outDone = false;
+	for ( ;; )
+	{
+		char kind;
+		if ( !pdReplay_Get( replay, &kind, 1 ) )
+		{
+			*outDone = true;
+			return PD_STATUS_OK;
+		}
+		replay->records += 1;
+		if ( kind == 'M' )
+		{
+			pdStatus status = pdReplay_ReadMesh( replay, message );
+			if ( status != PD_STATUS_OK )
+			{
+				return status;
+			}
+			continue;
+		}
+		if ( kind != 'C' )
+		{
+			pdReplay_Message( message, replay, "unknown record kind" );
+			return PD_STATUS_INVALID_ARGUMENT;
+		}
+		int32_t ids[4];
+		pdContactCall call;
+		if ( !pdReplay_Get( replay, ids, sizeof( ids ) ) || !pdReplay_Get( replay, &call.poseA, sizeof( call.poseA ) ) ||
+			 !pdReplay_Get( replay, &call.poseB, sizeof( call.poseB ) ) ||
+			 !pdReplay_Get( replay, &call.def, sizeof( call.def ) ) ||
+			 !pdReplay_Get( replay, &call.pair, sizeof( call.pair ) ) )
+		{
+			pdReplay_Message( message, replay, "truncated call" );
+			return PD_STATUS_INVALID_ARGUMENT;
+		}
+		for ( int k = 0; k < 4; ++k )
+		{
+			if ( ids[k] < ( k < 2 ? 0 : -1 ) || ids[k] >= replay->meshCount )
+			{
+				pdReplay_Message( message, replay, "call names a mesh the file has not defined" );
+				return PD_STATUS_INVALID_ARGUMENT;
+			}
+		}
+		call.meshA = replay->meshes[ids[0]];
+		call.meshB = replay->meshes[ids[1]];
+		call.pair.apartMeshA = ids[2] >= 0 ? replay->meshes[ids[2]] : NULL;
+		call.pair.apartMeshB = ids[3] >= 0 ? replay->meshes[ids[3]] : NULL;
+		*outCall = call;
+		return PD_STATUS_OK;
+	}
+}
+
+void pdContactReplay_Close( pdContactReplay* replay )
+{
+	if ( replay == NULL )
+	{
+		return;
+	}
+	if ( replay->file != NULL )
+	{
+		fclose( replay->file );
+	}
+	for ( int i = 0; i < replay->meshCount; ++i )
+	{
+		pdDestroyMesh( replay->meshes[i] );
+	}
+	free( replay->meshes );
+	free( replay );
+}

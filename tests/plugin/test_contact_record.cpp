@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+// Recording and replaying pdContact_Generate calls (plugin/src/contact_record.c): a replay
+// gives each call exactly its recorded inputs, so its contacts are bit-identical to the
+// original calls'; bad files are rejected with a message naming the file and the record.
+#include "polydepth/contact_record.h"
+#include "shapes.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace
+{
+
+std::string tempPath( const char* name )
+{
+	return ::testing::TempDir() + name;
+}
+
+pdMesh* makeTorus()
+{
+	pdSoup soup{};
+	if ( !pdMakeTorus( 0.5, 0.15, 32, 12, &soup ) )
+		return nullptr;
+	pdMesh* mesh = pdSoupCreateMesh( &soup, nullptr );
+	pdFreeSoup( &soup );
+	return mesh;
+}
+
+pdMesh* makeBox()
+{
+	pdSoup soup{};
+	if ( !pdMakeBox( { 2.0, 0.1, 2.0 }, 3, &soup ) )
+		return nullptr;
+	pdMesh* mesh = pdSoupCreateMesh( &soup, nullptr );
+	pdFreeSoup( &soup );
+	return mesh;
+}
+
+// Everything a call writes that a solver uses, compared bit for bit.
+void expectSameSet( const pdContactManifoldSet& a, const pdContactManifoldSet& b, int call )
+{
+	ASSERT_EQ( a.status, b.status ) << "call " << call;
+	ASSERT_EQ( a.state, b.state ) << "call " << call;
+	ASSERT_EQ( a.count, b.count ) << "call " << call;
+	EXPECT_EQ( std::memcmp( &a.translation, &b.translation, sizeof( a.translation ) ), 0 ) << "call " << call;
+	for ( int m = 0; m < a.count; ++m )
+	{
+		ASSERT_EQ( a.manifolds[m].pointCount, b.manifolds[m].pointCount ) << "call " << call;
+		EXPECT_EQ( a.manifolds[m].slot, b.manifolds[m].slot ) << "call " << call;
+		EXPECT_EQ( std::memcmp( &a.manifolds[m].normal, &b.manifolds[m].normal, sizeof( pdVec3 ) ), 0 ) << "call " << call;
+		for ( int p = 0; p < a.manifolds[m].pointCount; ++p )
+		{
+			EXPECT_EQ( std::memcmp( &a.manifolds[m].points[p], &b.manifolds[m].points[p], sizeof( pdContactPoint ) ), 0 )
+				<< "call " << call << " region " << m << " point " << p;
+		}
+	}
+}
+
+} // namespace
+
+// Two tori falling onto a box and onto each other over 40 frames (apart, speculative,
+// touching and penetrating calls, the pair state carried from call to call): each call is
+// recorded before it runs, then the replay's calls give the same contacts.
+TEST( PdContactRecord, ReplayGivesTheRecordedCallsTheirContacts )
+{
+	pdMesh* torus = makeTorus();
+	pdMesh* box = makeBox();
+	ASSERT_TRUE( torus && box );
+	std::string path = tempPath( "contact_record_replay.pdcr" );
+	pdStatus status = PD_STATUS_FAILED;
+	pdContactRecorder* recorder = pdContactRecorder_Create( path.c_str(), &status );
+	ASSERT_NE( recorder, nullptr );
+	ASSERT_EQ( status, PD_STATUS_OK );
+
+	pdWorkspace* ws = pdCreateWorkspace();
+	pdContactPair pairs[2];
+	pdContactPair_Reset( &pairs[0] );
+	pdContactPair_Reset( &pairs[1] );
+	pdContactDef def = pdContactDefaultDef();
+	def.speculativeDistance = 0.05;
+	std::vector<pdContactManifoldSet> originals;
+	int penetrating = 0, separated = 0;
+	for ( int frame = 0; frame < 40; ++frame )
+	{
+		// Torus 1 falls from 0.4 m above the box through it; torus 2 comes down onto torus 1, tilted.
+		double fall = 0.4 - 0.012 * frame;
+		pdTransform onBox = pdIdentityTransform();
+		onBox.p = { 0.0, 0.25 + fall, 0.0 };
+		onBox.q = { std::cos( 0.6 ), std::sin( 0.6 ), 0.0, 0.0 };
+		pdTransform boxPose = pdIdentityTransform();
+		pdTransform upper = onBox;
+		upper.p = { 0.3, 0.55 + fall - 0.004 * frame, 0.1 };
+		upper.q = { std::cos( 0.5 + 0.01 * frame ), 0.0, 0.0, std::sin( 0.5 + 0.01 * frame ) };
+		pdContactPair_SetRigidMotion( &pairs[0], { 0.0, -0.012, 0.0 }, { 0.0, 0.0, 0.0 }, onBox.p );
+		pdContactPair_SetRigidMotion( &pairs[1], { 0.0, -0.004, 0.0 }, { 0.0, 0.02, 0.0 }, upper.p );
+		const pdMesh* meshA[2] = { torus, torus };
+		const pdMesh* meshB[2] = { box, torus };
+		const pdTransform* poseA[2] = { &onBox, &upper };
+		const pdTransform* poseB[2] = { &boxPose, &onBox };
+		for ( int k = 0; k < 2; ++k )
+		{
+			ASSERT_EQ( pdContactRecorder_Write( recorder, &pairs[k], meshA[k], poseA[k], meshB[k], poseB[k], &def ),
+					   PD_STATUS_OK );
+			pdContactManifoldSet set;
+			pdContact_Generate( &pairs[k], meshA[k], poseA[k], meshB[k], poseB[k], &def, ws, &set );
+			originals.push_back( set );
+			penetrating += set.state == PD_STATE_PENETRATING;
+			separated += set.state == PD_STATE_SEPARATED;
+		}
+	}
+	EXPECT_EQ( pdContactRecorder_CallCount( recorder ), 80 );
+	ASSERT_EQ( pdContactRecorder_Destroy( recorder ), PD_STATUS_OK );
+	// The scene must exercise the paths for the comparison to mean anything.
+	EXPECT_GT( penetrating, 10 );
+	EXPECT_GT( separated, 10 );
+
+	char message[256];
+	pdContactReplay* replay = pdContactReplay_Open( path.c_str(), &status, message );
+	ASSERT_NE( replay, nullptr ) << message;
+	pdWorkspace* fresh = pdCreateWorkspace(); // a replay has its own workspace
+	int call = 0;
+	for ( ;; )
+	{
+		pdContactCall c;
+		bool done = false;
+		ASSERT_EQ( pdContactReplay_Next( replay, &c, &done, message ), PD_STATUS_OK ) << message;
+		if ( done )
+			break;
+		ASSERT_LT( call, (int)originals.size() );
+		EXPECT_NE( c.meshA, torus ); // the replay's own meshes
+		pdContactManifoldSet set;
+		pdContact_Generate( &c.pair, c.meshA, &c.poseA, c.meshB, &c.poseB, &c.def, fresh, &set );
+		expectSameSet( set, originals[call], call );
+		call += 1;
+	}
+	EXPECT_EQ( call, 80 );
+	pdContactReplay_Close( replay );
+	pdDestroyWorkspace( fresh );
+	pdDestroyWorkspace( ws );
+	pdDestroyMesh( torus );
+	pdDestroyMesh( box );
+	std::remove( path.c_str() );
+}
+
+TEST( PdContactRecord, BadFilesAreRejectedWithTheFileAndTheRecord )
+{
+	char message[256];
+	pdStatus status = PD_STATUS_OK;
+	std::string missing = tempPath( "contact_record_missing.pdcr" );
+	std::remove( missing.c_str() );
+	EXPECT_EQ( pdContactReplay_Open( missing.c_str(), &status, message ), nullptr );
+	EXPECT_EQ( status, PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_NE( std::string( message ).find( missing ), std::string::npos ) << message;
+	EXPECT_EQ( pdContactReplay_Open( nullptr, &status, message ), nullptr );
+	EXPECT_EQ( pdContactRecorder_Create( nullptr, &status ), nullptr );
+	EXPECT_EQ( status, PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdContactRecorder_Create( "/nonexistent-directory/x.pdcr", &status ), nullptr );
+	EXPECT_EQ( status, PD_STATUS_INVALID_ARGUMENT );
+
+	// Not a recording.
+	std::string garbage = tempPath( "contact_record_garbage.pdcr" );
+	FILE* f = std::fopen( garbage.c_str(), "wb" );
+	ASSERT_NE( f, nullptr );
+	std::fputs( "v 0 0 0\nf 1 2 3\n", f );
+	std::fclose( f );
+	EXPECT_EQ( pdContactReplay_Open( garbage.c_str(), &status, message ), nullptr );
+	EXPECT_NE( std::string( message ).find( "not a contact recording" ), std::string::npos ) << message;
+
+	// A recording cut in the middle of its second call: the first call reads, then an error
+	// naming the record; never a half-read call.
+	pdMesh* torus = makeTorus();
+	ASSERT_NE( torus, nullptr );
+	std::string path = tempPath( "contact_record_cut.pdcr" );
+	pdContactRecorder* recorder = pdContactRecorder_Create( path.c_str(), &status );
+	ASSERT_NE( recorder, nullptr );
+	pdContactPair pair;
+	pdContactPair_Reset( &pair );
+	pdTransform a = pdIdentityTransform(), b = pdIdentityTransform();
+	b.p = { 0.0, 0.2, 0.0 };
+	ASSERT_EQ( pdContactRecorder_Write( recorder, &pair, torus, &a, torus, &b, nullptr ), PD_STATUS_OK );
+	ASSERT_EQ( pdContactRecorder_Write( recorder, &pair, torus, &a, torus, &b, nullptr ), PD_STATUS_OK );
+	EXPECT_EQ( pdContactRecorder_Write( recorder, nullptr, torus, &a, torus, &b, nullptr ), PD_STATUS_INVALID_ARGUMENT );
+	ASSERT_EQ( pdContactRecorder_Destroy( recorder ), PD_STATUS_OK );
+	f = std::fopen( path.c_str(), "rb" );
+	ASSERT_NE( f, nullptr );
+	std::vector<char> bytes;
+	int ch;
+	while ( ( ch = std::fgetc( f ) ) != EOF )
+		bytes.push_back( (char)ch );
+	std::fclose( f );
+	f = std::fopen( path.c_str(), "wb" );
+	ASSERT_NE( f, nullptr );
+	std::fwrite( bytes.data(), 1, bytes.size() - 100, f );
+	std::fclose( f );
+	pdContactReplay* replay = pdContactReplay_Open( path.c_str(), &status, message );
+	ASSERT_NE( replay, nullptr ) << message;
+	pdContactCall call;
+	bool done = true;
+	EXPECT_EQ( pdContactReplay_Next( replay, &call, &done, message ), PD_STATUS_OK ) << message;
+	EXPECT_FALSE( done );
+	EXPECT_EQ( pdContactReplay_Next( replay, &call, &done, message ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_NE( std::string( message ).find( "record 3: truncated call" ), std::string::npos ) << message;
+	EXPECT_NE( std::string( message ).find( path.substr( 0, 40 ) ), std::string::npos ) << message;
+	pdContactReplay_Close( replay );
+	EXPECT_EQ( pdContactReplay_Next( nullptr, &call, &done, message ), PD_STATUS_INVALID_ARGUMENT );
+	pdContactReplay_Close( nullptr ); // no-op
+	pdDestroyMesh( torus );
+	std::remove( path.c_str() );
+	std::remove( garbage.c_str() );
+}
