@@ -86,7 +86,8 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 										 const pdTransform* poseB, double tolerance, const pdRigidMotion* motion,
 										 pdVec3 approachDirection, int maxFeatures, double gap, pdWorkspace* ws,
 										 int* outCount, const pdContactFeature** outFeatures, bool* outApart,
-										 double* outMinDistance, int outClosestPair[2], int* outVisits )
+										 bool stopWithinGap, double* outMinDistance, int outClosestPair[2],
+										 int* outVisits )
 {
 	if ( outMinDistance != NULL )
 	{
@@ -295,7 +296,7 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 								continue;
 							}
 						}
-						if ( proofOnly )
+						if ( proofOnly || ( stopWithinGap && withinGap ) )
 						{
 							stop = withinGap;
 							continue;
@@ -423,7 +424,7 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 								   const pdContactFeature** outFeatures )
 {
 	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, NULL, approachDirection, maxFeatures, 0.0, ws,
-									outCount, outFeatures, NULL, NULL, NULL, NULL );
+									outCount, outFeatures, NULL, false, NULL, NULL, NULL );
 }
 
 pdStatus pdComputeSweptContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
@@ -446,13 +447,14 @@ pdStatus pdComputeSweptContactFeatures( const pdMesh* meshA, const pdTransform* 
 	}
 	bool still = motion == NULL || ( pdLengthSq( motion->linear ) == 0.0 && pdLengthSq( motion->angular ) == 0.0 );
 	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, still ? NULL : motion, approachDirection,
-									maxFeatures, 0.0, ws, outCount, outFeatures, NULL, NULL, NULL, NULL );
+									maxFeatures, 0.0, ws, outCount, outFeatures, NULL, false, NULL, NULL, NULL );
 }
 
 pdStatus pdContactFeatures_GatherProvingGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 											 const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
-											 int maxFeatures, double gap, pdWorkspace* ws, int* outCount,
-											 const pdContactFeature** outFeatures, bool* outApart, int* outVisits )
+											 int maxFeatures, double gap, bool stopWithinGap, pdWorkspace* ws,
+											 int* outCount, const pdContactFeature** outFeatures, bool* outApart,
+											 int* outVisits )
 {
 	if ( outVisits != NULL )
 	{
@@ -472,7 +474,7 @@ pdStatus pdContactFeatures_GatherProvingGap( const pdMesh* meshA, const pdTransf
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
 	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, NULL, approachDirection, maxFeatures, gap,
-									ws, outCount, outFeatures, outApart, NULL, NULL, outVisits );
+									ws, outCount, outFeatures, outApart, stopWithinGap, NULL, NULL, outVisits );
 }
 
 pdStatus pdContactFeatures_GatherMeasuringGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
@@ -482,7 +484,7 @@ pdStatus pdContactFeatures_GatherMeasuringGap( const pdMesh* meshA, const pdTran
 												int outClosestPair[2], int* outVisits )
 {
 	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, NULL, approachDirection, maxFeatures,
-									tolerance, ws, outCount, outFeatures, NULL, outMinDistance, outClosestPair,
+									tolerance, ws, outCount, outFeatures, NULL, false, outMinDistance, outClosestPair,
 									outVisits );
 }
 
@@ -492,7 +494,7 @@ pdStatus pdContactFeatures_ProveGap( const pdMesh* meshA, const pdTransform* pos
 {
 	int count = 0;
 	const pdContactFeature* features = NULL;
-	return pdContactFeatures_GatherProvingGap( meshA, poseA, meshB, poseB, gap, pdV3( 0.0, 0.0, 0.0 ), 0, gap, ws,
+	return pdContactFeatures_GatherProvingGap( meshA, poseA, meshB, poseB, gap, pdV3( 0.0, 0.0, 0.0 ), 0, gap, true, ws,
 											   &count, &features, outApart, outVisits );
 }
 

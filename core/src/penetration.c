@@ -902,7 +902,7 @@ static bool pdApartUnlessContained( const pdMesh* meshA, const pdFrame* frameA, 
 
 pdStatus pdConfirmApartGatheringFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 										  const pdTransform* poseB, const pdPenetrationDef* def,
-										  const pdPenetrationCache* cache, double reach, pdVec3 approachDirection,
+										  pdPenetrationCache* ioCache, double reach, pdVec3 approachDirection,
 										  int maxFeatures, pdWorkspace* ioWorkspace, bool* outApart, int* outCount,
 										  const pdContactFeature** outFeatures )
 {
@@ -948,19 +948,30 @@ pdStatus pdConfirmApartGatheringFeatures( const pdMesh* meshA, const pdTransform
 	{
 		return status;
 	}
+	// The features matter only for an apart pair: the first pair within the tolerance ends it.
 	bool apart = false;
 	status = pdContactFeatures_GatherProvingGap( meshA, poseA, meshB, poseB, reach, approachDirection, maxFeatures, tol,
-												 ioWorkspace, outCount, outFeatures, &apart, NULL );
+												 true, ioWorkspace, outCount, outFeatures, &apart, NULL );
 	if ( status < 0 )
 	{
 		return status;
 	}
-	// Only for a pair the cache says was apart: pdComputePenetration is what records that in
-	// the cache (lastSeparated), and the answer here is the one its first step gives such a pair.
-	apart = apart && cache != NULL && cache->lastSeparated &&
-			pdApartUnlessContained( meshA, &frameA, meshB, &frameB,
-									def->closedAsSolid && meshA->closed && meshB->closed, ioWorkspace );
+	// No two triangles within the tolerance and neither solid inside the other: exactly what
+	// makes pdComputePenetration report a pair separated, whatever the cache says (its first
+	// step for a pair it remembers apart, or its collision check and the proof at the
+	// tolerance otherwise), and what it records.
+	apart = apart && pdApartUnlessContained( meshA, &frameA, meshB, &frameB,
+											 def->closedAsSolid && meshA->closed && meshB->closed, ioWorkspace );
 	*outApart = apart;
+	if ( apart && ioCache != NULL )
+	{
+		ioCache->lastSeparated = true;
+	}
+	if ( !apart )
+	{
+		*outCount = 0;
+		*outFeatures = NULL;
+	}
 	return status;
 }
 

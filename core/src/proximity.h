@@ -21,12 +21,15 @@ bool pdCollide_Containment( const pdMesh* meshA, const pdMesh* meshB, const pdFr
 /// pdComputeContactFeatures (static) that also sets *outApart when no two triangles lie within
 /// gap (0 <= gap <= tolerance) of each other, proven in the same traversal; false when a pair
 /// does or a cap kept the traversal from seeing every pair (contact_features.c). With
-/// maxFeatures 0 only the proof runs: no feature is gathered (*outCount 0) and the traversal
-/// ends at the first pair within gap. outVisits (may be NULL) gets the node pairs visited.
+/// stopWithinGap the traversal ends at the first pair within gap (the features are then
+/// incomplete: for callers that want them only for an apart pair); with maxFeatures 0 only the
+/// proof runs (no feature, and it ends there too). outVisits (may be NULL) gets the node pairs
+/// visited.
 pdStatus pdContactFeatures_GatherProvingGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 											 const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
-											 int maxFeatures, double gap, pdWorkspace* ws, int* outCount,
-											 const pdContactFeature** outFeatures, bool* outApart, int* outVisits );
+											 int maxFeatures, double gap, bool stopWithinGap, pdWorkspace* ws,
+											 int* outCount, const pdContactFeature** outFeatures, bool* outApart,
+											 int* outVisits );
 
 /// pdComputeContactFeatures (static) that also measures the surfaces' distance within the
 /// tolerance in the same traversal: *outMinDistance is the exact distance (the distance query's

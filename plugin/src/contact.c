@@ -1349,8 +1349,10 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 
 	// A pair the last query found apart, gathering over the contact distance only (nothing
 	// speculative beyond it): one traversal gathers those contacts and confirms the pair still
-	// apart, the classification the PD query would make first, without that query's own
-	// distance traversal over the same near box pairs. Anything else takes the query.
+	// apart, the classification the PD query would make, without that query's own traversals
+	// over the same near box pairs. Anything else takes the query. (Asking it of every pair, or
+	// of those not penetrating last step, cost more than it saved: replay of seed 6, steps
+	// 150-190, 17.76 G -> 19.07 G and 18.10 G instructions; most of them still touch.)
 	bool confirmedApart = false;
 	int confirmedCount = 0;
 	const pdContactFeature* confirmedFeatures = NULL;

@@ -736,7 +736,7 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedByOneProofTraversal )
 	int count = -1, proofVisits = 0;
 	const pdContactFeature* features = nullptr;
 	bool apart = false;
-	ASSERT_EQ( pdContactFeatures_GatherProvingGap( a.mesh, &linked, b.mesh, &pb, tol, { 0, 0, 0 }, 0, tol, ws,
+	ASSERT_EQ( pdContactFeatures_GatherProvingGap( a.mesh, &linked, b.mesh, &pb, tol, { 0, 0, 0 }, 0, tol, true, ws,
 												   &count, &features, &apart, &proofVisits ),
 			   PD_STATUS_OK );
 	EXPECT_TRUE( apart );
@@ -746,7 +746,7 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedByOneProofTraversal )
 	EXPECT_NE( first.nodeVisits, proofVisits );
 	// Moved within the tolerance of touching, the proof ends at the first pair within it.
 	pdTransform near = Pose( { 2.6 + 0.5 * tol, 0.0, 0.0 } );
-	ASSERT_EQ( pdContactFeatures_GatherProvingGap( a.mesh, &near, b.mesh, &pb, tol, { 0, 0, 0 }, 0, tol, ws,
+	ASSERT_EQ( pdContactFeatures_GatherProvingGap( a.mesh, &near, b.mesh, &pb, tol, { 0, 0, 0 }, 0, tol, true, ws,
 												   &count, &features, &apart, &proofVisits ),
 			   PD_STATUS_OK );
 	EXPECT_FALSE( apart );
@@ -766,9 +766,11 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedByOneProofTraversal )
 	EXPECT_NEAR( inside.depth, 0.9, 0.009 );
 }
 
-// A pair the cache says was apart: one gathering traversal gives the same features as
-// pdComputeContactFeatures and the same apart-or-not answer as pdComputePenetration, and a
-// solid moved wholly inside another is not confirmed apart.
+// The gathering that confirms a pair apart: for an apart pair, the features of
+// pdComputeContactFeatures and the answer pdComputePenetration gives (separated), whatever the
+// cache says, recorded in the cache as that query records it; for any other pair, not apart and
+// no features (the traversal ends at the first pair within the tolerance); a solid moved wholly
+// inside another is not apart.
 TEST_F( PdPenetration, ApartPairsAreConfirmedWhileGatheringFeatures )
 {
 	Mesh a, b;
@@ -778,25 +780,39 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedWhileGatheringFeatures )
 	const double reach = 0.1;
 	const pdVec3 approach = { -1.0, 0.0, 0.0 };
 	pdTransform pb = Pose( { 0, 0, 0 } );
-	pdPenetrationCache cache;
+	// Side by side in one plane: the gap between the tubes is x - 2.6. Each step asks the
+	// gathering traversal with one cache and the query with another (both kept as the plugin
+	// keeps its pair's), so the traversal sees caches that say apart and caches that do not.
+	pdPenetrationCache cache, queryCache;
 	pdResetPenetrationCache( &cache );
-	// Side by side in one plane: the gap between the tubes is x - 2.6. Each step first asks the
-	// gathering traversal (which only answers for a pair the cache says was apart), then the
-	// query, which keeps the cache as the plugin's calls do.
-	const double gaps[] = { 0.05, 0.02, 0.5 * tol, 1.5 * tol, 0.03, -0.02, 0.04, 0.2 };
-	int confirmed = 0;
+	pdResetPenetrationCache( &queryCache );
+	const double gaps[] = { 0.05, 0.02, 0.5 * tol, 1.5 * tol, 0.03, -0.02, 0.04, 0.2, -0.01, 0.03 };
+	int confirmed = 0, confirmedWithoutHistory = 0, refused = 0;
 	for ( double gap : gaps )
 	{
 		SCOPED_TRACE( "gap " + std::to_string( gap ) );
 		pdTransform pa = Pose( { 2.6 + gap, 0.0, 0.0 } );
 		bool wasApart = cache.lastSeparated;
-		bool apart = true;
+		bool apart = !wasApart;
 		int count = -1;
 		const pdContactFeature* features = nullptr;
 		ASSERT_EQ( pdConfirmApartGatheringFeatures( a.mesh, &pa, b.mesh, &pb, nullptr, &cache, reach, approach, 256, ws,
 													&apart, &count, &features ),
 				   PD_STATUS_OK );
 		std::vector<pdContactFeature> gathered( features, features + count );
+		pdPenetrationResult r = Run( a, pa, b, pb, nullptr, &queryCache );
+		EXPECT_EQ( apart, r.state == PD_STATE_SEPARATED );
+		if ( !apart )
+		{
+			EXPECT_EQ( count, 0 );
+			// The plugin then runs the query with its cache, which records what it finds.
+			Run( a, pa, b, pb, nullptr, &cache );
+			refused += 1;
+			continue;
+		}
+		EXPECT_TRUE( cache.lastSeparated );
+		confirmed += 1;
+		confirmedWithoutHistory += wasApart ? 0 : 1;
 		int expectedCount = -1;
 		const pdContactFeature* expected = nullptr;
 		ASSERT_EQ( pdComputeContactFeatures( a.mesh, &pa, b.mesh, &pb, reach, approach, 256, ws, &expectedCount, &expected ),
@@ -813,28 +829,20 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedWhileGatheringFeatures )
 						 f.normal.x == e.normal.x && f.normal.y == e.normal.y && f.normal.z == e.normal.z )
 				<< "feature " << i;
 		}
-		pdPenetrationResult r = Run( a, pa, b, pb, nullptr, &cache );
-		if ( wasApart )
-		{
-			EXPECT_EQ( apart, r.state == PD_STATE_SEPARATED );
-		}
-		else
-		{
-			EXPECT_FALSE( apart ); // not the traversal's to answer
-		}
-		confirmed += apart ? 1 : 0;
 	}
-	EXPECT_GE( confirmed, 3 );
+	EXPECT_GE( confirmed, 5 );
+	EXPECT_GE( confirmedWithoutHistory, 2 ); // right after a penetrating or touching step
+	EXPECT_GE( refused, 3 );
 
-	// Without a cache, or with one that says nothing: never confirmed.
-	bool apart = true;
+	// Without a cache: the same answer.
+	bool apart = false;
 	int count = 0;
 	const pdContactFeature* features = nullptr;
 	pdTransform far = Pose( { 3.0, 0.0, 0.0 } );
 	ASSERT_EQ( pdConfirmApartGatheringFeatures( a.mesh, &far, b.mesh, &pb, nullptr, nullptr, reach, approach, 256, ws,
 												&apart, &count, &features ),
 			   PD_STATUS_OK );
-	EXPECT_FALSE( apart );
+	EXPECT_TRUE( apart );
 
 	// A small closed box that was apart from a big one and is now wholly inside it.
 	Mesh small, big;

@@ -131,23 +131,23 @@ PD_API pdStatus pdComputeLocalPenetrations( const pdMesh* meshA, const pdMesh* m
 											const pdContactFeature* features, int count,
 											pdPenetrationResult* ioResult );
 
-/// For a pair whose cache says the last query found it apart (cache->lastSeparated): one
-/// traversal that gathers the contact features within reach, exactly as
+/// One traversal that gathers the contact features within reach, exactly as
 /// pdComputeContactFeatures( meshA, poseA, meshB, poseB, reach, approachDirection, maxFeatures )
-/// gives them, and on the way confirms the pair still apart by the test pdComputePenetration
-/// makes first for such a pair (no two triangles within the contact tolerance, neither closed
-/// solid inside the other), without that query's separate proof traversal. *outApart true:
-/// the pair is PD_STATE_SEPARATED, as pdComputePenetration would report it (the cache needs no
-/// update). false: it may not be, the cache does not say it was apart, or a cap (maxFeatures,
-/// traversal) kept the traversal from seeing every pair: call pdComputePenetration. The
-/// features are those within reach either way (the workspace holds them until its next query).
-/// reach must be finite and at least the contact tolerance; def (NULL: the defaults) supplies
-/// the tolerance and closedAsSolid.
+/// gives them, and on the way tells whether the pair is apart by the test that makes
+/// pdComputePenetration report it separated (no two triangles within the contact tolerance,
+/// neither closed solid inside the other), without that query's collision check and proof
+/// traversal. *outApart true: the pair is PD_STATE_SEPARATED, as pdComputePenetration would
+/// report it, and ioCache (may be NULL) records that as the query would; the features are in
+/// *outFeatures (the workspace holds them until its next query). false: it is not, or a cap
+/// (maxFeatures, traversal) kept the traversal from seeing every pair: call
+/// pdComputePenetration; no features are returned (the traversal ends at the first pair within
+/// the tolerance). reach must be finite and at least the contact tolerance; def (NULL: the
+/// defaults) supplies the tolerance and closedAsSolid.
 PD_API pdStatus pdConfirmApartGatheringFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 												 const pdTransform* poseB, const pdPenetrationDef* def,
-												 const pdPenetrationCache* cache, double reach, pdVec3 approachDirection,
-												 int maxFeatures, pdWorkspace* ioWorkspace, bool* outApart, int* outCount,
-												 const pdContactFeature** outFeatures );
+												 pdPenetrationCache* ioCache, double reach, pdVec3 approachDirection,
+												 int maxFeatures, pdWorkspace* ioWorkspace, bool* outApart,
+												 int* outCount, const pdContactFeature** outFeatures );
 
 /// Writes a reproduction of a query (both meshes, both poses and the def) as a text file that
 /// `polydepth replay FILE` runs again. Returns PD_STATUS_OK or PD_STATUS_INVALID_ARGUMENT.
