@@ -193,34 +193,48 @@ pdStatus registerAlgorithm( btCollisionDispatcher* dispatcher, const pdBulletDef
 	return PD_STATUS_OK;
 }
 
-pdStatus startRecording( btCollisionDispatcher* dispatcher, const char* path )
+namespace
 {
-	if ( dispatcher == nullptr || path == nullptr )
+
+// Runs fn on dispatcher's registration with the registry locked (so it cannot be unregistered
+// meanwhile); PD_STATUS_INVALID_ARGUMENT when the dispatcher is NULL or not registered.
+template <class Fn>
+pdStatus withRegistration( btCollisionDispatcher* dispatcher, Fn fn )
+{
+	if ( dispatcher == nullptr )
 	{
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
 	Registry& r = registry();
 	std::lock_guard<std::mutex> lock( r.mutex );
 	auto it = r.entries.find( dispatcher );
-	if ( it == r.entries.end() )
+	return it == r.entries.end() ? PD_STATUS_INVALID_ARGUMENT : fn( *it->second );
+}
+
+} // namespace
+
+pdStatus startRecording( btCollisionDispatcher* dispatcher, const char* path )
+{
+	if ( path == nullptr )
 	{
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
-	Registration& reg = *it->second;
-	std::lock_guard<std::mutex> recordLock( reg.recordMutex );
-	pdStatus status = PD_STATUS_OK;
-	pdContactRecorder* recorder = pdContactRecorder_Create( path, &status );
-	if ( recorder == nullptr )
-	{
-		return status;
-	}
-	if ( reg.recorder != nullptr )
-	{
-		pdContactRecorder_Destroy( reg.recorder );
-	}
-	reg.recorder = recorder;
-	reg.recording.store( true );
-	return PD_STATUS_OK;
+	return withRegistration( dispatcher, [path]( Registration& reg ) {
+		std::lock_guard<std::mutex> recordLock( reg.recordMutex );
+		pdStatus status = PD_STATUS_OK;
+		pdContactRecorder* recorder = pdContactRecorder_Create( path, &status );
+		if ( recorder == nullptr )
+		{
+			return status;
+		}
+		if ( reg.recorder != nullptr )
+		{
+			pdContactRecorder_Destroy( reg.recorder );
+		}
+		reg.recorder = recorder;
+		reg.recording.store( true );
+		return PD_STATUS_OK;
+	} );
 }
 
 pdStatus stopRecording( btCollisionDispatcher* dispatcher, long* outCalls )
@@ -229,31 +243,21 @@ pdStatus stopRecording( btCollisionDispatcher* dispatcher, long* outCalls )
 	{
 		*outCalls = 0;
 	}
-	if ( dispatcher == nullptr )
-	{
-		return PD_STATUS_INVALID_ARGUMENT;
-	}
-	Registry& r = registry();
-	std::lock_guard<std::mutex> lock( r.mutex );
-	auto it = r.entries.find( dispatcher );
-	if ( it == r.entries.end() )
-	{
-		return PD_STATUS_INVALID_ARGUMENT;
-	}
-	Registration& reg = *it->second;
-	std::lock_guard<std::mutex> recordLock( reg.recordMutex );
-	if ( reg.recorder == nullptr )
-	{
-		return PD_STATUS_INVALID_ARGUMENT;
-	}
-	reg.recording.store( false );
-	if ( outCalls != nullptr )
-	{
-		*outCalls = pdContactRecorder_CallCount( reg.recorder );
-	}
-	pdStatus status = pdContactRecorder_Destroy( reg.recorder );
-	reg.recorder = nullptr;
-	return status;
+	return withRegistration( dispatcher, [outCalls]( Registration& reg ) {
+		std::lock_guard<std::mutex> recordLock( reg.recordMutex );
+		if ( reg.recorder == nullptr )
+		{
+			return PD_STATUS_INVALID_ARGUMENT;
+		}
+		reg.recording.store( false );
+		if ( outCalls != nullptr )
+		{
+			*outCalls = pdContactRecorder_CallCount( reg.recorder );
+		}
+		pdStatus status = pdContactRecorder_Destroy( reg.recorder );
+		reg.recorder = nullptr;
+		return status;
+	} );
 }
 
 pdStatus unregisterAlgorithm( btCollisionDispatcher* dispatcher )
@@ -333,20 +337,11 @@ extern "C" pdStatus pdBullet_GetStats( void* dispatcher, pdBulletStats* outStats
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
 	*outStats = pdBulletStats{};
-	if ( dispatcher == nullptr )
-	{
-		return PD_STATUS_INVALID_ARGUMENT;
-	}
-	Registry& r = registry();
-	std::lock_guard<std::mutex> lock( r.mutex );
-	auto it = r.entries.find( static_cast<btCollisionDispatcher*>( dispatcher ) );
-	if ( it == r.entries.end() )
-	{
-		return PD_STATUS_INVALID_ARGUMENT;
-	}
-	outStats->cachedMeshes = it->second->cache.size();
-	outStats->meshBuilds = it->second->cache.builds();
-	outStats->pairsProcessed = it->second->pairsProcessed.load();
-	outStats->contactsWritten = it->second->contactsWritten.load();
-	return PD_STATUS_OK;
+	return withRegistration( static_cast<btCollisionDispatcher*>( dispatcher ), [outStats]( Registration& reg ) {
+		outStats->cachedMeshes = reg.cache.size();
+		outStats->meshBuilds = reg.cache.builds();
+		outStats->pairsProcessed = reg.pairsProcessed.load();
+		outStats->contactsWritten = reg.contactsWritten.load();
+		return PD_STATUS_OK;
+	} );
 }
