@@ -77,6 +77,8 @@ static double pdSweptKey( const pdContactFeature* f, const pdRigidMotion* motion
 // so the few that pass the feature culls get the cheap separations at gap and, failing those,
 // the exact triangle distance (the distance query's primitive). *outApart is false when a pair
 // within gap exists or the traversal could not see them all (a cap).
+// With stopWithinGap, the first pair within gap ends the traversal (for callers that want the
+// features only of an apart pair).
 // With outMinDistance (static only), every pair that passes the separations at gap gets the
 // exact triangle distance and *outMinDistance is the smallest: the surfaces' distance when it
 // is at most gap (a pair at that distance passes every conservative cull), a value above gap
@@ -176,7 +178,7 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 	int worst = -1;           // index of the farthest kept pair once full
 	double worstKey = 0.0;    // its distance (swept: how close it comes during the step)
 	double reach = tolerance; // node and triangle pairs farther apart than this cannot contribute
-	bool stop = false;        // maxFeatures 0: one pair was found (a feature, or in a proof one within gap)
+	bool stop = false;        // the traversal is over (maxFeatures 0 and a feature; a pair within gap, see below)
 	bool checkGap = outApart != NULL;
 	bool measureGap = outMinDistance != NULL && motion == NULL;
 	bool withinGap = false;         // a triangle pair within gap was found
@@ -277,7 +279,8 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 						{
 							continue;
 						}
-						if ( ( measureGap || ( checkGap && !withinGap ) ) && pdBoxesWithin( loA, hiA, cb.lo[j], cb.hi[j], gap ) &&
+						if ( ( measureGap || ( checkGap && !withinGap ) ) &&
+							 pdBoxesWithin( loA, hiA, cb.lo[j], cb.hi[j], gap ) &&
 							 !pdPlaneSeparated( cb.plane + j, cb.v[j], va, gap ) &&
 							 !pdPlaneSeparated( &planeA, va, cb.v[j], gap ) && !pdCentroidAxisSeparated( va, cb.v[j], gap ) )
 						{

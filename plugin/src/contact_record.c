@@ -351,6 +351,38 @@ static pdStatus pdReplay_ReadMesh( pdContactReplay* r, char message[256] )
 	return status;
 }
 
+// A pair state the plugin could have written: counts, indices and enums in range, and every
+// bool a 0 or 1 byte (the plugin indexes its arrays with these; a corrupt file must not).
+static bool pdReplay_PairInRange( const pdContactPair* pair )
+{
+	const bool* flags[] = { &pair->penetration.lastSeparated, &pair->hasFreeSide, &pair->hasFreePosition,
+							&pair->apartValid };
+	for ( size_t i = 0; i < sizeof( flags ) / sizeof( flags[0] ); ++i )
+	{
+		unsigned char byte;
+		memcpy( &byte, flags[i], 1 );
+		if ( byte > 1 )
+		{
+			return false;
+		}
+	}
+	int state = (int)pair->lastState;
+	if ( pair->penetration.count < 0 || pair->penetration.count > 3 || pair->penetration.next < 0 ||
+		 pair->penetration.next > 2 || state < PD_STATE_SEPARATED || state > PD_STATE_PENETRATING ||
+		 ( pair->slotMask >> PD_CONTACT_MAX_MANIFOLDS ) != 0 )
+	{
+		return false;
+	}
+	for ( int k = 0; k < PD_CONTACT_MAX_MANIFOLDS; ++k )
+	{
+		if ( pair->slotPointCount[k] < 0 || pair->slotPointCount[k] > PD_CONTACT_MAX_POINTS )
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
 pdStatus pdContactReplay_Next( pdContactReplay* replay, pdContactCall* outCall, bool* outDone, char message[256] )
 {
 	if ( message != NULL )
@@ -402,6 +434,11 @@ pdStatus pdContactReplay_Next( pdContactReplay* replay, pdContactCall* outCall, 
 				pdReplay_Message( message, replay, "call names a mesh the file has not defined" );
 				return PD_STATUS_INVALID_ARGUMENT;
 			}
+		}
+		if ( !pdReplay_PairInRange( &call.pair ) )
+		{
+			pdReplay_Message( message, replay, "pair state out of range (not written by the plugin)" );
+			return PD_STATUS_INVALID_ARGUMENT;
 		}
 		call.meshA = replay->meshes[ids[0]];
 		call.meshB = replay->meshes[ids[1]];

@@ -207,6 +207,24 @@ TEST( PdContactRecord, BadFilesAreRejectedWithTheFileAndTheRecord )
 	EXPECT_NE( std::string( message ).find( "record 3: truncated call" ), std::string::npos ) << message;
 	EXPECT_NE( std::string( message ).find( path.substr( 0, 40 ) ), std::string::npos ) << message;
 	pdContactReplay_Close( replay );
+
+	// A pair state no plugin call writes (a point count past the manifold's four): rejected
+	// before the plugin could index with it. The pair is the file's last bytes.
+	size_t pairAt = bytes.size() - sizeof( pdContactPair );
+	pdContactPair bad;
+	std::memcpy( &bad, bytes.data() + pairAt, sizeof( bad ) );
+	bad.slotPointCount[2] = 1000;
+	std::memcpy( bytes.data() + pairAt, &bad, sizeof( bad ) );
+	f = std::fopen( path.c_str(), "wb" );
+	ASSERT_NE( f, nullptr );
+	std::fwrite( bytes.data(), 1, bytes.size(), f );
+	std::fclose( f );
+	replay = pdContactReplay_Open( path.c_str(), &status, message );
+	ASSERT_NE( replay, nullptr ) << message;
+	EXPECT_EQ( pdContactReplay_Next( replay, &call, &done, message ), PD_STATUS_OK ) << message;
+	EXPECT_EQ( pdContactReplay_Next( replay, &call, &done, message ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_NE( std::string( message ).find( "record 3: pair state out of range" ), std::string::npos ) << message;
+	pdContactReplay_Close( replay );
 	EXPECT_EQ( pdContactReplay_Next( nullptr, &call, &done, message ), PD_STATUS_INVALID_ARGUMENT );
 	pdContactReplay_Close( nullptr ); // no-op
 	pdDestroyMesh( torus );
