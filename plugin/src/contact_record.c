@@ -212,6 +212,7 @@ struct pdContactReplay
 	FILE* file;
 	char path[96];
 	long records; // records read (meshes and calls), for messages
+	long size;    // bytes in the file (a mesh record cannot ask for more)
 	pdMesh** meshes;
 	int meshCount;
 };
@@ -269,6 +270,11 @@ pdContactReplay* pdContactReplay_Open( const char* path, pdStatus* outStatus, ch
 	{
 		problem = "cannot open the file";
 	}
+	else if ( fseek( r->file, 0, SEEK_END ) != 0 || ( r->size = ftell( r->file ) ) < 0 ||
+			  fseek( r->file, 0, SEEK_SET ) != 0 )
+	{
+		problem = "cannot read the file";
+	}
 	else if ( !pdReplay_Get( r, &h, sizeof( h ) ) || memcmp( h.magic, PD_RECORD_MAGIC, 4 ) != 0 )
 	{
 		problem = "not a contact recording (no PDCR header)";
@@ -304,10 +310,12 @@ static pdStatus pdReplay_ReadMesh( pdContactReplay* r, char message[256] )
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
 	// Meshes come in id order; counts bounded so a corrupt file cannot ask for terabytes.
+	long at = ftell( r->file );
 	if ( id != r->meshCount || id >= PD_RECORD_MAX_MESHES || vertexCount <= 0 || triangleCount <= 0 ||
-		 vertexCount > ( 1 << 26 ) || triangleCount > ( 1 << 26 ) )
+		 vertexCount > ( 1 << 26 ) || triangleCount > ( 1 << 26 ) || at < 0 ||
+		 (long)vertexCount * 24 + (long)triangleCount * 12 > r->size - at )
 	{
-		pdReplay_Message( message, r, "mesh id or counts out of range" );
+		pdReplay_Message( message, r, "mesh id or counts out of range (or past the end of the file)" );
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
 	double* vertices = (double*)malloc( (size_t)vertexCount * 3 * sizeof( double ) );

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+// libFuzzer target: the reader of contact recordings (plugin/src/contact_record.c). The input
+// is written to a temporary file and read back with pdContactReplay_Open / _Next. Checks: no
+// crash or leak, a failure has a one-line message naming the file, a call that reads back names
+// meshes the replay built, and its pair state is one the plugin can index with.
+#include "fuzz_common.h"
+
+#include "polydepth/contact_record.h"
+
+#include <unistd.h>
+
+static void pdCheckMessage( const char* message, const char* path, const char* what )
+{
+	PD_FUZZ_CHECK( memchr( message, 0, 256 ) != NULL, "%s: message not terminated", what );
+	PD_FUZZ_CHECK( strstr( message, path ) != NULL, "%s: message does not name the file: %s", what, message );
+	PD_FUZZ_CHECK( strchr( message, '\n' ) == NULL, "%s: message is not one line: %s", what, message );
+}
+
+int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
+{
+	char path[128];
+	snprintf( path, sizeof( path ), "/tmp/pd-fuzz-replay-%d.pdcr", (int)getpid() );
+	FILE* f = fopen( path, "wb" );
+	if ( f == NULL )
+	{
+		return 0;
+	}
+	size_t written = fwrite( data, 1, size, f );
+	fclose( f );
+	if ( written != size )
+	{
+		remove( path );
+		return 0;
+	}
+	char message[256];
+	memset( message, 0x7f, sizeof( message ) );
+	pdStatus status = PD_STATUS_OK;
+	pdContactReplay* replay = pdContactReplay_Open( path, &status, message );
+	if ( replay == NULL )
+	{
+		PD_FUZZ_CHECK( status < 0, "open failed with status %d", (int)status );
+		pdCheckMessage( message, path, "open" );
+		remove( path );
+		return 0;
+	}
+	for ( int k = 0; k < 64; ++k )
+	{
+		pdContactCall call;
+		bool done = false;
+		memset( message, 0x7f, sizeof( message ) );
+		status = pdContactReplay_Next( replay, &call, &done, message );
+		if ( status != PD_STATUS_OK )
+		{
+			PD_FUZZ_CHECK( status < 0, "next failed with status %d", (int)status );
+			pdCheckMessage( message, path, "next" );
+			break;
+		}
+		if ( done )
+		{
+			break;
+		}
+		PD_FUZZ_CHECK( call.meshA != NULL && call.meshB != NULL, "call %d without meshes", k );
+		PD_FUZZ_CHECK( pdMesh_GetTriangleCount( call.meshA ) > 0 && pdMesh_GetTriangleCount( call.meshB ) > 0,
+					   "call %d names an empty mesh", k );
+		PD_FUZZ_CHECK( call.pair.penetration.count >= 0 && call.pair.penetration.count <= 3, "call %d cache count %d",
+					   k, call.pair.penetration.count );
+		for ( int s = 0; s < PD_CONTACT_MAX_MANIFOLDS; ++s )
+		{
+			PD_FUZZ_CHECK( call.pair.slotPointCount[s] >= 0 && call.pair.slotPointCount[s] <= PD_CONTACT_MAX_POINTS,
+						   "call %d slot %d count %d", k, s, call.pair.slotPointCount[s] );
+		}
+	}
+	pdContactReplay_Close( replay );
+	remove( path );
+	return 0;
+}
