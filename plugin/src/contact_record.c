@@ -163,6 +163,11 @@ pdStatus pdContactRecorder_Write( pdContactRecorder* recorder, const pdContactPa
 	{
 		return PD_STATUS_FAILED;
 	}
+	// A destroyed or foreign mesh reads as empty: refused here, not written for the replay to reject.
+	if ( pdMesh_GetTriangleCount( meshA ) <= 0 || pdMesh_GetTriangleCount( meshB ) <= 0 )
+	{
+		return PD_STATUS_INVALID_MESH;
+	}
 	pdContactDef defaults = pdContactDefaultDef();
 	int32_t ids[4] = { pdRecord_MeshId( recorder, meshA ), pdRecord_MeshId( recorder, meshB ),
 					   pdRecord_MeshId( recorder, pair->apartMeshA ), pdRecord_MeshId( recorder, pair->apartMeshB ) };

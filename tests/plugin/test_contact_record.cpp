@@ -185,6 +185,10 @@ TEST( PdContactRecord, BadFilesAreRejectedWithTheFileAndTheRecord )
 	ASSERT_EQ( pdContactRecorder_Write( recorder, &pair, torus, &a, torus, &b, nullptr ), PD_STATUS_OK );
 	ASSERT_EQ( pdContactRecorder_Write( recorder, &pair, torus, &a, torus, &b, nullptr ), PD_STATUS_OK );
 	EXPECT_EQ( pdContactRecorder_Write( recorder, nullptr, torus, &a, torus, &b, nullptr ), PD_STATUS_INVALID_ARGUMENT );
+	int notAMesh[64] = {};
+	EXPECT_EQ( pdContactRecorder_Write( recorder, &pair, torus, &a, reinterpret_cast<const pdMesh*>( notAMesh ), &b,
+										nullptr ),
+			   PD_STATUS_INVALID_MESH );
 	ASSERT_EQ( pdContactRecorder_Destroy( recorder ), PD_STATUS_OK );
 	f = std::fopen( path.c_str(), "rb" );
 	ASSERT_NE( f, nullptr );

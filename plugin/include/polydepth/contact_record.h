@@ -24,7 +24,9 @@ PD_API pdContactRecorder* pdContactRecorder_Create( const char* path, pdStatus* 
 
 /// Appends one call: the pair state before the call and its inputs (def may be NULL: the
 /// defaults). A mesh is written the first time it is seen; it is identified by its address, so
-/// a mesh must not be destroyed while a recorder that has seen it is open.
+/// a mesh must not be destroyed while a recorder that has seen it is open. PD_STATUS_OK;
+/// PD_STATUS_INVALID_ARGUMENT for a NULL argument, PD_STATUS_INVALID_MESH for a mesh that is not
+/// one, PD_STATUS_FAILED once a write has failed (the file is then incomplete).
 PD_API pdStatus pdContactRecorder_Write( pdContactRecorder* recorder, const pdContactPair* pair,
 										 const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 										 const pdTransform* poseB, const pdContactDef* def );
