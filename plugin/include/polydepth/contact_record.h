@@ -8,6 +8,9 @@
 // The Bullet shim records through pdBullet_StartRecording; `polydepth-bench contact-replay FILE`
 // replays a file. The format is binary, native byte order and struct layout: a recording is read
 // back by a build of the same version on the same platform (the header checks the layout).
+// Meshes are stored as their vertices and kept triangles and rebuilt with pdDefaultMeshDef(), as
+// the shim builds them; a mesh made with other options (no clearance points, say) replays as the
+// default mesh of the same triangles.
 #pragma once
 
 #include "polydepth/contact.h"
