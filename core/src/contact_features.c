@@ -6,7 +6,8 @@
 // (pdMesh.featureOwnership), so each feature pair comes out once, in traversal order. Past
 // maxFeatures the closest ones are kept. The swept variant carries A's boxes along a step's
 // rigid motion (linear sweep, grown by the rotation's reach) and keeps the pairs whose gap now
-// or predicted after the step is within the tolerance.
+// or predicted after the step is within the tolerance, of the triangle pairs that no
+// separating axis keeps apart all through the step (pdSweptAxisSeparated).
 #include "core.h"
 #include "proximity.h"
 #include "tri_distance.h"
@@ -42,6 +43,58 @@ static bool pdCentroidAxisSeparated( const pdVec3 p[3], const pdVec3 q[3], doubl
 	double minQ = pdMinD( pdDot( w, q[0] ), pdMinD( pdDot( w, q[1] ), pdDot( w, q[2] ) ) );
 	// Rounding allowance as in pdPlaneSeparated: a few ulps of the coordinates involved.
 	return minQ - maxP > ( reach + 1e-12 * pdPairCoordinateScale( p, q ) ) * len;
+}
+
+// The projections of p (moving to pEnd) and q on axis n, more than reach apart (n unnormalised).
+static bool pdAxisSeparatesMoving( pdVec3 n, pdVec3 origin, const pdVec3 p[3], const pdVec3 pEnd[3], const pdVec3 q[3],
+								   double reach )
+{
+	double len = pdLength( n );
+	if ( !( len > 0.0 ) )
+	{
+		return false;
+	}
+	double pMin = INFINITY, pMax = -INFINITY, qMin = INFINITY, qMax = -INFINITY;
+	for ( int k = 0; k < 3; ++k )
+	{
+		double a = pdDot( n, pdSub( p[k], origin ) ), b = pdDot( n, pdSub( pEnd[k], origin ) );
+		pMin = pdMinD( pMin, pdMinD( a, b ) );
+		pMax = pdMaxD( pMax, pdMaxD( a, b ) );
+		double c = pdDot( n, pdSub( q[k], origin ) );
+		qMin = pdMinD( qMin, c );
+		qMax = pdMaxD( qMax, c );
+	}
+	double limit = reach * len;
+	return qMin - pMax > limit || pMin - qMax > limit;
+}
+
+// Swept pairs: true when a separating axis keeps triangle a (B's frame, at aEnd after the
+// step) more than reach from triangle b all through the step, every point moving linearly to
+// its first-order end position (so a stays in the hull of a and aEnd). The axes: b's plane;
+// a's plane, against b moved back by the motion (the step seen from A); the line through the
+// centroids. A feature pair of such triangles can look closing only through the first-order
+// gap's error (a sideways motion read along a slanted normal), not by coming within reach.
+static bool pdSweptTrianglesApart( const pdVec3 a[3], const pdVec3 aEnd[3], const pdTrianglePlane* planeA,
+								   const pdVec3 b[3], const pdTrianglePlane* planeB, pdVec3 linear, pdVec3 angular,
+								   pdVec3 pivot, double reach )
+{
+	if ( pdAxisSeparatesMoving( planeB->n, b[0], a, aEnd, b, reach ) )
+	{
+		return true;
+	}
+	pdVec3 bBack[3];
+	for ( int k = 0; k < 3; ++k )
+	{
+		bBack[k] = pdSub( b[k], pdAdd( linear, pdCross( angular, pdSub( b[k], pivot ) ) ) );
+	}
+	if ( pdAxisSeparatesMoving( planeA->n, a[0], b, bBack, a, reach ) )
+	{
+		return true;
+	}
+	pdVec3 centreA = pdScale( pdAdd( pdAdd( pdAdd( a[0], a[1] ), pdAdd( a[2], aEnd[0] ) ), pdAdd( aEnd[1], aEnd[2] ) ),
+							  1.0 / 6.0 );
+	pdVec3 centreB = pdScale( pdAdd( pdAdd( b[0], b[1] ), b[2] ), 1.0 / 3.0 );
+	return pdAxisSeparatesMoving( pdSub( centreB, centreA ), centreA, a, aEnd, b, reach );
 }
 
 static void pdFillFeature( const pdMesh* mesh, int triangle, pdFeature* f )
@@ -154,12 +207,13 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 	pdVec3 approachB = pdMulMTV( &frameB.r, approachDirection );
 	// The motion in B's mesh frame: A's boxes sweep along linearB, grown by the rotation's reach
 	// at their distance from the pivot.
-	pdVec3 linearB = pdV3( 0.0, 0.0, 0.0 ), pivotB = pdV3( 0.0, 0.0, 0.0 );
+	pdVec3 linearB = pdV3( 0.0, 0.0, 0.0 ), pivotB = pdV3( 0.0, 0.0, 0.0 ), angularB = pdV3( 0.0, 0.0, 0.0 );
 	double spin = 0.0, travel = 0.0;
 	if ( motion != NULL )
 	{
 		linearB = pdMulMTV( &frameB.r, motion->linear );
 		pivotB = pdMulMTV( &frameB.r, pdSub( motion->pivot, frameB.p ) );
+		angularB = pdMulMTV( &frameB.r, motion->angular );
 		spin = pdLength( motion->angular );
 		travel = pdLength( motion->linear );
 	}
@@ -239,6 +293,8 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 					pdMesh_MovedLeafTriangle( meshA, na->start + i, &rel, va, &loA, &hiA );
 					pdTrianglePlane planeA;
 					bool havePlaneA = false; // made at the first pair that reaches the plane culls
+					pdVec3 vaEnd[3];
+					bool haveEndA = false; // A's triangle at the end of the step (swept pairs)
 					// Moving: the box swept along the step, within reach grown by the rotation,
 					// and the features that can close to the tolerance within the step.
 					double boxReach = reach, featureReach = tolerance;
@@ -278,6 +334,27 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 							 pdCentroidAxisSeparated( va, cb.v[j], featureReach ) )
 						{
 							continue;
+						}
+						// Only where the step moves the triangle by more than the tolerance: below
+						// that the culls at featureReach above are nearly as tight, and cheaper.
+						if ( featureReach > 2.0 * tolerance )
+						{
+							if ( !haveEndA )
+							{
+								for ( int k = 0; k < 3; ++k )
+								{
+									vaEnd[k] =
+										pdAdd( va[k], pdAdd( linearB, pdCross( angularB, pdSub( va[k], pivotB ) ) ) );
+								}
+								haveEndA = true;
+							}
+							// Rounding allowance as in pdPlaneSeparated.
+							double allowance = 1e-12 * pdPairCoordinateScale( va, cb.v[j] );
+							if ( pdSweptTrianglesApart( va, vaEnd, &planeA, cb.v[j], cb.plane + j, linearB, angularB,
+														pivotB, tolerance + allowance ) )
+							{
+								continue;
+							}
 						}
 						if ( ( measureGap || ( checkGap && !withinGap ) ) &&
 							 pdBoxesWithin( loA, hiA, cb.lo[j], cb.hi[j], gap ) &&

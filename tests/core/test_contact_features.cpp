@@ -405,6 +405,64 @@ PdMeshPtr MakeFloor( double half, int cells )
 	return PdMakeTestMesh( soup );
 }
 
+} // namespace
+
+// A ring sliding and turning over a floor's edge at a height above the tolerance: the
+// first-order gap of a slanted pair (an edge of the ring beyond the floor's border edge,
+// normal tilted outward) reads as closing when the motion runs along the floor, but the
+// floor's plane keeps the ring above the tolerance all through the step, so no pair comes
+// within it and none is reported. (The spin about the vertical keeps the boxes from culling
+// them first.)
+TEST( PdContactFeatures, SweptGatheringSkipsPairsTheStepKeepsApart )
+{
+	PdOwnedSoup torus;
+	ASSERT_TRUE( pdMakeTorus( 0.5, 0.15, 24, 8, &torus.soup ) );
+	PdMeshPtr ring = PdMakeTestMesh( torus.soup );
+	PdMeshPtr floor = MakeFloor( 0.5, 1 );
+	ASSERT_TRUE( ring && floor );
+	PdWorkspacePtr ws( pdCreateWorkspace() );
+	const double tolerance = 0.01, height = 1.5 * tolerance;
+	pdTransform pb = pdIdentityTransform();
+	for ( int k = 0; k < 8; ++k )
+	{
+		SCOPED_TRACE( k );
+		// Ring centres past the floor's border x = 0.5, moving back over the floor.
+		pdTransform pa = pdIdentityTransform();
+		double angle = 0.2 * k;
+		pa.q = { std::cos( 0.5 * angle ), std::sin( 0.5 * angle ), 0.0, 0.0 };
+		pa.p = pdV3( 0.5 + 0.1 + 0.05 * k, 0.0, 0.1 );
+		double lowest = INFINITY;
+		for ( int v = 0; v < ring->vertexCount; ++v )
+			lowest = std::min( lowest, Apply( pa, ring->vertices[v] ).y );
+		pa.p.y += height - lowest;
+		pdRigidMotion motion = { pdV3( -0.3, 0.0, 0.0 ), pdV3( 0.0, 0.3, 0.0 ), pa.p };
+
+		// The first-order criterion alone would keep a pair: some pair within the step's reach
+		// has a predicted gap within the tolerance.
+		double reach = tolerance + pdLength( motion.linear );
+		std::map<FeatureKey, pdContactFeature> near =
+			BruteForcePairs( ring.get(), pa, floor.get(), pb, reach, pdV3( 0, -1, 0 ) );
+		int firstOrderClosing = 0;
+		for ( const auto& [key, f] : near )
+			firstOrderClosing += SweptGap( f, motion ) <= tolerance;
+		EXPECT_GT( firstOrderClosing, 0 ) << "the pose must hold a slanted pair for the check to mean anything";
+		// The step keeps every pair apart: nothing within the tolerance at its end either.
+		EXPECT_TRUE( BruteForcePairs( ring.get(), EndPose( pa, motion ), floor.get(), pb, tolerance,
+									  pdV3( 0, -1, 0 ) )
+						 .empty() );
+
+		int count = -1;
+		const pdContactFeature* features = nullptr;
+		ASSERT_EQ( pdComputeSweptContactFeatures( ring.get(), &pa, floor.get(), &pb, tolerance, &motion,
+												  pdV3( 0, -1, 0 ), 256, ws.get(), &count, &features ),
+				   PD_STATUS_OK );
+		EXPECT_EQ( count, 0 );
+	}
+}
+
+namespace
+{
+
 // Oracle for pdContactFeature_IsLocallyClosest by brute force over the triangle list: the
 // neighbours of a vertex are the vertices of every triangle with a corner at its position, an
 // edge's are the third corners of the triangles holding both its end positions (exactly two,

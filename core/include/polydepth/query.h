@@ -189,7 +189,11 @@ typedef struct pdRigidMotion
 
 /// pdComputeContactFeatures for a pair about to move: every VF, FV and EE feature pair within
 /// tolerance now, or whose gap predicted at the end of the step (its gap now plus A's
-/// displacement at pointA along its normal, to first order) is within tolerance. Node and
+/// displacement at pointA along its normal, to first order) is within tolerance. Where the step
+/// moves A's triangle by more than tolerance, the pairs of two triangles that provably stay
+/// farther apart than tolerance all through the step (a separating axis, B's plane, A's or the
+/// line through the centroids, every point of A moving to first order) are left out: the
+/// first-order gap of a slanted pair reads a sideways motion as closing. Node and
 /// triangle pairs whose boxes cannot come within tolerance while A's box moves by
 /// motion->linear (grown by the rotation's reach) are not visited. Distances are those at the
 /// given poses. Past maxFeatures the pairs that come closest during the step are kept. A NULL
