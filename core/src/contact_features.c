@@ -70,18 +70,14 @@ static bool pdAxisSeparatesMoving( pdVec3 n, pdVec3 origin, const pdVec3 p[3], c
 
 // Swept pairs: true when a separating axis keeps triangle a (B's frame, at aEnd after the
 // step) more than reach from triangle b all through the step, every point moving linearly to
-// its first-order end position (so a stays in the hull of a and aEnd). The axes: b's plane;
-// a's plane, against b moved back by the motion (the step seen from A); the line through the
-// centroids. A feature pair of such triangles can look closing only through the first-order
-// gap's error (a sideways motion read along a slanted normal), not by coming within reach.
+// its first-order end position (so a stays in the hull of a and aEnd). The caller has tried
+// b's plane; the axes here are a's plane, against b moved back by the motion (the step seen
+// from A), and the line through the centroids. A feature pair of such triangles can look
+// closing only through the first-order gap's error (a sideways motion read along a slanted
+// normal), not by coming within reach.
 static bool pdSweptTrianglesApart( const pdVec3 a[3], const pdVec3 aEnd[3], const pdTrianglePlane* planeA,
-								   const pdVec3 b[3], const pdTrianglePlane* planeB, pdVec3 linear, pdVec3 angular,
-								   pdVec3 pivot, double reach )
+								   const pdVec3 b[3], pdVec3 linear, pdVec3 angular, pdVec3 pivot, double reach )
 {
-	if ( pdAxisSeparatesMoving( planeB->n, b[0], a, aEnd, b, reach ) )
-	{
-		return true;
-	}
 	pdVec3 bBack[3];
 	for ( int k = 0; k < 3; ++k )
 	{
@@ -311,6 +307,12 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 						boxReach = reach + spin * radius;
 						featureReach = tolerance + travel + spin * radius;
 					}
+					// Where the step moves the triangle by more than the tolerance, culls on the
+					// swept triangle (pdSweptTrianglesApart); below that the static culls at
+					// featureReach are nearly as tight, and cheaper. Every point of A moves by at
+					// most featureReach - tolerance, so the swept culls reject whatever the static
+					// ones would have.
+					bool sweptCulls = featureReach > 2.0 * tolerance;
 					if ( !pdBoxesWithin( loA, hiA, cb.allLo, cb.allHi, boxReach ) )
 					{
 						continue;
@@ -321,24 +323,10 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 						{
 							continue;
 						}
-						if ( pdPlaneSeparated( cb.plane + j, cb.v[j], va, featureReach ) )
+						if ( sweptCulls )
 						{
-							continue;
-						}
-						if ( !havePlaneA )
-						{
-							pdTrianglePlane_Make( va, &planeA );
-							havePlaneA = true;
-						}
-						if ( pdPlaneSeparated( &planeA, va, cb.v[j], featureReach ) ||
-							 pdCentroidAxisSeparated( va, cb.v[j], featureReach ) )
-						{
-							continue;
-						}
-						// Only where the step moves the triangle by more than the tolerance: below
-						// that the culls at featureReach above are nearly as tight, and cheaper.
-						if ( featureReach > 2.0 * tolerance )
-						{
+							// Rounding allowance as in pdPlaneSeparated.
+							double allowance = 1e-12 * pdPairCoordinateScale( va, cb.v[j] );
 							if ( !haveEndA )
 							{
 								for ( int k = 0; k < 3; ++k )
@@ -348,10 +336,35 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 								}
 								haveEndA = true;
 							}
-							// Rounding allowance as in pdPlaneSeparated.
-							double allowance = 1e-12 * pdPairCoordinateScale( va, cb.v[j] );
-							if ( pdSweptTrianglesApart( va, vaEnd, &planeA, cb.v[j], cb.plane + j, linearB, angularB,
-														pivotB, tolerance + allowance ) )
+							if ( pdAxisSeparatesMoving( cb.plane[j].n, cb.v[j][0], va, vaEnd, cb.v[j],
+														tolerance + allowance ) )
+							{
+								continue;
+							}
+							if ( !havePlaneA )
+							{
+								pdTrianglePlane_Make( va, &planeA );
+								havePlaneA = true;
+							}
+							if ( pdSweptTrianglesApart( va, vaEnd, &planeA, cb.v[j], linearB, angularB, pivotB,
+														tolerance + allowance ) )
+							{
+								continue;
+							}
+						}
+						else
+						{
+							if ( pdPlaneSeparated( cb.plane + j, cb.v[j], va, featureReach ) )
+							{
+								continue;
+							}
+							if ( !havePlaneA )
+							{
+								pdTrianglePlane_Make( va, &planeA );
+								havePlaneA = true;
+							}
+							if ( pdPlaneSeparated( &planeA, va, cb.v[j], featureReach ) ||
+								 pdCentroidAxisSeparated( va, cb.v[j], featureReach ) )
 							{
 								continue;
 							}
