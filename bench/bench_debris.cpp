@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // polydepth-bench debris: the Bullet debris benchmark (60 tori into an open box built as
-// btBvhTriangleMeshShape, 600 steps of 1/60 s), GImpact against PolyDepth, same scene and seed.
+// btBvhTriangleMeshShape, 600 steps of 1/60 s), GImpact against PolyDepth, same scene and seed;
+// with --with-convex also Bullet's own convex contacts on the tori cut into 48 convex hulls
+// (PD_SCENE_ALGO_CONVEX), a third row that tells solver limits from contact limits.
 #include "bench_util.h"
 
 #ifdef POLYDEPTH_HAVE_BULLET
@@ -16,13 +18,15 @@ int runDebris( const Options& o )
 	std::fprintf( stderr, "polydepth-bench debris: built without Bullet (apt-get install libbullet-dev)\n" );
 	return 2;
 #else
-	pdSceneMetrics m[2];
-	const char* names[2] = { "gimpact", "polydepth" };
-	for ( int algo = 0; algo < 2; ++algo )
+	pdSceneMetrics m[3];
+	const char* names[3] = { "gimpact", "polydepth", "convex" };
+	const pdSceneAlgo algos[3] = { PD_SCENE_ALGO_GIMPACT, PD_SCENE_ALGO_POLYDEPTH, PD_SCENE_ALGO_CONVEX };
+	const int count = o.withConvex ? 3 : 2;
+	for ( int algo = 0; algo < count; ++algo )
 	{
 		pdSceneConfig c;
 		c.kind = PD_SCENE_TORI;
-		c.algo = algo == 0 ? PD_SCENE_ALGO_GIMPACT : PD_SCENE_ALGO_POLYDEPTH;
+		c.algo = algos[algo];
 		c.seed = o.seed;
 		c.modelsDir = o.modelsDir;
 		if ( o.quick )
@@ -47,7 +51,7 @@ int runDebris( const Options& o )
 	{
 		Json j;
 		j.beginObject();
-		for ( int a = 0; a < 2; ++a )
+		for ( int a = 0; a < count; ++a )
 		{
 			j.key( names[a] );
 			j.beginObject();
@@ -88,11 +92,11 @@ int runDebris( const Options& o )
 		return 0;
 	}
 	describeMachine( stdout );
-	std::printf( "debris: %d tori, %d steps of 1/60 s, seed %u, same scene for both\n", m[0].dynamicBodies, m[0].steps,
-				 o.seed );
+	std::printf( "debris: %d tori, %d steps of 1/60 s, seed %u, same scene for %s\n", m[0].dynamicBodies, m[0].steps,
+				 o.seed, count == 3 ? "all three" : "both" );
 	std::printf( "%-10s | %8s %8s %8s | %9s | %4s | %9s %9s | %9s | %6s\n", "algorithm", "med ms", "p95 ms",
 				 "mean ms", "contacts", "lost", "max pen", "final pen", "jitter", "asleep" );
-	for ( int a = 0; a < 2; ++a )
+	for ( int a = 0; a < count; ++a )
 		std::printf( "%-10s | %8.2f %8.2f %8.2f | %9.1f | %4d | %8.4fm %8.4fm | %7.4fm/s | %6d\n", names[a],
 					 m[a].medianStepMs, m[a].p95StepMs, m[a].meanStepMs, m[a].meanContacts, m[a].lost,
 					 m[a].maxPenetration, m[a].finalPenetration, m[a].jitter, m[a].asleep );
@@ -102,6 +106,13 @@ int runDebris( const Options& o )
 				 "1%%: %.4f m)\n",
 				 m[1].medianStepMs / std::max( m[0].medianStepMs, 1e-9 ),
 				 m[1].meanStepMs / std::max( m[0].meanStepMs, 1e-9 ), m[0].bodySize, 0.01 * m[0].bodySize );
+	if ( count == 3 )
+		std::printf( "step time convex / gimpact: %.2f (median), %.2f (mean); polydepth / convex: %.2f (median), %.2f "
+					 "(mean)\n",
+					 m[2].medianStepMs / std::max( m[0].medianStepMs, 1e-9 ),
+					 m[2].meanStepMs / std::max( m[0].meanStepMs, 1e-9 ),
+					 m[1].medianStepMs / std::max( m[2].medianStepMs, 1e-9 ),
+					 m[1].meanStepMs / std::max( m[2].meanStepMs, 1e-9 ) );
 	return 0;
 #endif
 }

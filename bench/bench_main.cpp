@@ -13,7 +13,7 @@ static void usage( FILE* f )
 	std::fprintf( f,
 				  "usage: polydepth-bench SUBCOMMAND [--json] [--quick] [--models DIR] [--csv FILE] [--repeats N] [--seed S]\n"
 				  "                       [--only NAME] [--oracle N] [--cases] [--random-directions N]\n"
-				  "                       [--cone-directions N] [--max-starts N] [--part P]\n"
+				  "                       [--cone-directions N] [--max-starts N] [--part P] [--with-convex]\n"
 				  "subcommands:\n"
 				  "  proximity  collide, distance and CCD against FCL on the same poses\n"
 				  "  pd-random  the paper's random-configuration scenario, and the oracle on the other kinds of\n"
@@ -46,7 +46,11 @@ static void usage( FILE* f )
 				  "              core's default is 12); with 1 and no directions the query is the\n"
 				  "              paper's single local optimisation\n"
 				  "  --part P    sfog: run only these tables, any of a (pruning in PolyDepth), b (convex PD\n"
-				  "              against EPA), c (overlay sweeps); default abc\n" );
+				  "              against EPA), c (overlay sweeps); default abc\n"
+				  "  --with-convex\n"
+				  "              debris: a third row, Bullet's own convex contacts on the tori cut into 48\n"
+				  "              convex hulls each (same mass, inertia and penetration measurement), and\n"
+				  "              a \"convex\" object in --json\n" );
 }
 
 int main( int argc, char** argv )
@@ -100,6 +104,8 @@ int main( int argc, char** argv )
 			o.oracleCases = (int)integer( "--oracle", 0, 1000000 );
 		else if ( a == "--cases" )
 			o.cases = true;
+		else if ( a == "--with-convex" )
+			o.withConvex = true;
 		else if ( a == "--random-directions" )
 			o.randomDirections = (int)integer( "--random-directions", 0, 4096 );
 		else if ( a == "--cone-directions" )

@@ -32,6 +32,7 @@ struct Options
 	int maxStarts = -1;        ///< pd-random, pd-path: pdPenetrationDef.maxStarts; -1 = the default
 	std::string parts = "abc"; ///< sfog: which of the tables (a), (b), (c) to run
 	std::string inputPath;     ///< contact-replay: the recording
+	bool withConvex = false;   ///< debris: also the convex-decomposition peer (PD_SCENE_ALGO_CONVEX)
 };
 
 inline double nowUs()

@@ -41,7 +41,7 @@ struct pdOptions
 };
 
 const char* const kUsage =
-	"usage: polydepth-sample debris|ragdoll|tori [--algo polydepth|gimpact] [--bodies N] [--steps N] [--seed S]\n"
+	"usage: polydepth-sample debris|ragdoll|tori [--algo polydepth|gimpact|convex] [--bodies N] [--steps N] [--seed S]\n"
 	"       [--frames DIR] [--every K] [--video FILE] [--sheet FILE] [--series FILE] [--size WxH] [--view] [--json]\n"
 	"       [--show-contacts] [--shapes torus,knot,grate,cup,spoon,bunny] [--debris N] [--models DIR]\n"
 	"       [--no-sleep] [--margin M] [--skin R] [--penetration-every N] [--substeps N] [--solver-iterations N] [--hash]\n"
@@ -49,6 +49,8 @@ const char* const kUsage =
 	"  debris   mixed concave bodies falling into an open box (default 32 bodies, 600 steps)\n"
 	"  tori     the benchmark: 60 tori of 1,536 triangles, 600 steps of 1/60 s\n"
 	"  ragdoll  ragdolls (11 bodies, 10 joints) tumbling down stairs onto a debris heap (default 4)\n"
+	"  --algo convex  a peer, tori only: each torus a compound of 48 convex hulls (Bullet's own\n"
+	"         GJK/EPA contacts); same mass, inertia and penetration measurement\n"
 	"  --skin R  PolyDepth's solver skin as a fraction of the smaller mesh's size (pdBulletDef.relativeSkin,\n"
 	"         default 2.5e-4); 0 puts the contacts at the exact surfaces\n"
 	"  --hash prints only the final state hash (0x + 16 hex digits): same scene, seed and steps give\n"
@@ -116,7 +118,7 @@ pdOptions pdParseOptions( int argc, char** argv )
 		{
 			const char* text = value();
 			if ( !pdParseSceneAlgo( text, &o.config.algo ) )
-				pdBadOption( std::string( "--algo expects polydepth or gimpact, got '" ) + text + "'" );
+				pdBadOption( std::string( "--algo expects polydepth, gimpact or convex, got '" ) + text + "'" );
 		}
 		else if ( arg == "--bodies" )
 			o.config.bodies = (int)integer( 1, o.config.kind == PD_SCENE_RAGDOLL ? 64 : 4096 );
@@ -350,7 +352,9 @@ int pdRunView( pdOptions& o )
 	double eye[3], target[3];
 	scene->camera( eye, target );
 	pdViewerState view;
-	pdViewer_Init( &view, eye, target, (int)o.config.algo, 2, o.showContacts );
+	// A cycles through the algorithms; the convex peer only where it builds (tori).
+	int algorithms = o.config.kind == PD_SCENE_TORI ? 3 : 2;
+	pdViewer_Init( &view, eye, target, (int)o.config.algo, algorithms, o.showContacts );
 	pdSceneDrawer drawer;
 	// The loop ends when the window closes or on Q/Esc; each pass is one frame. The input
 	// handling is pdViewer_Update (tested without a window in tests/samples/test_viewer.cpp).
@@ -363,8 +367,7 @@ int pdRunView( pdOptions& o )
 			break;
 		if ( act.restart )
 		{
-			o.config.algo = view.algorithm == (int)PD_SCENE_ALGO_POLYDEPTH ? PD_SCENE_ALGO_POLYDEPTH
-																			: PD_SCENE_ALGO_GIMPACT;
+			o.config.algo = (pdSceneAlgo)view.algorithm;
 			std::unique_ptr<pdScene> next = pdScene::create( o.config, &message );
 			if ( next )
 			{

@@ -31,6 +31,13 @@ enum pdSceneAlgo
 {
 	PD_SCENE_ALGO_GIMPACT = 0,   ///< Bullet's btGImpactCollisionAlgorithm for every concave pair
 	PD_SCENE_ALGO_POLYDEPTH = 1, ///< GImpact registered first, then polydepth::bullet::registerAlgorithm
+	/// A peer for comparison, not a mesh algorithm: each dynamic torus is a btCompoundShape of 48
+	/// btConvexHullShape pieces (one per major segment of its mesh; their union is the mesh), so
+	/// Bullet's own convex contacts (GJK/EPA with persistent manifolds, against each other and
+	/// against the static btBvhTriangleMeshShape) make every contact. Mass, inertia and the
+	/// penetration measurement are those of the other two. Tori only: any other dynamic shape
+	/// (debris knots, cups, ..., ragdolls) makes pdScene::create fail with an error.
+	PD_SCENE_ALGO_CONVEX = 2,
 };
 
 struct pdSceneConfig
@@ -66,7 +73,8 @@ struct pdSceneConfig
 	/// Debris/tori: centre height of the first spawn layer (m); layers are 1.4 m apart. Bodies fit
 	/// a 0.65 m sphere, so anything from 0.66 up starts clear of the floor. Default 1.0.
 	double spawnHeight = 1.0;
-	/// Collision margin of the GImpact parts (m); <= 0 keeps Bullet's default 0.01.
+	/// Collision margin of the GImpact parts (m); <= 0 keeps Bullet's default 0.01. The convex
+	/// peer's pieces use the same margin (<= 0: 0.01), shrunk into the mesh by it.
 	double margin = 0.0;
 	/// PolyDepth only: pdBulletDef.relativeSkin (solver skin relative to the smaller mesh's
 	/// diagonal); < 0 keeps the shim's default (2.5e-4), 0 puts contacts at the exact surfaces.
@@ -175,6 +183,6 @@ class pdScene
 
 /// "debris", "tori", "ragdoll" -> kind; false for anything else.
 bool pdParseSceneKind( const char* text, pdSceneKind* outKind );
-/// "polydepth", "gimpact" -> algo; false for anything else.
+/// "polydepth", "gimpact", "convex" -> algo; false for anything else.
 bool pdParseSceneAlgo( const char* text, pdSceneAlgo* outAlgo );
 const char* pdSceneAlgoName( pdSceneAlgo algo );

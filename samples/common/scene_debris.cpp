@@ -15,6 +15,8 @@ namespace
 {
 
 const char* const kShapeNames[] = { "torus", "knot", "grate", "cup", "spoon", "bunny" };
+const int kTorusMajorSegments = 48; ///< 48 x 16 x 2 = 1,536 triangles, the benchmark's torus
+const int kTorusMinorSegments = 16;
 
 std::array<float, 3> pdShapeColor( const std::string& name )
 {
@@ -52,7 +54,8 @@ bool pdMakeDebrisShape( const std::string& name, const std::string& modelsDir, d
 	bool ok = false;
 	if ( name == "torus" )
 	{
-		ok = pdTakeSoup( &soup, pdMakeTorus( 0.5 * scale, 0.15 * scale, 48, 16, &soup ), v, t );
+		ok = pdTakeSoup( &soup, pdMakeTorus( 0.5 * scale, 0.15 * scale, kTorusMajorSegments, kTorusMinorSegments, &soup ),
+						 v, t );
 		if ( ok )
 			return true;
 	}
@@ -86,6 +89,45 @@ bool pdMakeDebrisShape( const std::string& name, const std::string& modelsDir, d
 		return false;
 	}
 	pdSceneNormalizeMesh( v, 1.3 * scale );
+	return true;
+}
+
+/// The convex algorithm's pieces of a torus from pdMakeTorus( R, r, major, minor ): its vertices
+/// are major rings of minor vertices in order, and segment i (the quads between rings i and
+/// i + 1) is planar trapezoids on the hull of those two rings, so the hulls' union is the mesh.
+/// False (with *error) when the mesh does not have that layout: every triangle must lie within
+/// one segment's two rings.
+bool pdTorusPieces( const std::vector<double>& v, const std::vector<uint32_t>& t, int major, int minor,
+					std::vector<std::vector<uint32_t>>* pieces, std::string* error )
+{
+	if ( v.size() != 3 * (size_t)major * (size_t)minor )
+	{
+		*error = "torus mesh has " + std::to_string( v.size() / 3 ) + " vertices, not " +
+				 std::to_string( major * minor ) + " (" + std::to_string( major ) + " rings of " +
+				 std::to_string( minor ) + ")";
+		return false;
+	}
+	for ( size_t k = 0; k + 2 < t.size(); k += 3 )
+	{
+		// Its rings: one, or two neighbours (a and a + 1 modulo major).
+		int a = (int)( t[k] / (uint32_t)minor ), b = a;
+		for ( int c = 1; c < 3; ++c )
+		{
+			int r = (int)( t[k + c] / (uint32_t)minor );
+			if ( r != a && r != b )
+				b = b == a ? r : -1;
+		}
+		if ( b < 0 || ( b != a && b != ( a + 1 ) % major && a != ( b + 1 ) % major ) )
+		{
+			*error = "torus triangle " + std::to_string( k / 3 ) + " spans more than one segment";
+			return false;
+		}
+	}
+	pieces->assign( (size_t)major, std::vector<uint32_t>() );
+	for ( int i = 0; i < major; ++i )
+		for ( int ring : { i, ( i + 1 ) % major } )
+			for ( int j = 0; j < minor; ++j )
+				( *pieces )[(size_t)i].push_back( (uint32_t)( ring * minor + j ) );
 	return true;
 }
 
@@ -168,6 +210,16 @@ std::unique_ptr<pdScene> pdCreateDebrisScene( const pdSceneConfig& inConfig, std
 	identity.setIdentity();
 	scene->addBody( container, identity, 0.0 ); // static first: it is body0 of its pairs, as in the baseline
 
+	const bool convex = config.algo == PD_SCENE_ALGO_CONVEX;
+	for ( const std::string& name : mix )
+	{
+		if ( convex && name != "torus" )
+		{
+			*error = "the convex algorithm has convex pieces for tori only, not for '" + name +
+					 "' (use the tori scene or --shapes torus)";
+			return nullptr;
+		}
+	}
 	std::vector<int> shapeOf;
 	for ( const std::string& name : mix )
 	{
@@ -175,7 +227,13 @@ std::unique_ptr<pdScene> pdCreateDebrisScene( const pdSceneConfig& inConfig, std
 		std::vector<uint32_t> t;
 		if ( !pdMakeDebrisShape( name, config.modelsDir, 1.0, &v, &t, error ) )
 			return nullptr;
-		shapeOf.push_back( scene->addShape( std::move( v ), std::move( t ), false, pdShapeColor( name ) ) );
+		std::vector<std::vector<uint32_t>> pieces;
+		if ( convex && !pdTorusPieces( v, t, kTorusMajorSegments, kTorusMinorSegments, &pieces, error ) )
+			return nullptr;
+		int shape = scene->addShape( std::move( v ), std::move( t ), false, pdShapeColor( name ) );
+		if ( convex && !scene->setConvexPieces( shape, pieces, error ) )
+			return nullptr;
+		shapeOf.push_back( shape );
 	}
 
 	// Layers of 4 x 4 at a 1.4 m pitch; every shape fits a 0.65 m sphere, so nothing overlaps.

@@ -7,6 +7,7 @@
 
 #include <BulletCollision/Gimpact/btGImpactCollisionAlgorithm.h>
 #include <BulletCollision/Gimpact/btGImpactShape.h>
+#include <LinearMath/btConvexHullComputer.h>
 
 #include <algorithm>
 #include <chrono>
@@ -46,6 +47,8 @@ bool pdParseSceneAlgo( const char* text, pdSceneAlgo* outAlgo )
 		*outAlgo = PD_SCENE_ALGO_GIMPACT;
 	else if ( std::strcmp( text, "polydepth" ) == 0 )
 		*outAlgo = PD_SCENE_ALGO_POLYDEPTH;
+	else if ( std::strcmp( text, "convex" ) == 0 )
+		*outAlgo = PD_SCENE_ALGO_CONVEX;
 	else
 		return false;
 	return true;
@@ -53,7 +56,15 @@ bool pdParseSceneAlgo( const char* text, pdSceneAlgo* outAlgo )
 
 const char* pdSceneAlgoName( pdSceneAlgo algo )
 {
-	return algo == PD_SCENE_ALGO_POLYDEPTH ? "polydepth" : "gimpact";
+	switch ( algo )
+	{
+		case PD_SCENE_ALGO_POLYDEPTH:
+			return "polydepth";
+		case PD_SCENE_ALGO_CONVEX:
+			return "convex";
+		default:
+			return "gimpact";
+	}
 }
 
 std::unique_ptr<pdScene> pdScene::create( const pdSceneConfig& config, std::string* error )
@@ -66,7 +77,14 @@ std::unique_ptr<pdScene> pdScene::create( const pdSceneConfig& config, std::stri
 		return nullptr;
 	}
 	if ( config.kind == PD_SCENE_RAGDOLL )
+	{
+		if ( config.algo == PD_SCENE_ALGO_CONVEX )
+		{
+			*err = "the convex algorithm has convex pieces for tori only, not for ragdolls";
+			return nullptr;
+		}
 		return pdCreateRagdollScene( config, err );
+	}
 	return pdCreateDebrisScene( config, err );
 }
 
@@ -180,6 +198,8 @@ pdSceneWorld::~pdSceneWorld()
 	m_collisionConfig.reset();
 	for ( auto& shape : m_shapes )
 	{
+		shape->convexShape.reset();
+		shape->convexPieces.clear();
 		shape->shape.reset();
 		shape->meshInterface.reset();
 		pdDestroyMesh( shape->pdMeshHandle );
@@ -253,13 +273,80 @@ int pdSceneWorld::addShape( std::vector<double> vertices, std::vector<uint32_t> 
 	return (int)m_shapes.size() - 1;
 }
 
+bool pdSceneWorld::setConvexPieces( int shape, const std::vector<std::vector<uint32_t>>& pieces, std::string* error )
+{
+	pdSceneShape& s = *m_shapes[shape];
+	// Bullet's usual treatment of a convex piece with a margin (the convex decomposition demos):
+	// shrink the hull by the margin, then let the margin round it out again. Every face of the
+	// rounded piece lies on its face of the mesh's hull (to 0.04 mm, single precision); edges and corners are rounded inward by
+	// at most margin * (1 / cos(a / 2) - 1) for a dihedral turn a: 0.2 mm on the torus's 16-sided
+	// tube (a = 22.5 degrees), but up to the margin itself where a piece's end cap meets the tube
+	// (a = 90 degrees): the compound has a groove about margin deep and 2 margin wide at each of
+	// the torus's 48 seams. A surface of curvature radius R >= 0.15 m dips into it by at most
+	// margin^2 / 2R (0.3 mm at 0.01 m), and a mesh seam ridge stands up to margin * tan(3.75
+	// degrees), 0.65 mm, proud of the plane on the groove's shoulders (the bend between
+	// segments). So where another body can touch it the compound is the mesh to about a
+	// millimetre, and it is never outside the mesh.
+	const double margin = m_config.margin > 0.0 ? m_config.margin : 0.01;
+	const int vertexCount = (int)( s.vertices.size() / 3 );
+	btTransform identity;
+	identity.setIdentity();
+	std::unique_ptr<btCompoundShape> compound( new btCompoundShape( true, (int)pieces.size() ) );
+	std::vector<std::unique_ptr<btConvexHullShape>> hulls;
+	for ( size_t p = 0; p < pieces.size(); ++p )
+	{
+		std::vector<double> points;
+		for ( uint32_t v : pieces[p] )
+		{
+			if ( (int)v >= vertexCount )
+			{
+				*error = "convex piece " + std::to_string( p ) + " names vertex " + std::to_string( v ) + " of " +
+						 std::to_string( vertexCount );
+				return false;
+			}
+			points.insert( points.end(), { s.vertices[3 * v], s.vertices[3 * v + 1], s.vertices[3 * v + 2] } );
+		}
+		btConvexHullComputer computer;
+		// shrinkClamp 0.4 of the inner radius (the piece's centre to its nearest face): the
+		// torus's segments are 33 mm from centre to end cap, so up to 13 mm shrinks unclamped.
+		btScalar shrunk = computer.compute( points.data(), 3 * (int)sizeof( double ), (int)pieces[p].size(),
+											btScalar( margin ), btScalar( 0.4 ) );
+		if ( computer.vertices.size() < 4 || !( shrunk > btScalar( 0.999 * margin ) ) )
+		{
+			*error = "convex piece " + std::to_string( p ) + " is too thin for the margin " + std::to_string( margin ) +
+					 " m (shrunk by " + std::to_string( (double)shrunk ) + " m)";
+			return false;
+		}
+		// The computer's output is the hull's vertices and no others, so optimizeConvexHull (what
+		// Bullet's URDF importer calls on raw mesh points) has nothing to remove.
+		// initializePolyhedralFeatures (SAT and face clipping) is opt-in in Bullet's importers
+		// (CUF_INITIALIZE_SAT_FEATURES); left off: the default GJK/EPA with persistent manifolds.
+		std::unique_ptr<btConvexHullShape> hull( new btConvexHullShape(
+			&computer.vertices[0].getX(), computer.vertices.size(), (int)sizeof( btVector3 ) ) );
+		hull->setMargin( btScalar( margin ) );
+		hull->recalcLocalAabb();
+		compound->addChildShape( identity, hull.get() );
+		hulls.push_back( std::move( hull ) );
+	}
+	if ( hulls.empty() )
+	{
+		*error = "no convex pieces";
+		return false;
+	}
+	s.convexShape = std::move( compound );
+	s.convexPieces = std::move( hulls );
+	return true;
+}
+
 int pdSceneWorld::addBody( int shape, const btTransform& pose, double mass, const btVector3& velocity )
 {
 	pdSceneShape& s = *m_shapes[shape];
 	btVector3 inertia( 0, 0, 0 );
 	if ( mass > 0.0 )
 		s.shape->calculateLocalInertia( btScalar( mass ), inertia );
-	btRigidBody::btRigidBodyConstructionInfo info( btScalar( mass ), nullptr, s.shape.get(), inertia );
+	btCollisionShape* collisionShape = s.convexShape ? static_cast<btCollisionShape*>( s.convexShape.get() )
+													 : s.shape.get();
+	btRigidBody::btRigidBodyConstructionInfo info( btScalar( mass ), nullptr, collisionShape, inertia );
 	info.m_startWorldTransform = pose;
 	btRigidBody* body = new btRigidBody( info );
 	if ( mass > 0.0 )

@@ -45,7 +45,12 @@ struct pdSceneShape
 	std::vector<btScalar> btVertices;
 	std::vector<int> btIndices;
 	std::unique_ptr<btTriangleIndexVertexArray> meshInterface;
-	std::unique_ptr<btCollisionShape> shape;
+	std::unique_ptr<btCollisionShape> shape; ///< GImpact (dynamic) or BVH (static); inertia comes from it
+	/// PD_SCENE_ALGO_CONVEX only: the bodies' collision shape, a compound of convex hull pieces
+	/// whose union is the mesh (see pdSceneWorld::setConvexPieces). Declared after its children,
+	/// so it is destroyed first.
+	std::vector<std::unique_ptr<btConvexHullShape>> convexPieces;
+	std::unique_ptr<btCompoundShape> convexShape;
 	pdMesh* pdMeshHandle = nullptr; ///< for the penetration measurement, made on first use
 	bool pdMeshTried = false;
 	double diagonal = 0.0;
@@ -85,6 +90,13 @@ class pdSceneWorld : public pdScene
 	/// Takes a mesh (closed solid for dynamic bodies, open one-sided surface for static ones).
 	int addShape( std::vector<double> vertices, std::vector<uint32_t> indices, bool forStatic,
 				  std::array<float, 3> color );
+	/// PD_SCENE_ALGO_CONVEX: gives a dynamic shape its bodies' collision shape, a btCompoundShape of
+	/// one btConvexHullShape per piece (each piece a list of the mesh's vertex indices, their hull
+	/// shrunk by the margin so that hull + margin stays within the mesh). Call before addBody for
+	/// the shape. False with *error if a piece is out of range or has no volume.
+	bool setConvexPieces( int shape, const std::vector<std::vector<uint32_t>>& pieces, std::string* error );
+	/// The body's inertia is always the mesh shape's (GImpact's calculateLocalInertia), whatever
+	/// collision shape the algorithm gives it, so the algorithms differ in their contacts only.
 	int addBody( int shape, const btTransform& pose, double mass, const btVector3& velocity = btVector3( 0, 0, 0 ) );
 	/// Adds a constraint between two bodies (collision between them disabled).
 	void addJoint( btTypedConstraint* constraint, int bodyA, int bodyB );

@@ -64,6 +64,22 @@ TEST( PdSampleCli, HashIsIdenticalAcrossProcessesPolyDepth )
 	pdCheckHashAcrossProcesses( std::string( kDebris ) + " --algo polydepth", "--seed 5", "--seed 6" );
 }
 
+TEST( PdSampleCli, HashIsIdenticalAcrossProcessesConvex )
+{
+	pdCheckHashAcrossProcesses( "tori --bodies 2 --steps 40 --penetration-every 0 --algo convex", "--seed 5",
+								"--seed 6" );
+}
+
+// The convex peer has pieces for tori only: another shape fails the scene (exit code 1) with
+// one line that says why.
+TEST( PdSampleCli, ConvexAlgoOnMixedDebrisFailsWithTheReason )
+{
+	pdRun r = RunSample( std::string( kDebris ) + " --algo convex" );
+	EXPECT_EQ( r.exitCode, 1 );
+	EXPECT_NE( r.err.find( "tori only" ), std::string::npos ) << r.err;
+	EXPECT_EQ( r.out, "" );
+}
+
 TEST( PdSampleCli, RagdollHashIsIdenticalAcrossProcesses )
 {
 	pdCheckHashAcrossProcesses( "ragdoll --bodies 1 --debris 1 --steps 30 --penetration-every 0 --algo gimpact",
