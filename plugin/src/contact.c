@@ -746,8 +746,12 @@ static bool pdcPatchNormal( const pdcRegion* r, const int* picked, int count, do
 }
 
 // Deepest plus largest area (pdContact_ReducePoints) over the points within band of the
-// deepest only: the largest area otherwise goes to rim points that do not bear load. Depth is
-// the predicted one: where each point will be after the step.
+// deepest and the points penetrating now: the largest area otherwise goes to rim points that do
+// not bear load. Depth is the predicted one: where each point will be after the step. A point
+// that penetrates now bears load whatever the band says: a ring sunk along an arc of another
+// (9 to 17 mm along a metre of it) that got points only at its deeper end rocked about the
+// other end, deeper end up one step and down the next, and fell asleep 17 mm deep (seed 8 of
+// the 60 tori; bench/results/debris.md, session 21).
 static int pdcReduceDeepest( const pdcRegion* r, double band, int outIndices[PD_CONTACT_MAX_POINTS] )
 {
 	double lowest = DBL_MAX;
@@ -761,7 +765,7 @@ static int pdcReduceDeepest( const pdcRegion* r, double band, int outIndices[PD_
 	int n = 0;
 	for ( int i = 0; i < r->count; ++i )
 	{
-		if ( r->predicted[i] <= lowest + band )
+		if ( r->predicted[i] <= lowest + band || r->distance[i] <= 0.0 )
 		{
 			map[n] = i;
 			points[n] = r->pointB[i];

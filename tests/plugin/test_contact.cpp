@@ -759,6 +759,44 @@ TEST( PdContact, RingOnAFloorGridGetsOnlyTheFloorNormal )
 	}
 }
 
+TEST( PdContact, RockingRingSunkIntoAFloorKeepsPointsAlongItsWholeContact )
+{
+	// A ring sunk 17 mm into a floor on its +x side and 9 mm on its -x side, rocking so that the
+	// +x side goes on down this step (2.5 mm) while the -x side rises. Every point of the bottom
+	// ring penetrates and bears load: points only at the deep end (those within the arrival band
+	// of the deepest) let the solver lift that end alone and rock the ring about the other, which
+	// kept a ring of the 60-tori heap 17 mm deep in another until it slept (seed 8).
+	MeshHolder torus{ makeTorus( 48, 16 ) };
+	MeshHolder floor{ makeFloor( 2.0, 8 ) };
+	ASSERT_TRUE( torus.mesh != nullptr && floor.mesh != nullptr );
+	WorkspaceHolder ws;
+	pdTransform poseA = at( 0.0, 0.0, 0.0 );
+	poseA.q = quatMul( axisAngle( 2, -0.008 ), kFlat ); // +x side 8 mm lower than -x
+	poseA.p.y = -0.017 - lowestRotatedY( torus.mesh, poseA.q );
+	pdTransform poseB = at( 0.0, 0.0, 0.0 );
+	pdContactPair pair;
+	pdContactPair_Reset( &pair );
+	pdContactPair_SetRigidMotion( &pair, { 0.0, 0.0, 0.0 }, { 0.0, 0.0, -0.005 }, poseA.p );
+	pdContactManifoldSet set;
+	ASSERT_GE( pdContact_Generate( &pair, torus.mesh, &poseA, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
+	ASSERT_EQ( set.state, PD_STATE_PENETRATING );
+	bool deepEnd = false, shallowEnd = false;
+	for ( int i = 0; i < set.count; ++i )
+	{
+		const pdContactManifold& m = set.manifolds[i];
+		EXPECT_GT( m.normal.y, 0.99 );
+		for ( int k = 0; k < m.pointCount; ++k )
+		{
+			const pdContactPoint& cp = m.points[k];
+			EXPECT_LT( cp.distance, 0.0 ) << "every point of the bottom ring is in the floor";
+			deepEnd = deepEnd || cp.pointB.x > 0.3;
+			shallowEnd = shallowEnd || cp.pointB.x < -0.3;
+		}
+	}
+	EXPECT_TRUE( deepEnd ) << "the side 17 mm deep";
+	EXPECT_TRUE( shallowEnd ) << "the side 9 mm deep bears load too";
+}
+
 TEST( PdContact, SpinningBodyKeepsThePointThatArrivesFirst )
 {
 	// A ring tilted over a floor, its -x side 1 cm up and its +x side about 11 cm up, spinning
