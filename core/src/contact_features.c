@@ -7,7 +7,7 @@
 // maxFeatures the closest ones are kept. The swept variant carries A's boxes along a step's
 // rigid motion (linear sweep, grown by the rotation's reach) and keeps the pairs whose gap now
 // or predicted after the step is within the tolerance, of the triangle pairs that no
-// separating axis keeps apart all through the step (pdSweptAxisSeparated).
+// separating axis keeps apart all through the step (pdSweptTrianglesApart).
 #include "core.h"
 #include "proximity.h"
 #include "tri_distance.h"
@@ -308,10 +308,11 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 						featureReach = tolerance + travel + spin * radius;
 					}
 					// Where the step moves the triangle by more than the tolerance, culls on the
-					// swept triangle (pdSweptTrianglesApart); below that the static culls at
-					// featureReach are nearly as tight, and cheaper. Every point of A moves by at
-					// most featureReach - tolerance, so the swept culls reject whatever the static
-					// ones would have.
+					// swept triangle (pdSweptTrianglesApart) instead of the static ones at
+					// featureReach; below that the static culls are nearly as tight, and cheaper.
+					// Nothing is lost by skipping the static ones: a pair they reject has no
+					// feature within featureReach, and every point of A moves by at most
+					// featureReach - tolerance, so B's swept plane test rejects it too.
 					bool sweptCulls = featureReach > 2.0 * tolerance;
 					if ( !pdBoxesWithin( loA, hiA, cb.allLo, cb.allHi, boxReach ) )
 					{
