@@ -102,6 +102,22 @@ void Registration::record( const pdContactPair& pair, const pdMesh* meshA, const
 	}
 }
 
+pdStatus Registration::endRecordingLocked( long* outCalls )
+{
+	recording.store( false );
+	if ( recorder == nullptr )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	if ( outCalls != nullptr )
+	{
+		*outCalls = pdContactRecorder_CallCount( recorder );
+	}
+	pdStatus status = pdContactRecorder_Destroy( recorder );
+	recorder = nullptr;
+	return status;
+}
+
 Registration::~Registration()
 {
 	if ( recorder != nullptr )
@@ -245,18 +261,7 @@ pdStatus stopRecording( btCollisionDispatcher* dispatcher, long* outCalls )
 	}
 	return withRegistration( dispatcher, [outCalls]( Registration& reg ) {
 		std::lock_guard<std::mutex> recordLock( reg.recordMutex );
-		if ( reg.recorder == nullptr )
-		{
-			return PD_STATUS_INVALID_ARGUMENT;
-		}
-		reg.recording.store( false );
-		if ( outCalls != nullptr )
-		{
-			*outCalls = pdContactRecorder_CallCount( reg.recorder );
-		}
-		pdStatus status = pdContactRecorder_Destroy( reg.recorder );
-		reg.recorder = nullptr;
-		return status;
+		return reg.endRecordingLocked( outCalls );
 	} );
 }
 
@@ -278,12 +283,7 @@ pdStatus unregisterAlgorithm( btCollisionDispatcher* dispatcher )
 		// A recording ends here: the file is complete when unregisterAlgorithm returns.
 		Registration& reg = *it->second;
 		std::lock_guard<std::mutex> recordLock( reg.recordMutex );
-		reg.recording.store( false );
-		if ( reg.recorder != nullptr )
-		{
-			pdContactRecorder_Destroy( reg.recorder );
-			reg.recorder = nullptr;
-		}
+		reg.endRecordingLocked( nullptr );
 	}
 	// Live algorithms keep the registration (and its mesh cache) alive until they go.
 	r.entries.erase( it );

@@ -104,6 +104,10 @@ class Registration : public std::enable_shared_from_this<Registration>
 	std::atomic<bool> recording{ false };
 	std::mutex recordMutex;
 	pdContactRecorder* recorder = nullptr;
+	/// Ends a recording, if any, with recordMutex held: no call is written after it, the file is
+	/// closed (pdContactRecorder_Destroy's status; PD_STATUS_INVALID_ARGUMENT when none was on),
+	/// and *outCalls (may be NULL) gets the number of calls it holds.
+	pdStatus endRecordingLocked( long* outCalls );
 	/// Writes one call's inputs if recording (any thread).
 	void record( const pdContactPair& pair, const pdMesh* meshA, const pdTransform& poseA, const pdMesh* meshB,
 				 const pdTransform& poseB, const pdContactDef& def );
