@@ -16,7 +16,7 @@ extern "C"
 #include <cinttypes>
 #include <cstring>
 
-namespace pdbench
+namespace bench
 {
 
 namespace
@@ -117,4 +117,4 @@ int runContactReplay( const Options& o )
 	return 0;
 }
 
-} // namespace pdbench
+} // namespace bench

@@ -2,14 +2,14 @@
 // polydepth-bench debris: the Bullet debris benchmark (60 tori into an open box built as
 // btBvhTriangleMeshShape, 600 steps of 1/60 s), GImpact against PolyDepth, same scene and seed;
 // with --with-convex also Bullet's own convex contacts on the tori cut into 48 convex hulls
-// (PD_SCENE_ALGO_CONVEX), a third row that tells solver limits from contact limits.
+// (SMP_SCENE_ALGO_CONVEX), a third row that tells solver limits from contact limits.
 #include "bench_util.h"
 
 #ifdef POLYDEPTH_HAVE_BULLET
 #include "scene.h"
 #endif
 
-namespace pdbench
+namespace bench
 {
 
 int runDebris( const Options& o )
@@ -18,14 +18,14 @@ int runDebris( const Options& o )
 	std::fprintf( stderr, "polydepth-bench debris: built without Bullet (apt-get install libbullet-dev)\n" );
 	return 2;
 #else
-	pdSceneMetrics m[3];
+	smpSceneMetrics m[3];
 	const char* names[3] = { "gimpact", "polydepth", "convex" };
-	const pdSceneAlgo algos[3] = { PD_SCENE_ALGO_GIMPACT, PD_SCENE_ALGO_POLYDEPTH, PD_SCENE_ALGO_CONVEX };
+	const smpSceneAlgo algos[3] = { SMP_SCENE_ALGO_GIMPACT, SMP_SCENE_ALGO_POLYDEPTH, SMP_SCENE_ALGO_CONVEX };
 	const int count = o.withConvex ? 3 : 2;
 	for ( int algo = 0; algo < count; ++algo )
 	{
-		pdSceneConfig c;
-		c.kind = PD_SCENE_TORI;
+		smpSceneConfig c;
+		c.kind = SMP_SCENE_TORI;
 		c.algo = algos[algo];
 		c.seed = o.seed;
 		c.modelsDir = o.modelsDir;
@@ -35,7 +35,7 @@ int runDebris( const Options& o )
 			c.steps = 240;
 		}
 		std::string error;
-		std::unique_ptr<pdScene> scene = pdScene::create( c, &error );
+		std::unique_ptr<smpScene> scene = smpScene::create( c, &error );
 		if ( !scene )
 		{
 			std::fprintf( stderr, "polydepth-bench debris: %s: %s\n", names[algo], error.c_str() );
@@ -117,4 +117,4 @@ int runDebris( const Options& o )
 #endif
 }
 
-} // namespace pdbench
+} // namespace bench

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
-using namespace pdbench;
+using namespace bench;
 
 static void usage( FILE* f )
 {

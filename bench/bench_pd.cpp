@@ -5,13 +5,13 @@
 
 #include <string>
 
-namespace pdbench
+namespace bench
 {
 
 namespace
 {
 
-struct PdModel
+struct ModelSpec
 {
 	const char* name;
 	const char* source; // generator name or model file
@@ -20,31 +20,31 @@ struct PdModel
 	bool file;
 };
 
-bool buildModel( const Options& o, const PdModel& spec, Model* model )
+bool buildModel( const Options& o, const ModelSpec& spec, Model* model )
 {
 	model->name = spec.name;
 	if ( spec.file )
 	{
 		std::string path = modelPath( o, spec.source );
 		char err[256];
-		if ( path.empty() || !pdLoadSoup( path.c_str(), &model->soup, err, sizeof( err ) ) )
+		if ( path.empty() || !smpLoadSoup( path.c_str(), &model->soup, err, sizeof( err ) ) )
 		{
 			std::fprintf( stderr, "pd: skipping %s (%s missing in %s)\n", spec.name, spec.source, o.modelsDir.c_str() );
 			return false;
 		}
 		model->shift = centreSoup( &model->soup );
 	}
-	else if ( !pdMakeShapeByName( spec.source, spec.tris, 2.0, &model->soup ) )
+	else if ( !smpMakeShapeByName( spec.source, spec.tris, 2.0, &model->soup ) )
 	{
 		std::fprintf( stderr, "pd: cannot generate %s\n", spec.name );
 		return false;
 	}
 	if ( spec.subdivide > 0 )
 	{
-		pdSoup finer{};
-		if ( !pdSubdivideSoup( &model->soup, spec.subdivide, &finer ) )
+		smpSoup finer{};
+		if ( !smpSubdivideSoup( &model->soup, spec.subdivide, &finer ) )
 			return false;
-		pdFreeSoup( &model->soup );
+		smpFreeSoup( &model->soup );
 		model->soup = finer;
 	}
 	std::string error;
@@ -222,7 +222,7 @@ pdPenetrationDef defWithQueryOptions( const Options& o )
 
 int runPdRandom( const Options& o )
 {
-	std::vector<PdModel> specs = { { "knot-3k", "knot", 3000, 0, false },
+	std::vector<ModelSpec> specs = { { "knot-3k", "knot", 3000, 0, false },
 								   { "bunny-2k", "pqp_spinning_bunny.tris", 0, 0, true },
 								   { "bunny-9k", "pqp_spinning_bunny.tris", 0, 1, true },
 								   { "knot-40k", "knot", 40000, 0, false },
@@ -247,7 +247,7 @@ int runPdRandom( const Options& o )
 	std::vector<Row> rows;
 	pdPenetrationDef pdDef = defWithQueryOptions( o );
 	pdWorkspace* ws = pdCreateWorkspace();
-	for ( const PdModel& spec : specs )
+	for ( const ModelSpec& spec : specs )
 	{
 		if ( !o.only.empty() && o.only != spec.name )
 			continue;
@@ -403,7 +403,7 @@ int runPdPath( const Options& o )
 	struct PathSpec
 	{
 		const char* name;
-		PdModel model;
+		ModelSpec model;
 		const char* pathA;
 		const char* pathB;
 	};
@@ -426,15 +426,15 @@ int runPdPath( const Options& o )
 		Model model;
 		if ( !buildModel( o, spec.model, &model ) )
 			continue;
-		pdPath pa{}, pb{};
+		smpPath pa{}, pb{};
 		char err[256];
 		std::string fa = modelPath( o, spec.pathA ), fb = modelPath( o, spec.pathB );
-		if ( fa.empty() || fb.empty() || !pdLoadPath( fa.c_str(), &pa, err, sizeof( err ) ) ||
-			 !pdLoadPath( fb.c_str(), &pb, err, sizeof( err ) ) )
+		if ( fa.empty() || fb.empty() || !smpLoadPath( fa.c_str(), &pa, err, sizeof( err ) ) ||
+			 !smpLoadPath( fb.c_str(), &pb, err, sizeof( err ) ) )
 		{
 			std::fprintf( stderr, "pd-path: skipping %s (paths missing)\n", spec.name );
-			pdFreePath( &pa );
-			pdFreePath( &pb );
+			smpFreePath( &pa );
+			smpFreePath( &pb );
 			continue;
 		}
 		int frames = std::min( pa.frameCount, pb.frameCount );
@@ -478,8 +478,8 @@ int runPdPath( const Options& o )
 			row.iterations = row.penetrating > 0 ? iterSum / row.penetrating : 0;
 			rows.push_back( row );
 		}
-		pdFreePath( &pa );
-		pdFreePath( &pb );
+		smpFreePath( &pa );
+		smpFreePath( &pb );
 	}
 	pdDestroyWorkspace( ws );
 	if ( o.json )
@@ -523,4 +523,4 @@ int runPdPath( const Options& o )
 	return 0;
 }
 
-} // namespace pdbench
+} // namespace bench

@@ -9,7 +9,7 @@
 
 #include <memory>
 
-namespace pdbench
+namespace bench
 {
 
 namespace
@@ -148,7 +148,7 @@ int runProximity( const Options& o )
 		{
 			std::string path = modelPath( o, spec.shape );
 			char err[256];
-			if ( path.empty() || !pdLoadSoup( path.c_str(), &model.soup, err, sizeof( err ) ) )
+			if ( path.empty() || !smpLoadSoup( path.c_str(), &model.soup, err, sizeof( err ) ) )
 			{
 				std::fprintf( stderr, "proximity: skipping %s (%s missing in %s)\n", spec.name, spec.shape,
 							  o.modelsDir.c_str() );
@@ -156,7 +156,7 @@ int runProximity( const Options& o )
 			}
 			centreSoup( &model.soup );
 		}
-		else if ( !pdMakeShapeByName( spec.shape, spec.tris, 2.0, &model.soup ) )
+		else if ( !smpMakeShapeByName( spec.shape, spec.tris, 2.0, &model.soup ) )
 		{
 			std::fprintf( stderr, "proximity: cannot generate %s\n", spec.name );
 			continue;
@@ -374,4 +374,4 @@ int runProximity( const Options& o )
 #endif
 }
 
-} // namespace pdbench
+} // namespace bench

@@ -16,7 +16,7 @@ extern "C" {
 #include <ccd/ccd.h>
 #endif
 
-namespace pdbench
+namespace bench
 {
 
 namespace
@@ -52,7 +52,7 @@ void quatToRowMajor( pdQuat q, double r[9] )
 	r[6] = 2 * ( xz - wy ), r[7] = 2 * ( yz + wx ), r[8] = 1 - 2 * ( xx + yy );
 }
 
-Hull hullOf( const pdSoup& s )
+Hull hullOf( const smpSoup& s )
 {
 	Hull h;
 	for ( int i = 0; i < s.vertexCount; ++i )
@@ -230,7 +230,7 @@ int runSfog( const Options& o )
 		{
 			std::string path = modelPath( o, sh.first );
 			char err[256];
-			if ( path.empty() || !pdLoadSoup( path.c_str(), &m.soup, err, sizeof( err ) ) )
+			if ( path.empty() || !smpLoadSoup( path.c_str(), &m.soup, err, sizeof( err ) ) )
 			{
 				std::fprintf( stderr, "sfog: %s not found in %s, skipped\n", sh.first, o.modelsDir.c_str() );
 				continue;
@@ -239,7 +239,7 @@ int runSfog( const Options& o )
 			if ( !m.finish( nullptr ) )
 				continue;
 		}
-		else if ( !pdMakeShapeByName( sh.first, sh.second, 2.0, &m.soup ) || !m.finish( nullptr ) )
+		else if ( !smpMakeShapeByName( sh.first, sh.second, 2.0, &m.soup ) || !m.finish( nullptr ) )
 			continue;
 		PruneRow row;
 		row.name = file ? std::string( "bunny-" ) + std::to_string( m.triangles() )
@@ -323,8 +323,8 @@ int runSfog( const Options& o )
 		row.verts = n;
 		Model ma, mb;
 		ma.name = "hullA", mb.name = "hullB";
-		if ( !pdMakeRandomConvex( n, o.seed * 17u + (unsigned)n, &ma.soup ) ||
-			 !pdMakeRandomConvex( n, o.seed * 23u + (unsigned)n + 1u, &mb.soup ) || !ma.finish( nullptr ) ||
+		if ( !smpMakeRandomConvex( n, o.seed * 17u + (unsigned)n, &ma.soup ) ||
+			 !smpMakeRandomConvex( n, o.seed * 23u + (unsigned)n + 1u, &mb.soup ) || !ma.finish( nullptr ) ||
 			 !mb.finish( nullptr ) )
 			continue;
 		Hull ha = hullOf( ma.soup ), hb = hullOf( mb.soup );
@@ -436,14 +436,14 @@ int runSfog( const Options& o )
 			{
 				std::string path = modelPath( o, src.name );
 				char err[256];
-				if ( path.empty() || !pdLoadSoup( path.c_str(), &m.soup, err, sizeof( err ) ) )
+				if ( path.empty() || !smpLoadSoup( path.c_str(), &m.soup, err, sizeof( err ) ) )
 				{
 					std::fprintf( stderr, "sfog: %s not found in %s, skipped\n", src.name, o.modelsDir.c_str() );
 					continue;
 				}
 				centreSoup( &m.soup );
 			}
-			else if ( !pdMakeShapeByName( src.name, src.tris, 2.0, &m.soup ) )
+			else if ( !smpMakeShapeByName( src.name, src.tris, 2.0, &m.soup ) )
 				continue;
 			std::string error;
 			if ( !m.finish( &error ) )
@@ -644,4 +644,4 @@ int runSfog( const Options& o )
 	return 0;
 }
 
-} // namespace pdbench
+} // namespace bench

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace pdbench
+namespace bench
 {
 
 struct Options
@@ -32,7 +32,7 @@ struct Options
 	int maxStarts = -1;        ///< pd-random, pd-path: pdPenetrationDef.maxStarts; -1 = the default
 	std::string parts = "abc"; ///< sfog: which of the tables (a), (b), (c) to run
 	std::string inputPath;     ///< contact-replay: the recording
-	bool withConvex = false;   ///< debris: also the convex-decomposition peer (PD_SCENE_ALGO_CONVEX)
+	bool withConvex = false;   ///< debris: also the convex-decomposition peer (SMP_SCENE_ALGO_CONVEX)
 };
 
 inline double nowUs()
@@ -82,7 +82,7 @@ inline std::string modelPath( const Options& o, const char* name )
 struct Model
 {
 	std::string name;
-	pdSoup soup{};
+	smpSoup soup{};
 	pdMesh* mesh = nullptr;
 	pdVec3 shift{ 0, 0, 0 }; ///< translation centreSoup applied to a file's vertices
 	Model() = default;
@@ -91,12 +91,12 @@ struct Model
 	~Model()
 	{
 		pdDestroyMesh( mesh );
-		pdFreeSoup( &soup );
+		smpFreeSoup( &soup );
 	}
 	bool finish( std::string* error )
 	{
 		pdMeshReport report;
-		mesh = pdSoupCreateMesh( &soup, &report );
+		mesh = smpSoupCreateMesh( &soup, &report );
 		if ( mesh == nullptr && error != nullptr )
 		{
 			*error = name + ": " + report.message;
@@ -108,7 +108,7 @@ struct Model
 
 /// Centre a soup's bounding box on the origin (benchmark poses are relative to the centre).
 /// Moves the soup's bounding-box centre to the origin; returns the translation applied.
-inline pdVec3 centreSoup( pdSoup* soup )
+inline pdVec3 centreSoup( smpSoup* soup )
 {
 	double lo[3] = { 1e300, 1e300, 1e300 }, hi[3] = { -1e300, -1e300, -1e300 };
 	for ( int i = 0; i < soup->vertexCount; ++i )
@@ -121,7 +121,7 @@ inline pdVec3 centreSoup( pdSoup* soup )
 	}
 	double identity[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
 	pdVec3 shift{ -0.5 * ( lo[0] + hi[0] ), -0.5 * ( lo[1] + hi[1] ), -0.5 * ( lo[2] + hi[2] ) };
-	pdTransformSoup( soup, identity, shift );
+	smpTransformSoup( soup, identity, shift );
 	return shift;
 }
 
@@ -270,4 +270,4 @@ int runSfog( const Options& o );
 int runDebris( const Options& o );
 int runContactReplay( const Options& o );
 
-} // namespace pdbench
+} // namespace bench

@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PD_EXIT_OK 0
-#define PD_EXIT_FAILED 1
-#define PD_EXIT_BAD_INPUT 2
+#define SMP_EXIT_OK 0
+#define SMP_EXIT_FAILED 1
+#define SMP_EXIT_BAD_INPUT 2
 
-typedef struct pdCliOptions
+typedef struct smpCliOptions
 {
 	const char* pathA;
 	const char* pathB;
@@ -30,9 +30,9 @@ typedef struct pdCliOptions
 	bool json;
 	bool noPruning; ///< --no-pruning: off whatever the order of the pruning options
 	const char* reproOut;
-} pdCliOptions;
+} smpCliOptions;
 
-static const char* pdMainHelp =
+static const char* smpMainHelp =
 	"polydepth: translational penetration depth between two triangle meshes.\n"
 	"\n"
 	"Usage:\n"
@@ -43,7 +43,7 @@ static const char* pdMainHelp =
 	"Mesh files: .tri, .tris, and OBJ/STL/PLY/OFF (through Assimp when built with it).\n"
 	"Exit codes: 0 answered, 1 the query failed, 2 bad input (one line on stderr names the file or option).\n";
 
-static const char* pdQueryHelp =
+static const char* smpQueryHelp =
 	"Usage: polydepth query A B [options]\n"
 	"\n"
 	"Computes the translational penetration depth of mesh A against mesh B: the shortest translation t\n"
@@ -76,7 +76,7 @@ static const char* pdQueryHelp =
 	"  --write-repro FILE              also write a reproduction of the query for `polydepth replay`\n"
 	"  --help                          this text\n";
 
-static const char* pdReplayHelp = "Usage: polydepth replay FILE [--json]\n"
+static const char* smpReplayHelp = "Usage: polydepth replay FILE [--json]\n"
 								  "\n"
 								  "Re-runs the query stored in a reproduction file (both meshes, both poses and the\n"
 								  "options) and prints the same summary as `polydepth query`.\n"
@@ -86,7 +86,7 @@ static const char* pdReplayHelp = "Usage: polydepth replay FILE [--json]\n"
 								  "  --help   this text\n";
 
 // The one line on stderr for bad input.
-static int pdBadInput( const char* format, ... )
+static int smpBadInput( const char* format, ... )
 {
 	char line[512];
 	va_list args;
@@ -101,10 +101,10 @@ static int pdBadInput( const char* format, ... )
 		}
 	}
 	fprintf( stderr, "%s\n", line );
-	return PD_EXIT_BAD_INPUT;
+	return SMP_EXIT_BAD_INPUT;
 }
 
-static bool pdParseDouble( const char* text, double* out )
+static bool smpParseDouble( const char* text, double* out )
 {
 	if ( text == NULL || text[0] == '\0' )
 	{
@@ -121,7 +121,7 @@ static bool pdParseDouble( const char* text, double* out )
 	return true;
 }
 
-static bool pdParseInt( const char* text, long long lo, long long hi, long long* out )
+static bool smpParseInt( const char* text, long long lo, long long hi, long long* out )
 {
 	if ( text == NULL || text[0] == '\0' )
 	{
@@ -139,7 +139,7 @@ static bool pdParseInt( const char* text, long long lo, long long hi, long long*
 }
 
 // Reads 7 numbers after argv[*i] into a pose; validates the quaternion like the library does.
-static int pdParsePose( int argc, char** argv, int* i, pdTransform* out )
+static int smpParsePose( int argc, char** argv, int* i, pdTransform* out )
 {
 	const char* option = argv[*i];
 	double v[7];
@@ -148,26 +148,26 @@ static int pdParsePose( int argc, char** argv, int* i, pdTransform* out )
 		int at = *i + 1 + k;
 		if ( at >= argc )
 		{
-			return pdBadInput( "%s: expected 7 numbers (qw qx qy qz tx ty tz), got %d", option, k );
+			return smpBadInput( "%s: expected 7 numbers (qw qx qy qz tx ty tz), got %d", option, k );
 		}
-		if ( !pdParseDouble( argv[at], v + k ) )
+		if ( !smpParseDouble( argv[at], v + k ) )
 		{
-			return pdBadInput( "%s: number %d ('%s') is not a finite number", option, k + 1, argv[at] );
+			return smpBadInput( "%s: number %d ('%s') is not a finite number", option, k + 1, argv[at] );
 		}
 	}
 	double norm = sqrt( v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3] );
 	if ( fabs( norm - 1.0 ) > 1e-4 )
 	{
-		return pdBadInput( "%s: the quaternion (%g %g %g %g) is not unit length (norm %.9g)", option, v[0], v[1], v[2],
+		return smpBadInput( "%s: the quaternion (%g %g %g %g) is not unit length (norm %.9g)", option, v[0], v[1], v[2],
 						   v[3], norm );
 	}
 	out->q = (pdQuat){ v[0] / norm, v[1] / norm, v[2] / norm, v[3] / norm };
 	out->p = (pdVec3){ v[4], v[5], v[6] };
 	*i += 7;
-	return PD_EXIT_OK;
+	return SMP_EXIT_OK;
 }
 
-static int pdParseStrategies( const char* option, const char* list, unsigned* out )
+static int smpParseStrategies( const char* option, const char* list, unsigned* out )
 {
 	static const struct
 	{
@@ -200,7 +200,7 @@ static int pdParseStrategies( const char* option, const char* list, unsigned* ou
 		}
 		if ( !found )
 		{
-			return pdBadInput( "%s: unknown strategy '%.*s' (coherence, clearance, centroid, random, contact-normals, "
+			return smpBadInput( "%s: unknown strategy '%.*s' (coherence, clearance, centroid, random, contact-normals, "
 							   "principal-axes, all)",
 							   option, (int)( n > 64 ? 64 : n ), p );
 		}
@@ -212,34 +212,34 @@ static int pdParseStrategies( const char* option, const char* list, unsigned* ou
 	}
 	if ( bits == 0 )
 	{
-		return pdBadInput( "%s: expected a comma-separated list of strategies", option );
+		return smpBadInput( "%s: expected a comma-separated list of strategies", option );
 	}
 	*out = bits;
-	return PD_EXIT_OK;
+	return SMP_EXIT_OK;
 }
 
-static const char* pdOptionValue( int argc, char** argv, int i )
+static const char* smpOptionValue( int argc, char** argv, int i )
 {
 	return i + 1 < argc ? argv[i + 1] : NULL;
 }
 
-static int pdParseQueryOptions( int argc, char** argv, pdCliOptions* o, bool* outHelp )
+static int smpParseQueryOptions( int argc, char** argv, smpCliOptions* o, bool* outHelp )
 {
 	int positional = 0;
 	for ( int i = 0; i < argc; ++i )
 	{
 		const char* a = argv[i];
-		const char* value = pdOptionValue( argc, argv, i );
+		const char* value = smpOptionValue( argc, argv, i );
 		long long n = 0;
 		if ( strcmp( a, "--help" ) == 0 || strcmp( a, "-h" ) == 0 )
 		{
 			*outHelp = true;
-			return PD_EXIT_OK;
+			return SMP_EXIT_OK;
 		}
 		else if ( strcmp( a, "--pose-a" ) == 0 || strcmp( a, "--pose-b" ) == 0 )
 		{
-			int rc = pdParsePose( argc, argv, &i, a[7] == 'a' ? &o->poseA : &o->poseB );
-			if ( rc != PD_EXIT_OK )
+			int rc = smpParsePose( argc, argv, &i, a[7] == 'a' ? &o->poseA : &o->poseB );
+			if ( rc != SMP_EXIT_OK )
 			{
 				return rc;
 			}
@@ -263,9 +263,9 @@ static int pdParseQueryOptions( int argc, char** argv, pdCliOptions* o, bool* ou
 		else if ( strcmp( a, "--tolerance" ) == 0 )
 		{
 			double t = 0.0;
-			if ( !pdParseDouble( value, &t ) || t <= 0.0 )
+			if ( !smpParseDouble( value, &t ) || t <= 0.0 )
 			{
-				return pdBadInput( "%s: expected a positive number, got '%s'", a, value != NULL ? value : "" );
+				return smpBadInput( "%s: expected a positive number, got '%s'", a, value != NULL ? value : "" );
 			}
 			o->def.contactTolerance = t;
 			++i;
@@ -273,18 +273,18 @@ static int pdParseQueryOptions( int argc, char** argv, pdCliOptions* o, bool* ou
 		else if ( strcmp( a, "--time-budget" ) == 0 )
 		{
 			double t = 0.0;
-			if ( !pdParseDouble( value, &t ) || t < 0.0 )
+			if ( !smpParseDouble( value, &t ) || t < 0.0 )
 			{
-				return pdBadInput( "%s: expected milliseconds >= 0, got '%s'", a, value != NULL ? value : "" );
+				return smpBadInput( "%s: expected milliseconds >= 0, got '%s'", a, value != NULL ? value : "" );
 			}
 			o->def.timeBudgetMs = t;
 			++i;
 		}
 		else if ( strcmp( a, "--starts" ) == 0 || strcmp( a, "--iterations" ) == 0 )
 		{
-			if ( !pdParseInt( value, 1, 1000000, &n ) )
+			if ( !smpParseInt( value, 1, 1000000, &n ) )
 			{
-				return pdBadInput( "%s: expected an integer from 1 to 1000000, got '%s'", a, value != NULL ? value : "" );
+				return smpBadInput( "%s: expected an integer from 1 to 1000000, got '%s'", a, value != NULL ? value : "" );
 			}
 			if ( a[2] == 's' )
 			{
@@ -298,9 +298,9 @@ static int pdParseQueryOptions( int argc, char** argv, pdCliOptions* o, bool* ou
 		}
 		else if ( strcmp( a, "--random-directions" ) == 0 || strcmp( a, "--cone-directions" ) == 0 )
 		{
-			if ( !pdParseInt( value, 0, 4096, &n ) )
+			if ( !smpParseInt( value, 0, 4096, &n ) )
 			{
-				return pdBadInput( "%s: expected an integer from 0 to 4096, got '%s'", a, value != NULL ? value : "" );
+				return smpBadInput( "%s: expected an integer from 0 to 4096, got '%s'", a, value != NULL ? value : "" );
 			}
 			int* count = strcmp( a, "--random-directions" ) == 0 ? &o->def.randomDirections : &o->def.coneDirections;
 			*count = (int)n;
@@ -308,9 +308,9 @@ static int pdParseQueryOptions( int argc, char** argv, pdCliOptions* o, bool* ou
 		}
 		else if ( strcmp( a, "--seed" ) == 0 )
 		{
-			if ( !pdParseInt( value, 0, UINT_MAX, &n ) )
+			if ( !smpParseInt( value, 0, UINT_MAX, &n ) )
 			{
-				return pdBadInput( "%s: expected an unsigned integer, got '%s'", a, value != NULL ? value : "" );
+				return smpBadInput( "%s: expected an unsigned integer, got '%s'", a, value != NULL ? value : "" );
 			}
 			o->def.randomSeed = (unsigned)n;
 			++i;
@@ -319,10 +319,10 @@ static int pdParseQueryOptions( int argc, char** argv, pdCliOptions* o, bool* ou
 		{
 			if ( value == NULL )
 			{
-				return pdBadInput( "%s: expected a comma-separated list of strategies", a );
+				return smpBadInput( "%s: expected a comma-separated list of strategies", a );
 			}
-			int rc = pdParseStrategies( a, value, &o->def.startStrategies );
-			if ( rc != PD_EXIT_OK )
+			int rc = smpParseStrategies( a, value, &o->def.startStrategies );
+			if ( rc != SMP_EXIT_OK )
 			{
 				return rc;
 			}
@@ -332,14 +332,14 @@ static int pdParseQueryOptions( int argc, char** argv, pdCliOptions* o, bool* ou
 		{
 			if ( value == NULL || value[0] == '\0' )
 			{
-				return pdBadInput( "%s: expected a file name", a );
+				return smpBadInput( "%s: expected a file name", a );
 			}
 			o->reproOut = value;
 			++i;
 		}
 		else if ( a[0] == '-' && a[1] != '\0' )
 		{
-			return pdBadInput( "%s: unknown option (see `polydepth query --help`)", a );
+			return smpBadInput( "%s: unknown option (see `polydepth query --help`)", a );
 		}
 		else
 		{
@@ -353,29 +353,29 @@ static int pdParseQueryOptions( int argc, char** argv, pdCliOptions* o, bool* ou
 			}
 			else
 			{
-				return pdBadInput( "%s: unexpected argument (query takes two mesh files)", a );
+				return smpBadInput( "%s: unexpected argument (query takes two mesh files)", a );
 			}
 			++positional;
 		}
 	}
 	if ( positional < 2 )
 	{
-		return pdBadInput( "query: expected two mesh files A and B (see `polydepth query --help`)" );
+		return smpBadInput( "query: expected two mesh files A and B (see `polydepth query --help`)" );
 	}
 	if ( o->noPruning )
 	{
 		o->def.useOrientationPruning = false;
 		o->def.useOrientationCulling = false;
 	}
-	return PD_EXIT_OK;
+	return SMP_EXIT_OK;
 }
 
-static double pdFinite( double v )
+static double smpFinite( double v )
 {
 	return isfinite( v ) ? v : 0.0;
 }
 
-static const char* pdStateName( pdPenetrationState state )
+static const char* smpStateName( pdPenetrationState state )
 {
 	switch ( state )
 	{
@@ -388,7 +388,7 @@ static const char* pdStateName( pdPenetrationState state )
 	}
 }
 
-static void pdPrintJsonString( const char* text )
+static void smpPrintJsonString( const char* text )
 {
 	putchar( '"' );
 	for ( const char* c = text; c != NULL && *c != '\0'; ++c )
@@ -410,13 +410,13 @@ static void pdPrintJsonString( const char* text )
 	putchar( '"' );
 }
 
-static void pdPrintJsonVec( pdVec3 v )
+static void smpPrintJsonVec( pdVec3 v )
 {
-	printf( "[%.17g, %.17g, %.17g]", pdFinite( v.x ), pdFinite( v.y ), pdFinite( v.z ) );
+	printf( "[%.17g, %.17g, %.17g]", smpFinite( v.x ), smpFinite( v.y ), smpFinite( v.z ) );
 }
 
 // A region's representative point: the mean of its contact points.
-static pdVec3 pdRegionPoint( const pdLocalPenetration* region )
+static pdVec3 smpRegionPoint( const pdLocalPenetration* region )
 {
 	pdVec3 sum = { 0.0, 0.0, 0.0 };
 	int n = region->pointCount < 0 ? 0 : ( region->pointCount > PD_MAX_REGION_POINTS ? PD_MAX_REGION_POINTS : region->pointCount );
@@ -435,84 +435,84 @@ static pdVec3 pdRegionPoint( const pdLocalPenetration* region )
 	return sum;
 }
 
-static void pdPrintResult( const pdPenetrationResult* r, bool json, const char* nameA, const char* nameB,
+static void smpPrintResult( const pdPenetrationResult* r, bool json, const char* nameA, const char* nameB,
 						   const pdMesh* meshA, const pdMesh* meshB )
 {
 	int localCount = r->localCount < 0 ? 0 : ( r->localCount > PD_MAX_LOCAL_REGIONS ? PD_MAX_LOCAL_REGIONS : r->localCount );
 	if ( json )
 	{
-		printf( "{\"status\": \"%s\", \"pd\": %.17g, \"t\": ", pdStateName( r->state ), pdFinite( r->depth ) );
-		pdPrintJsonVec( r->translation );
+		printf( "{\"status\": \"%s\", \"pd\": %.17g, \"t\": ", smpStateName( r->state ), smpFinite( r->depth ) );
+		smpPrintJsonVec( r->translation );
 		printf( ", \"iterations\": %d, \"contacts\": %d, \"ms\": %.17g, \"starts\": %d, \"code\": ", r->iterations,
-				r->contacts, pdFinite( r->elapsedMs ), r->starts );
-		pdPrintJsonString( pdStatusString( r->status ) );
+				r->contacts, smpFinite( r->elapsedMs ), r->starts );
+		smpPrintJsonString( pdStatusString( r->status ) );
 		printf( ", \"local\": [" );
 		for ( int i = 0; i < localCount; ++i )
 		{
 			const pdLocalPenetration* region = r->local + i;
 			printf( "%s{\"point\": ", i > 0 ? ", " : "" );
-			pdPrintJsonVec( pdRegionPoint( region ) );
+			smpPrintJsonVec( smpRegionPoint( region ) );
 			printf( ", \"normal\": " );
-			pdPrintJsonVec( region->normal );
-			printf( ", \"depth\": %.17g}", pdFinite( region->depth ) );
+			smpPrintJsonVec( region->normal );
+			printf( ", \"depth\": %.17g}", smpFinite( region->depth ) );
 		}
 		printf( "]}\n" );
 		return;
 	}
 	printf( "A: %s (%d triangles)\n", nameA, pdMesh_GetTriangleCount( meshA ) );
 	printf( "B: %s (%d triangles)\n", nameB, pdMesh_GetTriangleCount( meshB ) );
-	printf( "state:       %s", pdStateName( r->state ) );
+	printf( "state:       %s", smpStateName( r->state ) );
 	if ( r->status != PD_STATUS_OK )
 	{
 		printf( " (%s: the answer is the best upper bound found)", pdStatusString( r->status ) );
 	}
 	printf( "\n" );
-	printf( "depth:       %.17g\n", pdFinite( r->depth ) );
-	printf( "translation: %.17g %.17g %.17g   (move A by this, world frame)\n", pdFinite( r->translation.x ),
-			pdFinite( r->translation.y ), pdFinite( r->translation.z ) );
+	printf( "depth:       %.17g\n", smpFinite( r->depth ) );
+	printf( "translation: %.17g %.17g %.17g   (move A by this, world frame)\n", smpFinite( r->translation.x ),
+			smpFinite( r->translation.y ), smpFinite( r->translation.z ) );
 	printf( "iterations:  %d over %d start(s), %d contact plane(s), %.3f ms\n", r->iterations, r->starts, r->contacts,
-			pdFinite( r->elapsedMs ) );
+			smpFinite( r->elapsedMs ) );
 	for ( int i = 0; i < localCount; ++i )
 	{
 		const pdLocalPenetration* region = r->local + i;
-		pdVec3 p = pdRegionPoint( region );
+		pdVec3 p = smpRegionPoint( region );
 		printf( "local %d:     depth %.9g along normal (%.6g %.6g %.6g) at (%.6g %.6g %.6g), %d point(s)\n", i,
-				pdFinite( region->depth ), pdFinite( region->normal.x ), pdFinite( region->normal.y ),
-				pdFinite( region->normal.z ), p.x, p.y, p.z, region->pointCount );
+				smpFinite( region->depth ), smpFinite( region->normal.x ), smpFinite( region->normal.y ),
+				smpFinite( region->normal.z ), p.x, p.y, p.z, region->pointCount );
 	}
 }
 
-static pdMesh* pdCreateMeshFromSoup( const char* name, const pdSoup* soup, int* outExit )
+static pdMesh* smpCreateMeshFromSoup( const char* name, const smpSoup* soup, int* outExit )
 {
 	pdMeshReport report;
 	memset( &report, 0, sizeof( report ) );
-	pdMesh* mesh = pdSoupCreateMesh( soup, &report );
+	pdMesh* mesh = smpSoupCreateMesh( soup, &report );
 	if ( mesh == NULL )
 	{
-		*outExit = report.status == PD_STATUS_OUT_OF_MEMORY ? PD_EXIT_FAILED : PD_EXIT_BAD_INPUT;
+		*outExit = report.status == PD_STATUS_OUT_OF_MEMORY ? SMP_EXIT_FAILED : SMP_EXIT_BAD_INPUT;
 		if ( report.message[0] != '\0' )
 		{
-			pdBadInput( "%s: %s", name, report.message );
+			smpBadInput( "%s: %s", name, report.message );
 		}
 		else
 		{
-			pdBadInput( "%s: cannot create a mesh (%s)", name, pdStatusString( report.status ) );
+			smpBadInput( "%s: cannot create a mesh (%s)", name, pdStatusString( report.status ) );
 		}
 	}
 	return mesh;
 }
 
 // Runs one query on two soups and prints the result; the common tail of query and replay.
-static int pdRunQuery( const char* nameA, const pdSoup* soupA, const char* nameB, const pdSoup* soupB,
-					   const pdCliOptions* o )
+static int smpRunQuery( const char* nameA, const smpSoup* soupA, const char* nameB, const smpSoup* soupB,
+					   const smpCliOptions* o )
 {
-	int rc = PD_EXIT_OK;
-	pdMesh* meshA = pdCreateMeshFromSoup( nameA, soupA, &rc );
+	int rc = SMP_EXIT_OK;
+	pdMesh* meshA = smpCreateMeshFromSoup( nameA, soupA, &rc );
 	if ( meshA == NULL )
 	{
 		return rc;
 	}
-	pdMesh* meshB = pdCreateMeshFromSoup( nameB, soupB, &rc );
+	pdMesh* meshB = smpCreateMeshFromSoup( nameB, soupB, &rc );
 	if ( meshB == NULL )
 	{
 		pdDestroyMesh( meshA );
@@ -524,7 +524,7 @@ static int pdRunQuery( const char* nameA, const pdSoup* soupA, const char* nameB
 		pdDestroyMesh( meshA );
 		pdDestroyMesh( meshB );
 		fprintf( stderr, "polydepth: out of memory creating the workspace\n" );
-		return PD_EXIT_FAILED;
+		return SMP_EXIT_FAILED;
 	}
 	if ( o->reproOut != NULL &&
 		 pdWriteRepro( o->reproOut, meshA, &o->poseA, meshB, &o->poseB, &o->def ) != PD_STATUS_OK )
@@ -532,7 +532,7 @@ static int pdRunQuery( const char* nameA, const pdSoup* soupA, const char* nameB
 		pdDestroyWorkspace( workspace );
 		pdDestroyMesh( meshA );
 		pdDestroyMesh( meshB );
-		return pdBadInput( "%s: cannot write the reproduction file", o->reproOut );
+		return smpBadInput( "%s: cannot write the reproduction file", o->reproOut );
 	}
 	pdPenetrationResult result;
 	memset( &result, 0, sizeof( result ) );
@@ -541,22 +541,22 @@ static int pdRunQuery( const char* nameA, const pdSoup* soupA, const char* nameB
 	{
 		if ( status == PD_STATUS_INVALID_POSE )
 		{
-			rc = pdBadInput( "--pose-a/--pose-b: %s", pdStatusString( status ) );
+			rc = smpBadInput( "--pose-a/--pose-b: %s", pdStatusString( status ) );
 		}
 		else if ( status == PD_STATUS_INVALID_DEF || status == PD_STATUS_INVALID_ARGUMENT )
 		{
-			rc = pdBadInput( "options: %s", pdStatusString( status ) );
+			rc = smpBadInput( "options: %s", pdStatusString( status ) );
 		}
 		else
 		{
 			fprintf( stderr, "polydepth: the query failed: %s\n", pdStatusString( status ) );
-			rc = PD_EXIT_FAILED;
+			rc = SMP_EXIT_FAILED;
 		}
 	}
 	else
 	{
-		pdPrintResult( &result, o->json, nameA, nameB, meshA, meshB );
-		rc = PD_EXIT_OK;
+		smpPrintResult( &result, o->json, nameA, nameB, meshA, meshB );
+		rc = SMP_EXIT_OK;
 	}
 	pdDestroyWorkspace( workspace );
 	pdDestroyMesh( meshA );
@@ -564,52 +564,52 @@ static int pdRunQuery( const char* nameA, const pdSoup* soupA, const char* nameB
 	return rc;
 }
 
-static int pdQueryCommand( int argc, char** argv )
+static int smpQueryCommand( int argc, char** argv )
 {
-	pdCliOptions o;
+	smpCliOptions o;
 	memset( &o, 0, sizeof( o ) );
 	o.poseA = pdIdentityTransform();
 	o.poseB = pdIdentityTransform();
 	o.def = pdDefaultPenetrationDef();
 	bool help = false;
-	int rc = pdParseQueryOptions( argc, argv, &o, &help );
+	int rc = smpParseQueryOptions( argc, argv, &o, &help );
 	if ( help )
 	{
-		fputs( pdQueryHelp, stdout );
-		return PD_EXIT_OK;
+		fputs( smpQueryHelp, stdout );
+		return SMP_EXIT_OK;
 	}
-	if ( rc != PD_EXIT_OK )
+	if ( rc != SMP_EXIT_OK )
 	{
 		return rc;
 	}
 	char error[512];
-	pdSoup soupA, soupB;
-	if ( !pdLoadSoup( o.pathA, &soupA, error, sizeof( error ) ) )
+	smpSoup soupA, soupB;
+	if ( !smpLoadSoup( o.pathA, &soupA, error, sizeof( error ) ) )
 	{
-		return pdBadInput( "%s", error );
+		return smpBadInput( "%s", error );
 	}
-	if ( !pdLoadSoup( o.pathB, &soupB, error, sizeof( error ) ) )
+	if ( !smpLoadSoup( o.pathB, &soupB, error, sizeof( error ) ) )
 	{
-		pdFreeSoup( &soupA );
-		return pdBadInput( "%s", error );
+		smpFreeSoup( &soupA );
+		return smpBadInput( "%s", error );
 	}
-	rc = pdRunQuery( o.pathA, &soupA, o.pathB, &soupB, &o );
-	pdFreeSoup( &soupA );
-	pdFreeSoup( &soupB );
+	rc = smpRunQuery( o.pathA, &soupA, o.pathB, &soupB, &o );
+	smpFreeSoup( &soupA );
+	smpFreeSoup( &soupB );
 	return rc;
 }
 
-static int pdReplayCommand( int argc, char** argv )
+static int smpReplayCommand( int argc, char** argv )
 {
-	pdCliOptions o;
+	smpCliOptions o;
 	memset( &o, 0, sizeof( o ) );
 	const char* path = NULL;
 	for ( int i = 0; i < argc; ++i )
 	{
 		if ( strcmp( argv[i], "--help" ) == 0 || strcmp( argv[i], "-h" ) == 0 )
 		{
-			fputs( pdReplayHelp, stdout );
-			return PD_EXIT_OK;
+			fputs( smpReplayHelp, stdout );
+			return SMP_EXIT_OK;
 		}
 		else if ( strcmp( argv[i], "--json" ) == 0 )
 		{
@@ -617,7 +617,7 @@ static int pdReplayCommand( int argc, char** argv )
 		}
 		else if ( argv[i][0] == '-' && argv[i][1] != '\0' )
 		{
-			return pdBadInput( "%s: unknown option (see `polydepth replay --help`)", argv[i] );
+			return smpBadInput( "%s: unknown option (see `polydepth replay --help`)", argv[i] );
 		}
 		else if ( path == NULL )
 		{
@@ -625,29 +625,29 @@ static int pdReplayCommand( int argc, char** argv )
 		}
 		else
 		{
-			return pdBadInput( "%s: unexpected argument (replay takes one file)", argv[i] );
+			return smpBadInput( "%s: unexpected argument (replay takes one file)", argv[i] );
 		}
 	}
 	if ( path == NULL )
 	{
-		return pdBadInput( "replay: expected a reproduction file (see `polydepth replay --help`)" );
+		return smpBadInput( "replay: expected a reproduction file (see `polydepth replay --help`)" );
 	}
 	char error[512];
-	pdSoup soupA, soupB;
+	smpSoup soupA, soupB;
 	memset( &soupA, 0, sizeof( soupA ) );
 	memset( &soupB, 0, sizeof( soupB ) );
-	if ( !pdReadRepro( path, &soupA, &soupB, &o.poseA, &o.poseB, &o.def, error, sizeof( error ) ) )
+	if ( !smpReadRepro( path, &soupA, &soupB, &o.poseA, &o.poseB, &o.def, error, sizeof( error ) ) )
 	{
-		pdFreeSoup( &soupA );
-		pdFreeSoup( &soupB );
-		return pdBadInput( "%s", error[0] != '\0' ? error : path );
+		smpFreeSoup( &soupA );
+		smpFreeSoup( &soupB );
+		return smpBadInput( "%s", error[0] != '\0' ? error : path );
 	}
 	char nameA[600], nameB[600];
 	snprintf( nameA, sizeof( nameA ), "%s (mesh a)", path );
 	snprintf( nameB, sizeof( nameB ), "%s (mesh b)", path );
-	int rc = pdRunQuery( nameA, &soupA, nameB, &soupB, &o );
-	pdFreeSoup( &soupA );
-	pdFreeSoup( &soupB );
+	int rc = smpRunQuery( nameA, &soupA, nameB, &soupB, &o );
+	smpFreeSoup( &soupA );
+	smpFreeSoup( &soupB );
 	return rc;
 }
 
@@ -655,21 +655,21 @@ int main( int argc, char** argv )
 {
 	if ( argc < 2 )
 	{
-		return pdBadInput( "polydepth: expected a command: query or replay (see `polydepth --help`)" );
+		return smpBadInput( "polydepth: expected a command: query or replay (see `polydepth --help`)" );
 	}
 	const char* command = argv[1];
 	if ( strcmp( command, "--help" ) == 0 || strcmp( command, "-h" ) == 0 || strcmp( command, "help" ) == 0 )
 	{
-		fputs( pdMainHelp, stdout );
-		return PD_EXIT_OK;
+		fputs( smpMainHelp, stdout );
+		return SMP_EXIT_OK;
 	}
 	if ( strcmp( command, "query" ) == 0 )
 	{
-		return pdQueryCommand( argc - 2, argv + 2 );
+		return smpQueryCommand( argc - 2, argv + 2 );
 	}
 	if ( strcmp( command, "replay" ) == 0 )
 	{
-		return pdReplayCommand( argc - 2, argv + 2 );
+		return smpReplayCommand( argc - 2, argv + 2 );
 	}
-	return pdBadInput( "%s: unknown command (query, replay; see `polydepth --help`)", command );
+	return smpBadInput( "%s: unknown command (query, replay; see `polydepth --help`)", command );
 }

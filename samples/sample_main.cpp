@@ -24,9 +24,9 @@
 namespace
 {
 
-struct pdOptions
+struct smpOptions
 {
-	pdSceneConfig config;
+	smpSceneConfig config;
 	std::string framesDir;
 	std::string video;
 	std::string sheet;
@@ -60,13 +60,13 @@ const char* const kUsage =
 	"  --view opens a window (drag: orbit, wheel: zoom, space: pause, N: step, C: contacts,\n"
 	"         A: switch algorithm and restart, R: restart, Q/Esc: quit)\n";
 
-[[noreturn]] void pdBadOption( const std::string& message )
+[[noreturn]] void smpBadOption( const std::string& message )
 {
 	std::fprintf( stderr, "polydepth-sample: %s (see --help)\n", message.c_str() );
 	std::exit( 2 );
 }
 
-bool pdParseInt( const char* text, long lo, long hi, long* out )
+bool smpParseInt( const char* text, long lo, long hi, long* out )
 {
 	if ( text == nullptr || *text == 0 )
 		return false;
@@ -79,33 +79,33 @@ bool pdParseInt( const char* text, long lo, long hi, long* out )
 	return true;
 }
 
-pdOptions pdParseOptions( int argc, char** argv )
+smpOptions smpParseOptions( int argc, char** argv )
 {
-	pdOptions o;
+	smpOptions o;
 	if ( argc < 2 )
-		pdBadOption( "missing scene: debris, ragdoll or tori" );
+		smpBadOption( "missing scene: debris, ragdoll or tori" );
 	if ( std::strcmp( argv[1], "--help" ) == 0 || std::strcmp( argv[1], "-h" ) == 0 )
 	{
 		std::fputs( kUsage, stdout );
 		std::exit( 0 );
 	}
-	if ( !pdParseSceneKind( argv[1], &o.config.kind ) )
-		pdBadOption( std::string( "unknown scene '" ) + argv[1] + "' (debris, ragdoll or tori)" );
+	if ( !smpParseSceneKind( argv[1], &o.config.kind ) )
+		smpBadOption( std::string( "unknown scene '" ) + argv[1] + "' (debris, ragdoll or tori)" );
 	for ( int i = 2; i < argc; ++i )
 	{
 		std::string arg = argv[i];
 		auto value = [&]() -> const char*
 		{
 			if ( i + 1 >= argc )
-				pdBadOption( arg + " needs a value" );
+				smpBadOption( arg + " needs a value" );
 			return argv[++i];
 		};
 		auto integer = [&]( long lo, long hi ) -> long
 		{
 			const char* text = value();
 			long v = 0;
-			if ( !pdParseInt( text, lo, hi, &v ) )
-				pdBadOption( arg + " expects an integer in " + std::to_string( lo ) + ".." + std::to_string( hi ) +
+			if ( !smpParseInt( text, lo, hi, &v ) )
+				smpBadOption( arg + " expects an integer in " + std::to_string( lo ) + ".." + std::to_string( hi ) +
 							 ", got '" + text + "'" );
 			return v;
 		};
@@ -117,11 +117,11 @@ pdOptions pdParseOptions( int argc, char** argv )
 		else if ( arg == "--algo" )
 		{
 			const char* text = value();
-			if ( !pdParseSceneAlgo( text, &o.config.algo ) )
-				pdBadOption( std::string( "--algo expects polydepth, gimpact or convex, got '" ) + text + "'" );
+			if ( !smpParseSceneAlgo( text, &o.config.algo ) )
+				smpBadOption( std::string( "--algo expects polydepth, gimpact or convex, got '" ) + text + "'" );
 		}
 		else if ( arg == "--bodies" )
-			o.config.bodies = (int)integer( 1, o.config.kind == PD_SCENE_RAGDOLL ? 64 : 4096 );
+			o.config.bodies = (int)integer( 1, o.config.kind == SMP_SCENE_RAGDOLL ? 64 : 4096 );
 		else if ( arg == "--debris" )
 			o.config.debris = (int)integer( 0, 256 );
 		else if ( arg == "--steps" )
@@ -144,7 +144,7 @@ pdOptions pdParseOptions( int argc, char** argv )
 			int w = 0, h = 0;
 			char tail = 0;
 			if ( std::sscanf( text, "%dx%d%c", &w, &h, &tail ) != 2 || w < 16 || h < 16 || w > 4096 || h > 4096 )
-				pdBadOption( std::string( "--size expects WxH with 16..4096 pixels per side, got '" ) + text + "'" );
+				smpBadOption( std::string( "--size expects WxH with 16..4096 pixels per side, got '" ) + text + "'" );
 			o.width = w;
 			o.height = h;
 		}
@@ -168,7 +168,7 @@ pdOptions pdParseOptions( int argc, char** argv )
 			char* end = nullptr;
 			double m = std::strtod( text, &end );
 			if ( end == text || *end != 0 || !( m > 0.0 && m < 1.0 ) )
-				pdBadOption( std::string( "--margin expects metres in (0, 1), got '" ) + text + "'" );
+				smpBadOption( std::string( "--margin expects metres in (0, 1), got '" ) + text + "'" );
 			o.config.margin = m;
 		}
 		else if ( arg == "--skin" )
@@ -177,7 +177,7 @@ pdOptions pdParseOptions( int argc, char** argv )
 			char* end = nullptr;
 			double r = std::strtod( text, &end );
 			if ( end == text || *end != 0 || !( r >= 0.0 && r < 0.1 ) )
-				pdBadOption( std::string( "--skin expects a fraction of the mesh size in [0, 0.1), got '" ) + text + "'" );
+				smpBadOption( std::string( "--skin expects a fraction of the mesh size in [0, 0.1), got '" ) + text + "'" );
 			o.config.relativeSkin = r;
 		}
 		else if ( arg == "--substeps" )
@@ -193,18 +193,18 @@ pdOptions pdParseOptions( int argc, char** argv )
 		else if ( arg == "--record-steps" )
 			o.config.recordSteps = (int)integer( 0, 10000000 );
 		else
-			pdBadOption( "unknown option '" + arg + "'" );
+			smpBadOption( "unknown option '" + arg + "'" );
 	}
 	o.config.recordContacts = o.showContacts;
 	return o;
 }
 
-void pdPrintTable( const pdScene& scene, const pdSceneMetrics& m )
+void smpPrintTable( const smpScene& scene, const smpSceneMetrics& m )
 {
-	const pdSceneConfig& c = scene.config();
+	const smpSceneConfig& c = scene.config();
 	std::printf( "polydepth-sample %s: algo %s, seed %u, %d dynamic bodies, %d steps of %.4g s (%d physics substeps, "
 				 "%d solver iterations)\n",
-				 scene.name(), pdSceneAlgoName( c.algo ), c.seed, m.dynamicBodies, m.steps, c.timeStep, c.substeps,
+				 scene.name(), smpSceneAlgoName( c.algo ), c.seed, m.dynamicBodies, m.steps, c.timeStep, c.substeps,
 				 c.solverIterations );
 	std::printf( "  %-22s %.2f s\n", "simulated", m.simulatedSeconds );
 	std::printf( "  %-22s median %.2f ms, p95 %.2f ms, mean %.2f ms\n", "step time", m.medianStepMs, m.p95StepMs,
@@ -231,9 +231,9 @@ void pdPrintTable( const pdScene& scene, const pdSceneMetrics& m )
 	std::printf( "  %-22s 0x%016" PRIx64 "\n", "state hash", m.hash );
 }
 
-void pdPrintJson( const pdScene& scene, const pdSceneMetrics& m )
+void smpPrintJson( const smpScene& scene, const smpSceneMetrics& m )
 {
-	const pdSceneConfig& c = scene.config();
+	const smpSceneConfig& c = scene.config();
 	std::printf( "{\"scene\": \"%s\", \"algo\": \"%s\", \"seed\": %u, \"bodies\": %d, \"steps\": %d, "
 				 "\"substeps\": %d, \"solver_iterations\": %d, "
 				 "\"simulated_s\": %.6g, \"median_ms\": %.6g, \"p95_ms\": %.6g, \"mean_ms\": %.6g, "
@@ -243,7 +243,7 @@ void pdPrintJson( const pdScene& scene, const pdSceneMetrics& m )
 				 "\"jitter\": %.6g, \"joints\": %d, \"max_joint_error\": %.6g, \"max_joint_angle_error\": %.6g, "
 				 "\"max_limit_violation\": %.6g, "
 				 "\"finite\": %s, \"hash\": \"0x%016" PRIx64 "\", \"body_size\": %.6g}\n",
-				 scene.name(), pdSceneAlgoName( c.algo ), c.seed, m.dynamicBodies, m.steps, c.substeps,
+				 scene.name(), smpSceneAlgoName( c.algo ), c.seed, m.dynamicBodies, m.steps, c.substeps,
 				 c.solverIterations, m.simulatedSeconds,
 				 m.medianStepMs, m.p95StepMs, m.meanStepMs, m.meanContacts, m.maxContacts, m.lost, m.asleep,
 				 m.maxPenetration, m.maxPenetrationStep, m.finalPenetration, m.penetrationQueries,
@@ -254,121 +254,121 @@ void pdPrintJson( const pdScene& scene, const pdSceneMetrics& m )
 #ifdef POLYDEPTH_HAVE_RENDER
 
 /// Render meshes made once per scene mesh (bodies share meshes).
-class pdSceneDrawer
+class smpSceneDrawer
 {
   public:
-	~pdSceneDrawer() { clear(); }
+	~smpSceneDrawer() { clear(); }
 	void clear()
 	{
 		for ( auto& entry : m_meshes )
-			pdDestroyRenderMesh( entry.second );
+			smpDestroyRenderMesh( entry.second );
 		m_meshes.clear();
 	}
 
-	void draw( pdRenderer* renderer, const pdScene& scene, const double eye[3], const double target[3],
+	void draw( smpRenderer* renderer, const smpScene& scene, const double eye[3], const double target[3],
 			   bool showContacts )
 	{
-		pdRenderFrameDef frame = pdDefaultRenderFrameDef();
+		smpRenderFrameDef frame = smpDefaultRenderFrameDef();
 		for ( int k = 0; k < 3; ++k )
 		{
 			frame.eye[k] = eye[k];
 			frame.target[k] = target[k];
 		}
-		pdRenderer_Begin( renderer, &frame );
+		smpRenderer_Begin( renderer, &frame );
 		for ( int i = 0; i < scene.bodyCount(); ++i )
 		{
-			pdSceneMesh mesh = scene.bodyMesh( i );
-			pdRenderMesh*& rm = m_meshes[mesh.vertices];
+			smpSceneMesh mesh = scene.bodyMesh( i );
+			smpRenderMesh*& rm = m_meshes[mesh.vertices];
 			if ( rm == nullptr )
-				rm = pdCreateRenderMesh( mesh.vertices, mesh.vertexCount, mesh.indices, mesh.triangleCount, 40.0 );
+				rm = smpCreateRenderMesh( mesh.vertices, mesh.vertexCount, mesh.indices, mesh.triangleCount, 40.0 );
 			pdTransform pose = scene.bodyPose( i );
-			pdRenderPose rp = { { pose.q.w, pose.q.x, pose.q.y, pose.q.z }, { pose.p.x, pose.p.y, pose.p.z } };
+			smpRenderPose rp = { { pose.q.w, pose.q.x, pose.q.y, pose.q.z }, { pose.p.x, pose.p.y, pose.p.z } };
 			float rgb[3];
 			scene.bodyColor( i, rgb );
 			// The static environment is one-sided (walls facing the camera away are culled, a
 			// cut-away view); bodies are lit on both sides, as loaded soups may be wound either way.
-			unsigned flags = scene.bodyIsStatic( i ) ? 0u : (unsigned)( PD_RENDER_CAST_SHADOW | PD_RENDER_TWO_SIDED );
-			pdRenderer_DrawMesh( renderer, rm, &rp, rgb, flags );
+			unsigned flags = scene.bodyIsStatic( i ) ? 0u : (unsigned)( SMP_RENDER_CAST_SHADOW | SMP_RENDER_TWO_SIDED );
+			smpRenderer_DrawMesh( renderer, rm, &rp, rgb, flags );
 		}
 		if ( showContacts )
 		{
 			const float red[3] = { 0.95f, 0.10f, 0.10f };
 			const float yellow[3] = { 1.0f, 0.85f, 0.10f };
-			for ( const pdSceneContact& c : scene.contacts() )
+			for ( const smpSceneContact& c : scene.contacts() )
 			{
 				double tip[3] = { c.point[0] + 0.15 * c.normal[0], c.point[1] + 0.15 * c.normal[1],
 								  c.point[2] + 0.15 * c.normal[2] };
-				pdRenderer_DrawLine( renderer, c.point, tip, yellow );
-				pdRenderer_DrawPoint( renderer, c.point, red, 4.0f );
+				smpRenderer_DrawLine( renderer, c.point, tip, yellow );
+				smpRenderer_DrawPoint( renderer, c.point, red, 4.0f );
 			}
 		}
-		pdRenderer_End( renderer );
+		smpRenderer_End( renderer );
 	}
 
   private:
-	std::map<const double*, pdRenderMesh*> m_meshes;
+	std::map<const double*, smpRenderMesh*> m_meshes;
 };
 
-std::string pdLabel( const pdScene& scene )
+std::string smpLabel( const smpScene& scene )
 {
 	char text[128];
-	std::snprintf( text, sizeof( text ), "%s %s  t=%.2fs", scene.name(), pdSceneAlgoName( scene.config().algo ),
+	std::snprintf( text, sizeof( text ), "%s %s  t=%.2fs", scene.name(), smpSceneAlgoName( scene.config().algo ),
 				   scene.stepIndex() * scene.config().timeStep );
 	return text;
 }
 
-int pdRunView( pdOptions& o )
+int smpRunView( smpOptions& o )
 {
 	char reason[256] = "";
-	if ( !pdWindowAvailable( reason, sizeof( reason ) ) )
+	if ( !smpWindowAvailable( reason, sizeof( reason ) ) )
 	{
 		std::fprintf( stderr, "polydepth-sample: --view: %s\n", reason );
 		return 2;
 	}
-	pdWindow* window = pdCreateWindow( o.width, o.height, "polydepth-sample", reason, sizeof( reason ) );
+	smpWindow* window = smpCreateWindow( o.width, o.height, "polydepth-sample", reason, sizeof( reason ) );
 	if ( window == nullptr )
 	{
 		std::fprintf( stderr, "polydepth-sample: --view: %s\n", reason );
 		return 2;
 	}
 	char error[256] = "";
-	pdRenderer* renderer = pdCreateRenderer( o.width, o.height, 1, error, sizeof( error ) );
+	smpRenderer* renderer = smpCreateRenderer( o.width, o.height, 1, error, sizeof( error ) );
 	if ( renderer == nullptr )
 	{
 		std::fprintf( stderr, "polydepth-sample: %s\n", error );
-		pdDestroyWindow( window );
+		smpDestroyWindow( window );
 		return 1;
 	}
 	o.config.recordContacts = true;
 	std::string message;
-	std::unique_ptr<pdScene> scene = pdScene::create( o.config, &message );
+	std::unique_ptr<smpScene> scene = smpScene::create( o.config, &message );
 	if ( !scene )
 	{
 		std::fprintf( stderr, "polydepth-sample: %s\n", message.c_str() );
-		pdDestroyRenderer( renderer );
-		pdDestroyWindow( window );
+		smpDestroyRenderer( renderer );
+		smpDestroyWindow( window );
 		return 1;
 	}
 	double eye[3], target[3];
 	scene->camera( eye, target );
-	pdViewerState view;
+	smpViewerState view;
 	// A cycles through the algorithms; the convex peer only where it builds (tori).
-	int algorithms = o.config.kind == PD_SCENE_TORI ? 3 : 2;
-	pdViewer_Init( &view, eye, target, (int)o.config.algo, algorithms, o.showContacts );
-	pdSceneDrawer drawer;
+	int algorithms = o.config.kind == SMP_SCENE_TORI ? 3 : 2;
+	smpViewer_Init( &view, eye, target, (int)o.config.algo, algorithms, o.showContacts );
+	smpSceneDrawer drawer;
 	// The loop ends when the window closes or on Q/Esc; each pass is one frame. The input
-	// handling is pdViewer_Update (tested without a window in tests/samples/test_viewer.cpp).
+	// handling is smpViewer_Update (tested without a window in tests/samples/test_viewer.cpp).
 	for ( long frame = 0; frame < 100000000L; ++frame )
 	{
-		pdWindowInput input;
-		pdWindow_Poll( window, &input );
-		pdViewerActions act = pdViewer_Update( &view, &input, scene->stepIndex() >= scene->stepCount() );
+		smpWindowInput input;
+		smpWindow_Poll( window, &input );
+		smpViewerActions act = smpViewer_Update( &view, &input, scene->stepIndex() >= scene->stepCount() );
 		if ( act.quit )
 			break;
 		if ( act.restart )
 		{
-			o.config.algo = (pdSceneAlgo)view.algorithm;
-			std::unique_ptr<pdScene> next = pdScene::create( o.config, &message );
+			o.config.algo = (smpSceneAlgo)view.algorithm;
+			std::unique_ptr<smpScene> next = smpScene::create( o.config, &message );
 			if ( next )
 			{
 				drawer.clear();
@@ -382,29 +382,29 @@ int pdRunView( pdOptions& o )
 				view.algorithm = (int)o.config.algo;
 			}
 		}
-		pdViewer_GetEye( &view, eye );
+		smpViewer_GetEye( &view, eye );
 		for ( int k = 0; k < 3; ++k )
 			target[k] = view.target[k];
 		if ( act.step && scene->stepIndex() < scene->stepCount() )
 			scene->step();
 		if ( input.width > 0 && input.height > 0 )
-			pdRenderer_Resize( renderer, input.width, input.height );
+			smpRenderer_Resize( renderer, input.width, input.height );
 		drawer.draw( renderer, *scene, eye, target, view.showContacts );
-		int w = pdRenderer_GetWidth( renderer ), h = pdRenderer_GetHeight( renderer );
-		std::vector<uint8_t> pixels( pdRenderer_GetPixels( renderer ), pdRenderer_GetPixels( renderer ) + 4 * w * h );
+		int w = smpRenderer_GetWidth( renderer ), h = smpRenderer_GetHeight( renderer );
+		std::vector<uint8_t> pixels( smpRenderer_GetPixels( renderer ), smpRenderer_GetPixels( renderer ) + 4 * w * h );
 		const uint8_t white[3] = { 255, 255, 255 };
-		pdDrawLabel( pixels.data(), w, h, 10, 10, ( pdLabel( *scene ) + ( view.paused ? "  (PAUSED)" : "" ) ).c_str(), 2,
+		smpDrawLabel( pixels.data(), w, h, 10, 10, ( smpLabel( *scene ) + ( view.paused ? "  (PAUSED)" : "" ) ).c_str(), 2,
 					 white );
-		pdWindow_Present( window, pixels.data(), w, h );
+		smpWindow_Present( window, pixels.data(), w, h );
 	}
 	drawer.clear();
-	pdDestroyRenderer( renderer );
-	pdDestroyWindow( window );
-	pdSceneMetrics m = scene->metrics();
+	smpDestroyRenderer( renderer );
+	smpDestroyWindow( window );
+	smpSceneMetrics m = scene->metrics();
 	if ( o.json )
-		pdPrintJson( *scene, m );
+		smpPrintJson( *scene, m );
 	else
-		pdPrintTable( *scene, m );
+		smpPrintTable( *scene, m );
 	return 0;
 }
 
@@ -414,10 +414,10 @@ int pdRunView( pdOptions& o )
 
 /// Steps a scene and, when a path is given, writes one CSV row per step: the step's wall time,
 /// its contact points, and the body-body and below-floor penetrations at the latest sample.
-class pdSeriesWriter
+class smpSeriesWriter
 {
 public:
-	explicit pdSeriesWriter( const std::string& path )
+	explicit smpSeriesWriter( const std::string& path )
 	{
 		if ( !path.empty() )
 		{
@@ -427,20 +427,20 @@ public:
 				std::fprintf( m_file, "step,ms,contacts,penetration_m,floor_m\n" );
 		}
 	}
-	~pdSeriesWriter()
+	~smpSeriesWriter()
 	{
 		if ( m_file != nullptr )
 			std::fclose( m_file );
 	}
 	bool ok() const { return !m_failed; }
-	bool step( pdScene& scene )
+	bool step( smpScene& scene )
 	{
 		auto t0 = std::chrono::steady_clock::now();
 		bool more = scene.step();
 		double ms = std::chrono::duration<double, std::milli>( std::chrono::steady_clock::now() - t0 ).count();
 		if ( m_file != nullptr )
 		{
-			pdSceneMetrics m = scene.metrics();
+			smpSceneMetrics m = scene.metrics();
 			// metrics() keeps a running mean of contacts; recover this step's count from it.
 			double total = m.meanContacts * m.steps;
 			std::fprintf( m_file, "%d,%.4f,%.0f,%.6f,%.6f\n", m.steps, ms, total - m_contactTotal, m.finalPenetration,
@@ -458,12 +458,12 @@ private:
 
 int main( int argc, char** argv )
 {
-	pdOptions o = pdParseOptions( argc, argv );
+	smpOptions o = smpParseOptions( argc, argv );
 	bool pictures = !o.framesDir.empty() || !o.video.empty() || !o.sheet.empty();
 
 #ifdef POLYDEPTH_HAVE_RENDER
 	if ( o.view )
-		return pdRunView( o );
+		return smpRunView( o );
 #else
 	if ( o.view || pictures )
 	{
@@ -482,7 +482,7 @@ int main( int argc, char** argv )
 	}
 
 	std::string error;
-	std::unique_ptr<pdScene> scene = pdScene::create( o.config, &error );
+	std::unique_ptr<smpScene> scene = smpScene::create( o.config, &error );
 	if ( !scene )
 	{
 		std::fprintf( stderr, "polydepth-sample: %s\n", error.c_str() );
@@ -490,18 +490,18 @@ int main( int argc, char** argv )
 	}
 
 #ifdef POLYDEPTH_HAVE_RENDER
-	pdRenderer* renderer = nullptr;
-	pdSceneDrawer drawer;
+	smpRenderer* renderer = nullptr;
+	smpSceneDrawer drawer;
 	std::string frameDir = o.framesDir;
 	bool temporaryFrames = false;
 	const int tileW = 480, tileH = 270, sheetMoments = 6;
 	std::vector<std::vector<uint8_t>> tiles;
 	std::vector<int> sheetSteps;
-	pdRenderer* tileRenderer = nullptr;
+	smpRenderer* tileRenderer = nullptr;
 	if ( pictures )
 	{
 		char message[256] = "";
-		renderer = pdCreateRenderer( o.width, o.height, 2, message, sizeof( message ) );
+		renderer = smpCreateRenderer( o.width, o.height, 2, message, sizeof( message ) );
 		if ( renderer == nullptr )
 		{
 			std::fprintf( stderr, "polydepth-sample: %s\n", message );
@@ -513,7 +513,7 @@ int main( int argc, char** argv )
 			if ( mkdtemp( pattern ) == nullptr )
 			{
 				std::fprintf( stderr, "polydepth-sample: cannot create a temporary frame directory\n" );
-				pdDestroyRenderer( renderer );
+				smpDestroyRenderer( renderer );
 				return 1;
 			}
 			frameDir = pattern;
@@ -527,17 +527,17 @@ int main( int argc, char** argv )
 			{
 				std::fprintf( stderr, "polydepth-sample: %s: cannot create directory (%s)\n", frameDir.c_str(),
 							  ec.message().c_str() );
-				pdDestroyRenderer( renderer );
+				smpDestroyRenderer( renderer );
 				return 1;
 			}
 		}
 		if ( !o.sheet.empty() )
 		{
-			tileRenderer = pdCreateRenderer( tileW, tileH, 2, message, sizeof( message ) );
+			tileRenderer = smpCreateRenderer( tileW, tileH, 2, message, sizeof( message ) );
 			if ( tileRenderer == nullptr )
 			{
 				std::fprintf( stderr, "polydepth-sample: %s\n", message );
-				pdDestroyRenderer( renderer );
+				smpDestroyRenderer( renderer );
 				return 1;
 			}
 			for ( int k = 0; k < sheetMoments; ++k )
@@ -556,12 +556,12 @@ int main( int argc, char** argv )
 			char path[4096];
 			std::snprintf( path, sizeof( path ), "%s/frame_%05d.png", frameDir.c_str(), frameIndex++ );
 			char message[512] = "";
-			const uint8_t* p = pdRenderer_GetPixels( renderer );
+			const uint8_t* p = smpRenderer_GetPixels( renderer );
 			std::vector<uint8_t> labelled( p, p + 4 * o.width * o.height );
 			const uint8_t white[3] = { 255, 255, 255 };
-			pdDrawLabel( labelled.data(), o.width, o.height, 10, 10, pdLabel( *scene ).c_str(), o.width >= 640 ? 2 : 1,
+			smpDrawLabel( labelled.data(), o.width, o.height, 10, 10, smpLabel( *scene ).c_str(), o.width >= 640 ? 2 : 1,
 						 white );
-			if ( !pdWritePng( path, labelled.data(), o.width, o.height, message, sizeof( message ) ) )
+			if ( !smpWritePng( path, labelled.data(), o.width, o.height, message, sizeof( message ) ) )
 			{
 				std::fprintf( stderr, "polydepth-sample: %s\n", message );
 				writeFailed = true;
@@ -572,13 +572,13 @@ int main( int argc, char** argv )
 			 (int)tiles.size() < sheetMoments )
 		{
 			drawer.draw( tileRenderer, *scene, eye, target, o.showContacts );
-			const uint8_t* p = pdRenderer_GetPixels( tileRenderer );
+			const uint8_t* p = smpRenderer_GetPixels( tileRenderer );
 			tiles.emplace_back( p, p + 4 * tileW * tileH );
 			const uint8_t white[3] = { 255, 255, 255 };
-			pdDrawLabel( tiles.back().data(), tileW, tileH, 8, 8, pdLabel( *scene ).c_str(), 2, white );
+			smpDrawLabel( tiles.back().data(), tileW, tileH, 8, 8, smpLabel( *scene ).c_str(), 2, white );
 		}
 	};
-	pdSeriesWriter series( o.series );
+	smpSeriesWriter series( o.series );
 	if ( !series.ok() )
 	{
 		std::fprintf( stderr, "polydepth-sample: %s: cannot write the series file\n", o.series.c_str() );
@@ -594,7 +594,7 @@ int main( int argc, char** argv )
 	if ( pictures )
 		capture();
 #else
-	pdSeriesWriter series( o.series );
+	smpSeriesWriter series( o.series );
 	if ( !series.ok() )
 	{
 		std::fprintf( stderr, "polydepth-sample: %s: cannot write the series file\n", o.series.c_str() );
@@ -605,7 +605,7 @@ int main( int argc, char** argv )
 	}
 #endif
 
-	pdSceneMetrics m = scene->metrics();
+	smpSceneMetrics m = scene->metrics();
 	int status = 0;
 
 #ifdef POLYDEPTH_HAVE_RENDER
@@ -615,11 +615,11 @@ int main( int argc, char** argv )
 		for ( const auto& t : tiles )
 			pointers.push_back( t.data() );
 		int sw = 0, sh = 0;
-		pdComposeSheet( pointers.data(), (int)pointers.size(), tileW, tileH, 3, 6, nullptr, &sw, &sh );
+		smpComposeSheet( pointers.data(), (int)pointers.size(), tileW, tileH, 3, 6, nullptr, &sw, &sh );
 		std::vector<uint8_t> sheet( (size_t)sw * sh * 4 );
-		pdComposeSheet( pointers.data(), (int)pointers.size(), tileW, tileH, 3, 6, sheet.data(), &sw, &sh );
+		smpComposeSheet( pointers.data(), (int)pointers.size(), tileW, tileH, 3, 6, sheet.data(), &sw, &sh );
 		char message[512] = "";
-		if ( !pdWritePng( o.sheet.c_str(), sheet.data(), sw, sh, message, sizeof( message ) ) )
+		if ( !smpWritePng( o.sheet.c_str(), sheet.data(), sw, sh, message, sizeof( message ) ) )
 		{
 			std::fprintf( stderr, "polydepth-sample: %s\n", message );
 			status = 1;
@@ -645,15 +645,15 @@ int main( int argc, char** argv )
 	if ( writeFailed )
 		status = 1;
 	drawer.clear();
-	pdDestroyRenderer( tileRenderer );
-	pdDestroyRenderer( renderer );
+	smpDestroyRenderer( tileRenderer );
+	smpDestroyRenderer( renderer );
 #endif
 
 	if ( o.hash )
 		std::printf( "0x%016" PRIx64 "\n", m.hash );
 	else if ( o.json )
-		pdPrintJson( *scene, m );
+		smpPrintJson( *scene, m );
 	else
-		pdPrintTable( *scene, m );
+		smpPrintTable( *scene, m );
 	return status;
 }

@@ -20,13 +20,13 @@
 #endif
 
 // Caps: far above any benchmark model, far below what would exhaust memory by accident.
-#define PD_IO_MAX_TRIANGLES 50000000
-#define PD_IO_MAX_VERTICES 50000000
-#define PD_IO_MAX_FRAMES 10000000
-#define PD_IO_MAX_FILE_BYTES ( (size_t)1 << 31 )
-#define PD_IO_MAX_TOKEN 127
+#define SMP_IO_MAX_TRIANGLES 50000000
+#define SMP_IO_MAX_VERTICES 50000000
+#define SMP_IO_MAX_FRAMES 10000000
+#define SMP_IO_MAX_FILE_BYTES ( (size_t)1 << 31 )
+#define SMP_IO_MAX_TOKEN 127
 
-static void pdSetError( char* error, size_t errorSize, const char* path, const char* format, ... )
+static void smpSetError( char* error, size_t errorSize, const char* path, const char* format, ... )
 {
 	if ( error == NULL || errorSize == 0 )
 	{
@@ -50,7 +50,7 @@ static void pdSetError( char* error, size_t errorSize, const char* path, const c
 	}
 }
 
-static void pdClearSoupOut( pdSoup* soup )
+static void smpClearSoupOut( smpSoup* soup )
 {
 	soup->vertices = NULL;
 	soup->vertexCount = 0;
@@ -59,12 +59,12 @@ static void pdClearSoupOut( pdSoup* soup )
 }
 
 // Reads a whole file (chunked, so pipes and odd files work); NUL-terminated.
-static char* pdReadFile( const char* path, size_t* outSize, char* error, size_t errorSize )
+static char* smpReadFile( const char* path, size_t* outSize, char* error, size_t errorSize )
 {
 	FILE* file = fopen( path, "rb" );
 	if ( file == NULL )
 	{
-		pdSetError( error, errorSize, path, "cannot open file (%s)", strerror( errno ) );
+		smpSetError( error, errorSize, path, "cannot open file (%s)", strerror( errno ) );
 		return NULL;
 	}
 	size_t capacity = 1 << 16;
@@ -73,18 +73,18 @@ static char* pdReadFile( const char* path, size_t* outSize, char* error, size_t 
 	if ( data == NULL )
 	{
 		fclose( file );
-		pdSetError( error, errorSize, path, "out of memory" );
+		smpSetError( error, errorSize, path, "out of memory" );
 		return NULL;
 	}
 	for ( ;; )
 	{
 		if ( size == capacity )
 		{
-			if ( capacity >= PD_IO_MAX_FILE_BYTES )
+			if ( capacity >= SMP_IO_MAX_FILE_BYTES )
 			{
 				free( data );
 				fclose( file );
-				pdSetError( error, errorSize, path, "file too large (over %zu bytes)", (size_t)PD_IO_MAX_FILE_BYTES );
+				smpSetError( error, errorSize, path, "file too large (over %zu bytes)", (size_t)SMP_IO_MAX_FILE_BYTES );
 				return NULL;
 			}
 			size_t grown = 2 * capacity;
@@ -93,7 +93,7 @@ static char* pdReadFile( const char* path, size_t* outSize, char* error, size_t 
 			{
 				free( data );
 				fclose( file );
-				pdSetError( error, errorSize, path, "out of memory reading the file" );
+				smpSetError( error, errorSize, path, "out of memory reading the file" );
 				return NULL;
 			}
 			data = bigger;
@@ -111,7 +111,7 @@ static char* pdReadFile( const char* path, size_t* outSize, char* error, size_t 
 		int code = errno;
 		free( data );
 		fclose( file );
-		pdSetError( error, errorSize, path, "read error (%s)", code != 0 ? strerror( code ) : "unknown" );
+		smpSetError( error, errorSize, path, "read error (%s)", code != 0 ? strerror( code ) : "unknown" );
 		return NULL;
 	}
 	fclose( file );
@@ -120,28 +120,28 @@ static char* pdReadFile( const char* path, size_t* outSize, char* error, size_t 
 	return data;
 }
 
-typedef struct pdTokenizer
+typedef struct smpTokenizer
 {
 	const char* data;
 	size_t size;
 	size_t pos;
 	int line;
-	char token[PD_IO_MAX_TOKEN + 1];
+	char token[SMP_IO_MAX_TOKEN + 1];
 	const char* path;
 	char* error;
 	size_t errorSize;
-} pdTokenizer;
+} smpTokenizer;
 
-static bool pdIsSpace( char c )
+static bool smpIsSpace( char c )
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
 // Next whitespace-separated token; false at end of data (token empty) or on an overlong token.
-static bool pdNextToken( pdTokenizer* t )
+static bool smpNextToken( smpTokenizer* t )
 {
 	t->token[0] = '\0';
-	while ( t->pos < t->size && pdIsSpace( t->data[t->pos] ) )
+	while ( t->pos < t->size && smpIsSpace( t->data[t->pos] ) )
 	{
 		if ( t->data[t->pos] == '\n' )
 		{
@@ -154,28 +154,28 @@ static bool pdNextToken( pdTokenizer* t )
 		return false;
 	}
 	size_t n = 0;
-	while ( t->pos < t->size && !pdIsSpace( t->data[t->pos] ) )
+	while ( t->pos < t->size && !smpIsSpace( t->data[t->pos] ) )
 	{
-		if ( n < PD_IO_MAX_TOKEN )
+		if ( n < SMP_IO_MAX_TOKEN )
 		{
 			t->token[n] = t->data[t->pos];
 		}
 		++n;
 		t->pos++;
 	}
-	if ( n > PD_IO_MAX_TOKEN )
+	if ( n > SMP_IO_MAX_TOKEN )
 	{
-		t->token[PD_IO_MAX_TOKEN] = '\0';
+		t->token[SMP_IO_MAX_TOKEN] = '\0';
 		return false;
 	}
 	t->token[n] = '\0';
 	return true;
 }
 
-static bool pdAtEnd( pdTokenizer* t )
+static bool smpAtEnd( smpTokenizer* t )
 {
 	size_t pos = t->pos;
-	while ( pos < t->size && pdIsSpace( t->data[pos] ) )
+	while ( pos < t->size && smpIsSpace( t->data[pos] ) )
 	{
 		++pos;
 	}
@@ -183,7 +183,7 @@ static bool pdAtEnd( pdTokenizer* t )
 }
 
 // Printable excerpt of the current token for messages (binary garbage stays one line).
-static const char* pdTokenForMessage( pdTokenizer* t )
+static const char* smpTokenForMessage( smpTokenizer* t )
 {
 	size_t n = strlen( t->token );
 	if ( n > 24 )
@@ -202,100 +202,100 @@ static const char* pdTokenForMessage( pdTokenizer* t )
 	return t->token;
 }
 
-static bool pdFailToken( pdTokenizer* t, const char* what )
+static bool smpFailToken( smpTokenizer* t, const char* what )
 {
 	if ( t->pos >= t->size && t->token[0] == '\0' )
 	{
-		pdSetError( t->error, t->errorSize, t->path, "line %d: truncated file: expected %s, found end of file", t->line,
+		smpSetError( t->error, t->errorSize, t->path, "line %d: truncated file: expected %s, found end of file", t->line,
 					what );
 	}
 	else
 	{
-		pdSetError( t->error, t->errorSize, t->path, "line %d: expected %s, found '%s'", t->line, what,
-					pdTokenForMessage( t ) );
+		smpSetError( t->error, t->errorSize, t->path, "line %d: expected %s, found '%s'", t->line, what,
+					smpTokenForMessage( t ) );
 	}
 	return false;
 }
 
-static bool pdReadInteger( pdTokenizer* t, long long* out, const char* what )
+static bool smpReadInteger( smpTokenizer* t, long long* out, const char* what )
 {
-	if ( !pdNextToken( t ) )
+	if ( !smpNextToken( t ) )
 	{
-		return pdFailToken( t, what );
+		return smpFailToken( t, what );
 	}
 	errno = 0;
 	char* end = NULL;
 	long long v = strtoll( t->token, &end, 10 );
 	if ( end == t->token || *end != '\0' || errno == ERANGE )
 	{
-		return pdFailToken( t, what );
+		return smpFailToken( t, what );
 	}
 	*out = v;
 	return true;
 }
 
-static bool pdReadDouble( pdTokenizer* t, double* out, const char* what )
+static bool smpReadDouble( smpTokenizer* t, double* out, const char* what )
 {
-	if ( !pdNextToken( t ) )
+	if ( !smpNextToken( t ) )
 	{
-		return pdFailToken( t, what );
+		return smpFailToken( t, what );
 	}
 	char* end = NULL;
 	double v = strtod( t->token, &end );
 	if ( end == t->token || *end != '\0' )
 	{
-		return pdFailToken( t, what );
+		return smpFailToken( t, what );
 	}
 	*out = v; // may be Inf/NaN: callers say which value was bad
 	return true;
 }
 
-static bool pdCheckCount( pdTokenizer* t, long long count, long long cap, const char* what )
+static bool smpCheckCount( smpTokenizer* t, long long count, long long cap, const char* what )
 {
 	if ( count < 0 )
 	{
-		pdSetError( t->error, t->errorSize, t->path, "line %d: negative %s count %lld", t->line, what, count );
+		smpSetError( t->error, t->errorSize, t->path, "line %d: negative %s count %lld", t->line, what, count );
 		return false;
 	}
 	if ( count > cap )
 	{
-		pdSetError( t->error, t->errorSize, t->path, "line %d: %s count %lld exceeds the limit of %lld", t->line, what,
+		smpSetError( t->error, t->errorSize, t->path, "line %d: %s count %lld exceeds the limit of %lld", t->line, what,
 					count, cap );
 		return false;
 	}
 	return true;
 }
 
-static bool pdExpectEnd( pdTokenizer* t, const char* after )
+static bool smpExpectEnd( smpTokenizer* t, const char* after )
 {
-	if ( pdAtEnd( t ) )
+	if ( smpAtEnd( t ) )
 	{
 		return true;
 	}
-	pdNextToken( t );
-	pdSetError( t->error, t->errorSize, t->path, "line %d: counts do not match the data: unexpected '%s' after %s",
-				t->line, pdTokenForMessage( t ), after );
+	smpNextToken( t );
+	smpSetError( t->error, t->errorSize, t->path, "line %d: counts do not match the data: unexpected '%s' after %s",
+				t->line, smpTokenForMessage( t ), after );
 	return false;
 }
 
 // .tri: "TRI", vertex count, triangle count, x y z per vertex, i j k per triangle (0-based).
-static bool pdParseTri( pdTokenizer* t, pdSoup* out )
+static bool smpParseTri( smpTokenizer* t, smpSoup* out )
 {
-	if ( !pdNextToken( t ) || strcmp( t->token, "TRI" ) != 0 )
+	if ( !smpNextToken( t ) || strcmp( t->token, "TRI" ) != 0 )
 	{
-		return pdFailToken( t, "the header 'TRI'" );
+		return smpFailToken( t, "the header 'TRI'" );
 	}
 	long long vertexCount = 0, triangleCount = 0;
-	if ( !pdReadInteger( t, &vertexCount, "the vertex count" ) ||
-		 !pdCheckCount( t, vertexCount, PD_IO_MAX_VERTICES, "vertex" ) ||
-		 !pdReadInteger( t, &triangleCount, "the triangle count" ) ||
-		 !pdCheckCount( t, triangleCount, PD_IO_MAX_TRIANGLES, "triangle" ) )
+	if ( !smpReadInteger( t, &vertexCount, "the vertex count" ) ||
+		 !smpCheckCount( t, vertexCount, SMP_IO_MAX_VERTICES, "vertex" ) ||
+		 !smpReadInteger( t, &triangleCount, "the triangle count" ) ||
+		 !smpCheckCount( t, triangleCount, SMP_IO_MAX_TRIANGLES, "triangle" ) )
 	{
 		return false;
 	}
 	if ( vertexCount == 0 || triangleCount == 0 )
 	{
-		pdSetError( t->error, t->errorSize, t->path, "empty mesh (%lld vertices, %lld triangles)", vertexCount,
+		smpSetError( t->error, t->errorSize, t->path, "empty mesh (%lld vertices, %lld triangles)", vertexCount,
 					triangleCount );
 		return false;
 	}
@@ -304,7 +304,7 @@ static bool pdParseTri( pdTokenizer* t, pdSoup* out )
 	long long remaining = (long long)( t->size - t->pos );
 	if ( needed > remaining + 1 )
 	{
-		pdSetError( t->error, t->errorSize, t->path,
+		smpSetError( t->error, t->errorSize, t->path,
 					"truncated file: %lld vertices and %lld triangles need at least %lld more bytes, the file has %lld",
 					vertexCount, triangleCount, needed, remaining );
 		return false;
@@ -313,7 +313,7 @@ static bool pdParseTri( pdTokenizer* t, pdSoup* out )
 	out->indices = (uint32_t*)malloc( (size_t)triangleCount * 3 * sizeof( uint32_t ) );
 	if ( out->vertices == NULL || out->indices == NULL )
 	{
-		pdSetError( t->error, t->errorSize, t->path, "out of memory for %lld vertices and %lld triangles", vertexCount,
+		smpSetError( t->error, t->errorSize, t->path, "out of memory for %lld vertices and %lld triangles", vertexCount,
 					triangleCount );
 		return false;
 	}
@@ -322,13 +322,13 @@ static bool pdParseTri( pdTokenizer* t, pdSoup* out )
 		for ( int a = 0; a < 3; ++a )
 		{
 			double v = 0.0;
-			if ( !pdReadDouble( t, &v, "a vertex coordinate" ) )
+			if ( !smpReadDouble( t, &v, "a vertex coordinate" ) )
 			{
 				return false;
 			}
 			if ( !isfinite( v ) )
 			{
-				pdSetError( t->error, t->errorSize, t->path, "line %d: vertex %lld has a non-finite coordinate", t->line,
+				smpSetError( t->error, t->errorSize, t->path, "line %d: vertex %lld has a non-finite coordinate", t->line,
 							i );
 				return false;
 			}
@@ -340,13 +340,13 @@ static bool pdParseTri( pdTokenizer* t, pdSoup* out )
 		for ( int a = 0; a < 3; ++a )
 		{
 			long long v = 0;
-			if ( !pdReadInteger( t, &v, "a vertex index" ) )
+			if ( !smpReadInteger( t, &v, "a vertex index" ) )
 			{
 				return false;
 			}
 			if ( v < 0 || v >= vertexCount )
 			{
-				pdSetError( t->error, t->errorSize, t->path,
+				smpSetError( t->error, t->errorSize, t->path,
 							"line %d: triangle %lld references vertex %lld of %lld (index out of range)", t->line, i, v,
 							vertexCount );
 				return false;
@@ -356,28 +356,28 @@ static bool pdParseTri( pdTokenizer* t, pdSoup* out )
 	}
 	out->vertexCount = (int)vertexCount;
 	out->triangleCount = (int)triangleCount;
-	return pdExpectEnd( t, "the last triangle" );
+	return smpExpectEnd( t, "the last triangle" );
 }
 
 // .tris: triangle count, then 9 coordinates per triangle; coincident corners are welded.
-static bool pdParseTris( pdTokenizer* t, pdSoup* out )
+static bool smpParseTris( smpTokenizer* t, smpSoup* out )
 {
 	long long triangleCount = 0;
-	if ( !pdReadInteger( t, &triangleCount, "the triangle count" ) ||
-		 !pdCheckCount( t, triangleCount, PD_IO_MAX_TRIANGLES, "triangle" ) )
+	if ( !smpReadInteger( t, &triangleCount, "the triangle count" ) ||
+		 !smpCheckCount( t, triangleCount, SMP_IO_MAX_TRIANGLES, "triangle" ) )
 	{
 		return false;
 	}
 	if ( triangleCount == 0 )
 	{
-		pdSetError( t->error, t->errorSize, t->path, "empty mesh (0 triangles)" );
+		smpSetError( t->error, t->errorSize, t->path, "empty mesh (0 triangles)" );
 		return false;
 	}
 	long long needed = 18 * triangleCount;
 	long long remaining = (long long)( t->size - t->pos );
 	if ( needed > remaining + 1 )
 	{
-		pdSetError( t->error, t->errorSize, t->path,
+		smpSetError( t->error, t->errorSize, t->path,
 					"truncated file: %lld triangles need at least %lld more bytes, the file has %lld", triangleCount,
 					needed, remaining );
 		return false;
@@ -386,19 +386,19 @@ static bool pdParseTris( pdTokenizer* t, pdSoup* out )
 	out->indices = (uint32_t*)malloc( (size_t)triangleCount * 3 * sizeof( uint32_t ) );
 	if ( out->vertices == NULL || out->indices == NULL )
 	{
-		pdSetError( t->error, t->errorSize, t->path, "out of memory for %lld triangles", triangleCount );
+		smpSetError( t->error, t->errorSize, t->path, "out of memory for %lld triangles", triangleCount );
 		return false;
 	}
 	for ( long long i = 0; i < 9 * triangleCount; ++i )
 	{
 		double v = 0.0;
-		if ( !pdReadDouble( t, &v, "a vertex coordinate" ) )
+		if ( !smpReadDouble( t, &v, "a vertex coordinate" ) )
 		{
 			return false;
 		}
 		if ( !isfinite( v ) )
 		{
-			pdSetError( t->error, t->errorSize, t->path, "line %d: triangle %lld has a non-finite coordinate", t->line,
+			smpSetError( t->error, t->errorSize, t->path, "line %d: triangle %lld has a non-finite coordinate", t->line,
 						i / 9 );
 			return false;
 		}
@@ -410,13 +410,13 @@ static bool pdParseTris( pdTokenizer* t, pdSoup* out )
 	}
 	out->vertexCount = (int)( 3 * triangleCount );
 	out->triangleCount = (int)triangleCount;
-	if ( !pdExpectEnd( t, "the last triangle" ) )
+	if ( !smpExpectEnd( t, "the last triangle" ) )
 	{
 		return false;
 	}
-	if ( !pdWeldSoup( out ) )
+	if ( !smpWeldSoup( out ) )
 	{
-		pdSetError( t->error, t->errorSize, t->path, "out of memory welding vertices" );
+		smpSetError( t->error, t->errorSize, t->path, "out of memory welding vertices" );
 		return false;
 	}
 	return true;
@@ -427,28 +427,28 @@ static bool pdParseTris( pdTokenizer* t, pdSoup* out )
 // fans. Every other statement (vt, vn, g, o, s, usemtl, l, ...) is ignored. Parsed here rather
 // than by Assimp because Assimp's OBJ importer leaks memory on malformed input (found by
 // fuzzing) and cannot name the offending line. Two passes: count, then fill.
-typedef struct pdObjScan
+typedef struct smpObjScan
 {
 	const char* data;
 	size_t size;
 	const char* path;
 	char* error;
 	size_t errorSize;
-	pdSoup* out;			// NULL in the counting pass
+	smpSoup* out;			// NULL in the counting pass
 	long long totalVertices; // from the counting pass, for positive indices
 	long long vertices;
 	long long triangles;
-} pdObjScan;
+} smpObjScan;
 
-static bool pdIsBlankInLine( char c )
+static bool smpIsBlankInLine( char c )
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
 }
 
-static const char* pdObjExcerpt( const char* begin, const char* lineEnd, char* buffer, size_t bufferSize )
+static const char* smpObjExcerpt( const char* begin, const char* lineEnd, char* buffer, size_t bufferSize )
 {
 	size_t n = 0;
-	while ( begin + n < lineEnd && !pdIsBlankInLine( begin[n] ) && n + 1 < bufferSize && n < 24 )
+	while ( begin + n < lineEnd && !smpIsBlankInLine( begin[n] ) && n + 1 < bufferSize && n < 24 )
 	{
 		unsigned char c = (unsigned char)begin[n];
 		buffer[n] = c < 32 || c > 126 ? '?' : (char)c;
@@ -458,35 +458,35 @@ static const char* pdObjExcerpt( const char* begin, const char* lineEnd, char* b
 	return buffer;
 }
 
-static bool pdObjVertex( pdObjScan* s, const char* p, const char* lineEnd, int line )
+static bool smpObjVertex( smpObjScan* s, const char* p, const char* lineEnd, int line )
 {
 	double xyz[3];
 	for ( int a = 0; a < 3; ++a )
 	{
-		while ( p < lineEnd && pdIsBlankInLine( *p ) )
+		while ( p < lineEnd && smpIsBlankInLine( *p ) )
 		{
 			++p;
 		}
 		char* end = NULL;
 		xyz[a] = p < lineEnd ? strtod( p, &end ) : 0.0;
-		if ( p >= lineEnd || end == p || end > lineEnd || ( end < lineEnd && !pdIsBlankInLine( *end ) ) )
+		if ( p >= lineEnd || end == p || end > lineEnd || ( end < lineEnd && !smpIsBlankInLine( *end ) ) )
 		{
 			char excerpt[32];
-			pdSetError( s->error, s->errorSize, s->path, "line %d: expected a vertex coordinate, found '%s'", line,
-						pdObjExcerpt( p, lineEnd, excerpt, sizeof( excerpt ) ) );
+			smpSetError( s->error, s->errorSize, s->path, "line %d: expected a vertex coordinate, found '%s'", line,
+						smpObjExcerpt( p, lineEnd, excerpt, sizeof( excerpt ) ) );
 			return false;
 		}
 		if ( !isfinite( xyz[a] ) )
 		{
-			pdSetError( s->error, s->errorSize, s->path, "line %d: vertex %lld has a non-finite coordinate", line,
+			smpSetError( s->error, s->errorSize, s->path, "line %d: vertex %lld has a non-finite coordinate", line,
 						s->vertices + 1 );
 			return false;
 		}
 		p = end;
 	}
-	if ( s->vertices >= PD_IO_MAX_VERTICES )
+	if ( s->vertices >= SMP_IO_MAX_VERTICES )
 	{
-		pdSetError( s->error, s->errorSize, s->path, "line %d: more than %d vertices", line, PD_IO_MAX_VERTICES );
+		smpSetError( s->error, s->errorSize, s->path, "line %d: more than %d vertices", line, SMP_IO_MAX_VERTICES );
 		return false;
 	}
 	if ( s->out != NULL )
@@ -497,13 +497,13 @@ static bool pdObjVertex( pdObjScan* s, const char* p, const char* lineEnd, int l
 	return true; // further values (w, or a vertex colour) are ignored
 }
 
-static bool pdObjFace( pdObjScan* s, const char* p, const char* lineEnd, int line )
+static bool smpObjFace( smpObjScan* s, const char* p, const char* lineEnd, int line )
 {
 	long long corners = 0;
 	uint32_t first = 0, previous = 0;
 	for ( ;; )
 	{
-		while ( p < lineEnd && pdIsBlankInLine( *p ) )
+		while ( p < lineEnd && smpIsBlankInLine( *p ) )
 		{
 			++p;
 		}
@@ -514,15 +514,15 @@ static bool pdObjFace( pdObjScan* s, const char* p, const char* lineEnd, int lin
 		char* end = NULL;
 		errno = 0;
 		long long index = strtoll( p, &end, 10 );
-		if ( end == p || end > lineEnd || errno == ERANGE || ( end < lineEnd && *end != '/' && !pdIsBlankInLine( *end ) ) )
+		if ( end == p || end > lineEnd || errno == ERANGE || ( end < lineEnd && *end != '/' && !smpIsBlankInLine( *end ) ) )
 		{
 			char excerpt[32];
-			pdSetError( s->error, s->errorSize, s->path, "line %d: expected a vertex index, found '%s'", line,
-						pdObjExcerpt( p, lineEnd, excerpt, sizeof( excerpt ) ) );
+			smpSetError( s->error, s->errorSize, s->path, "line %d: expected a vertex index, found '%s'", line,
+						smpObjExcerpt( p, lineEnd, excerpt, sizeof( excerpt ) ) );
 			return false;
 		}
 		p = end;
-		while ( p < lineEnd && !pdIsBlankInLine( *p ) )
+		while ( p < lineEnd && !smpIsBlankInLine( *p ) )
 		{
 			++p; // texture and normal indices
 		}
@@ -531,17 +531,17 @@ static bool pdObjFace( pdObjScan* s, const char* p, const char* lineEnd, int lin
 		long long resolved = index < 0 ? s->vertices + index : index - 1;
 		if ( index == 0 || resolved < 0 || ( s->out != NULL && resolved >= s->totalVertices ) )
 		{
-			pdSetError( s->error, s->errorSize, s->path, "line %d: face references vertex %lld of %lld (index out of range)",
+			smpSetError( s->error, s->errorSize, s->path, "line %d: face references vertex %lld of %lld (index out of range)",
 						line, index, index < 0 ? s->vertices : s->totalVertices );
 			return false;
 		}
 		uint32_t corner = (uint32_t)resolved;
 		if ( corners >= 2 )
 		{
-			if ( s->triangles >= PD_IO_MAX_TRIANGLES )
+			if ( s->triangles >= SMP_IO_MAX_TRIANGLES )
 			{
-				pdSetError( s->error, s->errorSize, s->path, "line %d: more than %d triangles", line,
-							PD_IO_MAX_TRIANGLES );
+				smpSetError( s->error, s->errorSize, s->path, "line %d: more than %d triangles", line,
+							SMP_IO_MAX_TRIANGLES );
 				return false;
 			}
 			if ( s->out != NULL )
@@ -562,14 +562,14 @@ static bool pdObjFace( pdObjScan* s, const char* p, const char* lineEnd, int lin
 	}
 	if ( corners < 3 )
 	{
-		pdSetError( s->error, s->errorSize, s->path, "line %d: face with %lld corners (at least 3 needed)", line,
+		smpSetError( s->error, s->errorSize, s->path, "line %d: face with %lld corners (at least 3 needed)", line,
 					corners );
 		return false;
 	}
 	return true;
 }
 
-static bool pdObjPass( pdObjScan* s )
+static bool smpObjPass( smpObjScan* s )
 {
 	s->vertices = 0;
 	s->triangles = 0;
@@ -586,26 +586,26 @@ static bool pdObjPass( pdObjScan* s )
 			lineEnd = comment;
 		}
 		const char* p = begin;
-		while ( p < lineEnd && pdIsBlankInLine( *p ) )
+		while ( p < lineEnd && smpIsBlankInLine( *p ) )
 		{
 			++p;
 		}
 		const char* keyword = p;
-		while ( p < lineEnd && !pdIsBlankInLine( *p ) )
+		while ( p < lineEnd && !smpIsBlankInLine( *p ) )
 		{
 			++p;
 		}
 		size_t length = (size_t)( p - keyword );
 		if ( length == 1 && keyword[0] == 'v' )
 		{
-			if ( !pdObjVertex( s, p, lineEnd, line ) )
+			if ( !smpObjVertex( s, p, lineEnd, line ) )
 			{
 				return false;
 			}
 		}
 		else if ( length == 1 && keyword[0] == 'f' )
 		{
-			if ( !pdObjFace( s, p, lineEnd, line ) )
+			if ( !smpObjFace( s, p, lineEnd, line ) )
 			{
 				return false;
 			}
@@ -614,43 +614,43 @@ static bool pdObjPass( pdObjScan* s )
 	return true;
 }
 
-static bool pdParseObj( const char* data, size_t size, const char* path, pdSoup* out, char* error, size_t errorSize )
+static bool smpParseObj( const char* data, size_t size, const char* path, smpSoup* out, char* error, size_t errorSize )
 {
-	pdObjScan scan = { .data = data, .size = size, .path = path, .error = error, .errorSize = errorSize };
-	if ( !pdObjPass( &scan ) )
+	smpObjScan scan = { .data = data, .size = size, .path = path, .error = error, .errorSize = errorSize };
+	if ( !smpObjPass( &scan ) )
 	{
 		return false;
 	}
 	if ( scan.triangles == 0 )
 	{
-		pdSetError( error, errorSize, path, "empty mesh (%lld vertices, no faces)", scan.vertices );
+		smpSetError( error, errorSize, path, "empty mesh (%lld vertices, no faces)", scan.vertices );
 		return false;
 	}
 	out->vertices = (double*)malloc( (size_t)scan.vertices * 3 * sizeof( double ) + 1 );
 	out->indices = (uint32_t*)malloc( (size_t)scan.triangles * 3 * sizeof( uint32_t ) );
 	if ( out->vertices == NULL || out->indices == NULL )
 	{
-		pdSetError( error, errorSize, path, "out of memory for %lld vertices and %lld triangles", scan.vertices,
+		smpSetError( error, errorSize, path, "out of memory for %lld vertices and %lld triangles", scan.vertices,
 					scan.triangles );
 		return false;
 	}
 	scan.out = out;
 	scan.totalVertices = scan.vertices;
-	if ( !pdObjPass( &scan ) )
+	if ( !smpObjPass( &scan ) )
 	{
 		return false;
 	}
 	out->vertexCount = (int)scan.vertices;
 	out->triangleCount = (int)scan.triangles;
-	if ( !pdWeldSoup( out ) )
+	if ( !smpWeldSoup( out ) )
 	{
-		pdSetError( error, errorSize, path, "out of memory welding vertices" );
+		smpSetError( error, errorSize, path, "out of memory welding vertices" );
 		return false;
 	}
 	return true;
 }
 
-static bool pdHasExtension( const char* path, const char* ext )
+static bool smpHasExtension( const char* path, const char* ext )
 {
 	size_t n = strlen( path ), m = strlen( ext );
 	if ( n < m )
@@ -668,11 +668,11 @@ static bool pdHasExtension( const char* path, const char* ext )
 	return true;
 }
 
-static bool pdIsBlank( const char* data, size_t size )
+static bool smpIsBlank( const char* data, size_t size )
 {
 	for ( size_t i = 0; i < size; ++i )
 	{
-		if ( !pdIsSpace( data[i] ) )
+		if ( !smpIsSpace( data[i] ) )
 		{
 			return false;
 		}
@@ -682,15 +682,15 @@ static bool pdIsBlank( const char* data, size_t size )
 
 #if defined( POLYDEPTH_HAVE_ASSIMP )
 
-typedef struct pdAssimpTotals
+typedef struct smpAssimpTotals
 {
 	long long vertices;
 	long long triangles;
 	int depth;
 	bool tooDeep;
-} pdAssimpTotals;
+} smpAssimpTotals;
 
-static void pdCountNode( const struct aiScene* scene, const struct aiNode* node, int depth, pdAssimpTotals* totals )
+static void smpCountNode( const struct aiScene* scene, const struct aiNode* node, int depth, smpAssimpTotals* totals )
 {
 	if ( depth > 64 )
 	{
@@ -712,11 +712,11 @@ static void pdCountNode( const struct aiScene* scene, const struct aiNode* node,
 	}
 	for ( unsigned c = 0; c < node->mNumChildren; ++c )
 	{
-		pdCountNode( scene, node->mChildren[c], depth + 1, totals );
+		smpCountNode( scene, node->mChildren[c], depth + 1, totals );
 	}
 }
 
-static void pdMultiply( const struct aiMatrix4x4* a, const struct aiMatrix4x4* b, struct aiMatrix4x4* out )
+static void smpMultiply( const struct aiMatrix4x4* a, const struct aiMatrix4x4* b, struct aiMatrix4x4* out )
 {
 	const float* x = &a->a1;
 	const float* y = &b->a1;
@@ -733,11 +733,11 @@ static void pdMultiply( const struct aiMatrix4x4* a, const struct aiMatrix4x4* b
 
 // Appends the node's meshes (transformed to the scene root) to out; returns false on a bad index
 // or coordinate (message written).
-static bool pdAppendNode( const struct aiScene* scene, const struct aiNode* node, const struct aiMatrix4x4* parent,
-						  int depth, pdSoup* out, const char* path, char* error, size_t errorSize )
+static bool smpAppendNode( const struct aiScene* scene, const struct aiNode* node, const struct aiMatrix4x4* parent,
+						  int depth, smpSoup* out, const char* path, char* error, size_t errorSize )
 {
 	struct aiMatrix4x4 world;
-	pdMultiply( parent, &node->mTransformation, &world );
+	smpMultiply( parent, &node->mTransformation, &world );
 	const float* w = &world.a1;
 	for ( unsigned m = 0; m < node->mNumMeshes; ++m )
 	{
@@ -754,7 +754,7 @@ static bool pdAppendNode( const struct aiScene* scene, const struct aiNode* node
 							w[8] * x + w[9] * y + w[10] * z + w[11] };
 			if ( !isfinite( p[0] ) || !isfinite( p[1] ) || !isfinite( p[2] ) )
 			{
-				pdSetError( error, errorSize, path, "vertex %u of mesh %u has a non-finite coordinate", v,
+				smpSetError( error, errorSize, path, "vertex %u of mesh %u has a non-finite coordinate", v,
 							node->mMeshes[m] );
 				return false;
 			}
@@ -772,7 +772,7 @@ static bool pdAppendNode( const struct aiScene* scene, const struct aiNode* node
 			{
 				if ( face->mIndices[k] >= mesh->mNumVertices )
 				{
-					pdSetError( error, errorSize, path, "face %u of mesh %u references vertex %u of %u", f,
+					smpSetError( error, errorSize, path, "face %u of mesh %u references vertex %u of %u", f,
 								node->mMeshes[m], face->mIndices[k], mesh->mNumVertices );
 					return false;
 				}
@@ -783,7 +783,7 @@ static bool pdAppendNode( const struct aiScene* scene, const struct aiNode* node
 	}
 	for ( unsigned c = 0; c < node->mNumChildren; ++c )
 	{
-		if ( !pdAppendNode( scene, node->mChildren[c], &world, depth + 1, out, path, error, errorSize ) )
+		if ( !smpAppendNode( scene, node->mChildren[c], &world, depth + 1, out, path, error, errorSize ) )
 		{
 			return false;
 		}
@@ -794,13 +794,13 @@ static bool pdAppendNode( const struct aiScene* scene, const struct aiNode* node
 // Assimp allocates what a header declares before reading the data (an OFF header claiming 5e11
 // faces is a 28 GB allocation), and handles other oddities with assertions. So only the formats
 // we test are passed on, and their declared counts are checked against the file size first.
-static bool pdPrecheckForAssimp( const char* path, const char* data, size_t size, char* error, size_t errorSize )
+static bool smpPrecheckForAssimp( const char* path, const char* data, size_t size, char* error, size_t errorSize )
 {
-	if ( pdHasExtension( path, ".stl" ) )
+	if ( smpHasExtension( path, ".stl" ) )
 	{
 		return true; // Assimp checks a binary STL's facet count against the file size
 	}
-	if ( pdHasExtension( path, ".off" ) )
+	if ( smpHasExtension( path, ".off" ) )
 	{
 		// Header: [ST][C][N][4][n]OFF, then vertex, face and edge counts; '#' starts a comment.
 		long long counts[3] = { 0, 0, 0 };
@@ -809,7 +809,7 @@ static bool pdPrecheckForAssimp( const char* path, const char* data, size_t size
 		while ( pos < size && found < 3 )
 		{
 			char c = data[pos];
-			if ( pdIsSpace( c ) )
+			if ( smpIsSpace( c ) )
 			{
 				++pos;
 				continue;
@@ -823,7 +823,7 @@ static bool pdPrecheckForAssimp( const char* path, const char* data, size_t size
 				continue;
 			}
 			size_t start = pos;
-			while ( pos < size && !pdIsSpace( data[pos] ) && data[pos] != '#' )
+			while ( pos < size && !smpIsSpace( data[pos] ) && data[pos] != '#' )
 			{
 				++pos;
 			}
@@ -831,7 +831,7 @@ static bool pdPrecheckForAssimp( const char* path, const char* data, size_t size
 			char token[32];
 			if ( n >= sizeof( token ) )
 			{
-				pdSetError( error, errorSize, path, "not an OFF file (bad header)" );
+				smpSetError( error, errorSize, path, "not an OFF file (bad header)" );
 				return false;
 			}
 			memcpy( token, data + start, n );
@@ -840,7 +840,7 @@ static bool pdPrecheckForAssimp( const char* path, const char* data, size_t size
 			{
 				if ( n < 3 || strcmp( token + n - 3, "OFF" ) != 0 )
 				{
-					pdSetError( error, errorSize, path, "not an OFF file (expected an OFF header)" );
+					smpSetError( error, errorSize, path, "not an OFF file (expected an OFF header)" );
 					return false;
 				}
 				found = 0;
@@ -849,33 +849,33 @@ static bool pdPrecheckForAssimp( const char* path, const char* data, size_t size
 			char* end = NULL;
 			errno = 0;
 			long long v = strtoll( token, &end, 10 );
-			if ( end == token || *end != '\0' || errno == ERANGE || v < 0 || v > PD_IO_MAX_TRIANGLES )
+			if ( end == token || *end != '\0' || errno == ERANGE || v < 0 || v > SMP_IO_MAX_TRIANGLES )
 			{
-				pdSetError( error, errorSize, path, "OFF header: bad or absurd count '%s' (limit %d)", token,
-							PD_IO_MAX_TRIANGLES );
+				smpSetError( error, errorSize, path, "OFF header: bad or absurd count '%s' (limit %d)", token,
+							SMP_IO_MAX_TRIANGLES );
 				return false;
 			}
 			counts[found++] = v;
 		}
 		if ( found < 3 )
 		{
-			pdSetError( error, errorSize, path, "truncated file: OFF header without vertex, face and edge counts" );
+			smpSetError( error, errorSize, path, "truncated file: OFF header without vertex, face and edge counts" );
 			return false;
 		}
 		// Each vertex needs at least 6 bytes ("0 0 0 "), each face at least 8 ("3 0 1 2 ").
 		if ( 6 * counts[0] + 8 * counts[1] > (long long)size )
 		{
-			pdSetError( error, errorSize, path, "truncated file: %lld vertices and %lld faces cannot fit in %zu bytes",
+			smpSetError( error, errorSize, path, "truncated file: %lld vertices and %lld faces cannot fit in %zu bytes",
 						counts[0], counts[1], size );
 			return false;
 		}
 		return true;
 	}
-	if ( pdHasExtension( path, ".ply" ) )
+	if ( smpHasExtension( path, ".ply" ) )
 	{
 		if ( size < 4 || strncmp( data, "ply", 3 ) != 0 )
 		{
-			pdSetError( error, errorSize, path, "not a PLY file (expected 'ply' on the first line)" );
+			smpSetError( error, errorSize, path, "not a PLY file (expected 'ply' on the first line)" );
 			return false;
 		}
 		// Every declared element needs at least one byte of body in any encoding.
@@ -915,7 +915,7 @@ static bool pdPrecheckForAssimp( const char* path, const char* data, size_t size
 										  strncmp( line, "obj_info", 8 ) != 0 && strncmp( line, "element ", 8 ) != 0 &&
 										  strncmp( line, "property ", 9 ) != 0 ) )
 			{
-				pdSetError( error, errorSize, path, "PLY header line %d is malformed: '%.48s'", lineNumber, line );
+				smpSetError( error, errorSize, path, "PLY header line %d is malformed: '%.48s'", lineNumber, line );
 				return false;
 			}
 			else if ( strncmp( line, "element ", 8 ) == 0 )
@@ -925,9 +925,9 @@ static bool pdPrecheckForAssimp( const char* path, const char* data, size_t size
 				errno = 0;
 				long long v = countText != NULL ? strtoll( countText + 1, &end, 10 ) : -1;
 				if ( end == NULL || end == countText + 1 || *end != '\0' || errno == ERANGE || v < 0 ||
-					 v > PD_IO_MAX_TRIANGLES )
+					 v > SMP_IO_MAX_TRIANGLES )
 				{
-					pdSetError( error, errorSize, path, "PLY header: bad or absurd element count in '%.64s'", line );
+					smpSetError( error, errorSize, path, "PLY header: bad or absurd element count in '%.64s'", line );
 					return false;
 				}
 				total += v;
@@ -935,22 +935,22 @@ static bool pdPrecheckForAssimp( const char* path, const char* data, size_t size
 		}
 		if ( !ended )
 		{
-			pdSetError( error, errorSize, path, "truncated file: PLY header without end_header" );
+			smpSetError( error, errorSize, path, "truncated file: PLY header without end_header" );
 			return false;
 		}
 		if ( total > (long long)( size - ( pos < size ? pos : size ) ) )
 		{
-			pdSetError( error, errorSize, path, "truncated file: the PLY header declares %lld elements, the body has %zu bytes",
+			smpSetError( error, errorSize, path, "truncated file: the PLY header declares %lld elements, the body has %zu bytes",
 						total, size - ( pos < size ? pos : size ) );
 			return false;
 		}
 		return true;
 	}
-	pdSetError( error, errorSize, path, "unsupported format (use .tri, .tris, .obj, .stl, .ply or .off)" );
+	smpSetError( error, errorSize, path, "unsupported format (use .tri, .tris, .obj, .stl, .ply or .off)" );
 	return false;
 }
 
-static bool pdLoadAssimp( const char* path, pdSoup* out, char* error, size_t errorSize )
+static bool smpLoadAssimp( const char* path, smpSoup* out, char* error, size_t errorSize )
 {
 	// Malformed importer output (faces without indices from a truncated OFF or PLY) trips an
 	// assertion (abort) inside Assimp's triangulation step. So import with validation only, check
@@ -959,7 +959,7 @@ static bool pdLoadAssimp( const char* path, pdSoup* out, char* error, size_t err
 	if ( scene == NULL )
 	{
 		const char* why = aiGetErrorString();
-		pdSetError( error, errorSize, path, "cannot import (%s)", why != NULL && why[0] != '\0' ? why : "unknown format" );
+		smpSetError( error, errorSize, path, "cannot import (%s)", why != NULL && why[0] != '\0' ? why : "unknown format" );
 		return false;
 	}
 	for ( unsigned m = 0; m < scene->mNumMeshes; ++m )
@@ -978,7 +978,7 @@ static bool pdLoadAssimp( const char* path, pdSoup* out, char* error, size_t err
 		}
 		if ( bad )
 		{
-			pdSetError( error, errorSize, path, "malformed mesh %u (a face without valid indices; truncated file?)", m );
+			smpSetError( error, errorSize, path, "malformed mesh %u (a face without valid indices; truncated file?)", m );
 			aiReleaseImport( scene );
 			return false;
 		}
@@ -987,27 +987,27 @@ static bool pdLoadAssimp( const char* path, pdSoup* out, char* error, size_t err
 	if ( scene == NULL )
 	{
 		const char* why = aiGetErrorString();
-		pdSetError( error, errorSize, path, "cannot triangulate (%s)", why != NULL && why[0] != '\0' ? why : "unknown" );
+		smpSetError( error, errorSize, path, "cannot triangulate (%s)", why != NULL && why[0] != '\0' ? why : "unknown" );
 		return false;
 	}
 	bool ok = false;
-	pdAssimpTotals totals = { 0 };
+	smpAssimpTotals totals = { 0 };
 	if ( scene->mRootNode != NULL )
 	{
-		pdCountNode( scene, scene->mRootNode, 0, &totals );
+		smpCountNode( scene, scene->mRootNode, 0, &totals );
 	}
 	if ( totals.tooDeep )
 	{
-		pdSetError( error, errorSize, path, "scene graph deeper than 64 levels" );
+		smpSetError( error, errorSize, path, "scene graph deeper than 64 levels" );
 	}
 	else if ( totals.triangles == 0 )
 	{
-		pdSetError( error, errorSize, path, "empty mesh (no triangles)" );
+		smpSetError( error, errorSize, path, "empty mesh (no triangles)" );
 	}
-	else if ( totals.triangles > PD_IO_MAX_TRIANGLES || totals.vertices > PD_IO_MAX_VERTICES )
+	else if ( totals.triangles > SMP_IO_MAX_TRIANGLES || totals.vertices > SMP_IO_MAX_VERTICES )
 	{
-		pdSetError( error, errorSize, path, "%lld triangles and %lld vertices exceed the limit of %d", totals.triangles,
-					totals.vertices, PD_IO_MAX_TRIANGLES );
+		smpSetError( error, errorSize, path, "%lld triangles and %lld vertices exceed the limit of %d", totals.triangles,
+					totals.vertices, SMP_IO_MAX_TRIANGLES );
 	}
 	else
 	{
@@ -1015,15 +1015,15 @@ static bool pdLoadAssimp( const char* path, pdSoup* out, char* error, size_t err
 		out->indices = (uint32_t*)malloc( (size_t)totals.triangles * 3 * sizeof( uint32_t ) );
 		if ( out->vertices == NULL || out->indices == NULL )
 		{
-			pdSetError( error, errorSize, path, "out of memory" );
+			smpSetError( error, errorSize, path, "out of memory" );
 		}
 		else
 		{
 			struct aiMatrix4x4 identity = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
-			ok = pdAppendNode( scene, scene->mRootNode, &identity, 0, out, path, error, errorSize );
-			if ( ok && !pdWeldSoup( out ) )
+			ok = smpAppendNode( scene, scene->mRootNode, &identity, 0, out, path, error, errorSize );
+			if ( ok && !smpWeldSoup( out ) )
 			{
-				pdSetError( error, errorSize, path, "out of memory welding vertices" );
+				smpSetError( error, errorSize, path, "out of memory welding vertices" );
 				ok = false;
 			}
 		}
@@ -1034,7 +1034,7 @@ static bool pdLoadAssimp( const char* path, pdSoup* out, char* error, size_t err
 
 #endif
 
-bool pdLoadSoup( const char* path, pdSoup* out, char* error, size_t errorSize )
+bool smpLoadSoup( const char* path, smpSoup* out, char* error, size_t errorSize )
 {
 	if ( error != NULL && errorSize > 0 )
 	{
@@ -1042,74 +1042,74 @@ bool pdLoadSoup( const char* path, pdSoup* out, char* error, size_t errorSize )
 	}
 	if ( out == NULL )
 	{
-		pdSetError( error, errorSize, path, "no output soup given" );
+		smpSetError( error, errorSize, path, "no output soup given" );
 		return false;
 	}
-	pdClearSoupOut( out );
+	smpClearSoupOut( out );
 	if ( path == NULL || path[0] == '\0' )
 	{
-		pdSetError( error, errorSize, "(no file name)", "empty path" );
+		smpSetError( error, errorSize, "(no file name)", "empty path" );
 		return false;
 	}
 	size_t size = 0;
-	char* data = pdReadFile( path, &size, error, errorSize );
+	char* data = smpReadFile( path, &size, error, errorSize );
 	if ( data == NULL )
 	{
 		return false;
 	}
-	if ( size == 0 || pdIsBlank( data, size ) )
+	if ( size == 0 || smpIsBlank( data, size ) )
 	{
 		free( data );
-		pdSetError( error, errorSize, path, "empty file" );
+		smpSetError( error, errorSize, path, "empty file" );
 		return false;
 	}
 	bool ok = false;
-	if ( pdHasExtension( path, ".tri" ) || pdHasExtension( path, ".tris" ) || pdHasExtension( path, ".obj" ) )
+	if ( smpHasExtension( path, ".tri" ) || smpHasExtension( path, ".tris" ) || smpHasExtension( path, ".obj" ) )
 	{
-		pdTokenizer t = { .data = data, .size = size, .line = 1, .path = path, .error = error, .errorSize = errorSize };
+		smpTokenizer t = { .data = data, .size = size, .line = 1, .path = path, .error = error, .errorSize = errorSize };
 		if ( memchr( data, '\0', size ) != NULL )
 		{
-			pdSetError( error, errorSize, path, "binary data in a text mesh file" );
+			smpSetError( error, errorSize, path, "binary data in a text mesh file" );
 		}
-		else if ( pdHasExtension( path, ".obj" ) )
+		else if ( smpHasExtension( path, ".obj" ) )
 		{
-			ok = pdParseObj( data, size, path, out, error, errorSize );
+			ok = smpParseObj( data, size, path, out, error, errorSize );
 		}
 		else
 		{
-			ok = pdHasExtension( path, ".tri" ) ? pdParseTri( &t, out ) : pdParseTris( &t, out );
+			ok = smpHasExtension( path, ".tri" ) ? smpParseTri( &t, out ) : smpParseTris( &t, out );
 		}
 		free( data );
 	}
 	else
 	{
 #if defined( POLYDEPTH_HAVE_ASSIMP )
-		bool plausible = pdPrecheckForAssimp( path, data, size, error, errorSize );
+		bool plausible = smpPrecheckForAssimp( path, data, size, error, errorSize );
 		free( data );
-		ok = plausible && pdLoadAssimp( path, out, error, errorSize );
+		ok = plausible && smpLoadAssimp( path, out, error, errorSize );
 #else
 		free( data );
-		pdSetError( error, errorSize, path, "cannot read this format: built without Assimp (only .tri, .tris and .obj)" );
+		smpSetError( error, errorSize, path, "cannot read this format: built without Assimp (only .tri, .tris and .obj)" );
 #endif
 	}
 	if ( !ok )
 	{
-		pdFreeSoup( out );
+		smpFreeSoup( out );
 	}
 	return ok;
 }
 
 // Frame labels look like "12f".
-static bool pdReadFrameLabel( pdTokenizer* t, long long* out, const char* what )
+static bool smpReadFrameLabel( smpTokenizer* t, long long* out, const char* what )
 {
-	if ( !pdNextToken( t ) )
+	if ( !smpNextToken( t ) )
 	{
-		return pdFailToken( t, what );
+		return smpFailToken( t, what );
 	}
 	size_t n = strlen( t->token );
 	if ( n < 2 || ( t->token[n - 1] != 'f' && t->token[n - 1] != 'F' ) )
 	{
-		return pdFailToken( t, what );
+		return smpFailToken( t, what );
 	}
 	t->token[n - 1] = '\0';
 	errno = 0;
@@ -1119,13 +1119,13 @@ static bool pdReadFrameLabel( pdTokenizer* t, long long* out, const char* what )
 	t->token[n - 1] = 'f';
 	if ( !ok )
 	{
-		return pdFailToken( t, what );
+		return smpFailToken( t, what );
 	}
 	*out = v;
 	return true;
 }
 
-bool pdLoadPath( const char* path, pdPath* out, char* error, size_t errorSize )
+bool smpLoadPath( const char* path, smpPath* out, char* error, size_t errorSize )
 {
 	if ( error != NULL && errorSize > 0 )
 	{
@@ -1133,47 +1133,47 @@ bool pdLoadPath( const char* path, pdPath* out, char* error, size_t errorSize )
 	}
 	if ( out == NULL )
 	{
-		pdSetError( error, errorSize, path, "no output path given" );
+		smpSetError( error, errorSize, path, "no output path given" );
 		return false;
 	}
 	memset( out, 0, sizeof( *out ) );
 	if ( path == NULL || path[0] == '\0' )
 	{
-		pdSetError( error, errorSize, "(no file name)", "empty path" );
+		smpSetError( error, errorSize, "(no file name)", "empty path" );
 		return false;
 	}
 	size_t size = 0;
-	char* data = pdReadFile( path, &size, error, errorSize );
+	char* data = smpReadFile( path, &size, error, errorSize );
 	if ( data == NULL )
 	{
 		return false;
 	}
-	if ( size == 0 || pdIsBlank( data, size ) )
+	if ( size == 0 || smpIsBlank( data, size ) )
 	{
 		free( data );
-		pdSetError( error, errorSize, path, "empty file" );
+		smpSetError( error, errorSize, path, "empty file" );
 		return false;
 	}
 	if ( memchr( data, '\0', size ) != NULL )
 	{
 		free( data );
-		pdSetError( error, errorSize, path, "binary data in a text path file" );
+		smpSetError( error, errorSize, path, "binary data in a text path file" );
 		return false;
 	}
-	pdTokenizer t = { .data = data, .size = size, .line = 1, .path = path, .error = error, .errorSize = errorSize };
+	smpTokenizer t = { .data = data, .size = size, .line = 1, .path = path, .error = error, .errorSize = errorSize };
 	bool ok = false;
 	long long frames = 0;
-	if ( pdReadFrameLabel( &t, &frames, "the frame count (like '101f')" ) &&
-		 pdCheckCount( &t, frames, PD_IO_MAX_FRAMES, "frame" ) )
+	if ( smpReadFrameLabel( &t, &frames, "the frame count (like '101f')" ) &&
+		 smpCheckCount( &t, frames, SMP_IO_MAX_FRAMES, "frame" ) )
 	{
 		long long remaining = (long long)( size - t.pos );
 		if ( frames == 0 )
 		{
-			pdSetError( error, errorSize, path, "empty path (0 frames)" );
+			smpSetError( error, errorSize, path, "empty path (0 frames)" );
 		}
 		else if ( 26 * frames > remaining + 1 )
 		{
-			pdSetError( error, errorSize, path, "truncated file: %lld frames need at least %lld more bytes, the file has %lld",
+			smpSetError( error, errorSize, path, "truncated file: %lld frames need at least %lld more bytes, the file has %lld",
 						frames, 26 * frames, remaining );
 		}
 		else
@@ -1183,36 +1183,36 @@ bool pdLoadPath( const char* path, pdPath* out, char* error, size_t errorSize )
 			ok = out->rotations != NULL && out->translations != NULL;
 			if ( !ok )
 			{
-				pdSetError( error, errorSize, path, "out of memory for %lld frames", frames );
+				smpSetError( error, errorSize, path, "out of memory for %lld frames", frames );
 			}
 			long long firstLabel = 0;
 			for ( long long f = 0; f < frames && ok; ++f )
 			{
 				long long label = 0;
-				ok = pdReadFrameLabel( &t, &label, "a frame label (like '0f')" );
+				ok = smpReadFrameLabel( &t, &label, "a frame label (like '0f')" );
 				if ( ok && f == 0 )
 				{
 					firstLabel = label;
 					if ( label != 0 && label != 1 )
 					{
-						pdSetError( error, errorSize, path, "line %d: the first frame is labelled %lld, expected 0f or 1f",
+						smpSetError( error, errorSize, path, "line %d: the first frame is labelled %lld, expected 0f or 1f",
 									t.line, label );
 						ok = false;
 					}
 				}
 				else if ( ok && label != firstLabel + f )
 				{
-					pdSetError( error, errorSize, path, "line %d: frame %lld is labelled %lldf (frames out of order)", t.line,
+					smpSetError( error, errorSize, path, "line %d: frame %lld is labelled %lldf (frames out of order)", t.line,
 								f, label );
 					ok = false;
 				}
 				double c[12];
 				for ( int k = 0; k < 12 && ok; ++k )
 				{
-					ok = pdReadDouble( &t, c + k, k < 9 ? "a rotation entry" : "a translation entry" );
+					ok = smpReadDouble( &t, c + k, k < 9 ? "a rotation entry" : "a translation entry" );
 					if ( ok && !isfinite( c[k] ) )
 					{
-						pdSetError( error, errorSize, path, "line %d: frame %lld has a non-finite number", t.line, f );
+						smpSetError( error, errorSize, path, "line %d: frame %lld has a non-finite number", t.line, f );
 						ok = false;
 					}
 				}
@@ -1234,19 +1234,19 @@ bool pdLoadPath( const char* path, pdPath* out, char* error, size_t errorSize )
 			if ( ok )
 			{
 				out->frameCount = (int)frames;
-				ok = pdExpectEnd( &t, "the last frame" );
+				ok = smpExpectEnd( &t, "the last frame" );
 			}
 		}
 	}
 	free( data );
 	if ( !ok )
 	{
-		pdFreePath( out );
+		smpFreePath( out );
 	}
 	return ok;
 }
 
-void pdFreePath( pdPath* path )
+void smpFreePath( smpPath* path )
 {
 	if ( path == NULL )
 	{
@@ -1257,7 +1257,7 @@ void pdFreePath( pdPath* path )
 	memset( path, 0, sizeof( *path ) );
 }
 
-bool pdSaveObj( const char* path, const pdSoup* soup )
+bool smpSaveObj( const char* path, const smpSoup* soup )
 {
 	if ( path == NULL || soup == NULL || soup->vertexCount < 0 || soup->triangleCount < 0 ||
 		 ( soup->vertexCount > 0 && soup->vertices == NULL ) || ( soup->triangleCount > 0 && soup->indices == NULL ) )

@@ -13,21 +13,21 @@ extern "C" {
 /// Loads a mesh file by extension (.tri, .tris, .obj, else Assimp). On failure returns false and
 /// writes a one-line message naming the file and the problem (e.g. "bunny.tri: line 12:
 /// expected 3 indices") into error. Never crashes on garbage, truncated or huge input.
-bool pdLoadSoup( const char* path, pdSoup* out, char* error, size_t errorSize );
+bool smpLoadSoup( const char* path, smpSoup* out, char* error, size_t errorSize );
 
 /// A predefined path (.ani): per frame a rotation (row-major 3x3) and a translation.
-typedef struct pdPath
+typedef struct smpPath
 {
 	int frameCount;
 	double* rotations;    ///< 9 per frame, row-major
 	double* translations; ///< 3 per frame
-} pdPath;
+} smpPath;
 
-bool pdLoadPath( const char* path, pdPath* out, char* error, size_t errorSize );
-void pdFreePath( pdPath* path );
+bool smpLoadPath( const char* path, smpPath* out, char* error, size_t errorSize );
+void smpFreePath( smpPath* path );
 
 /// Writes a soup as OBJ (for tests and for users to look at).
-bool pdSaveObj( const char* path, const pdSoup* soup );
+bool smpSaveObj( const char* path, const smpSoup* soup );
 
 #ifdef __cplusplus
 }

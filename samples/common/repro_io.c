@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct pdReproReader
+typedef struct smpReproReader
 {
 	FILE* file;
 	const char* path;
@@ -15,9 +15,9 @@ typedef struct pdReproReader
 	char text[512];
 	char* error;
 	size_t errorSize;
-} pdReproReader;
+} smpReproReader;
 
-static bool pdReproFail( pdReproReader* r, const char* format, ... )
+static bool smpReproFail( smpReproReader* r, const char* format, ... )
 {
 	if ( r->error != NULL && r->errorSize > 0 )
 	{
@@ -31,7 +31,7 @@ static bool pdReproFail( pdReproReader* r, const char* format, ... )
 	return false;
 }
 
-static bool pdReproNextLine( pdReproReader* r )
+static bool smpReproNextLine( smpReproReader* r )
 {
 	for ( ;; )
 	{
@@ -59,60 +59,60 @@ static bool pdReproNextLine( pdReproReader* r )
 	}
 }
 
-static bool pdReproPose( pdReproReader* r, char name, pdTransform* pose )
+static bool smpReproPose( smpReproReader* r, char name, pdTransform* pose )
 {
 	char got = 0;
 	pdTransform t;
-	if ( !pdReproNextLine( r ) ||
+	if ( !smpReproNextLine( r ) ||
 		 sscanf( r->text, "pose %c %lf %lf %lf %lf %lf %lf %lf", &got, &t.q.w, &t.q.x, &t.q.y, &t.q.z, &t.p.x, &t.p.y,
 				 &t.p.z ) != 8 ||
 		 got != name )
 	{
-		return pdReproFail( r, "expected 'pose %c' with 7 numbers", name );
+		return smpReproFail( r, "expected 'pose %c' with 7 numbers", name );
 	}
 	*pose = t;
 	return true;
 }
 
-static bool pdReproMesh( pdReproReader* r, char name, pdSoup* soup )
+static bool smpReproMesh( smpReproReader* r, char name, smpSoup* soup )
 {
 	char got = 0;
 	int vertexCount = 0, triangleCount = 0;
-	if ( !pdReproNextLine( r ) || sscanf( r->text, "mesh %c %d %d", &got, &vertexCount, &triangleCount ) != 3 ||
+	if ( !smpReproNextLine( r ) || sscanf( r->text, "mesh %c %d %d", &got, &vertexCount, &triangleCount ) != 3 ||
 		 got != name )
 	{
-		return pdReproFail( r, "expected 'mesh %c <vertices> <triangles>'", name );
+		return smpReproFail( r, "expected 'mesh %c <vertices> <triangles>'", name );
 	}
 	if ( vertexCount <= 0 || triangleCount <= 0 || vertexCount > 50000000 || triangleCount > 50000000 )
 	{
-		return pdReproFail( r, "bad counts %d vertices, %d triangles", vertexCount, triangleCount );
+		return smpReproFail( r, "bad counts %d vertices, %d triangles", vertexCount, triangleCount );
 	}
 	soup->vertices = malloc( (size_t)vertexCount * 3 * sizeof( double ) );
 	soup->indices = malloc( (size_t)triangleCount * 3 * sizeof( uint32_t ) );
 	if ( soup->vertices == NULL || soup->indices == NULL )
 	{
-		return pdReproFail( r, "out of memory" );
+		return smpReproFail( r, "out of memory" );
 	}
 	soup->vertexCount = vertexCount;
 	soup->triangleCount = triangleCount;
 	for ( int i = 0; i < vertexCount; ++i )
 	{
 		double* v = soup->vertices + 3 * i;
-		if ( !pdReproNextLine( r ) || sscanf( r->text, "v %lf %lf %lf", v, v + 1, v + 2 ) != 3 )
+		if ( !smpReproNextLine( r ) || sscanf( r->text, "v %lf %lf %lf", v, v + 1, v + 2 ) != 3 )
 		{
-			return pdReproFail( r, "expected 'v x y z' (vertex %d of %d)", i, vertexCount );
+			return smpReproFail( r, "expected 'v x y z' (vertex %d of %d)", i, vertexCount );
 		}
 	}
 	for ( int i = 0; i < triangleCount; ++i )
 	{
 		long a, b, c;
-		if ( !pdReproNextLine( r ) || sscanf( r->text, "f %ld %ld %ld", &a, &b, &c ) != 3 )
+		if ( !smpReproNextLine( r ) || sscanf( r->text, "f %ld %ld %ld", &a, &b, &c ) != 3 )
 		{
-			return pdReproFail( r, "expected 3 indices (triangle %d of %d)", i, triangleCount );
+			return smpReproFail( r, "expected 3 indices (triangle %d of %d)", i, triangleCount );
 		}
 		if ( a < 0 || b < 0 || c < 0 || a >= vertexCount || b >= vertexCount || c >= vertexCount )
 		{
-			return pdReproFail( r, "triangle %d references a vertex outside 0..%d", i, vertexCount - 1 );
+			return smpReproFail( r, "triangle %d references a vertex outside 0..%d", i, vertexCount - 1 );
 		}
 		soup->indices[3 * i] = (uint32_t)a;
 		soup->indices[3 * i + 1] = (uint32_t)b;
@@ -121,21 +121,21 @@ static bool pdReproMesh( pdReproReader* r, char name, pdSoup* soup )
 	return true;
 }
 
-static bool pdReproRead( pdReproReader* r, pdSoup* a, pdSoup* b, pdTransform* poseA, pdTransform* poseB,
+static bool smpReproRead( smpReproReader* r, smpSoup* a, smpSoup* b, pdTransform* poseA, pdTransform* poseB,
 						 pdPenetrationDef* def )
 {
 	int version = 0;
-	if ( !pdReproNextLine( r ) || sscanf( r->text, "polydepth-repro %d", &version ) != 1 )
+	if ( !smpReproNextLine( r ) || sscanf( r->text, "polydepth-repro %d", &version ) != 1 )
 	{
-		return pdReproFail( r, "not a polydepth repro file" );
+		return smpReproFail( r, "not a polydepth repro file" );
 	}
 	if ( version != 1 )
 	{
-		return pdReproFail( r, "unsupported version %d", version );
+		return smpReproFail( r, "unsupported version %d", version );
 	}
 	pdPenetrationDef d = pdDefaultPenetrationDef();
 	int line = 0, prune = 0, convex = 0, solid = 0, cull = 1, cone = 0;
-	int fields = pdReproNextLine( r ) ? sscanf( r->text, "def %lf %u %d %d %lf %d %d %d %u %d %d %d %d %d %d",
+	int fields = smpReproNextLine( r ) ? sscanf( r->text, "def %lf %u %d %d %lf %d %d %d %u %d %d %d %d %d %d",
 												&d.contactTolerance, &d.startStrategies, &d.maxStarts,
 												&d.maxIterations, &d.timeBudgetMs, &d.maxContactPlanes,
 												&d.maxLcpIterations, &d.randomDirections, &d.randomSeed, &line,
@@ -145,7 +145,7 @@ static bool pdReproRead( pdReproReader* r, pdSoup* a, pdSoup* b, pdTransform* po
 	// replays with the cone search off, as the query it records ran.
 	if ( fields < 13 || fields > 15 )
 	{
-		return pdReproFail( r, "expected 'def' with 13 to 15 fields" );
+		return smpReproFail( r, "expected 'def' with 13 to 15 fields" );
 	}
 	d.coneDirections = cone;
 	d.useOrientationCulling = cull != 0;
@@ -153,20 +153,20 @@ static bool pdReproRead( pdReproReader* r, pdSoup* a, pdSoup* b, pdTransform* po
 	d.useOrientationPruning = prune != 0;
 	d.useConvexExactPath = convex != 0;
 	d.closedAsSolid = solid != 0;
-	if ( !pdReproPose( r, 'a', poseA ) || !pdReproPose( r, 'b', poseB ) || !pdReproMesh( r, 'a', a ) ||
-		 !pdReproMesh( r, 'b', b ) )
+	if ( !smpReproPose( r, 'a', poseA ) || !smpReproPose( r, 'b', poseB ) || !smpReproMesh( r, 'a', a ) ||
+		 !smpReproMesh( r, 'b', b ) )
 	{
 		return false;
 	}
-	if ( !pdReproNextLine( r ) || strncmp( r->text, "end", 3 ) != 0 )
+	if ( !smpReproNextLine( r ) || strncmp( r->text, "end", 3 ) != 0 )
 	{
-		return pdReproFail( r, "expected 'end'" );
+		return smpReproFail( r, "expected 'end'" );
 	}
 	*def = d;
 	return true;
 }
 
-bool pdReadRepro( const char* path, pdSoup* outA, pdSoup* outB, pdTransform* outPoseA, pdTransform* outPoseB,
+bool smpReadRepro( const char* path, smpSoup* outA, smpSoup* outB, pdTransform* outPoseA, pdTransform* outPoseB,
 				  pdPenetrationDef* outDef, char* error, size_t errorSize )
 {
 	if ( error != NULL && errorSize > 0 )
@@ -194,7 +194,7 @@ bool pdReadRepro( const char* path, pdSoup* outA, pdSoup* outB, pdTransform* out
 		}
 		return false;
 	}
-	pdReproReader r;
+	smpReproReader r;
 	memset( &r, 0, sizeof( r ) );
 	r.path = path;
 	r.error = error;
@@ -210,12 +210,12 @@ bool pdReadRepro( const char* path, pdSoup* outA, pdSoup* outB, pdTransform* out
 	}
 	pdTransform poseA, poseB;
 	pdPenetrationDef def;
-	bool ok = pdReproRead( &r, outA, outB, &poseA, &poseB, &def );
+	bool ok = smpReproRead( &r, outA, outB, &poseA, &poseB, &def );
 	fclose( r.file );
 	if ( !ok )
 	{
-		pdFreeSoup( outA );
-		pdFreeSoup( outB );
+		smpFreeSoup( outA );
+		smpFreeSoup( outB );
 		return false;
 	}
 	*outPoseA = poseA;

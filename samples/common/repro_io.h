@@ -9,10 +9,10 @@
 extern "C" {
 #endif
 
-/// Reads a repro file into two soups (free with pdFreeSoup), the two poses and the def. On
+/// Reads a repro file into two soups (free with smpFreeSoup), the two poses and the def. On
 /// failure returns false, leaves the soups empty and writes a one-line message naming the file
 /// and the problem (e.g. "case.repro: line 7: expected 3 indices") into error.
-bool pdReadRepro( const char* path, pdSoup* outA, pdSoup* outB, pdTransform* outPoseA, pdTransform* outPoseB,
+bool smpReadRepro( const char* path, smpSoup* outA, smpSoup* outB, pdTransform* outPoseA, pdTransform* outPoseB,
 				  pdPenetrationDef* outDef, char* error, size_t errorSize );
 
 #ifdef __cplusplus

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Keeps the samples library non-empty before any generator or loader exists.
-int pdSamplesVersion( void );
-int pdSamplesVersion( void )
+int smpSamplesVersion( void );
+int smpSamplesVersion( void )
 {
 	return 1;
 }

@@ -2,13 +2,13 @@
 // Bullet scenes shared by polydepth-sample, the tests and the debris benchmark: written once,
 // driven the same way everywhere (create, step until done, read metrics).
 //
-//   pdSceneConfig config;                 // defaults: debris, GImpact, seed 1
-//   config.kind = PD_SCENE_TORI;          // the benchmark's 60 tori
-//   config.algo = PD_SCENE_ALGO_POLYDEPTH;
+//   smpSceneConfig config;                 // defaults: debris, GImpact, seed 1
+//   config.kind = SMP_SCENE_TORI;          // the benchmark's 60 tori
+//   config.algo = SMP_SCENE_ALGO_POLYDEPTH;
 //   std::string error;
-//   std::unique_ptr<pdScene> scene = pdScene::create( config, &error );
+//   std::unique_ptr<smpScene> scene = smpScene::create( config, &error );
 //   while ( scene && scene->step() ) {}
-//   pdSceneMetrics m = scene->metrics();
+//   smpSceneMetrics m = scene->metrics();
 //
 // Units: metres, seconds, kilograms; y is up; the floor is the plane y = 0.
 #pragma once
@@ -20,30 +20,30 @@
 
 #include "polydepth/base.h"
 
-enum pdSceneKind
+enum smpSceneKind
 {
-	PD_SCENE_DEBRIS = 0,  ///< mixed concave bodies falling into an open box
-	PD_SCENE_TORI = 1,    ///< the benchmark: 60 tori of 1,536 triangles in layers of 4 x 4 (bullet.md section 3)
-	PD_SCENE_RAGDOLL = 2, ///< ragdolls tumbling down stairs onto a heap of concave debris
+	SMP_SCENE_DEBRIS = 0,  ///< mixed concave bodies falling into an open box
+	SMP_SCENE_TORI = 1,    ///< the benchmark: 60 tori of 1,536 triangles in layers of 4 x 4 (bullet.md section 3)
+	SMP_SCENE_RAGDOLL = 2, ///< ragdolls tumbling down stairs onto a heap of concave debris
 };
 
-enum pdSceneAlgo
+enum smpSceneAlgo
 {
-	PD_SCENE_ALGO_GIMPACT = 0,   ///< Bullet's btGImpactCollisionAlgorithm for every concave pair
-	PD_SCENE_ALGO_POLYDEPTH = 1, ///< GImpact registered first, then polydepth::bullet::registerAlgorithm
+	SMP_SCENE_ALGO_GIMPACT = 0,   ///< Bullet's btGImpactCollisionAlgorithm for every concave pair
+	SMP_SCENE_ALGO_POLYDEPTH = 1, ///< GImpact registered first, then polydepth::bullet::registerAlgorithm
 	/// A peer for comparison, not a mesh algorithm: each dynamic torus is a btCompoundShape of 48
 	/// btConvexHullShape pieces (one per major segment of its mesh; their union is the mesh), so
 	/// Bullet's own convex contacts (GJK/EPA with persistent manifolds, against each other and
 	/// against the static btBvhTriangleMeshShape) make every contact. Mass, inertia and the
 	/// penetration measurement are those of the other two. Tori only: any other dynamic shape
-	/// (debris knots, cups, ..., ragdolls) makes pdScene::create fail with an error.
-	PD_SCENE_ALGO_CONVEX = 2,
+	/// (debris knots, cups, ..., ragdolls) makes smpScene::create fail with an error.
+	SMP_SCENE_ALGO_CONVEX = 2,
 };
 
-struct pdSceneConfig
+struct smpSceneConfig
 {
-	pdSceneKind kind = PD_SCENE_DEBRIS;
-	pdSceneAlgo algo = PD_SCENE_ALGO_GIMPACT;
+	smpSceneKind kind = SMP_SCENE_DEBRIS;
+	smpSceneAlgo algo = SMP_SCENE_ALGO_GIMPACT;
 	/// Debris/tori: dynamic bodies; ragdoll: ragdolls. <= 0 means the scene's default
 	/// (debris 32, tori 60, ragdoll 4).
 	int bodies = 0;
@@ -79,7 +79,7 @@ struct pdSceneConfig
 	/// PolyDepth only: pdBulletDef.relativeSkin (solver skin relative to the smaller mesh's
 	/// diagonal); < 0 keeps the shim's default (2.5e-4), 0 puts contacts at the exact surfaces.
 	double relativeSkin = -1.0;
-	/// Keep the contact points of the last step for pdScene::contacts() (overlays).
+	/// Keep the contact points of the last step for smpScene::contacts() (overlays).
 	bool recordContacts = false;
 	/// PolyDepth only: record the plugin calls of steps [recordFrom, recordFrom + recordSteps)
 	/// into this file (pdBullet_StartRecording; recordSteps 0: to the end) for
@@ -90,7 +90,7 @@ struct pdSceneConfig
 };
 
 /// A mesh of a body in its own frame (the frame of the Bullet body).
-struct pdSceneMesh
+struct smpSceneMesh
 {
 	const double* vertices; ///< 3 * vertexCount
 	int vertexCount;
@@ -99,14 +99,14 @@ struct pdSceneMesh
 	bool closed; ///< a closed solid (dynamic bodies); the static environment is open, one-sided
 };
 
-struct pdSceneContact
+struct smpSceneContact
 {
 	double point[3];  ///< on body B, world
 	double normal[3]; ///< on B toward A, unit
 	double distance;  ///< < 0: penetration (m)
 };
 
-struct pdSceneMetrics
+struct smpSceneMetrics
 {
 	int steps = 0;
 	double simulatedSeconds = 0.0;
@@ -143,14 +143,14 @@ struct pdSceneMetrics
 	double bodySize = 0.0; ///< typical body bounding-box diagonal (m)
 };
 
-class pdScene
+class smpScene
 {
   public:
 	/// Builds a scene. Returns nullptr and sets *error (one line) on failure, e.g. when the
 	/// PolyDepth algorithm cannot be registered.
-	static std::unique_ptr<pdScene> create( const pdSceneConfig& config, std::string* error );
+	static std::unique_ptr<smpScene> create( const smpSceneConfig& config, std::string* error );
 
-	virtual ~pdScene() = default;
+	virtual ~smpScene() = default;
 
 	/// Advances one step. Returns false once the configured step count is reached.
 	virtual bool step() = 0;
@@ -162,27 +162,27 @@ class pdScene
 	virtual int bodyCount() const = 0;
 	virtual bool bodyIsStatic( int body ) const = 0;
 	virtual pdTransform bodyPose( int body ) const = 0;
-	virtual pdSceneMesh bodyMesh( int body ) const = 0;
+	virtual smpSceneMesh bodyMesh( int body ) const = 0;
 	/// RGB in [0, 1], stable per body.
 	virtual void bodyColor( int body, float outRgb[3] ) const = 0;
 
 	/// Contact points of the last step (only with config.recordContacts).
-	virtual const std::vector<pdSceneContact>& contacts() const = 0;
+	virtual const std::vector<smpSceneContact>& contacts() const = 0;
 	/// Metrics so far (penetration at the last sample; call after the last step for the summary).
-	virtual pdSceneMetrics metrics() const = 0;
+	virtual smpSceneMetrics metrics() const = 0;
 	/// Hash of all dynamic body transforms and velocities now (bit-exact determinism check).
 	virtual uint64_t hash() const = 0;
 	/// Measures body-body penetration now (also done automatically every penetrationEvery steps).
 	virtual double measurePenetration() = 0;
 
-	virtual const pdSceneConfig& config() const = 0;
+	virtual const smpSceneConfig& config() const = 0;
 	/// A camera that frames the scene: eye and target (m).
 	virtual void camera( double outEye[3], double outTarget[3] ) const = 0;
 	virtual const char* name() const = 0;
 };
 
 /// "debris", "tori", "ragdoll" -> kind; false for anything else.
-bool pdParseSceneKind( const char* text, pdSceneKind* outKind );
+bool smpParseSceneKind( const char* text, smpSceneKind* outKind );
 /// "polydepth", "gimpact", "convex" -> algo; false for anything else.
-bool pdParseSceneAlgo( const char* text, pdSceneAlgo* outAlgo );
-const char* pdSceneAlgoName( pdSceneAlgo algo );
+bool smpParseSceneAlgo( const char* text, smpSceneAlgo* outAlgo );
+const char* smpSceneAlgoName( smpSceneAlgo algo );

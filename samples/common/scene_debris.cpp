@@ -18,7 +18,7 @@ const char* const kShapeNames[] = { "torus", "knot", "grate", "cup", "spoon", "b
 const int kTorusMajorSegments = 48; ///< 48 x 16 x 2 = 1,536 triangles, the benchmark's torus
 const int kTorusMinorSegments = 16;
 
-std::array<float, 3> pdShapeColor( const std::string& name )
+std::array<float, 3> smpShapeColor( const std::string& name )
 {
 	if ( name == "torus" )
 		return { { 0.90f, 0.55f, 0.20f } };
@@ -33,7 +33,7 @@ std::array<float, 3> pdShapeColor( const std::string& name )
 	return { { 0.80f, 0.78f, 0.72f } }; // bunny
 }
 
-bool pdTakeSoup( pdSoup* soup, bool ok, std::vector<double>* v, std::vector<uint32_t>* t )
+bool smpTakeSoup( smpSoup* soup, bool ok, std::vector<double>* v, std::vector<uint32_t>* t )
 {
 	if ( ok && soup->vertexCount > 0 && soup->triangleCount > 0 )
 	{
@@ -41,37 +41,37 @@ bool pdTakeSoup( pdSoup* soup, bool ok, std::vector<double>* v, std::vector<uint
 		t->assign( soup->indices, soup->indices + 3 * soup->triangleCount );
 	}
 	if ( ok )
-		pdFreeSoup( soup );
+		smpFreeSoup( soup );
 	return ok && !v->empty() && !t->empty();
 }
 
 /// Builds one debris shape by name; the torus keeps the benchmark's exact dimensions, the others
 /// are scaled to a 1.3 m bounding-box diagonal so that they fit the 1.4 m spawn pitch.
-bool pdMakeDebrisShape( const std::string& name, const std::string& modelsDir, double scale, std::vector<double>* v,
+bool smpMakeDebrisShape( const std::string& name, const std::string& modelsDir, double scale, std::vector<double>* v,
 						std::vector<uint32_t>* t, std::string* error )
 {
-	pdSoup soup = {};
+	smpSoup soup = {};
 	bool ok = false;
 	if ( name == "torus" )
 	{
-		ok = pdTakeSoup( &soup, pdMakeTorus( 0.5 * scale, 0.15 * scale, kTorusMajorSegments, kTorusMinorSegments, &soup ),
+		ok = smpTakeSoup( &soup, smpMakeTorus( 0.5 * scale, 0.15 * scale, kTorusMajorSegments, kTorusMinorSegments, &soup ),
 						 v, t );
 		if ( ok )
 			return true;
 	}
 	else if ( name == "knot" )
-		ok = pdTakeSoup( &soup, pdMakeTorusKnot( 2, 3, 1.0, 0.45, 96, 10, &soup ), v, t );
+		ok = smpTakeSoup( &soup, smpMakeTorusKnot( 2, 3, 1.0, 0.45, 96, 10, &soup ), v, t );
 	else if ( name == "grate" )
-		ok = pdTakeSoup( &soup, pdMakeGrate( 1.0, 0.12, 3, &soup ), v, t );
+		ok = smpTakeSoup( &soup, smpMakeGrate( 1.0, 0.12, 3, &soup ), v, t );
 	else if ( name == "cup" )
-		ok = pdTakeSoup( &soup, pdMakeCup( 0.35, 0.6, 0.05, 24, &soup ), v, t );
+		ok = smpTakeSoup( &soup, smpMakeCup( 0.35, 0.6, 0.05, 24, &soup ), v, t );
 	else if ( name == "spoon" )
-		ok = pdTakeSoup( &soup, pdMakeSpoon( 1.2, 24, &soup ), v, t );
+		ok = smpTakeSoup( &soup, smpMakeSpoon( 1.2, 24, &soup ), v, t );
 	else if ( name == "bunny" )
 	{
 		std::string path = modelsDir + "/pqp_spinning_bunny.tris";
 		char message[256] = "";
-		ok = pdTakeSoup( &soup, pdLoadSoup( path.c_str(), &soup, message, sizeof( message ) ), v, t );
+		ok = smpTakeSoup( &soup, smpLoadSoup( path.c_str(), &soup, message, sizeof( message ) ), v, t );
 		if ( !ok )
 		{
 			*error = message[0] != 0 ? message : path + ": cannot load";
@@ -88,16 +88,16 @@ bool pdMakeDebrisShape( const std::string& name, const std::string& modelsDir, d
 		*error = "cannot generate shape '" + name + "'";
 		return false;
 	}
-	pdSceneNormalizeMesh( v, 1.3 * scale );
+	smpSceneNormalizeMesh( v, 1.3 * scale );
 	return true;
 }
 
-/// The convex algorithm's pieces of a torus from pdMakeTorus( R, r, major, minor ): its vertices
+/// The convex algorithm's pieces of a torus from smpMakeTorus( R, r, major, minor ): its vertices
 /// are major rings of minor vertices in order, and segment i (the quads between rings i and
 /// i + 1) is planar trapezoids on the hull of those two rings, so the hulls' union is the mesh.
 /// False (with *error) when the mesh does not have that layout: every triangle must lie within
 /// one segment's two rings.
-bool pdTorusPieces( const std::vector<double>& v, const std::vector<uint32_t>& t, int major, int minor,
+bool smpTorusPieces( const std::vector<double>& v, const std::vector<uint32_t>& t, int major, int minor,
 					std::vector<std::vector<uint32_t>>* pieces, std::string* error )
 {
 	if ( v.size() != 3 * (size_t)major * (size_t)minor )
@@ -131,7 +131,7 @@ bool pdTorusPieces( const std::vector<double>& v, const std::vector<uint32_t>& t
 	return true;
 }
 
-bool pdFileExists( const std::string& path )
+bool smpFileExists( const std::string& path )
 {
 	FILE* f = std::fopen( path.c_str(), "rb" );
 	if ( f == nullptr )
@@ -143,21 +143,21 @@ bool pdFileExists( const std::string& path )
 } // namespace
 
 /// The open box: floor at y = 0, walls at |x| = 3 and |z| = 3, 12 x 12 cells per face.
-static void pdMakeContainer( std::vector<double>* v, std::vector<uint32_t>* t )
+static void smpMakeContainer( std::vector<double>* v, std::vector<uint32_t>* t )
 {
 	const double h = 7.0, w = 6.0;
 	const int cells = 12;
-	pdSceneAppendQuad( btVector3( -3, 0, -3 ), btVector3( 0, 0, w ), btVector3( w, 0, 0 ), cells, v, t ); // floor, +y
-	pdSceneAppendQuad( btVector3( -3, 0, -3 ), btVector3( 0, h, 0 ), btVector3( 0, 0, w ), cells, v, t ); // x = -3, +x
-	pdSceneAppendQuad( btVector3( 3, 0, -3 ), btVector3( 0, 0, w ), btVector3( 0, h, 0 ), cells, v, t );  // x = +3, -x
-	pdSceneAppendQuad( btVector3( -3, 0, -3 ), btVector3( w, 0, 0 ), btVector3( 0, h, 0 ), cells, v, t ); // z = -3, +z
-	pdSceneAppendQuad( btVector3( -3, 0, 3 ), btVector3( 0, h, 0 ), btVector3( w, 0, 0 ), cells, v, t );  // z = +3, -z
+	smpSceneAppendQuad( btVector3( -3, 0, -3 ), btVector3( 0, 0, w ), btVector3( w, 0, 0 ), cells, v, t ); // floor, +y
+	smpSceneAppendQuad( btVector3( -3, 0, -3 ), btVector3( 0, h, 0 ), btVector3( 0, 0, w ), cells, v, t ); // x = -3, +x
+	smpSceneAppendQuad( btVector3( 3, 0, -3 ), btVector3( 0, 0, w ), btVector3( 0, h, 0 ), cells, v, t );  // x = +3, -x
+	smpSceneAppendQuad( btVector3( -3, 0, -3 ), btVector3( w, 0, 0 ), btVector3( 0, h, 0 ), cells, v, t ); // z = -3, +z
+	smpSceneAppendQuad( btVector3( -3, 0, 3 ), btVector3( 0, h, 0 ), btVector3( w, 0, 0 ), cells, v, t );  // z = +3, -z
 }
 
-std::unique_ptr<pdScene> pdCreateDebrisScene( const pdSceneConfig& inConfig, std::string* error )
+std::unique_ptr<smpScene> smpCreateDebrisScene( const smpSceneConfig& inConfig, std::string* error )
 {
-	pdSceneConfig config = inConfig;
-	bool tori = config.kind == PD_SCENE_TORI;
+	smpSceneConfig config = inConfig;
+	bool tori = config.kind == SMP_SCENE_TORI;
 	if ( config.bodies <= 0 )
 		config.bodies = tori ? 60 : 32;
 	if ( config.steps <= 0 )
@@ -180,7 +180,7 @@ std::unique_ptr<pdScene> pdCreateDebrisScene( const pdSceneConfig& inConfig, std
 	else if ( config.shapes.empty() )
 	{
 		for ( const char* name : kShapeNames )
-			if ( std::string( name ) != "bunny" || pdFileExists( config.modelsDir + "/pqp_spinning_bunny.tris" ) )
+			if ( std::string( name ) != "bunny" || smpFileExists( config.modelsDir + "/pqp_spinning_bunny.tris" ) )
 				mix.push_back( name );
 	}
 	else
@@ -197,20 +197,20 @@ std::unique_ptr<pdScene> pdCreateDebrisScene( const pdSceneConfig& inConfig, std
 		}
 	}
 
-	std::unique_ptr<pdSceneWorld> scene( new pdSceneWorld( config, tori ? "tori" : "debris" ) );
+	std::unique_ptr<smpSceneWorld> scene( new smpSceneWorld( config, tori ? "tori" : "debris" ) );
 	if ( !scene->initWorld( error ) )
 		return nullptr;
 	scene->setStepCount( config.steps );
 
 	std::vector<double> cv;
 	std::vector<uint32_t> ct;
-	pdMakeContainer( &cv, &ct );
+	smpMakeContainer( &cv, &ct );
 	int container = scene->addShape( std::move( cv ), std::move( ct ), true, { { 0.82f, 0.82f, 0.85f } } );
 	btTransform identity;
 	identity.setIdentity();
 	scene->addBody( container, identity, 0.0 ); // static first: it is body0 of its pairs, as in the baseline
 
-	const bool convex = config.algo == PD_SCENE_ALGO_CONVEX;
+	const bool convex = config.algo == SMP_SCENE_ALGO_CONVEX;
 	for ( const std::string& name : mix )
 	{
 		if ( convex && name != "torus" )
@@ -225,19 +225,19 @@ std::unique_ptr<pdScene> pdCreateDebrisScene( const pdSceneConfig& inConfig, std
 	{
 		std::vector<double> v;
 		std::vector<uint32_t> t;
-		if ( !pdMakeDebrisShape( name, config.modelsDir, 1.0, &v, &t, error ) )
+		if ( !smpMakeDebrisShape( name, config.modelsDir, 1.0, &v, &t, error ) )
 			return nullptr;
 		std::vector<std::vector<uint32_t>> pieces;
-		if ( convex && !pdTorusPieces( v, t, kTorusMajorSegments, kTorusMinorSegments, &pieces, error ) )
+		if ( convex && !smpTorusPieces( v, t, kTorusMajorSegments, kTorusMinorSegments, &pieces, error ) )
 			return nullptr;
-		int shape = scene->addShape( std::move( v ), std::move( t ), false, pdShapeColor( name ) );
+		int shape = scene->addShape( std::move( v ), std::move( t ), false, smpShapeColor( name ) );
 		if ( convex && !scene->setConvexPieces( shape, pieces, error ) )
 			return nullptr;
 		shapeOf.push_back( shape );
 	}
 
 	// Layers of 4 x 4 at a 1.4 m pitch; every shape fits a 0.65 m sphere, so nothing overlaps.
-	pdSceneRandom random( config.seed );
+	smpSceneRandom random( config.seed );
 	const double pitch = 1.4;
 	for ( int i = 0; i < config.bodies; ++i )
 	{
@@ -249,7 +249,7 @@ std::unique_ptr<pdScene> pdCreateDebrisScene( const pdSceneConfig& inConfig, std
 		btTransform pose( random.rotation(), btVector3( btScalar( x ), btScalar( y ), btScalar( z ) ) );
 		scene->addBody( shapeOf[kind], pose, 1.0 );
 	}
-	scene->setArea( pdSceneArea() );
+	scene->setArea( smpSceneArea() );
 	scene->setCamera( btVector3( 5.6f, 6.4f, 8.0f ), btVector3( -0.2f, 0.6f, -0.2f ) );
 	scene->setBodySize( 1.3 );
 	return scene;

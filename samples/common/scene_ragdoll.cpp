@@ -11,23 +11,23 @@
 namespace
 {
 
-enum pdBodyPart
+enum smpBodyPart
 {
-	PD_PART_PELVIS,
-	PD_PART_SPINE,
-	PD_PART_HEAD,
-	PD_PART_LEFT_UPPER_LEG,
-	PD_PART_LEFT_LOWER_LEG,
-	PD_PART_RIGHT_UPPER_LEG,
-	PD_PART_RIGHT_LOWER_LEG,
-	PD_PART_LEFT_UPPER_ARM,
-	PD_PART_LEFT_LOWER_ARM,
-	PD_PART_RIGHT_UPPER_ARM,
-	PD_PART_RIGHT_LOWER_ARM,
-	PD_PART_COUNT
+	SMP_PART_PELVIS,
+	SMP_PART_SPINE,
+	SMP_PART_HEAD,
+	SMP_PART_LEFT_UPPER_LEG,
+	SMP_PART_LEFT_LOWER_LEG,
+	SMP_PART_RIGHT_UPPER_LEG,
+	SMP_PART_RIGHT_LOWER_LEG,
+	SMP_PART_LEFT_UPPER_ARM,
+	SMP_PART_LEFT_LOWER_ARM,
+	SMP_PART_RIGHT_UPPER_ARM,
+	SMP_PART_RIGHT_LOWER_ARM,
+	SMP_PART_COUNT
 };
 
-struct pdPartSpec
+struct smpPartSpec
 {
 	double radius, height; // capsule along local y: cylinder height, hemispherical caps
 	double x, y, z;        // centre in the ragdoll frame, standing
@@ -37,7 +37,7 @@ struct pdPartSpec
 
 // Proportions of the classic Bullet ragdoll (1.8 m tall at scale 1); every part weighs 1 kg as
 // in the demo (equal masses keep the sequential-impulse joints stiff).
-const pdPartSpec kParts[PD_PART_COUNT] = {
+const smpPartSpec kParts[SMP_PART_COUNT] = {
 	{ 0.15, 0.20, 0.00, 1.00, 0, 0, 1.0 },       // pelvis
 	{ 0.15, 0.28, 0.00, 1.20, 0, 0, 1.0 },       // spine
 	{ 0.10, 0.05, 0.00, 1.60, 0, 0, 1.0 },       // head
@@ -51,7 +51,7 @@ const pdPartSpec kParts[PD_PART_COUNT] = {
 	{ 0.04, 0.25, 0.70, 1.45, 0, -M_PI_2, 1.0 }, // right lower arm
 };
 
-btTransform pdFrame( double ex, double ey, double ez, double x, double y, double z )
+btTransform smpFrame( double ex, double ey, double ez, double x, double y, double z )
 {
 	btTransform t;
 	t.setIdentity();
@@ -62,7 +62,7 @@ btTransform pdFrame( double ex, double ey, double ez, double x, double y, double
 
 /// Stairs descending toward +x: a landing from x = -6 to -4.6 at height steps * rise, then
 /// `steps` treads of `run`; treads, risers and both side walls face outward (one-sided).
-void pdMakeStairs( int steps, double rise, double run, double halfWidth, std::vector<double>* v,
+void smpMakeStairs( int steps, double rise, double run, double halfWidth, std::vector<double>* v,
 				   std::vector<uint32_t>* t )
 {
 	double x0 = -6.0, landing = 1.4;
@@ -75,64 +75,64 @@ void pdMakeStairs( int steps, double rise, double run, double halfWidth, std::ve
 		double xb = k == 0 ? x0 + landing : xa + run;
 		double w = 2.0 * halfWidth;
 		// tread (+y), riser at xb (+x), sides (-z at z = -halfWidth, +z at z = +halfWidth)
-		pdSceneAppendQuad( btVector3( btScalar( xa ), btScalar( top ), btScalar( -halfWidth ) ),
+		smpSceneAppendQuad( btVector3( btScalar( xa ), btScalar( top ), btScalar( -halfWidth ) ),
 						   btVector3( 0, 0, btScalar( w ) ), btVector3( btScalar( xb - xa ), 0, 0 ), 4, v, t );
-		pdSceneAppendQuad( btVector3( btScalar( xb ), 0, btScalar( -halfWidth ) ), btVector3( 0, btScalar( top ), 0 ),
+		smpSceneAppendQuad( btVector3( btScalar( xb ), 0, btScalar( -halfWidth ) ), btVector3( 0, btScalar( top ), 0 ),
 						   btVector3( 0, 0, btScalar( w ) ), 4, v, t );
-		pdSceneAppendQuad( btVector3( btScalar( xa ), 0, btScalar( -halfWidth ) ),
+		smpSceneAppendQuad( btVector3( btScalar( xa ), 0, btScalar( -halfWidth ) ),
 						   btVector3( btScalar( xb - xa ), 0, 0 ), btVector3( 0, btScalar( top ), 0 ), 2, v, t );
-		pdSceneAppendQuad( btVector3( btScalar( xa ), 0, btScalar( halfWidth ) ), btVector3( 0, btScalar( top ), 0 ),
+		smpSceneAppendQuad( btVector3( btScalar( xa ), 0, btScalar( halfWidth ) ), btVector3( 0, btScalar( top ), 0 ),
 						   btVector3( btScalar( xb - xa ), 0, 0 ), 2, v, t );
 	}
 }
 
 /// Floor (x in [-6, 6], z in [-3.5, 3.5]) and 1.2 m walls around it, facing in.
-void pdMakeArena( std::vector<double>* v, std::vector<uint32_t>* t )
+void smpMakeArena( std::vector<double>* v, std::vector<uint32_t>* t )
 {
 	const double h = 1.2, lx = 12.0, lz = 7.0;
-	pdSceneAppendQuad( btVector3( -6, 0, -3.5f ), btVector3( 0, 0, lz ), btVector3( lx, 0, 0 ), 12, v, t );
-	pdSceneAppendQuad( btVector3( -6, 0, -3.5f ), btVector3( 0, h, 0 ), btVector3( 0, 0, lz ), 4, v, t );
-	pdSceneAppendQuad( btVector3( 6, 0, -3.5f ), btVector3( 0, 0, lz ), btVector3( 0, h, 0 ), 4, v, t );
-	pdSceneAppendQuad( btVector3( -6, 0, -3.5f ), btVector3( lx, 0, 0 ), btVector3( 0, h, 0 ), 4, v, t );
-	pdSceneAppendQuad( btVector3( -6, 0, 3.5f ), btVector3( 0, h, 0 ), btVector3( lx, 0, 0 ), 4, v, t );
+	smpSceneAppendQuad( btVector3( -6, 0, -3.5f ), btVector3( 0, 0, lz ), btVector3( lx, 0, 0 ), 12, v, t );
+	smpSceneAppendQuad( btVector3( -6, 0, -3.5f ), btVector3( 0, h, 0 ), btVector3( 0, 0, lz ), 4, v, t );
+	smpSceneAppendQuad( btVector3( 6, 0, -3.5f ), btVector3( 0, 0, lz ), btVector3( 0, h, 0 ), 4, v, t );
+	smpSceneAppendQuad( btVector3( -6, 0, -3.5f ), btVector3( lx, 0, 0 ), btVector3( 0, h, 0 ), 4, v, t );
+	smpSceneAppendQuad( btVector3( -6, 0, 3.5f ), btVector3( 0, h, 0 ), btVector3( lx, 0, 0 ), 4, v, t );
 }
 
-bool pdMakeHeapShape( int kind, std::vector<double>* v, std::vector<uint32_t>* t )
+bool smpMakeHeapShape( int kind, std::vector<double>* v, std::vector<uint32_t>* t )
 {
-	pdSoup soup = {};
+	smpSoup soup = {};
 	bool ok = false;
 	switch ( kind % 4 )
 	{
 		case 0:
-			ok = pdMakeTorus( 0.3, 0.09, 32, 12, &soup );
+			ok = smpMakeTorus( 0.3, 0.09, 32, 12, &soup );
 			break;
 		case 1:
-			ok = pdMakeCup( 0.25, 0.4, 0.04, 20, &soup );
+			ok = smpMakeCup( 0.25, 0.4, 0.04, 20, &soup );
 			break;
 		case 2:
-			ok = pdMakeGrate( 0.7, 0.08, 3, &soup );
+			ok = smpMakeGrate( 0.7, 0.08, 3, &soup );
 			break;
 		default:
-			ok = pdMakeTorusKnot( 2, 3, 1.0, 0.45, 64, 8, &soup );
+			ok = smpMakeTorusKnot( 2, 3, 1.0, 0.45, 64, 8, &soup );
 			break;
 	}
 	if ( !ok )
 		return false;
 	v->assign( soup.vertices, soup.vertices + 3 * soup.vertexCount );
 	t->assign( soup.indices, soup.indices + 3 * soup.triangleCount );
-	pdFreeSoup( &soup );
+	smpFreeSoup( &soup );
 	if ( v->empty() || t->empty() )
 		return false;
 	if ( kind % 4 != 0 )
-		pdSceneNormalizeMesh( v, 0.8 );
+		smpSceneNormalizeMesh( v, 0.8 );
 	return true;
 }
 
 } // namespace
 
-std::unique_ptr<pdScene> pdCreateRagdollScene( const pdSceneConfig& inConfig, std::string* error )
+std::unique_ptr<smpScene> smpCreateRagdollScene( const smpSceneConfig& inConfig, std::string* error )
 {
-	pdSceneConfig config = inConfig;
+	smpSceneConfig config = inConfig;
 	if ( config.bodies <= 0 )
 		config.bodies = 4;
 	if ( config.debris < 0 )
@@ -152,7 +152,7 @@ std::unique_ptr<pdScene> pdCreateRagdollScene( const pdSceneConfig& inConfig, st
 		return nullptr;
 	}
 
-	std::unique_ptr<pdSceneWorld> scene( new pdSceneWorld( config, "ragdoll" ) );
+	std::unique_ptr<smpSceneWorld> scene( new smpSceneWorld( config, "ragdoll" ) );
 	if ( !scene->initWorld( error ) )
 		return nullptr;
 	scene->setStepCount( config.steps );
@@ -163,7 +163,7 @@ std::unique_ptr<pdScene> pdCreateRagdollScene( const pdSceneConfig& inConfig, st
 	{
 		std::vector<double> v;
 		std::vector<uint32_t> t;
-		pdMakeArena( &v, &t );
+		smpMakeArena( &v, &t );
 		int arena = scene->addShape( std::move( v ), std::move( t ), true, { { 0.82f, 0.82f, 0.85f } } );
 		scene->addBody( arena, identity, 0.0 );
 	}
@@ -172,25 +172,25 @@ std::unique_ptr<pdScene> pdCreateRagdollScene( const pdSceneConfig& inConfig, st
 	{
 		std::vector<double> v;
 		std::vector<uint32_t> t;
-		pdMakeStairs( stairSteps, rise, run, 2.5, &v, &t );
+		smpMakeStairs( stairSteps, rise, run, 2.5, &v, &t );
 		int stairs = scene->addShape( std::move( v ), std::move( t ), true, { { 0.70f, 0.66f, 0.60f } } );
 		scene->addBody( stairs, identity, 0.0 );
 	}
 
 	// Limb meshes: one per part, shared by every ragdoll.
-	int partShape[PD_PART_COUNT];
-	for ( int p = 0; p < PD_PART_COUNT; ++p )
+	int partShape[SMP_PART_COUNT];
+	for ( int p = 0; p < SMP_PART_COUNT; ++p )
 	{
 		std::vector<double> v;
 		std::vector<uint32_t> t;
-		pdSceneMakeCapsule( kParts[p].radius, kParts[p].height, 16, 5, &v, &t );
-		std::array<float, 3> color = p == PD_PART_HEAD   ? std::array<float, 3>{ { 0.95f, 0.80f, 0.65f } }
-									 : p <= PD_PART_HEAD ? std::array<float, 3>{ { 0.25f, 0.45f, 0.80f } }
+		smpSceneMakeCapsule( kParts[p].radius, kParts[p].height, 16, 5, &v, &t );
+		std::array<float, 3> color = p == SMP_PART_HEAD   ? std::array<float, 3>{ { 0.95f, 0.80f, 0.65f } }
+									 : p <= SMP_PART_HEAD ? std::array<float, 3>{ { 0.25f, 0.45f, 0.80f } }
 														 : std::array<float, 3>{ { 0.35f, 0.65f, 0.85f } };
 		partShape[p] = scene->addShape( std::move( v ), std::move( t ), false, color );
 	}
 
-	pdSceneRandom random( config.seed );
+	smpSceneRandom random( config.seed );
 
 	// The heap at the foot of the stairs: layers of 3 x 3 at a 0.9 m pitch.
 	int heapShape[4];
@@ -202,7 +202,7 @@ std::unique_ptr<pdScene> pdCreateRagdollScene( const pdSceneConfig& inConfig, st
 	{
 		std::vector<double> v;
 		std::vector<uint32_t> t;
-		if ( !pdMakeHeapShape( k, &v, &t ) )
+		if ( !smpMakeHeapShape( k, &v, &t ) )
 		{
 			*error = "cannot generate the debris shapes";
 			return nullptr;
@@ -231,10 +231,10 @@ std::unique_ptr<pdScene> pdCreateRagdollScene( const pdSceneConfig& inConfig, st
 									   btScalar( landingTop + 0.05 + 2.0 * level ),
 									   btScalar( -1.8 + 1.8 * column ) ) );
 		btVector3 push( btScalar( random.range( 3.5, 5.0 ) ), 0, btScalar( random.range( -0.3, 0.3 ) ) );
-		int body[PD_PART_COUNT];
-		for ( int p = 0; p < PD_PART_COUNT; ++p )
+		int body[SMP_PART_COUNT];
+		for ( int p = 0; p < SMP_PART_COUNT; ++p )
 		{
-			const pdPartSpec& s = kParts[p];
+			const smpPartSpec& s = kParts[p];
 			btTransform local( btQuaternion( btVector3( 0, 0, 1 ), btScalar( s.rollZ ) ),
 							   btVector3( btScalar( s.x ), btScalar( s.y ), btScalar( s.z ) ) );
 			// The upper body gets the push, so that the figure topples forward down the stairs.
@@ -262,20 +262,20 @@ std::unique_ptr<pdScene> pdCreateRagdollScene( const pdSceneConfig& inConfig, st
 			c->setLimit( btScalar( s1 ), btScalar( s2 ), btScalar( tw ) );
 			scene->addJoint( c, body[a], body[b] );
 		};
-		hinge( PD_PART_PELVIS, PD_PART_SPINE, pdFrame( 0, M_PI_2, 0, 0, 0.15, 0 ), -M_PI_4, M_PI_2 );
-		cone( PD_PART_SPINE, PD_PART_HEAD, pdFrame( 0, 0, M_PI_2, 0, 0.30, 0 ), M_PI_4, M_PI_4, M_PI_2 );
-		cone( PD_PART_PELVIS, PD_PART_LEFT_UPPER_LEG, pdFrame( 0, 0, -M_PI_4 * 5, -0.18, -0.10, 0 ), M_PI_4, M_PI_4,
+		hinge( SMP_PART_PELVIS, SMP_PART_SPINE, smpFrame( 0, M_PI_2, 0, 0, 0.15, 0 ), -M_PI_4, M_PI_2 );
+		cone( SMP_PART_SPINE, SMP_PART_HEAD, smpFrame( 0, 0, M_PI_2, 0, 0.30, 0 ), M_PI_4, M_PI_4, M_PI_2 );
+		cone( SMP_PART_PELVIS, SMP_PART_LEFT_UPPER_LEG, smpFrame( 0, 0, -M_PI_4 * 5, -0.18, -0.10, 0 ), M_PI_4, M_PI_4,
 			  0 );
-		hinge( PD_PART_LEFT_UPPER_LEG, PD_PART_LEFT_LOWER_LEG, pdFrame( 0, M_PI_2, 0, 0, -0.225, 0 ), 0, M_PI_2 );
-		cone( PD_PART_PELVIS, PD_PART_RIGHT_UPPER_LEG, pdFrame( 0, 0, M_PI_4, 0.18, -0.10, 0 ), M_PI_4, M_PI_4, 0 );
-		hinge( PD_PART_RIGHT_UPPER_LEG, PD_PART_RIGHT_LOWER_LEG, pdFrame( 0, M_PI_2, 0, 0, -0.225, 0 ), 0, M_PI_2 );
-		cone( PD_PART_SPINE, PD_PART_LEFT_UPPER_ARM, pdFrame( 0, 0, M_PI, -0.2, 0.15, 0 ), M_PI_2, M_PI_2, 0 );
-		hinge( PD_PART_LEFT_UPPER_ARM, PD_PART_LEFT_LOWER_ARM, pdFrame( 0, M_PI_2, 0, 0, 0.18, 0 ), 0, M_PI_2 );
-		cone( PD_PART_SPINE, PD_PART_RIGHT_UPPER_ARM, pdFrame( 0, 0, 0, 0.2, 0.15, 0 ), M_PI_2, M_PI_2, 0 );
-		hinge( PD_PART_RIGHT_UPPER_ARM, PD_PART_RIGHT_LOWER_ARM, pdFrame( 0, M_PI_2, 0, 0, 0.18, 0 ), 0, M_PI_2 );
+		hinge( SMP_PART_LEFT_UPPER_LEG, SMP_PART_LEFT_LOWER_LEG, smpFrame( 0, M_PI_2, 0, 0, -0.225, 0 ), 0, M_PI_2 );
+		cone( SMP_PART_PELVIS, SMP_PART_RIGHT_UPPER_LEG, smpFrame( 0, 0, M_PI_4, 0.18, -0.10, 0 ), M_PI_4, M_PI_4, 0 );
+		hinge( SMP_PART_RIGHT_UPPER_LEG, SMP_PART_RIGHT_LOWER_LEG, smpFrame( 0, M_PI_2, 0, 0, -0.225, 0 ), 0, M_PI_2 );
+		cone( SMP_PART_SPINE, SMP_PART_LEFT_UPPER_ARM, smpFrame( 0, 0, M_PI, -0.2, 0.15, 0 ), M_PI_2, M_PI_2, 0 );
+		hinge( SMP_PART_LEFT_UPPER_ARM, SMP_PART_LEFT_LOWER_ARM, smpFrame( 0, M_PI_2, 0, 0, 0.18, 0 ), 0, M_PI_2 );
+		cone( SMP_PART_SPINE, SMP_PART_RIGHT_UPPER_ARM, smpFrame( 0, 0, 0, 0.2, 0.15, 0 ), M_PI_2, M_PI_2, 0 );
+		hinge( SMP_PART_RIGHT_UPPER_ARM, SMP_PART_RIGHT_LOWER_ARM, smpFrame( 0, M_PI_2, 0, 0, 0.18, 0 ), 0, M_PI_2 );
 	}
 
-	pdSceneArea area;
+	smpSceneArea area;
 	area.minX = -6.0;
 	area.maxX = 6.0;
 	area.minZ = -3.5;

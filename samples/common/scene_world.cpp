@@ -14,7 +14,7 @@
 #include <cmath>
 #include <cstring>
 
-btQuaternion pdSceneRandom::rotation()
+btQuaternion smpSceneRandom::rotation()
 {
 	double u1 = uniform(), u2 = uniform(), u3 = uniform();
 	double a = std::sqrt( 1.0 - u1 ), b = std::sqrt( u1 );
@@ -24,50 +24,50 @@ btQuaternion pdSceneRandom::rotation()
 	return q.normalized();
 }
 
-bool pdParseSceneKind( const char* text, pdSceneKind* outKind )
+bool smpParseSceneKind( const char* text, smpSceneKind* outKind )
 {
 	if ( text == nullptr )
 		return false;
 	if ( std::strcmp( text, "debris" ) == 0 )
-		*outKind = PD_SCENE_DEBRIS;
+		*outKind = SMP_SCENE_DEBRIS;
 	else if ( std::strcmp( text, "tori" ) == 0 )
-		*outKind = PD_SCENE_TORI;
+		*outKind = SMP_SCENE_TORI;
 	else if ( std::strcmp( text, "ragdoll" ) == 0 )
-		*outKind = PD_SCENE_RAGDOLL;
+		*outKind = SMP_SCENE_RAGDOLL;
 	else
 		return false;
 	return true;
 }
 
-bool pdParseSceneAlgo( const char* text, pdSceneAlgo* outAlgo )
+bool smpParseSceneAlgo( const char* text, smpSceneAlgo* outAlgo )
 {
 	if ( text == nullptr )
 		return false;
 	if ( std::strcmp( text, "gimpact" ) == 0 )
-		*outAlgo = PD_SCENE_ALGO_GIMPACT;
+		*outAlgo = SMP_SCENE_ALGO_GIMPACT;
 	else if ( std::strcmp( text, "polydepth" ) == 0 )
-		*outAlgo = PD_SCENE_ALGO_POLYDEPTH;
+		*outAlgo = SMP_SCENE_ALGO_POLYDEPTH;
 	else if ( std::strcmp( text, "convex" ) == 0 )
-		*outAlgo = PD_SCENE_ALGO_CONVEX;
+		*outAlgo = SMP_SCENE_ALGO_CONVEX;
 	else
 		return false;
 	return true;
 }
 
-const char* pdSceneAlgoName( pdSceneAlgo algo )
+const char* smpSceneAlgoName( smpSceneAlgo algo )
 {
 	switch ( algo )
 	{
-		case PD_SCENE_ALGO_POLYDEPTH:
+		case SMP_SCENE_ALGO_POLYDEPTH:
 			return "polydepth";
-		case PD_SCENE_ALGO_CONVEX:
+		case SMP_SCENE_ALGO_CONVEX:
 			return "convex";
 		default:
 			return "gimpact";
 	}
 }
 
-std::unique_ptr<pdScene> pdScene::create( const pdSceneConfig& config, std::string* error )
+std::unique_ptr<smpScene> smpScene::create( const smpSceneConfig& config, std::string* error )
 {
 	std::string local;
 	std::string* err = error != nullptr ? error : &local;
@@ -76,19 +76,19 @@ std::unique_ptr<pdScene> pdScene::create( const pdSceneConfig& config, std::stri
 		*err = "time step must be positive";
 		return nullptr;
 	}
-	if ( config.kind == PD_SCENE_RAGDOLL )
+	if ( config.kind == SMP_SCENE_RAGDOLL )
 	{
-		if ( config.algo == PD_SCENE_ALGO_CONVEX )
+		if ( config.algo == SMP_SCENE_ALGO_CONVEX )
 		{
 			*err = "the convex algorithm has convex pieces for tori only, not for ragdolls";
 			return nullptr;
 		}
-		return pdCreateRagdollScene( config, err );
+		return smpCreateRagdollScene( config, err );
 	}
-	return pdCreateDebrisScene( config, err );
+	return smpCreateDebrisScene( config, err );
 }
 
-void pdSceneNormalizeMesh( std::vector<double>* vertices, double diagonal )
+void smpSceneNormalizeMesh( std::vector<double>* vertices, double diagonal )
 {
 	std::vector<double>& v = *vertices;
 	if ( v.size() < 3 )
@@ -108,7 +108,7 @@ void pdSceneNormalizeMesh( std::vector<double>* vertices, double diagonal )
 			v[i + k] = ( v[i + k] - 0.5 * ( lo[k] + hi[k] ) ) * s;
 }
 
-void pdSceneMakeCapsule( double radius, double height, int segments, int rings, std::vector<double>* outVertices,
+void smpSceneMakeCapsule( double radius, double height, int segments, int rings, std::vector<double>* outVertices,
 						 std::vector<uint32_t>* outIndices )
 {
 	std::vector<double>& v = *outVertices;
@@ -152,7 +152,7 @@ void pdSceneMakeCapsule( double radius, double height, int segments, int rings, 
 		t.insert( t.end(), { bottom, last + ( s + 1 ) % n, last + s } );
 }
 
-void pdSceneAppendQuad( const btVector3& corner, const btVector3& u, const btVector3& v, int cells,
+void smpSceneAppendQuad( const btVector3& corner, const btVector3& u, const btVector3& v, int cells,
 						std::vector<double>* vertices, std::vector<uint32_t>* indices )
 {
 	uint32_t base = (uint32_t)( vertices->size() / 3 );
@@ -172,18 +172,18 @@ void pdSceneAppendQuad( const btVector3& corner, const btVector3& u, const btVec
 		}
 }
 
-pdSceneWorld::pdSceneWorld( const pdSceneConfig& config, const char* name ) : m_config( config ), m_name( name ) {}
+smpSceneWorld::smpSceneWorld( const smpSceneConfig& config, const char* name ) : m_config( config ), m_name( name ) {}
 
-pdSceneWorld::~pdSceneWorld()
+smpSceneWorld::~smpSceneWorld()
 {
 	if ( m_world )
 	{
-		for ( pdSceneJoint& joint : m_joints )
+		for ( smpSceneJoint& joint : m_joints )
 		{
 			m_world->removeConstraint( joint.constraint );
 			delete joint.constraint;
 		}
-		for ( pdSceneBody& body : m_bodies )
+		for ( smpSceneBody& body : m_bodies )
 		{
 			m_world->removeRigidBody( body.body );
 			delete body.body;
@@ -208,12 +208,12 @@ pdSceneWorld::~pdSceneWorld()
 		pdDestroyWorkspace( m_workspace );
 }
 
-bool pdSceneWorld::initWorld( std::string* error )
+bool smpSceneWorld::initWorld( std::string* error )
 {
 	m_collisionConfig.reset( new btDefaultCollisionConfiguration() );
 	m_dispatcher.reset( new btCollisionDispatcher( m_collisionConfig.get() ) );
 	btGImpactCollisionAlgorithm::registerAlgorithm( m_dispatcher.get() );
-	if ( m_config.algo == PD_SCENE_ALGO_POLYDEPTH )
+	if ( m_config.algo == SMP_SCENE_ALGO_POLYDEPTH )
 	{
 		// Later registrations win, so this overrides GImpact for the concave mesh pairs only.
 		pdBulletDef def = pdBulletDefaultDef();
@@ -237,10 +237,10 @@ bool pdSceneWorld::initWorld( std::string* error )
 	return true;
 }
 
-int pdSceneWorld::addShape( std::vector<double> vertices, std::vector<uint32_t> indices, bool forStatic,
+int smpSceneWorld::addShape( std::vector<double> vertices, std::vector<uint32_t> indices, bool forStatic,
 							std::array<float, 3> color )
 {
-	std::unique_ptr<pdSceneShape> s( new pdSceneShape() );
+	std::unique_ptr<smpSceneShape> s( new smpSceneShape() );
 	s->vertices = std::move( vertices );
 	s->indices = std::move( indices );
 	s->closed = !forStatic;
@@ -273,9 +273,9 @@ int pdSceneWorld::addShape( std::vector<double> vertices, std::vector<uint32_t> 
 	return (int)m_shapes.size() - 1;
 }
 
-bool pdSceneWorld::setConvexPieces( int shape, const std::vector<std::vector<uint32_t>>& pieces, std::string* error )
+bool smpSceneWorld::setConvexPieces( int shape, const std::vector<std::vector<uint32_t>>& pieces, std::string* error )
 {
-	pdSceneShape& s = *m_shapes[shape];
+	smpSceneShape& s = *m_shapes[shape];
 	// Bullet's usual treatment of a convex piece with a margin (the convex decomposition demos):
 	// shrink the hull by the margin, then let the margin round it out again. Every face of the
 	// rounded piece lies on its face of the mesh's hull (to 0.04 mm, single precision); edges and corners are rounded inward by
@@ -338,9 +338,9 @@ bool pdSceneWorld::setConvexPieces( int shape, const std::vector<std::vector<uin
 	return true;
 }
 
-int pdSceneWorld::addBody( int shape, const btTransform& pose, double mass, const btVector3& velocity )
+int smpSceneWorld::addBody( int shape, const btTransform& pose, double mass, const btVector3& velocity )
 {
-	pdSceneShape& s = *m_shapes[shape];
+	smpSceneShape& s = *m_shapes[shape];
 	btVector3 inertia( 0, 0, 0 );
 	if ( mass > 0.0 )
 		s.shape->calculateLocalInertia( btScalar( mass ), inertia );
@@ -356,7 +356,7 @@ int pdSceneWorld::addBody( int shape, const btTransform& pose, double mass, cons
 			body->setActivationState( DISABLE_DEACTIVATION );
 	}
 	m_world->addRigidBody( body );
-	pdSceneBody b;
+	smpSceneBody b;
 	b.body = body;
 	b.shape = shape;
 	b.isStatic = mass <= 0.0;
@@ -365,14 +365,14 @@ int pdSceneWorld::addBody( int shape, const btTransform& pose, double mass, cons
 	return (int)m_bodies.size() - 1;
 }
 
-void pdSceneWorld::addJoint( btTypedConstraint* constraint, int bodyA, int bodyB )
+void smpSceneWorld::addJoint( btTypedConstraint* constraint, int bodyA, int bodyB )
 {
 	m_world->addConstraint( constraint, true );
 	m_joints.push_back( { constraint, bodyA, bodyB } );
 	m_linked.insert( { std::min( bodyA, bodyB ), std::max( bodyA, bodyB ) } );
 }
 
-pdTransform pdSceneWorld::bodyPose( int body ) const
+pdTransform smpSceneWorld::bodyPose( int body ) const
 {
 	const btTransform& t = m_bodies[body].body->getWorldTransform();
 	btQuaternion q = t.getRotation();
@@ -382,10 +382,10 @@ pdTransform pdSceneWorld::bodyPose( int body ) const
 	return pose;
 }
 
-pdSceneMesh pdSceneWorld::bodyMesh( int body ) const
+smpSceneMesh smpSceneWorld::bodyMesh( int body ) const
 {
-	const pdSceneShape& s = *m_shapes[m_bodies[body].shape];
-	pdSceneMesh m;
+	const smpSceneShape& s = *m_shapes[m_bodies[body].shape];
+	smpSceneMesh m;
 	m.vertices = s.vertices.data();
 	m.vertexCount = (int)( s.vertices.size() / 3 );
 	m.indices = s.indices.data();
@@ -394,13 +394,13 @@ pdSceneMesh pdSceneWorld::bodyMesh( int body ) const
 	return m;
 }
 
-void pdSceneWorld::bodyColor( int body, float outRgb[3] ) const
+void smpSceneWorld::bodyColor( int body, float outRgb[3] ) const
 {
 	for ( int k = 0; k < 3; ++k )
 		outRgb[k] = m_bodies[body].color[k];
 }
 
-void pdSceneWorld::camera( double outEye[3], double outTarget[3] ) const
+void smpSceneWorld::camera( double outEye[3], double outTarget[3] ) const
 {
 	for ( int k = 0; k < 3; ++k )
 	{
@@ -409,25 +409,25 @@ void pdSceneWorld::camera( double outEye[3], double outTarget[3] ) const
 	}
 }
 
-bool pdSceneWorld::isLost( int body ) const
+bool smpSceneWorld::isLost( int body ) const
 {
 	const btVector3& p = m_bodies[body].body->getWorldTransform().getOrigin();
 	return !( p.y() >= m_area.floorY && p.x() >= m_area.minX && p.x() <= m_area.maxX && p.z() >= m_area.minZ &&
 			  p.z() <= m_area.maxZ );
 }
 
-static bool pdIsFiniteVector( const btVector3& v )
+static bool smpIsFiniteVector( const btVector3& v )
 {
 	return std::isfinite( v.x() ) && std::isfinite( v.y() ) && std::isfinite( v.z() );
 }
 
-bool pdSceneWorld::step()
+bool smpSceneWorld::step()
 {
 	if ( m_step >= m_stepCount )
 		return false;
 	btScalar dt = btScalar( m_config.timeStep );
 	int substeps = std::max( 1, m_config.substeps );
-	bool recordingCalls = !m_config.recordCallsPath.empty() && m_config.algo == PD_SCENE_ALGO_POLYDEPTH;
+	bool recordingCalls = !m_config.recordCallsPath.empty() && m_config.algo == SMP_SCENE_ALGO_POLYDEPTH;
 	if ( recordingCalls && m_step == m_config.recordFrom &&
 		 polydepth::bullet::startRecording( m_dispatcher.get(), m_config.recordCallsPath.c_str() ) != PD_STATUS_OK )
 	{
@@ -457,7 +457,7 @@ bool pdSceneWorld::step()
 		for ( int k = 0; k < n; ++k )
 		{
 			const btManifoldPoint& mp = manifold->getContactPoint( k );
-			pdSceneContact c;
+			smpSceneContact c;
 			for ( int a = 0; a < 3; ++a )
 			{
 				c.point[a] = (double)mp.getPositionWorldOnB()[a];
@@ -473,13 +473,13 @@ bool pdSceneWorld::step()
 	int lastSecond = (int)std::ceil( 1.0 / m_config.timeStep );
 	for ( size_t i = 0; i < m_bodies.size(); ++i )
 	{
-		const pdSceneBody& b = m_bodies[i];
+		const smpSceneBody& b = m_bodies[i];
 		if ( b.isStatic )
 			continue;
 		const btTransform& t = b.body->getWorldTransform();
-		if ( !pdIsFiniteVector( t.getOrigin() ) || !pdIsFiniteVector( b.body->getLinearVelocity() ) ||
-			 !pdIsFiniteVector( b.body->getAngularVelocity() ) || !pdIsFiniteVector( t.getBasis()[0] ) ||
-			 !pdIsFiniteVector( t.getBasis()[1] ) || !pdIsFiniteVector( t.getBasis()[2] ) )
+		if ( !smpIsFiniteVector( t.getOrigin() ) || !smpIsFiniteVector( b.body->getLinearVelocity() ) ||
+			 !smpIsFiniteVector( b.body->getAngularVelocity() ) || !smpIsFiniteVector( t.getBasis()[0] ) ||
+			 !smpIsFiniteVector( t.getBasis()[1] ) || !smpIsFiniteVector( t.getBasis()[2] ) )
 			m_finite = false;
 		if ( m_step > m_stepCount - lastSecond && !isLost( (int)i ) )
 			m_jitter = std::max( m_jitter, (double)b.body->getLinearVelocity().length() );
@@ -490,9 +490,9 @@ bool pdSceneWorld::step()
 	return m_step < m_stepCount;
 }
 
-void pdSceneWorld::measureJoints()
+void smpSceneWorld::measureJoints()
 {
-	for ( const pdSceneJoint& joint : m_joints )
+	for ( const smpSceneJoint& joint : m_joints )
 	{
 		btTransform frameA, frameB;
 		double limitViolation = 0.0;
@@ -544,7 +544,7 @@ void pdSceneWorld::measureJoints()
 	}
 }
 
-static pdTransform pdToTransform( const btTransform& t )
+static pdTransform smpToTransform( const btTransform& t )
 {
 	btQuaternion q = t.getRotation();
 	pdTransform pose;
@@ -553,7 +553,7 @@ static pdTransform pdToTransform( const btTransform& t )
 	return pose;
 }
 
-double pdSceneWorld::measurePenetration()
+double smpSceneWorld::measurePenetration()
 {
 	if ( m_workspace == nullptr )
 		m_workspace = pdCreateWorkspace();
@@ -568,7 +568,7 @@ double pdSceneWorld::measurePenetration()
 	for ( int i : live )
 	{
 		// Floor: the deepest vertex below y = 0 (the floor is part of every environment).
-		const pdSceneShape& s = *m_shapes[m_bodies[i].shape];
+		const smpSceneShape& s = *m_shapes[m_bodies[i].shape];
 		const btTransform& t = m_bodies[i].body->getWorldTransform();
 		double minY = 0.0;
 		for ( size_t k = 0; k + 2 < s.vertices.size(); k += 3 )
@@ -595,9 +595,9 @@ double pdSceneWorld::measurePenetration()
 			if ( loA.x() > hiB.x() || loB.x() > hiA.x() || loA.y() > hiB.y() || loB.y() > hiA.y() ||
 				 loA.z() > hiB.z() || loB.z() > hiA.z() )
 				continue;
-			pdSceneShape* sa = m_shapes[m_bodies[i].shape].get();
-			pdSceneShape* sb = m_shapes[m_bodies[j].shape].get();
-			for ( pdSceneShape* s : { sa, sb } )
+			smpSceneShape* sa = m_shapes[m_bodies[i].shape].get();
+			smpSceneShape* sb = m_shapes[m_bodies[j].shape].get();
+			for ( smpSceneShape* s : { sa, sb } )
 			{
 				if ( !s->pdMeshTried )
 				{
@@ -618,8 +618,8 @@ double pdSceneWorld::measurePenetration()
 				++m_penetrationFailures;
 				continue;
 			}
-			pdTransform pa = pdToTransform( m_bodies[i].body->getWorldTransform() );
-			pdTransform pb = pdToTransform( m_bodies[j].body->getWorldTransform() );
+			pdTransform pa = smpToTransform( m_bodies[i].body->getWorldTransform() );
+			pdTransform pb = smpToTransform( m_bodies[j].body->getWorldTransform() );
 			pdPenetrationResult result;
 			pdStatus status = pdComputePenetration( sa->pdMeshHandle, &pa, sb->pdMeshHandle, &pb, &def, nullptr,
 													m_workspace, &result );
@@ -642,7 +642,7 @@ double pdSceneWorld::measurePenetration()
 	return deepest;
 }
 
-uint64_t pdSceneWorld::hash() const
+uint64_t smpSceneWorld::hash() const
 {
 	uint64_t h = 0xCBF29CE484222325ull;
 	auto mix = [&h]( const void* data, size_t size )
@@ -654,7 +654,7 @@ uint64_t pdSceneWorld::hash() const
 			h *= 0x100000001B3ull;
 		}
 	};
-	for ( const pdSceneBody& b : m_bodies )
+	for ( const smpSceneBody& b : m_bodies )
 	{
 		if ( b.isStatic )
 			continue;
@@ -674,9 +674,9 @@ uint64_t pdSceneWorld::hash() const
 	return h;
 }
 
-pdSceneMetrics pdSceneWorld::metrics() const
+smpSceneMetrics smpSceneWorld::metrics() const
 {
-	pdSceneMetrics m;
+	smpSceneMetrics m;
 	m.steps = m_step;
 	m.simulatedSeconds = m_step * m_config.timeStep;
 	if ( !m_stepMs.empty() )

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Private machinery shared by the scenes: the Bullet world, meshes as Bullet shapes, bodies,
-// joints, and the per-step bookkeeping behind pdSceneMetrics.
+// joints, and the per-step bookkeeping behind smpSceneMetrics.
 #pragma once
 
 #include "scene.h"
@@ -15,10 +15,10 @@ struct pdMesh;
 struct pdWorkspace;
 
 /// Deterministic generator (splitmix64): the same seed gives the same scene on every platform.
-class pdSceneRandom
+class smpSceneRandom
 {
   public:
-	explicit pdSceneRandom( uint64_t seed ) : m_state( seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull ) {}
+	explicit smpSceneRandom( uint64_t seed ) : m_state( seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull ) {}
 	uint64_t next()
 	{
 		uint64_t z = ( m_state += 0x9E3779B97F4A7C15ull );
@@ -37,7 +37,7 @@ class pdSceneRandom
 };
 
 /// A triangle mesh used by one or more bodies, with its Bullet shape.
-struct pdSceneShape
+struct smpSceneShape
 {
 	std::vector<double> vertices;
 	std::vector<uint32_t> indices;
@@ -46,8 +46,8 @@ struct pdSceneShape
 	std::vector<int> btIndices;
 	std::unique_ptr<btTriangleIndexVertexArray> meshInterface;
 	std::unique_ptr<btCollisionShape> shape; ///< GImpact (dynamic) or BVH (static); inertia comes from it
-	/// PD_SCENE_ALGO_CONVEX only: the bodies' collision shape, a compound of convex hull pieces
-	/// whose union is the mesh (see pdSceneWorld::setConvexPieces). Declared after its children,
+	/// SMP_SCENE_ALGO_CONVEX only: the bodies' collision shape, a compound of convex hull pieces
+	/// whose union is the mesh (see smpSceneWorld::setConvexPieces). Declared after its children,
 	/// so it is destroyed first.
 	std::vector<std::unique_ptr<btConvexHullShape>> convexPieces;
 	std::unique_ptr<btCompoundShape> convexShape;
@@ -57,7 +57,7 @@ struct pdSceneShape
 	std::array<float, 3> color = { { 0.7f, 0.7f, 0.7f } };
 };
 
-struct pdSceneBody
+struct smpSceneBody
 {
 	btRigidBody* body = nullptr;
 	int shape = -1;
@@ -65,7 +65,7 @@ struct pdSceneBody
 	std::array<float, 3> color = { { 0.7f, 0.7f, 0.7f } };
 };
 
-struct pdSceneJoint
+struct smpSceneJoint
 {
 	btTypedConstraint* constraint = nullptr;
 	int bodyA = -1;
@@ -73,24 +73,24 @@ struct pdSceneJoint
 };
 
 /// Axis-aligned region that holds the bodies; a dynamic body whose centre leaves it is lost.
-struct pdSceneArea
+struct smpSceneArea
 {
 	double minX = -3.0, maxX = 3.0, minZ = -3.0, maxZ = 3.0;
 	double floorY = 0.0;
 };
 
-class pdSceneWorld : public pdScene
+class smpSceneWorld : public smpScene
 {
   public:
-	explicit pdSceneWorld( const pdSceneConfig& config, const char* name );
-	~pdSceneWorld() override;
+	explicit smpSceneWorld( const smpSceneConfig& config, const char* name );
+	~smpSceneWorld() override;
 
 	/// Creates the Bullet world with the configured algorithm. False with *error on failure.
 	bool initWorld( std::string* error );
 	/// Takes a mesh (closed solid for dynamic bodies, open one-sided surface for static ones).
 	int addShape( std::vector<double> vertices, std::vector<uint32_t> indices, bool forStatic,
 				  std::array<float, 3> color );
-	/// PD_SCENE_ALGO_CONVEX: gives a dynamic shape its bodies' collision shape, a btCompoundShape of
+	/// SMP_SCENE_ALGO_CONVEX: gives a dynamic shape its bodies' collision shape, a btCompoundShape of
 	/// one btConvexHullShape per piece (each piece a list of the mesh's vertex indices, their hull
 	/// shrunk by the margin so that hull + margin stays within the mesh). Call before addBody for
 	/// the shape. False with *error if a piece is out of range or has no volume.
@@ -100,7 +100,7 @@ class pdSceneWorld : public pdScene
 	int addBody( int shape, const btTransform& pose, double mass, const btVector3& velocity = btVector3( 0, 0, 0 ) );
 	/// Adds a constraint between two bodies (collision between them disabled).
 	void addJoint( btTypedConstraint* constraint, int bodyA, int bodyB );
-	void setArea( const pdSceneArea& area ) { m_area = area; }
+	void setArea( const smpSceneArea& area ) { m_area = area; }
 	void setCamera( const btVector3& eye, const btVector3& target )
 	{
 		m_eye = eye;
@@ -115,13 +115,13 @@ class pdSceneWorld : public pdScene
 	int bodyCount() const override { return (int)m_bodies.size(); }
 	bool bodyIsStatic( int body ) const override { return m_bodies[body].isStatic; }
 	pdTransform bodyPose( int body ) const override;
-	pdSceneMesh bodyMesh( int body ) const override;
+	smpSceneMesh bodyMesh( int body ) const override;
 	void bodyColor( int body, float outRgb[3] ) const override;
-	const std::vector<pdSceneContact>& contacts() const override { return m_contacts; }
-	pdSceneMetrics metrics() const override;
+	const std::vector<smpSceneContact>& contacts() const override { return m_contacts; }
+	smpSceneMetrics metrics() const override;
 	uint64_t hash() const override;
 	double measurePenetration() override;
-	const pdSceneConfig& config() const override { return m_config; }
+	const smpSceneConfig& config() const override { return m_config; }
 	void camera( double outEye[3], double outTarget[3] ) const override;
 	const char* name() const override { return m_name; }
 
@@ -132,11 +132,11 @@ class pdSceneWorld : public pdScene
 	bool isLost( int body ) const;
 	void measureJoints();
 
-	pdSceneConfig m_config;
+	smpSceneConfig m_config;
 	const char* m_name;
 	int m_stepCount = 600;
 	int m_step = 0;
-	pdSceneArea m_area;
+	smpSceneArea m_area;
 	btVector3 m_eye = btVector3( 8, 7, 10 );
 	btVector3 m_target = btVector3( 0, 1, 0 );
 	double m_bodySize = 1.0;
@@ -148,12 +148,12 @@ class pdSceneWorld : public pdScene
 	std::unique_ptr<btDiscreteDynamicsWorld> m_world;
 	bool m_polydepthRegistered = false;
 
-	std::vector<std::unique_ptr<pdSceneShape>> m_shapes;
-	std::vector<pdSceneBody> m_bodies;
-	std::vector<pdSceneJoint> m_joints;
+	std::vector<std::unique_ptr<smpSceneShape>> m_shapes;
+	std::vector<smpSceneBody> m_bodies;
+	std::vector<smpSceneJoint> m_joints;
 	std::set<std::pair<int, int>> m_linked;
 
-	std::vector<pdSceneContact> m_contacts;
+	std::vector<smpSceneContact> m_contacts;
 	std::vector<double> m_stepMs;
 	std::vector<int> m_stepContacts;
 	double m_maxPenetration = 0.0;
@@ -173,14 +173,14 @@ class pdSceneWorld : public pdScene
 };
 
 /// Shape helpers shared by the scenes.
-void pdSceneNormalizeMesh( std::vector<double>* vertices, double diagonal );
+void smpSceneNormalizeMesh( std::vector<double>* vertices, double diagonal );
 /// A capsule along y: cylinder part of the given height, hemispherical caps (outward triangles).
-void pdSceneMakeCapsule( double radius, double height, int segments, int rings, std::vector<double>* outVertices,
+void smpSceneMakeCapsule( double radius, double height, int segments, int rings, std::vector<double>* outVertices,
 						 std::vector<uint32_t>* outIndices );
 /// Appends an axis-aligned quad subdivided into cells x cells, facing +normal (one-sided).
 /// corner + u * s + v * t for s, t in [0, 1]; the normal is u x v.
-void pdSceneAppendQuad( const btVector3& corner, const btVector3& u, const btVector3& v, int cells,
+void smpSceneAppendQuad( const btVector3& corner, const btVector3& u, const btVector3& v, int cells,
 						std::vector<double>* vertices, std::vector<uint32_t>* indices );
 
-std::unique_ptr<pdScene> pdCreateDebrisScene( const pdSceneConfig& config, std::string* error );
-std::unique_ptr<pdScene> pdCreateRagdollScene( const pdSceneConfig& config, std::string* error );
+std::unique_ptr<smpScene> smpCreateDebrisScene( const smpSceneConfig& config, std::string* error );
+std::unique_ptr<smpScene> smpCreateRagdollScene( const smpSceneConfig& config, std::string* error );

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PD_PI 3.14159265358979323846
+#define SMP_PI 3.14159265358979323846
 // Largest soup a generator builds (keeps index arithmetic in range; generators are for tests).
-#define PD_SHAPE_MAX_TRIANGLES ( 1 << 26 )
+#define SMP_SHAPE_MAX_TRIANGLES ( 1 << 26 )
 
-typedef struct pdSoupBuilder
+typedef struct smpSoupBuilder
 {
 	double* vertices;
 	int vertexCount;
@@ -22,9 +22,9 @@ typedef struct pdSoupBuilder
 	int triangleCount;
 	int triangleCapacity;
 	bool failed;
-} pdSoupBuilder;
+} smpSoupBuilder;
 
-static void pdClearSoup( pdSoup* soup )
+static void smpClearSoup( smpSoup* soup )
 {
 	soup->vertices = NULL;
 	soup->vertexCount = 0;
@@ -32,7 +32,7 @@ static void pdClearSoup( pdSoup* soup )
 	soup->triangleCount = 0;
 }
 
-void pdFreeSoup( pdSoup* soup )
+void smpFreeSoup( smpSoup* soup )
 {
 	if ( soup == NULL )
 	{
@@ -40,10 +40,10 @@ void pdFreeSoup( pdSoup* soup )
 	}
 	free( soup->vertices );
 	free( soup->indices );
-	pdClearSoup( soup );
+	smpClearSoup( soup );
 }
 
-pdMeshDef pdSoupMeshDef( const pdSoup* soup )
+pdMeshDef smpSoupMeshDef( const smpSoup* soup )
 {
 	pdMeshDef def = pdDefaultMeshDef();
 	def.vertices = soup->vertices;
@@ -57,13 +57,13 @@ pdMeshDef pdSoupMeshDef( const pdSoup* soup )
 	return def;
 }
 
-pdMesh* pdSoupCreateMesh( const pdSoup* soup, pdMeshReport* report )
+pdMesh* smpSoupCreateMesh( const smpSoup* soup, pdMeshReport* report )
 {
-	pdMeshDef def = pdSoupMeshDef( soup );
+	pdMeshDef def = smpSoupMeshDef( soup );
 	return pdCreateMesh( &def, report );
 }
 
-static void pdBuilder_Reserve( pdSoupBuilder* b, int vertices, int triangles )
+static void smpBuilder_Reserve( smpSoupBuilder* b, int vertices, int triangles )
 {
 	if ( b->failed )
 	{
@@ -93,20 +93,20 @@ static void pdBuilder_Reserve( pdSoupBuilder* b, int vertices, int triangles )
 	}
 }
 
-static int pdBuilder_AddVertex( pdSoupBuilder* b, double x, double y, double z )
+static int smpBuilder_AddVertex( smpSoupBuilder* b, double x, double y, double z )
 {
 	if ( b->failed )
 	{
 		return 0;
 	}
-	if ( b->vertexCount >= PD_SHAPE_MAX_TRIANGLES )
+	if ( b->vertexCount >= SMP_SHAPE_MAX_TRIANGLES )
 	{
 		b->failed = true;
 		return 0;
 	}
 	if ( b->vertexCount == b->vertexCapacity )
 	{
-		pdBuilder_Reserve( b, b->vertexCapacity < 16 ? 16 : 2 * b->vertexCapacity, b->triangleCapacity );
+		smpBuilder_Reserve( b, b->vertexCapacity < 16 ? 16 : 2 * b->vertexCapacity, b->triangleCapacity );
 		if ( b->failed )
 		{
 			return 0;
@@ -119,20 +119,20 @@ static int pdBuilder_AddVertex( pdSoupBuilder* b, double x, double y, double z )
 	return b->vertexCount++;
 }
 
-static void pdBuilder_AddTriangle( pdSoupBuilder* b, int i0, int i1, int i2 )
+static void smpBuilder_AddTriangle( smpSoupBuilder* b, int i0, int i1, int i2 )
 {
 	if ( b->failed )
 	{
 		return;
 	}
-	if ( b->triangleCount >= PD_SHAPE_MAX_TRIANGLES )
+	if ( b->triangleCount >= SMP_SHAPE_MAX_TRIANGLES )
 	{
 		b->failed = true;
 		return;
 	}
 	if ( b->triangleCount == b->triangleCapacity )
 	{
-		pdBuilder_Reserve( b, b->vertexCapacity, b->triangleCapacity < 16 ? 16 : 2 * b->triangleCapacity );
+		smpBuilder_Reserve( b, b->vertexCapacity, b->triangleCapacity < 16 ? 16 : 2 * b->triangleCapacity );
 		if ( b->failed )
 		{
 			return;
@@ -145,14 +145,14 @@ static void pdBuilder_AddTriangle( pdSoupBuilder* b, int i0, int i1, int i2 )
 	b->triangleCount++;
 }
 
-static void pdBuilder_Discard( pdSoupBuilder* b )
+static void smpBuilder_Discard( smpSoupBuilder* b )
 {
 	free( b->vertices );
 	free( b->indices );
 	memset( b, 0, sizeof( *b ) );
 }
 
-static double pdSoupSignedVolume6( const pdSoup* soup )
+static double smpSoupSignedVolume6( const smpSoup* soup )
 {
 	double sum = 0.0;
 	for ( int t = 0; t < soup->triangleCount; ++t )
@@ -166,7 +166,7 @@ static double pdSoupSignedVolume6( const pdSoup* soup )
 	return sum;
 }
 
-static void pdSoupFlip( pdSoup* soup )
+static void smpSoupFlip( smpSoup* soup )
 {
 	for ( int t = 0; t < soup->triangleCount; ++t )
 	{
@@ -178,11 +178,11 @@ static void pdSoupFlip( pdSoup* soup )
 
 // Hands the builder's arrays to out; the winding is already consistent, so one global flip
 // (if the volume is negative) makes it outward.
-static bool pdBuilder_Finish( pdSoupBuilder* b, pdSoup* out )
+static bool smpBuilder_Finish( smpSoupBuilder* b, smpSoup* out )
 {
 	if ( b->failed || b->triangleCount == 0 )
 	{
-		pdBuilder_Discard( b );
+		smpBuilder_Discard( b );
 		return false;
 	}
 	out->vertices = b->vertices;
@@ -190,14 +190,14 @@ static bool pdBuilder_Finish( pdSoupBuilder* b, pdSoup* out )
 	out->indices = b->indices;
 	out->triangleCount = b->triangleCount;
 	memset( b, 0, sizeof( *b ) );
-	if ( pdSoupSignedVolume6( out ) < 0.0 )
+	if ( smpSoupSignedVolume6( out ) < 0.0 )
 	{
-		pdSoupFlip( out );
+		smpSoupFlip( out );
 	}
 	return true;
 }
 
-static bool pdIsFinite3( double x, double y, double z )
+static bool smpIsFinite3( double x, double y, double z )
 {
 	return isfinite( x ) && isfinite( y ) && isfinite( z );
 }
@@ -205,16 +205,16 @@ static bool pdIsFinite3( double x, double y, double z )
 // ---------------------------------------------------------------------------------------------
 // Welding exactly coincident vertices (used by the box and by the .tris loader).
 
-typedef struct pdWeldKey
+typedef struct smpWeldKey
 {
 	double x, y, z;
 	int index;
-} pdWeldKey;
+} smpWeldKey;
 
-static int pdCompareWeldKeys( const void* pa, const void* pb )
+static int smpCompareWeldKeys( const void* pa, const void* pb )
 {
-	const pdWeldKey* a = (const pdWeldKey*)pa;
-	const pdWeldKey* b = (const pdWeldKey*)pb;
+	const smpWeldKey* a = (const smpWeldKey*)pa;
+	const smpWeldKey* b = (const smpWeldKey*)pb;
 	if ( a->x != b->x )
 	{
 		return a->x < b->x ? -1 : 1;
@@ -230,7 +230,7 @@ static int pdCompareWeldKeys( const void* pa, const void* pb )
 	return a->index < b->index ? -1 : ( a->index > b->index ? 1 : 0 );
 }
 
-bool pdWeldSoup( pdSoup* soup )
+bool smpWeldSoup( smpSoup* soup )
 {
 	int n = soup->vertexCount;
 	if ( n <= 0 )
@@ -244,7 +244,7 @@ bool pdWeldSoup( pdSoup* soup )
 			return false;
 		}
 	}
-	pdWeldKey* keys = (pdWeldKey*)malloc( (size_t)n * sizeof( pdWeldKey ) );
+	smpWeldKey* keys = (smpWeldKey*)malloc( (size_t)n * sizeof( smpWeldKey ) );
 	int* remap = (int*)malloc( (size_t)n * sizeof( int ) );
 	double* merged = (double*)malloc( (size_t)n * 3 * sizeof( double ) );
 	if ( keys == NULL || remap == NULL || merged == NULL )
@@ -261,7 +261,7 @@ bool pdWeldSoup( pdSoup* soup )
 		keys[i].z = soup->vertices[3 * i + 2];
 		keys[i].index = i;
 	}
-	qsort( keys, (size_t)n, sizeof( pdWeldKey ), pdCompareWeldKeys );
+	qsort( keys, (size_t)n, sizeof( smpWeldKey ), smpCompareWeldKeys );
 
 	// Representative = the lowest original index in a group; new indices keep first-use order
 	// of representatives so the result does not depend on qsort details.
@@ -318,7 +318,7 @@ bool pdWeldSoup( pdSoup* soup )
 // Grid builders shared by several shapes.
 
 // A doubly periodic grid (torus topology): vertex (i, j) at index i * n + j.
-static void pdBuilder_AddPeriodicGrid( pdSoupBuilder* b, int base, int m, int n )
+static void smpBuilder_AddPeriodicGrid( smpSoupBuilder* b, int base, int m, int n )
 {
 	for ( int i = 0; i < m; ++i )
 	{
@@ -330,33 +330,33 @@ static void pdBuilder_AddPeriodicGrid( pdSoupBuilder* b, int base, int m, int n 
 			int v10 = base + i1 * n + j;
 			int v11 = base + i1 * n + j1;
 			int v01 = base + i * n + j1;
-			pdBuilder_AddTriangle( b, v00, v10, v11 );
-			pdBuilder_AddTriangle( b, v00, v11, v01 );
+			smpBuilder_AddTriangle( b, v00, v10, v11 );
+			smpBuilder_AddTriangle( b, v00, v11, v01 );
 		}
 	}
 }
 
 // A surface of revolution about z: profile points (r, z), first and last on the axis (poles),
 // all others at r > 0, revolved in `around` steps.
-static void pdBuilder_AddRevolution( pdSoupBuilder* b, const double* r, const double* z, int profileCount, int around )
+static void smpBuilder_AddRevolution( smpSoupBuilder* b, const double* r, const double* z, int profileCount, int around )
 {
 	int rings = profileCount - 2;
-	pdBuilder_Reserve( b, b->vertexCount + rings * around + 2, b->triangleCount + 2 * around * ( rings > 0 ? rings : 1 ) );
-	int pole0 = pdBuilder_AddVertex( b, 0.0, 0.0, z[0] );
+	smpBuilder_Reserve( b, b->vertexCount + rings * around + 2, b->triangleCount + 2 * around * ( rings > 0 ? rings : 1 ) );
+	int pole0 = smpBuilder_AddVertex( b, 0.0, 0.0, z[0] );
 	int first = b->vertexCount;
 	for ( int k = 1; k <= rings; ++k )
 	{
 		for ( int j = 0; j < around; ++j )
 		{
-			double phi = 2.0 * PD_PI * (double)j / (double)around;
-			pdBuilder_AddVertex( b, r[k] * cos( phi ), r[k] * sin( phi ), z[k] );
+			double phi = 2.0 * SMP_PI * (double)j / (double)around;
+			smpBuilder_AddVertex( b, r[k] * cos( phi ), r[k] * sin( phi ), z[k] );
 		}
 	}
-	int pole1 = pdBuilder_AddVertex( b, 0.0, 0.0, z[profileCount - 1] );
+	int pole1 = smpBuilder_AddVertex( b, 0.0, 0.0, z[profileCount - 1] );
 	for ( int j = 0; j < around; ++j )
 	{
 		int j1 = ( j + 1 ) % around;
-		pdBuilder_AddTriangle( b, pole0, first + j, first + j1 );
+		smpBuilder_AddTriangle( b, pole0, first + j, first + j1 );
 	}
 	for ( int k = 0; k + 1 < rings; ++k )
 	{
@@ -365,30 +365,30 @@ static void pdBuilder_AddRevolution( pdSoupBuilder* b, const double* r, const do
 		for ( int j = 0; j < around; ++j )
 		{
 			int j1 = ( j + 1 ) % around;
-			pdBuilder_AddTriangle( b, row0 + j, row1 + j, row1 + j1 );
-			pdBuilder_AddTriangle( b, row0 + j, row1 + j1, row0 + j1 );
+			smpBuilder_AddTriangle( b, row0 + j, row1 + j, row1 + j1 );
+			smpBuilder_AddTriangle( b, row0 + j, row1 + j1, row0 + j1 );
 		}
 	}
 	int last = first + ( rings - 1 ) * around;
 	for ( int j = 0; j < around; ++j )
 	{
 		int j1 = ( j + 1 ) % around;
-		pdBuilder_AddTriangle( b, pole1, last + j1, last + j );
+		smpBuilder_AddTriangle( b, pole1, last + j1, last + j );
 	}
 }
 
 // ---------------------------------------------------------------------------------------------
 // Box
 
-bool pdMakeBox( pdVec3 halfExtents, int subdivisions, pdSoup* out )
+bool smpMakeBox( pdVec3 halfExtents, int subdivisions, smpSoup* out )
 {
 	if ( out == NULL )
 	{
 		return false;
 	}
-	pdClearSoup( out );
+	smpClearSoup( out );
 	double h[3] = { halfExtents.x, halfExtents.y, halfExtents.z };
-	if ( subdivisions < 1 || subdivisions > 2048 || !pdIsFinite3( h[0], h[1], h[2] ) || h[0] <= 0.0 || h[1] <= 0.0 ||
+	if ( subdivisions < 1 || subdivisions > 2048 || !smpIsFinite3( h[0], h[1], h[2] ) || h[0] <= 0.0 || h[1] <= 0.0 ||
 		 h[2] <= 0.0 )
 	{
 		return false;
@@ -409,8 +409,8 @@ bool pdMakeBox( pdVec3 halfExtents, int subdivisions, pdSoup* out )
 		table[a * ( n + 1 )] = -h[a];
 		table[a * ( n + 1 ) + n] = h[a];
 	}
-	pdSoupBuilder b = { 0 };
-	pdBuilder_Reserve( &b, 6 * ( n + 1 ) * ( n + 1 ), 12 * n * n );
+	smpSoupBuilder b = { 0 };
+	smpBuilder_Reserve( &b, 6 * ( n + 1 ) * ( n + 1 ), 12 * n * n );
 	for ( int face = 0; face < 6; ++face )
 	{
 		int a = face / 2;
@@ -426,7 +426,7 @@ bool pdMakeBox( pdVec3 halfExtents, int subdivisions, pdSoup* out )
 				p[a] = sign > 0.0 ? h[a] : -h[a];
 				p[u] = table[u * ( n + 1 ) + i];
 				p[v] = table[v * ( n + 1 ) + j];
-				pdBuilder_AddVertex( &b, p[0], p[1], p[2] );
+				smpBuilder_AddVertex( &b, p[0], p[1], p[2] );
 			}
 		}
 		for ( int i = 0; i < n; ++i )
@@ -440,25 +440,25 @@ bool pdMakeBox( pdVec3 halfExtents, int subdivisions, pdSoup* out )
 				// (u, v, a) is right-handed, so counter-clockwise in (u, v) faces +a.
 				if ( sign > 0.0 )
 				{
-					pdBuilder_AddTriangle( &b, v00, v10, v11 );
-					pdBuilder_AddTriangle( &b, v00, v11, v01 );
+					smpBuilder_AddTriangle( &b, v00, v10, v11 );
+					smpBuilder_AddTriangle( &b, v00, v11, v01 );
 				}
 				else
 				{
-					pdBuilder_AddTriangle( &b, v00, v11, v10 );
-					pdBuilder_AddTriangle( &b, v00, v01, v11 );
+					smpBuilder_AddTriangle( &b, v00, v11, v10 );
+					smpBuilder_AddTriangle( &b, v00, v01, v11 );
 				}
 			}
 		}
 	}
 	free( table );
-	if ( !pdBuilder_Finish( &b, out ) )
+	if ( !smpBuilder_Finish( &b, out ) )
 	{
 		return false;
 	}
-	if ( !pdWeldSoup( out ) )
+	if ( !smpWeldSoup( out ) )
 	{
-		pdFreeSoup( out );
+		smpFreeSoup( out );
 		return false;
 	}
 	return true;
@@ -467,14 +467,14 @@ bool pdMakeBox( pdVec3 halfExtents, int subdivisions, pdSoup* out )
 // ---------------------------------------------------------------------------------------------
 // Subdivision (shared by the icosphere)
 
-typedef struct pdEdgeMap
+typedef struct smpEdgeMap
 {
 	uint64_t* keys;
 	int* values;
 	size_t capacity; // power of two
-} pdEdgeMap;
+} smpEdgeMap;
 
-static bool pdEdgeMap_Init( pdEdgeMap* map, size_t expected )
+static bool smpEdgeMap_Init( smpEdgeMap* map, size_t expected )
 {
 	size_t cap = 16;
 	while ( cap < 2 * expected && cap < ( (size_t)1 << 40 ) )
@@ -497,14 +497,14 @@ static bool pdEdgeMap_Init( pdEdgeMap* map, size_t expected )
 	return true;
 }
 
-static void pdEdgeMap_Free( pdEdgeMap* map )
+static void smpEdgeMap_Free( smpEdgeMap* map )
 {
 	free( map->keys );
 	free( map->values );
 }
 
 // Returns the slot of edge (a, b) (undirected); *found says whether it was there.
-static size_t pdEdgeMap_Find( const pdEdgeMap* map, uint32_t a, uint32_t b, bool* found )
+static size_t smpEdgeMap_Find( const smpEdgeMap* map, uint32_t a, uint32_t b, bool* found )
 {
 	uint32_t lo = a < b ? a : b;
 	uint32_t hi = a < b ? b : a;
@@ -532,10 +532,10 @@ static size_t pdEdgeMap_Find( const pdEdgeMap* map, uint32_t a, uint32_t b, bool
 	return SIZE_MAX;
 }
 
-static int pdMidpoint( pdSoupBuilder* b, pdEdgeMap* map, uint32_t i0, uint32_t i1 )
+static int smpMidpoint( smpSoupBuilder* b, smpEdgeMap* map, uint32_t i0, uint32_t i1 )
 {
 	bool found = false;
-	size_t slot = pdEdgeMap_Find( map, i0, i1, &found );
+	size_t slot = smpEdgeMap_Find( map, i0, i1, &found );
 	if ( slot == SIZE_MAX )
 	{
 		b->failed = true;
@@ -547,26 +547,26 @@ static int pdMidpoint( pdSoupBuilder* b, pdEdgeMap* map, uint32_t i0, uint32_t i
 	}
 	const double* p = b->vertices + 3 * i0;
 	const double* q = b->vertices + 3 * i1;
-	int v = pdBuilder_AddVertex( b, 0.5 * ( p[0] + q[0] ), 0.5 * ( p[1] + q[1] ), 0.5 * ( p[2] + q[2] ) );
+	int v = smpBuilder_AddVertex( b, 0.5 * ( p[0] + q[0] ), 0.5 * ( p[1] + q[1] ), 0.5 * ( p[2] + q[2] ) );
 	map->values[slot] = v;
 	return v;
 }
 
 // One level of 1-to-4 subdivision of the builder's triangles (vertices stay, midpoints appended).
-static void pdBuilder_SubdivideOnce( pdSoupBuilder* b )
+static void smpBuilder_SubdivideOnce( smpSoupBuilder* b )
 {
 	if ( b->failed )
 	{
 		return;
 	}
 	int triangles = b->triangleCount;
-	if ( triangles > PD_SHAPE_MAX_TRIANGLES / 4 )
+	if ( triangles > SMP_SHAPE_MAX_TRIANGLES / 4 )
 	{
 		b->failed = true;
 		return;
 	}
-	pdEdgeMap map;
-	if ( !pdEdgeMap_Init( &map, (size_t)triangles * 3 ) )
+	smpEdgeMap map;
+	if ( !smpEdgeMap_Init( &map, (size_t)triangles * 3 ) )
 	{
 		b->failed = true;
 		return;
@@ -574,37 +574,37 @@ static void pdBuilder_SubdivideOnce( pdSoupBuilder* b )
 	uint32_t* old = (uint32_t*)malloc( (size_t)triangles * 3 * sizeof( uint32_t ) );
 	if ( old == NULL )
 	{
-		pdEdgeMap_Free( &map );
+		smpEdgeMap_Free( &map );
 		b->failed = true;
 		return;
 	}
 	memcpy( old, b->indices, (size_t)triangles * 3 * sizeof( uint32_t ) );
 	b->triangleCount = 0;
-	pdBuilder_Reserve( b, b->vertexCount + 3 * triangles / 2 + 3, 4 * triangles );
+	smpBuilder_Reserve( b, b->vertexCount + 3 * triangles / 2 + 3, 4 * triangles );
 	for ( int t = 0; t < triangles && !b->failed; ++t )
 	{
 		uint32_t a = old[3 * t + 0];
 		uint32_t c1 = old[3 * t + 1];
 		uint32_t c2 = old[3 * t + 2];
-		int ab = pdMidpoint( b, &map, a, c1 );
-		int bc = pdMidpoint( b, &map, c1, c2 );
-		int ca = pdMidpoint( b, &map, c2, a );
-		pdBuilder_AddTriangle( b, (int)a, ab, ca );
-		pdBuilder_AddTriangle( b, ab, (int)c1, bc );
-		pdBuilder_AddTriangle( b, ca, bc, (int)c2 );
-		pdBuilder_AddTriangle( b, ab, bc, ca );
+		int ab = smpMidpoint( b, &map, a, c1 );
+		int bc = smpMidpoint( b, &map, c1, c2 );
+		int ca = smpMidpoint( b, &map, c2, a );
+		smpBuilder_AddTriangle( b, (int)a, ab, ca );
+		smpBuilder_AddTriangle( b, ab, (int)c1, bc );
+		smpBuilder_AddTriangle( b, ca, bc, (int)c2 );
+		smpBuilder_AddTriangle( b, ab, bc, ca );
 	}
 	free( old );
-	pdEdgeMap_Free( &map );
+	smpEdgeMap_Free( &map );
 }
 
-static bool pdBuilder_FromSoup( pdSoupBuilder* b, const pdSoup* in )
+static bool smpBuilder_FromSoup( smpSoupBuilder* b, const smpSoup* in )
 {
 	memset( b, 0, sizeof( *b ) );
-	pdBuilder_Reserve( b, in->vertexCount, in->triangleCount );
+	smpBuilder_Reserve( b, in->vertexCount, in->triangleCount );
 	if ( b->failed )
 	{
-		pdBuilder_Discard( b );
+		smpBuilder_Discard( b );
 		return false;
 	}
 	memcpy( b->vertices, in->vertices, (size_t)in->vertexCount * 3 * sizeof( double ) );
@@ -614,7 +614,7 @@ static bool pdBuilder_FromSoup( pdSoupBuilder* b, const pdSoup* in )
 	return true;
 }
 
-bool pdSubdivideSoup( const pdSoup* in, int levels, pdSoup* out )
+bool smpSubdivideSoup( const smpSoup* in, int levels, smpSoup* out )
 {
 	if ( out == NULL )
 	{
@@ -624,7 +624,7 @@ bool pdSubdivideSoup( const pdSoup* in, int levels, pdSoup* out )
 	{
 		return false;
 	}
-	pdClearSoup( out );
+	smpClearSoup( out );
 	if ( in == NULL || levels < 0 || levels > 12 || in->vertexCount <= 0 || in->triangleCount <= 0 ||
 		 in->vertices == NULL || in->indices == NULL )
 	{
@@ -637,18 +637,18 @@ bool pdSubdivideSoup( const pdSoup* in, int levels, pdSoup* out )
 			return false;
 		}
 	}
-	pdSoupBuilder b;
-	if ( !pdBuilder_FromSoup( &b, in ) )
+	smpSoupBuilder b;
+	if ( !smpBuilder_FromSoup( &b, in ) )
 	{
 		return false;
 	}
 	for ( int level = 0; level < levels; ++level )
 	{
-		pdBuilder_SubdivideOnce( &b );
+		smpBuilder_SubdivideOnce( &b );
 	}
 	if ( b.failed )
 	{
-		pdBuilder_Discard( &b );
+		smpBuilder_Discard( &b );
 		return false;
 	}
 	// Keep the input winding (no global flip: the input may not be closed).
@@ -662,13 +662,13 @@ bool pdSubdivideSoup( const pdSoup* in, int levels, pdSoup* out )
 // ---------------------------------------------------------------------------------------------
 // Icosphere
 
-bool pdMakeIcosphere( double radius, int levels, pdSoup* out )
+bool smpMakeIcosphere( double radius, int levels, smpSoup* out )
 {
 	if ( out == NULL )
 	{
 		return false;
 	}
-	pdClearSoup( out );
+	smpClearSoup( out );
 	if ( !isfinite( radius ) || radius <= 0.0 || levels < 0 || levels > 10 )
 	{
 		return false;
@@ -683,12 +683,12 @@ bool pdMakeIcosphere( double radius, int levels, pdSoup* out )
 		{ -1, g, 0 }, { 1, g, 0 }, { -1, -g, 0 }, { 1, -g, 0 }, { 0, -1, g }, { 0, 1, g },
 		{ 0, -1, -g }, { 0, 1, -g }, { g, 0, -1 }, { g, 0, 1 }, { -g, 0, -1 }, { -g, 0, 1 },
 	};
-	pdSoupBuilder b = { 0 };
-	pdBuilder_Reserve( &b, 10 * ( 1 << ( 2 * levels ) ) + 2, 20 * ( 1 << ( 2 * levels ) ) );
+	smpSoupBuilder b = { 0 };
+	smpBuilder_Reserve( &b, 10 * ( 1 << ( 2 * levels ) ) + 2, 20 * ( 1 << ( 2 * levels ) ) );
 	double norm = sqrt( 1.0 + g * g );
 	for ( int i = 0; i < 12; ++i )
 	{
-		pdBuilder_AddVertex( &b, raw[i][0] / norm, raw[i][1] / norm, raw[i][2] / norm );
+		smpBuilder_AddVertex( &b, raw[i][0] / norm, raw[i][1] / norm, raw[i][2] / norm );
 	}
 	for ( int f = 0; f < 20; ++f )
 	{
@@ -702,16 +702,16 @@ bool pdMakeIcosphere( double radius, int levels, pdSoup* out )
 		double d = n[0] * ( p[0] + q[0] + r[0] ) + n[1] * ( p[1] + q[1] + r[1] ) + n[2] * ( p[2] + q[2] + r[2] );
 		if ( d >= 0.0 )
 		{
-			pdBuilder_AddTriangle( &b, faces[f][0], faces[f][1], faces[f][2] );
+			smpBuilder_AddTriangle( &b, faces[f][0], faces[f][1], faces[f][2] );
 		}
 		else
 		{
-			pdBuilder_AddTriangle( &b, faces[f][0], faces[f][2], faces[f][1] );
+			smpBuilder_AddTriangle( &b, faces[f][0], faces[f][2], faces[f][1] );
 		}
 	}
 	for ( int level = 0; level < levels && !b.failed; ++level )
 	{
-		pdBuilder_SubdivideOnce( &b );
+		smpBuilder_SubdivideOnce( &b );
 		for ( int i = 0; i < b.vertexCount; ++i )
 		{
 			double* v = b.vertices + 3 * i;
@@ -728,58 +728,58 @@ bool pdMakeIcosphere( double radius, int levels, pdSoup* out )
 	{
 		b.vertices[i] *= radius;
 	}
-	return pdBuilder_Finish( &b, out );
+	return smpBuilder_Finish( &b, out );
 }
 
 // ---------------------------------------------------------------------------------------------
 // Tori
 
-static bool pdMakeTorusImpl( double majorRadius, double minorRadius, double amplitude, int majorSegments,
-							 int minorSegments, pdSoup* out )
+static bool smpMakeTorusImpl( double majorRadius, double minorRadius, double amplitude, int majorSegments,
+							 int minorSegments, smpSoup* out )
 {
 	if ( out == NULL )
 	{
 		return false;
 	}
-	pdClearSoup( out );
-	if ( !pdIsFinite3( majorRadius, minorRadius, amplitude ) || minorRadius <= 0.0 ||
+	smpClearSoup( out );
+	if ( !smpIsFinite3( majorRadius, minorRadius, amplitude ) || minorRadius <= 0.0 ||
 		 minorRadius * ( 1.0 + fabs( amplitude ) ) >= majorRadius || fabs( amplitude ) >= 1.0 || majorSegments < 3 ||
 		 minorSegments < 3 || majorSegments > 16384 || minorSegments > 16384 ||
-		 (double)majorSegments * (double)minorSegments * 2.0 > (double)PD_SHAPE_MAX_TRIANGLES )
+		 (double)majorSegments * (double)minorSegments * 2.0 > (double)SMP_SHAPE_MAX_TRIANGLES )
 	{
 		return false;
 	}
-	pdSoupBuilder b = { 0 };
-	pdBuilder_Reserve( &b, majorSegments * minorSegments, 2 * majorSegments * minorSegments );
+	smpSoupBuilder b = { 0 };
+	smpBuilder_Reserve( &b, majorSegments * minorSegments, 2 * majorSegments * minorSegments );
 	for ( int i = 0; i < majorSegments; ++i )
 	{
-		double u = 2.0 * PD_PI * (double)i / (double)majorSegments;
+		double u = 2.0 * SMP_PI * (double)i / (double)majorSegments;
 		for ( int j = 0; j < minorSegments; ++j )
 		{
-			double v = 2.0 * PD_PI * (double)j / (double)minorSegments;
+			double v = 2.0 * SMP_PI * (double)j / (double)minorSegments;
 			// |0.6 sin cos + 0.4 cos| <= 1, so the tube radius stays in r (1 +- amplitude) < R.
 			double wobble = 0.6 * sin( 3.0 * u ) * cos( 2.0 * v ) + 0.4 * cos( 5.0 * u + v );
 			double r = minorRadius * ( 1.0 + amplitude * wobble );
 			double ring = majorRadius + r * cos( v );
-			pdBuilder_AddVertex( &b, ring * cos( u ), ring * sin( u ), r * sin( v ) );
+			smpBuilder_AddVertex( &b, ring * cos( u ), ring * sin( u ), r * sin( v ) );
 		}
 	}
-	pdBuilder_AddPeriodicGrid( &b, 0, majorSegments, minorSegments );
-	return pdBuilder_Finish( &b, out );
+	smpBuilder_AddPeriodicGrid( &b, 0, majorSegments, minorSegments );
+	return smpBuilder_Finish( &b, out );
 }
 
-bool pdMakeTorus( double majorRadius, double minorRadius, int majorSegments, int minorSegments, pdSoup* out )
+bool smpMakeTorus( double majorRadius, double minorRadius, int majorSegments, int minorSegments, smpSoup* out )
 {
-	return pdMakeTorusImpl( majorRadius, minorRadius, 0.0, majorSegments, minorSegments, out );
+	return smpMakeTorusImpl( majorRadius, minorRadius, 0.0, majorSegments, minorSegments, out );
 }
 
-bool pdMakeDistortedTorus( double majorRadius, double minorRadius, double amplitude, int majorSegments,
-						   int minorSegments, pdSoup* out )
+bool smpMakeDistortedTorus( double majorRadius, double minorRadius, double amplitude, int majorSegments,
+						   int minorSegments, smpSoup* out )
 {
-	return pdMakeTorusImpl( majorRadius, minorRadius, amplitude, majorSegments, minorSegments, out );
+	return smpMakeTorusImpl( majorRadius, minorRadius, amplitude, majorSegments, minorSegments, out );
 }
 
-static int pdGcd( int a, int b )
+static int smpGcd( int a, int b )
 {
 	a = a < 0 ? -a : a;
 	b = b < 0 ? -b : b;
@@ -796,24 +796,24 @@ static int pdGcd( int a, int b )
 // it winds p times around the z axis and q times through the hole of a torus of radii 2 and 1
 // (times scale). For the (2,3) knot strands come no closer than about 1.66 * scale, so
 // tubeRadius up to about 0.6 * scale gives an embedded tube.
-bool pdMakeTorusKnot( int p, int q, double scale, double tubeRadius, int segments, int sides, pdSoup* out )
+bool smpMakeTorusKnot( int p, int q, double scale, double tubeRadius, int segments, int sides, smpSoup* out )
 {
 	if ( out == NULL )
 	{
 		return false;
 	}
-	pdClearSoup( out );
-	if ( p < 1 || q < 1 || p > 64 || q > 64 || pdGcd( p, q ) != 1 || !isfinite( scale ) || !isfinite( tubeRadius ) ||
+	smpClearSoup( out );
+	if ( p < 1 || q < 1 || p > 64 || q > 64 || smpGcd( p, q ) != 1 || !isfinite( scale ) || !isfinite( tubeRadius ) ||
 		 scale <= 0.0 || tubeRadius <= 0.0 || tubeRadius >= scale || segments < 3 || sides < 3 || segments > 1 << 20 ||
-		 sides > 4096 || (double)segments * (double)sides * 2.0 > (double)PD_SHAPE_MAX_TRIANGLES )
+		 sides > 4096 || (double)segments * (double)sides * 2.0 > (double)SMP_SHAPE_MAX_TRIANGLES )
 	{
 		return false;
 	}
-	pdSoupBuilder b = { 0 };
-	pdBuilder_Reserve( &b, segments * sides, 2 * segments * sides );
+	smpSoupBuilder b = { 0 };
+	smpBuilder_Reserve( &b, segments * sides, 2 * segments * sides );
 	for ( int i = 0; i < segments; ++i )
 	{
-		double t = 2.0 * PD_PI * (double)i / (double)segments;
+		double t = 2.0 * SMP_PI * (double)i / (double)segments;
 		double cp = cos( p * t ), sp = sin( p * t ), cq = cos( q * t ), sq = sin( q * t );
 		double r = 2.0 + cq;
 		double c[3] = { scale * r * cp, scale * r * sp, scale * sq };
@@ -835,26 +835,26 @@ bool pdMakeTorusKnot( int p, int q, double scale, double tubeRadius, int segment
 		double n2[3] = { tan[1] * n1[2] - tan[2] * n1[1], tan[2] * n1[0] - tan[0] * n1[2], tan[0] * n1[1] - tan[1] * n1[0] };
 		for ( int j = 0; j < sides; ++j )
 		{
-			double th = 2.0 * PD_PI * (double)j / (double)sides;
+			double th = 2.0 * SMP_PI * (double)j / (double)sides;
 			double ct = cos( th ) * tubeRadius, st = sin( th ) * tubeRadius;
-			pdBuilder_AddVertex( &b, c[0] + ct * n1[0] + st * n2[0], c[1] + ct * n1[1] + st * n2[1],
+			smpBuilder_AddVertex( &b, c[0] + ct * n1[0] + st * n2[0], c[1] + ct * n1[1] + st * n2[1],
 								 c[2] + ct * n1[2] + st * n2[2] );
 		}
 	}
-	pdBuilder_AddPeriodicGrid( &b, 0, segments, sides );
-	return pdBuilder_Finish( &b, out );
+	smpBuilder_AddPeriodicGrid( &b, 0, segments, sides );
+	return smpBuilder_Finish( &b, out );
 }
 
 // ---------------------------------------------------------------------------------------------
 // Grate: a (2h+1) x (2h+1) grid of equal cells, the cells with both coordinates odd are holes.
 
-bool pdMakeGrate( double size, double thickness, int holesPerSide, pdSoup* out )
+bool smpMakeGrate( double size, double thickness, int holesPerSide, smpSoup* out )
 {
 	if ( out == NULL )
 	{
 		return false;
 	}
-	pdClearSoup( out );
+	smpClearSoup( out );
 	if ( !isfinite( size ) || !isfinite( thickness ) || size <= 0.0 || thickness <= 0.0 || holesPerSide < 0 ||
 		 holesPerSide > 1000 )
 	{
@@ -873,59 +873,59 @@ bool pdMakeGrate( double size, double thickness, int holesPerSide, pdSoup* out )
 	}
 	coord[g - 1] = 0.5 * size;
 	double zt = 0.5 * thickness;
-	pdSoupBuilder b = { 0 };
-	pdBuilder_Reserve( &b, 2 * g * g, 4 * cells * cells + 8 * cells * 4 );
+	smpSoupBuilder b = { 0 };
+	smpBuilder_Reserve( &b, 2 * g * g, 4 * cells * cells + 8 * cells * 4 );
 	for ( int layer = 0; layer < 2; ++layer )
 	{
 		for ( int k = 0; k < g; ++k )
 		{
 			for ( int l = 0; l < g; ++l )
 			{
-				pdBuilder_AddVertex( &b, coord[k], coord[l], layer == 0 ? zt : -zt );
+				smpBuilder_AddVertex( &b, coord[k], coord[l], layer == 0 ? zt : -zt );
 			}
 		}
 	}
 	free( coord );
 	int bottom = g * g;
-#define PD_GRATE_HOLE( i, j ) ( ( i ) < 0 || ( j ) < 0 || ( i ) >= cells || ( j ) >= cells || ( ( ( i ) & 1 ) && ( ( j ) & 1 ) ) )
+#define SMP_GRATE_HOLE( i, j ) ( ( i ) < 0 || ( j ) < 0 || ( i ) >= cells || ( j ) >= cells || ( ( ( i ) & 1 ) && ( ( j ) & 1 ) ) )
 	for ( int i = 0; i < cells; ++i )
 	{
 		for ( int j = 0; j < cells; ++j )
 		{
-			if ( PD_GRATE_HOLE( i, j ) )
+			if ( SMP_GRATE_HOLE( i, j ) )
 			{
 				continue;
 			}
 			// Corners counter-clockwise seen from +z: (i,j) (i+1,j) (i+1,j+1) (i,j+1).
 			int c[4] = { i * g + j, ( i + 1 ) * g + j, ( i + 1 ) * g + j + 1, i * g + j + 1 };
-			pdBuilder_AddTriangle( &b, c[0], c[1], c[2] );
-			pdBuilder_AddTriangle( &b, c[0], c[2], c[3] );
-			pdBuilder_AddTriangle( &b, bottom + c[0], bottom + c[2], bottom + c[1] );
-			pdBuilder_AddTriangle( &b, bottom + c[0], bottom + c[3], bottom + c[2] );
+			smpBuilder_AddTriangle( &b, c[0], c[1], c[2] );
+			smpBuilder_AddTriangle( &b, c[0], c[2], c[3] );
+			smpBuilder_AddTriangle( &b, bottom + c[0], bottom + c[2], bottom + c[1] );
+			smpBuilder_AddTriangle( &b, bottom + c[0], bottom + c[3], bottom + c[2] );
 			// Side k runs from corner k to corner k+1; its neighbour cell is below, right, above, left.
 			int ni[4] = { i, i + 1, i, i - 1 };
 			int nj[4] = { j - 1, j, j + 1, j };
 			for ( int k = 0; k < 4; ++k )
 			{
-				if ( !PD_GRATE_HOLE( ni[k], nj[k] ) )
+				if ( !SMP_GRATE_HOLE( ni[k], nj[k] ) )
 				{
 					continue;
 				}
 				int pv = c[k];
 				int qv = c[( k + 1 ) % 4];
-				pdBuilder_AddTriangle( &b, qv, pv, bottom + pv );
-				pdBuilder_AddTriangle( &b, qv, bottom + pv, bottom + qv );
+				smpBuilder_AddTriangle( &b, qv, pv, bottom + pv );
+				smpBuilder_AddTriangle( &b, qv, bottom + pv, bottom + qv );
 			}
 		}
 	}
-#undef PD_GRATE_HOLE
-	return pdBuilder_Finish( &b, out );
+#undef SMP_GRATE_HOLE
+	return smpBuilder_Finish( &b, out );
 }
 
 // ---------------------------------------------------------------------------------------------
 // Cup and spoon: surfaces of revolution.
 
-static int pdPieces( double length, double step )
+static int smpPieces( double length, double step )
 {
 	double n = ceil( length / step - 1e-9 );
 	if ( !( n >= 1.0 ) )
@@ -937,9 +937,9 @@ static int pdPieces( double length, double step )
 
 // Profile of the cup's cross-section from the outer bottom centre round to the inner bottom
 // centre; returns the point count (writes r, z when not NULL).
-static int pdCupProfile( double radius, double height, double wall, int segments, double* r, double* z )
+static int smpCupProfile( double radius, double height, double wall, int segments, double* r, double* z )
 {
-	double step = 2.0 * PD_PI * radius / (double)segments;
+	double step = 2.0 * SMP_PI * radius / (double)segments;
 	double corners[6][2] = { { 0.0, 0.0 },	  { radius, 0.0 },		  { radius, height },
 							 { radius - wall, height }, { radius - wall, wall }, { 0.0, wall } };
 	int count = 0;
@@ -947,7 +947,7 @@ static int pdCupProfile( double radius, double height, double wall, int segments
 	{
 		double dr = corners[s + 1][0] - corners[s][0];
 		double dz = corners[s + 1][1] - corners[s][1];
-		int pieces = pdPieces( sqrt( dr * dr + dz * dz ), step );
+		int pieces = smpPieces( sqrt( dr * dr + dz * dz ), step );
 		for ( int k = 0; k < pieces; ++k )
 		{
 			if ( r != NULL )
@@ -967,20 +967,20 @@ static int pdCupProfile( double radius, double height, double wall, int segments
 	return count + 1;
 }
 
-bool pdMakeCup( double radius, double height, double wall, int segments, pdSoup* out )
+bool smpMakeCup( double radius, double height, double wall, int segments, smpSoup* out )
 {
 	if ( out == NULL )
 	{
 		return false;
 	}
-	pdClearSoup( out );
-	if ( !pdIsFinite3( radius, height, wall ) || radius <= 0.0 || height <= 0.0 || wall <= 0.0 ||
+	smpClearSoup( out );
+	if ( !smpIsFinite3( radius, height, wall ) || radius <= 0.0 || height <= 0.0 || wall <= 0.0 ||
 		 wall >= radius || wall >= height || segments < 3 || segments > 4096 )
 	{
 		return false;
 	}
-	int count = pdCupProfile( radius, height, wall, segments, NULL, NULL );
-	if ( (double)count * (double)segments * 2.0 > (double)PD_SHAPE_MAX_TRIANGLES )
+	int count = smpCupProfile( radius, height, wall, segments, NULL, NULL );
+	if ( (double)count * (double)segments * 2.0 > (double)SMP_SHAPE_MAX_TRIANGLES )
 	{
 		return false;
 	}
@@ -990,14 +990,14 @@ bool pdMakeCup( double radius, double height, double wall, int segments, pdSoup*
 		return false;
 	}
 	double* z = r + count;
-	pdCupProfile( radius, height, wall, segments, r, z );
-	pdSoupBuilder b = { 0 };
-	pdBuilder_AddRevolution( &b, r, z, count, segments );
+	smpCupProfile( radius, height, wall, segments, r, z );
+	smpSoupBuilder b = { 0 };
+	smpBuilder_AddRevolution( &b, r, z, count, segments );
 	free( r );
-	return pdBuilder_Finish( &b, out );
+	return smpBuilder_Finish( &b, out );
 }
 
-static double pdEllipseHalfWidth( double x, double centre, double halfLength, double halfWidth )
+static double smpEllipseHalfWidth( double x, double centre, double halfLength, double halfWidth )
 {
 	double s = ( x - centre ) / halfLength;
 	double f = 1.0 - s * s;
@@ -1007,13 +1007,13 @@ static double pdEllipseHalfWidth( double x, double centre, double halfLength, do
 // Spoon along x: a surface of revolution (bowl and handle radii) flattened in z, then sheared by
 // z += -depth * bump(x, y). Revolution, scaling and a shear along z are all one-to-one, so the
 // result stays embedded while the bowl's top becomes a dent (concave).
-bool pdMakeSpoon( double length, int segments, pdSoup* out )
+bool smpMakeSpoon( double length, int segments, smpSoup* out )
 {
 	if ( out == NULL )
 	{
 		return false;
 	}
-	pdClearSoup( out );
+	smpClearSoup( out );
 	if ( !isfinite( length ) || length <= 0.0 || segments < 4 || segments > 4096 )
 	{
 		return false;
@@ -1030,9 +1030,9 @@ bool pdMakeSpoon( double length, int segments, pdSoup* out )
 	for ( int k = 0; k < count; ++k )
 	{
 		// Cosine spacing: finer near the two tips where the radius changes fastest.
-		double x = -0.5 * cos( PD_PI * (double)k / (double)( count - 1 ) );
-		double bowl = pdEllipseHalfWidth( x, bowlCentre, bowlHalfLength, bowlHalfWidth );
-		double handle = pdEllipseHalfWidth( x, handleCentre, handleHalfLength, handleHalfWidth );
+		double x = -0.5 * cos( SMP_PI * (double)k / (double)( count - 1 ) );
+		double bowl = smpEllipseHalfWidth( x, bowlCentre, bowlHalfLength, bowlHalfWidth );
+		double handle = smpEllipseHalfWidth( x, handleCentre, handleHalfLength, handleHalfWidth );
 		r[k] = bowl > handle ? bowl : handle;
 		z[k] = x;
 	}
@@ -1040,8 +1040,8 @@ bool pdMakeSpoon( double length, int segments, pdSoup* out )
 	r[count - 1] = 0.0;
 	z[0] = -0.5;
 	z[count - 1] = 0.5;
-	pdSoupBuilder b = { 0 };
-	pdBuilder_AddRevolution( &b, r, z, count, segments );
+	smpSoupBuilder b = { 0 };
+	smpBuilder_AddRevolution( &b, r, z, count, segments );
 	free( r );
 	const double flatten = 0.35, depth = 0.08;
 	for ( int i = 0; i < b.vertexCount && !b.failed; ++i )
@@ -1059,13 +1059,13 @@ bool pdMakeSpoon( double length, int segments, pdSoup* out )
 		v[1] = y * length;
 		v[2] = zz * length;
 	}
-	return pdBuilder_Finish( &b, out );
+	return smpBuilder_Finish( &b, out );
 }
 
 // ---------------------------------------------------------------------------------------------
 // By name
 
-static void pdSoupBounds( const pdSoup* soup, double lo[3], double hi[3] )
+static void smpSoupBounds( const smpSoup* soup, double lo[3], double hi[3] )
 {
 	for ( int a = 0; a < 3; ++a )
 	{
@@ -1084,7 +1084,7 @@ static void pdSoupBounds( const pdSoup* soup, double lo[3], double hi[3] )
 }
 
 // Picks the integer n in [lo, hi] whose triangle count f(n) is closest to target (in ratio).
-static int pdBestParameter( int lo, int hi, int target, double ( *count )( int, const double* ), const double* ctx )
+static int smpBestParameter( int lo, int hi, int target, double ( *count )( int, const double* ), const double* ctx )
 {
 	int best = lo;
 	double bestErr = INFINITY;
@@ -1105,46 +1105,46 @@ static int pdBestParameter( int lo, int hi, int target, double ( *count )( int, 
 	return best;
 }
 
-static double pdBoxCount( int n, const double* ctx )
+static double smpBoxCount( int n, const double* ctx )
 {
 	return 12.0 * n * n;
 }
 
-static double pdIcoCount( int n, const double* ctx )
+static double smpIcoCount( int n, const double* ctx )
 {
 	return 20.0 * pow( 4.0, n );
 }
 
 // Tube-like grids: ctx[0] = segments per side ratio.
-static double pdTubeCount( int n, const double* ctx )
+static double smpTubeCount( int n, const double* ctx )
 {
 	int major = (int)lround( ctx[0] * n );
 	return 2.0 * ( major < 3 ? 3 : major ) * n;
 }
 
-static double pdGrateCount( int h, const double* ctx )
+static double smpGrateCount( int h, const double* ctx )
 {
 	return 20.0 * h * h + 32.0 * h + 12.0;
 }
 
-static double pdCupCount( int s, const double* ctx )
+static double smpCupCount( int s, const double* ctx )
 {
-	return 2.0 * s * ( pdCupProfile( ctx[0], ctx[1], ctx[2], s, NULL, NULL ) - 2 );
+	return 2.0 * s * ( smpCupProfile( ctx[0], ctx[1], ctx[2], s, NULL, NULL ) - 2 );
 }
 
-static double pdSpoonCount( int s, const double* ctx )
+static double smpSpoonCount( int s, const double* ctx )
 {
 	return 2.0 * s * ( 2 * s - 1 );
 }
 
-bool pdMakeShapeByName( const char* name, int targetTriangles, double size, pdSoup* out )
+bool smpMakeShapeByName( const char* name, int targetTriangles, double size, smpSoup* out )
 {
 	if ( out == NULL )
 	{
 		return false;
 	}
-	pdClearSoup( out );
-	if ( name == NULL || targetTriangles < 1 || targetTriangles > PD_SHAPE_MAX_TRIANGLES / 4 || !isfinite( size ) ||
+	smpClearSoup( out );
+	if ( name == NULL || targetTriangles < 1 || targetTriangles > SMP_SHAPE_MAX_TRIANGLES / 4 || !isfinite( size ) ||
 		 size <= 0.0 )
 	{
 		return false;
@@ -1153,50 +1153,50 @@ bool pdMakeShapeByName( const char* name, int targetTriangles, double size, pdSo
 	bool ok = false;
 	if ( strcmp( name, "box" ) == 0 )
 	{
-		int n = pdBestParameter( 1, 2048, target, pdBoxCount, NULL );
-		ok = pdMakeBox( (pdVec3){ 1.0, 1.0, 1.0 }, n, out );
+		int n = smpBestParameter( 1, 2048, target, smpBoxCount, NULL );
+		ok = smpMakeBox( (pdVec3){ 1.0, 1.0, 1.0 }, n, out );
 	}
 	else if ( strcmp( name, "icosphere" ) == 0 || strcmp( name, "sphere" ) == 0 )
 	{
-		int n = pdBestParameter( 0, 10, target, pdIcoCount, NULL );
-		ok = pdMakeIcosphere( 1.0, n, out );
+		int n = smpBestParameter( 0, 10, target, smpIcoCount, NULL );
+		ok = smpMakeIcosphere( 1.0, n, out );
 	}
 	else if ( strcmp( name, "torus" ) == 0 || strcmp( name, "distorted-torus" ) == 0 )
 	{
 		// R / r = 2.5: segments in proportion to the two circumferences.
 		double ratio[1] = { 2.5 };
-		int n = pdBestParameter( 3, 4096, target, pdTubeCount, ratio );
+		int n = smpBestParameter( 3, 4096, target, smpTubeCount, ratio );
 		int major = (int)lround( ratio[0] * n );
 		double amplitude = strcmp( name, "torus" ) == 0 ? 0.0 : 0.3;
-		ok = pdMakeDistortedTorus( 1.0, 0.4, amplitude, major < 3 ? 3 : major, n, out );
+		ok = smpMakeDistortedTorus( 1.0, 0.4, amplitude, major < 3 ? 3 : major, n, out );
 	}
 	else if ( strcmp( name, "knot" ) == 0 || strcmp( name, "torusknot" ) == 0 )
 	{
 		// The (2,3) curve is about 6.7 times as long as the tube's circumference at tube 0.4.
 		double ratio[1] = { 6.67 };
-		int n = pdBestParameter( 3, 4096, target, pdTubeCount, ratio );
+		int n = smpBestParameter( 3, 4096, target, smpTubeCount, ratio );
 		int segments = (int)lround( ratio[0] * n );
-		ok = pdMakeTorusKnot( 2, 3, 1.0, 0.4, segments < 3 ? 3 : segments, n, out );
+		ok = smpMakeTorusKnot( 2, 3, 1.0, 0.4, segments < 3 ? 3 : segments, n, out );
 	}
 	else if ( strcmp( name, "grate" ) == 0 )
 	{
-		int h = pdBestParameter( 1, 1000, target, pdGrateCount, NULL );
+		int h = smpBestParameter( 1, 1000, target, smpGrateCount, NULL );
 		// Larger targets: more, smaller holes only up to 12 per side, then finer triangles.
 		int levels = 0;
 		if ( h > 12 )
 		{
 			h = 12;
-			while ( levels < 8 && pdGrateCount( h, NULL ) * pow( 4.0, levels + 1 ) <= 2.0 * target )
+			while ( levels < 8 && smpGrateCount( h, NULL ) * pow( 4.0, levels + 1 ) <= 2.0 * target )
 			{
 				++levels;
 			}
 		}
-		pdSoup plate = { 0 };
-		ok = pdMakeGrate( 1.0, 0.08, h, &plate );
+		smpSoup plate = { 0 };
+		ok = smpMakeGrate( 1.0, 0.08, h, &plate );
 		if ( ok && levels > 0 )
 		{
-			ok = pdSubdivideSoup( &plate, levels, out );
-			pdFreeSoup( &plate );
+			ok = smpSubdivideSoup( &plate, levels, out );
+			smpFreeSoup( &plate );
 		}
 		else
 		{
@@ -1206,22 +1206,22 @@ bool pdMakeShapeByName( const char* name, int targetTriangles, double size, pdSo
 	else if ( strcmp( name, "cup" ) == 0 )
 	{
 		double ctx[3] = { 0.5, 1.0, 0.06 };
-		int s = pdBestParameter( 3, 4096, target, pdCupCount, ctx );
-		ok = pdMakeCup( ctx[0], ctx[1], ctx[2], s, out );
+		int s = smpBestParameter( 3, 4096, target, smpCupCount, ctx );
+		ok = smpMakeCup( ctx[0], ctx[1], ctx[2], s, out );
 	}
 	else if ( strcmp( name, "spoon" ) == 0 )
 	{
-		int s = pdBestParameter( 4, 4096, target, pdSpoonCount, NULL );
-		ok = pdMakeSpoon( 1.0, s, out );
+		int s = smpBestParameter( 4, 4096, target, smpSpoonCount, NULL );
+		ok = smpMakeSpoon( 1.0, s, out );
 	}
 	if ( !ok )
 	{
-		pdFreeSoup( out );
+		smpFreeSoup( out );
 		return false;
 	}
 	// Centre the bounding box and scale its diagonal to size.
 	double lo[3], hi[3];
-	pdSoupBounds( out, lo, hi );
+	smpSoupBounds( out, lo, hi );
 	double c[3] = { 0.5 * ( lo[0] + hi[0] ), 0.5 * ( lo[1] + hi[1] ), 0.5 * ( lo[2] + hi[2] ) };
 	double d[3] = { hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2] };
 	double diagonal = sqrt( d[0] * d[0] + d[1] * d[1] + d[2] * d[2] );
@@ -1242,7 +1242,7 @@ bool pdMakeShapeByName( const char* name, int targetTriangles, double size, pdSo
 // coplanar points; the visible region is grown from the most visible face through visible
 // neighbours only, so it is connected, and its horizon is checked to be one simple cycle.
 
-typedef struct pdHullFace
+typedef struct smpHullFace
 {
 	int v[3];
 	int nb[3]; // face across edge k (v[k] -> v[k+1])
@@ -1250,19 +1250,19 @@ typedef struct pdHullFace
 	double d;
 	int alive;
 	int mark;
-} pdHullFace;
+} smpHullFace;
 
-typedef struct pdHull
+typedef struct smpHull
 {
 	const double* p;
-	pdHullFace* faces;
+	smpHullFace* faces;
 	int faceCount;
 	int faceCapacity;
 	int aliveCount;
 	bool failed;
-} pdHull;
+} smpHull;
 
-static void pdHull_SetPlane( pdHull* h, pdHullFace* f )
+static void smpHull_SetPlane( smpHull* h, smpHullFace* f )
 {
 	const double* a = h->p + 3 * f->v[0];
 	const double* b = h->p + 3 * f->v[1];
@@ -1287,18 +1287,18 @@ static void pdHull_SetPlane( pdHull* h, pdHullFace* f )
 	f->d = n[0] * a[0] + n[1] * a[1] + n[2] * a[2];
 }
 
-static double pdHull_Distance( const pdHull* h, const pdHullFace* f, int point )
+static double smpHull_Distance( const smpHull* h, const smpHullFace* f, int point )
 {
 	const double* q = h->p + 3 * point;
 	return f->n[0] * q[0] + f->n[1] * q[1] + f->n[2] * q[2] - f->d;
 }
 
-static int pdHull_AddFace( pdHull* h, int a, int b, int c )
+static int smpHull_AddFace( smpHull* h, int a, int b, int c )
 {
 	if ( h->faceCount == h->faceCapacity )
 	{
 		int cap = h->faceCapacity < 64 ? 64 : 2 * h->faceCapacity;
-		pdHullFace* f = (pdHullFace*)realloc( h->faces, (size_t)cap * sizeof( pdHullFace ) );
+		smpHullFace* f = (smpHullFace*)realloc( h->faces, (size_t)cap * sizeof( smpHullFace ) );
 		if ( f == NULL )
 		{
 			h->failed = true;
@@ -1307,20 +1307,20 @@ static int pdHull_AddFace( pdHull* h, int a, int b, int c )
 		h->faces = f;
 		h->faceCapacity = cap;
 	}
-	pdHullFace* f = h->faces + h->faceCount;
+	smpHullFace* f = h->faces + h->faceCount;
 	f->v[0] = a;
 	f->v[1] = b;
 	f->v[2] = c;
 	f->nb[0] = f->nb[1] = f->nb[2] = -1;
 	f->alive = 1;
 	f->mark = -1;
-	pdHull_SetPlane( h, f );
+	smpHull_SetPlane( h, f );
 	h->aliveCount++;
 	return h->faceCount++;
 }
 
 // Drops dead faces and renumbers neighbour links.
-static void pdHull_Compact( pdHull* h, int* remap )
+static void smpHull_Compact( smpHull* h, int* remap )
 {
 	int count = 0;
 	for ( int i = 0; i < h->faceCount; ++i )
@@ -1331,7 +1331,7 @@ static void pdHull_Compact( pdHull* h, int* remap )
 	{
 		if ( h->faces[i].alive )
 		{
-			pdHullFace f = h->faces[i];
+			smpHullFace f = h->faces[i];
 			for ( int k = 0; k < 3; ++k )
 			{
 				f.nb[k] = remap[f.nb[k]];
@@ -1342,16 +1342,16 @@ static void pdHull_Compact( pdHull* h, int* remap )
 	h->faceCount = count;
 }
 
-typedef struct pdHullOrder
+typedef struct smpHullOrder
 {
 	double key;
 	int index;
-} pdHullOrder;
+} smpHullOrder;
 
-static int pdCompareHullOrder( const void* pa, const void* pb )
+static int smpCompareHullOrder( const void* pa, const void* pb )
 {
-	const pdHullOrder* a = (const pdHullOrder*)pa;
-	const pdHullOrder* b = (const pdHullOrder*)pb;
+	const smpHullOrder* a = (const smpHullOrder*)pa;
+	const smpHullOrder* b = (const smpHullOrder*)pb;
 	if ( a->key != b->key )
 	{
 		return a->key > b->key ? -1 : 1;
@@ -1359,19 +1359,19 @@ static int pdCompareHullOrder( const void* pa, const void* pb )
 	return a->index < b->index ? -1 : ( a->index > b->index ? 1 : 0 );
 }
 
-static double pdDist2( const double* a, const double* b )
+static double smpDist2( const double* a, const double* b )
 {
 	double dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
 	return dx * dx + dy * dy + dz * dz;
 }
 
-bool pdMakeConvexHull( const double* points, int pointCount, pdSoup* out )
+bool smpMakeConvexHull( const double* points, int pointCount, smpSoup* out )
 {
 	if ( out == NULL )
 	{
 		return false;
 	}
-	pdClearSoup( out );
+	smpClearSoup( out );
 	if ( points == NULL || pointCount < 4 || pointCount > ( 1 << 24 ) )
 	{
 		return false;
@@ -1394,7 +1394,7 @@ bool pdMakeConvexHull( const double* points, int pointCount, pdSoup* out )
 			hi[a] = c > hi[a] ? c : hi[a];
 		}
 	}
-	double diagonal = sqrt( pdDist2( lo, hi ) );
+	double diagonal = sqrt( smpDist2( lo, hi ) );
 	if ( !( diagonal > 0.0 ) )
 	{
 		return false;
@@ -1416,7 +1416,7 @@ bool pdMakeConvexHull( const double* points, int pointCount, pdSoup* out )
 	double best = 0.0;
 	for ( int i = 0; i < pointCount; ++i )
 	{
-		double d = pdDist2( points + 3 * i, points + 3 * i0 );
+		double d = smpDist2( points + 3 * i, points + 3 * i0 );
 		if ( d > best )
 		{
 			best = d;
@@ -1452,15 +1452,15 @@ bool pdMakeConvexHull( const double* points, int pointCount, pdSoup* out )
 	{
 		return false;
 	}
-	pdHull h = { 0 };
+	smpHull h = { 0 };
 	h.p = points;
-	pdHullFace probe = { .v = { i0, i1, i2 } };
-	pdHull_SetPlane( &h, &probe );
+	smpHullFace probe = { .v = { i0, i1, i2 } };
+	smpHull_SetPlane( &h, &probe );
 	int i3 = -1;
 	best = 0.0;
 	for ( int i = 0; i < pointCount; ++i )
 	{
-		double d = fabs( pdHull_Distance( &h, &probe, i ) );
+		double d = fabs( smpHull_Distance( &h, &probe, i ) );
 		if ( d > best )
 		{
 			best = d;
@@ -1471,17 +1471,17 @@ bool pdMakeConvexHull( const double* points, int pointCount, pdSoup* out )
 	{
 		return false;
 	}
-	if ( pdHull_Distance( &h, &probe, i3 ) > 0.0 )
+	if ( smpHull_Distance( &h, &probe, i3 ) > 0.0 )
 	{
 		int t = i1;
 		i1 = i2;
 		i2 = t;
 	}
 	// Now i3 is below face (i0, i1, i2).
-	pdHull_AddFace( &h, i0, i1, i2 );
-	pdHull_AddFace( &h, i0, i3, i1 );
-	pdHull_AddFace( &h, i1, i3, i2 );
-	pdHull_AddFace( &h, i2, i3, i0 );
+	smpHull_AddFace( &h, i0, i1, i2 );
+	smpHull_AddFace( &h, i0, i3, i1 );
+	smpHull_AddFace( &h, i1, i3, i2 );
+	smpHull_AddFace( &h, i2, i3, i0 );
 	if ( h.failed )
 	{
 		free( h.faces );
@@ -1505,7 +1505,7 @@ bool pdMakeConvexHull( const double* points, int pointCount, pdSoup* out )
 		}
 	}
 
-	pdHullOrder* order = (pdHullOrder*)malloc( (size_t)pointCount * sizeof( pdHullOrder ) );
+	smpHullOrder* order = (smpHullOrder*)malloc( (size_t)pointCount * sizeof( smpHullOrder ) );
 	int* startOf = (int*)malloc( (size_t)pointCount * sizeof( int ) );
 	int* stack = NULL;
 	int* horizon = NULL; // triples: visible face, edge index, new face
@@ -1524,14 +1524,14 @@ bool pdMakeConvexHull( const double* points, int pointCount, pdSoup* out )
 		startOf[i] = -1;
 		if ( i != i0 && i != i1 && i != i2 && i != i3 )
 		{
-			order[orderCount].key = pdDist2( points + 3 * i, centre );
+			order[orderCount].key = smpDist2( points + 3 * i, centre );
 			order[orderCount].index = i;
 			++orderCount;
 		}
 	}
 	if ( !h.failed )
 	{
-		qsort( order, (size_t)orderCount, sizeof( pdHullOrder ), pdCompareHullOrder );
+		qsort( order, (size_t)orderCount, sizeof( smpHullOrder ), smpCompareHullOrder );
 	}
 
 	for ( int step = 0; step < orderCount && !h.failed; ++step )
@@ -1543,7 +1543,7 @@ bool pdMakeConvexHull( const double* points, int pointCount, pdSoup* out )
 		{
 			if ( h.faces[f].alive )
 			{
-				double d = pdHull_Distance( &h, h.faces + f, point );
+				double d = smpHull_Distance( &h, h.faces + f, point );
 				if ( d > topDist )
 				{
 					topDist = d;
@@ -1593,7 +1593,7 @@ bool pdMakeConvexHull( const double* points, int pointCount, pdSoup* out )
 			for ( int k = 0; k < 3; ++k )
 			{
 				int g = h.faces[f].nb[k];
-				if ( g >= 0 && h.faces[g].mark != step && pdHull_Distance( &h, h.faces + g, point ) > eps )
+				if ( g >= 0 && h.faces[g].mark != step && smpHull_Distance( &h, h.faces + g, point ) > eps )
 				{
 					h.faces[g].mark = step;
 					stack[stackSize++] = g;
@@ -1662,7 +1662,7 @@ bool pdMakeConvexHull( const double* points, int pointCount, pdSoup* out )
 			int a = h.faces[f].v[k];
 			int b = h.faces[f].v[( k + 1 ) % 3];
 			int outside = h.faces[f].nb[k];
-			int nf = pdHull_AddFace( &h, a, b, point );
+			int nf = smpHull_AddFace( &h, a, b, point );
 			if ( nf < 0 )
 			{
 				break;
@@ -1702,7 +1702,7 @@ bool pdMakeConvexHull( const double* points, int pointCount, pdSoup* out )
 		}
 		if ( h.faceCount - h.aliveCount > h.aliveCount + 256 && h.faceCount <= scratchCapacity )
 		{
-			pdHull_Compact( &h, remap );
+			smpHull_Compact( &h, remap );
 		}
 	}
 	free( order );
@@ -1711,10 +1711,10 @@ bool pdMakeConvexHull( const double* points, int pointCount, pdSoup* out )
 	free( remap );
 
 	// Emit alive faces with compact vertex numbering (first use order).
-	pdSoupBuilder b = { 0 };
+	smpSoupBuilder b = { 0 };
 	if ( !h.failed && startOf != NULL )
 	{
-		pdBuilder_Reserve( &b, h.aliveCount / 2 + 2, h.aliveCount );
+		smpBuilder_Reserve( &b, h.aliveCount / 2 + 2, h.aliveCount );
 		for ( int f = 0; f < h.faceCount && !b.failed; ++f )
 		{
 			if ( !h.faces[f].alive )
@@ -1727,11 +1727,11 @@ bool pdMakeConvexHull( const double* points, int pointCount, pdSoup* out )
 				int src = h.faces[f].v[k];
 				if ( startOf[src] < 0 )
 				{
-					startOf[src] = pdBuilder_AddVertex( &b, points[3 * src], points[3 * src + 1], points[3 * src + 2] );
+					startOf[src] = smpBuilder_AddVertex( &b, points[3 * src], points[3 * src + 1], points[3 * src + 2] );
 				}
 				v[k] = startOf[src];
 			}
-			pdBuilder_AddTriangle( &b, v[0], v[1], v[2] );
+			smpBuilder_AddTriangle( &b, v[0], v[1], v[2] );
 		}
 	}
 	else
@@ -1740,10 +1740,10 @@ bool pdMakeConvexHull( const double* points, int pointCount, pdSoup* out )
 	}
 	free( startOf );
 	free( h.faces );
-	return pdBuilder_Finish( &b, out );
+	return smpBuilder_Finish( &b, out );
 }
 
-static uint64_t pdNextRandom( uint64_t* state )
+static uint64_t smpNextRandom( uint64_t* state )
 {
 	// splitmix64: deterministic across platforms.
 	uint64_t z = ( *state += 0x9E3779B97F4A7C15ull );
@@ -1752,18 +1752,18 @@ static uint64_t pdNextRandom( uint64_t* state )
 	return z ^ ( z >> 31 );
 }
 
-static double pdRandomUnit( uint64_t* state )
+static double smpRandomUnit( uint64_t* state )
 {
-	return (double)( pdNextRandom( state ) >> 11 ) * ( 1.0 / 9007199254740992.0 );
+	return (double)( smpNextRandom( state ) >> 11 ) * ( 1.0 / 9007199254740992.0 );
 }
 
-bool pdMakeRandomConvex( int pointCount, unsigned seed, pdSoup* out )
+bool smpMakeRandomConvex( int pointCount, unsigned seed, smpSoup* out )
 {
 	if ( out == NULL )
 	{
 		return false;
 	}
-	pdClearSoup( out );
+	smpClearSoup( out );
 	if ( pointCount < 4 || pointCount > ( 1 << 22 ) )
 	{
 		return false;
@@ -1780,8 +1780,8 @@ bool pdMakeRandomConvex( int pointCount, unsigned seed, pdSoup* out )
 		double d[3] = { 1.0, 0.0, 0.0 };
 		for ( int attempt = 0; attempt < 64; ++attempt )
 		{
-			double c[3] = { 2.0 * pdRandomUnit( &state ) - 1.0, 2.0 * pdRandomUnit( &state ) - 1.0,
-							2.0 * pdRandomUnit( &state ) - 1.0 };
+			double c[3] = { 2.0 * smpRandomUnit( &state ) - 1.0, 2.0 * smpRandomUnit( &state ) - 1.0,
+							2.0 * smpRandomUnit( &state ) - 1.0 };
 			double l2 = c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
 			if ( l2 > 1e-6 && l2 <= 1.0 )
 			{
@@ -1792,17 +1792,17 @@ bool pdMakeRandomConvex( int pointCount, unsigned seed, pdSoup* out )
 				break;
 			}
 		}
-		double r = 0.9 + 0.1 * pdRandomUnit( &state );
+		double r = 0.9 + 0.1 * smpRandomUnit( &state );
 		points[3 * i + 0] = r * d[0];
 		points[3 * i + 1] = r * d[1];
 		points[3 * i + 2] = r * d[2];
 	}
-	bool ok = pdMakeConvexHull( points, pointCount, out );
+	bool ok = smpMakeConvexHull( points, pointCount, out );
 	free( points );
 	return ok;
 }
 
-void pdTransformSoup( pdSoup* soup, const double rowMajorR[9], pdVec3 t )
+void smpTransformSoup( smpSoup* soup, const double rowMajorR[9], pdVec3 t )
 {
 	if ( soup == NULL || rowMajorR == NULL )
 	{
@@ -1822,6 +1822,6 @@ void pdTransformSoup( pdSoup* soup, const double rowMajorR[9], pdVec3 t )
 				 r[2] * ( r[3] * r[7] - r[4] * r[6] );
 	if ( det < 0.0 )
 	{
-		pdSoupFlip( soup );
+		smpSoupFlip( soup );
 	}
 }

@@ -9,54 +9,54 @@
 extern "C" {
 #endif
 
-/// Indexed triangles in double precision. Owned; free with pdFreeSoup.
-typedef struct pdSoup
+/// Indexed triangles in double precision. Owned; free with smpFreeSoup.
+typedef struct smpSoup
 {
 	double* vertices;   ///< 3 * vertexCount
 	int vertexCount;
 	uint32_t* indices;  ///< 3 * triangleCount, counter-clockwise seen from outside (outward normals)
 	int triangleCount;
-} pdSoup;
+} smpSoup;
 
-void pdFreeSoup( pdSoup* soup );
+void smpFreeSoup( smpSoup* soup );
 /// A def describing the soup (pointers into it; the soup must outlive pdCreateMesh).
-pdMeshDef pdSoupMeshDef( const pdSoup* soup );
+pdMeshDef smpSoupMeshDef( const smpSoup* soup );
 /// pdCreateMesh on the soup; NULL on failure (report may be NULL).
-pdMesh* pdSoupCreateMesh( const pdSoup* soup, pdMeshReport* report );
+pdMesh* smpSoupCreateMesh( const smpSoup* soup, pdMeshReport* report );
 
 /// Every generator returns a closed, consistently oriented (outward) mesh centred at the
 /// origin unless noted, with about the requested triangle count (>= the minimum the shape
 /// needs). Returns false on bad parameters or out of memory (soup left empty).
-bool pdMakeBox( pdVec3 halfExtents, int subdivisions, pdSoup* out );            ///< subdivisions per edge >= 1
-bool pdMakeIcosphere( double radius, int levels, pdSoup* out );                  ///< 20 * 4^levels triangles
-bool pdMakeTorus( double majorRadius, double minorRadius, int majorSegments, int minorSegments, pdSoup* out );
+bool smpMakeBox( pdVec3 halfExtents, int subdivisions, smpSoup* out );            ///< subdivisions per edge >= 1
+bool smpMakeIcosphere( double radius, int levels, smpSoup* out );                  ///< 20 * 4^levels triangles
+bool smpMakeTorus( double majorRadius, double minorRadius, int majorSegments, int minorSegments, smpSoup* out );
 /// (p,q) torus knot tube: the curve r = majorRadius + minorRadius... see shapes.c; tubeRadius thickness.
-bool pdMakeTorusKnot( int p, int q, double scale, double tubeRadius, int segments, int sides, pdSoup* out );
+bool smpMakeTorusKnot( int p, int q, double scale, double tubeRadius, int segments, int sides, smpSoup* out );
 /// Plate of size x size x thickness with holesPerSide^2 square holes.
-bool pdMakeGrate( double size, double thickness, int holesPerSide, pdSoup* out );
+bool smpMakeGrate( double size, double thickness, int holesPerSide, smpSoup* out );
 /// Open-top cylinder with wall thickness and a bottom (closed as a solid: inner and outer walls).
-bool pdMakeCup( double radius, double height, double wall, int segments, pdSoup* out );
+bool smpMakeCup( double radius, double height, double wall, int segments, smpSoup* out );
 /// Elongated concave spoon-like solid (a bowl on a handle).
-bool pdMakeSpoon( double length, int segments, pdSoup* out );
+bool smpMakeSpoon( double length, int segments, smpSoup* out );
 /// Torus with a smooth radial distortion of amplitude (fraction of the minor radius).
-bool pdMakeDistortedTorus( double majorRadius, double minorRadius, double amplitude, int majorSegments,
-						   int minorSegments, pdSoup* out );
+bool smpMakeDistortedTorus( double majorRadius, double minorRadius, double amplitude, int majorSegments,
+						   int minorSegments, smpSoup* out );
 /// Any shape by name ("box", "icosphere", "torus", "knot", "grate", "cup", "spoon",
 /// "distorted-torus") at about targetTriangles, scaled to a bounding-box diagonal of about size.
-bool pdMakeShapeByName( const char* name, int targetTriangles, double size, pdSoup* out );
+bool smpMakeShapeByName( const char* name, int targetTriangles, double size, smpSoup* out );
 
 /// Convex hull of points (for convex test pairs); closed, outward. False if degenerate.
-bool pdMakeConvexHull( const double* points, int pointCount, pdSoup* out );
+bool smpMakeConvexHull( const double* points, int pointCount, smpSoup* out );
 /// Random points on/in a unit sphere, then their hull (deterministic by seed).
-bool pdMakeRandomConvex( int pointCount, unsigned seed, pdSoup* out );
+bool smpMakeRandomConvex( int pointCount, unsigned seed, smpSoup* out );
 
 /// Subdivides every triangle into 4 (levels times): the same surface, finer tessellation.
-bool pdSubdivideSoup( const pdSoup* in, int levels, pdSoup* out );
+bool smpSubdivideSoup( const smpSoup* in, int levels, smpSoup* out );
 /// Applies x' = R x + t to every vertex in place (R row-major 3x3).
-void pdTransformSoup( pdSoup* soup, const double rowMajorR[9], pdVec3 t );
+void smpTransformSoup( smpSoup* soup, const double rowMajorR[9], pdVec3 t );
 /// Merges exactly coincident vertices in place (indices remapped; triangles are kept as they
 /// are). False on a NaN/Inf coordinate or out of memory (the soup is then unchanged).
-bool pdWeldSoup( pdSoup* soup );
+bool smpWeldSoup( smpSoup* soup );
 
 #ifdef __cplusplus
 }

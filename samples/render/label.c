@@ -4,13 +4,13 @@
 
 #include <ctype.h>
 
-typedef struct pdGlyph
+typedef struct smpGlyph
 {
 	char c;
 	uint8_t rows[7]; // bit 4 is the leftmost column
-} pdGlyph;
+} smpGlyph;
 
-static const pdGlyph pdFont[] = {
+static const smpGlyph smpFont[] = {
 	{ '0', { 0x0E, 0x11, 0x13, 0x15, 0x19, 0x11, 0x0E } }, { '1', { 0x04, 0x0C, 0x04, 0x04, 0x04, 0x04, 0x0E } },
 	{ '2', { 0x0E, 0x11, 0x01, 0x02, 0x04, 0x08, 0x1F } }, { '3', { 0x1F, 0x02, 0x04, 0x02, 0x01, 0x11, 0x0E } },
 	{ '4', { 0x02, 0x06, 0x0A, 0x12, 0x1F, 0x02, 0x02 } }, { '5', { 0x1F, 0x10, 0x1E, 0x01, 0x01, 0x11, 0x0E } },
@@ -37,21 +37,21 @@ static const pdGlyph pdFont[] = {
 	{ '_', { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1F } },
 };
 
-static const uint8_t* pdFindGlyph( char c )
+static const uint8_t* smpFindGlyph( char c )
 {
-	for ( size_t i = 0; i < sizeof( pdFont ) / sizeof( pdFont[0] ); ++i )
-		if ( pdFont[i].c == c )
-			return pdFont[i].rows;
+	for ( size_t i = 0; i < sizeof( smpFont ) / sizeof( smpFont[0] ); ++i )
+		if ( smpFont[i].c == c )
+			return smpFont[i].rows;
 	return NULL;
 }
 
-static void pdDrawText( uint8_t* rgba, int width, int height, int x, int y, const char* text, int scale,
+static void smpDrawText( uint8_t* rgba, int width, int height, int x, int y, const char* text, int scale,
 						const uint8_t rgb[3] )
 {
 	int penX = x;
 	for ( int n = 0; text[n] != 0 && n < 256; ++n )
 	{
-		const uint8_t* rows = pdFindGlyph( (char)toupper( (unsigned char)text[n] ) );
+		const uint8_t* rows = smpFindGlyph( (char)toupper( (unsigned char)text[n] ) );
 		if ( rows != NULL )
 		{
 			for ( int r = 0; r < 7; ++r )
@@ -77,7 +77,7 @@ static void pdDrawText( uint8_t* rgba, int width, int height, int x, int y, cons
 	}
 }
 
-void pdDrawLabel( uint8_t* rgba, int width, int height, int x, int y, const char* text, int scale,
+void smpDrawLabel( uint8_t* rgba, int width, int height, int x, int y, const char* text, int scale,
 				  const uint8_t rgb[3] )
 {
 	if ( rgba == NULL || text == NULL )
@@ -86,6 +86,6 @@ void pdDrawLabel( uint8_t* rgba, int width, int height, int x, int y, const char
 		scale = 1;
 	// A dark offset copy first keeps the label readable on any background.
 	const uint8_t shade[3] = { 20, 20, 28 };
-	pdDrawText( rgba, width, height, x + scale, y + scale, text, scale, shade );
-	pdDrawText( rgba, width, height, x, y, text, scale, rgb );
+	smpDrawText( rgba, width, height, x + scale, y + scale, text, scale, shade );
+	smpDrawText( rgba, width, height, x, y, text, scale, rgb );
 }

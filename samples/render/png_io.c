@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool pdWritePng( const char* path, const uint8_t* rgba, int width, int height, char* error, size_t errorSize )
+bool smpWritePng( const char* path, const uint8_t* rgba, int width, int height, char* error, size_t errorSize )
 {
 	png_image image;
 	memset( &image, 0, sizeof( image ) );
@@ -31,7 +31,7 @@ bool pdWritePng( const char* path, const uint8_t* rgba, int width, int height, c
 	return true;
 }
 
-bool pdReadPng( const char* path, uint8_t** outRgba, int* outWidth, int* outHeight, char* error, size_t errorSize )
+bool smpReadPng( const char* path, uint8_t** outRgba, int* outWidth, int* outHeight, char* error, size_t errorSize )
 {
 	*outRgba = NULL;
 	*outWidth = 0;

@@ -11,51 +11,51 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PD_RENDER_PI 3.14159265358979323846
+#define SMP_RENDER_PI 3.14159265358979323846
 
-typedef struct pdShadowCaster
+typedef struct smpShadowCaster
 {
-	const pdRenderMesh* mesh;
+	const smpRenderMesh* mesh;
 	double model[16];
-} pdShadowCaster;
+} smpShadowCaster;
 
-typedef struct pdOverlay
+typedef struct smpOverlay
 {
 	double a[3];
 	double b[3];
 	float rgb[3];
 	float size; // > 0: a point of this size, 0: a line a-b
-} pdOverlay;
+} smpOverlay;
 
-struct pdRenderMesh
+struct smpRenderMesh
 {
 	float* positions; // 9 per triangle
 	float* normals;   // 9 per triangle
 	int triangleCount;
 };
 
-struct pdRenderer
+struct smpRenderer
 {
 	OSMesaContext context;
 	int width, height, supersample;
 	uint8_t* buffer; // (width * ss) x (height * ss) RGBA, bottom row first (OSMesa)
 	uint8_t* pixels; // width x height RGBA, top row first
-	pdRenderFrameDef frame;
-	pdShadowCaster* casters;
+	smpRenderFrameDef frame;
+	smpShadowCaster* casters;
 	int casterCount, casterCapacity;
-	pdOverlay* overlays;
+	smpOverlay* overlays;
 	int overlayCount, overlayCapacity;
 };
 
-static void pdSetError( char* error, size_t errorSize, const char* message )
+static void smpSetError( char* error, size_t errorSize, const char* message )
 {
 	if ( error != NULL && errorSize > 0 )
 		snprintf( error, errorSize, "%s", message );
 }
 
-pdRenderFrameDef pdDefaultRenderFrameDef( void )
+smpRenderFrameDef smpDefaultRenderFrameDef( void )
 {
-	pdRenderFrameDef d;
+	smpRenderFrameDef d;
 	memset( &d, 0, sizeof( d ) );
 	d.eye[0] = 8.0;
 	d.eye[1] = 7.0;
@@ -76,7 +76,7 @@ pdRenderFrameDef pdDefaultRenderFrameDef( void )
 	return d;
 }
 
-static bool pdAllocateBuffers( pdRenderer* r, int width, int height )
+static bool smpAllocateBuffers( smpRenderer* r, int width, int height )
 {
 	size_t big = (size_t)width * r->supersample * (size_t)height * r->supersample * 4;
 	uint8_t* buffer = (uint8_t*)malloc( big );
@@ -96,43 +96,43 @@ static bool pdAllocateBuffers( pdRenderer* r, int width, int height )
 	return true;
 }
 
-pdRenderer* pdCreateRenderer( int width, int height, int supersample, char* error, size_t errorSize )
+smpRenderer* smpCreateRenderer( int width, int height, int supersample, char* error, size_t errorSize )
 {
 	if ( width < 1 || height < 1 || width > 8192 || height > 8192 )
 	{
-		pdSetError( error, errorSize, "image size must be 1..8192 pixels per side" );
+		smpSetError( error, errorSize, "image size must be 1..8192 pixels per side" );
 		return NULL;
 	}
 	if ( supersample < 1 )
 		supersample = 1;
 	if ( supersample > 4 )
 		supersample = 4;
-	pdRenderer* r = (pdRenderer*)calloc( 1, sizeof( pdRenderer ) );
+	smpRenderer* r = (smpRenderer*)calloc( 1, sizeof( smpRenderer ) );
 	if ( r == NULL )
 	{
-		pdSetError( error, errorSize, "out of memory" );
+		smpSetError( error, errorSize, "out of memory" );
 		return NULL;
 	}
 	r->supersample = supersample;
 	r->context = OSMesaCreateContextExt( OSMESA_RGBA, 24, 8, 0, NULL );
 	if ( r->context == NULL )
 	{
-		pdSetError( error, errorSize, "OSMesaCreateContextExt failed (no off-screen OpenGL)" );
+		smpSetError( error, errorSize, "OSMesaCreateContextExt failed (no off-screen OpenGL)" );
 		free( r );
 		return NULL;
 	}
-	if ( !pdAllocateBuffers( r, width, height ) ||
+	if ( !smpAllocateBuffers( r, width, height ) ||
 		 !OSMesaMakeCurrent( r->context, r->buffer, GL_UNSIGNED_BYTE, width * supersample, height * supersample ) )
 	{
-		pdSetError( error, errorSize, "cannot make the off-screen context current" );
-		pdDestroyRenderer( r );
+		smpSetError( error, errorSize, "cannot make the off-screen context current" );
+		smpDestroyRenderer( r );
 		return NULL;
 	}
-	r->frame = pdDefaultRenderFrameDef();
+	r->frame = smpDefaultRenderFrameDef();
 	return r;
 }
 
-void pdDestroyRenderer( pdRenderer* renderer )
+void smpDestroyRenderer( smpRenderer* renderer )
 {
 	if ( renderer == NULL )
 		return;
@@ -150,48 +150,48 @@ void pdDestroyRenderer( pdRenderer* renderer )
 	free( renderer );
 }
 
-bool pdRenderer_Resize( pdRenderer* renderer, int width, int height )
+bool smpRenderer_Resize( smpRenderer* renderer, int width, int height )
 {
 	if ( width < 1 || height < 1 || width > 8192 || height > 8192 )
 		return false;
 	if ( width == renderer->width && height == renderer->height )
 		return true;
-	if ( !pdAllocateBuffers( renderer, width, height ) )
+	if ( !smpAllocateBuffers( renderer, width, height ) )
 		return false;
 	int ss = renderer->supersample;
 	return OSMesaMakeCurrent( renderer->context, renderer->buffer, GL_UNSIGNED_BYTE, width * ss, height * ss ) != 0;
 }
 
-int pdRenderer_GetWidth( const pdRenderer* renderer )
+int smpRenderer_GetWidth( const smpRenderer* renderer )
 {
 	return renderer->width;
 }
 
-int pdRenderer_GetHeight( const pdRenderer* renderer )
+int smpRenderer_GetHeight( const smpRenderer* renderer )
 {
 	return renderer->height;
 }
 
-const uint8_t* pdRenderer_GetPixels( const pdRenderer* renderer )
+const uint8_t* smpRenderer_GetPixels( const smpRenderer* renderer )
 {
 	return renderer->pixels;
 }
 
-static void pdCross( const double a[3], const double b[3], double out[3] )
+static void smpCross( const double a[3], const double b[3], double out[3] )
 {
 	out[0] = a[1] * b[2] - a[2] * b[1];
 	out[1] = a[2] * b[0] - a[0] * b[2];
 	out[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-static double pdDot( const double a[3], const double b[3] )
+static double smpDot( const double a[3], const double b[3] )
 {
 	return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-static bool pdNormalize( double v[3] )
+static bool smpNormalize( double v[3] )
 {
-	double len = sqrt( pdDot( v, v ) );
+	double len = sqrt( smpDot( v, v ) );
 	if ( !( len > 1e-300 ) )
 		return false;
 	v[0] /= len;
@@ -200,7 +200,7 @@ static bool pdNormalize( double v[3] )
 	return true;
 }
 
-pdRenderMesh* pdCreateRenderMesh( const double* vertices, int vertexCount, const uint32_t* indices, int triangleCount,
+smpRenderMesh* smpCreateRenderMesh( const double* vertices, int vertexCount, const uint32_t* indices, int triangleCount,
 								  double creaseDegrees )
 {
 	if ( vertices == NULL || indices == NULL || vertexCount < 1 || triangleCount < 1 )
@@ -208,7 +208,7 @@ pdRenderMesh* pdCreateRenderMesh( const double* vertices, int vertexCount, const
 	for ( int i = 0; i < 3 * triangleCount; ++i )
 		if ( indices[i] >= (uint32_t)vertexCount )
 			return NULL;
-	pdRenderMesh* m = (pdRenderMesh*)calloc( 1, sizeof( pdRenderMesh ) );
+	smpRenderMesh* m = (smpRenderMesh*)calloc( 1, sizeof( smpRenderMesh ) );
 	double* faceNormals = (double*)calloc( (size_t)triangleCount, 3 * sizeof( double ) );
 	double* faceUnit = (double*)calloc( (size_t)triangleCount, 3 * sizeof( double ) );
 	int* start = (int*)calloc( (size_t)vertexCount + 1, sizeof( int ) );
@@ -227,7 +227,7 @@ pdRenderMesh* pdCreateRenderMesh( const double* vertices, int vertexCount, const
 		free( start );
 		free( faces );
 		free( fill );
-		pdDestroyRenderMesh( m );
+		smpDestroyRenderMesh( m );
 		return NULL;
 	}
 	m->triangleCount = triangleCount;
@@ -240,9 +240,9 @@ pdRenderMesh* pdCreateRenderMesh( const double* vertices, int vertexCount, const
 		const double* c = vertices + 3 * indices[3 * t + 2];
 		double e1[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
 		double e2[3] = { c[0] - a[0], c[1] - a[1], c[2] - a[2] };
-		pdCross( e1, e2, faceNormals + 3 * t );
+		smpCross( e1, e2, faceNormals + 3 * t );
 		memcpy( faceUnit + 3 * t, faceNormals + 3 * t, 3 * sizeof( double ) );
-		if ( !pdNormalize( faceUnit + 3 * t ) )
+		if ( !smpNormalize( faceUnit + 3 * t ) )
 			faceUnit[3 * t] = faceUnit[3 * t + 1] = faceUnit[3 * t + 2] = 0.0;
 		for ( int k = 0; k < 3; ++k )
 			start[indices[3 * t + k] + 1] += 1;
@@ -256,7 +256,7 @@ pdRenderMesh* pdCreateRenderMesh( const double* vertices, int vertexCount, const
 			faces[start[v] + fill[v]++] = t;
 		}
 
-	double cosCrease = cos( creaseDegrees * PD_RENDER_PI / 180.0 );
+	double cosCrease = cos( creaseDegrees * SMP_RENDER_PI / 180.0 );
 	for ( int t = 0; t < triangleCount; ++t )
 	{
 		const double* nt = faceUnit + 3 * t;
@@ -267,19 +267,19 @@ pdRenderMesh* pdCreateRenderMesh( const double* vertices, int vertexCount, const
 			for ( int j = start[v]; j < start[v + 1]; ++j )
 			{
 				int f = faces[j];
-				if ( pdDot( faceUnit + 3 * f, nt ) >= cosCrease )
+				if ( smpDot( faceUnit + 3 * f, nt ) >= cosCrease )
 				{
 					n[0] += faceNormals[3 * f];
 					n[1] += faceNormals[3 * f + 1];
 					n[2] += faceNormals[3 * f + 2];
 				}
 			}
-			if ( !pdNormalize( n ) )
+			if ( !smpNormalize( n ) )
 			{
 				n[0] = nt[0];
 				n[1] = nt[1];
 				n[2] = nt[2];
-				if ( !pdNormalize( n ) )
+				if ( !smpNormalize( n ) )
 				{
 					n[0] = 0.0;
 					n[1] = 1.0;
@@ -301,7 +301,7 @@ pdRenderMesh* pdCreateRenderMesh( const double* vertices, int vertexCount, const
 	return m;
 }
 
-void pdDestroyRenderMesh( pdRenderMesh* mesh )
+void smpDestroyRenderMesh( smpRenderMesh* mesh )
 {
 	if ( mesh == NULL )
 		return;
@@ -311,7 +311,7 @@ void pdDestroyRenderMesh( pdRenderMesh* mesh )
 }
 
 // Column-major 4x4 of a pose.
-static void pdPoseMatrix( const pdRenderPose* pose, double m[16] )
+static void smpPoseMatrix( const smpRenderPose* pose, double m[16] )
 {
 	double w = pose->q[0], x = pose->q[1], y = pose->q[2], z = pose->q[3];
 	double n = sqrt( w * w + x * x + y * y + z * z );
@@ -343,24 +343,24 @@ static void pdPoseMatrix( const pdRenderPose* pose, double m[16] )
 	m[15] = 1;
 }
 
-static void pdLookAt( const double eye[3], const double target[3], const double up[3], double m[16] )
+static void smpLookAt( const double eye[3], const double target[3], const double up[3], double m[16] )
 {
 	double f[3] = { target[0] - eye[0], target[1] - eye[1], target[2] - eye[2] };
-	if ( !pdNormalize( f ) )
+	if ( !smpNormalize( f ) )
 	{
 		f[0] = 0.0;
 		f[1] = 0.0;
 		f[2] = -1.0;
 	}
 	double s[3], u[3];
-	pdCross( f, up, s );
-	if ( !pdNormalize( s ) )
+	smpCross( f, up, s );
+	if ( !smpNormalize( s ) )
 	{
 		double alt[3] = { 0.0, 0.0, 1.0 };
-		pdCross( f, alt, s );
-		pdNormalize( s );
+		smpCross( f, alt, s );
+		smpNormalize( s );
 	}
-	pdCross( s, f, u );
+	smpCross( s, f, u );
 	m[0] = s[0];
 	m[4] = s[1];
 	m[8] = s[2];
@@ -371,19 +371,19 @@ static void pdLookAt( const double eye[3], const double target[3], const double 
 	m[6] = -f[1];
 	m[10] = -f[2];
 	m[3] = m[7] = m[11] = 0.0;
-	m[12] = -pdDot( s, eye );
-	m[13] = -pdDot( u, eye );
-	m[14] = pdDot( f, eye );
+	m[12] = -smpDot( s, eye );
+	m[13] = -smpDot( u, eye );
+	m[14] = smpDot( f, eye );
 	m[15] = 1.0;
 }
 
-void pdRenderer_Begin( pdRenderer* renderer, const pdRenderFrameDef* def )
+void smpRenderer_Begin( smpRenderer* renderer, const smpRenderFrameDef* def )
 {
-	pdRenderer* r = renderer;
-	r->frame = def != NULL ? *def : pdDefaultRenderFrameDef();
+	smpRenderer* r = renderer;
+	r->frame = def != NULL ? *def : smpDefaultRenderFrameDef();
 	r->casterCount = 0;
 	r->overlayCount = 0;
-	const pdRenderFrameDef* f = &r->frame;
+	const smpRenderFrameDef* f = &r->frame;
 	int ss = r->supersample;
 	int w = r->width * ss, h = r->height * ss;
 	OSMesaMakeCurrent( r->context, r->buffer, GL_UNSIGNED_BYTE, w, h );
@@ -418,21 +418,21 @@ void pdRenderer_Begin( pdRenderer* renderer, const pdRenderFrameDef* def )
 	double aspect = (double)r->width / (double)r->height;
 	double zNear = 0.1, zFar = 200.0;
 	double fov = f->fovY > 1.0 && f->fovY < 170.0 ? f->fovY : 40.0;
-	double top = zNear * tan( 0.5 * fov * PD_RENDER_PI / 180.0 );
+	double top = zNear * tan( 0.5 * fov * SMP_RENDER_PI / 180.0 );
 	glMatrixMode( GL_PROJECTION );
 	glLoadIdentity();
 	glFrustum( -top * aspect, top * aspect, -top, top, zNear, zFar );
 	double view[16];
 	double up[3] = { f->up[0], f->up[1], f->up[2] };
-	if ( pdDot( up, up ) <= 0.0 )
+	if ( smpDot( up, up ) <= 0.0 )
 		up[1] = 1.0;
-	pdLookAt( f->eye, f->target, up, view );
+	smpLookAt( f->eye, f->target, up, view );
 	glMatrixMode( GL_MODELVIEW );
 	glLoadMatrixd( view );
 
 	// Lights in world space: a key light along lightDir and a dim fill from the other side.
 	double l[3] = { -f->lightDir[0], -f->lightDir[1], -f->lightDir[2] };
-	if ( !pdNormalize( l ) )
+	if ( !smpNormalize( l ) )
 	{
 		l[0] = 0.0;
 		l[1] = 1.0;
@@ -498,15 +498,15 @@ void pdRenderer_Begin( pdRenderer* renderer, const pdRenderFrameDef* def )
 	glEnable( GL_LIGHTING );
 }
 
-void pdRenderer_DrawMesh( pdRenderer* renderer, const pdRenderMesh* mesh, const pdRenderPose* pose, const float rgb[3],
+void smpRenderer_DrawMesh( smpRenderer* renderer, const smpRenderMesh* mesh, const smpRenderPose* pose, const float rgb[3],
 						  unsigned flags )
 {
 	if ( mesh == NULL || pose == NULL )
 		return;
-	pdRenderer* r = renderer;
+	smpRenderer* r = renderer;
 	double model[16];
-	pdPoseMatrix( pose, model );
-	bool twoSided = ( flags & PD_RENDER_TWO_SIDED ) != 0;
+	smpPoseMatrix( pose, model );
+	bool twoSided = ( flags & SMP_RENDER_TWO_SIDED ) != 0;
 	if ( twoSided )
 		glDisable( GL_CULL_FACE );
 	else
@@ -528,55 +528,55 @@ void pdRenderer_DrawMesh( pdRenderer* renderer, const pdRenderMesh* mesh, const 
 	glDisableClientState( GL_VERTEX_ARRAY );
 	glPopMatrix();
 
-	if ( ( flags & PD_RENDER_CAST_SHADOW ) != 0 && r->frame.shadows )
+	if ( ( flags & SMP_RENDER_CAST_SHADOW ) != 0 && r->frame.shadows )
 	{
 		if ( r->casterCount == r->casterCapacity )
 		{
 			int capacity = r->casterCapacity > 0 ? 2 * r->casterCapacity : 64;
-			pdShadowCaster* grown = (pdShadowCaster*)realloc( r->casters, (size_t)capacity * sizeof( pdShadowCaster ) );
+			smpShadowCaster* grown = (smpShadowCaster*)realloc( r->casters, (size_t)capacity * sizeof( smpShadowCaster ) );
 			if ( grown == NULL )
 				return;
 			r->casters = grown;
 			r->casterCapacity = capacity;
 		}
-		pdShadowCaster* c = r->casters + r->casterCount++;
+		smpShadowCaster* c = r->casters + r->casterCount++;
 		c->mesh = mesh;
 		memcpy( c->model, model, sizeof( model ) );
 	}
 }
 
-static void pdPushOverlay( pdRenderer* r, const double a[3], const double b[3], const float rgb[3], float size )
+static void smpPushOverlay( smpRenderer* r, const double a[3], const double b[3], const float rgb[3], float size )
 {
 	if ( r->overlayCount == r->overlayCapacity )
 	{
 		int capacity = r->overlayCapacity > 0 ? 2 * r->overlayCapacity : 256;
-		pdOverlay* grown = (pdOverlay*)realloc( r->overlays, (size_t)capacity * sizeof( pdOverlay ) );
+		smpOverlay* grown = (smpOverlay*)realloc( r->overlays, (size_t)capacity * sizeof( smpOverlay ) );
 		if ( grown == NULL )
 			return;
 		r->overlays = grown;
 		r->overlayCapacity = capacity;
 	}
-	pdOverlay* o = r->overlays + r->overlayCount++;
+	smpOverlay* o = r->overlays + r->overlayCount++;
 	memcpy( o->a, a, sizeof( o->a ) );
 	memcpy( o->b, b, sizeof( o->b ) );
 	memcpy( o->rgb, rgb, sizeof( o->rgb ) );
 	o->size = size;
 }
 
-void pdRenderer_DrawPoint( pdRenderer* renderer, const double p[3], const float rgb[3], float size )
+void smpRenderer_DrawPoint( smpRenderer* renderer, const double p[3], const float rgb[3], float size )
 {
-	pdPushOverlay( renderer, p, p, rgb, size > 0.0f ? size : 1.0f );
+	smpPushOverlay( renderer, p, p, rgb, size > 0.0f ? size : 1.0f );
 }
 
-void pdRenderer_DrawLine( pdRenderer* renderer, const double a[3], const double b[3], const float rgb[3] )
+void smpRenderer_DrawLine( smpRenderer* renderer, const double a[3], const double b[3], const float rgb[3] )
 {
-	pdPushOverlay( renderer, a, b, rgb, 0.0f );
+	smpPushOverlay( renderer, a, b, rgb, 0.0f );
 }
 
-void pdRenderer_End( pdRenderer* renderer )
+void smpRenderer_End( smpRenderer* renderer )
 {
-	pdRenderer* r = renderer;
-	const pdRenderFrameDef* f = &r->frame;
+	smpRenderer* r = renderer;
+	const smpRenderFrameDef* f = &r->frame;
 	int ss = r->supersample;
 
 	if ( f->shadows && r->casterCount > 0 )
@@ -633,7 +633,7 @@ void pdRenderer_End( pdRenderer* renderer )
 		glBegin( GL_LINES );
 		for ( int i = 0; i < r->overlayCount; ++i )
 		{
-			const pdOverlay* o = r->overlays + i;
+			const smpOverlay* o = r->overlays + i;
 			if ( o->size > 0.0f )
 				continue;
 			glColor3f( o->rgb[0], o->rgb[1], o->rgb[2] );
@@ -643,7 +643,7 @@ void pdRenderer_End( pdRenderer* renderer )
 		glEnd();
 		for ( int i = 0; i < r->overlayCount; ++i )
 		{
-			const pdOverlay* o = r->overlays + i;
+			const smpOverlay* o = r->overlays + i;
 			if ( o->size <= 0.0f )
 				continue;
 			glPointSize( o->size * (float)ss );
@@ -684,7 +684,7 @@ void pdRenderer_End( pdRenderer* renderer )
 	}
 }
 
-void pdComposeSheet( const uint8_t* const* tiles, int tileCount, int tileWidth, int tileHeight, int columns, int pad,
+void smpComposeSheet( const uint8_t* const* tiles, int tileCount, int tileWidth, int tileHeight, int columns, int pad,
 					 uint8_t* outRgba, int* outWidth, int* outHeight )
 {
 	if ( columns < 1 )

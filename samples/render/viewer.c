@@ -6,17 +6,17 @@
 #include <ctype.h>
 #include <math.h>
 
-static const double pdViewerTwoPi = 6.283185307179586;
+static const double smpViewerTwoPi = 6.283185307179586;
 
-static double pdViewerClamp( double v, double lo, double hi )
+static double smpViewerClamp( double v, double lo, double hi )
 {
 	return v < lo ? lo : ( v > hi ? hi : v );
 }
 
-void pdViewer_Init( pdViewerState* outState, const double eye[3], const double target[3], int algorithm,
+void smpViewer_Init( smpViewerState* outState, const double eye[3], const double target[3], int algorithm,
 					int algorithmCount, bool showContacts )
 {
-	pdViewerState s = { { 0.0, 0.0, 0.0 }, 0.0, 0.0, 10.0, false, showContacts, 0, 1, false };
+	smpViewerState s = { { 0.0, 0.0, 0.0 }, 0.0, 0.0, 10.0, false, showContacts, 0, 1, false };
 	bool finite = true;
 	for ( int k = 0; k < 3; ++k )
 		finite = finite && isfinite( eye[k] ) && isfinite( target[k] );
@@ -30,21 +30,21 @@ void pdViewer_Init( pdViewerState* outState, const double eye[3], const double t
 		if ( d > 1e-9 && isfinite( d ) )
 		{
 			s.yaw = atan2( dx, dz );
-			s.pitch = asin( pdViewerClamp( dy / d, -1.0, 1.0 ) );
+			s.pitch = asin( smpViewerClamp( dy / d, -1.0, 1.0 ) );
 			s.distance = d;
 		}
 	}
-	s.pitch = pdViewerClamp( s.pitch, PD_VIEWER_MIN_PITCH, PD_VIEWER_MAX_PITCH );
-	s.distance = pdViewerClamp( s.distance, PD_VIEWER_MIN_DISTANCE, PD_VIEWER_MAX_DISTANCE );
+	s.pitch = smpViewerClamp( s.pitch, SMP_VIEWER_MIN_PITCH, SMP_VIEWER_MAX_PITCH );
+	s.distance = smpViewerClamp( s.distance, SMP_VIEWER_MIN_DISTANCE, SMP_VIEWER_MAX_DISTANCE );
 	s.algorithmCount = algorithmCount >= 1 ? algorithmCount : 1;
 	s.algorithm = algorithm >= 0 && algorithm < s.algorithmCount ? algorithm : 0;
 	*outState = s;
 }
 
-pdViewerActions pdViewer_Update( pdViewerState* ioState, const pdWindowInput* input, bool finished )
+smpViewerActions smpViewer_Update( smpViewerState* ioState, const smpWindowInput* input, bool finished )
 {
-	pdViewerActions act = { false, false, false, false };
-	pdViewerState* s = ioState;
+	smpViewerActions act = { false, false, false, false };
+	smpViewerState* s = ioState;
 	bool single = false;
 	int startAlgorithm = s->algorithm;
 	if ( input != NULL && !s->quit )
@@ -86,17 +86,17 @@ pdViewerActions pdViewer_Update( pdViewerState* ioState, const pdWindowInput* in
 		if ( isfinite( input->dragX ) && isfinite( input->dragY ) )
 		{
 			// The yaw wraps into (-pi, pi] so that long drags never lose precision.
-			double yaw = s->yaw - PD_VIEWER_ORBIT_RAD_PER_PIXEL * input->dragX;
-			s->yaw = remainder( yaw, pdViewerTwoPi );
-			s->pitch = pdViewerClamp( s->pitch + PD_VIEWER_ORBIT_RAD_PER_PIXEL * input->dragY, PD_VIEWER_MIN_PITCH,
-									  PD_VIEWER_MAX_PITCH );
+			double yaw = s->yaw - SMP_VIEWER_ORBIT_RAD_PER_PIXEL * input->dragX;
+			s->yaw = remainder( yaw, smpViewerTwoPi );
+			s->pitch = smpViewerClamp( s->pitch + SMP_VIEWER_ORBIT_RAD_PER_PIXEL * input->dragY, SMP_VIEWER_MIN_PITCH,
+									  SMP_VIEWER_MAX_PITCH );
 		}
 		if ( isfinite( input->scroll ) )
 		{
 			// Clamp the exponent too: a huge scroll must not overflow pow.
-			double notches = pdViewerClamp( input->scroll, -100.0, 100.0 );
-			s->distance = pdViewerClamp( s->distance * pow( PD_VIEWER_ZOOM_PER_NOTCH, notches ), PD_VIEWER_MIN_DISTANCE,
-										 PD_VIEWER_MAX_DISTANCE );
+			double notches = smpViewerClamp( input->scroll, -100.0, 100.0 );
+			s->distance = smpViewerClamp( s->distance * pow( SMP_VIEWER_ZOOM_PER_NOTCH, notches ), SMP_VIEWER_MIN_DISTANCE,
+										 SMP_VIEWER_MAX_DISTANCE );
 		}
 	}
 	act.algorithmChanged = s->algorithm != startAlgorithm;
@@ -112,7 +112,7 @@ pdViewerActions pdViewer_Update( pdViewerState* ioState, const pdWindowInput* in
 	return act;
 }
 
-void pdViewer_GetEye( const pdViewerState* state, double outEye[3] )
+void smpViewer_GetEye( const smpViewerState* state, double outEye[3] )
 {
 	double c = cos( state->pitch );
 	outEye[0] = state->target[0] + state->distance * c * sin( state->yaw );

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool pdWindowAvailable( char* reason, size_t reasonSize )
+bool smpWindowAvailable( char* reason, size_t reasonSize )
 {
 #ifdef POLYDEPTH_HAVE_GLFW
 	const char* x11 = getenv( "DISPLAY" );
@@ -32,29 +32,29 @@ bool pdWindowAvailable( char* reason, size_t reasonSize )
 
 #include <GLFW/glfw3.h>
 
-typedef void ( *pdGlViewportFcn )( GLint, GLint, GLsizei, GLsizei );
-typedef void ( *pdGlClearFcn )( GLbitfield );
-typedef void ( *pdGlWindowPosFcn )( GLint, GLint );
-typedef void ( *pdGlPixelZoomFcn )( GLfloat, GLfloat );
-typedef void ( *pdGlDrawPixelsFcn )( GLsizei, GLsizei, GLenum, GLenum, const void* );
+typedef void ( *smpGlViewportFcn )( GLint, GLint, GLsizei, GLsizei );
+typedef void ( *smpGlClearFcn )( GLbitfield );
+typedef void ( *smpGlWindowPosFcn )( GLint, GLint );
+typedef void ( *smpGlPixelZoomFcn )( GLfloat, GLfloat );
+typedef void ( *smpGlDrawPixelsFcn )( GLsizei, GLsizei, GLenum, GLenum, const void* );
 
-struct pdWindow
+struct smpWindow
 {
 	GLFWwindow* window;
-	pdGlViewportFcn viewport;
-	pdGlClearFcn clear;
-	pdGlWindowPosFcn windowPos;
-	pdGlPixelZoomFcn pixelZoom;
-	pdGlDrawPixelsFcn drawPixels;
+	smpGlViewportFcn viewport;
+	smpGlClearFcn clear;
+	smpGlWindowPosFcn windowPos;
+	smpGlPixelZoomFcn pixelZoom;
+	smpGlDrawPixelsFcn drawPixels;
 	double lastX, lastY;
 	double scroll;
 	int keys[16];
 	int keyCount;
 };
 
-static void pdKeyCallback( GLFWwindow* window, int key, int scancode, int action, int mods )
+static void smpKeyCallback( GLFWwindow* window, int key, int scancode, int action, int mods )
 {
-	pdWindow* w = (pdWindow*)glfwGetWindowUserPointer( window );
+	smpWindow* w = (smpWindow*)glfwGetWindowUserPointer( window );
 	if ( w == NULL || ( action != GLFW_PRESS && action != GLFW_REPEAT ) || w->keyCount >= 16 )
 		return;
 	int code = key == GLFW_KEY_ESCAPE ? 27 : ( key >= 32 && key < 127 ? key : 0 );
@@ -62,16 +62,16 @@ static void pdKeyCallback( GLFWwindow* window, int key, int scancode, int action
 		w->keys[w->keyCount++] = code;
 }
 
-static void pdScrollCallback( GLFWwindow* window, double dx, double dy )
+static void smpScrollCallback( GLFWwindow* window, double dx, double dy )
 {
-	pdWindow* w = (pdWindow*)glfwGetWindowUserPointer( window );
+	smpWindow* w = (smpWindow*)glfwGetWindowUserPointer( window );
 	if ( w != NULL )
 		w->scroll += dy;
 }
 
-pdWindow* pdCreateWindow( int width, int height, const char* title, char* error, size_t errorSize )
+smpWindow* smpCreateWindow( int width, int height, const char* title, char* error, size_t errorSize )
 {
-	if ( !pdWindowAvailable( error, errorSize ) )
+	if ( !smpWindowAvailable( error, errorSize ) )
 		return NULL;
 	if ( !glfwInit() )
 	{
@@ -81,7 +81,7 @@ pdWindow* pdCreateWindow( int width, int height, const char* title, char* error,
 	}
 	glfwWindowHint( GLFW_CONTEXT_VERSION_MAJOR, 2 );
 	glfwWindowHint( GLFW_CONTEXT_VERSION_MINOR, 1 );
-	pdWindow* w = (pdWindow*)calloc( 1, sizeof( pdWindow ) );
+	smpWindow* w = (smpWindow*)calloc( 1, sizeof( smpWindow ) );
 	if ( w != NULL )
 		w->window = glfwCreateWindow( width, height, title, NULL, NULL );
 	if ( w == NULL || w->window == NULL )
@@ -94,27 +94,27 @@ pdWindow* pdCreateWindow( int width, int height, const char* title, char* error,
 	}
 	glfwMakeContextCurrent( w->window );
 	glfwSwapInterval( 1 );
-	w->viewport = (pdGlViewportFcn)glfwGetProcAddress( "glViewport" );
-	w->clear = (pdGlClearFcn)glfwGetProcAddress( "glClear" );
-	w->windowPos = (pdGlWindowPosFcn)glfwGetProcAddress( "glWindowPos2i" );
-	w->pixelZoom = (pdGlPixelZoomFcn)glfwGetProcAddress( "glPixelZoom" );
-	w->drawPixels = (pdGlDrawPixelsFcn)glfwGetProcAddress( "glDrawPixels" );
+	w->viewport = (smpGlViewportFcn)glfwGetProcAddress( "glViewport" );
+	w->clear = (smpGlClearFcn)glfwGetProcAddress( "glClear" );
+	w->windowPos = (smpGlWindowPosFcn)glfwGetProcAddress( "glWindowPos2i" );
+	w->pixelZoom = (smpGlPixelZoomFcn)glfwGetProcAddress( "glPixelZoom" );
+	w->drawPixels = (smpGlDrawPixelsFcn)glfwGetProcAddress( "glDrawPixels" );
 	if ( w->viewport == NULL || w->clear == NULL || w->windowPos == NULL || w->pixelZoom == NULL ||
 		 w->drawPixels == NULL )
 	{
 		if ( error != NULL && errorSize > 0 )
 			snprintf( error, errorSize, "cannot open a window: the window's OpenGL lacks glDrawPixels/glWindowPos2i" );
-		pdDestroyWindow( w );
+		smpDestroyWindow( w );
 		return NULL;
 	}
 	glfwSetWindowUserPointer( w->window, w );
-	glfwSetKeyCallback( w->window, pdKeyCallback );
-	glfwSetScrollCallback( w->window, pdScrollCallback );
+	glfwSetKeyCallback( w->window, smpKeyCallback );
+	glfwSetScrollCallback( w->window, smpScrollCallback );
 	glfwGetCursorPos( w->window, &w->lastX, &w->lastY );
 	return w;
 }
 
-void pdDestroyWindow( pdWindow* window )
+void smpDestroyWindow( smpWindow* window )
 {
 	if ( window == NULL )
 		return;
@@ -124,7 +124,7 @@ void pdDestroyWindow( pdWindow* window )
 	glfwTerminate();
 }
 
-void pdWindow_Present( pdWindow* window, const uint8_t* rgba, int width, int height )
+void smpWindow_Present( smpWindow* window, const uint8_t* rgba, int width, int height )
 {
 	glfwMakeContextCurrent( window->window );
 	int fw = 0, fh = 0;
@@ -138,7 +138,7 @@ void pdWindow_Present( pdWindow* window, const uint8_t* rgba, int width, int hei
 	glfwSwapBuffers( window->window );
 }
 
-void pdWindow_Poll( pdWindow* window, pdWindowInput* outInput )
+void smpWindow_Poll( smpWindow* window, smpWindowInput* outInput )
 {
 	memset( outInput, 0, sizeof( *outInput ) );
 	glfwPollEvents();
@@ -160,29 +160,29 @@ void pdWindow_Poll( pdWindow* window, pdWindowInput* outInput )
 	outInput->closed = glfwWindowShouldClose( window->window ) != 0;
 }
 
-void pdWindow_SetTitle( pdWindow* window, const char* title )
+void smpWindow_SetTitle( smpWindow* window, const char* title )
 {
 	glfwSetWindowTitle( window->window, title );
 }
 
 #else
 
-pdWindow* pdCreateWindow( int width, int height, const char* title, char* error, size_t errorSize )
+smpWindow* smpCreateWindow( int width, int height, const char* title, char* error, size_t errorSize )
 {
-	pdWindowAvailable( error, errorSize );
+	smpWindowAvailable( error, errorSize );
 	return NULL;
 }
 
-void pdDestroyWindow( pdWindow* window ) {}
+void smpDestroyWindow( smpWindow* window ) {}
 
-void pdWindow_Present( pdWindow* window, const uint8_t* rgba, int width, int height ) {}
+void smpWindow_Present( smpWindow* window, const uint8_t* rgba, int width, int height ) {}
 
-void pdWindow_Poll( pdWindow* window, pdWindowInput* outInput )
+void smpWindow_Poll( smpWindow* window, smpWindowInput* outInput )
 {
 	memset( outInput, 0, sizeof( *outInput ) );
 	outInput->closed = true;
 }
 
-void pdWindow_SetTitle( pdWindow* window, const char* title ) {}
+void smpWindow_SetTitle( smpWindow* window, const char* title ) {}
 
 #endif

@@ -21,20 +21,20 @@ extern "C"
 namespace
 {
 
-pdMesh* MakeMesh( pdSoup* soup )
+pdMesh* MakeMesh( smpSoup* soup )
 {
 	pdMeshReport report;
-	pdMesh* mesh = pdSoupCreateMesh( soup, &report );
+	pdMesh* mesh = smpSoupCreateMesh( soup, &report );
 	EXPECT_NE( mesh, nullptr ) << report.message;
 	return mesh;
 }
 
 pdMesh* MakeShape( const char* name, int tris, double size )
 {
-	pdSoup soup = {};
-	EXPECT_TRUE( pdMakeShapeByName( name, tris, size, &soup ) ) << name;
+	smpSoup soup = {};
+	EXPECT_TRUE( smpMakeShapeByName( name, tris, size, &soup ) ) << name;
 	pdMesh* mesh = MakeMesh( &soup );
-	pdFreeSoup( &soup );
+	smpFreeSoup( &soup );
 	return mesh;
 }
 
@@ -55,7 +55,7 @@ pdMesh* MakeRandomSoup( unsigned seed, int count, double size, double triSize )
 			idx.push_back( (uint32_t)( 3 * t + k ) );
 		}
 	}
-	pdSoup soup = { v.data(), (int)v.size() / 3, idx.data(), count };
+	smpSoup soup = { v.data(), (int)v.size() / 3, idx.data(), count };
 	return MakeMesh( &soup );
 }
 
@@ -270,12 +270,12 @@ TEST( PdBvh, NodesContainTrianglesOnRandomSoups )
 TEST( PdBvh, TightBoxesForThinLeaves )
 {
 	// Leaves over one or two nearly coplanar triangles of a tilted plate must be thin.
-	pdSoup soup = {};
-	ASSERT_TRUE( pdMakeBox( pdVec3{ 2.0, 2.0, 0.01 }, 8, &soup ) );
+	smpSoup soup = {};
+	ASSERT_TRUE( smpMakeBox( pdVec3{ 2.0, 2.0, 0.01 }, 8, &soup ) );
 	double r[9] = { 0.8, -0.6, 0.0, 0.36, 0.48, -0.8, 0.48, 0.64, 0.6 };
-	pdTransformSoup( &soup, r, pdVec3{ 1.0, 2.0, 3.0 } );
+	smpTransformSoup( &soup, r, pdVec3{ 1.0, 2.0, 3.0 } );
 	pdMesh* mesh = MakeMesh( &soup );
-	pdFreeSoup( &soup );
+	smpFreeSoup( &soup );
 	ASSERT_NE( mesh, nullptr );
 	const pdBvh& bvh = mesh->bvh;
 	int checked = 0;
@@ -338,10 +338,10 @@ TEST( PdBvh, ContainsPointMatchesAnalyticSolids )
 	std::mt19937 rng( 7 );
 	std::uniform_real_distribution<double> u( -1.6, 1.6 );
 
-	pdSoup soup = {};
-	ASSERT_TRUE( pdMakeBox( pdVec3{ 1.0, 0.5, 0.75 }, 3, &soup ) );
+	smpSoup soup = {};
+	ASSERT_TRUE( smpMakeBox( pdVec3{ 1.0, 0.5, 0.75 }, 3, &soup ) );
 	pdMesh* box = MakeMesh( &soup );
-	pdFreeSoup( &soup );
+	smpFreeSoup( &soup );
 	ASSERT_NE( box, nullptr );
 	ASSERT_TRUE( box->closed );
 	int insideCount = 0;
@@ -375,9 +375,9 @@ TEST( PdBvh, ContainsPointMatchesAnalyticSolids )
 	pdDestroyMesh( box );
 
 	// Torus: inside when the distance to the core circle is below the (tessellated) tube radius.
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.4, 48, 24, &soup ) );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.4, 48, 24, &soup ) );
 	pdMesh* torus = MakeMesh( &soup );
-	pdFreeSoup( &soup );
+	smpFreeSoup( &soup );
 	ASSERT_NE( torus, nullptr );
 	ASSERT_TRUE( torus->closed );
 	for ( int k = 0; k < 400; ++k )
@@ -397,11 +397,11 @@ TEST( PdBvh, ContainsPointMatchesAnalyticSolids )
 TEST( PdBvh, OpenMeshContainsNothing )
 {
 	pdWorkspace* ws = pdCreateWorkspace();
-	pdSoup soup = {};
-	ASSERT_TRUE( pdMakeBox( pdVec3{ 1.0, 1.0, 1.0 }, 1, &soup ) );
+	smpSoup soup = {};
+	ASSERT_TRUE( smpMakeBox( pdVec3{ 1.0, 1.0, 1.0 }, 1, &soup ) );
 	soup.triangleCount -= 1; // drop one face triangle: the box is open
 	pdMesh* mesh = MakeMesh( &soup );
-	pdFreeSoup( &soup );
+	smpFreeSoup( &soup );
 	ASSERT_NE( mesh, nullptr );
 	EXPECT_FALSE( mesh->closed );
 	EXPECT_FALSE( pdMesh_ContainsPoint( mesh, pdVec3{ 0.0, 0.0, 0.0 }, ws ) );

@@ -27,29 +27,29 @@ extern "C"
 namespace
 {
 
-pdMesh* MakeMesh( pdSoup* soup )
+pdMesh* MakeMesh( smpSoup* soup )
 {
 	pdMeshReport report;
-	pdMesh* mesh = pdSoupCreateMesh( soup, &report );
+	pdMesh* mesh = smpSoupCreateMesh( soup, &report );
 	EXPECT_NE( mesh, nullptr ) << report.message;
 	return mesh;
 }
 
 pdMesh* MakeShape( const char* name, int tris, double size )
 {
-	pdSoup soup = {};
-	EXPECT_TRUE( pdMakeShapeByName( name, tris, size, &soup ) ) << name;
+	smpSoup soup = {};
+	EXPECT_TRUE( smpMakeShapeByName( name, tris, size, &soup ) ) << name;
 	pdMesh* mesh = MakeMesh( &soup );
-	pdFreeSoup( &soup );
+	smpFreeSoup( &soup );
 	return mesh;
 }
 
 pdMesh* MakeBox( double hx, double hy, double hz, int subdivisions )
 {
-	pdSoup soup = {};
-	EXPECT_TRUE( pdMakeBox( pdVec3{ hx, hy, hz }, subdivisions, &soup ) );
+	smpSoup soup = {};
+	EXPECT_TRUE( smpMakeBox( pdVec3{ hx, hy, hz }, subdivisions, &soup ) );
 	pdMesh* mesh = MakeMesh( &soup );
-	pdFreeSoup( &soup );
+	smpFreeSoup( &soup );
 	return mesh;
 }
 
@@ -340,10 +340,10 @@ TEST( PdCcd, FeatureNormalsPointFromBTowardA )
 	// A sphere dropped onto a box from random directions above it: one contact region, so
 	// moving A along any reported normal must increase the distance.
 	pdWorkspace* ws = pdCreateWorkspace();
-	pdSoup soup = {};
-	ASSERT_TRUE( pdMakeIcosphere( 0.5, 2, &soup ) );
+	smpSoup soup = {};
+	ASSERT_TRUE( smpMakeIcosphere( 0.5, 2, &soup ) );
 	pdMesh* a = MakeMesh( &soup );
-	pdFreeSoup( &soup );
+	smpFreeSoup( &soup );
 	pdMesh* b = MakeShape( "knot", 500, 3.0 );
 	ASSERT_TRUE( a && b );
 	double tol = DefaultTolerance( a, b );

@@ -23,29 +23,29 @@ extern "C"
 namespace
 {
 
-pdMesh* MakeMesh( pdSoup* soup )
+pdMesh* MakeMesh( smpSoup* soup )
 {
 	pdMeshReport report;
-	pdMesh* mesh = pdSoupCreateMesh( soup, &report );
+	pdMesh* mesh = smpSoupCreateMesh( soup, &report );
 	EXPECT_NE( mesh, nullptr ) << report.message;
 	return mesh;
 }
 
 pdMesh* MakeShape( const char* name, int tris, double size )
 {
-	pdSoup soup = {};
-	EXPECT_TRUE( pdMakeShapeByName( name, tris, size, &soup ) ) << name;
+	smpSoup soup = {};
+	EXPECT_TRUE( smpMakeShapeByName( name, tris, size, &soup ) ) << name;
 	pdMesh* mesh = MakeMesh( &soup );
-	pdFreeSoup( &soup );
+	smpFreeSoup( &soup );
 	return mesh;
 }
 
 pdMesh* MakeBox( double hx, double hy, double hz, int subdivisions )
 {
-	pdSoup soup = {};
-	EXPECT_TRUE( pdMakeBox( pdVec3{ hx, hy, hz }, subdivisions, &soup ) );
+	smpSoup soup = {};
+	EXPECT_TRUE( smpMakeBox( pdVec3{ hx, hy, hz }, subdivisions, &soup ) );
 	pdMesh* mesh = MakeMesh( &soup );
-	pdFreeSoup( &soup );
+	smpFreeSoup( &soup );
 	return mesh;
 }
 
@@ -65,7 +65,7 @@ pdMesh* MakeRandomSoup( std::mt19937& rng, int count, double size, double triSiz
 			idx.push_back( (uint32_t)( 3 * t + k ) );
 		}
 	}
-	pdSoup soup = { v.data(), (int)v.size() / 3, idx.data(), count };
+	smpSoup soup = { v.data(), (int)v.size() / 3, idx.data(), count };
 	return MakeMesh( &soup );
 }
 
@@ -277,11 +277,11 @@ TEST( PdCollide, ContainmentOfClosedMeshes )
 	EXPECT_EQ( r.pairCount, 1 );
 
 	// An open big box never contains.
-	pdSoup soup = {};
-	ASSERT_TRUE( pdMakeBox( pdVec3{ 2.0, 2.0, 2.0 }, 2, &soup ) );
+	smpSoup soup = {};
+	ASSERT_TRUE( smpMakeBox( pdVec3{ 2.0, 2.0, 2.0 }, 2, &soup ) );
 	soup.triangleCount -= 2;
 	pdMesh* open = MakeMesh( &soup );
-	pdFreeSoup( &soup );
+	smpFreeSoup( &soup );
 	ASSERT_NE( open, nullptr );
 	EXPECT_FALSE( open->closed );
 	ASSERT_EQ( pdCollide( small, &inside, open, &pb, nullptr, ws, &r ), PD_STATUS_OK );

@@ -14,7 +14,7 @@
 #include <tuple>
 #include <vector>
 
-#include "pd_test_mesh.h"
+#include "test_util.h"
 
 extern "C" {
 #include "mesh.h"
@@ -103,10 +103,10 @@ std::map<FeatureKey, double> BruteForce( const pdMesh* a, const pdTransform& pa,
 
 // A torus whose triangles do not share vertex indices (every corner its own vertex): the
 // identities of its features are per triangle, and so is ownership.
-bool MakeUnweldedTorus( PdOwnedSoup* out )
+bool MakeUnweldedTorus( TestOwnedSoup* out )
 {
-	PdOwnedSoup welded;
-	if ( !pdMakeTorus( 0.5, 0.2, 12, 8, &welded.soup ) )
+	TestOwnedSoup welded;
+	if ( !smpMakeTorus( 0.5, 0.2, 12, 8, &welded.soup ) )
 		return false;
 	int t = welded.soup.triangleCount;
 	out->soup.vertices = (double*)std::malloc( sizeof( double ) * 9 * (size_t)t );
@@ -125,17 +125,17 @@ bool MakeUnweldedTorus( PdOwnedSoup* out )
 
 TEST( PdContactFeatures, EqualBruteForceWithEachPairOnce )
 {
-	PdOwnedSoup torus, knot, grate, unwelded;
-	ASSERT_TRUE( pdMakeTorus( 0.5, 0.2, 16, 10, &torus.soup ) );
-	ASSERT_TRUE( pdMakeTorusKnot( 2, 3, 0.35, 0.1, 48, 6, &knot.soup ) );
-	ASSERT_TRUE( pdMakeGrate( 1.0, 0.15, 2, &grate.soup ) );
+	TestOwnedSoup torus, knot, grate, unwelded;
+	ASSERT_TRUE( smpMakeTorus( 0.5, 0.2, 16, 10, &torus.soup ) );
+	ASSERT_TRUE( smpMakeTorusKnot( 2, 3, 0.35, 0.1, 48, 6, &knot.soup ) );
+	ASSERT_TRUE( smpMakeGrate( 1.0, 0.15, 2, &grate.soup ) );
 	ASSERT_TRUE( MakeUnweldedTorus( &unwelded ) );
-	PdMeshPtr meshes[4] = { PdMakeTestMesh( torus.soup ), PdMakeTestMesh( knot.soup ), PdMakeTestMesh( grate.soup ),
-							PdMakeTestMesh( unwelded.soup ) };
-	for ( const PdMeshPtr& m : meshes )
+	TestMeshPtr meshes[4] = { TestMakeMesh( torus.soup ), TestMakeMesh( knot.soup ), TestMakeMesh( grate.soup ),
+							TestMakeMesh( unwelded.soup ) };
+	for ( const TestMeshPtr& m : meshes )
 		ASSERT_NE( m, nullptr );
-	PdWorkspacePtr ws( pdCreateWorkspace() );
-	PdTestRng rng( 11 );
+	TestWorkspacePtr ws( pdCreateWorkspace() );
+	TestRng rng( 11 );
 	size_t total = 0;
 	for ( int k = 0; k < 24; ++k )
 	{
@@ -178,11 +178,11 @@ TEST( PdContactFeatures, EqualBruteForceWithEachPairOnce )
 // A cap keeps the first maxFeatures pairs of the uncapped list, in order, and says so.
 TEST( PdContactFeatures, CapKeepsTheClosestAndReportsTheLimit )
 {
-	PdOwnedSoup torus;
-	ASSERT_TRUE( pdMakeTorus( 0.5, 0.2, 16, 10, &torus.soup ) );
-	PdMeshPtr mesh = PdMakeTestMesh( torus.soup );
+	TestOwnedSoup torus;
+	ASSERT_TRUE( smpMakeTorus( 0.5, 0.2, 16, 10, &torus.soup ) );
+	TestMeshPtr mesh = TestMakeMesh( torus.soup );
 	ASSERT_NE( mesh, nullptr );
-	PdWorkspacePtr ws( pdCreateWorkspace() );
+	TestWorkspacePtr ws( pdCreateWorkspace() );
 	pdTransform pa = pdIdentityTransform(), pb = pdIdentityTransform();
 	pa.p = pdV3( 0.1, 0.05, 0.3 );
 	int count = 0;
@@ -263,13 +263,13 @@ pdTransform EndPose( const pdTransform& pa, const pdRigidMotion& m )
 // and it skips pairs a static gathering over the whole reach would report.
 TEST( PdContactFeatures, SweptGatheringKeepsWhatTheStepCanCloseAndNothingElse )
 {
-	PdOwnedSoup torus, knot;
-	ASSERT_TRUE( pdMakeTorus( 0.5, 0.15, 24, 8, &torus.soup ) );
-	ASSERT_TRUE( pdMakeTorusKnot( 2, 3, 0.35, 0.1, 48, 6, &knot.soup ) );
-	PdMeshPtr meshes[2] = { PdMakeTestMesh( torus.soup ), PdMakeTestMesh( knot.soup ) };
+	TestOwnedSoup torus, knot;
+	ASSERT_TRUE( smpMakeTorus( 0.5, 0.15, 24, 8, &torus.soup ) );
+	ASSERT_TRUE( smpMakeTorusKnot( 2, 3, 0.35, 0.1, 48, 6, &knot.soup ) );
+	TestMeshPtr meshes[2] = { TestMakeMesh( torus.soup ), TestMakeMesh( knot.soup ) };
 	ASSERT_TRUE( meshes[0] && meshes[1] );
-	PdWorkspacePtr ws( pdCreateWorkspace() );
-	PdTestRng rng( 5 );
+	TestWorkspacePtr ws( pdCreateWorkspace() );
+	TestRng rng( 5 );
 	size_t reported = 0, skipped = 0, arriving = 0;
 	for ( int k = 0; k < 16; ++k )
 	{
@@ -358,11 +358,11 @@ TEST( PdContactFeatures, SweptGatheringKeepsWhatTheStepCanCloseAndNothingElse )
 
 TEST( PdContactFeatures, SweptGatheringRejectsANonFiniteMotion )
 {
-	PdOwnedSoup torus;
-	ASSERT_TRUE( pdMakeTorus( 0.5, 0.15, 12, 6, &torus.soup ) );
-	PdMeshPtr mesh = PdMakeTestMesh( torus.soup );
+	TestOwnedSoup torus;
+	ASSERT_TRUE( smpMakeTorus( 0.5, 0.15, 12, 6, &torus.soup ) );
+	TestMeshPtr mesh = TestMakeMesh( torus.soup );
 	ASSERT_NE( mesh, nullptr );
-	PdWorkspacePtr ws( pdCreateWorkspace() );
+	TestWorkspacePtr ws( pdCreateWorkspace() );
 	pdTransform pa = pdIdentityTransform(), pb = pdIdentityTransform();
 	pa.p = pdV3( 0.1, 0.0, 0.0 );
 	pdRigidMotion motion = { pdV3( 0, NAN, 0 ), pdV3( 0, 0, 0 ), pdV3( 0, 0, 0 ) };
@@ -384,9 +384,9 @@ namespace
 {
 
 // A zero-thickness floor in y = 0 (cells x cells quads, facing +y).
-PdMeshPtr MakeFloor( double half, int cells )
+TestMeshPtr MakeFloor( double half, int cells )
 {
-	pdSoup soup{};
+	smpSoup soup{};
 	std::vector<double> v;
 	std::vector<uint32_t> idx;
 	for ( int i = 0; i <= cells; ++i )
@@ -402,7 +402,7 @@ PdMeshPtr MakeFloor( double half, int cells )
 	soup.vertexCount = (int)( v.size() / 3 );
 	soup.indices = idx.data();
 	soup.triangleCount = (int)( idx.size() / 3 );
-	return PdMakeTestMesh( soup );
+	return TestMakeMesh( soup );
 }
 
 } // namespace
@@ -415,12 +415,12 @@ PdMeshPtr MakeFloor( double half, int cells )
 // them first.)
 TEST( PdContactFeatures, SweptGatheringSkipsPairsTheStepKeepsApart )
 {
-	PdOwnedSoup torus;
-	ASSERT_TRUE( pdMakeTorus( 0.5, 0.15, 24, 8, &torus.soup ) );
-	PdMeshPtr ring = PdMakeTestMesh( torus.soup );
-	PdMeshPtr floor = MakeFloor( 0.5, 1 );
+	TestOwnedSoup torus;
+	ASSERT_TRUE( smpMakeTorus( 0.5, 0.15, 24, 8, &torus.soup ) );
+	TestMeshPtr ring = TestMakeMesh( torus.soup );
+	TestMeshPtr floor = MakeFloor( 0.5, 1 );
 	ASSERT_TRUE( ring && floor );
-	PdWorkspacePtr ws( pdCreateWorkspace() );
+	TestWorkspacePtr ws( pdCreateWorkspace() );
 	const double tolerance = 0.01, height = 1.5 * tolerance;
 	pdTransform pb = pdIdentityTransform();
 	for ( int k = 0; k < 8; ++k )
@@ -519,18 +519,18 @@ bool FeatureExtremeBruteForce( const pdMesh* mesh, const pdTransform& pose, cons
 
 TEST( PdContactFeatures, LocallyClosestEqualsBruteForceAndDropsTiltedFloorEdges )
 {
-	PdMeshPtr floor = MakeFloor( 1.0, 8 );
-	PdOwnedSoup box;
-	ASSERT_TRUE( pdMakeBox( pdV3( 0.2, 0.1, 0.3 ), 2, &box.soup ) );
-	PdMeshPtr boxMesh = PdMakeTestMesh( box.soup );
-	PdOwnedSoup torus;
-	ASSERT_TRUE( pdMakeTorus( 0.5, 0.15, 24, 8, &torus.soup ) );
-	PdMeshPtr torusMesh = PdMakeTestMesh( torus.soup );
+	TestMeshPtr floor = MakeFloor( 1.0, 8 );
+	TestOwnedSoup box;
+	ASSERT_TRUE( smpMakeBox( pdV3( 0.2, 0.1, 0.3 ), 2, &box.soup ) );
+	TestMeshPtr boxMesh = TestMakeMesh( box.soup );
+	TestOwnedSoup torus;
+	ASSERT_TRUE( smpMakeTorus( 0.5, 0.15, 24, 8, &torus.soup ) );
+	TestMeshPtr torusMesh = TestMakeMesh( torus.soup );
 	ASSERT_TRUE( floor && boxMesh && torusMesh );
-	PdWorkspacePtr ws( pdCreateWorkspace() );
+	TestWorkspacePtr ws( pdCreateWorkspace() );
 	pdTransform pb = pdIdentityTransform();
 	int accepted = 0, rejected = 0, tiltedFloorEdges = 0, extremeAlong = 0, notExtremeAlong = 0;
-	PdTestRng rng( 7 );
+	TestRng rng( 7 );
 	for ( int trial = 0; trial < 12; ++trial )
 	{
 		const pdMesh* a = trial % 2 == 0 ? boxMesh.get() : torusMesh.get();
@@ -621,15 +621,15 @@ TEST( PdContactFeatures, LocallyClosestEqualsBruteForceAndDropsTiltedFloorEdges 
 // tolerance, above the tolerance otherwise, and 0 for intersecting surfaces.
 TEST( PdContactFeatures, MeasuringGapGivesTheDistanceQuerysValueAndTheSameFeatures )
 {
-	PdOwnedSoup torus, knot, grate;
-	ASSERT_TRUE( pdMakeTorus( 0.5, 0.2, 16, 10, &torus.soup ) );
-	ASSERT_TRUE( pdMakeTorusKnot( 2, 3, 0.35, 0.1, 48, 6, &knot.soup ) );
-	ASSERT_TRUE( pdMakeGrate( 1.0, 0.15, 2, &grate.soup ) );
-	PdMeshPtr meshes[3] = { PdMakeTestMesh( torus.soup ), PdMakeTestMesh( knot.soup ), PdMakeTestMesh( grate.soup ) };
-	for ( const PdMeshPtr& m : meshes )
+	TestOwnedSoup torus, knot, grate;
+	ASSERT_TRUE( smpMakeTorus( 0.5, 0.2, 16, 10, &torus.soup ) );
+	ASSERT_TRUE( smpMakeTorusKnot( 2, 3, 0.35, 0.1, 48, 6, &knot.soup ) );
+	ASSERT_TRUE( smpMakeGrate( 1.0, 0.15, 2, &grate.soup ) );
+	TestMeshPtr meshes[3] = { TestMakeMesh( torus.soup ), TestMakeMesh( knot.soup ), TestMakeMesh( grate.soup ) };
+	for ( const TestMeshPtr& m : meshes )
 		ASSERT_NE( m, nullptr );
-	PdWorkspacePtr ws( pdCreateWorkspace() );
-	PdTestRng rng( 23 );
+	TestWorkspacePtr ws( pdCreateWorkspace() );
+	TestRng rng( 23 );
 	int within = 0, beyond = 0, intersecting = 0;
 	for ( int k = 0; k < 18; ++k )
 	{

@@ -181,11 +181,11 @@ struct QuerySet
 		const char* names[] = { "torus", "knot", "grate", "cup", "spoon", "distorted-torus", "box", "icosphere" };
 		for ( const char* name : names )
 		{
-			pdSoup s = {};
-			EXPECT_TRUE( pdMakeShapeByName( name, 400, 2.0, &s ) ) << name;
-			meshes.push_back( pdSoupCreateMesh( &s, nullptr ) );
+			smpSoup s = {};
+			EXPECT_TRUE( smpMakeShapeByName( name, 400, 2.0, &s ) ) << name;
+			meshes.push_back( smpSoupCreateMesh( &s, nullptr ) );
 			EXPECT_NE( meshes.back(), nullptr ) << name;
-			pdFreeSoup( &s );
+			smpFreeSoup( &s );
 		}
 		std::mt19937 rng( 99 ); // fixed: the pinned hash depends on it
 		for ( int i = 0; i < 20; ++i )

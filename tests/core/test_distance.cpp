@@ -22,20 +22,20 @@ extern "C"
 namespace
 {
 
-pdMesh* MakeMesh( pdSoup* soup )
+pdMesh* MakeMesh( smpSoup* soup )
 {
 	pdMeshReport report;
-	pdMesh* mesh = pdSoupCreateMesh( soup, &report );
+	pdMesh* mesh = smpSoupCreateMesh( soup, &report );
 	EXPECT_NE( mesh, nullptr ) << report.message;
 	return mesh;
 }
 
 pdMesh* MakeShape( const char* name, int tris, double size )
 {
-	pdSoup soup = {};
-	EXPECT_TRUE( pdMakeShapeByName( name, tris, size, &soup ) ) << name;
+	smpSoup soup = {};
+	EXPECT_TRUE( smpMakeShapeByName( name, tris, size, &soup ) ) << name;
 	pdMesh* mesh = MakeMesh( &soup );
-	pdFreeSoup( &soup );
+	smpFreeSoup( &soup );
 	return mesh;
 }
 
@@ -55,7 +55,7 @@ pdMesh* MakeRandomSoup( std::mt19937& rng, int count, double size, double triSiz
 			idx.push_back( (uint32_t)( 3 * t + k ) );
 		}
 	}
-	pdSoup soup = { v.data(), (int)v.size() / 3, idx.data(), count };
+	smpSoup soup = { v.data(), (int)v.size() / 3, idx.data(), count };
 	return MakeMesh( &soup );
 }
 
@@ -198,7 +198,7 @@ pdMesh* MakeGrid( int n )
 			idx.insert( idx.end(), quad, quad + 6 );
 		}
 	}
-	pdSoup soup = { v.data(), (int)v.size() / 3, idx.data(), (int)idx.size() / 3 };
+	smpSoup soup = { v.data(), (int)v.size() / 3, idx.data(), (int)idx.size() / 3 };
 	return MakeMesh( &soup );
 }
 

@@ -17,16 +17,16 @@ namespace
 
 struct Mesh
 {
-	pdSoup soup = {};
+	smpSoup soup = {};
 	pdMesh* mesh = nullptr;
 	~Mesh()
 	{
 		pdDestroyMesh( mesh );
-		pdFreeSoup( &soup );
+		smpFreeSoup( &soup );
 	}
 	bool Make()
 	{
-		mesh = pdSoupCreateMesh( &soup, nullptr );
+		mesh = smpSoupCreateMesh( &soup, nullptr );
 		return mesh != nullptr;
 	}
 };
@@ -60,7 +60,7 @@ pdStartContext Context( const pdMesh* a, const pdTransform& pa, const pdMesh* b,
 TEST( PdInitialConfig, TorusHoleIsAMaximallyClearPoint )
 {
 	Mesh t;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.25, 32, 12, &t.soup ) && t.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.25, 32, 12, &t.soup ) && t.Make() );
 	ASSERT_GE( t.mesh->clearanceCount, 1 );
 	// The largest clearance is at (or a cell from) the centre of the hole, radius about R - r.
 	pdVec3 p = t.mesh->clearancePoints[0];
@@ -76,10 +76,10 @@ TEST( PdInitialConfig, TorusHoleIsAMaximallyClearPoint )
 TEST( PdInitialConfig, ClearPointsAreOutsideSolidsAndInsideTheBox )
 {
 	Mesh box, cup;
-	ASSERT_TRUE( pdMakeBox( { 1.0, 0.7, 0.5 }, 2, &box.soup ) && box.Make() );
+	ASSERT_TRUE( smpMakeBox( { 1.0, 0.7, 0.5 }, 2, &box.soup ) && box.Make() );
 	// Every interior cell of a box is inside the solid: no free space, no clear points.
 	EXPECT_EQ( box.mesh->clearanceCount, 0 );
-	ASSERT_TRUE( pdMakeCup( 0.8, 1.2, 0.1, 24, &cup.soup ) && cup.Make() );
+	ASSERT_TRUE( smpMakeCup( 0.8, 1.2, 0.1, 24, &cup.soup ) && cup.Make() );
 	ASSERT_GE( cup.mesh->clearanceCount, 1 );
 	pdWorkspace* ws = pdCreateWorkspace();
 	for ( int i = 0; i < cup.mesh->clearanceCount; ++i )
@@ -144,11 +144,11 @@ static double SurfaceDistance( const pdMesh* mesh, pdVec3 p )
 TEST( PdInitialConfig, InnerBallsLieInsideTheSolidAndHoldNoSurface )
 {
 	Mesh torus, knot, box, cup, grate;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.25, 32, 12, &torus.soup ) && torus.Make() );
-	ASSERT_TRUE( pdMakeTorusKnot( 2, 3, 0.6, 0.15, 64, 8, &knot.soup ) && knot.Make() );
-	ASSERT_TRUE( pdMakeBox( { 1.0, 0.7, 0.5 }, 2, &box.soup ) && box.Make() );
-	ASSERT_TRUE( pdMakeCup( 0.8, 1.2, 0.1, 24, &cup.soup ) && cup.Make() );
-	ASSERT_TRUE( pdMakeGrate( 1.0, 0.1, 3, &grate.soup ) && grate.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.25, 32, 12, &torus.soup ) && torus.Make() );
+	ASSERT_TRUE( smpMakeTorusKnot( 2, 3, 0.6, 0.15, 64, 8, &knot.soup ) && knot.Make() );
+	ASSERT_TRUE( smpMakeBox( { 1.0, 0.7, 0.5 }, 2, &box.soup ) && box.Make() );
+	ASSERT_TRUE( smpMakeCup( 0.8, 1.2, 0.1, 24, &cup.soup ) && cup.Make() );
+	ASSERT_TRUE( smpMakeGrate( 1.0, 0.1, 3, &grate.soup ) && grate.Make() );
 	pdWorkspace* ws = pdCreateWorkspace();
 	for ( const Mesh* m : { &torus, &knot, &box, &cup, &grate } )
 	{
@@ -182,7 +182,7 @@ TEST( PdInitialConfig, InnerBallsLieInsideTheSolidAndHoldNoSurface )
 TEST( PdInitialConfig, OpenSoupsHaveNoInnerBalls )
 {
 	Mesh open;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.25, 32, 12, &open.soup ) );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.25, 32, 12, &open.soup ) );
 	// Drop one triangle: the soup is no longer closed, so it has no inside to hold a ball.
 	open.soup.triangleCount -= 1;
 	ASSERT_TRUE( open.Make() );
@@ -197,8 +197,8 @@ TEST( PdInitialConfig, OpenSoupsHaveNoInnerBalls )
 TEST( PdInitialConfig, StaticCheckEqualsAFullCollisionQuery )
 {
 	Mesh torus, knot;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &torus.soup ) && torus.Make() );
-	ASSERT_TRUE( pdMakeTorusKnot( 2, 3, 0.6, 0.15, 64, 8, &knot.soup ) && knot.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &torus.soup ) && torus.Make() );
+	ASSERT_TRUE( smpMakeTorusKnot( 2, 3, 0.6, 0.15, 64, 8, &knot.soup ) && knot.Make() );
 	pdWorkspace* ws = pdCreateWorkspace();
 	const Mesh* pairs[3][2] = { { &torus, &torus }, { &knot, &knot }, { &torus, &knot } };
 	int colliding = 0, free = 0;
@@ -231,8 +231,8 @@ TEST( PdInitialConfig, StaticCheckEqualsAFullCollisionQuery )
 TEST( PdInitialConfig, SeparationDistanceIsFreeByConstruction )
 {
 	Mesh a, b;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
-	ASSERT_TRUE( pdMakeTorusKnot( 2, 3, 0.6, 0.15, 64, 8, &b.soup ) && b.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeTorusKnot( 2, 3, 0.6, 0.15, 64, 8, &b.soup ) && b.Make() );
 	pdWorkspace* ws = pdCreateWorkspace();
 	pdTransform pa = { { 0.9, 0.1, 0.3, 0.0 }, { 0.2, 0.1, 0.05 } };
 	double n = std::sqrt( 0.81 + 0.01 + 0.09 );
@@ -252,8 +252,8 @@ TEST( PdInitialConfig, SeparationDistanceIsFreeByConstruction )
 TEST( PdInitialConfig, EveryStartIsCollisionFree )
 {
 	Mesh a, b;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
 	pdWorkspace* ws = pdCreateWorkspace();
 	double n = std::sqrt( 0.81 + 0.16 + 0.01 );
 	pdTransform pa = { { 0.9 / n, 0.4 / n, 0.0, 0.1 / n }, { 0.3, 0.2, 0.1 } };
@@ -316,8 +316,8 @@ TEST( PdInitialConfig, EveryStartIsCollisionFree )
 TEST( PdInitialConfig, CoherenceStartThatJustCollidesIsPushedOutByAFewTolerances )
 {
 	Mesh a, b;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
 	pdWorkspace* ws = pdCreateWorkspace();
 	double n = std::sqrt( 0.81 + 0.16 + 0.01 );
 	pdTransform pa = { { 0.9 / n, 0.4 / n, 0.0, 0.1 / n }, { 0.3, 0.2, 0.1 } };
@@ -368,7 +368,7 @@ TEST( PdInitialConfig, CoherenceStartThatJustCollidesIsPushedOutByAFewTolerances
 TEST( PdInitialConfig, RandomDirectionsAreDeterministicAndSpread )
 {
 	Mesh a;
-	ASSERT_TRUE( pdMakeIcosphere( 0.5, 1, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeIcosphere( 0.5, 1, &a.soup ) && a.Make() );
 	pdWorkspace* ws = pdCreateWorkspace();
 	pdTransform p = pdIdentityTransform();
 	pdStartContext ctx = Context( a.mesh, p, a.mesh, p, ws );
@@ -398,7 +398,7 @@ TEST( PdInitialConfig, RandomDirectionsAreDeterministicAndSpread )
 TEST( PdInitialConfig, DenseRandomDirectionsSamplePocketsOnAnEvenSubsetInBsFrame )
 {
 	Mesh a;
-	ASSERT_TRUE( pdMakeIcosphere( 0.5, 1, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeIcosphere( 0.5, 1, &a.soup ) && a.Make() );
 	pdWorkspace* ws = pdCreateWorkspace();
 	pdTransform p = pdIdentityTransform();
 	pdStartContext ctx = Context( a.mesh, p, a.mesh, p, ws );

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "pd_oracle.h"
+#include "oracle.h"
 
 extern "C" {
 #include "proximity.h"
@@ -24,17 +24,17 @@ namespace
 
 struct Mesh
 {
-	pdSoup soup = {};
+	smpSoup soup = {};
 	pdMesh* mesh = nullptr;
 	~Mesh()
 	{
 		pdDestroyMesh( mesh );
-		pdFreeSoup( &soup );
+		smpFreeSoup( &soup );
 	}
 	bool Make()
 	{
 		pdMeshReport report;
-		mesh = pdSoupCreateMesh( &soup, &report );
+		mesh = smpSoupCreateMesh( &soup, &report );
 		return mesh != nullptr;
 	}
 };
@@ -127,7 +127,7 @@ protected:
 	}
 	bool Valid( const Mesh& a, const pdTransform& pa, const Mesh& b, const pdTransform& pb, pdVec3 t )
 	{
-		return pdOracleIsValidAnswer( a.mesh, pa, b.mesh, pb, t, Tolerance( a.mesh, b.mesh ),
+		return testOracleIsValidAnswer( a.mesh, pa, b.mesh, pb, t, Tolerance( a.mesh, b.mesh ),
 									  pdMesh_IsClosed( a.mesh ) && pdMesh_IsClosed( b.mesh ), ws );
 	}
 
@@ -146,8 +146,8 @@ pdPenetrationDef NoExactPath()
 TEST_F( PdPenetration, SeparatedAndTouching )
 {
 	Mesh a, b;
-	ASSERT_TRUE( pdMakeBox( { 0.5, 0.5, 0.5 }, 1, &a.soup ) && a.Make() );
-	ASSERT_TRUE( pdMakeBox( { 0.5, 0.5, 0.5 }, 1, &b.soup ) && b.Make() );
+	ASSERT_TRUE( smpMakeBox( { 0.5, 0.5, 0.5 }, 1, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeBox( { 0.5, 0.5, 0.5 }, 1, &b.soup ) && b.Make() );
 	pdPenetrationResult r = Run( a, Pose( { 1.5, 0, 0 } ), b, Pose( { 0, 0, 0 } ) );
 	EXPECT_EQ( r.state, PD_STATE_SEPARATED );
 	EXPECT_EQ( r.depth, 0.0 );
@@ -162,7 +162,7 @@ TEST_F( PdPenetration, SeparatedAndTouching )
 TEST_F( PdPenetration, InvalidInputIsRejectedWithZeroedResult )
 {
 	Mesh a;
-	ASSERT_TRUE( pdMakeBox( { 0.5, 0.5, 0.5 }, 1, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeBox( { 0.5, 0.5, 0.5 }, 1, &a.soup ) && a.Make() );
 	pdTransform p = Pose( { 0, 0, 0 } );
 	pdPenetrationResult r;
 	r.depth = 42.0;
@@ -197,13 +197,13 @@ TEST_F( PdPenetration, AnalyticBoxOverlapAtThreeTessellations )
 	for ( int subdivisions : { 1, 2, 4 } )
 	{
 		Mesh a, b;
-		ASSERT_TRUE( pdMakeBox( halfA, subdivisions, &a.soup ) && a.Make() );
-		ASSERT_TRUE( pdMakeBox( halfB, subdivisions, &b.soup ) && b.Make() );
+		ASSERT_TRUE( smpMakeBox( halfA, subdivisions, &a.soup ) && a.Make() );
+		ASSERT_TRUE( smpMakeBox( halfB, subdivisions, &b.soup ) && b.Make() );
 		for ( const pdVec3& o : offsets )
 		{
 			SCOPED_TRACE( "subdivisions " + std::to_string( subdivisions ) + " offset " + std::to_string( o.x ) + "," +
 						  std::to_string( o.y ) + "," + std::to_string( o.z ) );
-			PdOracleResult exact = pdOracleBoxBox( o, halfA, { 0, 0, 0 }, halfB );
+			TestOracleResult exact = testOracleBoxBox( o, halfA, { 0, 0, 0 }, halfB );
 			ASSERT_TRUE( exact.ok );
 			for ( bool exactPath : { false, true } )
 			{
@@ -228,17 +228,17 @@ TEST_F( PdPenetration, ConvexPairsMatchSatOracle )
 		Mesh a, b;
 		if ( seed % 3 == 0 )
 		{
-			ASSERT_TRUE( pdMakeIcosphere( 0.6, 1 + seed % 2, &a.soup ) && a.Make() );
+			ASSERT_TRUE( smpMakeIcosphere( 0.6, 1 + seed % 2, &a.soup ) && a.Make() );
 		}
 		else
 		{
-			ASSERT_TRUE( pdMakeRandomConvex( 14 + (int)seed, seed, &a.soup ) && a.Make() );
+			ASSERT_TRUE( smpMakeRandomConvex( 14 + (int)seed, seed, &a.soup ) && a.Make() );
 		}
-		ASSERT_TRUE( pdMakeRandomConvex( 18, 100 + seed, &b.soup ) && b.Make() );
+		ASSERT_TRUE( smpMakeRandomConvex( 18, 100 + seed, &b.soup ) && b.Make() );
 		std::uniform_real_distribution<double> u( -0.6, 0.6 );
 		pdTransform pa = Pose( { u( rng ), u( rng ), u( rng ) }, RandomQuat( rng ) );
 		pdTransform pb = Pose( { 0.1, -0.05, 0.0 }, RandomQuat( rng ) );
-		PdOracleResult exact = pdOracleConvexPenetration( a.soup, pa, b.soup, pb );
+		TestOracleResult exact = testOracleConvexPenetration( a.soup, pa, b.soup, pb );
 		ASSERT_TRUE( exact.ok );
 		if ( exact.depth <= 0.0 )
 		{
@@ -267,8 +267,8 @@ TEST_F( PdPenetration, ConvexPairsMatchSatOracle )
 // Two rings (R 1, r 0.3) linked like chain links: A turned and shifted off B's centre.
 static void MakeLinkedRings( Mesh* a, Mesh* b, pdTransform* pa, pdTransform* pb )
 {
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a->soup ) && a->Make() );
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &b->soup ) && b->Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a->soup ) && a->Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &b->soup ) && b->Make() );
 	*pa = Pose( { 0.4, 0.2, 0.1 }, { 0.9, 0.3, 0.1, 0.0 } );
 	*pb = Pose( { 0, 0, 0 } );
 }
@@ -313,8 +313,8 @@ TEST_F( PdPenetration, LinkedRingsFindTheChainLinkPocket )
 TEST_F( PdPenetration, SwappingMeshesNegatesTheTranslation )
 {
 	Mesh a, b;
-	ASSERT_TRUE( pdMakeRandomConvex( 20, 3, &a.soup ) && a.Make() );
-	ASSERT_TRUE( pdMakeBox( { 0.7, 0.5, 0.4 }, 2, &b.soup ) && b.Make() );
+	ASSERT_TRUE( smpMakeRandomConvex( 20, 3, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeBox( { 0.7, 0.5, 0.4 }, 2, &b.soup ) && b.Make() );
 	pdTransform pa = Pose( { 0.5, 0.3, 0.2 }, { 0.8, 0.1, 0.3, 0.2 } );
 	pdTransform pb = Pose( { 0, 0, 0 } );
 	pdPenetrationDef def = NoExactPath();
@@ -336,8 +336,8 @@ TEST_F( PdPenetration, UniformScalingScalesTheDepth )
 	{
 		SCOPED_TRACE( "scale " + std::to_string( s ) );
 		Mesh a, b;
-		ASSERT_TRUE( pdMakeTorus( 1.0 * s, 0.25 * s, 24, 12, &a.soup ) && a.Make() );
-		ASSERT_TRUE( pdMakeBox( { 0.6 * s, 0.6 * s, 0.2 * s }, 2, &b.soup ) && b.Make() );
+		ASSERT_TRUE( smpMakeTorus( 1.0 * s, 0.25 * s, 24, 12, &a.soup ) && a.Make() );
+		ASSERT_TRUE( smpMakeBox( { 0.6 * s, 0.6 * s, 0.2 * s }, 2, &b.soup ) && b.Make() );
 		pdTransform pa = Pose( { 0.3 * s, 0.1 * s, 0.15 * s }, { 0.95, 0.2, 0.1, 0.0 } );
 		pdTransform pb = Pose( { 0, 0, 0 } );
 		pdPenetrationResult r = Run( a, pa, b, pb, &def );
@@ -367,17 +367,17 @@ TEST_F( PdPenetration, NonConvexPairsMatchTheDirectionalOracle )
 		switch ( shape )
 		{
 			case 0:
-				return pdMakeTorus( 1.0, 0.3, 24, 12, &m->soup ) && m->Make();
+				return smpMakeTorus( 1.0, 0.3, 24, 12, &m->soup ) && m->Make();
 			case 1:
-				return pdMakeTorusKnot( 2, 3, 0.6, 0.15, 64, 8, &m->soup ) && m->Make();
+				return smpMakeTorusKnot( 2, 3, 0.6, 0.15, 64, 8, &m->soup ) && m->Make();
 			case 2:
-				return pdMakeGrate( 2.0, 0.2, 3, &m->soup ) && m->Make();
+				return smpMakeGrate( 2.0, 0.2, 3, &m->soup ) && m->Make();
 			case 3:
-				return pdMakeBox( { 0.25, 0.25, 0.6 }, 1, &m->soup ) && m->Make();
+				return smpMakeBox( { 0.25, 0.25, 0.6 }, 1, &m->soup ) && m->Make();
 			case 4:
-				return pdMakeCup( 0.8, 1.2, 0.12, 24, &m->soup ) && m->Make();
+				return smpMakeCup( 0.8, 1.2, 0.12, 24, &m->soup ) && m->Make();
 			default:
-				return pdMakeIcosphere( 0.35, 2, &m->soup ) && m->Make();
+				return smpMakeIcosphere( 0.35, 2, &m->soup ) && m->Make();
 		}
 	};
 	const Case cases[] = {
@@ -407,7 +407,7 @@ TEST_F( PdPenetration, NonConvexPairsMatchTheDirectionalOracle )
 		total += 1;
 		EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) ) << c.name;
 		bool containment = pdMesh_IsClosed( a.mesh ) && pdMesh_IsClosed( b.mesh );
-		PdOracleResult oracle = pdOracleDirectionalPenetration( a.mesh, pa, b.mesh, pb, 200, containment, ws );
+		TestOracleResult oracle = testOracleDirectionalPenetration( a.mesh, pa, b.mesh, pb, 200, containment, ws );
 		ASSERT_TRUE( oracle.ok );
 		double tol = Tolerance( a.mesh, b.mesh );
 		printf( "  %-20s PD %.6f oracle %.6f ratio %.4f iterations %d starts %d\n", c.name, r.depth, oracle.depth,
@@ -425,8 +425,8 @@ TEST_F( PdPenetration, NonConvexPairsMatchTheDirectionalOracle )
 TEST_F( PdPenetration, KissingSweepIsContinuous )
 {
 	Mesh a, b;
-	ASSERT_TRUE( pdMakeBox( { 0.5, 0.5, 0.5 }, 2, &a.soup ) && a.Make() );
-	ASSERT_TRUE( pdMakeBox( { 1.0, 1.0, 0.5 }, 2, &b.soup ) && b.Make() );
+	ASSERT_TRUE( smpMakeBox( { 0.5, 0.5, 0.5 }, 2, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeBox( { 1.0, 1.0, 0.5 }, 2, &b.soup ) && b.Make() );
 	double tol = Tolerance( a.mesh, b.mesh );
 	pdPenetrationDef def = NoExactPath();
 	for ( int k = 0; k <= 20; ++k )
@@ -452,8 +452,8 @@ TEST_F( PdPenetration, KissingSweepIsContinuous )
 TEST_F( PdPenetration, ClosedContainmentIsPenetration )
 {
 	Mesh a, b;
-	ASSERT_TRUE( pdMakeBox( { 0.2, 0.2, 0.2 }, 1, &a.soup ) && a.Make() );
-	ASSERT_TRUE( pdMakeBox( { 1.0, 1.0, 1.0 }, 1, &b.soup ) && b.Make() );
+	ASSERT_TRUE( smpMakeBox( { 0.2, 0.2, 0.2 }, 1, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeBox( { 1.0, 1.0, 1.0 }, 1, &b.soup ) && b.Make() );
 	pdTransform pa = Pose( { 0.3, 0.1, 0.0 } );
 	pdTransform pb = Pose( { 0, 0, 0 } );
 	pdPenetrationDef def = NoExactPath();
@@ -472,8 +472,8 @@ TEST_F( PdPenetration, ClosedContainmentIsPenetration )
 TEST_F( PdPenetration, CapsReturnAValidBound )
 {
 	Mesh a, b;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
-	ASSERT_TRUE( pdMakeTorusKnot( 2, 3, 0.6, 0.15, 64, 8, &b.soup ) && b.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeTorusKnot( 2, 3, 0.6, 0.15, 64, 8, &b.soup ) && b.Make() );
 	pdTransform pa = Pose( { 0.2, 0.1, 0.05 }, { 0.9, 0.1, 0.3, 0.0 } );
 	pdTransform pb = Pose( { 0, 0, 0 } );
 	pdPenetrationDef def = pdDefaultPenetrationDef();
@@ -505,8 +505,8 @@ TEST_F( PdPenetration, CapsReturnAValidBound )
 TEST_F( PdPenetration, LocalPenetrationsAreProjectionsOfTheGlobalPd )
 {
 	Mesh a, b;
-	ASSERT_TRUE( pdMakeBox( { 0.5, 0.5, 0.5 }, 2, &a.soup ) && a.Make() );
-	ASSERT_TRUE( pdMakeBox( { 1.0, 1.0, 0.5 }, 2, &b.soup ) && b.Make() );
+	ASSERT_TRUE( smpMakeBox( { 0.5, 0.5, 0.5 }, 2, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeBox( { 1.0, 1.0, 0.5 }, 2, &b.soup ) && b.Make() );
 	pdTransform pa = Pose( { 0.2, 0.1, 0.85 } );
 	pdPenetrationResult r = Run( a, pa, b, Pose( { 0, 0, 0 } ) );
 	ASSERT_EQ( r.state, PD_STATE_PENETRATING );
@@ -538,8 +538,8 @@ TEST_F( PdPenetration, LocalPenetrationsAreProjectionsOfTheGlobalPd )
 TEST_F( PdPenetration, LocalPenetrationsFromCallerFeaturesMatchTheQuery )
 {
 	Mesh a, b;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
 	std::mt19937 rng( 7 );
 	std::uniform_real_distribution<double> u( -0.6, 0.6 );
 	int compared = 0;
@@ -592,7 +592,7 @@ TEST_F( PdPenetration, LocalPenetrationsFromCallerFeaturesMatchTheQuery )
 TEST_F( PdPenetration, LocalPenetrationsFromFeaturesRejectBadArguments )
 {
 	Mesh a;
-	ASSERT_TRUE( pdMakeBox( { 0.5, 0.5, 0.5 }, 1, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeBox( { 0.5, 0.5, 0.5 }, 1, &a.soup ) && a.Make() );
 	pdPenetrationResult r = {};
 	r.state = PD_STATE_PENETRATING;
 	r.translation = { 0.0, 0.0, 0.1 };
@@ -621,8 +621,8 @@ TEST_F( PdPenetration, LocalPenetrationsFromFeaturesRejectBadArguments )
 TEST_F( PdPenetration, CoherentQueriesStayValid )
 {
 	Mesh a, b;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
 	pdPenetrationCache cache;
 	pdResetPenetrationCache( &cache );
 	pdPenetrationResult previous = {};
@@ -649,8 +649,8 @@ TEST_F( PdPenetration, CoherentQueriesStayValid )
 TEST_F( PdPenetration, RestingPairsReuseTheirCachedContact )
 {
 	Mesh a, b;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
 	double tol = Tolerance( a.mesh, b.mesh );
 	pdTransform pb = Pose( { 0, 0, 0 } );
 	pdTransform deep = Pose( { 0.3, 0.2, 0.1 }, { 0.9, 0.4, 0.0, 0.1 } );
@@ -694,8 +694,8 @@ TEST_F( PdPenetration, RestingPairsReuseTheirCachedContact )
 TEST_F( PdPenetration, ApartPairsAreConfirmedByOneProofTraversal )
 {
 	Mesh a, b;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
 	const double tol = Tolerance( a.mesh, b.mesh );
 	pdPenetrationCache cache;
 	pdResetPenetrationCache( &cache );
@@ -754,8 +754,8 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedByOneProofTraversal )
 
 	// A small closed box that was apart from a big one and is now wholly inside it.
 	Mesh small, big;
-	ASSERT_TRUE( pdMakeBox( { 0.2, 0.2, 0.2 }, 1, &small.soup ) && small.Make() );
-	ASSERT_TRUE( pdMakeBox( { 1.0, 1.0, 1.0 }, 1, &big.soup ) && big.Make() );
+	ASSERT_TRUE( smpMakeBox( { 0.2, 0.2, 0.2 }, 1, &small.soup ) && small.Make() );
+	ASSERT_TRUE( smpMakeBox( { 1.0, 1.0, 1.0 }, 1, &big.soup ) && big.Make() );
 	pdPenetrationDef def = NoExactPath();
 	pdResetPenetrationCache( &cache );
 	pdPenetrationResult outside = Run( small, Pose( { 3.0, 0.0, 0.0 } ), big, pb, &def, &cache );
@@ -774,8 +774,8 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedByOneProofTraversal )
 TEST_F( PdPenetration, ApartPairsAreConfirmedWhileGatheringFeatures )
 {
 	Mesh a, b;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
 	const double tol = Tolerance( a.mesh, b.mesh );
 	const double reach = 0.1;
 	const pdVec3 approach = { -1.0, 0.0, 0.0 };
@@ -846,8 +846,8 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedWhileGatheringFeatures )
 
 	// A small closed box that was apart from a big one and is now wholly inside it.
 	Mesh small, big;
-	ASSERT_TRUE( pdMakeBox( { 0.2, 0.2, 0.2 }, 1, &small.soup ) && small.Make() );
-	ASSERT_TRUE( pdMakeBox( { 1.0, 1.0, 1.0 }, 1, &big.soup ) && big.Make() );
+	ASSERT_TRUE( smpMakeBox( { 0.2, 0.2, 0.2 }, 1, &small.soup ) && small.Make() );
+	ASSERT_TRUE( smpMakeBox( { 1.0, 1.0, 1.0 }, 1, &big.soup ) && big.Make() );
 	pdPenetrationDef def = NoExactPath();
 	pdResetPenetrationCache( &cache );
 	EXPECT_EQ( Run( small, Pose( { 3.0, 0.0, 0.0 } ), big, pb, &def, &cache ).state, PD_STATE_SEPARATED );
@@ -878,8 +878,8 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedWhileGatheringFeatures )
 TEST_F( PdPenetration, NoAllocationAfterWarmUp )
 {
 	Mesh a, b;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
 	pdTransform pa = Pose( { 0.3, 0.2, 0.1 }, { 0.9, 0.4, 0.0, 0.1 } );
 	pdTransform pb = Pose( { 0, 0, 0 } );
 	pdPenetrationCache cache;
@@ -901,9 +901,9 @@ TEST_F( PdPenetration, NoAllocationAfterWarmUp )
 TEST_F( PdPenetration, OrientationCullingNeverChangesTheAnswer )
 {
 	Mesh torus, knot, box;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &torus.soup ) && torus.Make() );
-	ASSERT_TRUE( pdMakeTorusKnot( 2, 3, 0.6, 0.15, 64, 8, &knot.soup ) && knot.Make() );
-	ASSERT_TRUE( pdMakeBox( { 0.4, 0.3, 0.5 }, 2, &box.soup ) && box.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &torus.soup ) && torus.Make() );
+	ASSERT_TRUE( smpMakeTorusKnot( 2, 3, 0.6, 0.15, 64, 8, &knot.soup ) && knot.Make() );
+	ASSERT_TRUE( smpMakeBox( { 0.4, 0.3, 0.5 }, 2, &box.soup ) && box.Make() );
 	const Mesh* meshes[3] = { &torus, &knot, &box };
 	pdPenetrationDef culled = NoExactPath(), unculled = NoExactPath();
 	unculled.useOrientationCulling = false;
@@ -936,9 +936,9 @@ TEST_F( PdPenetration, OrientationCullingNeverChangesTheAnswer )
 TEST_F( PdPenetration, ContactSpacePruningKeepsTheAnswersValid )
 {
 	Mesh torus, knot, box;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &torus.soup ) && torus.Make() );
-	ASSERT_TRUE( pdMakeTorusKnot( 2, 3, 0.6, 0.15, 64, 8, &knot.soup ) && knot.Make() );
-	ASSERT_TRUE( pdMakeBox( { 0.4, 0.3, 0.5 }, 2, &box.soup ) && box.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &torus.soup ) && torus.Make() );
+	ASSERT_TRUE( smpMakeTorusKnot( 2, 3, 0.6, 0.15, 64, 8, &knot.soup ) && knot.Make() );
+	ASSERT_TRUE( smpMakeBox( { 0.4, 0.3, 0.5 }, 2, &box.soup ) && box.Make() );
 	const Mesh* meshes[3] = { &torus, &knot, &box };
 	pdPenetrationDef pruned = NoExactPath(), unpruned = NoExactPath();
 	EXPECT_FALSE( unpruned.useOrientationPruning ); // the default
@@ -970,8 +970,8 @@ TEST_F( PdPenetration, ContactSpacePruningKeepsTheAnswersValid )
 TEST_F( PdPenetration, ReproRoundTrip )
 {
 	Mesh a, b;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 12, 8, &a.soup ) && a.Make() );
-	ASSERT_TRUE( pdMakeBox( { 0.5, 0.4, 0.3 }, 1, &b.soup ) && b.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 12, 8, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeBox( { 0.5, 0.4, 0.3 }, 1, &b.soup ) && b.Make() );
 	pdTransform pa = Pose( { 0.3, 0.2, 0.1 }, { 0.9, 0.4, 0.0, 0.1 } );
 	pdTransform pb = Pose( { -0.1, 0.05, 0.0 }, { 0.8, 0.0, 0.6, 0.0 } );
 	pdPenetrationDef def = pdDefaultPenetrationDef();
@@ -989,7 +989,7 @@ TEST_F( PdPenetration, ReproRoundTrip )
 	pdTransform qa, qb;
 	pdPenetrationDef rdef;
 	char error[256];
-	ASSERT_TRUE( pdReadRepro( path.c_str(), &ra.soup, &rb.soup, &qa, &qb, &rdef, error, sizeof( error ) ) ) << error;
+	ASSERT_TRUE( smpReadRepro( path.c_str(), &ra.soup, &rb.soup, &qa, &qb, &rdef, error, sizeof( error ) ) ) << error;
 	ASSERT_TRUE( ra.Make() && rb.Make() );
 	EXPECT_EQ( ra.soup.vertexCount, pdMesh_GetVertexCount( a.mesh ) );
 	EXPECT_EQ( rb.soup.triangleCount, pdMesh_GetTriangleCount( b.mesh ) );
@@ -1016,7 +1016,7 @@ TEST_F( PdPenetration, ReproRoundTrip )
 	std::fclose( f );
 	{
 		Mesh oa, ob;
-		ASSERT_TRUE( pdReadRepro( path.c_str(), &oa.soup, &ob.soup, &qa, &qb, &rdef, error, sizeof( error ) ) )
+		ASSERT_TRUE( smpReadRepro( path.c_str(), &oa.soup, &ob.soup, &qa, &qb, &rdef, error, sizeof( error ) ) )
 			<< error;
 		EXPECT_TRUE( rdef.useOrientationCulling );
 		EXPECT_EQ( rdef.coneDirections, 0 );
@@ -1028,7 +1028,7 @@ TEST_F( PdPenetration, ReproRoundTrip )
 	std::fputs( "polydepth-repro 1\ndef 0 63 12 30 0 20 100 32 1 1 1 1 1\npose a 1 0 0 0 0 0 0\npose b 1 0 0 0\n", f );
 	std::fclose( f );
 	Mesh da, db;
-	EXPECT_FALSE( pdReadRepro( path.c_str(), &da.soup, &db.soup, &qa, &qb, &rdef, error, sizeof( error ) ) );
+	EXPECT_FALSE( smpReadRepro( path.c_str(), &da.soup, &db.soup, &qa, &qb, &rdef, error, sizeof( error ) ) );
 	EXPECT_NE( std::string( error ).find( "line 4" ), std::string::npos ) << error;
 	std::remove( path.c_str() );
 }
@@ -1040,8 +1040,8 @@ TEST_F( PdPenetration, ReproRoundTrip )
 TEST_F( PdPenetration, ConeSearchFindsTheBasinBesideTheLocalOptimum )
 {
 	Mesh a, b;
-	ASSERT_TRUE( pdMakeShapeByName( "knot", 1000, 1.0, &a.soup ) && a.Make() );
-	ASSERT_TRUE( pdMakeShapeByName( "knot", 1000, 1.0, &b.soup ) && b.Make() );
+	ASSERT_TRUE( smpMakeShapeByName( "knot", 1000, 1.0, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeShapeByName( "knot", 1000, 1.0, &b.soup ) && b.Make() );
 	pdTransform pa = Pose( { -0.25809435692650184, 0.20549625067131677, -0.00062318970962668696 },
 						   { 0.068803455117938242, -0.83763338518378505, -0.059462359494006835, 0.53860990001372278 } );
 	pdTransform pb = Pose( { 0, 0, 0 } );
@@ -1053,7 +1053,7 @@ TEST_F( PdPenetration, ConeSearchFindsTheBasinBesideTheLocalOptimum )
 	ASSERT_EQ( with.state, PD_STATE_PENETRATING );
 	EXPECT_TRUE( Valid( a, pa, b, pb, with.translation ) );
 	EXPECT_LT( with.depth, 0.99 * without.depth );
-	PdOracleResult oracle = pdOracleDirectionalPenetration( a.mesh, pa, b.mesh, pb, 2000, true, ws );
+	TestOracleResult oracle = testOracleDirectionalPenetration( a.mesh, pa, b.mesh, pb, 2000, true, ws );
 	ASSERT_TRUE( oracle.ok );
 	printf( "  cone on %.6f, off %.6f, directional oracle (2,000 directions) %.6f\n", with.depth, without.depth,
 			oracle.depth );

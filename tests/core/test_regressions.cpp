@@ -65,10 +65,10 @@ private:
 
 pdMesh* MakeBox( double half )
 {
-	pdSoup s = {};
-	EXPECT_TRUE( pdMakeBox( { half, half, half }, 1, &s ) );
-	pdMesh* mesh = pdSoupCreateMesh( &s, nullptr );
-	pdFreeSoup( &s );
+	smpSoup s = {};
+	EXPECT_TRUE( smpMakeBox( { half, half, half }, 1, &s ) );
+	pdMesh* mesh = smpSoupCreateMesh( &s, nullptr );
+	smpFreeSoup( &s );
 	EXPECT_NE( mesh, nullptr );
 	return mesh;
 }

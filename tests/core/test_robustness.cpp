@@ -15,7 +15,7 @@
 #include <random>
 #include <vector>
 
-#include "pd_oracle.h"
+#include "oracle.h"
 
 extern "C"
 {
@@ -63,7 +63,7 @@ struct Soup
 		idx.push_back( b );
 		idx.push_back( c );
 	}
-	void Append( const pdSoup& s )
+	void Append( const smpSoup& s )
 	{
 		uint32_t base = (uint32_t)( v.size() / 3 );
 		v.insert( v.end(), s.vertices, s.vertices + 3 * s.vertexCount );
@@ -72,22 +72,22 @@ struct Soup
 			idx.push_back( base + s.indices[i] );
 		}
 	}
-	pdSoup View()
+	smpSoup View()
 	{
-		pdSoup s = { v.data(), (int)( v.size() / 3 ), idx.data(), (int)( idx.size() / 3 ) };
+		smpSoup s = { v.data(), (int)( v.size() / 3 ), idx.data(), (int)( idx.size() / 3 ) };
 		return s;
 	}
 	MeshPtr Create()
 	{
-		pdSoup s = View();
+		smpSoup s = View();
 		pdMeshReport report;
-		pdMesh* mesh = pdSoupCreateMesh( &s, &report );
+		pdMesh* mesh = smpSoupCreateMesh( &s, &report );
 		EXPECT_NE( mesh, nullptr ) << report.message;
 		return MeshPtr( mesh );
 	}
 };
 
-Soup FromSoup( const pdSoup& s )
+Soup FromSoup( const smpSoup& s )
 {
 	Soup out;
 	out.Append( s );
@@ -96,10 +96,10 @@ Soup FromSoup( const pdSoup& s )
 
 Soup BoxSoup( pdVec3 half, int subdivisions = 1, pdVec3 offset = { 0, 0, 0 } )
 {
-	pdSoup s = {};
-	EXPECT_TRUE( pdMakeBox( half, subdivisions, &s ) );
+	smpSoup s = {};
+	EXPECT_TRUE( smpMakeBox( half, subdivisions, &s ) );
 	Soup out = FromSoup( s );
-	pdFreeSoup( &s );
+	smpFreeSoup( &s );
 	for ( size_t i = 0; i < out.v.size(); i += 3 )
 	{
 		out.v[i] += offset.x;
@@ -111,12 +111,12 @@ Soup BoxSoup( pdVec3 half, int subdivisions = 1, pdVec3 offset = { 0, 0, 0 } )
 
 MeshPtr Shape( const char* name, int tris, double size )
 {
-	pdSoup s = {};
-	EXPECT_TRUE( pdMakeShapeByName( name, tris, size, &s ) ) << name;
+	smpSoup s = {};
+	EXPECT_TRUE( smpMakeShapeByName( name, tris, size, &s ) ) << name;
 	pdMeshReport report;
-	MeshPtr mesh( pdSoupCreateMesh( &s, &report ) );
+	MeshPtr mesh( smpSoupCreateMesh( &s, &report ) );
 	EXPECT_NE( mesh, nullptr ) << name << ": " << report.message;
-	pdFreeSoup( &s );
+	smpFreeSoup( &s );
 	return mesh;
 }
 
@@ -315,7 +315,7 @@ pdPenetrationResult RunAll( const char* name, const pdMesh* a, const pdTransform
 			tol = 1e-4 * std::fmin( da, db );
 		}
 		bool containment = used->closedAsSolid && pdMesh_IsClosed( a ) && pdMesh_IsClosed( b );
-		EXPECT_TRUE( pdOracleIsValidAnswer( a, poseA, b, poseB, p.translation, 1.01 * tol, containment, ws.get() ) )
+		EXPECT_TRUE( testOracleIsValidAnswer( a, poseA, b, poseB, p.translation, 1.01 * tol, containment, ws.get() ) )
 			<< "PD " << p.depth << " along (" << p.translation.x << ", " << p.translation.y << ", "
 			<< p.translation.z << ") does not separate; tol " << tol;
 	}
@@ -740,10 +740,10 @@ TEST( PdRobustness, SelfIntersectingMeshes )
 	Soup second = BoxSoup( { 0.4, 1, 0.4 } );
 	s.Append( second.View() );
 	MeshPtr cross = s.Create();
-	pdSoup torus = {};
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &torus ) );
+	smpSoup torus = {};
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &torus ) );
 	Soup tb = FromSoup( torus );
-	pdFreeSoup( &torus );
+	smpFreeSoup( &torus );
 	Soup bar = BoxSoup( { 1.5, 0.1, 0.1 } );
 	tb.Append( bar.View() );
 	MeshPtr torusBar = tb.Create();
@@ -833,15 +833,15 @@ TEST( PdRobustness, FullyContained )
 	EXPECT_EQ( p.state, PD_STATE_PENETRATING );
 	EXPECT_NEAR( p.depth, 2.5 - 0.3, 0.025 );
 	// Concave containment: a small sphere inside the solid torus tube (centre line through x = 1).
-	pdSoup tor = {};
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 32, 16, &tor ) );
+	smpSoup tor = {};
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 32, 16, &tor ) );
 	Soup torusSoup = FromSoup( tor );
-	pdFreeSoup( &tor );
+	smpFreeSoup( &tor );
 	MeshPtr torus = torusSoup.Create();
-	pdSoup sph = {};
-	ASSERT_TRUE( pdMakeIcosphere( 0.05, 2, &sph ) );
+	smpSoup sph = {};
+	ASSERT_TRUE( smpMakeIcosphere( 0.05, 2, &sph ) );
 	Soup sphere = FromSoup( sph );
-	pdFreeSoup( &sph );
+	smpFreeSoup( &sph );
 	MeshPtr s = sphere.Create();
 	p = RunAll( "sphere in torus tube", s.get(), Pose( 1.0, 0, 0 ), torus.get(), Pose( 0, 0, 0 ) );
 	EXPECT_EQ( p.state, PD_STATE_PENETRATING );

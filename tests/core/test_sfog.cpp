@@ -6,7 +6,7 @@
 // pairs, local half-space checks for non-convex meshes, and the naive all-pairs overlay.
 #include <gtest/gtest.h>
 
-#include "pd_test_mesh.h"
+#include "test_util.h"
 
 extern "C"
 {
@@ -27,13 +27,13 @@ extern "C"
 namespace
 {
 
-using MeshPtr = PdMeshPtr;
-using WorkspacePtr = PdWorkspacePtr;
-using Soup = PdOwnedSoup;
+using MeshPtr = TestMeshPtr;
+using WorkspacePtr = TestWorkspacePtr;
+using Soup = TestOwnedSoup;
 
-MeshPtr MakeMesh( const pdSoup& soup )
+MeshPtr MakeMesh( const smpSoup& soup )
 {
-	return PdMakeTestMesh( soup );
+	return TestMakeMesh( soup );
 }
 
 // Builds a mesh from raw vertices and indices (for hand-made degenerate soups).
@@ -51,16 +51,16 @@ MeshPtr MakeRawMesh( const std::vector<double>& v, const std::vector<uint32_t>& 
 	return mesh;
 }
 
-using Rng = PdTestRng;
+using Rng = TestRng;
 
 pdMat33 RandomRotation( Rng& rng )
 {
-	return PdRandomRotation( rng );
+	return TestRandomRotation( rng );
 }
 
 pdMat33 Identity()
 {
-	return PdIdentityRotation();
+	return TestIdentityRotation();
 }
 
 int Canon( const pdMesh* m, int v )
@@ -452,7 +452,7 @@ void CheckSweepMatchesNaive( const pdMesh* a, const pdMat33& ra, const pdMesh* b
 TEST( PdSfog, BuildMergesFlatFacesAndClassifiesVertices )
 {
 	Soup box;
-	ASSERT_TRUE( pdMakeBox( pdV3( 1, 2, 3 ), 3, &box.soup ) );
+	ASSERT_TRUE( smpMakeBox( pdV3( 1, 2, 3 ), 3, &box.soup ) );
 	MeshPtr m = MakeMesh( box.soup );
 	ASSERT_NE( m->sfog, nullptr );
 	EXPECT_TRUE( m->sfog->decidable );
@@ -474,7 +474,7 @@ TEST( PdSfog, BuildMergesFlatFacesAndClassifiesVertices )
 	}
 
 	Soup torus;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.35, 24, 12, &torus.soup ) );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.35, 24, 12, &torus.soup ) );
 	MeshPtr t = MakeMesh( torus.soup );
 	ASSERT_NE( t->sfog, nullptr );
 	EXPECT_TRUE( t->sfog->decidable );
@@ -500,14 +500,14 @@ TEST( PdSfog, ConvexOverlayEqualsBruteForce )
 {
 	WorkspacePtr ws( pdCreateWorkspace() );
 	std::vector<Soup> soups( 8 );
-	ASSERT_TRUE( pdMakeBox( pdV3( 1, 0.5, 0.7 ), 1, &soups[0].soup ) );
-	ASSERT_TRUE( pdMakeBox( pdV3( 0.4, 0.9, 0.6 ), 2, &soups[1].soup ) );
-	ASSERT_TRUE( pdMakeIcosphere( 1.0, 0, &soups[2].soup ) );
-	ASSERT_TRUE( pdMakeIcosphere( 0.8, 1, &soups[3].soup ) );
-	ASSERT_TRUE( pdMakeIcosphere( 1.2, 2, &soups[4].soup ) );
-	ASSERT_TRUE( pdMakeRandomConvex( 12, 7, &soups[5].soup ) );
-	ASSERT_TRUE( pdMakeRandomConvex( 40, 11, &soups[6].soup ) );
-	ASSERT_TRUE( pdMakeRandomConvex( 25, 3, &soups[7].soup ) );
+	ASSERT_TRUE( smpMakeBox( pdV3( 1, 0.5, 0.7 ), 1, &soups[0].soup ) );
+	ASSERT_TRUE( smpMakeBox( pdV3( 0.4, 0.9, 0.6 ), 2, &soups[1].soup ) );
+	ASSERT_TRUE( smpMakeIcosphere( 1.0, 0, &soups[2].soup ) );
+	ASSERT_TRUE( smpMakeIcosphere( 0.8, 1, &soups[3].soup ) );
+	ASSERT_TRUE( smpMakeIcosphere( 1.2, 2, &soups[4].soup ) );
+	ASSERT_TRUE( smpMakeRandomConvex( 12, 7, &soups[5].soup ) );
+	ASSERT_TRUE( smpMakeRandomConvex( 40, 11, &soups[6].soup ) );
+	ASSERT_TRUE( smpMakeRandomConvex( 25, 3, &soups[7].soup ) );
 	std::vector<MeshPtr> meshes;
 	for ( Soup& s : soups )
 	{
@@ -563,8 +563,8 @@ TEST( PdSfog, ConvexPenetrationEqualsSat )
 	{
 		SCOPED_TRACE( testing::Message() << "seed " << seed );
 		Soup sa, sb;
-		ASSERT_TRUE( pdMakeRandomConvex( 8 + ( seed * 7 ) % 50, 1000 + seed, &sa.soup ) );
-		ASSERT_TRUE( pdMakeRandomConvex( 6 + ( seed * 13 ) % 60, 2000 + seed, &sb.soup ) );
+		ASSERT_TRUE( smpMakeRandomConvex( 8 + ( seed * 7 ) % 50, 1000 + seed, &sa.soup ) );
+		ASSERT_TRUE( smpMakeRandomConvex( 6 + ( seed * 13 ) % 60, 2000 + seed, &sb.soup ) );
 		MeshPtr a = MakeMesh( sa.soup ), b = MakeMesh( sb.soup );
 		ASSERT_TRUE( a && b );
 		Rng rng( 5000 + seed );
@@ -600,8 +600,8 @@ TEST( PdSfog, ConvexPenetrationPrunedWalkEqualsSatOnLargerHulls )
 	{
 		SCOPED_TRACE( testing::Message() << "seed " << seed );
 		Soup sa, sb;
-		ASSERT_TRUE( pdMakeRandomConvex( 80 + 4 * ( seed % 10 ), 3000 + seed, &sa.soup ) );
-		ASSERT_TRUE( pdMakeRandomConvex( 120 - 4 * ( seed % 10 ), 4000 + seed, &sb.soup ) );
+		ASSERT_TRUE( smpMakeRandomConvex( 80 + 4 * ( seed % 10 ), 3000 + seed, &sa.soup ) );
+		ASSERT_TRUE( smpMakeRandomConvex( 120 - 4 * ( seed % 10 ), 4000 + seed, &sb.soup ) );
 		MeshPtr a = MakeMesh( sa.soup ), b = MakeMesh( sb.soup );
 		ASSERT_TRUE( a && b );
 		Rng rng( 7000 + seed );
@@ -624,8 +624,8 @@ TEST( PdSfog, ConvexPenetrationBoxesAnalytic )
 {
 	WorkspacePtr ws( pdCreateWorkspace() );
 	Soup sa, sb;
-	ASSERT_TRUE( pdMakeBox( pdV3( 1, 1, 1 ), 2, &sa.soup ) );
-	ASSERT_TRUE( pdMakeBox( pdV3( 2, 0.5, 3 ), 1, &sb.soup ) );
+	ASSERT_TRUE( smpMakeBox( pdV3( 1, 1, 1 ), 2, &sa.soup ) );
+	ASSERT_TRUE( smpMakeBox( pdV3( 2, 0.5, 3 ), 1, &sb.soup ) );
 	MeshPtr a = MakeMesh( sa.soup ), b = MakeMesh( sb.soup );
 	pdFrame fa = { Identity(), pdV3( 0.3, 1.2, 0.1 ) }, fb = { Identity(), pdV3( 0, 0, 0 ) };
 	pdVec3 t;
@@ -639,7 +639,7 @@ TEST( PdSfog, ConvexPenetrationBoxesAnalytic )
 
 	// Non-convex meshes are refused.
 	Soup st;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 16, 8, &st.soup ) );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 16, 8, &st.soup ) );
 	MeshPtr torus = MakeMesh( st.soup );
 	EXPECT_EQ( pdSfog_ConvexPenetration( torus.get(), &fa, b.get(), &fb, ws.get(), &t, &depth, nullptr ),
 			   PD_STATUS_FAILED );
@@ -652,14 +652,14 @@ TEST( PdSfog, PruningKeepsThePdRealisingPair )
 	{
 		SCOPED_TRACE( testing::Message() << "seed " << seed );
 		Soup sa, sb;
-		ASSERT_TRUE( pdMakeRandomConvex( 10 + seed, 300 + seed, &sa.soup ) );
+		ASSERT_TRUE( smpMakeRandomConvex( 10 + seed, 300 + seed, &sa.soup ) );
 		if ( seed % 2 == 0 )
 		{
-			ASSERT_TRUE( pdMakeRandomConvex( 14 + seed, 400 + seed, &sb.soup ) );
+			ASSERT_TRUE( smpMakeRandomConvex( 14 + seed, 400 + seed, &sb.soup ) );
 		}
 		else
 		{
-			ASSERT_TRUE( pdMakeBox( pdV3( 0.6, 0.8, 0.5 ), 1 + seed % 3, &sb.soup ) );
+			ASSERT_TRUE( smpMakeBox( pdV3( 0.6, 0.8, 0.5 ), 1 + seed % 3, &sb.soup ) );
 		}
 		MeshPtr a = MakeMesh( sa.soup ), b = MakeMesh( sb.soup );
 		Rng rng( 900 + seed );
@@ -756,12 +756,12 @@ TEST( PdSfog, SweepEqualsNaive )
 {
 	WorkspacePtr ws( pdCreateWorkspace() );
 	std::vector<Soup> soups( 6 );
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.35, 16, 8, &soups[0].soup ) );
-	ASSERT_TRUE( pdMakeCup( 0.8, 1.0, 0.15, 12, &soups[1].soup ) );
-	ASSERT_TRUE( pdMakeIcosphere( 1.0, 1, &soups[2].soup ) );
-	ASSERT_TRUE( pdMakeBox( pdV3( 1, 1, 1 ), 2, &soups[3].soup ) );
-	ASSERT_TRUE( pdMakeTorus( 0.8, 0.2, 12, 6, &soups[4].soup ) );
-	ASSERT_TRUE( pdMakeRandomConvex( 20, 5, &soups[5].soup ) );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.35, 16, 8, &soups[0].soup ) );
+	ASSERT_TRUE( smpMakeCup( 0.8, 1.0, 0.15, 12, &soups[1].soup ) );
+	ASSERT_TRUE( smpMakeIcosphere( 1.0, 1, &soups[2].soup ) );
+	ASSERT_TRUE( smpMakeBox( pdV3( 1, 1, 1 ), 2, &soups[3].soup ) );
+	ASSERT_TRUE( smpMakeTorus( 0.8, 0.2, 12, 6, &soups[4].soup ) );
+	ASSERT_TRUE( smpMakeRandomConvex( 20, 5, &soups[5].soup ) );
 	std::vector<MeshPtr> meshes;
 	for ( Soup& s : soups )
 	{
@@ -808,8 +808,8 @@ TEST( PdSfog, NonConvexNeverPrunesLocallyValidContacts )
 	// vertex lies on the outer side of the face's plane; two edges can touch when, along their
 	// cross product, both faces of each edge lie on their own side.
 	Soup st, sc;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.35, 16, 8, &st.soup ) );
-	ASSERT_TRUE( pdMakeCup( 0.8, 1.0, 0.15, 10, &sc.soup ) );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.35, 16, 8, &st.soup ) );
+	ASSERT_TRUE( smpMakeCup( 0.8, 1.0, 0.15, 10, &sc.soup ) );
 	MeshPtr a = MakeMesh( st.soup ), b = MakeMesh( sc.soup );
 	for ( int seed = 0; seed < 4; ++seed )
 	{
@@ -886,7 +886,7 @@ TEST( PdSfog, DegenerateInputsNeverPruneWrongly )
 {
 	WorkspacePtr ws( pdCreateWorkspace() );
 	Soup sbox;
-	ASSERT_TRUE( pdMakeBox( pdV3( 1, 1, 1 ), 1, &sbox.soup ) );
+	ASSERT_TRUE( smpMakeBox( pdV3( 1, 1, 1 ), 1, &sbox.soup ) );
 	std::vector<double> v( sbox.soup.vertices, sbox.soup.vertices + 3 * sbox.soup.vertexCount );
 	std::vector<uint32_t> idx( sbox.soup.indices, sbox.soup.indices + 3 * sbox.soup.triangleCount );
 
@@ -921,11 +921,11 @@ TEST( PdSfog, DegenerateInputsNeverPruneWrongly )
 	odd.push_back( MakeRawMesh( { 0, 0, 0, 1, 0, 0, 0, 1, 0 }, { 0, 1, 2, 0, 2, 1 } ) );
 	// Collinear edges: a box whose faces are split into slivers along one line.
 	Soup fine;
-	ASSERT_TRUE( pdMakeBox( pdV3( 1, 0.001, 1 ), 4, &fine.soup ) );
+	ASSERT_TRUE( smpMakeBox( pdV3( 1, 0.001, 1 ), 4, &fine.soup ) );
 	MeshPtr thin = MakeMesh( fine.soup );
 
 	Soup sref;
-	ASSERT_TRUE( pdMakeIcosphere( 1.0, 1, &sref.soup ) );
+	ASSERT_TRUE( smpMakeIcosphere( 1.0, 1, &sref.soup ) );
 	MeshPtr ref = MakeMesh( sref.soup );
 	Rng rng( 31337 );
 	pdMat33 ra = RandomRotation( rng ), rb = RandomRotation( rng );
@@ -1003,8 +1003,8 @@ TEST( PdSfog, WarmWorkspaceDoesNotGrow )
 {
 	WorkspacePtr ws( pdCreateWorkspace() );
 	Soup sa, sb;
-	ASSERT_TRUE( pdMakeRandomConvex( 60, 1, &sa.soup ) );
-	ASSERT_TRUE( pdMakeRandomConvex( 60, 2, &sb.soup ) );
+	ASSERT_TRUE( smpMakeRandomConvex( 60, 1, &sa.soup ) );
+	ASSERT_TRUE( smpMakeRandomConvex( 60, 2, &sb.soup ) );
 	MeshPtr a = MakeMesh( sa.soup ), b = MakeMesh( sb.soup );
 	Rng rng( 8 );
 	pdFrame fa = { RandomRotation( rng ), pdV3( 0, 0, 0 ) }, fb = { RandomRotation( rng ), pdV3( 0.5, 0, 0 ) };

@@ -6,7 +6,7 @@
 // orientations (nodes of A on reflected nodes of B).
 #include <gtest/gtest.h>
 
-#include "pd_test_mesh.h"
+#include "test_util.h"
 
 extern "C"
 {
@@ -28,19 +28,19 @@ extern "C"
 namespace
 {
 
-using MeshPtr = PdMeshPtr;
-using WorkspacePtr = PdWorkspacePtr;
-using Soup = PdOwnedSoup;
+using MeshPtr = TestMeshPtr;
+using WorkspacePtr = TestWorkspacePtr;
+using Soup = TestOwnedSoup;
 
-MeshPtr MakeMesh( const pdSoup& soup )
+MeshPtr MakeMesh( const smpSoup& soup )
 {
-	return PdMakeTestMesh( soup );
+	return TestMakeMesh( soup );
 }
 
 MeshPtr MakeShape( const char* name, int triangles )
 {
 	Soup s;
-	if ( !pdMakeShapeByName( name, triangles, 2.0, &s.soup ) )
+	if ( !smpMakeShapeByName( name, triangles, 2.0, &s.soup ) )
 	{
 		ADD_FAILURE() << "shape " << name;
 		return nullptr;
@@ -48,16 +48,16 @@ MeshPtr MakeShape( const char* name, int triangles )
 	return MakeMesh( s.soup );
 }
 
-using Rng = PdTestRng;
+using Rng = TestRng;
 
 pdMat33 RandomRotation( Rng& rng )
 {
-	return PdRandomRotation( rng );
+	return TestRandomRotation( rng );
 }
 
 pdMat33 Identity()
 {
-	return PdIdentityRotation();
+	return TestIdentityRotation();
 }
 
 // The rotation taking unit u onto unit v (Rodrigues; u != -v).
@@ -199,9 +199,9 @@ TEST( PdSfogBlocks, EqualsNaiveOnConvexAndMixedPairs )
 {
 	WorkspacePtr ws( pdCreateWorkspace() );
 	Soup ico, hull, torus;
-	ASSERT_TRUE( pdMakeIcosphere( 1.0, 2, &ico.soup ) );
-	ASSERT_TRUE( pdMakeRandomConvex( 60, 9, &hull.soup ) );
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.35, 16, 8, &torus.soup ) );
+	ASSERT_TRUE( smpMakeIcosphere( 1.0, 2, &ico.soup ) );
+	ASSERT_TRUE( smpMakeRandomConvex( 60, 9, &hull.soup ) );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.35, 16, 8, &torus.soup ) );
 	MeshPtr a = MakeMesh( ico.soup ), b = MakeMesh( hull.soup ), c = MakeMesh( torus.soup );
 	ASSERT_TRUE( a && b && c );
 	for ( int seed = 0; seed < 8; ++seed )
@@ -218,9 +218,9 @@ TEST( PdSfogBlocks, DegenerateCoplanarPoleAndIdenticalOrientations )
 	WorkspacePtr ws( pdCreateWorkspace() );
 	// Coplanar faces: a subdivided box (flat edges are point arcs, face nodes merged).
 	Soup box, cup, ico;
-	ASSERT_TRUE( pdMakeBox( pdV3( 1, 0.5, 2 ), 3, &box.soup ) );
-	ASSERT_TRUE( pdMakeCup( 0.8, 1.0, 0.15, 12, &cup.soup ) );
-	ASSERT_TRUE( pdMakeIcosphere( 1.0, 1, &ico.soup ) );
+	ASSERT_TRUE( smpMakeBox( pdV3( 1, 0.5, 2 ), 3, &box.soup ) );
+	ASSERT_TRUE( smpMakeCup( 0.8, 1.0, 0.15, 12, &cup.soup ) );
+	ASSERT_TRUE( smpMakeIcosphere( 1.0, 1, &ico.soup ) );
 	MeshPtr mBox = MakeMesh( box.soup ), mCup = MakeMesh( cup.soup ), mIco = MakeMesh( ico.soup );
 	ASSERT_TRUE( mBox && mCup && mIco );
 	pdMat33 id = Identity();
@@ -288,7 +288,7 @@ TEST( PdSfogBlocks, EqualsNaiveOnTheBunny )
 	std::string path = dir + "/pqp_spinning_bunny.tris";
 	Soup s;
 	char error[256];
-	if ( !pdLoadSoup( path.c_str(), &s.soup, error, sizeof( error ) ) )
+	if ( !smpLoadSoup( path.c_str(), &s.soup, error, sizeof( error ) ) )
 	{
 		GTEST_SKIP() << error;
 	}

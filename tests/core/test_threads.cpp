@@ -126,11 +126,11 @@ public:
 		const char* names[] = { "torus", "knot", "cup", "spoon", "box" };
 		for ( const char* name : names )
 		{
-			pdSoup s = {};
-			EXPECT_TRUE( pdMakeShapeByName( name, 400, 2.0, &s ) ) << name;
-			meshes.push_back( pdSoupCreateMesh( &s, nullptr ) );
+			smpSoup s = {};
+			EXPECT_TRUE( smpMakeShapeByName( name, 400, 2.0, &s ) ) << name;
+			meshes.push_back( smpSoupCreateMesh( &s, nullptr ) );
 			EXPECT_NE( meshes.back(), nullptr ) << name;
-			pdFreeSoup( &s );
+			smpFreeSoup( &s );
 		}
 		std::mt19937 rng( 2024 );
 		for ( int i = 0; i < 12; ++i )
@@ -229,14 +229,14 @@ TEST( PdThreads, ConcurrentMeshCreationAndQueries )
 			{
 				if ( t % 2 == 0 )
 				{
-					pdSoup s = {};
-					if ( !pdMakeShapeByName( k % 2 ? "torus" : "knot", 400 + 50 * t, 1.5, &s ) )
+					smpSoup s = {};
+					if ( !smpMakeShapeByName( k % 2 ? "torus" : "knot", 400 + 50 * t, 1.5, &s ) )
 					{
 						failures[t] += 1;
 						continue;
 					}
-					pdMesh* m = pdSoupCreateMesh( &s, nullptr );
-					pdFreeSoup( &s );
+					pdMesh* m = smpSoupCreateMesh( &s, nullptr );
+					smpFreeSoup( &s );
 					failures[t] += m == nullptr;
 					pdDestroyMesh( m );
 				}

@@ -10,48 +10,48 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct pdFuzzReader
+typedef struct testFuzzReader
 {
 	const uint8_t* data;
 	size_t size;
 	size_t at;
-} pdFuzzReader;
+} testFuzzReader;
 
-static inline uint8_t pdFuzz_Byte( pdFuzzReader* r )
+static inline uint8_t testFuzz_Byte( testFuzzReader* r )
 {
 	return r->at < r->size ? r->data[r->at++] : 0;
 }
 
-static inline uint16_t pdFuzz_U16( pdFuzzReader* r )
+static inline uint16_t testFuzz_U16( testFuzzReader* r )
 {
-	uint16_t lo = pdFuzz_Byte( r );
-	return (uint16_t)( lo | ( pdFuzz_Byte( r ) << 8 ) );
+	uint16_t lo = testFuzz_Byte( r );
+	return (uint16_t)( lo | ( testFuzz_Byte( r ) << 8 ) );
 }
 
-static inline void pdFuzz_Bytes( pdFuzzReader* r, void* out, size_t n )
+static inline void testFuzz_Bytes( testFuzzReader* r, void* out, size_t n )
 {
 	uint8_t* p = (uint8_t*)out;
 	for ( size_t i = 0; i < n; ++i )
 	{
-		p[i] = pdFuzz_Byte( r );
+		p[i] = testFuzz_Byte( r );
 	}
 }
 
 // A raw double (any bit pattern: NaN, Inf, denormals).
-static inline double pdFuzz_RawDouble( pdFuzzReader* r )
+static inline double testFuzz_RawDouble( testFuzzReader* r )
 {
 	double d;
-	pdFuzz_Bytes( r, &d, sizeof( d ) );
+	testFuzz_Bytes( r, &d, sizeof( d ) );
 	return d;
 }
 
 // A coordinate on a coarse grid in [-2, 2] (small soups that actually overlap).
-static inline double pdFuzz_GridCoord( pdFuzzReader* r )
+static inline double testFuzz_GridCoord( testFuzzReader* r )
 {
-	return ( (double)pdFuzz_Byte( r ) - 128.0 ) / 64.0;
+	return ( (double)testFuzz_Byte( r ) - 128.0 ) / 64.0;
 }
 
-#define PD_FUZZ_CHECK( cond, ... )                                                                   \
+#define TEST_FUZZ_CHECK( cond, ... )                                                                   \
 	do                                                                                               \
 	{                                                                                                \
 		if ( !( cond ) )                                                                             \
@@ -64,7 +64,7 @@ static inline double pdFuzz_GridCoord( pdFuzzReader* r )
 	}                                                                                                \
 	while ( 0 )
 
-static inline int pdFuzz_FiniteVec( double x, double y, double z )
+static inline int testFuzz_FiniteVec( double x, double y, double z )
 {
 	return isfinite( x ) && isfinite( y ) && isfinite( z );
 }

@@ -9,11 +9,11 @@
 
 #include <unistd.h>
 
-static void pdCheckMessage( const char* message, const char* path, const char* what )
+static void testCheckMessage( const char* message, const char* path, const char* what )
 {
-	PD_FUZZ_CHECK( memchr( message, 0, 256 ) != NULL, "%s: message not terminated", what );
-	PD_FUZZ_CHECK( strstr( message, path ) != NULL, "%s: message does not name the file: %s", what, message );
-	PD_FUZZ_CHECK( strchr( message, '\n' ) == NULL, "%s: message is not one line: %s", what, message );
+	TEST_FUZZ_CHECK( memchr( message, 0, 256 ) != NULL, "%s: message not terminated", what );
+	TEST_FUZZ_CHECK( strstr( message, path ) != NULL, "%s: message does not name the file: %s", what, message );
+	TEST_FUZZ_CHECK( strchr( message, '\n' ) == NULL, "%s: message is not one line: %s", what, message );
 }
 
 int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
@@ -38,8 +38,8 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 	pdContactReplay* replay = pdContactReplay_Open( path, &status, message );
 	if ( replay == NULL )
 	{
-		PD_FUZZ_CHECK( status < 0, "open failed with status %d", (int)status );
-		pdCheckMessage( message, path, "open" );
+		TEST_FUZZ_CHECK( status < 0, "open failed with status %d", (int)status );
+		testCheckMessage( message, path, "open" );
 		remove( path );
 		return 0;
 	}
@@ -51,22 +51,22 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 		status = pdContactReplay_Next( replay, &call, &done, message );
 		if ( status != PD_STATUS_OK )
 		{
-			PD_FUZZ_CHECK( status < 0, "next failed with status %d", (int)status );
-			pdCheckMessage( message, path, "next" );
+			TEST_FUZZ_CHECK( status < 0, "next failed with status %d", (int)status );
+			testCheckMessage( message, path, "next" );
 			break;
 		}
 		if ( done )
 		{
 			break;
 		}
-		PD_FUZZ_CHECK( call.meshA != NULL && call.meshB != NULL, "call %d without meshes", k );
-		PD_FUZZ_CHECK( pdMesh_GetTriangleCount( call.meshA ) > 0 && pdMesh_GetTriangleCount( call.meshB ) > 0,
+		TEST_FUZZ_CHECK( call.meshA != NULL && call.meshB != NULL, "call %d without meshes", k );
+		TEST_FUZZ_CHECK( pdMesh_GetTriangleCount( call.meshA ) > 0 && pdMesh_GetTriangleCount( call.meshB ) > 0,
 					   "call %d names an empty mesh", k );
-		PD_FUZZ_CHECK( call.pair.penetration.count >= 0 && call.pair.penetration.count <= 3, "call %d cache count %d",
+		TEST_FUZZ_CHECK( call.pair.penetration.count >= 0 && call.pair.penetration.count <= 3, "call %d cache count %d",
 					   k, call.pair.penetration.count );
 		for ( int s = 0; s < PD_CONTACT_MAX_MANIFOLDS; ++s )
 		{
-			PD_FUZZ_CHECK( call.pair.slotPointCount[s] >= 0 && call.pair.slotPointCount[s] <= PD_CONTACT_MAX_POINTS,
+			TEST_FUZZ_CHECK( call.pair.slotPointCount[s] >= 0 && call.pair.slotPointCount[s] <= PD_CONTACT_MAX_POINTS,
 						   "call %d slot %d count %d", k, s, call.pair.slotPointCount[s] );
 		}
 	}

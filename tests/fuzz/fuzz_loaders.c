@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer target: the model loaders. The first byte picks the extension (.tri, .tris,
-// .obj, .ani); the rest is written to a temporary file and loaded with pdLoadSoup (or
-// pdLoadPath for .ani). Checks: no crash, a failure has a one-line message, a loaded soup has
+// .obj, .ani); the rest is written to a temporary file and loaded with smpLoadSoup (or
+// smpLoadPath for .ani). Checks: no crash, a failure has a one-line message, a loaded soup has
 // in-range indices, and pdCreateMesh on it either succeeds or reports a status.
 #include "fuzz_common.h"
 
@@ -12,11 +12,11 @@
 
 static const char* const kExtensions[] = { "tri", "tris", "obj", "ani" };
 
-static void pdCheckMessage( const char* error, size_t size, const char* what )
+static void testCheckMessage( const char* error, size_t size, const char* what )
 {
-	PD_FUZZ_CHECK( memchr( error, 0, size ) != NULL, "%s: error message not terminated", what );
-	PD_FUZZ_CHECK( error[0] != '\0', "%s: failure without a message", what );
-	PD_FUZZ_CHECK( strchr( error, '\n' ) == NULL, "%s: message is not one line: %s", what, error );
+	TEST_FUZZ_CHECK( memchr( error, 0, size ) != NULL, "%s: error message not terminated", what );
+	TEST_FUZZ_CHECK( error[0] != '\0', "%s: failure without a message", what );
+	TEST_FUZZ_CHECK( strchr( error, '\n' ) == NULL, "%s: message is not one line: %s", what, error );
 }
 
 int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
@@ -45,50 +45,50 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 	memset( error, 0x7f, sizeof( error ) );
 	if ( data[0] % 4 == 3 )
 	{
-		pdPath p;
+		smpPath p;
 		memset( &p, 0x5a, sizeof( p ) );
-		if ( pdLoadPath( path, &p, error, sizeof( error ) ) )
+		if ( smpLoadPath( path, &p, error, sizeof( error ) ) )
 		{
-			PD_FUZZ_CHECK( p.frameCount >= 0, "frame count %d", p.frameCount );
+			TEST_FUZZ_CHECK( p.frameCount >= 0, "frame count %d", p.frameCount );
 			for ( int i = 0; i < 9 * p.frameCount; ++i )
 			{
-				PD_FUZZ_CHECK( isfinite( p.rotations[i] ), "rotation value %d not finite", i );
+				TEST_FUZZ_CHECK( isfinite( p.rotations[i] ), "rotation value %d not finite", i );
 			}
 			for ( int i = 0; i < 3 * p.frameCount; ++i )
 			{
-				PD_FUZZ_CHECK( isfinite( p.translations[i] ), "translation value %d not finite", i );
+				TEST_FUZZ_CHECK( isfinite( p.translations[i] ), "translation value %d not finite", i );
 			}
-			pdFreePath( &p );
+			smpFreePath( &p );
 		}
 		else
 		{
-			pdCheckMessage( error, sizeof( error ), "pdLoadPath" );
+			testCheckMessage( error, sizeof( error ), "smpLoadPath" );
 		}
 	}
 	else
 	{
-		pdSoup soup;
+		smpSoup soup;
 		memset( &soup, 0x5a, sizeof( soup ) );
-		if ( pdLoadSoup( path, &soup, error, sizeof( error ) ) )
+		if ( smpLoadSoup( path, &soup, error, sizeof( error ) ) )
 		{
-			PD_FUZZ_CHECK( soup.vertexCount >= 0 && soup.triangleCount >= 0, "counts %d %d", soup.vertexCount,
+			TEST_FUZZ_CHECK( soup.vertexCount >= 0 && soup.triangleCount >= 0, "counts %d %d", soup.vertexCount,
 						   soup.triangleCount );
 			for ( int i = 0; i < 3 * soup.triangleCount; ++i )
 			{
-				PD_FUZZ_CHECK( soup.indices[i] < (uint32_t)soup.vertexCount, "index %d = %u of %d", i, soup.indices[i],
+				TEST_FUZZ_CHECK( soup.indices[i] < (uint32_t)soup.vertexCount, "index %d = %u of %d", i, soup.indices[i],
 							   soup.vertexCount );
 			}
 			// Whatever loaded must be accepted or rejected by the core with a status.
 			pdMeshReport report;
-			pdMesh* mesh = pdSoupCreateMesh( &soup, &report );
-			PD_FUZZ_CHECK( ( mesh != NULL ) == ( report.status == PD_STATUS_OK ), "mesh %p status %d", (void*)mesh,
+			pdMesh* mesh = smpSoupCreateMesh( &soup, &report );
+			TEST_FUZZ_CHECK( ( mesh != NULL ) == ( report.status == PD_STATUS_OK ), "mesh %p status %d", (void*)mesh,
 						   (int)report.status );
 			pdDestroyMesh( mesh );
-			pdFreeSoup( &soup );
+			smpFreeSoup( &soup );
 		}
 		else
 		{
-			pdCheckMessage( error, sizeof( error ), "pdLoadSoup" );
+			testCheckMessage( error, sizeof( error ), "smpLoadSoup" );
 		}
 	}
 	remove( path );

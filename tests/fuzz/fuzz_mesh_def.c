@@ -7,20 +7,20 @@
 
 #include "polydepth/polydepth.h"
 
-static void pdCheckMesh( const pdMesh* mesh, const pdMeshDef* def, const pdMeshReport* report )
+static void testCheckMesh( const pdMesh* mesh, const pdMeshDef* def, const pdMeshReport* report )
 {
 	int vertexCount = pdMesh_GetVertexCount( mesh );
 	int triangleCount = pdMesh_GetTriangleCount( mesh );
-	PD_FUZZ_CHECK( vertexCount > 0 && vertexCount <= def->vertexCount, "vertex count %d of %d", vertexCount,
+	TEST_FUZZ_CHECK( vertexCount > 0 && vertexCount <= def->vertexCount, "vertex count %d of %d", vertexCount,
 				   def->vertexCount );
-	PD_FUZZ_CHECK( triangleCount > 0 && triangleCount <= def->triangleCount, "triangle count %d of %d", triangleCount,
+	TEST_FUZZ_CHECK( triangleCount > 0 && triangleCount <= def->triangleCount, "triangle count %d of %d", triangleCount,
 				   def->triangleCount );
-	PD_FUZZ_CHECK( triangleCount + report->removedTriangles == def->triangleCount, "kept %d + removed %d != %d",
+	TEST_FUZZ_CHECK( triangleCount + report->removedTriangles == def->triangleCount, "kept %d + removed %d != %d",
 				   triangleCount, report->removedTriangles, def->triangleCount );
 	for ( int i = 0; i < vertexCount; ++i )
 	{
 		pdVec3 v = pdMesh_GetVertex( mesh, i );
-		PD_FUZZ_CHECK( pdFuzz_FiniteVec( v.x, v.y, v.z ), "vertex %d not finite", i );
+		TEST_FUZZ_CHECK( testFuzz_FiniteVec( v.x, v.y, v.z ), "vertex %d not finite", i );
 	}
 	for ( int t = 0; t < triangleCount; ++t )
 	{
@@ -28,26 +28,26 @@ static void pdCheckMesh( const pdMesh* mesh, const pdMeshDef* def, const pdMeshR
 		pdMesh_GetTriangle( mesh, t, idx );
 		for ( int k = 0; k < 3; ++k )
 		{
-			PD_FUZZ_CHECK( idx[k] >= 0 && idx[k] < vertexCount, "triangle %d index %d = %d of %d", t, k, idx[k],
+			TEST_FUZZ_CHECK( idx[k] >= 0 && idx[k] < vertexCount, "triangle %d index %d = %d of %d", t, k, idx[k],
 						   vertexCount );
 		}
 		int input = pdMesh_GetInputTriangleIndex( mesh, t );
-		PD_FUZZ_CHECK( input >= 0 && input < def->triangleCount, "input index %d", input );
+		TEST_FUZZ_CHECK( input >= 0 && input < def->triangleCount, "input index %d", input );
 	}
 	int removedCount = -1;
 	const int* removed = pdMesh_GetRemovedTriangles( mesh, &removedCount );
-	PD_FUZZ_CHECK( removedCount == report->removedTriangles, "removed %d vs report %d", removedCount,
+	TEST_FUZZ_CHECK( removedCount == report->removedTriangles, "removed %d vs report %d", removedCount,
 				   report->removedTriangles );
 	for ( int i = 0; i < removedCount; ++i )
 	{
-		PD_FUZZ_CHECK( removed != NULL && removed[i] >= 0 && removed[i] < def->triangleCount, "removed[%d]", i );
+		TEST_FUZZ_CHECK( removed != NULL && removed[i] >= 0 && removed[i] < def->triangleCount, "removed[%d]", i );
 	}
 	pdVec3 lo, hi;
 	pdMesh_GetBounds( mesh, &lo, &hi );
-	PD_FUZZ_CHECK( pdFuzz_FiniteVec( lo.x, lo.y, lo.z ) && pdFuzz_FiniteVec( hi.x, hi.y, hi.z ), "bounds" );
-	PD_FUZZ_CHECK( lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z, "bounds inverted" );
-	PD_FUZZ_CHECK( pdMesh_GetMemoryBytes( mesh ) >= pdMesh_GetBvhBytes( mesh ), "memory bytes" );
-	PD_FUZZ_CHECK( !pdMesh_IsConvex( mesh ) || pdMesh_IsClosed( mesh ), "convex but not closed" );
+	TEST_FUZZ_CHECK( testFuzz_FiniteVec( lo.x, lo.y, lo.z ) && testFuzz_FiniteVec( hi.x, hi.y, hi.z ), "bounds" );
+	TEST_FUZZ_CHECK( lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z, "bounds inverted" );
+	TEST_FUZZ_CHECK( pdMesh_GetMemoryBytes( mesh ) >= pdMesh_GetBvhBytes( mesh ), "memory bytes" );
+	TEST_FUZZ_CHECK( !pdMesh_IsConvex( mesh ) || pdMesh_IsClosed( mesh ), "convex but not closed" );
 
 	// A self-query exercises the BVH and the orientation graph built from these bytes.
 	pdWorkspace* ws = pdCreateWorkspace();
@@ -56,21 +56,21 @@ static void pdCheckMesh( const pdMesh* mesh, const pdMeshDef* def, const pdMeshR
 	shifted.p.x = 0.25 * ( hi.x - lo.x );
 	pdCollideResult c;
 	pdStatus s = pdCollide( mesh, &pose, mesh, &shifted, NULL, ws, &c );
-	PD_FUZZ_CHECK( s >= PD_STATUS_INVALID_DEF && s <= PD_STATUS_FEATURE_LIMIT, "collide status %d", (int)s );
+	TEST_FUZZ_CHECK( s >= PD_STATUS_INVALID_DEF && s <= PD_STATUS_FEATURE_LIMIT, "collide status %d", (int)s );
 	pdDistanceResult d;
 	s = pdComputeDistance( mesh, &pose, mesh, &shifted, NULL, ws, &d );
-	PD_FUZZ_CHECK( s >= 0, "distance status %d", (int)s );
-	PD_FUZZ_CHECK( isfinite( d.distance ) && d.distance >= 0.0, "distance %g", d.distance );
+	TEST_FUZZ_CHECK( s >= 0, "distance status %d", (int)s );
+	TEST_FUZZ_CHECK( isfinite( d.distance ) && d.distance >= 0.0, "distance %g", d.distance );
 	pdDestroyWorkspace( ws );
 }
 
 int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 {
-	pdFuzzReader r = { data, size, 0 };
-	uint8_t flags = pdFuzz_Byte( &r );
-	uint8_t counts = pdFuzz_Byte( &r );
-	uint8_t strides = pdFuzz_Byte( &r );
-	uint8_t options = pdFuzz_Byte( &r );
+	testFuzzReader r = { data, size, 0 };
+	uint8_t flags = testFuzz_Byte( &r );
+	uint8_t counts = testFuzz_Byte( &r );
+	uint8_t strides = testFuzz_Byte( &r );
+	uint8_t options = testFuzz_Byte( &r );
 
 	pdMeshDef def = pdDefaultMeshDef();
 	def.vertexType = ( flags & 1 ) ? PD_SCALAR_FLOAT32 : PD_SCALAR_FLOAT64;
@@ -83,20 +83,20 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 	def.clearanceGridResolution = ( options >> 3 ) % 12 - 1; // -1 .. 10 (bad values included)
 	if ( flags & 16 )
 	{
-		def.degenerateAreaTolerance = pdFuzz_RawDouble( &r );
+		def.degenerateAreaTolerance = testFuzz_RawDouble( &r );
 	}
 	if ( flags & 32 )
 	{
-		def.vertexType = (pdScalarType)( (int8_t)pdFuzz_Byte( &r ) );
-		def.indexType = (pdIndexType)( (int8_t)pdFuzz_Byte( &r ) );
+		def.vertexType = (pdScalarType)( (int8_t)testFuzz_Byte( &r ) );
+		def.indexType = (pdIndexType)( (int8_t)testFuzz_Byte( &r ) );
 	}
 
 	int vertexCount = 1 + ( counts & 0x0f ) * 3;     // 1 .. 46
 	int triangleCount = 1 + ( counts >> 4 ) * 3;     // 1 .. 46
 	if ( flags & 64 )
 	{
-		vertexCount = (int8_t)pdFuzz_Byte( &r ); // may be zero or negative
-		triangleCount = (int8_t)pdFuzz_Byte( &r );
+		vertexCount = (int8_t)testFuzz_Byte( &r ); // may be zero or negative
+		triangleCount = (int8_t)testFuzz_Byte( &r );
 	}
 	size_t scalarSize = def.vertexType == PD_SCALAR_FLOAT32 ? 4 : 8;
 	size_t indexSize = def.indexType == PD_INDEX_UINT16 ? 2 : 4;
@@ -125,11 +125,11 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 			uint8_t* at = vertices + (size_t)i * vStride + (size_t)k * scalarSize;
 			if ( rawValues )
 			{
-				pdFuzz_Bytes( &r, at, scalarSize );
+				testFuzz_Bytes( &r, at, scalarSize );
 			}
 			else
 			{
-				double v = pdFuzz_GridCoord( &r );
+				double v = testFuzz_GridCoord( &r );
 				if ( scalarSize == 4 )
 				{
 					float f = (float)v;
@@ -147,8 +147,8 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 		for ( int k = 0; k < 3; ++k )
 		{
 			uint8_t* at = indices + (size_t)t * iStride + (size_t)k * indexSize;
-			uint32_t v = rawIndices ? ( (uint32_t)pdFuzz_U16( &r ) | ( (uint32_t)pdFuzz_U16( &r ) << 16 ) )
-									: (uint32_t)( pdFuzz_Byte( &r ) % ( vc + 2 ) );
+			uint32_t v = rawIndices ? ( (uint32_t)testFuzz_U16( &r ) | ( (uint32_t)testFuzz_U16( &r ) << 16 ) )
+									: (uint32_t)( testFuzz_Byte( &r ) % ( vc + 2 ) );
 			if ( indexSize == 2 )
 			{
 				uint16_t s = (uint16_t)v;
@@ -170,25 +170,25 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 	memset( &created, 0xa5, sizeof( created ) );
 	pdStatus vs = pdValidateMeshDef( &def, &validated );
 	pdMesh* mesh = pdCreateMesh( &def, &created );
-	PD_FUZZ_CHECK( vs == validated.status, "validate returned %d, report says %d", (int)vs, (int)validated.status );
-	PD_FUZZ_CHECK( vs >= PD_STATUS_INVALID_DEF && vs <= PD_STATUS_OK, "status %d out of range", (int)vs );
-	PD_FUZZ_CHECK( validated.status == created.status, "validate says %d (%s), create says %d (%s)",
+	TEST_FUZZ_CHECK( vs == validated.status, "validate returned %d, report says %d", (int)vs, (int)validated.status );
+	TEST_FUZZ_CHECK( vs >= PD_STATUS_INVALID_DEF && vs <= PD_STATUS_OK, "status %d out of range", (int)vs );
+	TEST_FUZZ_CHECK( validated.status == created.status, "validate says %d (%s), create says %d (%s)",
 				   (int)validated.status, validated.message, (int)created.status, created.message );
-	PD_FUZZ_CHECK( ( mesh != NULL ) == ( created.status == PD_STATUS_OK ), "mesh %p with status %d", (void*)mesh,
+	TEST_FUZZ_CHECK( ( mesh != NULL ) == ( created.status == PD_STATUS_OK ), "mesh %p with status %d", (void*)mesh,
 				   (int)created.status );
-	PD_FUZZ_CHECK( validated.firstBadVertex == created.firstBadVertex, "first bad vertex %d vs %d",
+	TEST_FUZZ_CHECK( validated.firstBadVertex == created.firstBadVertex, "first bad vertex %d vs %d",
 				   validated.firstBadVertex, created.firstBadVertex );
-	PD_FUZZ_CHECK( validated.firstBadTriangle == created.firstBadTriangle, "first bad triangle %d vs %d",
+	TEST_FUZZ_CHECK( validated.firstBadTriangle == created.firstBadTriangle, "first bad triangle %d vs %d",
 				   validated.firstBadTriangle, created.firstBadTriangle );
-	PD_FUZZ_CHECK( validated.degenerateTriangles == created.degenerateTriangles, "degenerate %d vs %d",
+	TEST_FUZZ_CHECK( validated.degenerateTriangles == created.degenerateTriangles, "degenerate %d vs %d",
 				   validated.degenerateTriangles, created.degenerateTriangles );
-	PD_FUZZ_CHECK( memchr( created.message, 0, sizeof( created.message ) ) != NULL, "message not terminated" );
-	PD_FUZZ_CHECK( memchr( validated.message, 0, sizeof( validated.message ) ) != NULL, "message not terminated" );
-	PD_FUZZ_CHECK( created.status == PD_STATUS_OK || created.message[0] != '\0', "error %d without a message",
+	TEST_FUZZ_CHECK( memchr( created.message, 0, sizeof( created.message ) ) != NULL, "message not terminated" );
+	TEST_FUZZ_CHECK( memchr( validated.message, 0, sizeof( validated.message ) ) != NULL, "message not terminated" );
+	TEST_FUZZ_CHECK( created.status == PD_STATUS_OK || created.message[0] != '\0', "error %d without a message",
 				   (int)created.status );
 	if ( mesh != NULL )
 	{
-		pdCheckMesh( mesh, &def, &created );
+		testCheckMesh( mesh, &def, &created );
 	}
 	pdDestroyMesh( mesh );
 	free( vertices );

@@ -8,27 +8,27 @@
 
 #include "polydepth/polydepth.h"
 
-#define PD_FUZZ_MAX_TRIS 12
+#define TEST_FUZZ_MAX_TRIS 12
 
-typedef struct pdFuzzSoup
+typedef struct testFuzzSoup
 {
-	double v[3 * 3 * PD_FUZZ_MAX_TRIS + 24];
-	uint32_t idx[3 * PD_FUZZ_MAX_TRIS + 36];
+	double v[3 * 3 * TEST_FUZZ_MAX_TRIS + 24];
+	uint32_t idx[3 * TEST_FUZZ_MAX_TRIS + 36];
 	int vertexCount;
 	int triangleCount;
-} pdFuzzSoup;
+} testFuzzSoup;
 
 // Either a box (closed, convex: exercises containment and the exact convex path) with grid
 // half extents, or free triangles on the grid.
-static void pdReadSoup( pdFuzzReader* r, pdFuzzSoup* s )
+static void testReadSoup( testFuzzReader* r, testFuzzSoup* s )
 {
-	uint8_t head = pdFuzz_Byte( r );
+	uint8_t head = testFuzz_Byte( r );
 	if ( head & 1 )
 	{
 		double h[3];
 		for ( int k = 0; k < 3; ++k )
 		{
-			h[k] = 0.125 + ( pdFuzz_Byte( r ) % 16 ) / 8.0;
+			h[k] = 0.125 + ( testFuzz_Byte( r ) % 16 ) / 8.0;
 		}
 		for ( int i = 0; i < 8; ++i )
 		{
@@ -43,12 +43,12 @@ static void pdReadSoup( pdFuzzReader* r, pdFuzzSoup* s )
 		s->triangleCount = 12;
 		return;
 	}
-	int tris = 1 + ( head >> 1 ) % PD_FUZZ_MAX_TRIS;
+	int tris = 1 + ( head >> 1 ) % TEST_FUZZ_MAX_TRIS;
 	s->vertexCount = 3 * tris;
 	s->triangleCount = tris;
 	for ( int i = 0; i < 3 * s->vertexCount; ++i )
 	{
-		s->v[i] = pdFuzz_GridCoord( r );
+		s->v[i] = testFuzz_GridCoord( r );
 	}
 	for ( int i = 0; i < 3 * tris; ++i )
 	{
@@ -56,27 +56,27 @@ static void pdReadSoup( pdFuzzReader* r, pdFuzzSoup* s )
 	}
 }
 
-static pdTransform pdReadPose( pdFuzzReader* r )
+static pdTransform testReadPose( testFuzzReader* r )
 {
 	pdTransform t;
-	uint8_t mode = pdFuzz_Byte( r );
+	uint8_t mode = testFuzz_Byte( r );
 	if ( mode == 0xff )
 	{
 		// Raw doubles: NaN, Inf, non-unit quaternions.
-		t.q.w = pdFuzz_RawDouble( r );
-		t.q.x = pdFuzz_RawDouble( r );
-		t.q.y = pdFuzz_RawDouble( r );
-		t.q.z = pdFuzz_RawDouble( r );
-		t.p.x = pdFuzz_RawDouble( r );
-		t.p.y = pdFuzz_RawDouble( r );
-		t.p.z = pdFuzz_RawDouble( r );
+		t.q.w = testFuzz_RawDouble( r );
+		t.q.x = testFuzz_RawDouble( r );
+		t.q.y = testFuzz_RawDouble( r );
+		t.q.z = testFuzz_RawDouble( r );
+		t.p.x = testFuzz_RawDouble( r );
+		t.p.y = testFuzz_RawDouble( r );
+		t.p.z = testFuzz_RawDouble( r );
 		return t;
 	}
 	double q[4];
 	double len2 = 0.0;
 	for ( int k = 0; k < 4; ++k )
 	{
-		q[k] = ( (double)pdFuzz_Byte( r ) - 127.5 ) / 127.5;
+		q[k] = ( (double)testFuzz_Byte( r ) - 127.5 ) / 127.5;
 		len2 += q[k] * q[k];
 	}
 	double len = sqrt( len2 );
@@ -84,18 +84,18 @@ static pdTransform pdReadPose( pdFuzzReader* r )
 	t.q.x = len > 1e-3 ? q[1] / len : 0.0;
 	t.q.y = len > 1e-3 ? q[2] / len : 0.0;
 	t.q.z = len > 1e-3 ? q[3] / len : 0.0;
-	t.p.x = pdFuzz_GridCoord( r );
-	t.p.y = pdFuzz_GridCoord( r );
-	t.p.z = pdFuzz_GridCoord( r );
+	t.p.x = testFuzz_GridCoord( r );
+	t.p.y = testFuzz_GridCoord( r );
+	t.p.z = testFuzz_GridCoord( r );
 	return t;
 }
 
-static int pdStatusInRange( pdStatus s )
+static int testStatusInRange( pdStatus s )
 {
 	return s >= PD_STATUS_INVALID_DEF && s <= PD_STATUS_FEATURE_LIMIT;
 }
 
-static pdMesh* pdMakeMesh( const pdFuzzSoup* s )
+static pdMesh* testMakeMesh( const testFuzzSoup* s )
 {
 	pdMeshDef def = pdDefaultMeshDef();
 	def.vertices = s->v;
@@ -106,7 +106,7 @@ static pdMesh* pdMakeMesh( const pdFuzzSoup* s )
 	return pdCreateMesh( &def, NULL );
 }
 
-static int pdCollides( const pdMesh* a, pdTransform poseA, pdVec3 t, const pdMesh* b, const pdTransform* poseB,
+static int testCollides( const pdMesh* a, pdTransform poseA, pdVec3 t, const pdMesh* b, const pdTransform* poseB,
 					   bool containment, pdWorkspace* ws )
 {
 	poseA.p.x += t.x;
@@ -116,23 +116,23 @@ static int pdCollides( const pdMesh* a, pdTransform poseA, pdVec3 t, const pdMes
 	def.checkContainment = containment;
 	pdCollideResult r;
 	pdStatus s = pdCollide( a, &poseA, b, poseB, &def, ws, &r );
-	PD_FUZZ_CHECK( s == PD_STATUS_OK, "check collide status %d", (int)s );
+	TEST_FUZZ_CHECK( s == PD_STATUS_OK, "check collide status %d", (int)s );
 	return r.colliding;
 }
 
 int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 {
-	pdFuzzReader r = { data, size, 0 };
-	pdFuzzSoup sa, sb;
-	pdReadSoup( &r, &sa );
-	pdReadSoup( &r, &sb );
-	pdTransform poseA = pdReadPose( &r );
-	pdTransform poseB = pdReadPose( &r );
-	uint8_t caps = pdFuzz_Byte( &r );
-	uint8_t options = pdFuzz_Byte( &r );
+	testFuzzReader r = { data, size, 0 };
+	testFuzzSoup sa, sb;
+	testReadSoup( &r, &sa );
+	testReadSoup( &r, &sb );
+	pdTransform poseA = testReadPose( &r );
+	pdTransform poseB = testReadPose( &r );
+	uint8_t caps = testFuzz_Byte( &r );
+	uint8_t options = testFuzz_Byte( &r );
 
-	pdMesh* a = pdMakeMesh( &sa );
-	pdMesh* b = pdMakeMesh( &sb );
+	pdMesh* a = testMakeMesh( &sa );
+	pdMesh* b = testMakeMesh( &sb );
 	if ( a == NULL || b == NULL )
 	{
 		// All-degenerate soups are rejected at creation; that is covered by fuzz_mesh_def.
@@ -144,27 +144,27 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 
 	pdCollideResult c;
 	pdStatus s = pdCollide( a, &poseA, b, &poseB, NULL, ws, &c );
-	PD_FUZZ_CHECK( pdStatusInRange( s ) && s == c.status, "collide status %d", (int)s );
+	TEST_FUZZ_CHECK( testStatusInRange( s ) && s == c.status, "collide status %d", (int)s );
 
 	pdDistanceResult d;
 	s = pdComputeDistance( a, &poseA, b, &poseB, NULL, ws, &d );
-	PD_FUZZ_CHECK( pdStatusInRange( s ) && s == d.status, "distance status %d", (int)s );
-	PD_FUZZ_CHECK( isfinite( d.distance ) && pdFuzz_FiniteVec( d.pointA.x, d.pointA.y, d.pointA.z ) &&
-					   pdFuzz_FiniteVec( d.pointB.x, d.pointB.y, d.pointB.z ),
+	TEST_FUZZ_CHECK( testStatusInRange( s ) && s == d.status, "distance status %d", (int)s );
+	TEST_FUZZ_CHECK( isfinite( d.distance ) && testFuzz_FiniteVec( d.pointA.x, d.pointA.y, d.pointA.z ) &&
+					   testFuzz_FiniteVec( d.pointB.x, d.pointB.y, d.pointB.z ),
 				   "distance output not finite" );
 
 	pdVec3 end = { poseA.p.x - 2.0 * poseB.p.x, poseA.p.y + 1.0, poseA.p.z };
 	pdCcdResult ccd;
 	s = pdComputeTranslationalCcd( a, &poseA, end, b, &poseB, NULL, ws, &ccd );
-	PD_FUZZ_CHECK( pdStatusInRange( s ) && s == ccd.status, "ccd status %d", (int)s );
-	PD_FUZZ_CHECK( isfinite( ccd.toc ) && ccd.toc >= 0.0 && ccd.toc <= 1.0, "ccd toc %g", ccd.toc );
-	PD_FUZZ_CHECK( pdFuzz_FiniteVec( ccd.contactPosition.x, ccd.contactPosition.y, ccd.contactPosition.z ),
+	TEST_FUZZ_CHECK( testStatusInRange( s ) && s == ccd.status, "ccd status %d", (int)s );
+	TEST_FUZZ_CHECK( isfinite( ccd.toc ) && ccd.toc >= 0.0 && ccd.toc <= 1.0, "ccd toc %g", ccd.toc );
+	TEST_FUZZ_CHECK( testFuzz_FiniteVec( ccd.contactPosition.x, ccd.contactPosition.y, ccd.contactPosition.z ),
 				   "ccd position" );
 	for ( int i = 0; i < ccd.featureCount; ++i )
 	{
 		const pdContactFeature* f = ccd.features + i;
-		PD_FUZZ_CHECK( pdFuzz_FiniteVec( f->normal.x, f->normal.y, f->normal.z ) && isfinite( f->distance ) &&
-						   pdFuzz_FiniteVec( f->pointA.x, f->pointA.y, f->pointA.z ),
+		TEST_FUZZ_CHECK( testFuzz_FiniteVec( f->normal.x, f->normal.y, f->normal.z ) && isfinite( f->distance ) &&
+						   testFuzz_FiniteVec( f->pointA.x, f->pointA.y, f->pointA.z ),
 					   "ccd feature %d", i );
 	}
 
@@ -179,23 +179,23 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 	def.randomDirections = 8;
 	pdPenetrationResult p;
 	s = pdComputePenetration( a, &poseA, b, &poseB, &def, NULL, ws, &p );
-	PD_FUZZ_CHECK( pdStatusInRange( s ) && s == p.status, "pd status %d", (int)s );
-	PD_FUZZ_CHECK( isfinite( p.depth ) && p.depth >= 0.0, "pd depth %g", p.depth );
-	PD_FUZZ_CHECK( pdFuzz_FiniteVec( p.translation.x, p.translation.y, p.translation.z ), "pd translation" );
-	PD_FUZZ_CHECK( isfinite( p.elapsedMs ), "elapsed" );
-	PD_FUZZ_CHECK( p.iterations >= 0 && p.iterations <= def.maxIterations * def.maxStarts, "iterations %d > %d x %d",
+	TEST_FUZZ_CHECK( testStatusInRange( s ) && s == p.status, "pd status %d", (int)s );
+	TEST_FUZZ_CHECK( isfinite( p.depth ) && p.depth >= 0.0, "pd depth %g", p.depth );
+	TEST_FUZZ_CHECK( testFuzz_FiniteVec( p.translation.x, p.translation.y, p.translation.z ), "pd translation" );
+	TEST_FUZZ_CHECK( isfinite( p.elapsedMs ), "elapsed" );
+	TEST_FUZZ_CHECK( p.iterations >= 0 && p.iterations <= def.maxIterations * def.maxStarts, "iterations %d > %d x %d",
 				   p.iterations, def.maxIterations, def.maxStarts );
-	PD_FUZZ_CHECK( p.localCount >= 0 && p.localCount <= PD_MAX_LOCAL_REGIONS, "local count %d", p.localCount );
+	TEST_FUZZ_CHECK( p.localCount >= 0 && p.localCount <= PD_MAX_LOCAL_REGIONS, "local count %d", p.localCount );
 	for ( int i = 0; i < PD_MAX_LOCAL_REGIONS; ++i )
 	{
 		const pdLocalPenetration* l = p.local + i;
-		PD_FUZZ_CHECK( pdFuzz_FiniteVec( l->normal.x, l->normal.y, l->normal.z ) && isfinite( l->depth ) &&
-						   pdFuzz_FiniteVec( l->translation.x, l->translation.y, l->translation.z ),
+		TEST_FUZZ_CHECK( testFuzz_FiniteVec( l->normal.x, l->normal.y, l->normal.z ) && isfinite( l->depth ) &&
+						   testFuzz_FiniteVec( l->translation.x, l->translation.y, l->translation.z ),
 					   "local %d", i );
-		PD_FUZZ_CHECK( l->pointCount >= 0 && l->pointCount <= PD_MAX_REGION_POINTS, "local %d points", i );
+		TEST_FUZZ_CHECK( l->pointCount >= 0 && l->pointCount <= PD_MAX_REGION_POINTS, "local %d points", i );
 		for ( int k = 0; k < PD_MAX_REGION_POINTS; ++k )
 		{
-			PD_FUZZ_CHECK( pdFuzz_FiniteVec( l->points[k].x, l->points[k].y, l->points[k].z ), "local %d point %d", i,
+			TEST_FUZZ_CHECK( testFuzz_FiniteVec( l->points[k].x, l->points[k].y, l->points[k].z ), "local %d point %d", i,
 						   k );
 		}
 	}
@@ -214,14 +214,14 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 		double small = 1e-6 * fmin( da, db );
 		bool apart = false;
 		pdStatus gs = pdComputeGapProof( a, &poseA, b, &poseB, d.distance > 0.0 ? 0.5 * d.distance : small, ws, &apart );
-		PD_FUZZ_CHECK( pdStatusInRange( gs ) && ( gs == PD_STATUS_OK || !apart ), "gap proof status %d", (int)gs );
+		TEST_FUZZ_CHECK( testStatusInRange( gs ) && ( gs == PD_STATUS_OK || !apart ), "gap proof status %d", (int)gs );
 		if ( gs == PD_STATUS_OK )
 		{
-			PD_FUZZ_CHECK( apart == ( d.distance > 0.0 ), "gap proof below the distance %.17g says %d", d.distance,
+			TEST_FUZZ_CHECK( apart == ( d.distance > 0.0 ), "gap proof below the distance %.17g says %d", d.distance,
 						   (int)apart );
 		}
 		gs = pdComputeGapProof( a, &poseA, b, &poseB, 1.5 * d.distance + small, ws, &apart );
-		PD_FUZZ_CHECK( pdStatusInRange( gs ) && !apart, "gap proof beyond the distance %.17g says apart (%d)",
+		TEST_FUZZ_CHECK( testStatusInRange( gs ) && !apart, "gap proof beyond the distance %.17g says apart (%d)",
 					   d.distance, (int)gs );
 	}
 
@@ -238,25 +238,25 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 		double reach = 4e-4 * fmin( da, db );
 		pdStatus cs = pdConfirmApartGatheringFeatures( a, &poseA, b, &poseB, &def, &cache, reach, ( pdVec3 ){ 0, 0, 0 },
 													   64, ws, &apart, &count, &features );
-		PD_FUZZ_CHECK( pdStatusInRange( cs ) && count >= 0 && ( count == 0 || features != NULL ), "confirm status %d",
+		TEST_FUZZ_CHECK( testStatusInRange( cs ) && count >= 0 && ( count == 0 || features != NULL ), "confirm status %d",
 					   (int)cs );
-		PD_FUZZ_CHECK( cs >= 0 || !apart, "confirm failed (%d) yet apart", (int)cs );
+		TEST_FUZZ_CHECK( cs >= 0 || !apart, "confirm failed (%d) yet apart", (int)cs );
 		for ( int i = 0; i < count; ++i )
 		{
 			const pdContactFeature* f = features + i;
-			PD_FUZZ_CHECK( pdFuzz_FiniteVec( f->normal.x, f->normal.y, f->normal.z ) && isfinite( f->distance ) &&
-							   pdFuzz_FiniteVec( f->pointA.x, f->pointA.y, f->pointA.z ) &&
-							   pdFuzz_FiniteVec( f->pointB.x, f->pointB.y, f->pointB.z ),
+			TEST_FUZZ_CHECK( testFuzz_FiniteVec( f->normal.x, f->normal.y, f->normal.z ) && isfinite( f->distance ) &&
+							   testFuzz_FiniteVec( f->pointA.x, f->pointA.y, f->pointA.z ) &&
+							   testFuzz_FiniteVec( f->pointB.x, f->pointB.y, f->pointB.z ),
 						   "confirm feature %d", i );
 		}
 		if ( s >= 0 && cs == PD_STATUS_OK )
 		{
-			PD_FUZZ_CHECK( apart == ( p.state == PD_STATE_SEPARATED ), "confirm says %s, the query %d",
+			TEST_FUZZ_CHECK( apart == ( p.state == PD_STATE_SEPARATED ), "confirm says %s, the query %d",
 						   apart ? "apart" : "not apart", (int)p.state );
 		}
 		if ( apart && d.status == PD_STATUS_OK )
 		{
-			PD_FUZZ_CHECK( d.distance > 0.99e-4 * fmin( da, db ), "confirmed apart at distance %.17g", d.distance );
+			TEST_FUZZ_CHECK( d.distance > 0.99e-4 * fmin( da, db ), "confirmed apart at distance %.17g", d.distance );
 		}
 	}
 
@@ -268,12 +268,12 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 		cache.lastSeparated = true;
 		pdPenetrationResult pc;
 		pdStatus sc = pdComputePenetration( a, &poseA, b, &poseB, &def, &cache, ws, &pc );
-		PD_FUZZ_CHECK( pdStatusInRange( sc ) && sc == pc.status, "cached pd status %d", (int)sc );
-		PD_FUZZ_CHECK( isfinite( pc.depth ) && pc.depth >= 0.0, "cached pd depth %g", pc.depth );
+		TEST_FUZZ_CHECK( testStatusInRange( sc ) && sc == pc.status, "cached pd status %d", (int)sc );
+		TEST_FUZZ_CHECK( isfinite( pc.depth ) && pc.depth >= 0.0, "cached pd depth %g", pc.depth );
 		if ( s == PD_STATUS_OK && sc == PD_STATUS_OK )
 		{
-			PD_FUZZ_CHECK( pc.state == p.state, "cached query says %d, the query %d", (int)pc.state, (int)p.state );
-			PD_FUZZ_CHECK( cache.lastSeparated == ( pc.state == PD_STATE_SEPARATED ), "cache lastSeparated %d, state %d",
+			TEST_FUZZ_CHECK( pc.state == p.state, "cached query says %d, the query %d", (int)pc.state, (int)p.state );
+			TEST_FUZZ_CHECK( cache.lastSeparated == ( pc.state == PD_STATE_SEPARATED ), "cache lastSeparated %d, state %d",
 						   (int)cache.lastSeparated, (int)pc.state );
 		}
 	}
@@ -282,7 +282,7 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 	{
 		double tol = 1.01e-4 * fmin( da, db );
 		bool containment = def.closedAsSolid && pdMesh_IsClosed( a ) && pdMesh_IsClosed( b );
-		if ( pdCollides( a, poseA, p.translation, b, &poseB, containment, ws ) )
+		if ( testCollides( a, poseA, p.translation, b, &poseB, containment, ws ) )
 		{
 			double len = p.depth > 0.0 ? p.depth : 1.0;
 			pdVec3 u = { p.translation.x / len, p.translation.y / len, p.translation.z / len };
@@ -291,14 +291,14 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 				u.x = 1.0;
 			}
 			pdVec3 pushed = { p.translation.x + tol * u.x, p.translation.y + tol * u.y, p.translation.z + tol * u.z };
-			PD_FUZZ_CHECK( !pdCollides( a, poseA, pushed, b, &poseB, containment, ws ),
+			TEST_FUZZ_CHECK( !testCollides( a, poseA, pushed, b, &poseB, containment, ws ),
 						   "PD %.17g along (%.17g, %.17g, %.17g) does not separate (tol %g, status %d)", p.depth,
 						   p.translation.x, p.translation.y, p.translation.z, tol, (int)s );
 		}
 	}
 	else if ( s >= 0 )
 	{
-		PD_FUZZ_CHECK( p.depth == 0.0, "not penetrating but depth %g", p.depth );
+		TEST_FUZZ_CHECK( p.depth == 0.0, "not penetrating but depth %g", p.depth );
 	}
 
 	pdDestroyWorkspace( ws );

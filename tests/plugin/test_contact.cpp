@@ -31,26 +31,26 @@ struct MeshHolder
 
 pdMesh* makeBox( double hx, double hy, double hz )
 {
-	pdSoup soup{};
-	if ( !pdMakeBox( { hx, hy, hz }, 2, &soup ) )
+	smpSoup soup{};
+	if ( !smpMakeBox( { hx, hy, hz }, 2, &soup ) )
 	{
 		return nullptr;
 	}
-	pdMesh* mesh = pdSoupCreateMesh( &soup, nullptr );
-	pdFreeSoup( &soup );
+	pdMesh* mesh = smpSoupCreateMesh( &soup, nullptr );
+	smpFreeSoup( &soup );
 	return mesh;
 }
 
 // A torus (axis z, R 0.5, r 0.15) as a mesh; nullptr on failure.
 pdMesh* makeTorus( int majorSegments, int minorSegments )
 {
-	pdSoup soup{};
-	if ( !pdMakeTorus( 0.5, 0.15, majorSegments, minorSegments, &soup ) )
+	smpSoup soup{};
+	if ( !smpMakeTorus( 0.5, 0.15, majorSegments, minorSegments, &soup ) )
 	{
 		return nullptr;
 	}
-	pdMesh* mesh = pdSoupCreateMesh( &soup, nullptr );
-	pdFreeSoup( &soup );
+	pdMesh* mesh = smpSoupCreateMesh( &soup, nullptr );
+	smpFreeSoup( &soup );
 	return mesh;
 }
 

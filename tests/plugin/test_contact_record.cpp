@@ -23,21 +23,21 @@ std::string tempPath( const char* name )
 
 pdMesh* makeTorus()
 {
-	pdSoup soup{};
-	if ( !pdMakeTorus( 0.5, 0.15, 32, 12, &soup ) )
+	smpSoup soup{};
+	if ( !smpMakeTorus( 0.5, 0.15, 32, 12, &soup ) )
 		return nullptr;
-	pdMesh* mesh = pdSoupCreateMesh( &soup, nullptr );
-	pdFreeSoup( &soup );
+	pdMesh* mesh = smpSoupCreateMesh( &soup, nullptr );
+	smpFreeSoup( &soup );
 	return mesh;
 }
 
 pdMesh* makeBox()
 {
-	pdSoup soup{};
-	if ( !pdMakeBox( { 2.0, 0.1, 2.0 }, 3, &soup ) )
+	smpSoup soup{};
+	if ( !smpMakeBox( { 2.0, 0.1, 2.0 }, 3, &soup ) )
 		return nullptr;
-	pdMesh* mesh = pdSoupCreateMesh( &soup, nullptr );
-	pdFreeSoup( &soup );
+	pdMesh* mesh = smpSoupCreateMesh( &soup, nullptr );
+	smpFreeSoup( &soup );
 	return mesh;
 }
 

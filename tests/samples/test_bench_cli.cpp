@@ -4,7 +4,7 @@
 // before any benchmark starts.
 #include <gtest/gtest.h>
 
-#include "pd_run_process.h"
+#include "run_process.h"
 
 #include <string>
 
@@ -28,7 +28,7 @@ TEST( PdBenchCli, BadOptionsExitWithCode2AndOneLineNamingTheOption )
 						   { "pd-random --frobnicate", "--frobnicate" } };
 	for ( const Case& c : cases )
 	{
-		PdProcessRun r = PdRunProcess( "", POLYDEPTH_BENCH_PATH, c.args );
+		TestProcessRun r = TestRunProcess( "", POLYDEPTH_BENCH_PATH, c.args );
 		SCOPED_TRACE( std::string( "args '" ) + c.args + "': stderr '" + r.err + "'" );
 		EXPECT_EQ( r.exitCode, 2 );
 		int lines = 0;

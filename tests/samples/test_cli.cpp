@@ -271,19 +271,19 @@ bool IsVec3( const Json& v )
 
 std::string BoxObj( const std::string& name )
 {
-	pdSoup box{};
-	EXPECT_TRUE( pdMakeBox( { 0.5, 0.5, 0.5 }, 2, &box ) );
+	smpSoup box{};
+	EXPECT_TRUE( smpMakeBox( { 0.5, 0.5, 0.5 }, 2, &box ) );
 	std::string path = Temp( name );
-	EXPECT_TRUE( pdSaveObj( path.c_str(), &box ) );
-	pdFreeSoup( &box );
+	EXPECT_TRUE( smpSaveObj( path.c_str(), &box ) );
+	smpFreeSoup( &box );
 	return path;
 }
 
 // The same box as .tri (readable in every build, with or without Assimp).
 std::string BoxTri( const std::string& name )
 {
-	pdSoup box{};
-	EXPECT_TRUE( pdMakeBox( { 0.5, 0.5, 0.5 }, 2, &box ) );
+	smpSoup box{};
+	EXPECT_TRUE( smpMakeBox( { 0.5, 0.5, 0.5 }, 2, &box ) );
 	std::string text = "TRI\n" + std::to_string( box.vertexCount ) + "\n" + std::to_string( box.triangleCount ) + "\n";
 	char line[128];
 	for ( int i = 0; i < box.vertexCount; ++i )
@@ -297,7 +297,7 @@ std::string BoxTri( const std::string& name )
 		snprintf( line, sizeof( line ), "%u %u %u\n", box.indices[3 * t], box.indices[3 * t + 1], box.indices[3 * t + 2] );
 		text += line;
 	}
-	pdFreeSoup( &box );
+	smpFreeSoup( &box );
 	return WriteFile( name, text );
 }
 
@@ -475,14 +475,14 @@ static pdPenetrationDef QueryDefFromRepro( const std::string& box, const std::ve
 	args.insert( args.end(), options.begin(), options.end() );
 	RunResult r = RunCli( args );
 	EXPECT_EQ( r.exitCode, 0 ) << r.err;
-	pdSoup a{}, b{};
+	smpSoup a{}, b{};
 	pdTransform pa, pb;
 	pdPenetrationDef def;
 	memset( &def, 0, sizeof( def ) );
 	char error[256] = "";
-	EXPECT_TRUE( pdReadRepro( repro.c_str(), &a, &b, &pa, &pb, &def, error, sizeof( error ) ) ) << error;
-	pdFreeSoup( &a );
-	pdFreeSoup( &b );
+	EXPECT_TRUE( smpReadRepro( repro.c_str(), &a, &b, &pa, &pb, &def, error, sizeof( error ) ) ) << error;
+	smpFreeSoup( &a );
+	smpFreeSoup( &b );
 	return def;
 }
 

@@ -33,14 +33,14 @@ std::string WriteFile( const std::string& name, const std::string& text )
 
 struct SoupGuard
 {
-	pdSoup soup{};
+	smpSoup soup{};
 	~SoupGuard()
 	{
-		pdFreeSoup( &soup );
+		smpFreeSoup( &soup );
 	}
 };
 
-double Volume( const pdSoup& s )
+double Volume( const smpSoup& s )
 {
 	double sum = 0.0;
 	for ( int t = 0; t < s.triangleCount; ++t )
@@ -54,7 +54,7 @@ double Volume( const pdSoup& s )
 	return sum / 6.0;
 }
 
-bool EveryEdgeTwice( const pdSoup& s )
+bool EveryEdgeTwice( const smpSoup& s )
 {
 	std::map<std::pair<uint32_t, uint32_t>, int> directed;
 	for ( int t = 0; t < s.triangleCount; ++t )
@@ -69,7 +69,7 @@ bool EveryEdgeTwice( const pdSoup& s )
 	return true;
 }
 
-std::string ToTri( const pdSoup& s )
+std::string ToTri( const smpSoup& s )
 {
 	std::string text = "TRI\n" + std::to_string( s.vertexCount ) + "\n" + std::to_string( s.triangleCount ) + "\n";
 	char line[128];
@@ -87,7 +87,7 @@ std::string ToTri( const pdSoup& s )
 	return text;
 }
 
-std::string ToTris( const pdSoup& s )
+std::string ToTris( const smpSoup& s )
 {
 	std::string text = std::to_string( s.triangleCount ) + "\n";
 	char line[128];
@@ -108,10 +108,10 @@ std::string ToTris( const pdSoup& s )
 void ExpectLoadError( const std::string& path, const std::string& what )
 {
 	SCOPED_TRACE( path );
-	pdSoup soup;
+	smpSoup soup;
 	soup.vertexCount = 123; // must be cleared
 	char error[256];
-	EXPECT_FALSE( pdLoadSoup( path.c_str(), &soup, error, sizeof( error ) ) );
+	EXPECT_FALSE( smpLoadSoup( path.c_str(), &soup, error, sizeof( error ) ) );
 	std::string message = error;
 	std::string base = path.substr( path.find_last_of( '/' ) + 1 );
 	EXPECT_NE( message.find( base ), std::string::npos ) << message;
@@ -126,9 +126,9 @@ void ExpectLoadError( const std::string& path, const std::string& what )
 void ExpectPathError( const std::string& path, const std::string& what )
 {
 	SCOPED_TRACE( path );
-	pdPath p;
+	smpPath p;
 	char error[256];
-	EXPECT_FALSE( pdLoadPath( path.c_str(), &p, error, sizeof( error ) ) );
+	EXPECT_FALSE( smpLoadPath( path.c_str(), &p, error, sizeof( error ) ) );
 	std::string message = error;
 	std::string base = path.substr( path.find_last_of( '/' ) + 1 );
 	EXPECT_NE( message.find( base ), std::string::npos ) << message;
@@ -142,11 +142,11 @@ void ExpectPathError( const std::string& path, const std::string& what )
 TEST( PdModelIo, TriRoundTripIsExact )
 {
 	SoupGuard torus;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 12, 6, &torus.soup ) );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 12, 6, &torus.soup ) );
 	std::string path = WriteFile( "torus.tri", ToTri( torus.soup ) );
 	SoupGuard loaded;
 	char error[256];
-	ASSERT_TRUE( pdLoadSoup( path.c_str(), &loaded.soup, error, sizeof( error ) ) ) << error;
+	ASSERT_TRUE( smpLoadSoup( path.c_str(), &loaded.soup, error, sizeof( error ) ) ) << error;
 	ASSERT_EQ( loaded.soup.vertexCount, torus.soup.vertexCount );
 	ASSERT_EQ( loaded.soup.triangleCount, torus.soup.triangleCount );
 	for ( int i = 0; i < 3 * torus.soup.vertexCount; ++i )
@@ -159,23 +159,23 @@ TEST( PdModelIo, TriRoundTripIsExact )
 		crlf += c == '\n' ? std::string( "\r\n\r\n" ) : std::string( 1, c );
 	path = WriteFile( "torus_crlf.tri", crlf );
 	SoupGuard again;
-	ASSERT_TRUE( pdLoadSoup( path.c_str(), &again.soup, error, sizeof( error ) ) ) << error;
+	ASSERT_TRUE( smpLoadSoup( path.c_str(), &again.soup, error, sizeof( error ) ) ) << error;
 	EXPECT_EQ( again.soup.triangleCount, torus.soup.triangleCount );
 }
 
 TEST( PdModelIo, TrisWeldsCornersSoAdjacencyWorks )
 {
 	SoupGuard sphere;
-	ASSERT_TRUE( pdMakeIcosphere( 1.0, 2, &sphere.soup ) );
+	ASSERT_TRUE( smpMakeIcosphere( 1.0, 2, &sphere.soup ) );
 	std::string path = WriteFile( "sphere.tris", ToTris( sphere.soup ) );
 	SoupGuard loaded;
 	char error[256];
-	ASSERT_TRUE( pdLoadSoup( path.c_str(), &loaded.soup, error, sizeof( error ) ) ) << error;
+	ASSERT_TRUE( smpLoadSoup( path.c_str(), &loaded.soup, error, sizeof( error ) ) ) << error;
 	EXPECT_EQ( loaded.soup.triangleCount, sphere.soup.triangleCount );
 	EXPECT_EQ( loaded.soup.vertexCount, sphere.soup.vertexCount );
 	EXPECT_TRUE( EveryEdgeTwice( loaded.soup ) );
 	EXPECT_NEAR( Volume( loaded.soup ), Volume( sphere.soup ), 1e-12 );
-	pdMesh* mesh = pdSoupCreateMesh( &loaded.soup, nullptr );
+	pdMesh* mesh = smpSoupCreateMesh( &loaded.soup, nullptr );
 	ASSERT_NE( mesh, nullptr );
 	EXPECT_TRUE( pdMesh_IsClosed( mesh ) );
 	pdDestroyMesh( mesh );
@@ -184,16 +184,16 @@ TEST( PdModelIo, TrisWeldsCornersSoAdjacencyWorks )
 TEST( PdModelIo, ObjRoundTripIsExact )
 {
 	SoupGuard grate;
-	ASSERT_TRUE( pdMakeGrate( 1.0, 0.1, 2, &grate.soup ) );
+	ASSERT_TRUE( smpMakeGrate( 1.0, 0.1, 2, &grate.soup ) );
 	std::string path = TempPath( "grate.obj" );
-	ASSERT_TRUE( pdSaveObj( path.c_str(), &grate.soup ) );
+	ASSERT_TRUE( smpSaveObj( path.c_str(), &grate.soup ) );
 	SoupGuard loaded;
 	char error[256];
-	ASSERT_TRUE( pdLoadSoup( path.c_str(), &loaded.soup, error, sizeof( error ) ) ) << error;
+	ASSERT_TRUE( smpLoadSoup( path.c_str(), &loaded.soup, error, sizeof( error ) ) ) << error;
 	ASSERT_EQ( loaded.soup.triangleCount, grate.soup.triangleCount );
 	ASSERT_EQ( loaded.soup.vertexCount, grate.soup.vertexCount );
 	EXPECT_TRUE( EveryEdgeTwice( loaded.soup ) );
-	// pdSaveObj writes 17 significant digits and the parser reads doubles: bit-exact.
+	// smpSaveObj writes 17 significant digits and the parser reads doubles: bit-exact.
 	for ( int i = 0; i < 3 * grate.soup.vertexCount; ++i )
 	{
 		ASSERT_EQ( loaded.soup.vertices[i], grate.soup.vertices[i] ) << i;
@@ -202,7 +202,7 @@ TEST( PdModelIo, ObjRoundTripIsExact )
 	{
 		ASSERT_EQ( loaded.soup.indices[i], grate.soup.indices[i] ) << i;
 	}
-	EXPECT_FALSE( pdSaveObj( "/nonexistent-dir/x.obj", &grate.soup ) );
+	EXPECT_FALSE( smpSaveObj( "/nonexistent-dir/x.obj", &grate.soup ) );
 }
 
 // What exporters write: quads, texture/normal indices, negative indices, faces before the
@@ -228,7 +228,7 @@ TEST( PdModelIo, ObjDialectsLoadAsTheSameCube )
 		SCOPED_TRACE( paths[k] );
 		SoupGuard cube;
 		char error[256];
-		ASSERT_TRUE( pdLoadSoup( paths[k].c_str(), &cube.soup, error, sizeof( error ) ) ) << error;
+		ASSERT_TRUE( smpLoadSoup( paths[k].c_str(), &cube.soup, error, sizeof( error ) ) ) << error;
 		EXPECT_EQ( cube.soup.vertexCount, 8 );
 		EXPECT_EQ( cube.soup.triangleCount, 12 );
 		EXPECT_TRUE( EveryEdgeTwice( cube.soup ) );
@@ -263,7 +263,7 @@ TEST( PdModelIo, OffAndStlThroughAssimp )
 	std::string off = WriteFile( "tet.off", "OFF\n4 4 0\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 2 1\n3 0 1 3\n3 1 2 3\n3 0 3 2\n" );
 	SoupGuard loaded;
 	char error[256];
-	bool ok = pdLoadSoup( off.c_str(), &loaded.soup, error, sizeof( error ) );
+	bool ok = smpLoadSoup( off.c_str(), &loaded.soup, error, sizeof( error ) );
 	if ( !ok && std::string( error ).find( "built without Assimp" ) != std::string::npos )
 	{
 		GTEST_SKIP() << error;
@@ -275,7 +275,7 @@ TEST( PdModelIo, OffAndStlThroughAssimp )
 	std::string stl = WriteFile( "tri.stl", "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\n"
 											"vertex 0 1 0\nendloop\nendfacet\nendsolid t\n" );
 	SoupGuard tri;
-	ASSERT_TRUE( pdLoadSoup( stl.c_str(), &tri.soup, error, sizeof( error ) ) ) << error;
+	ASSERT_TRUE( smpLoadSoup( stl.c_str(), &tri.soup, error, sizeof( error ) ) ) << error;
 	EXPECT_EQ( tri.soup.triangleCount, 1 );
 }
 
@@ -283,9 +283,9 @@ TEST( PdModelIo, AniPathIsStoredRowMajor )
 {
 	// Frame 1 rotates 90 degrees about z: R = [[0,-1,0],[1,0,0],[0,0,1]], column-major in the file.
 	std::string path = WriteFile( "two.ani", "2f\r\n0f\r\n1 0 0 0 1 0 0 0 1\r\n-300 0 0\r\n1f\r\n0 1 0 -1 0 0 0 0 1\r\n1 2 3\r\n" );
-	pdPath p;
+	smpPath p;
 	char error[256];
-	ASSERT_TRUE( pdLoadPath( path.c_str(), &p, error, sizeof( error ) ) ) << error;
+	ASSERT_TRUE( smpLoadPath( path.c_str(), &p, error, sizeof( error ) ) ) << error;
 	ASSERT_EQ( p.frameCount, 2 );
 	EXPECT_EQ( p.translations[0], -300.0 );
 	const double expected[9] = { 0, -1, 0, 1, 0, 0, 0, 0, 1 };
@@ -293,7 +293,7 @@ TEST( PdModelIo, AniPathIsStoredRowMajor )
 		EXPECT_EQ( p.rotations[9 + i], expected[i] ) << i;
 	EXPECT_EQ( p.translations[3], 1.0 );
 	EXPECT_EQ( p.translations[5], 3.0 );
-	pdFreePath( &p );
+	smpFreePath( &p );
 	EXPECT_EQ( p.rotations, nullptr );
 }
 
@@ -364,9 +364,9 @@ TEST( PdModelIo, NonFiniteCoordinatesAreReported )
 	ExpectLoadError( WriteFile( "big.tri", "TRI\n3\n1\n0 0 0\n1e999 0 0\n0 1 0\n0 1 2\n" ), "non-finite" );
 	ExpectPathError( WriteFile( "nan.ani", "1f\n0f\n1 0 0 0 nan 0 0 0 1\n0 0 0\n" ), "non-finite" );
 	std::string obj = WriteFile( "nan.obj", "v 0 0 0\nv nan 0 0\nv 0 1 0\nf 1 2 3\n" );
-	pdSoup soup;
+	smpSoup soup;
 	char error[256];
-	EXPECT_FALSE( pdLoadSoup( obj.c_str(), &soup, error, sizeof( error ) ) );
+	EXPECT_FALSE( smpLoadSoup( obj.c_str(), &soup, error, sizeof( error ) ) );
 	EXPECT_NE( std::string( error ).find( "nan.obj" ), std::string::npos ) << error;
 }
 
@@ -380,15 +380,15 @@ TEST( PdModelIo, IndexOutOfRangeIsReported )
 TEST( PdModelIo, NullArgumentsDoNotCrash )
 {
 	char error[64];
-	pdSoup soup;
-	EXPECT_FALSE( pdLoadSoup( nullptr, &soup, error, sizeof( error ) ) );
-	EXPECT_FALSE( pdLoadSoup( "x.tri", nullptr, error, sizeof( error ) ) );
-	EXPECT_FALSE( pdLoadSoup( TempPath( "nothing.tri" ).c_str(), &soup, nullptr, 0 ) );
+	smpSoup soup;
+	EXPECT_FALSE( smpLoadSoup( nullptr, &soup, error, sizeof( error ) ) );
+	EXPECT_FALSE( smpLoadSoup( "x.tri", nullptr, error, sizeof( error ) ) );
+	EXPECT_FALSE( smpLoadSoup( TempPath( "nothing.tri" ).c_str(), &soup, nullptr, 0 ) );
 	// A tiny error buffer is truncated, never overrun.
 	char tiny[8];
-	EXPECT_FALSE( pdLoadSoup( TempPath( "nothing.tri" ).c_str(), &soup, tiny, sizeof( tiny ) ) );
+	EXPECT_FALSE( smpLoadSoup( TempPath( "nothing.tri" ).c_str(), &soup, tiny, sizeof( tiny ) ) );
 	EXPECT_LT( strlen( tiny ), sizeof( tiny ) );
-	EXPECT_FALSE( pdSaveObj( nullptr, &soup ) );
+	EXPECT_FALSE( smpSaveObj( nullptr, &soup ) );
 }
 
 // Regressions found by mutating valid files: Assimp aborted (assertion in its triangulation) on
@@ -402,7 +402,7 @@ TEST( PdModelIo, AssimpInputsThatAbortedHungOrExhaustedMemoryAreRejected )
 	std::string good = WriteFile( "good.ply", plyHeader + "end_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n" );
 	SoupGuard soup;
 	char error[256];
-	bool ok = pdLoadSoup( good.c_str(), &soup.soup, error, sizeof( error ) );
+	bool ok = smpLoadSoup( good.c_str(), &soup.soup, error, sizeof( error ) );
 	if ( !ok && std::string( error ).find( "built without Assimp" ) != std::string::npos )
 	{
 		GTEST_SKIP() << error;

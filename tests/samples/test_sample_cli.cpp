@@ -4,7 +4,7 @@
 // different seed gives a different hash; bad options give exit code 2 and one line.
 #include <gtest/gtest.h>
 
-#include "pd_run_process.h"
+#include "run_process.h"
 
 #include <unistd.h>
 
@@ -20,28 +20,28 @@
 namespace
 {
 
-using pdRun = PdProcessRun;
+using testRun = TestProcessRun;
 
-pdRun RunSample( const std::string& args )
+testRun RunSample( const std::string& args )
 {
-	return PdRunProcess( "", POLYDEPTH_SAMPLE_PATH, args );
+	return TestRunProcess( "", POLYDEPTH_SAMPLE_PATH, args );
 }
 
 /// Runs the scene twice in two processes and once with another seed; compares the hashes.
-void pdCheckHashAcrossProcesses( const std::string& scene, const std::string& seedArgs,
+void testCheckHashAcrossProcesses( const std::string& scene, const std::string& seedArgs,
 								 const std::string& otherSeedArgs )
 {
 	const std::regex hashLine( "0x[0-9a-f]{16}\n" );
-	pdRun first = RunSample( scene + " " + seedArgs + " --hash" );
+	testRun first = RunSample( scene + " " + seedArgs + " --hash" );
 	if ( first.exitCode == 1 && first.err.find( "registerAlgorithm failed" ) != std::string::npos )
 		GTEST_SKIP() << first.err;
 	ASSERT_EQ( first.exitCode, 0 ) << first.err;
 	ASSERT_TRUE( std::regex_match( first.out, hashLine ) ) << "stdout '" << first.out << "'";
-	pdRun second = RunSample( scene + " " + seedArgs + " --hash" );
+	testRun second = RunSample( scene + " " + seedArgs + " --hash" );
 	ASSERT_EQ( second.exitCode, 0 ) << second.err;
 	EXPECT_EQ( first.out, second.out ) << scene << " " << seedArgs;
 	// The hash must be able to tell runs apart.
-	pdRun other = RunSample( scene + " " + otherSeedArgs + " --hash" );
+	testRun other = RunSample( scene + " " + otherSeedArgs + " --hash" );
 	ASSERT_EQ( other.exitCode, 0 ) << other.err;
 	ASSERT_TRUE( std::regex_match( other.out, hashLine ) ) << "stdout '" << other.out << "'";
 	EXPECT_NE( first.out, other.out ) << scene << " " << otherSeedArgs;
@@ -56,17 +56,17 @@ const char* const kDebris = "debris --bodies 3 --steps 40 --shapes torus,knot,cu
 
 TEST( PdSampleCli, HashIsIdenticalAcrossProcessesGimpact )
 {
-	pdCheckHashAcrossProcesses( std::string( kDebris ) + " --algo gimpact", "--seed 5", "--seed 6" );
+	testCheckHashAcrossProcesses( std::string( kDebris ) + " --algo gimpact", "--seed 5", "--seed 6" );
 }
 
 TEST( PdSampleCli, HashIsIdenticalAcrossProcessesPolyDepth )
 {
-	pdCheckHashAcrossProcesses( std::string( kDebris ) + " --algo polydepth", "--seed 5", "--seed 6" );
+	testCheckHashAcrossProcesses( std::string( kDebris ) + " --algo polydepth", "--seed 5", "--seed 6" );
 }
 
 TEST( PdSampleCli, HashIsIdenticalAcrossProcessesConvex )
 {
-	pdCheckHashAcrossProcesses( "tori --bodies 2 --steps 40 --penetration-every 0 --algo convex", "--seed 5",
+	testCheckHashAcrossProcesses( "tori --bodies 2 --steps 40 --penetration-every 0 --algo convex", "--seed 5",
 								"--seed 6" );
 }
 
@@ -74,7 +74,7 @@ TEST( PdSampleCli, HashIsIdenticalAcrossProcessesConvex )
 // one line that says why.
 TEST( PdSampleCli, ConvexAlgoOnMixedDebrisFailsWithTheReason )
 {
-	pdRun r = RunSample( std::string( kDebris ) + " --algo convex" );
+	testRun r = RunSample( std::string( kDebris ) + " --algo convex" );
 	EXPECT_EQ( r.exitCode, 1 );
 	EXPECT_NE( r.err.find( "tori only" ), std::string::npos ) << r.err;
 	EXPECT_EQ( r.out, "" );
@@ -82,15 +82,15 @@ TEST( PdSampleCli, ConvexAlgoOnMixedDebrisFailsWithTheReason )
 
 TEST( PdSampleCli, RagdollHashIsIdenticalAcrossProcesses )
 {
-	pdCheckHashAcrossProcesses( "ragdoll --bodies 1 --debris 1 --steps 30 --penetration-every 0 --algo gimpact",
+	testCheckHashAcrossProcesses( "ragdoll --bodies 1 --debris 1 --steps 30 --penetration-every 0 --algo gimpact",
 								"--seed 2", "--seed 3" );
 }
 
 TEST( PdSampleCli, HashPrintsOnlyTheHashAndJsonAgrees )
 {
-	pdRun hash = RunSample( std::string( kDebris ) + " --steps 5 --algo gimpact --seed 5 --hash" );
+	testRun hash = RunSample( std::string( kDebris ) + " --steps 5 --algo gimpact --seed 5 --hash" );
 	ASSERT_EQ( hash.exitCode, 0 ) << hash.err;
-	pdRun json = RunSample( std::string( kDebris ) + " --steps 5 --algo gimpact --seed 5 --json" );
+	testRun json = RunSample( std::string( kDebris ) + " --steps 5 --algo gimpact --seed 5 --json" );
 	ASSERT_EQ( json.exitCode, 0 ) << json.err;
 	ASSERT_EQ( hash.out.size(), 19u ) << hash.out;
 	EXPECT_NE( json.out.find( "\"hash\": \"" + hash.out.substr( 0, 18 ) + "\"" ), std::string::npos ) << json.out;
@@ -100,9 +100,9 @@ TEST( PdSampleCli, SkinReachesTheShim )
 {
 	// The bodies land within the 40 steps: the skin changes where they rest, so the state.
 	std::string polydepth = std::string( kDebris ) + " --algo polydepth --seed 2 --hash";
-	pdRun byDefault = RunSample( polydepth );
-	pdRun same = RunSample( polydepth + " --skin 2.5e-4" );
-	pdRun exact = RunSample( polydepth + " --skin 0" );
+	testRun byDefault = RunSample( polydepth );
+	testRun same = RunSample( polydepth + " --skin 2.5e-4" );
+	testRun exact = RunSample( polydepth + " --skin 0" );
 	ASSERT_EQ( byDefault.exitCode, 0 ) << byDefault.err;
 	ASSERT_EQ( same.exitCode, 0 ) << same.err;
 	ASSERT_EQ( exact.exitCode, 0 ) << exact.err;
@@ -116,7 +116,7 @@ TEST( PdSampleCli, BadOptionsExitWithCode2AndOneLine )
 							   "ragdoll --bodies 65", "debris --frobnicate", "debris --skin -1e-4", "debris --skin x",
 							   "debris --skin 0.5" } )
 	{
-		pdRun r = RunSample( args );
+		testRun r = RunSample( args );
 		SCOPED_TRACE( std::string( "args '" ) + args + "': stderr '" + r.err + "'" );
 		EXPECT_EQ( r.exitCode, 2 );
 		int lines = 0;

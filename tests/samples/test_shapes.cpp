@@ -27,19 +27,19 @@ const double kPi = 3.14159265358979323846;
 
 struct SoupGuard
 {
-	pdSoup soup{};
+	smpSoup soup{};
 	~SoupGuard()
 	{
-		pdFreeSoup( &soup );
+		smpFreeSoup( &soup );
 	}
 };
 
-std::array<double, 3> Vertex( const pdSoup& s, uint32_t i )
+std::array<double, 3> Vertex( const smpSoup& s, uint32_t i )
 {
 	return { s.vertices[3 * i], s.vertices[3 * i + 1], s.vertices[3 * i + 2] };
 }
 
-double Volume( const pdSoup& s )
+double Volume( const smpSoup& s )
 {
 	double sum = 0.0;
 	for ( int t = 0; t < s.triangleCount; ++t )
@@ -53,7 +53,7 @@ double Volume( const pdSoup& s )
 	return sum / 6.0;
 }
 
-double Diagonal( const pdSoup& s )
+double Diagonal( const smpSoup& s )
 {
 	double lo[3] = { 1e300, 1e300, 1e300 }, hi[3] = { -1e300, -1e300, -1e300 };
 	for ( int i = 0; i < s.vertexCount; ++i )
@@ -69,7 +69,7 @@ double Diagonal( const pdSoup& s )
 }
 
 // Checks the closed-surface invariants and returns the Euler characteristic V - E + F.
-int CheckClosed( const pdSoup& s, const std::string& what )
+int CheckClosed( const smpSoup& s, const std::string& what )
 {
 	SCOPED_TRACE( what );
 	EXPECT_GT( s.vertexCount, 0 );
@@ -137,11 +137,11 @@ int CheckClosed( const pdSoup& s, const std::string& what )
 	return s.vertexCount - edges + s.triangleCount;
 }
 
-void CheckMesh( const pdSoup& s, bool convex, const std::string& what )
+void CheckMesh( const smpSoup& s, bool convex, const std::string& what )
 {
 	SCOPED_TRACE( what );
 	pdMeshReport report;
-	pdMesh* mesh = pdSoupCreateMesh( &s, &report );
+	pdMesh* mesh = smpSoupCreateMesh( &s, &report );
 	ASSERT_NE( mesh, nullptr ) << report.message;
 	EXPECT_EQ( report.removedTriangles, 0 );
 	EXPECT_TRUE( pdMesh_IsClosed( mesh ) );
@@ -151,7 +151,7 @@ void CheckMesh( const pdSoup& s, bool convex, const std::string& what )
 }
 
 // Every hull input point lies on or below every face plane.
-void CheckContains( const pdSoup& hull, const std::vector<double>& points, double tolerance )
+void CheckContains( const smpSoup& hull, const std::vector<double>& points, double tolerance )
 {
 	double worst = -1e300;
 	for ( int t = 0; t < hull.triangleCount; ++t )
@@ -181,7 +181,7 @@ TEST( PdShapes, BoxIsClosedWithExactVolume )
 	for ( int n : { 1, 2, 5 } )
 	{
 		SoupGuard g;
-		ASSERT_TRUE( pdMakeBox( { 1.0, 0.5, 0.25 }, n, &g.soup ) );
+		ASSERT_TRUE( smpMakeBox( { 1.0, 0.5, 0.25 }, n, &g.soup ) );
 		EXPECT_EQ( g.soup.triangleCount, 12 * n * n );
 		EXPECT_EQ( g.soup.vertexCount, 6 * n * n + 2 );
 		EXPECT_EQ( CheckClosed( g.soup, "box " + std::to_string( n ) ), 2 );
@@ -189,9 +189,9 @@ TEST( PdShapes, BoxIsClosedWithExactVolume )
 		CheckMesh( g.soup, true, "box" );
 	}
 	SoupGuard bad;
-	EXPECT_FALSE( pdMakeBox( { 1.0, 0.0, 1.0 }, 1, &bad.soup ) );
-	EXPECT_FALSE( pdMakeBox( { 1.0, 1.0, 1.0 }, 0, &bad.soup ) );
-	EXPECT_FALSE( pdMakeBox( { NAN, 1.0, 1.0 }, 1, &bad.soup ) );
+	EXPECT_FALSE( smpMakeBox( { 1.0, 0.0, 1.0 }, 1, &bad.soup ) );
+	EXPECT_FALSE( smpMakeBox( { 1.0, 1.0, 1.0 }, 0, &bad.soup ) );
+	EXPECT_FALSE( smpMakeBox( { NAN, 1.0, 1.0 }, 1, &bad.soup ) );
 	EXPECT_EQ( bad.soup.triangleCount, 0 );
 }
 
@@ -201,7 +201,7 @@ TEST( PdShapes, IcosphereVolumeConvergesToTheBall )
 	for ( int level : { 0, 2, 4 } )
 	{
 		SoupGuard g;
-		ASSERT_TRUE( pdMakeIcosphere( 2.0, level, &g.soup ) );
+		ASSERT_TRUE( smpMakeIcosphere( 2.0, level, &g.soup ) );
 		EXPECT_EQ( g.soup.triangleCount, 20 << ( 2 * level ) );
 		EXPECT_EQ( CheckClosed( g.soup, "icosphere " + std::to_string( level ) ), 2 );
 		for ( int i = 0; i < g.soup.vertexCount; ++i )
@@ -225,7 +225,7 @@ TEST( PdShapes, TorusMatchesPappusVolume )
 	for ( const auto& sz : sizes )
 	{
 		SoupGuard g;
-		ASSERT_TRUE( pdMakeTorus( 2.0, 0.5, sz[0], sz[1], &g.soup ) );
+		ASSERT_TRUE( smpMakeTorus( 2.0, 0.5, sz[0], sz[1], &g.soup ) );
 		EXPECT_EQ( g.soup.triangleCount, 2 * sz[0] * sz[1] );
 		EXPECT_EQ( CheckClosed( g.soup, "torus" ), 0 );
 		double exact = 2.0 * kPi * kPi * 2.0 * 0.25;
@@ -237,8 +237,8 @@ TEST( PdShapes, TorusMatchesPappusVolume )
 		CheckMesh( g.soup, false, "torus" );
 	}
 	SoupGuard bad;
-	EXPECT_FALSE( pdMakeTorus( 1.0, 1.0, 12, 6, &bad.soup ) ); // self-intersecting
-	EXPECT_FALSE( pdMakeTorus( 1.0, 0.5, 2, 6, &bad.soup ) );
+	EXPECT_FALSE( smpMakeTorus( 1.0, 1.0, 12, 6, &bad.soup ) ); // self-intersecting
+	EXPECT_FALSE( smpMakeTorus( 1.0, 0.5, 2, 6, &bad.soup ) );
 }
 
 TEST( PdShapes, DistortedTorusIsClosedGenusOne )
@@ -248,7 +248,7 @@ TEST( PdShapes, DistortedTorusIsClosedGenusOne )
 	for ( int scale : { 4, 8 } )
 	{
 		SoupGuard g;
-		ASSERT_TRUE( pdMakeDistortedTorus( 1.0, 0.4, 0.3, 12 * scale, 6 * scale, &g.soup ) );
+		ASSERT_TRUE( smpMakeDistortedTorus( 1.0, 0.4, 0.3, 12 * scale, 6 * scale, &g.soup ) );
 		EXPECT_EQ( CheckClosed( g.soup, "distorted torus" ), 0 );
 		volumes[k++] = Volume( g.soup );
 		CheckMesh( g.soup, false, "distorted torus" );
@@ -256,7 +256,7 @@ TEST( PdShapes, DistortedTorusIsClosedGenusOne )
 	// Finer tessellation of the same smooth surface: volumes agree within a few percent.
 	EXPECT_NEAR( volumes[0] / volumes[1], 1.0, 0.03 );
 	SoupGuard bad;
-	EXPECT_FALSE( pdMakeDistortedTorus( 1.0, 0.4, 1.5, 12, 6, &bad.soup ) );
+	EXPECT_FALSE( smpMakeDistortedTorus( 1.0, 0.4, 1.5, 12, 6, &bad.soup ) );
 }
 
 TEST( PdShapes, TorusKnotIsAClosedTubeOfTheRightVolume )
@@ -265,7 +265,7 @@ TEST( PdShapes, TorusKnotIsAClosedTubeOfTheRightVolume )
 	for ( const auto& sz : sizes )
 	{
 		SoupGuard g;
-		ASSERT_TRUE( pdMakeTorusKnot( 2, 3, 1.0, 0.4, sz[0], sz[1], &g.soup ) );
+		ASSERT_TRUE( smpMakeTorusKnot( 2, 3, 1.0, 0.4, sz[0], sz[1], &g.soup ) );
 		EXPECT_EQ( g.soup.triangleCount, 2 * sz[0] * sz[1] );
 		EXPECT_EQ( CheckClosed( g.soup, "knot" ), 0 );
 		// Tube volume = pi r^2 * curve length (numerically integrated here).
@@ -288,7 +288,7 @@ TEST( PdShapes, TorusKnotIsAClosedTubeOfTheRightVolume )
 		CheckMesh( g.soup, false, "knot" );
 	}
 	SoupGuard bad;
-	EXPECT_FALSE( pdMakeTorusKnot( 2, 4, 1.0, 0.4, 100, 15, &bad.soup ) ); // a link, not a knot
+	EXPECT_FALSE( smpMakeTorusKnot( 2, 4, 1.0, 0.4, 100, 15, &bad.soup ) ); // a link, not a knot
 }
 
 TEST( PdShapes, GrateHasOneHandlePerHole )
@@ -296,7 +296,7 @@ TEST( PdShapes, GrateHasOneHandlePerHole )
 	for ( int holes : { 1, 3, 6 } )
 	{
 		SoupGuard g;
-		ASSERT_TRUE( pdMakeGrate( 2.0, 0.2, holes, &g.soup ) );
+		ASSERT_TRUE( smpMakeGrate( 2.0, 0.2, holes, &g.soup ) );
 		EXPECT_EQ( CheckClosed( g.soup, "grate " + std::to_string( holes ) ), 2 - 2 * holes * holes );
 		double cell = 2.0 / ( 2 * holes + 1 );
 		double exact = ( 4.0 - holes * holes * cell * cell ) * 0.2;
@@ -311,7 +311,7 @@ TEST( PdShapes, CupIsAWatertightSolidOfPolygonalVolume )
 	{
 		SoupGuard g;
 		const double radius = 1.0, height = 1.5, wall = 0.1;
-		ASSERT_TRUE( pdMakeCup( radius, height, wall, segments, &g.soup ) );
+		ASSERT_TRUE( smpMakeCup( radius, height, wall, segments, &g.soup ) );
 		EXPECT_EQ( CheckClosed( g.soup, "cup " + std::to_string( segments ) ), 2 );
 		// Every profile segment is vertical or horizontal, so the solid is a stack of prisms over
 		// regular polygons: exact volume.
@@ -328,7 +328,7 @@ TEST( PdShapes, SpoonIsClosedAndConcave )
 	for ( int segments : { 8, 18, 40 } )
 	{
 		SoupGuard g;
-		ASSERT_TRUE( pdMakeSpoon( 2.0, segments, &g.soup ) );
+		ASSERT_TRUE( smpMakeSpoon( 2.0, segments, &g.soup ) );
 		EXPECT_EQ( CheckClosed( g.soup, "spoon " + std::to_string( segments ) ), 2 );
 		// Elongated: length along x, much thinner across.
 		double lo[3] = { 1e9, 1e9, 1e9 }, hi[3] = { -1e9, -1e9, -1e9 };
@@ -354,7 +354,7 @@ TEST( PdShapes, ShapeByNameHitsTargetAndSize )
 		{
 			SoupGuard g;
 			std::string what = std::string( names[i] ) + " " + std::to_string( target );
-			ASSERT_TRUE( pdMakeShapeByName( names[i], target, 3.0, &g.soup ) ) << what;
+			ASSERT_TRUE( smpMakeShapeByName( names[i], target, 3.0, &g.soup ) ) << what;
 			EXPECT_GE( g.soup.triangleCount, target / 2 ) << what;
 			EXPECT_LE( g.soup.triangleCount, target * 2 ) << what;
 			EXPECT_NEAR( Diagonal( g.soup ), 3.0, 1e-9 ) << what;
@@ -371,42 +371,42 @@ TEST( PdShapes, ShapeByNameHitsTargetAndSize )
 		}
 	}
 	SoupGuard knot;
-	ASSERT_TRUE( pdMakeShapeByName( "knot", 3000, 1.0, &knot.soup ) );
+	ASSERT_TRUE( smpMakeShapeByName( "knot", 3000, 1.0, &knot.soup ) );
 	EXPECT_EQ( knot.soup.triangleCount, 3000 ); // the benchmark model
 	SoupGuard bad;
-	EXPECT_FALSE( pdMakeShapeByName( "teapot", 1000, 1.0, &bad.soup ) );
-	EXPECT_FALSE( pdMakeShapeByName( "box", 0, 1.0, &bad.soup ) );
-	EXPECT_FALSE( pdMakeShapeByName( "box", 100, -1.0, &bad.soup ) );
+	EXPECT_FALSE( smpMakeShapeByName( "teapot", 1000, 1.0, &bad.soup ) );
+	EXPECT_FALSE( smpMakeShapeByName( "box", 0, 1.0, &bad.soup ) );
+	EXPECT_FALSE( smpMakeShapeByName( "box", 100, -1.0, &bad.soup ) );
 }
 
 TEST( PdShapes, SubdivisionKeepsSurfaceAndWatertightness )
 {
 	SoupGuard torus;
-	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 16, 8, &torus.soup ) );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 16, 8, &torus.soup ) );
 	for ( int levels : { 1, 2 } )
 	{
 		SoupGuard g;
-		ASSERT_TRUE( pdSubdivideSoup( &torus.soup, levels, &g.soup ) );
+		ASSERT_TRUE( smpSubdivideSoup( &torus.soup, levels, &g.soup ) );
 		EXPECT_EQ( g.soup.triangleCount, torus.soup.triangleCount << ( 2 * levels ) );
 		EXPECT_EQ( CheckClosed( g.soup, "subdivided torus" ), 0 );
 		EXPECT_NEAR( Volume( g.soup ), Volume( torus.soup ), 1e-12 );
 	}
 	SoupGuard grate;
-	ASSERT_TRUE( pdMakeGrate( 1.0, 0.1, 2, &grate.soup ) );
+	ASSERT_TRUE( smpMakeGrate( 1.0, 0.1, 2, &grate.soup ) );
 	SoupGuard fine;
-	ASSERT_TRUE( pdSubdivideSoup( &grate.soup, 1, &fine.soup ) );
+	ASSERT_TRUE( smpSubdivideSoup( &grate.soup, 1, &fine.soup ) );
 	EXPECT_EQ( CheckClosed( fine.soup, "subdivided grate" ), 2 - 8 );
 	EXPECT_NEAR( Volume( fine.soup ), Volume( grate.soup ), 1e-12 );
 	SoupGuard bad;
-	EXPECT_FALSE( pdSubdivideSoup( &grate.soup, -1, &bad.soup ) );
+	EXPECT_FALSE( smpSubdivideSoup( &grate.soup, -1, &bad.soup ) );
 }
 
 TEST( PdShapes, TransformMovesVerticesAndKeepsOrientation )
 {
 	SoupGuard g;
-	ASSERT_TRUE( pdMakeBox( { 1.0, 2.0, 3.0 }, 1, &g.soup ) );
+	ASSERT_TRUE( smpMakeBox( { 1.0, 2.0, 3.0 }, 1, &g.soup ) );
 	const double rz[9] = { 0, -1, 0, 1, 0, 0, 0, 0, 1 }; // 90 degrees about z
-	pdTransformSoup( &g.soup, rz, { 10.0, 0.0, 0.0 } );
+	smpTransformSoup( &g.soup, rz, { 10.0, 0.0, 0.0 } );
 	double minX = 1e9, maxX = -1e9;
 	for ( int i = 0; i < g.soup.vertexCount; ++i )
 	{
@@ -417,7 +417,7 @@ TEST( PdShapes, TransformMovesVerticesAndKeepsOrientation )
 	EXPECT_DOUBLE_EQ( maxX, 12.0 );
 	EXPECT_NEAR( Volume( g.soup ), 48.0, 1e-9 );
 	const double mirror[9] = { -1, 0, 0, 0, 1, 0, 0, 0, 1 };
-	pdTransformSoup( &g.soup, mirror, { 0.0, 0.0, 0.0 } );
+	smpTransformSoup( &g.soup, mirror, { 0.0, 0.0, 0.0 } );
 	EXPECT_NEAR( Volume( g.soup ), 48.0, 1e-9 ); // winding flipped with the reflection
 	EXPECT_EQ( CheckClosed( g.soup, "mirrored box" ), 2 );
 }
@@ -441,13 +441,13 @@ TEST( PdShapes, HullOfRandomPointsContainsThemAndIsConvex )
 			points.push_back( 0.5 * ( 2.0 * next() - 1.0 ) );
 		}
 		SoupGuard g;
-		ASSERT_TRUE( pdMakeConvexHull( points.data(), (int)points.size() / 3, &g.soup ) );
+		ASSERT_TRUE( smpMakeConvexHull( points.data(), (int)points.size() / 3, &g.soup ) );
 		EXPECT_EQ( CheckClosed( g.soup, "hull" ), 2 );
 		CheckContains( g.soup, points, 1e-7 );
 		CheckMesh( g.soup, true, "hull" );
 		// Deterministic.
 		SoupGuard again;
-		ASSERT_TRUE( pdMakeConvexHull( points.data(), (int)points.size() / 3, &again.soup ) );
+		ASSERT_TRUE( smpMakeConvexHull( points.data(), (int)points.size() / 3, &again.soup ) );
 		ASSERT_EQ( again.soup.triangleCount, g.soup.triangleCount );
 		EXPECT_TRUE( std::equal( g.soup.indices, g.soup.indices + 3 * g.soup.triangleCount, again.soup.indices ) );
 	}
@@ -467,7 +467,7 @@ TEST( PdShapes, HullHandlesCoplanarAndDuplicatePoints )
 					points.push_back( -1.0 + 0.5 * k );
 				}
 	SoupGuard g;
-	ASSERT_TRUE( pdMakeConvexHull( points.data(), (int)points.size() / 3, &g.soup ) );
+	ASSERT_TRUE( smpMakeConvexHull( points.data(), (int)points.size() / 3, &g.soup ) );
 	EXPECT_EQ( CheckClosed( g.soup, "lattice hull" ), 2 );
 	EXPECT_NEAR( Volume( g.soup ), 8.0, 1e-12 );
 	CheckContains( g.soup, points, 1e-9 );
@@ -476,14 +476,14 @@ TEST( PdShapes, HullHandlesCoplanarAndDuplicatePoints )
 
 	SoupGuard none;
 	std::vector<double> flat = { 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0.5, 0.5, 0 };
-	EXPECT_FALSE( pdMakeConvexHull( flat.data(), 5, &none.soup ) );
+	EXPECT_FALSE( smpMakeConvexHull( flat.data(), 5, &none.soup ) );
 	std::vector<double> line = { 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3 };
-	EXPECT_FALSE( pdMakeConvexHull( line.data(), 4, &none.soup ) );
+	EXPECT_FALSE( smpMakeConvexHull( line.data(), 4, &none.soup ) );
 	std::vector<double> same( 30, 1.0 );
-	EXPECT_FALSE( pdMakeConvexHull( same.data(), 10, &none.soup ) );
-	EXPECT_FALSE( pdMakeConvexHull( flat.data(), 3, &none.soup ) );
+	EXPECT_FALSE( smpMakeConvexHull( same.data(), 10, &none.soup ) );
+	EXPECT_FALSE( smpMakeConvexHull( flat.data(), 3, &none.soup ) );
 	std::vector<double> nan = { 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, NAN };
-	EXPECT_FALSE( pdMakeConvexHull( nan.data(), 4, &none.soup ) );
+	EXPECT_FALSE( smpMakeConvexHull( nan.data(), 4, &none.soup ) );
 	EXPECT_EQ( none.soup.triangleCount, 0 );
 }
 
@@ -492,8 +492,8 @@ TEST( PdShapes, RandomConvexIsDeterministicAndConvex )
 	for ( int count : { 4, 50, 1000 } )
 	{
 		SoupGuard a, b;
-		ASSERT_TRUE( pdMakeRandomConvex( count, 42u, &a.soup ) );
-		ASSERT_TRUE( pdMakeRandomConvex( count, 42u, &b.soup ) );
+		ASSERT_TRUE( smpMakeRandomConvex( count, 42u, &a.soup ) );
+		ASSERT_TRUE( smpMakeRandomConvex( count, 42u, &b.soup ) );
 		EXPECT_EQ( CheckClosed( a.soup, "random convex " + std::to_string( count ) ), 2 );
 		ASSERT_EQ( a.soup.vertexCount, b.soup.vertexCount );
 		EXPECT_TRUE( std::equal( a.soup.vertices, a.soup.vertices + 3 * a.soup.vertexCount, b.soup.vertices ) );
@@ -503,8 +503,8 @@ TEST( PdShapes, RandomConvexIsDeterministicAndConvex )
 		CheckMesh( a.soup, true, "random convex" );
 	}
 	SoupGuard c, d;
-	ASSERT_TRUE( pdMakeRandomConvex( 100, 1u, &c.soup ) );
-	ASSERT_TRUE( pdMakeRandomConvex( 100, 2u, &d.soup ) );
+	ASSERT_TRUE( smpMakeRandomConvex( 100, 1u, &c.soup ) );
+	ASSERT_TRUE( smpMakeRandomConvex( 100, 2u, &d.soup ) );
 	EXPECT_FALSE( c.soup.vertexCount == d.soup.vertexCount &&
 				  std::equal( c.soup.vertices, c.soup.vertices + 3 * c.soup.vertexCount, d.soup.vertices ) );
 }
@@ -514,16 +514,16 @@ TEST( PdShapes, WeldMergesExactlyCoincidentVertices )
 	// Two triangles sharing an edge, given as separate vertices.
 	double v[] = { 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0 };
 	uint32_t idx[] = { 0, 1, 2, 3, 4, 5 };
-	pdSoup s;
+	smpSoup s;
 	s.vertices = (double*)malloc( sizeof( v ) );
 	s.indices = (uint32_t*)malloc( sizeof( idx ) );
 	memcpy( s.vertices, v, sizeof( v ) );
 	memcpy( s.indices, idx, sizeof( idx ) );
 	s.vertexCount = 6;
 	s.triangleCount = 2;
-	ASSERT_TRUE( pdWeldSoup( &s ) );
+	ASSERT_TRUE( smpWeldSoup( &s ) );
 	EXPECT_EQ( s.vertexCount, 4 );
 	EXPECT_EQ( s.indices[3], s.indices[1] );
 	EXPECT_EQ( s.indices[5], s.indices[2] );
-	pdFreeSoup( &s );
+	smpFreeSoup( &s );
 }

@@ -4,7 +4,7 @@
 // `polydepth-sample ... --view` run as a process without a display (exit code 2, one line).
 #include <gtest/gtest.h>
 
-#include "pd_run_process.h"
+#include "run_process.h"
 
 #include <unistd.h>
 
@@ -23,33 +23,33 @@
 namespace
 {
 
-pdWindowInput NoInput()
+smpWindowInput NoInput()
 {
-	pdWindowInput input = {};
+	smpWindowInput input = {};
 	input.width = 960;
 	input.height = 540;
 	return input;
 }
 
-pdWindowInput Keys( std::initializer_list<int> keys )
+smpWindowInput Keys( std::initializer_list<int> keys )
 {
-	pdWindowInput input = NoInput();
+	smpWindowInput input = NoInput();
 	for ( int k : keys )
 		input.keys[input.keyCount++] = k;
 	return input;
 }
 
-pdWindowInput Drag( double dx, double dy )
+smpWindowInput Drag( double dx, double dy )
 {
-	pdWindowInput input = NoInput();
+	smpWindowInput input = NoInput();
 	input.dragX = dx;
 	input.dragY = dy;
 	return input;
 }
 
-pdWindowInput Scroll( double notches )
+smpWindowInput Scroll( double notches )
 {
-	pdWindowInput input = NoInput();
+	smpWindowInput input = NoInput();
 	input.scroll = notches;
 	return input;
 }
@@ -64,10 +64,10 @@ double Distance( const double a[3], const double b[3] )
 const double kEye[3] = { 1.5, 5.5, 10.5 };
 const double kTarget[3] = { -1.0, 0.8, 0.0 };
 
-pdViewerState Start( int algorithm = 0 )
+smpViewerState Start( int algorithm = 0 )
 {
-	pdViewerState view;
-	pdViewer_Init( &view, kEye, kTarget, algorithm, 2, false );
+	smpViewerState view;
+	smpViewer_Init( &view, kEye, kTarget, algorithm, 2, false );
 	return view;
 }
 
@@ -75,9 +75,9 @@ pdViewerState Start( int algorithm = 0 )
 
 TEST( PdViewer, InitialOrbitReproducesTheSceneCamera )
 {
-	pdViewerState view = Start();
+	smpViewerState view = Start();
 	double eye[3];
-	pdViewer_GetEye( &view, eye );
+	smpViewer_GetEye( &view, eye );
 	for ( int k = 0; k < 3; ++k )
 	{
 		EXPECT_NEAR( eye[k], kEye[k], 1e-9 ) << "axis " << k;
@@ -92,29 +92,29 @@ TEST( PdViewer, InitialOrbitReproducesTheSceneCamera )
 
 TEST( PdViewer, RunningSceneStepsEveryFrameWithoutInput )
 {
-	pdViewerState view = Start();
+	smpViewerState view = Start();
 	for ( int frame = 0; frame < 5; ++frame )
 	{
-		pdWindowInput input = NoInput();
-		pdViewerActions act = pdViewer_Update( &view, &input, false );
+		smpWindowInput input = NoInput();
+		smpViewerActions act = smpViewer_Update( &view, &input, false );
 		EXPECT_TRUE( act.step ) << "frame " << frame;
 		EXPECT_FALSE( act.restart );
 		EXPECT_FALSE( act.quit );
 	}
 	// NULL means no events.
-	EXPECT_TRUE( pdViewer_Update( &view, nullptr, false ).step );
+	EXPECT_TRUE( smpViewer_Update( &view, nullptr, false ).step );
 }
 
 TEST( PdViewer, HorizontalDragOrbitsAboutTheVerticalThroughTheTarget )
 {
-	pdViewerState view = Start();
+	smpViewerState view = Start();
 	double before[3], after[3];
-	pdViewer_GetEye( &view, before );
+	smpViewer_GetEye( &view, before );
 	// 100 pixels to the right turn the camera by -0.5 rad about +y (the scene turns with the mouse).
-	pdWindowInput input = Drag( 100.0, 0.0 );
-	pdViewer_Update( &view, &input, false );
-	pdViewer_GetEye( &view, after );
-	double angle = -100.0 * PD_VIEWER_ORBIT_RAD_PER_PIXEL;
+	smpWindowInput input = Drag( 100.0, 0.0 );
+	smpViewer_Update( &view, &input, false );
+	smpViewer_GetEye( &view, after );
+	double angle = -100.0 * SMP_VIEWER_ORBIT_RAD_PER_PIXEL;
 	double x = before[0] - kTarget[0], z = before[2] - kTarget[2];
 	// Rotation about +y by angle: x' = x cos + z sin, z' = -x sin + z cos.
 	EXPECT_NEAR( after[0] - kTarget[0], x * std::cos( angle ) + z * std::sin( angle ), 1e-9 );
@@ -122,130 +122,130 @@ TEST( PdViewer, HorizontalDragOrbitsAboutTheVerticalThroughTheTarget )
 	EXPECT_NEAR( after[2] - kTarget[2], -x * std::sin( angle ) + z * std::cos( angle ), 1e-9 );
 	EXPECT_NEAR( Distance( after, kTarget ), Distance( before, kTarget ), 1e-9 );
 	// A full turn of drags brings the camera back.
-	double turn = 2.0 * M_PI / PD_VIEWER_ORBIT_RAD_PER_PIXEL;
+	double turn = 2.0 * M_PI / SMP_VIEWER_ORBIT_RAD_PER_PIXEL;
 	input = Drag( turn, 0.0 );
-	pdViewer_Update( &view, &input, false );
+	smpViewer_Update( &view, &input, false );
 	double again[3];
-	pdViewer_GetEye( &view, again );
+	smpViewer_GetEye( &view, again );
 	for ( int k = 0; k < 3; ++k )
 		EXPECT_NEAR( again[k], after[k], 1e-9 ) << "axis " << k;
 }
 
 TEST( PdViewer, VerticalDragTiltsAndStopsAtThePitchLimits )
 {
-	pdViewerState view = Start();
+	smpViewerState view = Start();
 	double before = view.pitch;
-	pdWindowInput input = Drag( 0.0, 40.0 );
-	pdViewer_Update( &view, &input, false );
-	EXPECT_NEAR( view.pitch, before + 40.0 * PD_VIEWER_ORBIT_RAD_PER_PIXEL, 1e-12 );
+	smpWindowInput input = Drag( 0.0, 40.0 );
+	smpViewer_Update( &view, &input, false );
+	EXPECT_NEAR( view.pitch, before + 40.0 * SMP_VIEWER_ORBIT_RAD_PER_PIXEL, 1e-12 );
 	input = Drag( 0.0, 1e6 );
-	pdViewer_Update( &view, &input, false );
-	EXPECT_DOUBLE_EQ( view.pitch, PD_VIEWER_MAX_PITCH );
+	smpViewer_Update( &view, &input, false );
+	EXPECT_DOUBLE_EQ( view.pitch, SMP_VIEWER_MAX_PITCH );
 	double eye[3];
-	pdViewer_GetEye( &view, eye );
-	EXPECT_NEAR( eye[1] - kTarget[1], view.distance * std::sin( PD_VIEWER_MAX_PITCH ), 1e-9 );
+	smpViewer_GetEye( &view, eye );
+	EXPECT_NEAR( eye[1] - kTarget[1], view.distance * std::sin( SMP_VIEWER_MAX_PITCH ), 1e-9 );
 	input = Drag( 0.0, -1e6 );
-	pdViewer_Update( &view, &input, false );
-	EXPECT_DOUBLE_EQ( view.pitch, PD_VIEWER_MIN_PITCH );
+	smpViewer_Update( &view, &input, false );
+	EXPECT_DOUBLE_EQ( view.pitch, SMP_VIEWER_MIN_PITCH );
 }
 
 TEST( PdViewer, WheelZoomsGeometricallyWithinTheDistanceLimits )
 {
-	pdViewerState view = Start();
+	smpViewerState view = Start();
 	double d0 = view.distance;
-	pdWindowInput input = Scroll( 2.0 );
-	pdViewer_Update( &view, &input, false );
-	EXPECT_NEAR( view.distance, d0 * PD_VIEWER_ZOOM_PER_NOTCH * PD_VIEWER_ZOOM_PER_NOTCH, 1e-12 );
+	smpWindowInput input = Scroll( 2.0 );
+	smpViewer_Update( &view, &input, false );
+	EXPECT_NEAR( view.distance, d0 * SMP_VIEWER_ZOOM_PER_NOTCH * SMP_VIEWER_ZOOM_PER_NOTCH, 1e-12 );
 	input = Scroll( -2.0 );
-	pdViewer_Update( &view, &input, false );
+	smpViewer_Update( &view, &input, false );
 	EXPECT_NEAR( view.distance, d0, 1e-12 );
 	input = Scroll( 1e9 ); // a runaway wheel must not overflow or reach the target
-	pdViewer_Update( &view, &input, false );
-	EXPECT_DOUBLE_EQ( view.distance, PD_VIEWER_MIN_DISTANCE );
+	smpViewer_Update( &view, &input, false );
+	EXPECT_DOUBLE_EQ( view.distance, SMP_VIEWER_MIN_DISTANCE );
 	input = Scroll( -1e9 );
-	pdViewer_Update( &view, &input, false );
-	EXPECT_DOUBLE_EQ( view.distance, PD_VIEWER_MAX_DISTANCE );
+	smpViewer_Update( &view, &input, false );
+	EXPECT_DOUBLE_EQ( view.distance, SMP_VIEWER_MAX_DISTANCE );
 	double eye[3];
-	pdViewer_GetEye( &view, eye );
-	EXPECT_NEAR( Distance( eye, kTarget ), PD_VIEWER_MAX_DISTANCE, 1e-9 );
+	smpViewer_GetEye( &view, eye );
+	EXPECT_NEAR( Distance( eye, kTarget ), SMP_VIEWER_MAX_DISTANCE, 1e-9 );
 }
 
 TEST( PdViewer, SpacePausesAndNStepsOnceWhilePaused )
 {
-	pdViewerState view = Start();
-	pdWindowInput input = Keys( { ' ' } );
-	pdViewerActions act = pdViewer_Update( &view, &input, false );
+	smpViewerState view = Start();
+	smpWindowInput input = Keys( { ' ' } );
+	smpViewerActions act = smpViewer_Update( &view, &input, false );
 	EXPECT_TRUE( view.paused );
 	EXPECT_FALSE( act.step );
 	input = NoInput();
-	EXPECT_FALSE( pdViewer_Update( &view, &input, false ).step );
+	EXPECT_FALSE( smpViewer_Update( &view, &input, false ).step );
 	input = Keys( { 'N' } );
-	EXPECT_TRUE( pdViewer_Update( &view, &input, false ).step );
+	EXPECT_TRUE( smpViewer_Update( &view, &input, false ).step );
 	input = NoInput();
-	EXPECT_FALSE( pdViewer_Update( &view, &input, false ).step ) << "a single step is one frame only";
+	EXPECT_FALSE( smpViewer_Update( &view, &input, false ).step ) << "a single step is one frame only";
 	input = Keys( { 's' } ); // lower case and the S alias
-	EXPECT_TRUE( pdViewer_Update( &view, &input, false ).step );
+	EXPECT_TRUE( smpViewer_Update( &view, &input, false ).step );
 	EXPECT_TRUE( view.paused );
 	input = Keys( { ' ' } );
-	act = pdViewer_Update( &view, &input, false );
+	act = smpViewer_Update( &view, &input, false );
 	EXPECT_FALSE( view.paused );
 	EXPECT_TRUE( act.step );
 	// Keys act in the order pressed: pause, then step once.
 	input = Keys( { ' ', 'N' } );
-	act = pdViewer_Update( &view, &input, false );
+	act = smpViewer_Update( &view, &input, false );
 	EXPECT_TRUE( view.paused );
 	EXPECT_TRUE( act.step );
 }
 
 TEST( PdViewer, CTogglesTheContactOverlay )
 {
-	pdViewerState view = Start();
-	pdWindowInput input = Keys( { 'C' } );
-	pdViewer_Update( &view, &input, false );
+	smpViewerState view = Start();
+	smpWindowInput input = Keys( { 'C' } );
+	smpViewer_Update( &view, &input, false );
 	EXPECT_TRUE( view.showContacts );
 	input = Keys( { 'c' } );
-	pdViewer_Update( &view, &input, false );
+	smpViewer_Update( &view, &input, false );
 	EXPECT_FALSE( view.showContacts );
 	input = Keys( { 'C', 'C' } );
-	pdViewer_Update( &view, &input, false );
+	smpViewer_Update( &view, &input, false );
 	EXPECT_FALSE( view.showContacts );
-	pdViewerState shown;
-	pdViewer_Init( &shown, kEye, kTarget, 0, 2, true );
+	smpViewerState shown;
+	smpViewer_Init( &shown, kEye, kTarget, 0, 2, true );
 	EXPECT_TRUE( shown.showContacts ); // --show-contacts starts with the overlay on
 }
 
 TEST( PdViewer, ASwitchesTheAlgorithmAndRestarts )
 {
-	pdViewerState view = Start( 1 );
-	pdWindowInput input = Keys( { 'A' } );
-	pdViewerActions act = pdViewer_Update( &view, &input, false );
+	smpViewerState view = Start( 1 );
+	smpWindowInput input = Keys( { 'A' } );
+	smpViewerActions act = smpViewer_Update( &view, &input, false );
 	EXPECT_EQ( view.algorithm, 0 );
 	EXPECT_TRUE( act.restart );
 	EXPECT_TRUE( act.algorithmChanged );
 	EXPECT_TRUE( act.step );
 	input = Keys( { 'a' } );
-	act = pdViewer_Update( &view, &input, false );
+	act = smpViewer_Update( &view, &input, false );
 	EXPECT_EQ( view.algorithm, 1 );
 	EXPECT_TRUE( act.algorithmChanged );
 	// Twice in one frame: back where it was, still a restart.
 	input = Keys( { 'A', 'A' } );
-	act = pdViewer_Update( &view, &input, false );
+	act = smpViewer_Update( &view, &input, false );
 	EXPECT_EQ( view.algorithm, 1 );
 	EXPECT_TRUE( act.restart );
 	EXPECT_FALSE( act.algorithmChanged );
 	// The next frame does not restart again.
 	input = NoInput();
-	EXPECT_FALSE( pdViewer_Update( &view, &input, false ).restart );
+	EXPECT_FALSE( smpViewer_Update( &view, &input, false ).restart );
 }
 
 TEST( PdViewer, RRestartsWithTheSameAlgorithmAndKeepsTheCamera )
 {
-	pdViewerState view = Start( 1 );
-	pdWindowInput input = Drag( 30.0, 10.0 );
-	pdViewer_Update( &view, &input, false );
-	pdViewerState before = view;
+	smpViewerState view = Start( 1 );
+	smpWindowInput input = Drag( 30.0, 10.0 );
+	smpViewer_Update( &view, &input, false );
+	smpViewerState before = view;
 	input = Keys( { 'R' } );
-	pdViewerActions act = pdViewer_Update( &view, &input, true );
+	smpViewerActions act = smpViewer_Update( &view, &input, true );
 	EXPECT_TRUE( act.restart );
 	EXPECT_FALSE( act.algorithmChanged );
 	EXPECT_EQ( view.algorithm, 1 );
@@ -257,32 +257,32 @@ TEST( PdViewer, RRestartsWithTheSameAlgorithmAndKeepsTheCamera )
 
 TEST( PdViewer, FinishedSceneStopsSteppingUntilRestarted )
 {
-	pdViewerState view = Start();
-	pdWindowInput input = NoInput();
-	EXPECT_FALSE( pdViewer_Update( &view, &input, true ).step );
+	smpViewerState view = Start();
+	smpWindowInput input = NoInput();
+	EXPECT_FALSE( smpViewer_Update( &view, &input, true ).step );
 	input = Keys( { 'N' } );
-	EXPECT_FALSE( pdViewer_Update( &view, &input, true ).step );
+	EXPECT_FALSE( smpViewer_Update( &view, &input, true ).step );
 	input = Keys( { 'R' } );
-	EXPECT_TRUE( pdViewer_Update( &view, &input, true ).step );
+	EXPECT_TRUE( smpViewer_Update( &view, &input, true ).step );
 }
 
 TEST( PdViewer, QEscapeOrClosingQuitsForGood )
 {
 	for ( int how = 0; how < 4; ++how )
 	{
-		pdViewerState view = Start();
-		pdWindowInput input = how == 0   ? Keys( { 'Q' } )
+		smpViewerState view = Start();
+		smpWindowInput input = how == 0   ? Keys( { 'Q' } )
 							  : how == 1 ? Keys( { 'q' } )
 							  : how == 2 ? Keys( { 27 } )
 										 : NoInput();
 		if ( how == 3 )
 			input.closed = true;
-		pdViewerActions act = pdViewer_Update( &view, &input, false );
+		smpViewerActions act = smpViewer_Update( &view, &input, false );
 		EXPECT_TRUE( act.quit ) << "how " << how;
 		EXPECT_FALSE( act.step ) << "how " << how;
 		// Keys after a quit do nothing, and the quit stays.
 		input = Keys( { 'R', 'A', ' ' } );
-		act = pdViewer_Update( &view, &input, false );
+		act = smpViewer_Update( &view, &input, false );
 		EXPECT_TRUE( act.quit );
 		EXPECT_FALSE( act.restart );
 		EXPECT_FALSE( act.step );
@@ -290,9 +290,9 @@ TEST( PdViewer, QEscapeOrClosingQuitsForGood )
 		EXPECT_FALSE( view.paused );
 	}
 	// Keys after Q in the same frame are ignored too.
-	pdViewerState view = Start();
-	pdWindowInput input = Keys( { 'Q', 'A' } );
-	pdViewerActions act = pdViewer_Update( &view, &input, false );
+	smpViewerState view = Start();
+	smpWindowInput input = Keys( { 'Q', 'A' } );
+	smpViewerActions act = smpViewer_Update( &view, &input, false );
 	EXPECT_TRUE( act.quit );
 	EXPECT_FALSE( act.restart );
 	EXPECT_EQ( view.algorithm, 0 );
@@ -302,14 +302,14 @@ TEST( PdViewer, BadEventsAndCamerasLeaveAFiniteView )
 {
 	const double nan = std::numeric_limits<double>::quiet_NaN();
 	const double inf = std::numeric_limits<double>::infinity();
-	pdViewerState view = Start();
-	pdViewerState before = view;
-	pdWindowInput input = Drag( nan, 3.0 );
+	smpViewerState view = Start();
+	smpViewerState before = view;
+	smpWindowInput input = Drag( nan, 3.0 );
 	input.scroll = inf;
 	input.keyCount = 1000; // more than the 16 slots: only those are read
 	for ( int k = 0; k < 16; ++k )
 		input.keys[k] = k == 3 ? -5 : 9999; // not keys
-	pdViewerActions act = pdViewer_Update( &view, &input, false );
+	smpViewerActions act = smpViewer_Update( &view, &input, false );
 	EXPECT_TRUE( act.step );
 	EXPECT_EQ( view.yaw, before.yaw );
 	EXPECT_EQ( view.pitch, before.pitch );
@@ -320,10 +320,10 @@ TEST( PdViewer, BadEventsAndCamerasLeaveAFiniteView )
 	const double badEyes[2][3] = { { -1.0, 0.8, 0.0 }, { nan, 1.0, 1.0 } };
 	for ( const auto& eye : badEyes )
 	{
-		pdViewerState v;
-		pdViewer_Init( &v, eye, kTarget, 7, 2, false );
+		smpViewerState v;
+		smpViewer_Init( &v, eye, kTarget, 7, 2, false );
 		double out[3];
-		pdViewer_GetEye( &v, out );
+		smpViewer_GetEye( &v, out );
 		for ( int k = 0; k < 3; ++k )
 			EXPECT_TRUE( std::isfinite( out[k] ) );
 		EXPECT_DOUBLE_EQ( v.distance, 10.0 );
@@ -337,11 +337,11 @@ TEST( PdViewer, BadEventsAndCamerasLeaveAFiniteView )
 namespace
 {
 
-using pdRun = PdProcessRun;
+using testRun = TestProcessRun;
 
-pdRun RunSample( const std::string& environment, const std::string& args )
+testRun RunSample( const std::string& environment, const std::string& args )
 {
-	return PdRunProcess( environment, POLYDEPTH_SAMPLE_PATH, args );
+	return TestRunProcess( environment, POLYDEPTH_SAMPLE_PATH, args );
 }
 
 int Lines( const std::string& s )
@@ -364,7 +364,7 @@ TEST( PdViewer, ViewWithoutADisplayExitsWithCode2AndOneLine )
 	{
 		for ( const char* scene : { "debris", "ragdoll" } )
 		{
-			pdRun r = RunSample( environment, std::string( scene ) + " --view --steps 5" );
+			testRun r = RunSample( environment, std::string( scene ) + " --view --steps 5" );
 			SCOPED_TRACE( std::string( environment ) + " " + scene + ": stderr '" + r.err + "'" );
 			EXPECT_EQ( r.exitCode, 2 );
 			EXPECT_EQ( Lines( r.err ), 1 );

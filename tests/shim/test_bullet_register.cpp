@@ -39,8 +39,8 @@ struct BtMesh
 // Torus lying flat (axis +y), R 0.5, r 0.15.
 void makeTorus( BtMesh& m, int major = 24, int minor = 8 )
 {
-	pdSoup soup{};
-	ASSERT_TRUE( pdMakeTorus( 0.5, 0.15, major, minor, &soup ) );
+	smpSoup soup{};
+	ASSERT_TRUE( smpMakeTorus( 0.5, 0.15, major, minor, &soup ) );
 	for ( int i = 0; i < soup.vertexCount; ++i )
 	{
 		const double* v = soup.vertices + 3 * i;
@@ -50,7 +50,7 @@ void makeTorus( BtMesh& m, int major = 24, int minor = 8 )
 	{
 		m.indices.push_back( (int)soup.indices[i] );
 	}
-	pdFreeSoup( &soup );
+	smpFreeSoup( &soup );
 	m.finish();
 }
 

@@ -20,16 +20,16 @@ const char* const kRegistrationFailed = "polydepth::bullet::registerAlgorithm fa
 
 /// Runs a scene to its end. Sets *skipped (and returns false) when the PolyDepth algorithm
 /// could not be registered; any other failure is a test failure.
-bool pdRunScene( const pdSceneConfig& config, pdSceneMetrics* out, std::string* skipped )
+bool testRunScene( const smpSceneConfig& config, smpSceneMetrics* out, std::string* skipped )
 {
 	std::string error;
-	std::unique_ptr<pdScene> scene = pdScene::create( config, &error );
+	std::unique_ptr<smpScene> scene = smpScene::create( config, &error );
 	if ( !scene )
 	{
 		if ( error.rfind( kRegistrationFailed, 0 ) == 0 )
 			*skipped = error;
 		else
-			ADD_FAILURE() << "pdScene::create failed: " << error;
+			ADD_FAILURE() << "smpScene::create failed: " << error;
 		return false;
 	}
 	for ( int i = 0; i < 100000 && scene->step(); ++i )
@@ -39,23 +39,23 @@ bool pdRunScene( const pdSceneConfig& config, pdSceneMetrics* out, std::string* 
 	return true;
 }
 
-std::string pdDescribe( const pdSceneConfig& c, const pdSceneMetrics& m )
+std::string testDescribe( const smpSceneConfig& c, const smpSceneMetrics& m )
 {
 	char text[512];
 	std::snprintf(
 		text, sizeof( text ),
 		"algo %s seed %u bodies %d steps %d: lost %d, finite %d, max penetration %.4f m (step %d, %d "
 		"queries, %d failed), floor %.4f m, jitter %.3f m/s, joint error %.4f m / %.3f rad, limit violation %.3f rad",
-		pdSceneAlgoName( c.algo ), c.seed, m.dynamicBodies, m.steps, m.lost, (int)m.finite, m.maxPenetration,
+		smpSceneAlgoName( c.algo ), c.seed, m.dynamicBodies, m.steps, m.lost, (int)m.finite, m.maxPenetration,
 		m.maxPenetrationStep, m.penetrationQueries, m.penetrationFailures, m.maxFloorPenetration, m.jitter,
 		m.maxJointError, m.maxLimitViolation );
 	return text;
 }
 
-pdSceneConfig pdShortDebris( pdSceneAlgo algo )
+smpSceneConfig testShortDebris( smpSceneAlgo algo )
 {
-	pdSceneConfig c;
-	c.kind = PD_SCENE_DEBRIS;
+	smpSceneConfig c;
+	c.kind = SMP_SCENE_DEBRIS;
 	c.algo = algo;
 	c.bodies = 4;
 	c.steps = 100;
@@ -66,10 +66,10 @@ pdSceneConfig pdShortDebris( pdSceneAlgo algo )
 	return c;
 }
 
-pdSceneConfig pdShortRagdoll( pdSceneAlgo algo )
+smpSceneConfig testShortRagdoll( smpSceneAlgo algo )
 {
-	pdSceneConfig c;
-	c.kind = PD_SCENE_RAGDOLL;
+	smpSceneConfig c;
+	c.kind = SMP_SCENE_RAGDOLL;
 	c.algo = algo;
 	c.bodies = 1;
 	c.debris = 2;
@@ -79,9 +79,9 @@ pdSceneConfig pdShortRagdoll( pdSceneAlgo algo )
 	return c;
 }
 
-void pdCheckEpisode( const pdSceneConfig& c, const pdSceneMetrics& m )
+void testCheckEpisode( const smpSceneConfig& c, const smpSceneMetrics& m )
 {
-	SCOPED_TRACE( pdDescribe( c, m ) );
+	SCOPED_TRACE( testDescribe( c, m ) );
 	EXPECT_TRUE( m.finite );
 	EXPECT_EQ( m.steps, c.steps );
 	EXPECT_EQ( m.lost, 0 );
@@ -92,13 +92,13 @@ void pdCheckEpisode( const pdSceneConfig& c, const pdSceneMetrics& m )
 	// baseline (bullet.md section 3). Against the zero-thickness floor GImpact sinks deeper
 	// (8 cm seen here), so its bound is half a torus tube; PolyDepth must do better.
 	EXPECT_LT( m.maxPenetration, 0.05 );
-	EXPECT_LT( m.maxFloorPenetration, c.algo == PD_SCENE_ALGO_GIMPACT ? 0.15 : 0.05 );
+	EXPECT_LT( m.maxFloorPenetration, c.algo == SMP_SCENE_ALGO_GIMPACT ? 0.15 : 0.05 );
 }
 
-void pdCheckRagdoll( const pdSceneConfig& c, const pdSceneMetrics& m )
+void testCheckRagdoll( const smpSceneConfig& c, const smpSceneMetrics& m )
 {
-	pdCheckEpisode( c, m );
-	SCOPED_TRACE( pdDescribe( c, m ) );
+	testCheckEpisode( c, m );
+	SCOPED_TRACE( testDescribe( c, m ) );
 	EXPECT_EQ( m.joints, 10 * c.bodies );
 	// The ragdoll runs 4 physics substeps (240 Hz), 30 solver iterations and joint ERP 0.5: the
 	// pivots stay within a centimetre through the fall (2 to 3 mm seen; the limbs are 4 to 15 cm
@@ -113,36 +113,36 @@ void pdCheckRagdoll( const pdSceneConfig& c, const pdSceneMetrics& m )
 
 TEST( PdScenes, DebrisShortEpisodeGimpact )
 {
-	pdSceneConfig c = pdShortDebris( PD_SCENE_ALGO_GIMPACT );
-	pdSceneMetrics m;
+	smpSceneConfig c = testShortDebris( SMP_SCENE_ALGO_GIMPACT );
+	smpSceneMetrics m;
 	std::string skipped;
-	ASSERT_TRUE( pdRunScene( c, &m, &skipped ) );
-	pdCheckEpisode( c, m );
+	ASSERT_TRUE( testRunScene( c, &m, &skipped ) );
+	testCheckEpisode( c, m );
 }
 
 TEST( PdScenes, ToriShortEpisodeGimpact )
 {
-	pdSceneConfig c;
-	c.kind = PD_SCENE_TORI;
+	smpSceneConfig c;
+	c.kind = SMP_SCENE_TORI;
 	c.bodies = 4;
 	c.steps = 100;
 	c.seed = 11;
 	c.spawnHeight = 0.7;
 	c.penetrationEvery = 50;
-	pdSceneMetrics m;
+	smpSceneMetrics m;
 	std::string skipped;
-	ASSERT_TRUE( pdRunScene( c, &m, &skipped ) );
-	pdCheckEpisode( c, m );
+	ASSERT_TRUE( testRunScene( c, &m, &skipped ) );
+	testCheckEpisode( c, m );
 	EXPECT_DOUBLE_EQ( m.bodySize, 1.3 );
 }
 
 TEST( PdScenes, RagdollShortEpisodeGimpact )
 {
-	pdSceneConfig c = pdShortRagdoll( PD_SCENE_ALGO_GIMPACT );
-	pdSceneMetrics m;
+	smpSceneConfig c = testShortRagdoll( SMP_SCENE_ALGO_GIMPACT );
+	smpSceneMetrics m;
 	std::string skipped;
-	ASSERT_TRUE( pdRunScene( c, &m, &skipped ) );
-	pdCheckRagdoll( c, m );
+	ASSERT_TRUE( testRunScene( c, &m, &skipped ) );
+	testCheckRagdoll( c, m );
 }
 
 // Regression: ragdolls used to stand 1.1 m apart in T-pose, with arms 1.73 m from tip to tip,
@@ -150,14 +150,14 @@ TEST( PdScenes, RagdollShortEpisodeGimpact )
 // elbows 5 to 9 cm apart. At the start no two bodies may overlap.
 TEST( PdScenes, RagdollsStartWithoutOverlap )
 {
-	pdSceneConfig c = pdShortRagdoll( PD_SCENE_ALGO_GIMPACT );
+	smpSceneConfig c = testShortRagdoll( SMP_SCENE_ALGO_GIMPACT );
 	c.bodies = 5; // a full row of three and two on the next level
 	c.debris = 0;
 	std::string error;
-	std::unique_ptr<pdScene> scene = pdScene::create( c, &error );
+	std::unique_ptr<smpScene> scene = smpScene::create( c, &error );
 	ASSERT_TRUE( scene ) << error;
 	EXPECT_EQ( scene->measurePenetration(), 0.0 );
-	pdSceneMetrics m = scene->metrics();
+	smpSceneMetrics m = scene->metrics();
 	EXPECT_EQ( m.penetrationFailures, 0 );
 	EXPECT_GT( m.penetrationQueries, 0 ) << "neighbouring bodies were not even compared";
 	EXPECT_EQ( m.maxFloorPenetration, 0.0 );
@@ -165,86 +165,86 @@ TEST( PdScenes, RagdollsStartWithoutOverlap )
 
 TEST( PdScenes, DebrisShortEpisodePolyDepth )
 {
-	pdSceneConfig c = pdShortDebris( PD_SCENE_ALGO_POLYDEPTH );
+	smpSceneConfig c = testShortDebris( SMP_SCENE_ALGO_POLYDEPTH );
 	c.bodies = 3;
 	c.steps = 60;
 	c.penetrationEvery = 30;
-	pdSceneMetrics m;
+	smpSceneMetrics m;
 	std::string skipped;
-	if ( !pdRunScene( c, &m, &skipped ) )
+	if ( !testRunScene( c, &m, &skipped ) )
 	{
 		if ( !skipped.empty() )
 			GTEST_SKIP() << skipped;
 		FAIL();
 	}
-	pdCheckEpisode( c, m );
+	testCheckEpisode( c, m );
 }
 
 TEST( PdScenes, RagdollShortEpisodePolyDepth )
 {
-	pdSceneConfig c = pdShortRagdoll( PD_SCENE_ALGO_POLYDEPTH );
+	smpSceneConfig c = testShortRagdoll( SMP_SCENE_ALGO_POLYDEPTH );
 	c.steps = 75;
 	c.penetrationEvery = 25;
-	pdSceneMetrics m;
+	smpSceneMetrics m;
 	std::string skipped;
-	if ( !pdRunScene( c, &m, &skipped ) )
+	if ( !testRunScene( c, &m, &skipped ) )
 	{
 		if ( !skipped.empty() )
 			GTEST_SKIP() << skipped;
 		FAIL();
 	}
-	pdCheckRagdoll( c, m );
+	testCheckRagdoll( c, m );
 }
 
 TEST( PdScenes, SameSeedGivesIdenticalHash )
 {
-	for ( pdSceneKind kind : { PD_SCENE_DEBRIS, PD_SCENE_RAGDOLL } )
+	for ( smpSceneKind kind : { SMP_SCENE_DEBRIS, SMP_SCENE_RAGDOLL } )
 	{
-		pdSceneConfig c =
-			kind == PD_SCENE_DEBRIS ? pdShortDebris( PD_SCENE_ALGO_GIMPACT ) : pdShortRagdoll( PD_SCENE_ALGO_GIMPACT );
+		smpSceneConfig c =
+			kind == SMP_SCENE_DEBRIS ? testShortDebris( SMP_SCENE_ALGO_GIMPACT ) : testShortRagdoll( SMP_SCENE_ALGO_GIMPACT );
 		c.steps = 45;
 		c.penetrationEvery = 0;
-		pdSceneMetrics first, second, other;
+		smpSceneMetrics first, second, other;
 		std::string skipped;
-		ASSERT_TRUE( pdRunScene( c, &first, &skipped ) );
-		ASSERT_TRUE( pdRunScene( c, &second, &skipped ) );
+		ASSERT_TRUE( testRunScene( c, &first, &skipped ) );
+		ASSERT_TRUE( testRunScene( c, &second, &skipped ) );
 		EXPECT_EQ( first.hash, second.hash ) << "kind " << (int)kind << " seed " << c.seed;
 		// The hash must be able to tell runs apart: another seed gives another state.
 		c.seed += 1;
-		ASSERT_TRUE( pdRunScene( c, &other, &skipped ) );
+		ASSERT_TRUE( testRunScene( c, &other, &skipped ) );
 		EXPECT_NE( first.hash, other.hash ) << "kind " << (int)kind << " seed " << c.seed;
 	}
 }
 
 TEST( PdScenes, SameSeedGivesIdenticalHashPolyDepth )
 {
-	pdSceneConfig c = pdShortDebris( PD_SCENE_ALGO_POLYDEPTH );
+	smpSceneConfig c = testShortDebris( SMP_SCENE_ALGO_POLYDEPTH );
 	c.bodies = 2;
 	c.steps = 30;
 	c.penetrationEvery = 0;
-	pdSceneMetrics first, second;
+	smpSceneMetrics first, second;
 	std::string skipped;
-	if ( !pdRunScene( c, &first, &skipped ) )
+	if ( !testRunScene( c, &first, &skipped ) )
 	{
 		if ( !skipped.empty() )
 			GTEST_SKIP() << skipped;
 		FAIL();
 	}
-	ASSERT_TRUE( pdRunScene( c, &second, &skipped ) );
+	ASSERT_TRUE( testRunScene( c, &second, &skipped ) );
 	EXPECT_EQ( first.hash, second.hash ) << "seed " << c.seed;
 }
 
 TEST( PdScenes, BadConfigurationIsRejected )
 {
-	pdSceneConfig c = pdShortDebris( PD_SCENE_ALGO_GIMPACT );
+	smpSceneConfig c = testShortDebris( SMP_SCENE_ALGO_GIMPACT );
 	c.shapes = "torus,teapot";
 	std::string error;
-	EXPECT_EQ( pdScene::create( c, &error ), nullptr );
+	EXPECT_EQ( smpScene::create( c, &error ), nullptr );
 	EXPECT_NE( error.find( "teapot" ), std::string::npos ) << error;
 	c.shapes = "";
 	c.timeStep = 0.0;
 	error.clear();
-	EXPECT_EQ( pdScene::create( c, &error ), nullptr );
+	EXPECT_EQ( smpScene::create( c, &error ), nullptr );
 	EXPECT_FALSE( error.empty() );
 }
 
@@ -253,17 +253,17 @@ TEST( PdScenes, BadConfigurationIsRejected )
 // a cube outside the area is lost.
 TEST( PdScenes, MetricsMatchAnalyticBoxes )
 {
-	pdSceneConfig c;
+	smpSceneConfig c;
 	c.steps = 1;
 	c.sleeping = false;
-	pdSceneWorld world( c, "boxes" );
+	smpSceneWorld world( c, "boxes" );
 	std::string error;
 	ASSERT_TRUE( world.initWorld( &error ) ) << error;
-	pdSoup soup = {};
-	ASSERT_TRUE( pdMakeBox( pdVec3{ 0.5, 0.5, 0.5 }, 2, &soup ) );
+	smpSoup soup = {};
+	ASSERT_TRUE( smpMakeBox( pdVec3{ 0.5, 0.5, 0.5 }, 2, &soup ) );
 	std::vector<double> v( soup.vertices, soup.vertices + 3 * soup.vertexCount );
 	std::vector<uint32_t> t( soup.indices, soup.indices + 3 * soup.triangleCount );
-	pdFreeSoup( &soup );
+	smpFreeSoup( &soup );
 	int box = world.addShape( v, t, false, { { 1.0f, 1.0f, 1.0f } } );
 	btTransform pose;
 	pose.setIdentity();
@@ -275,7 +275,7 @@ TEST( PdScenes, MetricsMatchAnalyticBoxes )
 	world.addBody( box, pose, 1.0 );
 
 	double depth = world.measurePenetration();
-	pdSceneMetrics m = world.metrics();
+	smpSceneMetrics m = world.metrics();
 	EXPECT_NEAR( depth, 0.1, 2e-3 );
 	EXPECT_NEAR( m.maxPenetration, 0.1, 2e-3 );
 	EXPECT_EQ( m.penetrationFailures, 0 );
@@ -288,36 +288,36 @@ TEST( PdScenes, MetricsMatchAnalyticBoxes )
 // The scene names parse back to their algorithms, the convex peer's included.
 TEST( PdScenes, AlgoNamesParse )
 {
-	for ( pdSceneAlgo algo : { PD_SCENE_ALGO_GIMPACT, PD_SCENE_ALGO_POLYDEPTH, PD_SCENE_ALGO_CONVEX } )
+	for ( smpSceneAlgo algo : { SMP_SCENE_ALGO_GIMPACT, SMP_SCENE_ALGO_POLYDEPTH, SMP_SCENE_ALGO_CONVEX } )
 	{
-		pdSceneAlgo parsed = PD_SCENE_ALGO_GIMPACT;
-		ASSERT_TRUE( pdParseSceneAlgo( pdSceneAlgoName( algo ), &parsed ) ) << pdSceneAlgoName( algo );
+		smpSceneAlgo parsed = SMP_SCENE_ALGO_GIMPACT;
+		ASSERT_TRUE( smpParseSceneAlgo( smpSceneAlgoName( algo ), &parsed ) ) << smpSceneAlgoName( algo );
 		EXPECT_EQ( parsed, algo );
 	}
-	pdSceneAlgo parsed = PD_SCENE_ALGO_GIMPACT;
-	EXPECT_TRUE( pdParseSceneAlgo( "convex", &parsed ) );
-	EXPECT_EQ( parsed, PD_SCENE_ALGO_CONVEX );
-	EXPECT_STREQ( pdSceneAlgoName( PD_SCENE_ALGO_CONVEX ), "convex" );
-	EXPECT_FALSE( pdParseSceneAlgo( "Convex", &parsed ) );
-	EXPECT_FALSE( pdParseSceneAlgo( "hull", &parsed ) );
-	EXPECT_FALSE( pdParseSceneAlgo( nullptr, &parsed ) );
-	EXPECT_EQ( parsed, PD_SCENE_ALGO_CONVEX ); // untouched by the failures
+	smpSceneAlgo parsed = SMP_SCENE_ALGO_GIMPACT;
+	EXPECT_TRUE( smpParseSceneAlgo( "convex", &parsed ) );
+	EXPECT_EQ( parsed, SMP_SCENE_ALGO_CONVEX );
+	EXPECT_STREQ( smpSceneAlgoName( SMP_SCENE_ALGO_CONVEX ), "convex" );
+	EXPECT_FALSE( smpParseSceneAlgo( "Convex", &parsed ) );
+	EXPECT_FALSE( smpParseSceneAlgo( "hull", &parsed ) );
+	EXPECT_FALSE( smpParseSceneAlgo( nullptr, &parsed ) );
+	EXPECT_EQ( parsed, SMP_SCENE_ALGO_CONVEX ); // untouched by the failures
 }
 
 TEST( PdScenes, ToriShortEpisodeConvex )
 {
-	pdSceneConfig c;
-	c.kind = PD_SCENE_TORI;
-	c.algo = PD_SCENE_ALGO_CONVEX;
+	smpSceneConfig c;
+	c.kind = SMP_SCENE_TORI;
+	c.algo = SMP_SCENE_ALGO_CONVEX;
 	c.bodies = 4;
 	c.steps = 120;
 	c.seed = 11;
 	c.spawnHeight = 0.7;
 	c.penetrationEvery = 60;
-	pdSceneMetrics m;
+	smpSceneMetrics m;
 	std::string skipped;
-	ASSERT_TRUE( pdRunScene( c, &m, &skipped ) );
-	pdCheckEpisode( c, m );
+	ASSERT_TRUE( testRunScene( c, &m, &skipped ) );
+	testCheckEpisode( c, m );
 	EXPECT_EQ( m.dynamicBodies, 4 );
 }
 
@@ -328,29 +328,29 @@ TEST( PdScenes, ToriShortEpisodeConvex )
 // precision). Mass and inertia are the GImpact body's, bit for bit.
 TEST( PdScenes, ConvexPiecesAreTheTorusSegmentsWithTheMeshInertia )
 {
-	pdSceneConfig c;
-	c.kind = PD_SCENE_TORI;
-	c.algo = PD_SCENE_ALGO_CONVEX;
+	smpSceneConfig c;
+	c.kind = SMP_SCENE_TORI;
+	c.algo = SMP_SCENE_ALGO_CONVEX;
 	c.bodies = 1;
 	c.steps = 1;
 	c.penetrationEvery = 0;
 	std::string error;
-	std::unique_ptr<pdScene> scene = pdScene::create( c, &error );
+	std::unique_ptr<smpScene> scene = smpScene::create( c, &error );
 	ASSERT_TRUE( scene ) << error;
-	pdSceneWorld* world = dynamic_cast<pdSceneWorld*>( scene.get() );
+	smpSceneWorld* world = dynamic_cast<smpSceneWorld*>( scene.get() );
 	ASSERT_NE( world, nullptr );
 	ASSERT_EQ( world->bodyCount(), 2 );
 	const btCollisionShape* shape = world->rigidBody( 1 )->getCollisionShape();
 	ASSERT_EQ( shape->getShapeType(), COMPOUND_SHAPE_PROXYTYPE );
 	const btCompoundShape* compound = static_cast<const btCompoundShape*>( shape );
 	ASSERT_EQ( compound->getNumChildShapes(), 48 );
-	pdSceneMesh mesh = world->bodyMesh( 1 );
+	smpSceneMesh mesh = world->bodyMesh( 1 );
 	ASSERT_EQ( mesh.vertexCount, 48 * 16 );
 	auto vertex = [&]( int i ) {
 		return btVector3( btScalar( mesh.vertices[3 * i] ), btScalar( mesh.vertices[3 * i + 1] ),
 						  btScalar( mesh.vertices[3 * i + 2] ) );
 	};
-	pdSceneRandom random( 5 );
+	smpSceneRandom random( 5 );
 	for ( int p = 0; p < 48; ++p )
 	{
 		SCOPED_TRACE( "piece " + std::to_string( p ) );
@@ -387,11 +387,11 @@ TEST( PdScenes, ConvexPiecesAreTheTorusSegmentsWithTheMeshInertia )
 			EXPECT_LE( (double)hull->localGetSupportingVertex( d ).dot( d ), (double)meshSupport( d ) + 1e-4 );
 		}
 	}
-	c.algo = PD_SCENE_ALGO_GIMPACT;
-	std::unique_ptr<pdScene> gimpact = pdScene::create( c, &error );
+	c.algo = SMP_SCENE_ALGO_GIMPACT;
+	std::unique_ptr<smpScene> gimpact = smpScene::create( c, &error );
 	ASSERT_TRUE( gimpact ) << error;
 	const btRigidBody* a = world->rigidBody( 1 );
-	const btRigidBody* b = dynamic_cast<pdSceneWorld*>( gimpact.get() )->rigidBody( 1 );
+	const btRigidBody* b = dynamic_cast<smpSceneWorld*>( gimpact.get() )->rigidBody( 1 );
 	EXPECT_EQ( a->getInvMass(), b->getInvMass() );
 	for ( int k = 0; k < 3; ++k )
 		EXPECT_EQ( a->getLocalInertia()[k], b->getLocalInertia()[k] ) << "axis " << k;
@@ -402,19 +402,19 @@ TEST( PdScenes, ConvexPiecesAreTheTorusSegmentsWithTheMeshInertia )
 // says so, not a silent fallback to another algorithm.
 TEST( PdScenes, ConvexAlgoRefusesShapesOtherThanTori )
 {
-	pdSceneConfig c = pdShortDebris( PD_SCENE_ALGO_CONVEX ); // torus, knot, cup
+	smpSceneConfig c = testShortDebris( SMP_SCENE_ALGO_CONVEX ); // torus, knot, cup
 	std::string error;
-	EXPECT_EQ( pdScene::create( c, &error ), nullptr );
+	EXPECT_EQ( smpScene::create( c, &error ), nullptr );
 	EXPECT_NE( error.find( "tori only" ), std::string::npos ) << error;
 	EXPECT_NE( error.find( "knot" ), std::string::npos ) << error;
-	c = pdShortRagdoll( PD_SCENE_ALGO_CONVEX );
+	c = testShortRagdoll( SMP_SCENE_ALGO_CONVEX );
 	error.clear();
-	EXPECT_EQ( pdScene::create( c, &error ), nullptr );
+	EXPECT_EQ( smpScene::create( c, &error ), nullptr );
 	EXPECT_NE( error.find( "tori only" ), std::string::npos ) << error;
 	// Debris made of tori only is the tori scene's shape, and builds.
-	c = pdShortDebris( PD_SCENE_ALGO_CONVEX );
+	c = testShortDebris( SMP_SCENE_ALGO_CONVEX );
 	c.shapes = "torus";
 	c.steps = 2;
 	error.clear();
-	EXPECT_NE( pdScene::create( c, &error ), nullptr ) << error;
+	EXPECT_NE( smpScene::create( c, &error ), nullptr ) << error;
 }

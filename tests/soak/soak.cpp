@@ -96,15 +96,15 @@ int SoakQueries( long queries, unsigned seed, int tris )
 	std::vector<pdMesh*> meshes;
 	for ( const char* name : names )
 	{
-		pdSoup s = {};
-		if ( !pdMakeShapeByName( name, tris, 2.0, &s ) )
+		smpSoup s = {};
+		if ( !smpMakeShapeByName( name, tris, 2.0, &s ) )
 		{
 			std::fprintf( stderr, "soak: cannot make %s\n", name );
 			return 1;
 		}
 		pdMeshReport report;
-		pdMesh* m = pdSoupCreateMesh( &s, &report );
-		pdFreeSoup( &s );
+		pdMesh* m = smpSoupCreateMesh( &s, &report );
+		smpFreeSoup( &s );
 		if ( m == nullptr )
 		{
 			std::fprintf( stderr, "soak: %s: %s\n", name, report.message );
@@ -223,13 +223,13 @@ int SoakQueries( long queries, unsigned seed, int tris )
 #if defined( POLYDEPTH_SOAK_HAVE_SCENE )
 int SoakScene( const char* kindName, int steps, unsigned seed, int bodies, bool sleeping )
 {
-	pdSceneConfig config;
-	if ( !pdParseSceneKind( kindName, &config.kind ) )
+	smpSceneConfig config;
+	if ( !smpParseSceneKind( kindName, &config.kind ) )
 	{
 		std::fprintf( stderr, "soak: unknown scene %s\n", kindName );
 		return 1;
 	}
-	config.algo = PD_SCENE_ALGO_POLYDEPTH;
+	config.algo = SMP_SCENE_ALGO_POLYDEPTH;
 	config.steps = steps;
 	config.seed = seed;
 	config.penetrationEvery = 100;
@@ -237,7 +237,7 @@ int SoakScene( const char* kindName, int steps, unsigned seed, int bodies, bool 
 	// Awake bodies keep every pair in contact generation for the whole run.
 	config.sleeping = sleeping;
 	std::string error;
-	std::unique_ptr<pdScene> scene = pdScene::create( config, &error );
+	std::unique_ptr<smpScene> scene = smpScene::create( config, &error );
 	if ( !scene )
 	{
 		std::fprintf( stderr, "soak: scene: %s\n", error.c_str() );
@@ -270,7 +270,7 @@ int SoakScene( const char* kindName, int steps, unsigned seed, int bodies, bool 
 			std::fflush( stdout );
 		}
 	}
-	pdSceneMetrics m = scene->metrics();
+	smpSceneMetrics m = scene->metrics();
 	double seconds = std::chrono::duration<double>( std::chrono::steady_clock::now() - start ).count();
 	std::printf( "scene %s: %d steps (seed %u) in %.1f s: bodies %d, lost %d, asleep %d, finite %s, NaN checks failed %ld "
 				 "(first at step %d), max penetration %.4g m, final %.4g m, PD queries %d, PD failures %d, median step "

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Penetration-depth oracles (see pd_oracle.h).
-#include "pd_oracle.h"
+// Penetration-depth oracles (see oracle.h).
+#include "oracle.h"
 
 #include <algorithm>
 #include <cmath>
@@ -48,7 +48,7 @@ pdVec3 Rotate( const pdQuat& q0, pdVec3 v )
 	return Add( Add( v, Scale( t, q.w ) ), Cross( u, t ) );
 }
 
-std::vector<pdVec3> WorldVertices( const pdSoup& s, const pdTransform& pose )
+std::vector<pdVec3> WorldVertices( const smpSoup& s, const pdTransform& pose )
 {
 	std::vector<pdVec3> out( s.vertexCount );
 	for ( int i = 0; i < s.vertexCount; ++i )
@@ -60,7 +60,7 @@ std::vector<pdVec3> WorldVertices( const pdSoup& s, const pdTransform& pose )
 }
 
 // Unique unit directions (up to sign) of a soup's face normals and edges.
-void Directions( const pdSoup& s, const std::vector<pdVec3>& w, std::vector<pdVec3>* normals, std::vector<pdVec3>* edges )
+void Directions( const smpSoup& s, const std::vector<pdVec3>& w, std::vector<pdVec3>* normals, std::vector<pdVec3>* edges )
 {
 	auto addUnique = []( std::vector<pdVec3>* list, pdVec3 d ) {
 		double len = Length( d );
@@ -119,10 +119,10 @@ bool Collides( const pdMesh* a, const pdTransform& poseA, const pdMesh* b, const
 
 } // namespace
 
-PdOracleResult pdOracleConvexPenetration( const pdSoup& a, const pdTransform& poseA, const pdSoup& b,
+TestOracleResult testOracleConvexPenetration( const smpSoup& a, const pdTransform& poseA, const smpSoup& b,
 										  const pdTransform& poseB )
 {
-	PdOracleResult result;
+	TestOracleResult result;
 	std::vector<pdVec3> wa = WorldVertices( a, poseA ), wb = WorldVertices( b, poseB );
 	std::vector<pdVec3> axes, edgesA, edgesB;
 	Directions( a, wa, &axes, &edgesA );
@@ -170,9 +170,9 @@ PdOracleResult pdOracleConvexPenetration( const pdSoup& a, const pdTransform& po
 	return result;
 }
 
-PdOracleResult pdOracleBoxBox( pdVec3 centerA, pdVec3 halfA, pdVec3 centerB, pdVec3 halfB )
+TestOracleResult testOracleBoxBox( pdVec3 centerA, pdVec3 halfA, pdVec3 centerB, pdVec3 halfB )
 {
-	PdOracleResult result;
+	TestOracleResult result;
 	double c[3] = { centerA.x - centerB.x, centerA.y - centerB.y, centerA.z - centerB.z };
 	double h[3] = { halfA.x + halfB.x, halfA.y + halfB.y, halfA.z + halfB.z };
 	double best = INFINITY;
@@ -204,9 +204,9 @@ PdOracleResult pdOracleBoxBox( pdVec3 centerA, pdVec3 halfA, pdVec3 centerB, pdV
 	return result;
 }
 
-PdOracleResult pdOracleSphereSphere( pdVec3 centerA, double radiusA, pdVec3 centerB, double radiusB )
+TestOracleResult testOracleSphereSphere( pdVec3 centerA, double radiusA, pdVec3 centerB, double radiusB )
 {
-	PdOracleResult result;
+	TestOracleResult result;
 	pdVec3 d = Sub( centerA, centerB );
 	double len = Length( d );
 	double depth = radiusA + radiusB - len;
@@ -217,11 +217,11 @@ PdOracleResult pdOracleSphereSphere( pdVec3 centerA, double radiusA, pdVec3 cent
 	return result;
 }
 
-PdOracleResult pdOracleDirectionalPenetration( const pdMesh* a, const pdTransform& poseA, const pdMesh* b,
+TestOracleResult testOracleDirectionalPenetration( const pdMesh* a, const pdTransform& poseA, const pdMesh* b,
 											   const pdTransform& poseB, int directions, bool containment,
 											   pdWorkspace* ws )
 {
-	PdOracleResult result;
+	TestOracleResult result;
 	// Enclosing radius of both meshes around A's bounds centre: beyond 2*(rA + rB) + |offset|
 	// every direction is free.
 	pdVec3 loA, hiA, loB, hiB;
@@ -335,7 +335,7 @@ PdOracleResult pdOracleDirectionalPenetration( const pdMesh* a, const pdTransfor
 	return result;
 }
 
-bool pdOracleIsValidAnswer( const pdMesh* a, const pdTransform& poseA, const pdMesh* b, const pdTransform& poseB,
+bool testOracleIsValidAnswer( const pdMesh* a, const pdTransform& poseA, const pdMesh* b, const pdTransform& poseB,
 							pdVec3 t, double tolerance, bool containment, pdWorkspace* ws )
 {
 	if ( !Collides( a, poseA, b, poseB, t, containment, ws ) )

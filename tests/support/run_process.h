@@ -13,13 +13,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-struct PdProcessRun
+struct TestProcessRun
 {
 	int exitCode = -1;
 	std::string out, err;
 };
 
-inline std::string PdReadWholeFile( const std::string& path )
+inline std::string TestReadWholeFile( const std::string& path )
 {
 	std::ifstream f( path, std::ios::binary );
 	std::stringstream s;
@@ -29,17 +29,17 @@ inline std::string PdReadWholeFile( const std::string& path )
 
 /// `environment program args` with stdin from /dev/null. ctest runs the tests of one file in
 /// parallel processes, so the capture files carry the process id.
-inline PdProcessRun PdRunProcess( const std::string& environment, const std::string& program,
+inline TestProcessRun TestRunProcess( const std::string& environment, const std::string& program,
 								  const std::string& args )
 {
 	std::string tag = ::testing::TempDir() + "pd_run_" + std::to_string( (long)getpid() );
 	std::string cmd =
 		environment + " '" + program + "' " + args + " >'" + tag + ".out' 2>'" + tag + ".err' </dev/null";
-	PdProcessRun r;
+	TestProcessRun r;
 	int status = std::system( cmd.c_str() );
 	if ( status != -1 && WIFEXITED( status ) )
 		r.exitCode = WEXITSTATUS( status );
-	r.out = PdReadWholeFile( tag + ".out" );
-	r.err = PdReadWholeFile( tag + ".err" );
+	r.out = TestReadWholeFile( tag + ".out" );
+	r.err = TestReadWholeFile( tag + ".err" );
 	return r;
 }

@@ -16,41 +16,41 @@ extern "C"
 #include "vec.h" // core/src: pdMat33 and its helpers (core tests only)
 }
 
-struct PdMeshDeleter
+struct TestMeshDeleter
 {
 	void operator()( pdMesh* m ) const { pdDestroyMesh( m ); }
 };
-using PdMeshPtr = std::unique_ptr<pdMesh, PdMeshDeleter>;
+using TestMeshPtr = std::unique_ptr<pdMesh, TestMeshDeleter>;
 
-struct PdWorkspaceDeleter
+struct TestWorkspaceDeleter
 {
 	void operator()( pdWorkspace* w ) const { pdDestroyWorkspace( w ); }
 };
-using PdWorkspacePtr = std::unique_ptr<pdWorkspace, PdWorkspaceDeleter>;
+using TestWorkspacePtr = std::unique_ptr<pdWorkspace, TestWorkspaceDeleter>;
 
 /// A generated soup freed at scope exit.
-struct PdOwnedSoup
+struct TestOwnedSoup
 {
-	pdSoup soup{};
-	~PdOwnedSoup() { pdFreeSoup( &soup ); }
+	smpSoup soup{};
+	~TestOwnedSoup() { smpFreeSoup( &soup ); }
 };
 
 /// The mesh of a soup (clearance points off); a failure is a test failure and returns null.
-inline PdMeshPtr PdMakeTestMesh( const pdSoup& soup )
+inline TestMeshPtr TestMakeMesh( const smpSoup& soup )
 {
 	pdMeshReport report;
-	pdMeshDef def = pdSoupMeshDef( &soup );
+	pdMeshDef def = smpSoupMeshDef( &soup );
 	def.computeClearancePoints = false;
-	PdMeshPtr mesh( pdCreateMesh( &def, &report ) );
+	TestMeshPtr mesh( pdCreateMesh( &def, &report ) );
 	EXPECT_NE( mesh.get(), nullptr ) << report.message;
 	return mesh;
 }
 
 /// Seeded xorshift; the same sequence on every platform.
-struct PdTestRng
+struct TestRng
 {
 	uint64_t s;
-	explicit PdTestRng( uint64_t seed ) : s( seed * 0x9E3779B97F4A7C15ull + 1 ) {}
+	explicit TestRng( uint64_t seed ) : s( seed * 0x9E3779B97F4A7C15ull + 1 ) {}
 	double Next()
 	{
 		s ^= s << 13;
@@ -61,7 +61,7 @@ struct PdTestRng
 	double Range( double a, double b ) { return a + ( b - a ) * Next(); }
 };
 
-inline pdMat33 PdRandomRotation( PdTestRng& rng )
+inline pdMat33 TestRandomRotation( TestRng& rng )
 {
 	pdQuat q;
 	double n = 0.0;
@@ -74,7 +74,7 @@ inline pdMat33 PdRandomRotation( PdTestRng& rng )
 	return pdMat33FromQuat( q );
 }
 
-inline pdMat33 PdIdentityRotation()
+inline pdMat33 TestIdentityRotation()
 {
 	pdMat33 m;
 	m.cx = pdV3( 1, 0, 0 );
