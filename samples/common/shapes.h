@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Procedural watertight shapes and a plain triangle-soup container, shared by tests,
-// benchmarks and samples (samples/common/shapes.c).
+// benchmarks and samples (one generator family per file in samples/common/shapes/).
 #pragma once
 
 #include "polydepth/mesh.h"
@@ -30,7 +30,7 @@ pdMesh* smpSoupCreateMesh( const smpSoup* soup, pdMeshReport* report );
 bool smpMakeBox( pdVec3 halfExtents, int subdivisions, smpSoup* out );            ///< subdivisions per edge >= 1
 bool smpMakeIcosphere( double radius, int levels, smpSoup* out );                  ///< 20 * 4^levels triangles
 bool smpMakeTorus( double majorRadius, double minorRadius, int majorSegments, int minorSegments, smpSoup* out );
-/// (p,q) torus knot tube: the curve r = majorRadius + minorRadius... see shapes.c; tubeRadius thickness.
+/// (p,q) torus knot tube of radius tubeRadius around the knot curve scaled by scale (shapes/torus.c).
 bool smpMakeTorusKnot( int p, int q, double scale, double tubeRadius, int segments, int sides, smpSoup* out );
 /// Plate of size x size x thickness with holesPerSide^2 square holes.
 bool smpMakeGrate( double size, double thickness, int holesPerSide, smpSoup* out );
