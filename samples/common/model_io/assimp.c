@@ -124,6 +124,157 @@ static bool smpAppendNode( const struct aiScene* scene, const struct aiNode* nod
 	return true;
 }
 
+// OFF: the header [ST][C][N][4][n]OFF and its vertex and face counts against the file size.
+static bool smpPrecheckOff( const char* path, const char* data, size_t size, char* error, size_t errorSize )
+{
+	// Header: [ST][C][N][4][n]OFF, then vertex, face and edge counts; '#' starts a comment.
+	long long counts[3] = { 0, 0, 0 };
+	int found = -1; // -1: header not yet seen
+	size_t pos = 0;
+	while ( pos < size && found < 3 )
+	{
+		char c = data[pos];
+		if ( smpIsSpace( c ) )
+		{
+			++pos;
+			continue;
+		}
+		if ( c == '#' )
+		{
+			while ( pos < size && data[pos] != '\n' )
+			{
+				++pos;
+			}
+			continue;
+		}
+		size_t start = pos;
+		while ( pos < size && !smpIsSpace( data[pos] ) && data[pos] != '#' )
+		{
+			++pos;
+		}
+		size_t n = pos - start;
+		char token[32];
+		if ( n >= sizeof( token ) )
+		{
+			smpSetError( error, errorSize, path, "not an OFF file (bad header)" );
+			return false;
+		}
+		memcpy( token, data + start, n );
+		token[n] = '\0';
+		if ( found < 0 )
+		{
+			if ( n < 3 || strcmp( token + n - 3, "OFF" ) != 0 )
+			{
+				smpSetError( error, errorSize, path, "not an OFF file (expected an OFF header)" );
+				return false;
+			}
+			found = 0;
+			continue;
+		}
+		char* end = NULL;
+		errno = 0;
+		long long v = strtoll( token, &end, 10 );
+		if ( end == token || *end != '\0' || errno == ERANGE || v < 0 || v > SMP_IO_MAX_TRIANGLES )
+		{
+			smpSetError( error, errorSize, path, "OFF header: bad or absurd count '%s' (limit %d)", token,
+						 SMP_IO_MAX_TRIANGLES );
+			return false;
+		}
+		counts[found++] = v;
+	}
+	if ( found < 3 )
+	{
+		smpSetError( error, errorSize, path, "truncated file: OFF header without vertex, face and edge counts" );
+		return false;
+	}
+	// Each vertex needs at least 6 bytes ("0 0 0 "), each face at least 8 ("3 0 1 2 ").
+	if ( 6 * counts[0] + 8 * counts[1] > (long long)size )
+	{
+		smpSetError( error, errorSize, path, "truncated file: %lld vertices and %lld faces cannot fit in %zu bytes",
+					 counts[0], counts[1], size );
+		return false;
+	}
+	return true;
+}
+
+// PLY: a well-formed header whose declared elements fit in the body.
+static bool smpPrecheckPly( const char* path, const char* data, size_t size, char* error, size_t errorSize )
+{
+	if ( size < 4 || strncmp( data, "ply", 3 ) != 0 )
+	{
+		smpSetError( error, errorSize, path, "not a PLY file (expected 'ply' on the first line)" );
+		return false;
+	}
+	// Every declared element needs at least one byte of body in any encoding.
+	long long total = 0;
+	size_t pos = 0;
+	bool ended = false;
+	int lineNumber = 0;
+	while ( pos < size && !ended )
+	{
+		size_t start = pos;
+		while ( pos < size && data[pos] != '\n' )
+		{
+			++pos;
+		}
+		size_t n = pos - start;
+		++pos;
+		char line[256];
+		if ( n >= sizeof( line ) )
+		{
+			n = sizeof( line ) - 1;
+		}
+		memcpy( line, data + start, n );
+		line[n] = '\0';
+		// Trim trailing spaces and CR: header lines must be exactly what the PLY grammar allows,
+		// since Assimp's parser can loop on a malformed header (e.g. data glued to end_header).
+		while ( n > 0 && ( line[n - 1] == '\r' || line[n - 1] == ' ' || line[n - 1] == '\t' ) )
+		{
+			line[--n] = '\0';
+		}
+		++lineNumber;
+		if ( strcmp( line, "end_header" ) == 0 )
+		{
+			ended = true;
+		}
+		else if ( lineNumber == 1 ? strcmp( line, "ply" ) != 0
+								  : ( strncmp( line, "format ", 7 ) != 0 && strncmp( line, "comment", 7 ) != 0 &&
+									  strncmp( line, "obj_info", 8 ) != 0 && strncmp( line, "element ", 8 ) != 0 &&
+									  strncmp( line, "property ", 9 ) != 0 ) )
+		{
+			smpSetError( error, errorSize, path, "PLY header line %d is malformed: '%.48s'", lineNumber, line );
+			return false;
+		}
+		else if ( strncmp( line, "element ", 8 ) == 0 )
+		{
+			const char* countText = strrchr( line, ' ' );
+			char* end = NULL;
+			errno = 0;
+			long long v = countText != NULL ? strtoll( countText + 1, &end, 10 ) : -1;
+			if ( end == NULL || end == countText + 1 || *end != '\0' || errno == ERANGE || v < 0 ||
+				 v > SMP_IO_MAX_TRIANGLES )
+			{
+				smpSetError( error, errorSize, path, "PLY header: bad or absurd element count in '%.64s'", line );
+				return false;
+			}
+			total += v;
+		}
+	}
+	if ( !ended )
+	{
+		smpSetError( error, errorSize, path, "truncated file: PLY header without end_header" );
+		return false;
+	}
+	if ( total > (long long)( size - ( pos < size ? pos : size ) ) )
+	{
+		smpSetError( error, errorSize, path,
+					 "truncated file: the PLY header declares %lld elements, the body has %zu bytes", total,
+					 size - ( pos < size ? pos : size ) );
+		return false;
+	}
+	return true;
+}
+
 // Assimp allocates what a header declares before reading the data (an OFF header claiming 5e11
 // faces is a 28 GB allocation), and handles other oddities with assertions. So only the formats
 // we test are passed on, and their declared counts are checked against the file size first.
@@ -135,150 +286,11 @@ bool smpPrecheckForAssimp( const char* path, const char* data, size_t size, char
 	}
 	if ( smpHasExtension( path, ".off" ) )
 	{
-		// Header: [ST][C][N][4][n]OFF, then vertex, face and edge counts; '#' starts a comment.
-		long long counts[3] = { 0, 0, 0 };
-		int found = -1; // -1: header not yet seen
-		size_t pos = 0;
-		while ( pos < size && found < 3 )
-		{
-			char c = data[pos];
-			if ( smpIsSpace( c ) )
-			{
-				++pos;
-				continue;
-			}
-			if ( c == '#' )
-			{
-				while ( pos < size && data[pos] != '\n' )
-				{
-					++pos;
-				}
-				continue;
-			}
-			size_t start = pos;
-			while ( pos < size && !smpIsSpace( data[pos] ) && data[pos] != '#' )
-			{
-				++pos;
-			}
-			size_t n = pos - start;
-			char token[32];
-			if ( n >= sizeof( token ) )
-			{
-				smpSetError( error, errorSize, path, "not an OFF file (bad header)" );
-				return false;
-			}
-			memcpy( token, data + start, n );
-			token[n] = '\0';
-			if ( found < 0 )
-			{
-				if ( n < 3 || strcmp( token + n - 3, "OFF" ) != 0 )
-				{
-					smpSetError( error, errorSize, path, "not an OFF file (expected an OFF header)" );
-					return false;
-				}
-				found = 0;
-				continue;
-			}
-			char* end = NULL;
-			errno = 0;
-			long long v = strtoll( token, &end, 10 );
-			if ( end == token || *end != '\0' || errno == ERANGE || v < 0 || v > SMP_IO_MAX_TRIANGLES )
-			{
-				smpSetError( error, errorSize, path, "OFF header: bad or absurd count '%s' (limit %d)", token,
-							 SMP_IO_MAX_TRIANGLES );
-				return false;
-			}
-			counts[found++] = v;
-		}
-		if ( found < 3 )
-		{
-			smpSetError( error, errorSize, path, "truncated file: OFF header without vertex, face and edge counts" );
-			return false;
-		}
-		// Each vertex needs at least 6 bytes ("0 0 0 "), each face at least 8 ("3 0 1 2 ").
-		if ( 6 * counts[0] + 8 * counts[1] > (long long)size )
-		{
-			smpSetError( error, errorSize, path, "truncated file: %lld vertices and %lld faces cannot fit in %zu bytes",
-						 counts[0], counts[1], size );
-			return false;
-		}
-		return true;
+		return smpPrecheckOff( path, data, size, error, errorSize );
 	}
 	if ( smpHasExtension( path, ".ply" ) )
 	{
-		if ( size < 4 || strncmp( data, "ply", 3 ) != 0 )
-		{
-			smpSetError( error, errorSize, path, "not a PLY file (expected 'ply' on the first line)" );
-			return false;
-		}
-		// Every declared element needs at least one byte of body in any encoding.
-		long long total = 0;
-		size_t pos = 0;
-		bool ended = false;
-		int lineNumber = 0;
-		while ( pos < size && !ended )
-		{
-			size_t start = pos;
-			while ( pos < size && data[pos] != '\n' )
-			{
-				++pos;
-			}
-			size_t n = pos - start;
-			++pos;
-			char line[256];
-			if ( n >= sizeof( line ) )
-			{
-				n = sizeof( line ) - 1;
-			}
-			memcpy( line, data + start, n );
-			line[n] = '\0';
-			// Trim trailing spaces and CR: header lines must be exactly what the PLY grammar allows,
-			// since Assimp's parser can loop on a malformed header (e.g. data glued to end_header).
-			while ( n > 0 && ( line[n - 1] == '\r' || line[n - 1] == ' ' || line[n - 1] == '\t' ) )
-			{
-				line[--n] = '\0';
-			}
-			++lineNumber;
-			if ( strcmp( line, "end_header" ) == 0 )
-			{
-				ended = true;
-			}
-			else if ( lineNumber == 1 ? strcmp( line, "ply" ) != 0
-									  : ( strncmp( line, "format ", 7 ) != 0 && strncmp( line, "comment", 7 ) != 0 &&
-										  strncmp( line, "obj_info", 8 ) != 0 && strncmp( line, "element ", 8 ) != 0 &&
-										  strncmp( line, "property ", 9 ) != 0 ) )
-			{
-				smpSetError( error, errorSize, path, "PLY header line %d is malformed: '%.48s'", lineNumber, line );
-				return false;
-			}
-			else if ( strncmp( line, "element ", 8 ) == 0 )
-			{
-				const char* countText = strrchr( line, ' ' );
-				char* end = NULL;
-				errno = 0;
-				long long v = countText != NULL ? strtoll( countText + 1, &end, 10 ) : -1;
-				if ( end == NULL || end == countText + 1 || *end != '\0' || errno == ERANGE || v < 0 ||
-					 v > SMP_IO_MAX_TRIANGLES )
-				{
-					smpSetError( error, errorSize, path, "PLY header: bad or absurd element count in '%.64s'", line );
-					return false;
-				}
-				total += v;
-			}
-		}
-		if ( !ended )
-		{
-			smpSetError( error, errorSize, path, "truncated file: PLY header without end_header" );
-			return false;
-		}
-		if ( total > (long long)( size - ( pos < size ? pos : size ) ) )
-		{
-			smpSetError( error, errorSize, path,
-						 "truncated file: the PLY header declares %lld elements, the body has %zu bytes", total,
-						 size - ( pos < size ? pos : size ) );
-			return false;
-		}
-		return true;
+		return smpPrecheckPly( path, data, size, error, errorSize );
 	}
 	smpSetError( error, errorSize, path, "unsupported format (use .tri, .tris, .obj, .stl, .ply or .off)" );
 	return false;

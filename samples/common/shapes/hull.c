@@ -134,18 +134,9 @@ static double smpDist2( const double* a, const double* b )
 	return dx * dx + dy * dy + dz * dz;
 }
 
-bool smpMakeConvexHull( const double* points, int pointCount, smpSoup* out )
+// Bounding box of the points; false on a non-finite or huge (> 1e150) coordinate.
+static bool smpHull_Bounds( const double* points, int pointCount, double lo[3], double hi[3] )
 {
-	if ( out == NULL )
-	{
-		return false;
-	}
-	smpClearSoup( out );
-	if ( points == NULL || pointCount < 4 || pointCount > ( 1 << 24 ) )
-	{
-		return false;
-	}
-	double lo[3], hi[3];
 	for ( int a = 0; a < 3; ++a )
 	{
 		lo[a] = hi[a] = points[a];
@@ -163,14 +154,16 @@ bool smpMakeConvexHull( const double* points, int pointCount, smpSoup* out )
 			hi[a] = c > hi[a] ? c : hi[a];
 		}
 	}
-	double diagonal = sqrt( smpDist2( lo, hi ) );
-	if ( !( diagonal > 0.0 ) )
-	{
-		return false;
-	}
-	const double eps = 1e-8 * diagonal;
+	return true;
+}
 
-	// Initial tetrahedron from extreme points.
+// Initial tetrahedron from extreme points: the lowest point (x, then y, then z), the point
+// farthest from it, the point farthest from their line and the point farthest from their
+// plane, as four outward faces with their neighbour links. False when the points are within eps
+// of a point, a line or a plane, or on out of memory.
+static bool smpHull_Seed( smpHull* h, int pointCount, double eps, int outSeed[4] )
+{
+	const double* points = h->p;
 	int i0 = 0;
 	for ( int i = 1; i < pointCount; ++i )
 	{
@@ -222,15 +215,13 @@ bool smpMakeConvexHull( const double* points, int pointCount, smpSoup* out )
 	{
 		return false;
 	}
-	smpHull h = { 0 };
-	h.p = points;
 	smpHullFace probe = { .v = { i0, i1, i2 } };
-	smpHull_SetPlane( &h, &probe );
+	smpHull_SetPlane( h, &probe );
 	int i3 = -1;
 	best = 0.0;
 	for ( int i = 0; i < pointCount; ++i )
 	{
-		double d = fabs( smpHull_Distance( &h, &probe, i ) );
+		double d = fabs( smpHull_Distance( h, &probe, i ) );
 		if ( d > best )
 		{
 			best = d;
@@ -241,260 +232,292 @@ bool smpMakeConvexHull( const double* points, int pointCount, smpSoup* out )
 	{
 		return false;
 	}
-	if ( smpHull_Distance( &h, &probe, i3 ) > 0.0 )
+	if ( smpHull_Distance( h, &probe, i3 ) > 0.0 )
 	{
 		int t = i1;
 		i1 = i2;
 		i2 = t;
 	}
 	// Now i3 is below face (i0, i1, i2).
-	smpHull_AddFace( &h, i0, i1, i2 );
-	smpHull_AddFace( &h, i0, i3, i1 );
-	smpHull_AddFace( &h, i1, i3, i2 );
-	smpHull_AddFace( &h, i2, i3, i0 );
-	if ( h.failed )
+	smpHull_AddFace( h, i0, i1, i2 );
+	smpHull_AddFace( h, i0, i3, i1 );
+	smpHull_AddFace( h, i1, i3, i2 );
+	smpHull_AddFace( h, i2, i3, i0 );
+	if ( h->failed )
 	{
-		free( h.faces );
 		return false;
 	}
 	for ( int f = 0; f < 4; ++f )
 	{
 		for ( int k = 0; k < 3; ++k )
 		{
-			int a = h.faces[f].v[k], b = h.faces[f].v[( k + 1 ) % 3];
+			int a = h->faces[f].v[k], b = h->faces[f].v[( k + 1 ) % 3];
 			for ( int g = 0; g < 4; ++g )
 			{
 				for ( int m = 0; m < 3 && g != f; ++m )
 				{
-					if ( h.faces[g].v[m] == b && h.faces[g].v[( m + 1 ) % 3] == a )
+					if ( h->faces[g].v[m] == b && h->faces[g].v[( m + 1 ) % 3] == a )
 					{
-						h.faces[f].nb[k] = g;
+						h->faces[f].nb[k] = g;
 					}
 				}
 			}
 		}
 	}
+	outSeed[0] = i0;
+	outSeed[1] = i1;
+	outSeed[2] = i2;
+	outSeed[3] = i3;
+	return true;
+}
 
-	smpHullOrder* order = (smpHullOrder*)malloc( (size_t)pointCount * sizeof( smpHullOrder ) );
-	int* startOf = (int*)malloc( (size_t)pointCount * sizeof( int ) );
-	int* stack = NULL;
-	int* horizon = NULL; // triples: visible face, edge index, new face
-	int* remap = NULL;
-	int scratchCapacity = 0;
-	if ( order == NULL || startOf == NULL )
-	{
-		h.failed = true;
-	}
-	// Farthest from the box centre first: extreme points come early, so points that end up
-	// inside or on a face are rarely inserted and later buried.
-	double centre[3] = { 0.5 * ( lo[0] + hi[0] ), 0.5 * ( lo[1] + hi[1] ), 0.5 * ( lo[2] + hi[2] ) };
-	int orderCount = 0;
-	for ( int i = 0; i < pointCount && !h.failed; ++i )
-	{
-		startOf[i] = -1;
-		if ( i != i0 && i != i1 && i != i2 && i != i3 )
-		{
-			order[orderCount].key = smpDist2( points + 3 * i, centre );
-			order[orderCount].index = i;
-			++orderCount;
-		}
-	}
-	if ( !h.failed )
-	{
-		qsort( order, (size_t)orderCount, sizeof( smpHullOrder ), smpCompareHullOrder );
-	}
+// Scratch arrays of the insertions, sized for capacity faces.
+typedef struct smpHullScratch
+{
+	int* stack;
+	int* horizon; // triples: visible face, edge index, new face
+	int* remap;   // also the list of visible faces
+	int capacity;
+} smpHullScratch;
 
-	for ( int step = 0; step < orderCount && !h.failed; ++step )
+// Grows the scratch arrays to room for the faces plus 16; false (and h->failed) when out of memory.
+static bool smpHullScratch_Reserve( smpHullScratch* s, smpHull* h )
+{
+	if ( s->capacity >= h->faceCount + 16 )
 	{
-		int point = order[step].index;
-		int top = -1;
-		double topDist = eps;
-		for ( int f = 0; f < h.faceCount; ++f )
+		return true;
+	}
+	int cap = 2 * ( h->faceCount + 16 );
+	int* st = (int*)realloc( s->stack, (size_t)cap * sizeof( int ) );
+	if ( st != NULL )
+	{
+		s->stack = st;
+	}
+	int* hz = (int*)realloc( s->horizon, (size_t)cap * 9 * sizeof( int ) ); // up to 3 edges per face
+	if ( hz != NULL )
+	{
+		s->horizon = hz;
+	}
+	int* rm = (int*)realloc( s->remap, (size_t)cap * sizeof( int ) );
+	if ( rm != NULL )
+	{
+		s->remap = rm;
+	}
+	if ( st == NULL || hz == NULL || rm == NULL )
+	{
+		h->failed = true;
+		return false;
+	}
+	s->capacity = cap;
+	return true;
+}
+
+// The alive face the point is farthest above, by more than eps; -1 when it is inside or on the hull.
+static int smpHull_TopFace( const smpHull* h, int point, double eps )
+{
+	int top = -1;
+	double topDist = eps;
+	for ( int f = 0; f < h->faceCount; ++f )
+	{
+		if ( h->faces[f].alive )
 		{
-			if ( h.faces[f].alive )
+			double d = smpHull_Distance( h, h->faces + f, point );
+			if ( d > topDist )
 			{
-				double d = smpHull_Distance( &h, h.faces + f, point );
-				if ( d > topDist )
+				topDist = d;
+				top = f;
+			}
+		}
+	}
+	return top;
+}
+
+// Grows the visible region from the top face through neighbours the point is more than eps above,
+// marking each with step; writes the faces into visible and returns their count.
+static int smpHull_GrowVisible( smpHull* h, int top, int point, int step, double eps, int* stack, int* visible )
+{
+	int visibleCount = 0;
+	int stackSize = 0;
+	stack[stackSize++] = top;
+	h->faces[top].mark = step;
+	while ( stackSize > 0 )
+	{
+		int f = stack[--stackSize];
+		visible[visibleCount++] = f;
+		for ( int k = 0; k < 3; ++k )
+		{
+			int g = h->faces[f].nb[k];
+			if ( g >= 0 && h->faces[g].mark != step && smpHull_Distance( h, h->faces + g, point ) > eps )
+			{
+				h->faces[g].mark = step;
+				stack[stackSize++] = g;
+			}
+		}
+	}
+	return visibleCount;
+}
+
+// Horizon edges: visible face edges whose neighbour is not visible, as triples (face, edge, -1),
+// with startOf[a] the edge that starts at vertex a. Returns their count; *outSimple tells whether
+// they form one simple cycle (no vertex starts two edges, one loop through all of them).
+static int smpHull_Horizon( const smpHull* h, const int* visible, int visibleCount, int step, int* horizon,
+							int* startOf, bool* outSimple )
+{
+	int horizonCount = 0;
+	bool simple = true;
+	for ( int i = 0; i < visibleCount && simple; ++i )
+	{
+		int f = visible[i];
+		for ( int k = 0; k < 3; ++k )
+		{
+			int g = h->faces[f].nb[k];
+			if ( h->faces[g].mark != step )
+			{
+				int a = h->faces[f].v[k];
+				if ( startOf[a] >= 0 )
 				{
-					topDist = d;
-					top = f;
+					simple = false;
+					break;
 				}
+				startOf[a] = horizonCount;
+				horizon[3 * horizonCount + 0] = f;
+				horizon[3 * horizonCount + 1] = k;
+				horizon[3 * horizonCount + 2] = -1;
+				++horizonCount;
 			}
 		}
-		if ( top < 0 )
+	}
+	if ( simple && horizonCount >= 3 )
+	{
+		// One cycle through all horizon edges?
+		int e = 0;
+		int steps = 0;
+		do
 		{
-			continue; // inside or on the hull
-		}
-		if ( scratchCapacity < h.faceCount + 16 )
-		{
-			int cap = 2 * ( h.faceCount + 16 );
-			int* s = (int*)realloc( stack, (size_t)cap * sizeof( int ) );
-			if ( s != NULL )
-			{
-				stack = s;
-			}
-			int* hz = (int*)realloc( horizon, (size_t)cap * 9 * sizeof( int ) ); // up to 3 edges per face
-			if ( hz != NULL )
-			{
-				horizon = hz;
-			}
-			int* rm = (int*)realloc( remap, (size_t)cap * sizeof( int ) );
-			if ( rm != NULL )
-			{
-				remap = rm;
-			}
-			if ( s == NULL || hz == NULL || rm == NULL )
-			{
-				h.failed = true;
-				break;
-			}
-			scratchCapacity = cap;
-		}
-		// Grow the visible region from the top face.
-		int visibleCount = 0;
-		int stackSize = 0;
-		stack[stackSize++] = top;
-		h.faces[top].mark = step;
-		int* visible = remap; // reuse as the visible list
-		while ( stackSize > 0 )
-		{
-			int f = stack[--stackSize];
-			visible[visibleCount++] = f;
-			for ( int k = 0; k < 3; ++k )
-			{
-				int g = h.faces[f].nb[k];
-				if ( g >= 0 && h.faces[g].mark != step && smpHull_Distance( &h, h.faces + g, point ) > eps )
-				{
-					h.faces[g].mark = step;
-					stack[stackSize++] = g;
-				}
-			}
-		}
-		// Horizon edges: visible face edges whose neighbour is not visible.
-		int horizonCount = 0;
-		bool simple = true;
-		for ( int i = 0; i < visibleCount && simple; ++i )
-		{
-			int f = visible[i];
-			for ( int k = 0; k < 3; ++k )
-			{
-				int g = h.faces[f].nb[k];
-				if ( h.faces[g].mark != step )
-				{
-					int a = h.faces[f].v[k];
-					if ( startOf[a] >= 0 )
-					{
-						simple = false;
-						break;
-					}
-					startOf[a] = horizonCount;
-					horizon[3 * horizonCount + 0] = f;
-					horizon[3 * horizonCount + 1] = k;
-					horizon[3 * horizonCount + 2] = -1;
-					++horizonCount;
-				}
-			}
-		}
-		if ( simple && horizonCount >= 3 )
-		{
-			// One cycle through all horizon edges?
-			int e = 0;
-			int steps = 0;
-			do
-			{
-				int f = horizon[3 * e];
-				int k = horizon[3 * e + 1];
-				int b = h.faces[f].v[( k + 1 ) % 3];
-				e = startOf[b];
-				++steps;
-			} while ( e > 0 && steps <= horizonCount );
-			simple = e == 0 && steps == horizonCount;
-		}
-		else
-		{
-			simple = false;
-		}
-		if ( !simple )
-		{
-			// Numerically inconsistent visibility (rare, near-degenerate input): leave the hull
-			// as it is; the point is within a few eps of it.
-			for ( int i = 0; i < horizonCount; ++i )
-			{
-				startOf[h.faces[horizon[3 * i]].v[horizon[3 * i + 1]]] = -1;
-			}
-			continue;
-		}
-		// Replace the visible faces by a cone from the point to the horizon.
-		for ( int i = 0; i < horizonCount; ++i )
-		{
-			int f = horizon[3 * i];
-			int k = horizon[3 * i + 1];
-			int a = h.faces[f].v[k];
-			int b = h.faces[f].v[( k + 1 ) % 3];
-			int outside = h.faces[f].nb[k];
-			int nf = smpHull_AddFace( &h, a, b, point );
-			if ( nf < 0 )
-			{
-				break;
-			}
-			horizon[3 * i + 2] = nf;
-			h.faces[nf].nb[0] = outside;
-			for ( int m = 0; m < 3; ++m )
-			{
-				if ( h.faces[outside].nb[m] == f )
-				{
-					h.faces[outside].nb[m] = nf;
-				}
-			}
-		}
-		if ( h.failed )
+			int f = horizon[3 * e];
+			int k = horizon[3 * e + 1];
+			int b = h->faces[f].v[( k + 1 ) % 3];
+			e = startOf[b];
+			++steps;
+		} while ( e > 0 && steps <= horizonCount );
+		simple = e == 0 && steps == horizonCount;
+	}
+	else
+	{
+		simple = false;
+	}
+	*outSimple = simple;
+	return horizonCount;
+}
+
+// Replaces the visible faces by a cone from the point to the horizon and links the cone's faces
+// to each other and to the faces outside; stops on out of memory (h->failed).
+static void smpHull_AddCone( smpHull* h, int* horizon, int horizonCount, const int* startOf, int point )
+{
+	for ( int i = 0; i < horizonCount; ++i )
+	{
+		int f = horizon[3 * i];
+		int k = horizon[3 * i + 1];
+		int a = h->faces[f].v[k];
+		int b = h->faces[f].v[( k + 1 ) % 3];
+		int outside = h->faces[f].nb[k];
+		int nf = smpHull_AddFace( h, a, b, point );
+		if ( nf < 0 )
 		{
 			break;
 		}
-		for ( int i = 0; i < horizonCount; ++i )
+		horizon[3 * i + 2] = nf;
+		h->faces[nf].nb[0] = outside;
+		for ( int m = 0; m < 3; ++m )
 		{
-			int f = horizon[3 * i];
-			int k = horizon[3 * i + 1];
-			int b = h.faces[f].v[( k + 1 ) % 3];
-			int nf = horizon[3 * i + 2];
-			int next = horizon[3 * startOf[b] + 2];
-			h.faces[nf].nb[1] = next;
-			h.faces[next].nb[2] = nf;
-		}
-		for ( int i = 0; i < horizonCount; ++i )
-		{
-			startOf[h.faces[horizon[3 * i]].v[horizon[3 * i + 1]]] = -1;
-		}
-		for ( int i = 0; i < visibleCount; ++i )
-		{
-			h.faces[visible[i]].alive = 0;
-			h.aliveCount--;
-		}
-		if ( h.faceCount - h.aliveCount > h.aliveCount + 256 && h.faceCount <= scratchCapacity )
-		{
-			smpHull_Compact( &h, remap );
+			if ( h->faces[outside].nb[m] == f )
+			{
+				h->faces[outside].nb[m] = nf;
+			}
 		}
 	}
-	free( order );
-	free( stack );
-	free( horizon );
-	free( remap );
-
-	// Emit alive faces with compact vertex numbering (first use order).
-	smpSoupBuilder b = { 0 };
-	if ( !h.failed && startOf != NULL )
+	if ( h->failed )
 	{
-		smpBuilder_Reserve( &b, h.aliveCount / 2 + 2, h.aliveCount );
-		for ( int f = 0; f < h.faceCount && !b.failed; ++f )
+		return;
+	}
+	for ( int i = 0; i < horizonCount; ++i )
+	{
+		int f = horizon[3 * i];
+		int k = horizon[3 * i + 1];
+		int b = h->faces[f].v[( k + 1 ) % 3];
+		int nf = horizon[3 * i + 2];
+		int next = horizon[3 * startOf[b] + 2];
+		h->faces[nf].nb[1] = next;
+		h->faces[next].nb[2] = nf;
+	}
+}
+
+// Adds one point to the hull (step marks the faces it sees); false when out of memory.
+static bool smpHull_Insert( smpHull* h, smpHullScratch* s, int* startOf, int point, int step, double eps )
+{
+	int top = smpHull_TopFace( h, point, eps );
+	if ( top < 0 )
+	{
+		return true; // inside or on the hull
+	}
+	if ( !smpHullScratch_Reserve( s, h ) )
+	{
+		return false;
+	}
+	int* visible = s->remap;
+	int visibleCount = smpHull_GrowVisible( h, top, point, step, eps, s->stack, visible );
+	bool simple = true;
+	int horizonCount = smpHull_Horizon( h, visible, visibleCount, step, s->horizon, startOf, &simple );
+	if ( !simple )
+	{
+		// Numerically inconsistent visibility (rare, near-degenerate input): leave the hull
+		// as it is; the point is within a few eps of it.
+		for ( int i = 0; i < horizonCount; ++i )
 		{
-			if ( !h.faces[f].alive )
+			startOf[h->faces[s->horizon[3 * i]].v[s->horizon[3 * i + 1]]] = -1;
+		}
+		return true;
+	}
+	smpHull_AddCone( h, s->horizon, horizonCount, startOf, point );
+	if ( h->failed )
+	{
+		return false;
+	}
+	for ( int i = 0; i < horizonCount; ++i )
+	{
+		startOf[h->faces[s->horizon[3 * i]].v[s->horizon[3 * i + 1]]] = -1;
+	}
+	for ( int i = 0; i < visibleCount; ++i )
+	{
+		h->faces[visible[i]].alive = 0;
+		h->aliveCount--;
+	}
+	if ( h->faceCount - h->aliveCount > h->aliveCount + 256 && h->faceCount <= s->capacity )
+	{
+		smpHull_Compact( h, s->remap );
+	}
+	return true;
+}
+
+// Emits the alive faces with compact vertex numbering (first use order); startOf is all -1 and
+// becomes the vertex map.
+static bool smpHull_Emit( const smpHull* h, int* startOf, smpSoup* out )
+{
+	const double* points = h->p;
+	smpSoupBuilder b = { 0 };
+	if ( !h->failed && startOf != NULL )
+	{
+		smpBuilder_Reserve( &b, h->aliveCount / 2 + 2, h->aliveCount );
+		for ( int f = 0; f < h->faceCount && !b.failed; ++f )
+		{
+			if ( !h->faces[f].alive )
 			{
 				continue;
 			}
 			int v[3];
 			for ( int k = 0; k < 3; ++k )
 			{
-				int src = h.faces[f].v[k];
+				int src = h->faces[f].v[k];
 				if ( startOf[src] < 0 )
 				{
 					startOf[src] =
@@ -509,9 +532,83 @@ bool smpMakeConvexHull( const double* points, int pointCount, smpSoup* out )
 	{
 		b.failed = true;
 	}
+	return smpBuilder_Finish( &b, out );
+}
+
+bool smpMakeConvexHull( const double* points, int pointCount, smpSoup* out )
+{
+	if ( out == NULL )
+	{
+		return false;
+	}
+	smpClearSoup( out );
+	if ( points == NULL || pointCount < 4 || pointCount > ( 1 << 24 ) )
+	{
+		return false;
+	}
+	double lo[3], hi[3];
+	if ( !smpHull_Bounds( points, pointCount, lo, hi ) )
+	{
+		return false;
+	}
+	double diagonal = sqrt( smpDist2( lo, hi ) );
+	if ( !( diagonal > 0.0 ) )
+	{
+		return false;
+	}
+	const double eps = 1e-8 * diagonal;
+
+	smpHull h = { 0 };
+	h.p = points;
+	int seed[4];
+	if ( !smpHull_Seed( &h, pointCount, eps, seed ) )
+	{
+		free( h.faces );
+		return false;
+	}
+
+	smpHullOrder* order = (smpHullOrder*)malloc( (size_t)pointCount * sizeof( smpHullOrder ) );
+	int* startOf = (int*)malloc( (size_t)pointCount * sizeof( int ) );
+	if ( order == NULL || startOf == NULL )
+	{
+		h.failed = true;
+	}
+	// Farthest from the box centre first: extreme points come early, so points that end up
+	// inside or on a face are rarely inserted and later buried.
+	double centre[3] = { 0.5 * ( lo[0] + hi[0] ), 0.5 * ( lo[1] + hi[1] ), 0.5 * ( lo[2] + hi[2] ) };
+	int orderCount = 0;
+	for ( int i = 0; i < pointCount && !h.failed; ++i )
+	{
+		startOf[i] = -1;
+		if ( i != seed[0] && i != seed[1] && i != seed[2] && i != seed[3] )
+		{
+			order[orderCount].key = smpDist2( points + 3 * i, centre );
+			order[orderCount].index = i;
+			++orderCount;
+		}
+	}
+	if ( !h.failed )
+	{
+		qsort( order, (size_t)orderCount, sizeof( smpHullOrder ), smpCompareHullOrder );
+	}
+
+	smpHullScratch scratch = { 0 };
+	for ( int step = 0; step < orderCount && !h.failed; ++step )
+	{
+		if ( !smpHull_Insert( &h, &scratch, startOf, order[step].index, step, eps ) )
+		{
+			break;
+		}
+	}
+	free( order );
+	free( scratch.stack );
+	free( scratch.horizon );
+	free( scratch.remap );
+
+	bool ok = smpHull_Emit( &h, startOf, out );
 	free( startOf );
 	free( h.faces );
-	return smpBuilder_Finish( &b, out );
+	return ok;
 }
 
 static uint64_t smpNextRandom( uint64_t* state )
