@@ -46,21 +46,10 @@ bool smpLoadPath( const char* path, smpPath* out, char* error, size_t errorSize 
 		return false;
 	}
 	memset( out, 0, sizeof( *out ) );
-	if ( path == NULL || path[0] == '\0' )
-	{
-		smpSetError( error, errorSize, "(no file name)", "empty path" );
-		return false;
-	}
 	size_t size = 0;
-	char* data = smpReadFile( path, &size, error, errorSize );
+	char* data = smpReadNonEmptyFile( path, &size, error, errorSize );
 	if ( data == NULL )
 	{
-		return false;
-	}
-	if ( size == 0 || smpIsBlank( data, size ) )
-	{
-		free( data );
-		smpSetError( error, errorSize, path, "empty file" );
 		return false;
 	}
 	if ( memchr( data, '\0', size ) != NULL )

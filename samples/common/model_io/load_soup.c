@@ -17,21 +17,10 @@ bool smpLoadSoup( const char* path, smpSoup* out, char* error, size_t errorSize 
 		return false;
 	}
 	smpClearSoupOut( out );
-	if ( path == NULL || path[0] == '\0' )
-	{
-		smpSetError( error, errorSize, "(no file name)", "empty path" );
-		return false;
-	}
 	size_t size = 0;
-	char* data = smpReadFile( path, &size, error, errorSize );
+	char* data = smpReadNonEmptyFile( path, &size, error, errorSize );
 	if ( data == NULL )
 	{
-		return false;
-	}
-	if ( size == 0 || smpIsBlank( data, size ) )
-	{
-		free( data );
-		smpSetError( error, errorSize, path, "empty file" );
 		return false;
 	}
 	bool ok = false;

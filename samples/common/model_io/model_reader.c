@@ -268,7 +268,7 @@ bool smpHasExtension( const char* path, const char* ext )
 	return true;
 }
 
-bool smpIsBlank( const char* data, size_t size )
+static bool smpIsBlank( const char* data, size_t size )
 {
 	for ( size_t i = 0; i < size; ++i )
 	{
@@ -278,4 +278,27 @@ bool smpIsBlank( const char* data, size_t size )
 		}
 	}
 	return true;
+}
+
+char* smpReadNonEmptyFile( const char* path, size_t* outSize, char* error, size_t errorSize )
+{
+	if ( path == NULL || path[0] == '\0' )
+	{
+		smpSetError( error, errorSize, "(no file name)", "empty path" );
+		return NULL;
+	}
+	size_t size = 0;
+	char* data = smpReadFile( path, &size, error, errorSize );
+	if ( data == NULL )
+	{
+		return NULL;
+	}
+	if ( size == 0 || smpIsBlank( data, size ) )
+	{
+		free( data );
+		smpSetError( error, errorSize, path, "empty file" );
+		return NULL;
+	}
+	*outSize = size;
+	return data;
 }

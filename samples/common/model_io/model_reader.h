@@ -35,6 +35,8 @@ void smpSetError( char* error, size_t errorSize, const char* path, const char* f
 void smpClearSoupOut( smpSoup* soup );
 /// Reads a whole file (chunked, so pipes and odd files work); NUL-terminated. NULL with a message.
 char* smpReadFile( const char* path, size_t* outSize, char* error, size_t errorSize );
+/// smpReadFile for a loader: NULL with a message also for an empty path and an empty or blank file.
+char* smpReadNonEmptyFile( const char* path, size_t* outSize, char* error, size_t errorSize );
 bool smpIsSpace( char c );
 /// Next whitespace-separated token; false at end of data (token empty) or on an overlong token.
 bool smpNextToken( smpTokenizer* t );
@@ -45,7 +47,6 @@ bool smpCheckCount( smpTokenizer* t, long long count, long long cap, const char*
 bool smpExpectEnd( smpTokenizer* t, const char* after );
 /// Case-insensitive test of the file name's ending.
 bool smpHasExtension( const char* path, const char* ext );
-bool smpIsBlank( const char* data, size_t size );
 
 /// tri.c
 bool smpParseTri( smpTokenizer* t, smpSoup* out );
