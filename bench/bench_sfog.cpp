@@ -9,7 +9,7 @@
 
 extern "C" {
 #include "mesh.h"
-#include "sfog.h"
+#include "sfog_experiments.h"
 }
 
 #ifdef POLYDEPTH_HAVE_CCD

@@ -35,6 +35,25 @@ typedef struct pdSfogWalk
 	bool failed;
 } pdSfogWalk;
 
+bool pdSfog_PushPair( pdWorkspace* ws, int* ioCount, pdContactKind kind, int a, int b )
+{
+	if ( *ioCount >= PD_SFOG_MAX_PAIRS )
+	{
+		return false;
+	}
+	size_t need = sizeof( pdSfogPair ) * (size_t)( *ioCount + 1 );
+	if ( need > ws->sfogPairs.capacity && !pdBuffer_Reserve( &ws->sfogPairs, need, true ) )
+	{
+		return false;
+	}
+	pdSfogPair* pairs = ws->sfogPairs.data;
+	pairs[*ioCount].kind = kind;
+	pairs[*ioCount].a = a;
+	pairs[*ioCount].b = b;
+	*ioCount += 1;
+	return true;
+}
+
 static void pdSfog_Consider( pdSfogWalk* w, double overlap, pdVec3 axis )
 {
 	if ( overlap < w->best )

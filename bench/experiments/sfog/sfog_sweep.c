@@ -8,9 +8,9 @@
 // and corners; items that reach a pole span every longitude). Arcs are inserted at their
 // western end and tested only against the active arcs of the other colour; face nodes are
 // tested against the active regions of the other colour when the meridian passes them. The
-// exact tests are the applicability predicates of sfog.c, and the intervals are padded by their
-// tolerance, so the sweep reports exactly the naive set.
-#include "sfog.h"
+// exact tests are the applicability predicates of sfog_applicable.c, and the intervals are
+// padded by their tolerance, so the sweep reports exactly the naive set.
+#include "sfog_experiments.h"
 
 #include "core.h"
 
@@ -620,4 +620,41 @@ pdStatus pdSfog_OverlayNaive( const pdMesh* meshA, const pdMat33* rotationA, con
 	*outCount = count;
 	*outPairs = ws->sfogPairs.data;
 	return PD_STATUS_OK;
+}
+
+static int pdSfog_ComparePairs( const void* x, const void* y )
+{
+	const pdSfogPair* p = x;
+	const pdSfogPair* q = y;
+	if ( p->kind != q->kind )
+	{
+		return (int)p->kind < (int)q->kind ? -1 : 1;
+	}
+	if ( p->a != q->a )
+	{
+		return p->a < q->a ? -1 : 1;
+	}
+	if ( p->b != q->b )
+	{
+		return p->b < q->b ? -1 : 1;
+	}
+	return 0;
+}
+
+int pdSfog_SortPairs( pdSfogPair* pairs, int count )
+{
+	if ( count <= 1 )
+	{
+		return count;
+	}
+	qsort( pairs, (size_t)count, sizeof( pdSfogPair ), pdSfog_ComparePairs );
+	int m = 1;
+	for ( int i = 1; i < count; ++i )
+	{
+		if ( pdSfog_ComparePairs( pairs + i, pairs + m - 1 ) != 0 )
+		{
+			pairs[m++] = pairs[i];
+		}
+	}
+	return m;
 }

@@ -24,8 +24,8 @@
 // endpoints. Arcs the sweep cannot order (near a pole, on a meridian great circle, undecidable)
 // are tested against every arc of the other colour. Node-in-region inclusions run in the same
 // event loop (latitude-banded active region lists, as in the banded sweep). Every candidate goes
-// through the exact predicates of sfog.c, so the output is the naive set.
-#include "sfog.h"
+// through the exact predicates of sfog_applicable.c, so the output is the naive set.
+#include "sfog_experiments.h"
 
 #include "core.h"
 
