@@ -71,6 +71,27 @@ bool pdSfog_SweepRegionRange( const pdSfogSweepFrame* f, double pad, const pdSfo
 /// bounds; returns the count (1 or 2).
 int pdSfog_SweepPieces( bool range, double lo, double hi, double zlo, double zhi, double outLo[2], double outHi[2],
 						double outZLo[2], double outZHi[2] );
+/// Latitude bands of the banded active lists (both sweeps).
+#define PD_SFOG_SWEEP_BANDS 16
+/// The band of height z in [-1, 1].
+int pdSfog_SweepBand( double z );
+
+/// A sweep event at longitude lon: item is inserted (order 0), tested as a point (1) or removed
+/// (2). Ties break by order, then item.
+typedef struct pdSfogSweepEvent
+{
+	double lon;
+	int order;
+	int item;
+} pdSfogSweepEvent;
+/// qsort comparator of pdSfogSweepEvent.
+int pdSfog_CompareSweepEvents( const void* x, const void* y );
+
 bool pdSfog_HasRing( const pdSfog* g, int v );
 bool pdSfog_Usable( const pdMesh* mesh );
+/// Clears an overlay's outputs (outStats may be NULL) and checks its inputs: false when the
+/// workspace, a mesh, its graph or a rotation is missing.
+bool pdSfog_StartOverlay( const pdMesh* meshA, const pdMat33* rotationA, const pdMesh* meshB, const pdMat33* rotationB,
+						  const pdWorkspace* ws, int* outCount, const pdSfogPair** outPairs,
+						  pdSfogOverlayStats* outStats );
 int64_t pdSfog_PairsBefore( const pdSfog* sA, const pdSfog* sB );
