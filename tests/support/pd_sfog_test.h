@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Helpers of the orientation-graph tests (tests/core/test_sfog*.cpp and the overlay
+// Shared code of the orientation-graph tests (tests/core/test_sfog*.cpp and the overlay
 // experiments' tests): meshes from soups and raw arrays, brute-force supports, feature lookups
 // for pdSfog_IsApplicable, pair sets, the SAT depth of two convex meshes, and odd soups that are
 // not closed outward manifolds.
