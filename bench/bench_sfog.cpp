@@ -3,13 +3,13 @@
 // pruning at the contact configurations, PD query time with pruning on and off; (b) the exact
 // convex PD from the orientation-graph overlay against libccd's EPA, both checked against a SAT
 // oracle (face normals and the edge pairs whose Gauss-map arcs cross), in one run; (c) the
-// overlay sweeps on the large models (plain, banded, red-blue blocks; naive as the reference
-// where it is affordable), side by side on the same rotations.
+// overlay sweeps of bench/experiments/sfog on the large models (plain, banded, red-blue blocks;
+// naive as the reference where it is affordable), side by side on the same rotations.
 #include "bench_util.h"
 
 extern "C" {
 #include "mesh.h"
-#include "sfog.h"
+#include "sfog_experiments.h"
 }
 
 #ifdef POLYDEPTH_HAVE_CCD

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The spherical face orientation graph (Gauss map) of a mesh and the applicability predicates
-// of orientation pruning. Faces map to points (merged across flat edges), edges to great-circle
-// arcs (minor for convex, major for concave edges), vertices to the spherical polygons of their
-// normal cones (convex vertices) or of a pseudo-vertex (the local convex hull of the vertex's
-// edges, when its extreme edges are convex). Anything that cannot be decided is marked so and
-// is never pruned.
+// Building the spherical face orientation graph (Gauss map) of a mesh, the structure read by
+// the applicability predicates (sfog_applicable.c) and the convex overlay (sfog_overlay.c).
+// Faces map to points (merged across flat edges), edges to great-circle arcs (minor for convex,
+// major for concave edges), vertices to the spherical polygons of their normal cones (convex
+// vertices) or of a pseudo-vertex (the local convex hull of the vertex's edges, when its
+// extreme edges are convex). Anything that cannot be decided is marked so and is never pruned.
 #include "sfog.h"
 
 #include "core.h"
@@ -46,14 +46,6 @@ static bool pdSfog_EdgeIsSolid( int flags )
 	return ( flags & PD_SFOG_EDGE_BAD ) == 0 && ( flags & ( PD_EDGE_CONVEX | PD_EDGE_CONCAVE | PD_EDGE_FLAT ) ) != 0;
 }
 
-// Orders the triangles around vertex v into one cycle (outward winding: the successor of
-// (v, a, b) is the triangle (v, b, c)). Fills ring arrays; returns false when the faces do not
-// form a single cycle (non-manifold vertex, open fan).
-static int pdSfog_Canonical( const pdMesh* mesh, int v )
-{
-	return mesh->canonicalVertex != NULL ? mesh->canonicalVertex[v] : v;
-}
-
 // Local index (0..2) of canonical vertex v in triangle t.
 static int pdSfog_LocalIndex( const pdMesh* mesh, int t, int v )
 {
@@ -66,6 +58,9 @@ static int pdSfog_Corner( const pdMesh* mesh, int t, int local )
 	return pdSfog_Canonical( mesh, mesh->triangles[t][local % 3] );
 }
 
+// Orders the triangles around vertex v into one cycle (outward winding: the successor of
+// (v, a, b) is the triangle (v, b, c)). Fills ring arrays; returns false when the faces do not
+// form a single cycle (non-manifold vertex, open fan).
 static bool pdSfog_OrderRing( const pdMesh* mesh, int v, int* tris, int* locals, int count )
 {
 	if ( count < 3 )
@@ -125,61 +120,72 @@ static int pdSfog_DedupeCorners( pdVec3* corners, int count )
 	return m;
 }
 
-// Classifies vertex v and writes its corners (at most valence of them). Returns the kind.
-static pdSfogVertexKind pdSfog_ClassifyVertex( const pdMesh* mesh, const pdSfog* s, int v, const int* tris, int count,
-											   const int* ringEdge, const pdVec3* dirs, pdVec3* outCorners,
-											   int* outCornerCount )
+// Region of a convex vertex: the node normals of its ordered faces, consecutive duplicates
+// removed. Undecidable when two consecutive corners are antipodal (knife edge).
+static pdSfogVertexKind pdSfog_ConvexRegion( const pdSfog* s, const int* tris, int count, pdVec3* outCorners,
+											 int* outCornerCount )
 {
-	*outCornerCount = 0;
-	bool allConvex = true;
-	for ( int k = 0; k < count; ++k )
+	for ( int j = 0; j < count; ++j )
 	{
-		int flags = mesh->edges[ringEdge[k]].flags;
-		if ( !pdSfog_EdgeIsSolid( flags ) || pdLengthSq( dirs[k] ) < 0.25 )
+		outCorners[j] = s->nodeNormals[s->triangleNode[tris[j]]];
+	}
+	int m = pdSfog_DedupeCorners( outCorners, count );
+	for ( int j = 0; j < m && m > 1; ++j )
+	{
+		if ( pdDot( outCorners[j], outCorners[( j + 1 ) % m] ) < -1.0 + PD_SFOG_KNIFE_EPS )
 		{
 			return PD_SFOG_VERTEX_UNDECIDABLE;
 		}
-		if ( ( flags & ( PD_EDGE_CONVEX | PD_EDGE_FLAT ) ) == 0 )
-		{
-			allConvex = false;
-		}
 	}
-	if ( allConvex )
-	{
-		// Convex when every incident face plane has every neighbour behind it.
-		for ( int j = 0; j < count && allConvex; ++j )
-		{
-			pdVec3 n = mesh->faceNormals[tris[j]];
-			for ( int k = 0; k < count; ++k )
-			{
-				if ( pdDot( n, dirs[k] ) > PD_SFOG_SUPPORT_EPS )
-				{
-					allConvex = false;
-					break;
-				}
-			}
-		}
-	}
-	if ( allConvex )
-	{
-		for ( int j = 0; j < count; ++j )
-		{
-			outCorners[j] = s->nodeNormals[s->triangleNode[tris[j]]];
-		}
-		int m = pdSfog_DedupeCorners( outCorners, count );
-		for ( int j = 0; j < m && m > 1; ++j )
-		{
-			if ( pdDot( outCorners[j], outCorners[( j + 1 ) % m] ) < -1.0 + PD_SFOG_KNIFE_EPS )
-			{
-				return PD_SFOG_VERTEX_UNDECIDABLE;
-			}
-		}
-		*outCornerCount = m;
-		return PD_SFOG_VERTEX_CONVEX;
-	}
+	*outCornerCount = m;
+	return PD_SFOG_VERTEX_CONVEX;
+}
 
-	// Pseudo-vertex: the supporting planes of the cone of edge directions (brute force over
-	// pairs, build time only); every edge on one of them must be convex.
+// Orders corners[count] around their mean so they bound the region in sequence. False when the
+// mean is too short to define the order.
+static bool pdSfog_OrderCornersAroundMean( pdVec3* corners, int count )
+{
+	pdVec3 axis = pdV3( 0.0, 0.0, 0.0 );
+	for ( int q = 0; q < count; ++q )
+	{
+		axis = pdAdd( axis, corners[q] );
+	}
+	if ( pdLength( axis ) < 1e-6 )
+	{
+		return false;
+	}
+	axis = pdNormalize( axis );
+	pdVec3 ref = fabs( axis.x ) < 0.6 ? pdV3( 1.0, 0.0, 0.0 ) : pdV3( 0.0, 1.0, 0.0 );
+	pdVec3 bu = pdNormalize( pdCross( axis, ref ) );
+	pdVec3 bw = pdCross( axis, bu );
+	double angles[PD_SFOG_MAX_VALENCE];
+	for ( int q = 0; q < count; ++q )
+	{
+		angles[q] = atan2( pdDot( corners[q], bw ), pdDot( corners[q], bu ) );
+	}
+	for ( int q = 1; q < count; ++q )
+	{
+		double a = angles[q];
+		pdVec3 c = corners[q];
+		int r = q - 1;
+		while ( r >= 0 && angles[r] > a )
+		{
+			angles[r + 1] = angles[r];
+			corners[r + 1] = corners[r];
+			--r;
+		}
+		angles[r + 1] = a;
+		corners[r + 1] = c;
+	}
+	return true;
+}
+
+// Region of a pseudo-vertex: the normals of the supporting planes of the cone of edge
+// directions (brute force over pairs, build time only), every edge on one of them convex.
+// Undecidable for a saddle (no supporting plane) or when a concave edge bounds the hull.
+static pdSfogVertexKind pdSfog_PseudoRegion( const pdMesh* mesh, int count, const int* ringEdge, const pdVec3* dirs,
+											 pdVec3* outCorners, int* outCornerCount )
+{
 	int facetCount = 0;
 	for ( int i = 0; i < count; ++i )
 	{
@@ -241,74 +247,60 @@ static pdSfogVertexKind pdSfog_ClassifyVertex( const pdMesh* mesh, const pdSfog*
 	{
 		return PD_SFOG_VERTEX_UNDECIDABLE; // saddle: the edges surround the vertex
 	}
-	// Order the facet normals around their mean so they bound the region in sequence.
-	pdVec3 axis = pdV3( 0.0, 0.0, 0.0 );
-	for ( int q = 0; q < facetCount; ++q )
-	{
-		axis = pdAdd( axis, outCorners[q] );
-	}
-	if ( pdLength( axis ) < 1e-6 )
+	if ( !pdSfog_OrderCornersAroundMean( outCorners, facetCount ) )
 	{
 		return PD_SFOG_VERTEX_UNDECIDABLE;
-	}
-	axis = pdNormalize( axis );
-	pdVec3 ref = fabs( axis.x ) < 0.6 ? pdV3( 1.0, 0.0, 0.0 ) : pdV3( 0.0, 1.0, 0.0 );
-	pdVec3 bu = pdNormalize( pdCross( axis, ref ) );
-	pdVec3 bw = pdCross( axis, bu );
-	double angles[PD_SFOG_MAX_VALENCE];
-	for ( int q = 0; q < facetCount; ++q )
-	{
-		angles[q] = atan2( pdDot( outCorners[q], bw ), pdDot( outCorners[q], bu ) );
-	}
-	for ( int q = 1; q < facetCount; ++q )
-	{
-		double a = angles[q];
-		pdVec3 c = outCorners[q];
-		int r = q - 1;
-		while ( r >= 0 && angles[r] > a )
-		{
-			angles[r + 1] = angles[r];
-			outCorners[r + 1] = outCorners[r];
-			--r;
-		}
-		angles[r + 1] = a;
-		outCorners[r + 1] = c;
 	}
 	*outCornerCount = facetCount;
 	return PD_SFOG_VERTEX_PSEUDO;
 }
 
-pdSfog* pdSfog_Build( const pdMesh* mesh )
+// Classifies vertex v and writes its corners (at most valence of them). Returns the kind.
+static pdSfogVertexKind pdSfog_ClassifyVertex( const pdMesh* mesh, const pdSfog* s, const int* tris, int count,
+											   const int* ringEdge, const pdVec3* dirs, pdVec3* outCorners,
+											   int* outCornerCount )
 {
-	if ( mesh == NULL )
+	*outCornerCount = 0;
+	bool allConvex = true;
+	for ( int k = 0; k < count; ++k )
 	{
-		return NULL;
-	}
-	int T = mesh->triangleCount, E = mesh->edgeCount, V = mesh->vertexCount;
-	bool haveAdjacency = mesh->edges != NULL && mesh->triangleEdges != NULL && mesh->vertexFaceStart != NULL &&
-						 mesh->vertexFaces != NULL && mesh->faceNormals != NULL && T > 0 && V > 0;
-	if ( !haveAdjacency )
-	{
-		T = 0;
-		E = 0;
-		V = 0;
-	}
-	int R = haveAdjacency ? mesh->vertexFaceStart[V] : 0;
-
-	// Face nodes: union-find over flat edges.
-	int* parent = NULL;
-	int* nodeOf = NULL;
-	if ( T > 0 )
-	{
-		parent = pdAlloc( sizeof( int ) * (size_t)T );
-		nodeOf = pdAlloc( sizeof( int ) * (size_t)T );
-		if ( parent == NULL || nodeOf == NULL )
+		int flags = mesh->edges[ringEdge[k]].flags;
+		if ( !pdSfog_EdgeIsSolid( flags ) || pdLengthSq( dirs[k] ) < 0.25 )
 		{
-			pdFree( parent, sizeof( int ) * (size_t)T );
-			pdFree( nodeOf, sizeof( int ) * (size_t)T );
-			return NULL;
+			return PD_SFOG_VERTEX_UNDECIDABLE;
+		}
+		if ( ( flags & ( PD_EDGE_CONVEX | PD_EDGE_FLAT ) ) == 0 )
+		{
+			allConvex = false;
 		}
 	}
+	if ( allConvex )
+	{
+		// Convex when every incident face plane has every neighbour behind it.
+		for ( int j = 0; j < count && allConvex; ++j )
+		{
+			pdVec3 n = mesh->faceNormals[tris[j]];
+			for ( int k = 0; k < count; ++k )
+			{
+				if ( pdDot( n, dirs[k] ) > PD_SFOG_SUPPORT_EPS )
+				{
+					allConvex = false;
+					break;
+				}
+			}
+		}
+	}
+	if ( allConvex )
+	{
+		return pdSfog_ConvexRegion( s, tris, count, outCorners, outCornerCount );
+	}
+	return pdSfog_PseudoRegion( mesh, count, ringEdge, dirs, outCorners, outCornerCount );
+}
+
+// Face nodes: union-find over flat edges. Writes each triangle's node (numbered in order of
+// first appearance) to nodeOf[T] and returns the node count.
+static int pdSfog_MergeFaceNodes( const pdMesh* mesh, int T, int E, int* parent, int* nodeOf )
+{
 	for ( int t = 0; t < T; ++t )
 	{
 		parent[t] = t;
@@ -338,76 +330,74 @@ pdSfog* pdSfog_Build( const pdMesh* mesh )
 		}
 		nodeOf[t] = nodeOf[r];
 	}
-	pdFree( parent, sizeof( int ) * (size_t)T );
+	return N;
+}
 
-	int arcEntries = 0;
-	for ( int e = 0; e < E; ++e )
-	{
-		const pdMeshEdge* edge = mesh->edges + e;
-		if ( edge->face0 >= 0 && edge->face1 >= 0 && edge->face0 < T && edge->face1 < T &&
-			 nodeOf[edge->face0] != nodeOf[edge->face1] )
-		{
-			arcEntries += 2;
-		}
-	}
+// Element counts of a graph, which fix the layout of its single allocation.
+typedef struct pdSfogCounts
+{
+	int T, E, V, R, N;
+	int arcEntries; ///< 2 per edge joining two different nodes
+} pdSfogCounts;
 
+// Allocates the graph and its arrays in one zeroed block and sets the counts and pointers.
+static pdSfog* pdSfog_Allocate( const pdSfogCounts* c )
+{
 	size_t bytes = pdAlign8( sizeof( pdSfog ) );
 	size_t offNodeNormals = bytes;
-	bytes += pdAlign8( sizeof( pdVec3 ) * (size_t)N );
+	bytes += pdAlign8( sizeof( pdVec3 ) * (size_t)c->N );
 	size_t offArcAxis = bytes;
-	bytes += pdAlign8( sizeof( pdVec3 ) * (size_t)E );
+	bytes += pdAlign8( sizeof( pdVec3 ) * (size_t)c->E );
 	size_t offRingDir = bytes;
-	bytes += pdAlign8( sizeof( pdVec3 ) * (size_t)R );
+	bytes += pdAlign8( sizeof( pdVec3 ) * (size_t)c->R );
 	size_t offRingVec = bytes;
-	bytes += pdAlign8( sizeof( pdVec3 ) * (size_t)R );
+	bytes += pdAlign8( sizeof( pdVec3 ) * (size_t)c->R );
 	size_t offCorners = bytes;
-	bytes += pdAlign8( sizeof( pdVec3 ) * (size_t)R );
+	bytes += pdAlign8( sizeof( pdVec3 ) * (size_t)c->R );
 	size_t offCornerAxis = bytes;
-	bytes += pdAlign8( sizeof( pdVec3 ) * (size_t)R );
+	bytes += pdAlign8( sizeof( pdVec3 ) * (size_t)c->R );
 	size_t offNodePoint = bytes;
-	bytes += pdAlign8( sizeof( int ) * (size_t)N );
+	bytes += pdAlign8( sizeof( int ) * (size_t)c->N );
 	size_t offNodeArcStart = bytes;
-	bytes += pdAlign8( sizeof( int ) * (size_t)( N + 1 ) );
+	bytes += pdAlign8( sizeof( int ) * (size_t)( c->N + 1 ) );
 	size_t offNodeArcs = bytes;
-	bytes += pdAlign8( sizeof( int ) * (size_t)arcEntries );
+	bytes += pdAlign8( sizeof( int ) * (size_t)c->arcEntries );
 	size_t offTriangleNode = bytes;
-	bytes += pdAlign8( sizeof( int ) * (size_t)T );
+	bytes += pdAlign8( sizeof( int ) * (size_t)c->T );
 	size_t offArcNode = bytes;
-	bytes += pdAlign8( sizeof( int ) * 2u * (size_t)E );
+	bytes += pdAlign8( sizeof( int ) * 2u * (size_t)c->E );
 	size_t offRingStart = bytes;
-	bytes += pdAlign8( sizeof( int ) * (size_t)( V + 1 ) );
+	bytes += pdAlign8( sizeof( int ) * (size_t)( c->V + 1 ) );
 	size_t offRingVertex = bytes;
-	bytes += pdAlign8( sizeof( int ) * (size_t)R );
+	bytes += pdAlign8( sizeof( int ) * (size_t)c->R );
 	size_t offRingEdge = bytes;
-	bytes += pdAlign8( sizeof( int ) * (size_t)R );
+	bytes += pdAlign8( sizeof( int ) * (size_t)c->R );
 	size_t offCornerStart = bytes;
-	bytes += pdAlign8( sizeof( int ) * (size_t)( V + 1 ) );
+	bytes += pdAlign8( sizeof( int ) * (size_t)( c->V + 1 ) );
 	size_t offArcKind = bytes;
-	bytes += pdAlign8( (size_t)E );
+	bytes += pdAlign8( (size_t)c->E );
 	size_t offVertexKind = bytes;
-	bytes += pdAlign8( (size_t)V );
+	bytes += pdAlign8( (size_t)c->V );
 
 	char* block = pdAllocZeroed( bytes );
 	if ( block == NULL )
 	{
-		pdFree( nodeOf, sizeof( int ) * (size_t)T );
 		return NULL;
 	}
 	pdSfog* s = (pdSfog*)block;
 	s->bytes = bytes;
-	s->decidable = haveAdjacency && mesh->closed && mesh->outwardWinding;
-	s->nodeCount = N;
+	s->nodeCount = c->N;
 	s->nodeNormals = (pdVec3*)( block + offNodeNormals );
 	s->nodePoint = (int*)( block + offNodePoint );
 	s->nodeArcStart = (int*)( block + offNodeArcStart );
 	s->nodeArcs = (int*)( block + offNodeArcs );
-	s->triangleCount = T;
+	s->triangleCount = c->T;
 	s->triangleNode = (int*)( block + offTriangleNode );
-	s->edgeCount = E;
+	s->edgeCount = c->E;
 	s->arcKind = (uint8_t*)( block + offArcKind );
 	s->arcNode = (int*)( block + offArcNode );
 	s->arcAxis = (pdVec3*)( block + offArcAxis );
-	s->vertexCount = V;
+	s->vertexCount = c->V;
 	s->vertexKind = (uint8_t*)( block + offVertexKind );
 	s->ringStart = (int*)( block + offRingStart );
 	s->ringVertex = (int*)( block + offRingVertex );
@@ -417,8 +407,14 @@ pdSfog* pdSfog_Build( const pdMesh* mesh )
 	s->cornerStart = (int*)( block + offCornerStart );
 	s->corners = (pdVec3*)( block + offCorners );
 	s->cornerAxis = (pdVec3*)( block + offCornerAxis );
+	return s;
+}
 
-	// Nodes: area-weighted normals (the triangles agree to 1e-12 anyway).
+// Node normals (area-weighted; the triangles agree to 1e-12 anyway) and a point of each node.
+// A node without a usable normal makes the graph undecidable.
+static void pdSfog_FillNodes( const pdMesh* mesh, pdSfog* s, const int* nodeOf )
+{
+	int N = s->nodeCount, T = s->triangleCount;
 	for ( int i = 0; i < N; ++i )
 	{
 		s->nodePoint[i] = -1;
@@ -434,8 +430,11 @@ pdSfog* pdSfog_Build( const pdMesh* mesh )
 			s->nodePoint[n] = mesh->triangles[t][0];
 		}
 	}
-	pdFree( nodeOf, sizeof( int ) * (size_t)T );
-	for ( int i = 0; i < N; ++i )
+}
+
+static void pdSfog_NormalizeNodes( pdSfog* s )
+{
+	for ( int i = 0; i < s->nodeCount; ++i )
 	{
 		pdVec3 n = pdNormalize( s->nodeNormals[i] );
 		if ( pdLengthSq( n ) < 0.25 )
@@ -445,9 +444,13 @@ pdSfog* pdSfog_Build( const pdMesh* mesh )
 		}
 		s->nodeNormals[i] = n;
 	}
+}
 
-	// Arcs.
-	bool convex = s->decidable && mesh->convex;
+// Classifies every edge's arc and its great-circle axis. Returns convex cleared when an arc
+// rules out the convex overlay (bad edge, knife edge, concave edge).
+static bool pdSfog_BuildArcs( const pdMesh* mesh, pdSfog* s, bool convex )
+{
+	int T = s->triangleCount, E = s->edgeCount;
 	for ( int e = 0; e < E; ++e )
 	{
 		const pdMeshEdge* edge = mesh->edges + e;
@@ -491,8 +494,13 @@ pdSfog* pdSfog_Build( const pdMesh* mesh )
 			s->arcKind[e] = PD_SFOG_ARC_MINOR;
 		}
 	}
+	return convex;
+}
 
-	// Node adjacency (CSR).
+// Node adjacency (CSR): the arcs leaving each node.
+static void pdSfog_BuildNodeAdjacency( pdSfog* s )
+{
+	int N = s->nodeCount, E = s->edgeCount;
 	for ( int e = 0; e < E; ++e )
 	{
 		int n0 = s->arcNode[2 * e], n1 = s->arcNode[2 * e + 1];
@@ -506,74 +514,86 @@ pdSfog* pdSfog_Build( const pdMesh* mesh )
 	{
 		s->nodeArcStart[i + 1] += s->nodeArcStart[i];
 	}
+	// Fill with the start array as cursors, then shift it back by one.
+	for ( int e = 0; e < E; ++e )
 	{
-		// Fill using nodePoint-independent cursors: reuse the start array shifted by one.
-		for ( int e = 0; e < E; ++e )
+		int n0 = s->arcNode[2 * e], n1 = s->arcNode[2 * e + 1];
+		if ( n0 >= 0 && n1 >= 0 && n0 != n1 )
 		{
-			int n0 = s->arcNode[2 * e], n1 = s->arcNode[2 * e + 1];
-			if ( n0 >= 0 && n1 >= 0 && n0 != n1 )
-			{
-				s->nodeArcs[s->nodeArcStart[n0]++] = e;
-				s->nodeArcs[s->nodeArcStart[n1]++] = e;
-			}
-		}
-		for ( int i = N; i > 0; --i )
-		{
-			s->nodeArcStart[i] = s->nodeArcStart[i - 1];
-		}
-		if ( N > 0 )
-		{
-			s->nodeArcStart[0] = 0;
+			s->nodeArcs[s->nodeArcStart[n0]++] = e;
+			s->nodeArcs[s->nodeArcStart[n1]++] = e;
 		}
 	}
+	for ( int i = N; i > 0; --i )
+	{
+		s->nodeArcStart[i] = s->nodeArcStart[i - 1];
+	}
+	if ( N > 0 )
+	{
+		s->nodeArcStart[0] = 0;
+	}
+}
 
-	// Vertex rings and regions.
+// The ring of vertex v (one entry per incident triangle: the vertex after v and the edge to it)
+// and, when the ring closes and the graph is decidable, its region. Returns the corner count
+// written at s->corners + cornerCursor.
+static int pdSfog_BuildVertex( const pdMesh* mesh, pdSfog* s, int v, int cursor, int cornerCursor )
+{
 	int tris[PD_SFOG_MAX_VALENCE];
 	int locals[PD_SFOG_MAX_VALENCE];
+	int begin = mesh->vertexFaceStart[v], count = mesh->vertexFaceStart[v + 1] - begin;
+	bool ordered = false;
+	if ( count <= PD_SFOG_MAX_VALENCE )
+	{
+		memcpy( tris, mesh->vertexFaces + begin, sizeof( int ) * (size_t)count );
+		ordered = pdSfog_OrderRing( mesh, v, tris, locals, count );
+	}
+	for ( int j = 0; j < count; ++j )
+	{
+		int t = ordered ? tris[j] : mesh->vertexFaces[begin + j];
+		int li = pdSfog_LocalIndex( mesh, t, v );
+		int next = pdSfog_Corner( mesh, t, li + 1 );
+		s->ringVertex[cursor + j] = next;
+		s->ringEdge[cursor + j] = mesh->triangleEdges[t][li];
+		s->ringVec[cursor + j] = pdSub( mesh->vertices[next], mesh->vertices[v] );
+		s->ringDir[cursor + j] = pdNormalize( s->ringVec[cursor + j] );
+	}
+	if ( !ordered || !s->decidable )
+	{
+		return 0;
+	}
+	int m = 0;
+	pdSfogVertexKind kind = pdSfog_ClassifyVertex( mesh, s, tris, count, s->ringEdge + cursor, s->ringDir + cursor,
+												   s->corners + cornerCursor, &m );
+	if ( kind == PD_SFOG_VERTEX_UNDECIDABLE || m < 1 )
+	{
+		return 0;
+	}
+	s->vertexKind[v] = (uint8_t)kind;
+	pdVec3* c = s->corners + cornerCursor;
+	for ( int j = 0; j < m; ++j )
+	{
+		s->cornerAxis[cornerCursor + j] = pdNormalize( pdCross( c[j], c[( j + 1 ) % m] ) );
+	}
+	return m;
+}
+
+// Vertex rings and regions (CSR). Returns convex cleared when a vertex is not convex.
+static bool pdSfog_BuildVertices( const pdMesh* mesh, pdSfog* s, bool convex )
+{
+	int V = s->vertexCount;
 	int cursor = 0, cornerCursor = 0;
 	for ( int v = 0; v < V; ++v )
 	{
 		s->ringStart[v] = cursor;
 		s->cornerStart[v] = cornerCursor;
 		s->vertexKind[v] = PD_SFOG_VERTEX_UNDECIDABLE;
-		int begin = mesh->vertexFaceStart[v], count = mesh->vertexFaceStart[v + 1] - begin;
+		int count = mesh->vertexFaceStart[v + 1] - mesh->vertexFaceStart[v];
 		if ( count <= 0 )
 		{
 			continue;
 		}
-		bool ordered = false;
-		if ( count <= PD_SFOG_MAX_VALENCE )
-		{
-			memcpy( tris, mesh->vertexFaces + begin, sizeof( int ) * (size_t)count );
-			ordered = pdSfog_OrderRing( mesh, v, tris, locals, count );
-		}
-		// Ring entries: one per incident triangle, the vertex after v and the edge to it.
-		for ( int j = 0; j < count; ++j )
-		{
-			int t = ordered ? tris[j] : mesh->vertexFaces[begin + j];
-			int li = pdSfog_LocalIndex( mesh, t, v );
-			int next = pdSfog_Corner( mesh, t, li + 1 );
-			s->ringVertex[cursor + j] = next;
-			s->ringEdge[cursor + j] = mesh->triangleEdges[t][li];
-			s->ringVec[cursor + j] = pdSub( mesh->vertices[next], mesh->vertices[v] );
-			s->ringDir[cursor + j] = pdNormalize( s->ringVec[cursor + j] );
-		}
-		if ( ordered && s->decidable )
-		{
-			int m = 0;
-			pdSfogVertexKind kind = pdSfog_ClassifyVertex( mesh, s, v, tris, count, s->ringEdge + cursor,
-														   s->ringDir + cursor, s->corners + cornerCursor, &m );
-			if ( kind != PD_SFOG_VERTEX_UNDECIDABLE && m >= 1 )
-			{
-				s->vertexKind[v] = (uint8_t)kind;
-				pdVec3* c = s->corners + cornerCursor;
-				for ( int j = 0; j < m; ++j )
-				{
-					s->cornerAxis[cornerCursor + j] = pdNormalize( pdCross( c[j], c[( j + 1 ) % m] ) );
-				}
-				cornerCursor += m;
-			}
-		}
+		cornerCursor += pdSfog_BuildVertex( mesh, s, v, cursor, cornerCursor );
 		if ( s->vertexKind[v] != PD_SFOG_VERTEX_CONVEX )
 		{
 			convex = false;
@@ -582,7 +602,69 @@ pdSfog* pdSfog_Build( const pdMesh* mesh )
 	}
 	s->ringStart[V] = cursor;
 	s->cornerStart[V] = cornerCursor;
-	s->convex = convex && N >= 2;
+	return convex;
+}
+
+pdSfog* pdSfog_Build( const pdMesh* mesh )
+{
+	if ( mesh == NULL )
+	{
+		return NULL;
+	}
+	pdSfogCounts c = { 0 };
+	bool haveAdjacency = mesh->edges != NULL && mesh->triangleEdges != NULL && mesh->vertexFaceStart != NULL &&
+						 mesh->vertexFaces != NULL && mesh->faceNormals != NULL && mesh->triangleCount > 0 &&
+						 mesh->vertexCount > 0;
+	if ( haveAdjacency )
+	{
+		c.T = mesh->triangleCount;
+		c.E = mesh->edgeCount;
+		c.V = mesh->vertexCount;
+		c.R = mesh->vertexFaceStart[c.V];
+	}
+	int T = c.T;
+
+	int* parent = NULL;
+	int* nodeOf = NULL;
+	if ( T > 0 )
+	{
+		parent = pdAlloc( sizeof( int ) * (size_t)T );
+		nodeOf = pdAlloc( sizeof( int ) * (size_t)T );
+		if ( parent == NULL || nodeOf == NULL )
+		{
+			pdFree( parent, sizeof( int ) * (size_t)T );
+			pdFree( nodeOf, sizeof( int ) * (size_t)T );
+			return NULL;
+		}
+	}
+	c.N = pdSfog_MergeFaceNodes( mesh, T, c.E, parent, nodeOf );
+	pdFree( parent, sizeof( int ) * (size_t)T );
+	for ( int e = 0; e < c.E; ++e )
+	{
+		const pdMeshEdge* edge = mesh->edges + e;
+		if ( edge->face0 >= 0 && edge->face1 >= 0 && edge->face0 < T && edge->face1 < T &&
+			 nodeOf[edge->face0] != nodeOf[edge->face1] )
+		{
+			c.arcEntries += 2;
+		}
+	}
+
+	pdSfog* s = pdSfog_Allocate( &c );
+	if ( s == NULL )
+	{
+		pdFree( nodeOf, sizeof( int ) * (size_t)T );
+		return NULL;
+	}
+	s->decidable = haveAdjacency && mesh->closed && mesh->outwardWinding;
+	pdSfog_FillNodes( mesh, s, nodeOf );
+	pdFree( nodeOf, sizeof( int ) * (size_t)T );
+	pdSfog_NormalizeNodes( s );
+
+	bool convex = s->decidable && mesh->convex;
+	convex = pdSfog_BuildArcs( mesh, s, convex );
+	pdSfog_BuildNodeAdjacency( s );
+	convex = pdSfog_BuildVertices( mesh, s, convex );
+	s->convex = convex && c.N >= 2;
 	return s;
 }
 
@@ -597,291 +679,4 @@ void pdSfog_Destroy( pdSfog* sfog )
 size_t pdSfog_Bytes( const pdSfog* sfog )
 {
 	return sfog != NULL ? sfog->bytes : 0;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Predicates
-
-// x on the great circle of the arc (a0 -> a1 around axis c); within tol radians of the arc.
-static bool pdSfog_OnArc( pdVec3 x, pdVec3 a0, pdVec3 a1, pdVec3 c, bool major, double tol )
-{
-	double s0 = pdDot( pdCross( a0, x ), c );
-	double s1 = pdDot( pdCross( x, a1 ), c );
-	double h = pdDot( x, pdAdd( a0, a1 ) );
-	if ( major )
-	{
-		// The major arc is the circle minus the open minor arc, shrunk by tol.
-		return !( s0 > tol && s1 > tol && h > 0.0 );
-	}
-	return s0 >= -tol && s1 >= -tol && h >= 0.0;
-}
-
-// A unit direction d within about tol radians of the arc.
-static bool pdSfog_NearArc( pdVec3 d, pdVec3 a0, pdVec3 a1, pdVec3 c, bool major, double tol )
-{
-	double s = pdDot( d, c );
-	if ( fabs( s ) > tol )
-	{
-		return false;
-	}
-	pdVec3 p = pdMulAdd( d, -s, c );
-	double len = pdLength( p );
-	if ( len < 0.5 )
-	{
-		return false;
-	}
-	return pdSfog_OnArc( pdScale( p, 1.0 / len ), a0, a1, c, major, tol );
-}
-
-bool pdSfog_VertexAccepts( const pdSfog* sfog, int vertex, pdVec3 d, double tol )
-{
-	if ( sfog == NULL || !sfog->decidable || vertex < 0 || vertex >= sfog->vertexCount ||
-		 sfog->vertexKind[vertex] == PD_SFOG_VERTEX_UNDECIDABLE )
-	{
-		return true;
-	}
-	// Inside the normal cone: no edge of the vertex points along d.
-	int begin = sfog->ringStart[vertex], end = sfog->ringStart[vertex + 1];
-	bool inside = true;
-	for ( int k = begin; k < end; ++k )
-	{
-		if ( pdDot( d, sfog->ringDir[k] ) > 0.0 )
-		{
-			inside = false;
-			break;
-		}
-	}
-	int c0 = sfog->cornerStart[vertex], m = sfog->cornerStart[vertex + 1] - c0;
-	const pdVec3* c = sfog->corners + c0;
-	// A flat vertex (one corner) has coplanar edges, which every direction along the normal
-	// line passes, the antipode of its normal too: only the normal's side is inside.
-	if ( inside && ( m != 1 || pdDot( d, c[0] ) > 0.0 ) )
-	{
-		return true;
-	}
-	// Outside: keep it when within tol of the region's boundary.
-	for ( int j = 0; j < m; ++j )
-	{
-		if ( pdDistanceSq( d, c[j] ) <= tol * tol )
-		{
-			return true;
-		}
-	}
-	int arcs = m == 2 ? 1 : ( m >= 3 ? m : 0 );
-	for ( int j = 0; j < arcs; ++j )
-	{
-		if ( pdSfog_NearArc( d, c[j], c[( j + 1 ) % m], sfog->cornerAxis[c0 + j], false, tol ) )
-		{
-			return true;
-		}
-	}
-	return false;
-}
-
-pdMat33 pdSfog_RelativeRotation( const pdMat33* rotationA, const pdMat33* rotationB )
-{
-	pdMat33 r;
-	r.cx = pdMulMTV( rotationA, rotationB->cx );
-	r.cy = pdMulMTV( rotationA, rotationB->cy );
-	r.cz = pdMulMTV( rotationA, rotationB->cz );
-	return r;
-}
-
-bool pdSfog_ArcsCross( const pdSfog* sfogA, int edgeA, const pdSfog* sfogB, int edgeB, const pdMat33* rotationBA,
-					   double tol )
-{
-	if ( sfogA == NULL || sfogB == NULL || !sfogA->decidable || !sfogB->decidable || edgeA < 0 ||
-		 edgeA >= sfogA->edgeCount || edgeB < 0 || edgeB >= sfogB->edgeCount )
-	{
-		return true;
-	}
-	int kindA = sfogA->arcKind[edgeA], kindB = sfogB->arcKind[edgeB];
-	if ( kindA == PD_SFOG_ARC_UNDECIDABLE || kindB == PD_SFOG_ARC_UNDECIDABLE )
-	{
-		return true;
-	}
-	pdVec3 a0 = sfogA->nodeNormals[sfogA->arcNode[2 * edgeA]];
-	pdVec3 a1 = sfogA->nodeNormals[sfogA->arcNode[2 * edgeA + 1]];
-	// B's arc, reflected through the centre and expressed in A's frame. The reflection keeps the
-	// circle's axis: (-R m0) x (-R m1) = R (m0 x m1).
-	pdVec3 b0 = pdNeg( pdMulMV( rotationBA, sfogB->nodeNormals[sfogB->arcNode[2 * edgeB]] ) );
-	if ( kindA == PD_SFOG_ARC_POINT && kindB == PD_SFOG_ARC_POINT )
-	{
-		return pdDistanceSq( a0, b0 ) <= tol * tol;
-	}
-	pdVec3 b1 = pdNeg( pdMulMV( rotationBA, sfogB->nodeNormals[sfogB->arcNode[2 * edgeB + 1]] ) );
-	if ( kindA == PD_SFOG_ARC_POINT )
-	{
-		pdVec3 cb = pdMulMV( rotationBA, sfogB->arcAxis[edgeB] );
-		return pdDistanceSq( a0, b0 ) <= tol * tol || pdDistanceSq( a0, b1 ) <= tol * tol ||
-			   pdSfog_NearArc( a0, b0, b1, cb, kindB == PD_SFOG_ARC_MAJOR, tol );
-	}
-	pdVec3 ca = sfogA->arcAxis[edgeA];
-	if ( kindB == PD_SFOG_ARC_POINT )
-	{
-		return pdDistanceSq( b0, a0 ) <= tol * tol || pdDistanceSq( b0, a1 ) <= tol * tol ||
-			   pdSfog_NearArc( b0, a0, a1, ca, kindA == PD_SFOG_ARC_MAJOR, tol );
-	}
-	pdVec3 cb = pdMulMV( rotationBA, sfogB->arcAxis[edgeB] );
-	pdVec3 p = pdCross( ca, cb );
-	double len = pdLength( p );
-	bool majorA = kindA == PD_SFOG_ARC_MAJOR, majorB = kindB == PD_SFOG_ARC_MAJOR;
-	if ( len < 1e-6 )
-	{
-		// (Nearly) one great circle: parallel edges. Keep them when the arcs overlap, which
-		// keeps the predicate local (the sweep relies on that).
-		return pdSfog_NearArc( b0, a0, a1, ca, majorA, tol ) || pdSfog_NearArc( b1, a0, a1, ca, majorA, tol ) ||
-			   pdSfog_NearArc( a0, b0, b1, cb, majorB, tol ) || pdSfog_NearArc( a1, b0, b1, cb, majorB, tol );
-	}
-	p = pdScale( p, 1.0 / len );
-	if ( pdSfog_OnArc( p, a0, a1, ca, majorA, tol ) && pdSfog_OnArc( p, b0, b1, cb, majorB, tol ) )
-	{
-		return true;
-	}
-	pdVec3 q = pdNeg( p );
-	return pdSfog_OnArc( q, a0, a1, ca, majorA, tol ) && pdSfog_OnArc( q, b0, b1, cb, majorB, tol );
-}
-
-static int pdSfog_FeatureVertex( const pdMesh* mesh, const pdFeature* f )
-{
-	if ( f->type != PD_FEATURE_VERTEX || f->triangle < 0 || f->triangle >= mesh->triangleCount || f->index < 0 ||
-		 f->index > 2 )
-	{
-		return -1;
-	}
-	int v = ( f->vertex >= 0 && f->vertex < mesh->vertexCount ) ? f->vertex : mesh->triangles[f->triangle][f->index];
-	return pdSfog_Canonical( mesh, v );
-}
-
-static int pdSfog_FeatureEdge( const pdMesh* mesh, const pdFeature* f )
-{
-	if ( f->type != PD_FEATURE_EDGE || f->triangle < 0 || f->triangle >= mesh->triangleCount || f->index < 0 ||
-		 f->index > 2 || mesh->triangleEdges == NULL )
-	{
-		return -1;
-	}
-	return mesh->triangleEdges[f->triangle][f->index];
-}
-
-static int pdSfog_FeatureFace( const pdSfog* s, const pdFeature* f )
-{
-	if ( f->type != PD_FEATURE_FACE || f->triangle < 0 || f->triangle >= s->triangleCount )
-	{
-		return -1;
-	}
-	return s->triangleNode[f->triangle];
-}
-
-bool pdSfog_IsApplicable( const pdMesh* meshA, const pdMat33* rotationA, const pdMesh* meshB, const pdMat33* rotationB,
-						  const pdContactFeature* feature )
-{
-	if ( !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) || rotationA == NULL || rotationB == NULL ||
-		 feature == NULL )
-	{
-		return true;
-	}
-	const pdSfog* sA = meshA->sfog;
-	const pdSfog* sB = meshB->sfog;
-	if ( sA == NULL || sB == NULL || !sA->decidable || !sB->decidable )
-	{
-		return true;
-	}
-	const double tol = PD_SFOG_ANGLE_TOLERANCE;
-	switch ( feature->kind )
-	{
-		case PD_CONTACT_VF:
-		{
-			int v = pdSfog_FeatureVertex( meshA, &feature->featureA );
-			int f = pdSfog_FeatureFace( sB, &feature->featureB );
-			if ( v < 0 || f < 0 )
-			{
-				return true;
-			}
-			pdVec3 d = pdMulMTV( rotationA, pdNeg( pdMulMV( rotationB, sB->nodeNormals[f] ) ) );
-			return pdSfog_VertexAccepts( sA, v, d, tol );
-		}
-		case PD_CONTACT_FV:
-		{
-			int f = pdSfog_FeatureFace( sA, &feature->featureA );
-			int v = pdSfog_FeatureVertex( meshB, &feature->featureB );
-			if ( v < 0 || f < 0 )
-			{
-				return true;
-			}
-			pdVec3 d = pdMulMTV( rotationB, pdNeg( pdMulMV( rotationA, sA->nodeNormals[f] ) ) );
-			return pdSfog_VertexAccepts( sB, v, d, tol );
-		}
-		case PD_CONTACT_EE:
-		{
-			int eA = pdSfog_FeatureEdge( meshA, &feature->featureA );
-			int eB = pdSfog_FeatureEdge( meshB, &feature->featureB );
-			if ( eA < 0 || eB < 0 )
-			{
-				return true;
-			}
-			pdMat33 r = pdSfog_RelativeRotation( rotationA, rotationB );
-			return pdSfog_ArcsCross( sA, eA, sB, eB, &r, tol );
-		}
-		default:
-			return true;
-	}
-}
-
-// ---------------------------------------------------------------------------------------------
-// Pair lists
-
-bool pdSfog_PushPair( pdWorkspace* ws, int* ioCount, pdContactKind kind, int a, int b )
-{
-	if ( *ioCount >= PD_SFOG_MAX_PAIRS )
-	{
-		return false;
-	}
-	size_t need = sizeof( pdSfogPair ) * (size_t)( *ioCount + 1 );
-	if ( need > ws->sfogPairs.capacity && !pdBuffer_Reserve( &ws->sfogPairs, need, true ) )
-	{
-		return false;
-	}
-	pdSfogPair* pairs = ws->sfogPairs.data;
-	pairs[*ioCount].kind = kind;
-	pairs[*ioCount].a = a;
-	pairs[*ioCount].b = b;
-	*ioCount += 1;
-	return true;
-}
-
-static int pdSfog_ComparePairs( const void* x, const void* y )
-{
-	const pdSfogPair* p = x;
-	const pdSfogPair* q = y;
-	if ( p->kind != q->kind )
-	{
-		return (int)p->kind < (int)q->kind ? -1 : 1;
-	}
-	if ( p->a != q->a )
-	{
-		return p->a < q->a ? -1 : 1;
-	}
-	if ( p->b != q->b )
-	{
-		return p->b < q->b ? -1 : 1;
-	}
-	return 0;
-}
-
-int pdSfog_SortPairs( pdSfogPair* pairs, int count )
-{
-	if ( count <= 1 )
-	{
-		return count;
-	}
-	qsort( pairs, (size_t)count, sizeof( pdSfogPair ), pdSfog_ComparePairs );
-	int m = 1;
-	for ( int i = 1; i < count; ++i )
-	{
-		if ( pdSfog_ComparePairs( pairs + i, pairs + m - 1 ) != 0 )
-		{
-			pairs[m++] = pairs[i];
-		}
-	}
-	return m;
 }

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Private: the spherical face orientation graph (sfog.c): built once per mesh, used to prune
+// Private: the spherical face orientation graph (SFOG): built once per mesh, used to prune
 // inapplicable contact feature pairs and for the exact convex PD.
 //
-// Stage split: sfog.c builds the graph and holds the applicability predicates,
-// sfog_overlay.c the convex overlay walk and the exact convex PD, sfog_sweep.c the sphere
-// sweep for non-convex meshes (plain and banded) and the naive all-pairs reference,
-// sfog_blocks.c the red-blue blocks variant of the sweep.
+// Stage split: sfog.c builds the graph, sfog_applicable.c holds the applicability predicates
+// (pdSfog_IsApplicable and the vertex and arc tests under it), sfog_overlay.c the convex
+// overlay walk and the exact convex PD. The overlays for meshes of any topology (sphere sweeps
+// and the naive reference) are benchmark experiments in bench/experiments/sfog/.
 #pragma once
 
 #include "mesh.h"
@@ -38,7 +38,7 @@ pdStatus pdSfog_ConvexPenetration( const pdMesh* meshA, const pdFrame* frameA, c
 								   int* outCandidates );
 
 // ---------------------------------------------------------------------------------------------
-// Graph layout (read by sfog_overlay.c, sfog_sweep.c and the tests).
+// Graph layout (read by sfog_applicable.c, sfog_overlay.c, the experiments and the tests).
 
 /// Angular tolerance (radians) of every applicability predicate: a pair within this of the
 /// boundary of applicability is kept.
@@ -107,7 +107,8 @@ typedef struct pdSfogPair
 	int a, b;
 } pdSfogPair;
 
-/// Counters of an overlay run (for benchmarks: pruning ratio and sweep cost).
+/// Counters of an overlay run (for benchmarks: pruning ratio and overlay cost). The sweep and
+/// kinetic counters are filled by the overlays in bench/experiments/sfog/.
 typedef struct pdSfogOverlayStats
 {
 	int64_t pairsBefore; ///< all VF + FV + EE pairs of the two graphs (vertices x nodes, edges x edges)
@@ -118,6 +119,12 @@ typedef struct pdSfogOverlayStats
 	int kineticEvents;   ///< blocks sweep: INTERNAL and PURPLE events processed
 	int purpleEvents;    ///< blocks sweep: PURPLE events (bichromatic crossings of block limits)
 } pdSfogOverlayStats;
+
+/// The canonical index of vertex v (the lowest index at the same position).
+static inline int pdSfog_Canonical( const pdMesh* mesh, int v )
+{
+	return mesh->canonicalVertex != NULL ? mesh->canonicalVertex[v] : v;
+}
 
 /// Applicability predicates in A's frame. d is a unit direction; a vertex accepts it when d is in
 /// the vertex's normal cone (within tol radians). Undecidable vertices accept everything.
@@ -137,73 +144,6 @@ pdStatus pdSfog_OverlayConvex( const pdMesh* meshA, const pdMat33* rotationA, co
 							   const pdMat33* rotationB, pdWorkspace* ws, int* outCount, const pdSfogPair** outPairs,
 							   pdSfogOverlayStats* outStats );
 
-typedef enum pdSfogSweepVariant
-{
-	PD_SFOG_SWEEP_PLAIN = 0,  ///< sweep meridian moving east; one active list per colour
-	PD_SFOG_SWEEP_BANDED = 1, ///< the same sweep with the active lists split into latitude bands
-	PD_SFOG_SWEEP_BLOCKS = 2, ///< red-blue blocks: kinetic monochromatic blocks along the meridian (sfog_blocks.c)
-} pdSfogSweepVariant;
-
-/// The variant used wherever the code does not ask for one (the fastest measured on the large
-/// models, bench/results/sfog.md).
-#define PD_SFOG_SWEEP_DEFAULT PD_SFOG_SWEEP_BANDED
-
-/// Every applicable pair of two graphs of any topology (necessary condition for non-convex
-/// meshes; undecidable features pair with everything), by a sweep on the sphere. Pairs are
-/// sorted (kind, a, b) and live in ws->sfogPairs until the next sfog call.
-pdStatus pdSfog_OverlaySweep( const pdMesh* meshA, const pdMat33* rotationA, const pdMesh* meshB,
-							  const pdMat33* rotationB, int variant, pdWorkspace* ws, int* outCount,
-							  const pdSfogPair** outPairs, pdSfogOverlayStats* outStats );
-
-/// The red-blue blocks sweep (PD_SFOG_SWEEP_BLOCKS; pdSfog_OverlaySweep dispatches here). Same
-/// output as pdSfog_OverlayNaive. PD_STATUS_FAILED on bad input, and when the kinetic structure
-/// hits its event cap (pdSfog_OverlaySweep then falls back to the banded sweep).
-pdStatus pdSfog_OverlayBlocks( const pdMesh* meshA, const pdMat33* rotationA, const pdMesh* meshB,
-							   const pdMat33* rotationB, pdWorkspace* ws, int* outCount, const pdSfogPair** outPairs,
-							   pdSfogOverlayStats* outStats );
-
-/// Reference: tests every pair with the predicates above. Same output order as the sweep.
-pdStatus pdSfog_OverlayNaive( const pdMesh* meshA, const pdMat33* rotationA, const pdMesh* meshB,
-							  const pdMat33* rotationB, pdWorkspace* ws, int* outCount, const pdSfogPair** outPairs,
-							  pdSfogOverlayStats* outStats );
-
 /// Appends a pair to ws->sfogPairs (count in *ioCount). False on out of memory or at
 /// PD_SFOG_MAX_PAIRS.
 bool pdSfog_PushPair( pdWorkspace* ws, int* ioCount, pdContactKind kind, int a, int b );
-/// Sorts pairs by (kind, a, b) and removes duplicates; returns the new count.
-int pdSfog_SortPairs( pdSfogPair* pairs, int count );
-
-// ---------------------------------------------------------------------------------------------
-// Sweep geometry shared by sfog_sweep.c and sfog_blocks.c (defined in sfog_sweep.c).
-
-/// The sweep's pole axis e3 (in no special position) and the meridian frame e1, e2.
-typedef struct pdSfogSweepFrame
-{
-	pdVec3 e1, e2, e3;
-} pdSfogSweepFrame;
-
-void pdSfog_SweepFrame( pdSfogSweepFrame* outFrame );
-/// Longitude of direction d in (-pi, pi].
-double pdSfog_SweepLon( const pdSfogSweepFrame* f, pdVec3 d );
-/// Widens [*ioLo, *ioHi] by the z range of the minor arc p -> q.
-void pdSfog_SweepArcZ( const pdSfogSweepFrame* f, pdVec3 p, pdVec3 q, double* ioLo, double* ioHi );
-/// Longitude interval and z range of the chain of minor arcs through pts (closed: back to the
-/// first), padded by pad radians. Returns false when the chain comes near a pole (the item then
-/// spans every longitude).
-bool pdSfog_SweepRange( const pdSfogSweepFrame* f, const pdVec3* pts, int n, bool closed, double pad, double* outLo,
-						double* outHi, double* outZLo, double* outZHi );
-/// The chain of minor arcs of edge e (A's frame; reflect = -R for B): 1 point for a point arc,
-/// 2 for a minor arc, 3 for a major arc (through its midpoint); 0 when undecidable.
-int pdSfog_SweepArcChain( const pdSfog* g, int e, const pdMat33* reflect, pdVec3 outPts[3] );
-/// Padded range of a vertex region; false when it must span every longitude.
-bool pdSfog_SweepRegionRange( const pdSfogSweepFrame* f, double pad, const pdSfog* g, int v, const pdMat33* reflect,
-							  double* lo, double* hi, double* zlo, double* zhi );
-/// The sweep pieces of an item's longitude interval [lo, hi] (hi - lo < 2 pi, any winding):
-/// one or two intervals inside (-pi, pi], split and padded at the seam. range false: one piece
-/// spanning every longitude and the whole z range [-1, 1]. Writes the pieces' longitude and z
-/// bounds; returns the count (1 or 2).
-int pdSfog_SweepPieces( bool range, double lo, double hi, double zlo, double zhi, double outLo[2], double outHi[2],
-						double outZLo[2], double outZHi[2] );
-bool pdSfog_HasRing( const pdSfog* g, int v );
-bool pdSfog_Usable( const pdMesh* mesh );
-int64_t pdSfog_PairsBefore( const pdSfog* sA, const pdSfog* sB );

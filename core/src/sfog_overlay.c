@@ -35,6 +35,25 @@ typedef struct pdSfogWalk
 	bool failed;
 } pdSfogWalk;
 
+bool pdSfog_PushPair( pdWorkspace* ws, int* ioCount, pdContactKind kind, int a, int b )
+{
+	if ( *ioCount >= PD_SFOG_MAX_PAIRS )
+	{
+		return false;
+	}
+	size_t need = sizeof( pdSfogPair ) * (size_t)( *ioCount + 1 );
+	if ( need > ws->sfogPairs.capacity && !pdBuffer_Reserve( &ws->sfogPairs, need, true ) )
+	{
+		return false;
+	}
+	pdSfogPair* pairs = ws->sfogPairs.data;
+	pairs[*ioCount].kind = kind;
+	pairs[*ioCount].a = a;
+	pairs[*ioCount].b = b;
+	*ioCount += 1;
+	return true;
+}
+
 static void pdSfog_Consider( pdSfogWalk* w, double overlap, pdVec3 axis )
 {
 	if ( overlap < w->best )
@@ -388,6 +407,80 @@ static void pdSfog_PrunedFvPass( pdSfogWalk* w, const pdMat33* rotationBA, int* 
 	}
 }
 
+// B's face graph across A's vertex regions, breadth-first from startNode: the A vertex at each
+// B node (VF) and, along each arc, the A edges it crosses (EE, recorded by the climb).
+static void pdSfog_FaceWalk( pdSfogWalk* w, int startNode, int* vertexOfB, int* queue, uint8_t* edgeDone )
+{
+	const pdSfog* sA = w->sA;
+	const pdSfog* sB = w->sB;
+	const pdVec3* normalsB = w->normalsB;
+	int NB = sB->nodeCount;
+	pdVec3 p0 = pdNeg( normalsB[startNode] );
+	vertexOfB[startNode] = pdSfog_Locate( w, sA, pdSfog_StartVertex( w->meshA ), p0 );
+	int head = 0, tail = 0;
+	queue[tail++] = startNode;
+	while ( head < tail && !w->failed )
+	{
+		int f = queue[head++];
+		int vf = vertexOfB[f];
+		pdVec3 pf = pdNeg( normalsB[f] );
+		for ( int j = sB->nodeArcStart[f]; j < sB->nodeArcStart[f + 1]; ++j )
+		{
+			int e = sB->nodeArcs[j];
+			if ( edgeDone[e] )
+			{
+				continue;
+			}
+			edgeDone[e] = 1;
+			int g = pdSfog_OtherNode( sB, e, f );
+			int vg = pdSfog_Climb( w, sA, vf, pf, pdNeg( normalsB[g] ), e, vertexOfB[g] );
+			if ( vertexOfB[g] < 0 )
+			{
+				vertexOfB[g] = vg;
+				queue[tail++] = g;
+			}
+		}
+	}
+	if ( tail != NB )
+	{
+		w->failed = true; // a disconnected face graph: not one convex polyhedron
+	}
+	for ( int f = 0; f < NB && !w->failed; ++f )
+	{
+		pdSfog_RecordVF( w, vertexOfB[f], f );
+	}
+}
+
+// A's face nodes located in B's reflected regions (FV), each starting from the guess that the
+// crossings recorded by the face walk give (normalsAinB: A's node normals in B's frame).
+static void pdSfog_FvPass( pdSfogWalk* w, const pdVec3* normalsAinB, int* vertexOfA )
+{
+	const pdSfog* sA = w->sA;
+	const pdVec3* vertsB = w->vertsB;
+	int NA = sA->nodeCount;
+	int guess = pdSfog_StartVertex( w->meshB );
+	for ( int g = 0; g < NA && !w->failed; ++g )
+	{
+		pdVec3 d = pdNeg( sA->nodeNormals[g] );
+		for ( int j = sA->nodeArcStart[g]; j < sA->nodeArcStart[g + 1]; ++j )
+		{
+			int e = sA->nodeArcs[j];
+			int slot = 2 * e + ( sA->arcNode[2 * e] == g ? 0 : 1 );
+			int eB = w->crossEdge[slot];
+			if ( eB >= 0 )
+			{
+				int w0 = w->meshB->edges[eB].v0, w1 = w->meshB->edges[eB].v1;
+				guess = pdDot( d, pdSub( vertsB[w1], vertsB[w0] ) ) > 0.0 ? w1 : w0;
+				break;
+			}
+		}
+		pdVec3 p = pdNeg( normalsAinB[g] );
+		vertexOfA[g] = pdSfog_Locate( w, w->sB, guess, p );
+		guess = vertexOfA[g];
+		pdSfog_RecordFV( w, g, vertexOfA[g] );
+	}
+}
+
 static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationBA, pdVec3 translationBA )
 {
 	const pdSfog* sA = w->sA;
@@ -476,40 +569,7 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 	}
 	else
 	{
-		pdVec3 p0 = pdNeg( normalsB[startNode] );
-		vertexOfB[startNode] = pdSfog_Locate( w, sA, pdSfog_StartVertex( w->meshA ), p0 );
-		int head = 0, tail = 0;
-		queue[tail++] = startNode;
-		while ( head < tail && !w->failed )
-		{
-			int f = queue[head++];
-			int vf = vertexOfB[f];
-			pdVec3 pf = pdNeg( normalsB[f] );
-			for ( int j = sB->nodeArcStart[f]; j < sB->nodeArcStart[f + 1]; ++j )
-			{
-				int e = sB->nodeArcs[j];
-				if ( edgeDone[e] )
-				{
-					continue;
-				}
-				edgeDone[e] = 1;
-				int g = pdSfog_OtherNode( sB, e, f );
-				int vg = pdSfog_Climb( w, sA, vf, pf, pdNeg( normalsB[g] ), e, vertexOfB[g] );
-				if ( vertexOfB[g] < 0 )
-				{
-					vertexOfB[g] = vg;
-					queue[tail++] = g;
-				}
-			}
-		}
-		if ( tail != NB )
-		{
-			w->failed = true; // a disconnected face graph: not one convex polyhedron
-		}
-		for ( int f = 0; f < NB && !w->failed; ++f )
-		{
-			pdSfog_RecordVF( w, vertexOfB[f], f );
-		}
+		pdSfog_FaceWalk( w, startNode, vertexOfB, queue, edgeDone );
 	}
 	// FV: each A face node lies in the reflected B region just before the first crossing on
 	// any of its arcs (one of the crossed B edge's two vertices). That guess is verified, and
@@ -521,27 +581,7 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 	}
 	else if ( !w->failed )
 	{
-		int guess = pdSfog_StartVertex( w->meshB );
-		for ( int g = 0; g < NA && !w->failed; ++g )
-		{
-			pdVec3 d = pdNeg( sA->nodeNormals[g] );
-			for ( int j = sA->nodeArcStart[g]; j < sA->nodeArcStart[g + 1]; ++j )
-			{
-				int e = sA->nodeArcs[j];
-				int slot = 2 * e + ( sA->arcNode[2 * e] == g ? 0 : 1 );
-				int eB = crossEdge[slot];
-				if ( eB >= 0 )
-				{
-					int w0 = w->meshB->edges[eB].v0, w1 = w->meshB->edges[eB].v1;
-					guess = pdDot( d, pdSub( vertsB[w1], vertsB[w0] ) ) > 0.0 ? w1 : w0;
-					break;
-				}
-			}
-			pdVec3 p = pdNeg( normalsAinB[g] );
-			vertexOfA[g] = pdSfog_Locate( w, sB, guess, p );
-			guess = vertexOfA[g];
-			pdSfog_RecordFV( w, g, vertexOfA[g] );
-		}
+		pdSfog_FvPass( w, normalsAinB, vertexOfA );
 	}
 	return w->failed ? PD_STATUS_FAILED : PD_STATUS_OK;
 }

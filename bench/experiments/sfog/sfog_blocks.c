@@ -24,8 +24,8 @@
 // endpoints. Arcs the sweep cannot order (near a pole, on a meridian great circle, undecidable)
 // are tested against every arc of the other colour. Node-in-region inclusions run in the same
 // event loop (latitude-banded active region lists, as in the banded sweep). Every candidate goes
-// through the exact predicates of sfog.c, so the output is the naive set.
-#include "sfog.h"
+// through the exact predicates of sfog_applicable.c, so the output is the naive set.
+#include "sfog_experiments.h"
 
 #include "core.h"
 
@@ -37,7 +37,6 @@
 #endif
 
 #define PD_BK_PI 3.14159265358979323846
-#define PD_BK_BANDS 16
 #define PD_BK_NONE ( -1 )
 #define PD_BK_STEEP 1e-6     // |axis . pole| below this: the arc's great circle passes (nearly) a pole
 #define PD_BK_TINY 1e-9      // sub-arcs shorter than this have no interior worth sweeping
@@ -96,12 +95,7 @@ typedef struct pdBkItem
 	int slot;
 } pdBkItem;
 
-typedef struct pdBkEvent
-{
-	double lon;
-	int order; ///< 0 insert, 1 point, 2 remove
-	int item;
-} pdBkEvent;
+typedef pdSfogSweepEvent pdBkEvent;
 
 typedef struct pdBkBox
 {
@@ -1004,27 +998,6 @@ static void pdBk_Check( pdBk* s, const char* where )
 // ---------------------------------------------------------------------------------------------
 // Setup
 
-static int pdBk_CompareEvents( const void* x, const void* y )
-{
-	const pdBkEvent* p = x;
-	const pdBkEvent* q = y;
-	if ( p->lon != q->lon )
-	{
-		return p->lon < q->lon ? -1 : 1;
-	}
-	if ( p->order != q->order )
-	{
-		return p->order < q->order ? -1 : 1;
-	}
-	return p->item < q->item ? -1 : ( p->item > q->item ? 1 : 0 );
-}
-
-static int pdBk_Band( double z )
-{
-	int b = (int)floor( ( z + 1.0 ) * 0.5 * PD_BK_BANDS );
-	return b < 0 ? 0 : ( b >= PD_BK_BANDS ? PD_BK_BANDS - 1 : b );
-}
-
 typedef struct pdBkBuild
 {
 	pdBkItem* items;
@@ -1036,7 +1009,7 @@ typedef struct pdBkBuild
 static void pdBk_AddRegionPiece( pdBkBuild* b, int kind, int id, double lo, double hi, double zlo, double zhi )
 {
 	int k = b->itemCount++;
-	b->items[k] = ( pdBkItem ){ kind, id, pdBk_Band( zlo ), pdBk_Band( zhi ), -1 };
+	b->items[k] = ( pdBkItem ){ kind, id, pdSfog_SweepBand( zlo ), pdSfog_SweepBand( zhi ), -1 };
 	if ( kind == PD_BK_POINT_A || kind == PD_BK_POINT_B )
 	{
 		b->events[b->eventCount++] = ( pdBkEvent ){ lo, 1, k };
@@ -1131,15 +1104,8 @@ pdStatus pdSfog_OverlayBlocks( const pdMesh* meshA, const pdMat33* rotationA, co
 							   const pdMat33* rotationB, pdWorkspace* ws, int* outCount, const pdSfogPair** outPairs,
 							   pdSfogOverlayStats* outStats )
 {
-	*outCount = 0;
-	*outPairs = NULL;
 	pdSfogOverlayStats stats = { 0 };
-	if ( outStats != NULL )
-	{
-		*outStats = stats;
-	}
-	if ( !pdIsValidWorkspace( ws ) || !pdSfog_Usable( meshA ) || !pdSfog_Usable( meshB ) || rotationA == NULL ||
-		 rotationB == NULL )
+	if ( !pdSfog_StartOverlay( meshA, rotationA, meshB, rotationB, ws, outCount, outPairs, outStats ) )
 	{
 		return PD_STATUS_FAILED;
 	}
@@ -1409,7 +1375,7 @@ pdStatus pdSfog_OverlayBlocks( const pdMesh* meshA, const pdMat33* rotationA, co
 								 z, z );
 		}
 	}
-	qsort( build.events, (size_t)build.eventCount, sizeof( pdBkEvent ), pdBk_CompareEvents );
+	qsort( build.events, (size_t)build.eventCount, sizeof( pdBkEvent ), pdSfog_CompareSweepEvents );
 	stats.events = build.eventCount;
 
 	s.pieces = pieces;

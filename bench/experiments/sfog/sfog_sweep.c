@@ -8,16 +8,15 @@
 // and corners; items that reach a pole span every longitude). Arcs are inserted at their
 // western end and tested only against the active arcs of the other colour; face nodes are
 // tested against the active regions of the other colour when the meridian passes them. The
-// exact tests are the applicability predicates of sfog.c, and the intervals are padded by their
-// tolerance, so the sweep reports exactly the naive set.
-#include "sfog.h"
+// exact tests are the applicability predicates of sfog_applicable.c, and the intervals are
+// padded by their tolerance, so the sweep reports exactly the naive set.
+#include "sfog_experiments.h"
 
 #include "core.h"
 
 #include <stdlib.h>
 
 #define PD_SFOG_PI 3.14159265358979323846
-#define PD_SFOG_BANDS 16
 
 typedef enum pdSweepItemKind
 {
@@ -37,12 +36,7 @@ typedef struct pdSweepPiece
 	int slot;           ///< position in its active list
 } pdSweepPiece;
 
-typedef struct pdSweepEvent
-{
-	double lon;
-	int order; ///< 0 insert, 1 point, 2 remove
-	int piece;
-} pdSweepEvent;
+typedef pdSfogSweepEvent pdSweepEvent; ///< item: the piece
 
 typedef pdSfogSweepFrame pdSweepFrame;
 
@@ -162,10 +156,10 @@ typedef struct pdSweep
 	bool banded;
 } pdSweep;
 
-static int pdSweep_Band( double z )
+int pdSfog_SweepBand( double z )
 {
-	int b = (int)floor( ( z + 1.0 ) * 0.5 * PD_SFOG_BANDS );
-	return b < 0 ? 0 : ( b >= PD_SFOG_BANDS ? PD_SFOG_BANDS - 1 : b );
+	int b = (int)floor( ( z + 1.0 ) * 0.5 * PD_SFOG_SWEEP_BANDS );
+	return b < 0 ? 0 : ( b >= PD_SFOG_SWEEP_BANDS ? PD_SFOG_SWEEP_BANDS - 1 : b );
 }
 
 static void pdSweep_AddPiece( pdSweep* s, int kind, int id, double lo, double hi, double zlo, double zhi )
@@ -173,8 +167,8 @@ static void pdSweep_AddPiece( pdSweep* s, int kind, int id, double lo, double hi
 	int k = s->pieceCount++;
 	s->pieces[k].kind = kind;
 	s->pieces[k].id = id;
-	s->pieces[k].bandLo = pdSweep_Band( zlo );
-	s->pieces[k].bandHi = pdSweep_Band( zhi );
+	s->pieces[k].bandLo = pdSfog_SweepBand( zlo );
+	s->pieces[k].bandHi = pdSfog_SweepBand( zhi );
 	s->pieces[k].slot = -1;
 	if ( kind == PD_SWEEP_POINT_A || kind == PD_SWEEP_POINT_B )
 	{
@@ -225,10 +219,10 @@ static void pdSweep_AddItem( pdSweep* s, int kind, int id, bool range, double lo
 	}
 }
 
-static int pdSweep_CompareEvents( const void* x, const void* y )
+int pdSfog_CompareSweepEvents( const void* x, const void* y )
 {
-	const pdSweepEvent* p = x;
-	const pdSweepEvent* q = y;
+	const pdSfogSweepEvent* p = x;
+	const pdSfogSweepEvent* q = y;
 	if ( p->lon != q->lon )
 	{
 		return p->lon < q->lon ? -1 : 1;
@@ -237,7 +231,7 @@ static int pdSweep_CompareEvents( const void* x, const void* y )
 	{
 		return p->order < q->order ? -1 : 1;
 	}
-	return p->piece < q->piece ? -1 : ( p->piece > q->piece ? 1 : 0 );
+	return p->item < q->item ? -1 : ( p->item > q->item ? 1 : 0 );
 }
 
 int pdSfog_SweepArcChain( const pdSfog* g, int e, const pdMat33* reflect, pdVec3 outPts[3] )
@@ -333,12 +327,12 @@ static pdStatus pdSweep_Run( pdSweep* s, const pdSfog* sA, const pdSfog* sB, con
 		lists.list[i] = activeMemory + (size_t)i * (size_t)activeCapacity;
 		lists.count[i] = 0;
 	}
-	qsort( s->events, (size_t)s->eventCount, sizeof( pdSweepEvent ), pdSweep_CompareEvents );
+	qsort( s->events, (size_t)s->eventCount, sizeof( pdSweepEvent ), pdSfog_CompareSweepEvents );
 	stats->events = s->eventCount;
 	for ( int ev = 0; ev < s->eventCount; ++ev )
 	{
 		const pdSweepEvent* e = s->events + ev;
-		pdSweepPiece* piece = s->pieces + e->piece;
+		pdSweepPiece* piece = s->pieces + e->item;
 		int kind = piece->kind;
 		if ( e->order == 2 )
 		{
@@ -373,7 +367,7 @@ static pdStatus pdSweep_Run( pdSweep* s, const pdSfog* sA, const pdSfog* sB, con
 			}
 			int* list = lists.list[kind];
 			piece->slot = lists.count[kind];
-			list[lists.count[kind]++] = e->piece;
+			list[lists.count[kind]++] = e->item;
 			continue;
 		}
 		// A face node: test against the active regions of the other mesh.
@@ -422,6 +416,20 @@ bool pdSfog_Usable( const pdMesh* mesh )
 	return pdIsValidMesh( mesh ) && mesh->sfog != NULL;
 }
 
+bool pdSfog_StartOverlay( const pdMesh* meshA, const pdMat33* rotationA, const pdMesh* meshB,
+						  const pdMat33* rotationB, const pdWorkspace* ws, int* outCount, const pdSfogPair** outPairs,
+						  pdSfogOverlayStats* outStats )
+{
+	*outCount = 0;
+	*outPairs = NULL;
+	if ( outStats != NULL )
+	{
+		*outStats = ( pdSfogOverlayStats ){ 0 };
+	}
+	return pdIsValidWorkspace( ws ) && pdSfog_Usable( meshA ) && pdSfog_Usable( meshB ) && rotationA != NULL &&
+		   rotationB != NULL;
+}
+
 int64_t pdSfog_PairsBefore( const pdSfog* sA, const pdSfog* sB )
 {
 	int64_t va = 0, vb = 0;
@@ -440,15 +448,8 @@ pdStatus pdSfog_OverlaySweep( const pdMesh* meshA, const pdMat33* rotationA, con
 							  const pdMat33* rotationB, int variant, pdWorkspace* ws, int* outCount,
 							  const pdSfogPair** outPairs, pdSfogOverlayStats* outStats )
 {
-	*outCount = 0;
-	*outPairs = NULL;
 	pdSfogOverlayStats stats = { 0 };
-	if ( outStats != NULL )
-	{
-		*outStats = stats;
-	}
-	if ( !pdIsValidWorkspace( ws ) || !pdSfog_Usable( meshA ) || !pdSfog_Usable( meshB ) || rotationA == NULL ||
-		 rotationB == NULL ||
+	if ( !pdSfog_StartOverlay( meshA, rotationA, meshB, rotationB, ws, outCount, outPairs, outStats ) ||
 		 ( variant != PD_SFOG_SWEEP_PLAIN && variant != PD_SFOG_SWEEP_BANDED && variant != PD_SFOG_SWEEP_BLOCKS ) )
 	{
 		return PD_STATUS_FAILED;
@@ -552,15 +553,8 @@ pdStatus pdSfog_OverlayNaive( const pdMesh* meshA, const pdMat33* rotationA, con
 							  const pdMat33* rotationB, pdWorkspace* ws, int* outCount, const pdSfogPair** outPairs,
 							  pdSfogOverlayStats* outStats )
 {
-	*outCount = 0;
-	*outPairs = NULL;
 	pdSfogOverlayStats stats = { 0 };
-	if ( outStats != NULL )
-	{
-		*outStats = stats;
-	}
-	if ( !pdIsValidWorkspace( ws ) || !pdSfog_Usable( meshA ) || !pdSfog_Usable( meshB ) || rotationA == NULL ||
-		 rotationB == NULL )
+	if ( !pdSfog_StartOverlay( meshA, rotationA, meshB, rotationB, ws, outCount, outPairs, outStats ) )
 	{
 		return PD_STATUS_FAILED;
 	}
@@ -620,4 +614,41 @@ pdStatus pdSfog_OverlayNaive( const pdMesh* meshA, const pdMat33* rotationA, con
 	*outCount = count;
 	*outPairs = ws->sfogPairs.data;
 	return PD_STATUS_OK;
+}
+
+static int pdSfog_ComparePairs( const void* x, const void* y )
+{
+	const pdSfogPair* p = x;
+	const pdSfogPair* q = y;
+	if ( p->kind != q->kind )
+	{
+		return (int)p->kind < (int)q->kind ? -1 : 1;
+	}
+	if ( p->a != q->a )
+	{
+		return p->a < q->a ? -1 : 1;
+	}
+	if ( p->b != q->b )
+	{
+		return p->b < q->b ? -1 : 1;
+	}
+	return 0;
+}
+
+int pdSfog_SortPairs( pdSfogPair* pairs, int count )
+{
+	if ( count <= 1 )
+	{
+		return count;
+	}
+	qsort( pairs, (size_t)count, sizeof( pdSfogPair ), pdSfog_ComparePairs );
+	int m = 1;
+	for ( int i = 1; i < count; ++i )
+	{
+		if ( pdSfog_ComparePairs( pairs + i, pairs + m - 1 ) != 0 )
+		{
+			pairs[m++] = pairs[i];
+		}
+	}
+	return m;
 }
