@@ -143,10 +143,10 @@ typedef struct pdcPosedPair
 // How features join regions (pdcGroupFeatures).
 typedef struct pdcGrouping
 {
-	double regionCosine;        // features within this angle (cosine) share a region
-	const pdVec3* translation;  // the global PD when gathered at A + PD, else NULL
-	double maxDistance;         // pairs further apart than this at the input poses are dropped
-	double touchDistance;       // pairs closer than this count as touching
+	double regionCosine;       // features within this angle (cosine) share a region
+	const pdVec3* translation; // the global PD when gathered at A + PD, else NULL
+	double maxDistance;        // pairs further apart than this at the input poses are dropped
+	double touchDistance;      // pairs closer than this count as touching (world units)
 } pdcGrouping;
 
 // ---------------------------------------------------------------------------------------------

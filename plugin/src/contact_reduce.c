@@ -381,8 +381,8 @@ bool pdcPatchNormal( const pdcRegion* r, const int* picked, int count, double mi
 // deepest and the points penetrating now: the largest area otherwise goes to rim points that do
 // not bear load. Depth is the predicted one: where each point will be after the step. A point
 // that penetrates now bears load whatever the band says: a ring sunk along an arc of another
-// (9 to 17 mm along a metre of it) that got points only at its deeper end rocked about the
-// other end, deeper end up one step and down the next, and fell asleep 17 mm deep (seed 8 of
+// (9 to 17 mm along a metre of it) that gets points only at its deeper end rocks about the
+// other end, deeper end up one step and down the next, and falls asleep 17 mm deep (seed 8 of
 // the 60 tori, bench/results/debris.md).
 int pdcReduceDeepest( const pdcRegion* r, double band, int outIndices[PD_CONTACT_MAX_POINTS] )
 {
