@@ -395,14 +395,8 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 		return defStatus;
 	}
 
-	pdcCall call = { .pair = ioPair,
-					 .meshA = meshA,
-					 .poseA = poseA,
-					 .meshB = meshB,
-					 .poseB = poseB,
-					 .def = def,
-					 .ws = ioWorkspace,
-					 .set = outSet };
+	pdcCall call = { .pair = ioPair, .meshA = meshA, .poseA = poseA, .meshB = meshB,
+					 .poseB = poseB, .def = def, .ws = ioWorkspace, .set = outSet };
 	pdcBeginCall( &call );
 	call.pdef = pdcPenetrationDef( def, call.tolerance );
 	pdcFindFreeSide( &call );
