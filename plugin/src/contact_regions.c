@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: MIT
+// Contact regions: gathered feature pairs grouped by normal into regions, each with its
+// candidate points (on B), their distances at the input poses and, with a motion hint, at the
+// end of the step; seeds from the local PDs; merging regions whose normals came to agree; and
+// the final normals the slots and reductions work with.
+#include "contact_internal.h"
+
+#define PD_REGION_KEEP 12
+
+// How much the gap of a contact at pointA (on A) along normal n changes over the step.
+double pdcClosing( const pdcMotion* m, pdVec3 pointA, pdVec3 n )
+{
+	if ( m == NULL )
+	{
+		return 0.0;
+	}
+	pdVec3 d = pdAdd( m->linear, pdCross( m->rotation, pdSub( pointA, m->pivot ) ) );
+	double c = pdDot( d, n );
+	return isfinite( c ) ? c : 0.0;
+}
+
+pdcRegion* pdcNewRegion( pdcRegions* regions, pdVec3 normal, bool fromPenetration )
+{
+	if ( regions->count == PD_BUILD_REGIONS )
+	{
+		return NULL;
+	}
+	pdcRegion* r = regions->items + regions->count++;
+	r->normal = normal;
+	r->axis = regions->axis;
+	r->band = regions->band;
+	r->motion = regions->motion;
+	r->arrival = regions->arrival;
+	r->impact = regions->impact;
+	r->normalSum = pdV3( 0.0, 0.0, 0.0 );
+	r->edgeNormalSum = pdV3( 0.0, 0.0, 0.0 );
+	r->minDistance = DBL_MAX;
+	r->fromPenetration = fromPenetration;
+	r->count = 0;
+	return r;
+}
+
+// The first region whose normal is within cosine of normal, or a new one (NULL when full).
+static pdcRegion* pdcRegionFor( pdcRegions* regions, pdVec3 normal, double cosine, bool fromPenetration )
+{
+	for ( int i = 0; i < regions->count; ++i )
+	{
+		if ( pdDot( regions->items[i].normal, normal ) >= cosine )
+		{
+			return regions->items + i;
+		}
+	}
+	return pdcNewRegion( regions, normal, fromPenetration );
+}
+
+// A full region keeps the deepest with the largest area, and the extremes along 8 directions
+// fixed to B (stable picks for the final reduction).
+static void pdcCompactRegion( pdcRegion* r )
+{
+	int picked[PD_REGION_KEEP];
+	double lowest = pdcLowest( r->predicted, r->count );
+	int pc = pdcReduceDeepest( r, fmax( r->band, r->impact ? r->arrival - lowest : r->arrival ), picked );
+	int stable[8];
+	int sc = pdcReduceStable( r, 4, 0.0, r->band, stable, 8 );
+	for ( int j = 0; j < sc && pc < PD_REGION_KEEP; ++j )
+	{
+		if ( !pdcHasIndex( picked, pc, stable[j] ) )
+		{
+			picked[pc++] = stable[j];
+		}
+	}
+	pdVec3 keptPoints[PD_REGION_KEEP];
+	pdVec3 keptOffsets[PD_REGION_KEEP];
+	double keptDistances[PD_REGION_KEEP];
+	double keptPredicted[PD_REGION_KEEP];
+	for ( int k = 0; k < pc; ++k )
+	{
+		keptPoints[k] = r->pointB[picked[k]];
+		keptOffsets[k] = r->offset[picked[k]];
+		keptDistances[k] = r->distance[picked[k]];
+		keptPredicted[k] = r->predicted[picked[k]];
+	}
+	for ( int k = 0; k < pc; ++k )
+	{
+		r->pointB[k] = keptPoints[k];
+		r->offset[k] = keptOffsets[k];
+		r->distance[k] = keptDistances[k];
+		r->predicted[k] = keptPredicted[k];
+	}
+	r->count = pc;
+}
+
+void pdcAddPoint( pdcRegion* r, pdVec3 pointB, pdVec3 offset, double distance )
+{
+	if ( r->count == PD_REGION_CANDIDATES )
+	{
+		pdcCompactRegion( r );
+	}
+	r->pointB[r->count] = pointB;
+	r->offset[r->count] = offset;
+	r->distance[r->count] = distance;
+	r->predicted[r->count] = distance + pdcClosing( r->motion, pdMulAdd( pointB, distance, r->normal ), r->normal );
+	r->count += 1;
+	r->minDistance = fmin( r->minDistance, distance );
+}
+
+// Final normal (members' mean) and distances along it: (offset - translation) . normal.
+void pdcFinishRegion( pdcRegion* r, pdVec3 translation, bool useMeanNormal )
+{
+	if ( useMeanNormal )
+	{
+		pdVec3 mean = pdNormalize( r->normalSum );
+		if ( pdDot( mean, mean ) == 0.0 )
+		{
+			mean = pdNormalize( r->edgeNormalSum );
+		}
+		if ( pdDot( mean, mean ) > 0.0 )
+		{
+			r->normal = mean;
+		}
+	}
+	r->minDistance = DBL_MAX;
+	for ( int k = 0; k < r->count; ++k )
+	{
+		double d = pdDot( pdSub( r->offset[k], translation ), r->normal );
+		r->distance[k] = isfinite( d ) ? d : 0.0;
+		r->minDistance = fmin( r->minDistance, r->distance[k] );
+		pdVec3 pointA = pdMulAdd( r->pointB[k], r->distance[k], r->normal );
+		r->predicted[k] = r->distance[k] + pdcClosing( r->motion, pointA, r->normal );
+	}
+}
+
+// A feature pair as a contact: its normal, its gap along it and its closest points' separation.
+typedef struct pdcFeatureGap
+{
+	pdVec3 normal;
+	double gap;
+	pdVec3 sep; // pointA - pointB
+	double sepLength;
+} pdcFeatureGap;
+
+// The feature's contact normal and gap; false when the pair is no contact.
+static bool pdcFeatureGapOf( const pdcPosedPair* at, const pdContactFeature* f, double touchDistance,
+							 pdcFeatureGap* out )
+{
+	pdVec3 fn = pdNormalize( f->normal );
+	double gap = f->distance;
+	if ( pdDot( fn, fn ) == 0.0 || !pdIsFiniteVec( f->pointB ) || !pdIsFiniteVec( f->pointA ) || !isfinite( gap ) )
+	{
+		return false;
+	}
+	// A pair with a clear gap separates along its closest points; that direction is
+	// reliable for every kind, while an edge-edge cross product of nearly parallel edges
+	// is not. Touching pairs keep the feature normal.
+	pdVec3 sep = pdSub( f->pointA, f->pointB );
+	double sepLength = pdLength( sep );
+	if ( sepLength <= touchDistance && f->kind == PD_CONTACT_EE )
+	{
+		// A touching edge-edge pair's normal is the edges' cross product: applicable only
+		// when each edge is its mesh's extreme along it (the normal lies on both edges'
+		// Gauss-map arcs). An edge inside a flat floor under a torus edge is not: its
+		// cross product tilts 40 to 90 degrees, a standing sideways push on a resting
+		// torus. The vertex-face pairs there carry the floor's normal.
+		if ( !pdContactFeature_IsExtremeAlong( at->meshA, &at->poseA, at->meshB, &at->poseB, f, fn ) )
+		{
+			return false;
+		}
+	}
+	if ( sepLength > touchDistance )
+	{
+		// An edge or vertex of either side that is not its mesh's closest part along the gap
+		// (an edge of a flat floor under a tilted edge) would push sideways: its patch is
+		// reported by the vertex-face pairs with the face's own normal. Vertex-face pairs
+		// are kept: they are the patch (a tilted ring over a floor).
+		if ( f->kind != PD_CONTACT_VF &&
+			 !pdContactFeature_IsLocallyClosest( at->meshA, &at->poseA, at->meshB, &at->poseB, f ) )
+		{
+			return false;
+		}
+		pdVec3 dir = pdScale( sep, 1.0 / sepLength );
+		if ( pdDot( dir, fn ) > 0.0 )
+		{
+			fn = dir;
+			gap = sepLength;
+		}
+	}
+	out->normal = fn;
+	out->gap = gap;
+	out->sep = sep;
+	out->sepLength = sepLength;
+	return true;
+}
+
+// At the PD contact configuration, pairs with a gap only count as other regions of the same
+// push (the far side of a ring on a ring): their normal must agree with the PD. A moving body
+// is the exception: a part of it that will arrive within the step (predicted distance under
+// the arrival band) is a contact whatever its normal.
+static bool pdcJoinsThePush( const pdcGrouping* g, const pdcRegions* regions, const pdContactFeature* f,
+							 const pdcFeatureGap* fg )
+{
+	if ( g->translation == NULL || !( fg->gap > g->touchDistance ) )
+	{
+		return true;
+	}
+	pdVec3 t = *g->translation;
+	double len = pdLength( t );
+	if ( !( len > 0.0 && pdDot( fg->normal, t ) < g->regionCosine * len ) )
+	{
+		return true;
+	}
+	double now = fg->gap - pdDot( t, fg->normal );
+	pdVec3 pointA = pdMulAdd( f->pointB, now, fg->normal );
+	return regions->arrival > 0.0 && now + pdcClosing( regions->motion, pointA, fg->normal ) < regions->arrival;
+}
+
+// Adds the feature's normal to the region's sums (the mean is the region normal) and its point.
+static void pdcJoinRegion( pdcRegion* r, const pdContactFeature* f, const pdcFeatureGap* fg, const pdVec3* translation )
+{
+	// Edge-edge normals of a polyhedral contact tilt with the tessellation; face normals are
+	// the surface's, so they set the region normal whenever one is present.
+	if ( f->kind == PD_CONTACT_EE )
+	{
+		r->edgeNormalSum = pdAdd( r->edgeNormalSum, fg->normal );
+	}
+	else
+	{
+		r->normalSum = pdAdd( r->normalSum, fg->normal );
+	}
+	pdVec3 mean = pdNormalize( pdDot( r->normalSum, r->normalSum ) > 0.0 ? r->normalSum : r->edgeNormalSum );
+	if ( pdDot( mean, mean ) > 0.0 )
+	{
+		r->normal = mean;
+	}
+	// The point's gap is its pair's separation measured along the region normal (the
+	// normal the engine will push along), not the pair's own gap along its own normal.
+	pdVec3 offset = fg->sepLength > 0.0 ? fg->sep : pdScale( fg->normal, fg->gap );
+	double distance = pdDot( offset, r->normal ) - ( translation != NULL ? pdDot( *translation, r->normal ) : 0.0 );
+	pdcAddPoint( r, f->pointB, offset, isfinite( distance ) ? distance : 0.0 );
+}
+
+// Groups features by normal, the closest feature first (it seeds the first region's normal).
+// When g->translation is given (features gathered at the PD contact configuration), a point's
+// distance at the input poses is its distance there minus (translation . regionNormal).
+void pdcGroupFeatures( const pdcPosedPair* at, const pdContactFeature* features, int featureCount,
+					   const pdcGrouping* g, pdcRegions* regions )
+{
+	if ( features == NULL || featureCount <= 0 )
+	{
+		return;
+	}
+	int closest = 0;
+	for ( int i = 1; i < featureCount; ++i )
+	{
+		if ( features[i].distance < features[closest].distance )
+		{
+			closest = i;
+		}
+	}
+	for ( int k = -1; k < featureCount; ++k )
+	{
+		if ( k == closest )
+		{
+			continue;
+		}
+		const pdContactFeature* f = features + ( k < 0 ? closest : k );
+		pdcFeatureGap fg;
+		if ( !pdcFeatureGapOf( at, f, g->touchDistance, &fg ) || !pdcJoinsThePush( g, regions, f, &fg ) )
+		{
+			continue;
+		}
+		// Distance at the input poses; pairs further apart than maxDistance are no contact.
+		double estimate = g->translation != NULL ? fg.gap - pdDot( *g->translation, fg.normal ) : fg.gap;
+		if ( !( estimate <= g->maxDistance ) )
+		{
+			continue;
+		}
+		pdcRegion* r = pdcRegionFor( regions, fg.normal, g->regionCosine, false );
+		if ( r != NULL )
+		{
+			pdcJoinRegion( r, f, &fg, g->translation );
+		}
+	}
+}
+
+// One region seed (a normal, no points yet) per local PD; local PDs whose normals agree
+// (regionCosine) share a seed, since the core may report one local PD per contact feature.
+// The points come from the gathering at the contact configuration, which covers the local PDs'
+// own points with their gaps: the core's points count every pair within its tolerance (0.2 mm
+// on a 1 m torus) as touching, and reported at the full depth a slightly tilted resting body
+// looks level until it drops.
+void pdcRegionsFromLocal( const pdPenetrationResult* pr, double regionCosine, pdcRegions* regions )
+{
+	int n = pr->localCount < PD_MAX_LOCAL_REGIONS ? pr->localCount : PD_MAX_LOCAL_REGIONS;
+	for ( int i = 0; i < n; ++i )
+	{
+		const pdLocalPenetration* lp = pr->local + i;
+		pdVec3 nrm = pdNormalize( lp->normal );
+		if ( pdDot( nrm, nrm ) == 0.0 || lp->pointCount <= 0 )
+		{
+			continue;
+		}
+		pdcRegion* r = pdcRegionFor( regions, nrm, regionCosine, true );
+		if ( r != NULL )
+		{
+			r->normalSum = pdAdd( r->normalSum, nrm );
+		}
+	}
+}
+
+// Drops the seeds (from local PDs) that no gathered pair joined.
+void pdcDropEmptyRegions( pdcRegions* regions )
+{
+	int kept = 0;
+	for ( int k = 0; k < regions->count; ++k )
+	{
+		if ( regions->items[k].count > 0 )
+		{
+			regions->items[kept++] = regions->items[k];
+		}
+	}
+	regions->count = kept;
+}
+
+// Means drift while features join, so two regions can end up with agreeing normals (one
+// patch seen from a local PD and from features): fold them together.
+static void pdcMergeRegions( pdcRegions* regions, double regionCosine, pdVec3 translation )
+{
+	for ( int i = 0; i < regions->count; ++i )
+	{
+		for ( int j = regions->count - 1; j > i; --j )
+		{
+			pdcRegion* a = regions->items + i;
+			pdcRegion* b = regions->items + j;
+			if ( pdDot( a->normal, b->normal ) < regionCosine )
+			{
+				continue;
+			}
+			a->normalSum = pdAdd( a->normalSum, b->normalSum );
+			a->edgeNormalSum = pdAdd( a->edgeNormalSum, b->edgeNormalSum );
+			a->fromPenetration = a->fromPenetration || b->fromPenetration;
+			for ( int k = 0; k < b->count; ++k )
+			{
+				pdcAddPoint( a, b->pointB[k], b->offset[k], b->distance[k] );
+			}
+			pdcFinishRegion( a, translation, true );
+			regions->items[j] = regions->items[regions->count - 1];
+			regions->count -= 1;
+		}
+	}
+}
+
+// Mean normals and distances along them, agreeing regions merged, and the PD direction as the
+// normal of the region the global PD pushes along: the mean of its features' normals tilts
+// with the tessellation and with which side of a ring happens to touch, and a tilted normal
+// on a resting stack is a steady sideways push.
+void pdcSettleNormals( pdcRegions* regions, double regionCosine, pdVec3 translation )
+{
+	for ( int i = 0; i < regions->count; ++i )
+	{
+		pdcFinishRegion( regions->items + i, translation, true );
+	}
+	pdcMergeRegions( regions, regionCosine, translation );
+	double translationLength = pdLength( translation );
+	if ( translationLength > 0.0 )
+	{
+		pdVec3 push = pdScale( translation, 1.0 / translationLength );
+		for ( int i = 0; i < regions->count; ++i )
+		{
+			if ( pdDot( regions->items[i].normal, push ) >= regionCosine )
+			{
+				regions->items[i].normal = push;
+				pdcFinishRegion( regions->items + i, translation, false );
+			}
+		}
+	}
+}

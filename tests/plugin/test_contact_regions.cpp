@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+// PdContact: contact regions (contact_regions.c): separated pairs' closest-feature regions, each
+// point's own gap, and the normals that join a region. Oracles: analytic gaps and normals.
+#include "contact_test_util.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+TEST( PdContact, SeparatedCloseContactsHavePositiveDistance )
+{
+	MeshHolder a{ makeBox( 0.2, 0.1, 0.2 ) }, b{ makeBox( 0.5, 0.1, 0.5 ) };
+	WorkspaceHolder ws;
+	pdContactDef def = pdContactDefaultDef();
+	def.contactDistance = 0.02;
+	pdTransform poseB = at( 0, 0, 0 );
+	{
+		pdTransform poseA = at( 0.0, 0.2 + 0.01, 0.0 ); // 1 cm gap
+		pdContactPair pair;
+		pdContactPair_Reset( &pair );
+		pdContactManifoldSet set;
+		ASSERT_GE( pdContact_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, &def, ws.ws, &set ), 0 );
+		EXPECT_EQ( set.state, PD_STATE_SEPARATED );
+		ASSERT_GE( set.count, 1 );
+		for ( int i = 0; i < set.count; ++i )
+		{
+			const pdContactManifold& m = set.manifolds[i];
+			EXPECT_GT( m.normal.y, 0.99 );
+			EXPECT_LE( m.pointCount, PD_CONTACT_MAX_POINTS );
+			for ( int k = 0; k < m.pointCount; ++k )
+			{
+				EXPECT_NEAR( m.points[k].distance, 0.01, 1e-6 );
+				EXPECT_GT( m.points[k].distance, 0.0 );
+			}
+		}
+	}
+	{
+		pdTransform poseA = at( 0.0, 0.2 + 0.05, 0.0 ); // beyond the contact distance
+		pdContactPair pair;
+		pdContactPair_Reset( &pair );
+		pdContactManifoldSet set;
+		ASSERT_GE( pdContact_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, &def, ws.ws, &set ), 0 );
+		EXPECT_EQ( set.state, PD_STATE_SEPARATED );
+		EXPECT_EQ( set.count, 0 );
+	}
+}
+
+TEST( PdContact, SlightlyTiltedRingOnAFloorIsNotReportedLevel )
+{
+	// A ring lying on a floor, tilted 0.2 mrad about z: its +x side 0.1 mm into the floor, its
+	// -x side 0.1 mm above it. At the PD contact configuration (lifted 0.1 mm) the -x side is
+	// 0.2 mm up, within the reach of the core's local PDs (1.5 x its tolerance, about 0.28 mm
+	// here): the core counts it as touching. Reported at the full depth it would make the ring
+	// look level and sunk, and a resting ring would stay tilted until the pair turned to touching
+	// and it dropped; the plugin takes every point's gap from its own gathering.
+	MeshHolder torus{ makeTorus( 16, 8 ) }; // coarse: the core's few local-PD points cover the ring
+	MeshHolder floor{ makeFloor( 2.0, 8 ) };
+	ASSERT_TRUE( torus.mesh != nullptr && floor.mesh != nullptr );
+	WorkspaceHolder ws;
+	pdTransform poseA = at( 0.0, 0.0, 0.0 );
+	poseA.q = quatMul( axisAngle( 2, -2e-4 ), kFlat ); // +x side down
+	poseA.p.y = -1e-4 - lowestRotatedY( torus.mesh, poseA.q );
+	pdTransform poseB = at( 0.0, 0.0, 0.0 );
+	pdContactPair pair;
+	pdContactPair_Reset( &pair );
+	pdContactManifoldSet set;
+	ASSERT_GE( pdContact_Generate( &pair, torus.mesh, &poseA, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
+	ASSERT_EQ( set.state, PD_STATE_PENETRATING );
+	ASSERT_EQ( set.count, 1 );
+	const pdContactManifold& m = set.manifolds[0];
+	EXPECT_GT( m.normal.y, 0.9999 );
+	bool deepSide = false, highSide = false;
+	for ( int k = 0; k < m.pointCount; ++k )
+	{
+		const pdContactPoint& cp = m.points[k];
+		SCOPED_TRACE( k );
+		if ( cp.pointB.x > 0.4 )
+		{
+			deepSide = true;
+			EXPECT_NEAR( cp.distance, -1e-4, 2e-5 ) << "the +x side is 0.1 mm in";
+		}
+		if ( cp.pointB.x < -0.4 )
+		{
+			highSide = true;
+			EXPECT_GE( cp.distance, -1e-5 ) << "the -x side is above the floor, not 0.1 mm in";
+		}
+	}
+	EXPECT_TRUE( deepSide && highSide ) << "the points span the ring";
+}
+
+TEST( PdContact, RingOnAFloorGridGetsOnlyTheFloorNormal )
+{
+	// A ring flat on a floor whose grid vertices lie under its bottom ring: there, floor edges
+	// (the grid's diagonals among them) cross the ring's edges. Such a touching edge-edge pair
+	// has the edges' cross product for a normal, up to 90 degrees from the floor's, though the
+	// floor edge is not the floor's extreme along it (its faces are flat). Every region must
+	// have the floor's normal: level and sunk or raised 0.01 mm, and tilted 0.2 mrad, turned
+	// and shifted (the pose where, without the applicability test, a region came out with a
+	// nearly horizontal normal; such regions pushed a resting torus sideways).
+	MeshHolder torus{ makeTorus( 48, 16 ) };
+	MeshHolder floor{ makeFloor( 2.0, 8 ) };
+	ASSERT_TRUE( torus.mesh != nullptr && floor.mesh != nullptr );
+	WorkspaceHolder ws;
+	struct Pose
+	{
+		double dx, tilt, yaw, height;
+	} poses[] = { { 0.0, 0.0, 0.0, -1e-5 }, { 0.0, 0.0, 0.0, 1e-5 }, { 3e-4, 2e-4, 0.13, 1e-4 } };
+	pdTransform poseB = at( 0.0, 0.0, 0.0 );
+	for ( const Pose& p : poses )
+	{
+		SCOPED_TRACE( p.height );
+		SCOPED_TRACE( p.tilt );
+		// Flat, then the tilt about z, then the yaw about y.
+		pdTransform poseA = at( p.dx, 0.15 + p.height, 0.0 );
+		poseA.q = quatMul( axisAngle( 1, p.yaw ), quatMul( axisAngle( 2, p.tilt ), kFlat ) );
+		pdContactPair pair;
+		pdContactPair_Reset( &pair );
+		pdContactManifoldSet set;
+		ASSERT_GE( pdContact_Generate( &pair, torus.mesh, &poseA, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
+		ASSERT_GE( set.count, 1 );
+		for ( int i = 0; i < set.count; ++i )
+		{
+			EXPECT_GT( set.manifolds[i].normal.y, std::cos( 1.0 * 3.14159265358979323846 / 180.0 ) )
+				<< "region " << i << " of " << set.count;
+		}
+	}
+}
