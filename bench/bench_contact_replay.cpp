@@ -40,7 +40,7 @@ int runContactReplay( const Options& o )
 	}
 	char message[256];
 	pdStatus status = PD_STATUS_OK;
-	pdContactReplay* replay = pdContactReplay_Open( o.inputPath.c_str(), &status, message );
+	pdContactReplay* replay = pdCreateContactReplay( o.inputPath.c_str(), &status, message );
 	if ( replay == nullptr )
 	{
 		std::fprintf( stderr, "polydepth-bench: %s\n", message );
@@ -55,7 +55,7 @@ int runContactReplay( const Options& o )
 		if ( status != PD_STATUS_OK )
 		{
 			std::fprintf( stderr, "polydepth-bench: %s (%s)\n", message, pdStatusString( status ) );
-			pdContactReplay_Close( replay );
+			pdDestroyContactReplay( replay );
 			return 2;
 		}
 		if ( done )
@@ -99,7 +99,7 @@ int runContactReplay( const Options& o )
 		points = n;
 	}
 	pdDestroyWorkspace( ws );
-	pdContactReplay_Close( replay );
+	pdDestroyContactReplay( replay );
 	double med = median( ms );
 	if ( o.json )
 	{

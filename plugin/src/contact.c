@@ -12,7 +12,7 @@
 
 #define PD_CONTACT_COOKIE 0x50444354
 
-pdContactDef pdContactDefaultDef( void )
+pdContactDef pdDefaultContactDef( void )
 {
 	pdContactDef def;
 	memset( &def, 0, sizeof( def ) );
@@ -383,7 +383,7 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 		outSet->status = PD_STATUS_INVALID_ARGUMENT;
 		return outSet->status;
 	}
-	pdContactDef defaults = pdContactDefaultDef();
+	pdContactDef defaults = pdDefaultContactDef();
 	if ( def == NULL )
 	{
 		def = &defaults;

@@ -10,6 +10,11 @@
 #include <float.h>
 #include <math.h>
 
+PD_C_BEGIN
+
+/// Area of the convex hull of up to 4 points projected on the plane normal to unit normal.
+double pdcHullArea4( pdVec3 normal, const pdVec3* points, int count );
+
 // Candidate points a region may hold before reduction. A resting ring on a ring has a few
 // hundred feature pairs along its crest; with room for fewer, which ones survive the
 // compaction depends on their order, and the picks move from frame to frame (about 6 KB per
@@ -231,3 +236,5 @@ void pdcAssignSlots( pdContactPair* pair, pdQuat qB, const pdContactDef* def, pd
 pdVec3 pdcWriteManifolds( pdcCall* call, pdcRegions* regions, const int slotOfRegion[PD_BUILD_REGIONS] );
 void pdcSortManifolds( pdContactManifoldSet* set );
 void pdcDropCoveredPoints( pdcCall* call );
+
+PD_C_END

@@ -61,7 +61,7 @@ static bool pdRecord_Put( pdContactRecorder* r, const void* data, size_t size )
 	return !r->failed;
 }
 
-pdContactRecorder* pdContactRecorder_Create( const char* path, pdStatus* outStatus )
+pdContactRecorder* pdCreateContactRecorder( const char* path, pdStatus* outStatus )
 {
 	pdStatus status = PD_STATUS_INVALID_ARGUMENT;
 	pdContactRecorder* r = NULL;
@@ -168,7 +168,7 @@ pdStatus pdContactRecorder_Write( pdContactRecorder* recorder, const pdContactPa
 	{
 		return PD_STATUS_INVALID_MESH;
 	}
-	pdContactDef defaults = pdContactDefaultDef();
+	pdContactDef defaults = pdDefaultContactDef();
 	int32_t ids[4] = { pdRecord_MeshId( recorder, meshA ), pdRecord_MeshId( recorder, meshB ),
 					   pdRecord_MeshId( recorder, pair->apartMeshA ), pdRecord_MeshId( recorder, pair->apartMeshB ) };
 	if ( ids[0] < 0 || ids[1] < 0 || ids[2] < -1 || ids[3] < -1 )
@@ -196,7 +196,7 @@ long pdContactRecorder_CallCount( const pdContactRecorder* recorder )
 	return recorder != NULL ? recorder->calls : 0;
 }
 
-pdStatus pdContactRecorder_Destroy( pdContactRecorder* recorder )
+pdStatus pdDestroyContactRecorder( pdContactRecorder* recorder )
 {
 	if ( recorder == NULL )
 	{
@@ -235,7 +235,7 @@ static bool pdReplay_Get( pdContactReplay* r, void* data, size_t size )
 	return fread( data, 1, size, r->file ) == size;
 }
 
-pdContactReplay* pdContactReplay_Open( const char* path, pdStatus* outStatus, char message[256] )
+pdContactReplay* pdCreateContactReplay( const char* path, pdStatus* outStatus, char message[256] )
 {
 	if ( outStatus != NULL )
 	{
@@ -295,7 +295,7 @@ pdContactReplay* pdContactReplay_Open( const char* path, pdStatus* outStatus, ch
 		{
 			snprintf( message, 256, "%s: %s", path, problem );
 		}
-		pdContactReplay_Close( r );
+		pdDestroyContactReplay( r );
 		return NULL;
 	}
 	if ( outStatus != NULL )
@@ -462,7 +462,7 @@ pdStatus pdContactReplay_Next( pdContactReplay* replay, pdContactCall* outCall, 
 	}
 }
 
-void pdContactReplay_Close( pdContactReplay* replay )
+void pdDestroyContactReplay( pdContactReplay* replay )
 {
 	if ( replay == NULL )
 	{

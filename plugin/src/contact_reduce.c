@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Manifold reduction: a region's candidate points down to PD_CONTACT_MAX_POINTS. The public
-// deepest-plus-largest-area reduction (pdContact_ReducePoints, pdContact_HullArea4), the stable
+// deepest-plus-largest-area reduction (pdContact_ReducePoints, pdcHullArea4), the stable
 // reduction along directions fixed to B (resting patches), the banded and impact variants, and
 // the plane of a wide resting patch.
 #include "contact_internal.h"
@@ -75,7 +75,7 @@ static double pdcTriangleArea( pdVec3 n, pdVec3 a, pdVec3 b, pdVec3 c )
 	return 0.5 * fabs( pdDot( n, pdCross( pdSub( b, a ), pdSub( c, a ) ) ) );
 }
 
-double pdContact_HullArea4( pdVec3 normal, const pdVec3* points, int count )
+double pdcHullArea4( pdVec3 normal, const pdVec3* points, int count )
 {
 	if ( points == NULL || count < 3 )
 	{
@@ -157,7 +157,7 @@ static double pdcLargestQuad( pdVec3 n, const pdVec3* points, int deepest, const
 			for ( int c = b + 1; c < candCount; ++c )
 			{
 				pdVec3 quad[4] = { points[deepest], points[cand[a]], points[cand[b]], points[cand[c]] };
-				double area = pdContact_HullArea4( n, quad, 4 );
+				double area = pdcHullArea4( n, quad, 4 );
 				if ( area > bestArea )
 				{
 					bestArea = area;
@@ -428,7 +428,7 @@ int pdcReduceImpact( const pdcRegion* r, double band, int outIndices[PD_CONTACT_
 	{
 		b[k] = r->pointB[outIndices[k]];
 	}
-	if ( pdContact_HullArea4( r->normal, a, levelCount ) >= 0.5 * pdContact_HullArea4( r->normal, b, all ) )
+	if ( pdcHullArea4( r->normal, a, levelCount ) >= 0.5 * pdcHullArea4( r->normal, b, all ) )
 	{
 		for ( int k = 0; k < levelCount; ++k )
 		{

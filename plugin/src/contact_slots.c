@@ -174,7 +174,7 @@ static int pdcFillWidest( const pdcRegion* r, double matchRadius, const int* pic
 				trial[k] = r->pointB[kept[k]];
 			}
 			trial[keptCount] = r->pointB[picked[j]];
-			double area = pdContact_HullArea4( r->normal, trial, keptCount + 1 );
+			double area = pdcHullArea4( r->normal, trial, keptCount + 1 );
 			if ( area > bestArea )
 			{
 				bestArea = area;
@@ -198,7 +198,7 @@ static double pdcPickedArea( const pdcRegion* r, const int* indices, int count )
 	{
 		points[j] = r->pointB[indices[j]];
 	}
-	return pdContact_HullArea4( r->normal, points, count );
+	return pdcHullArea4( r->normal, points, count );
 }
 
 // Point persistence for a resting patch: last call's points of the slot that still have a

@@ -216,7 +216,7 @@ bool smpSceneWorld::initWorld( std::string* error )
 	if ( m_config.algo == SMP_SCENE_ALGO_POLYDEPTH )
 	{
 		// Later registrations win, so this overrides GImpact for the concave mesh pairs only.
-		pdBulletDef def = pdBulletDefaultDef();
+		pdBulletDef def = pdDefaultBulletDef();
 		if ( m_config.relativeSkin >= 0.0 )
 			def.relativeSkin = m_config.relativeSkin;
 		pdStatus status = polydepth::bullet::registerAlgorithm( m_dispatcher.get(), &def );

@@ -113,7 +113,7 @@ pdStatus Registration::endRecordingLocked( long* outCalls )
 	{
 		*outCalls = pdContactRecorder_CallCount( recorder );
 	}
-	pdStatus status = pdContactRecorder_Destroy( recorder );
+	pdStatus status = pdDestroyContactRecorder( recorder );
 	recorder = nullptr;
 	return status;
 }
@@ -122,7 +122,7 @@ Registration::~Registration()
 {
 	if ( recorder != nullptr )
 	{
-		pdContactRecorder_Destroy( recorder );
+		pdDestroyContactRecorder( recorder );
 	}
 }
 
@@ -153,7 +153,7 @@ pdStatus registerAlgorithm( btCollisionDispatcher* dispatcher, const pdBulletDef
 	{
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
-	pdBulletDef d = def != nullptr ? *def : pdBulletDefaultDef();
+	pdBulletDef d = def != nullptr ? *def : pdDefaultBulletDef();
 	pdStatus status = checkDef( d );
 	if ( status != PD_STATUS_OK )
 	{
@@ -173,7 +173,7 @@ pdStatus registerAlgorithm( btCollisionDispatcher* dispatcher, const pdBulletDef
 	auto reg = std::make_shared<Registration>();
 	reg->dispatcher = dispatcher;
 	reg->def = d;
-	reg->contactDef = pdContactDefaultDef();
+	reg->contactDef = pdDefaultContactDef();
 	reg->contactDef.contactDistance = d.contactDistance > 0.0 ? d.contactDistance : 0.0;
 	reg->contactDef.relativeTolerance = d.relativeTolerance;
 	reg->contactDef.maxIterations = d.maxIterations;
@@ -238,14 +238,14 @@ pdStatus startRecording( btCollisionDispatcher* dispatcher, const char* path )
 	return withRegistration( dispatcher, [path]( Registration& reg ) {
 		std::lock_guard<std::mutex> recordLock( reg.recordMutex );
 		pdStatus status = PD_STATUS_OK;
-		pdContactRecorder* recorder = pdContactRecorder_Create( path, &status );
+		pdContactRecorder* recorder = pdCreateContactRecorder( path, &status );
 		if ( recorder == nullptr )
 		{
 			return status;
 		}
 		if ( reg.recorder != nullptr )
 		{
-			pdContactRecorder_Destroy( reg.recorder );
+			pdDestroyContactRecorder( reg.recorder );
 		}
 		reg.recorder = recorder;
 		reg.recording.store( true );
@@ -295,7 +295,7 @@ pdStatus unregisterAlgorithm( btCollisionDispatcher* dispatcher )
 
 using namespace polydepth::bullet;
 
-extern "C" pdBulletDef pdBulletDefaultDef( void )
+extern "C" pdBulletDef pdDefaultBulletDef( void )
 {
 	pdBulletDef def{};
 	def.contactDistance = 0.0;

@@ -105,7 +105,7 @@ class Registration : public std::enable_shared_from_this<Registration>
 	std::mutex recordMutex;
 	pdContactRecorder* recorder = nullptr;
 	/// Ends a recording, if any, with recordMutex held: no call is written after it, the file is
-	/// closed (pdContactRecorder_Destroy's status; PD_STATUS_INVALID_ARGUMENT when none was on),
+	/// closed (pdDestroyContactRecorder's status; PD_STATUS_INVALID_ARGUMENT when none was on),
 	/// and *outCalls (may be NULL) gets the number of calls it holds.
 	pdStatus endRecordingLocked( long* outCalls );
 	/// Writes one call's inputs if recording (any thread).

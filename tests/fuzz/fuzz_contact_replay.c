@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer target: the reader of contact recordings (plugin/src/contact_record.c). The input
-// is written to a temporary file and read back with pdContactReplay_Open / _Next. Checks: no
+// is written to a temporary file and read back with pdCreateContactReplay / _Next. Checks: no
 // crash or leak, a failure has a one-line message naming the file, a call that reads back names
 // meshes the replay built, and its pair state is one the plugin can index with.
 #include "fuzz_common.h"
@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 	char message[256];
 	memset( message, 0x7f, sizeof( message ) );
 	pdStatus status = PD_STATUS_OK;
-	pdContactReplay* replay = pdContactReplay_Open( path, &status, message );
+	pdContactReplay* replay = pdCreateContactReplay( path, &status, message );
 	if ( replay == NULL )
 	{
 		TEST_FUZZ_CHECK( status < 0, "open failed with status %d", (int)status );
@@ -70,7 +70,7 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 						   "call %d slot %d count %d", k, s, call.pair.slotPointCount[s] );
 		}
 	}
-	pdContactReplay_Close( replay );
+	pdDestroyContactReplay( replay );
 	remove( path );
 	return 0;
 }

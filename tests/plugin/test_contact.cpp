@@ -3,6 +3,7 @@
 // driver): sign conventions, the skin, argument checks, and which pairs get contacts within the
 // contact distance and the speculative reach. Oracles: analytic depths and gaps for boxes.
 #include "contact_test_util.h"
+#include "contact_internal.h" // pdcHullArea4 (private)
 
 #include <gtest/gtest.h>
 
@@ -43,7 +44,7 @@ TEST( PdContact, PenetrationSignConventions )
 		if ( m.pointCount == 4 )
 		{
 			pdVec3 quad[4] = { m.points[0].pointB, m.points[1].pointB, m.points[2].pointB, m.points[3].pointB };
-			EXPECT_GT( pdContact_HullArea4( m.normal, quad, 4 ), 0.5 * 0.16 );
+			EXPECT_GT( pdcHullArea4( m.normal, quad, 4 ), 0.5 * 0.16 );
 		}
 	}
 }
@@ -62,7 +63,7 @@ TEST( PdContact, SkinLowersEveryDistanceAndNothingElse )
 		pdContactManifoldSet exact, skinned;
 		for ( int withSkin = 0; withSkin < 2; ++withSkin )
 		{
-			pdContactDef def = pdContactDefaultDef();
+			pdContactDef def = pdDefaultContactDef();
 			def.relativeSkin = withSkin ? 1e-3 : 0.0;
 			pdContactPair pair;
 			pdContactPair_Reset( &pair );
@@ -93,7 +94,7 @@ TEST( PdContact, SkinLowersEveryDistanceAndNothingElse )
 		double deepest[2] = { 0.0, 0.0 };
 		for ( int withSkin = 0; withSkin < 2; ++withSkin )
 		{
-			pdContactDef def = pdContactDefaultDef();
+			pdContactDef def = pdDefaultContactDef();
 			def.contactDistance = contactDistance;
 			def.relativeSkin = withSkin ? 0.05 : 0.0; // 3 cm on A
 			pdContactPair pair;
@@ -110,7 +111,7 @@ TEST( PdContact, SkinLowersEveryDistanceAndNothingElse )
 	pdContactManifoldSet set;
 	for ( double bad : { -1e-4, 0.1, (double)NAN, (double)INFINITY } )
 	{
-		pdContactDef def = pdContactDefaultDef();
+		pdContactDef def = pdDefaultContactDef();
 		def.relativeSkin = bad;
 		EXPECT_EQ( pdContact_Generate( &pair, a.mesh, &poseB, b.mesh, &poseB, &def, ws.ws, &set ), PD_STATUS_INVALID_DEF )
 			<< bad;
@@ -131,7 +132,7 @@ TEST( PdContact, RejectsBadArguments )
 	pdContactDef def = {};
 	EXPECT_EQ( pdContact_Generate( &pair, a.mesh, &pose, a.mesh, &pose, &def, ws.ws, &set ),
 			   PD_STATUS_DEF_NOT_INITIALIZED );
-	def = pdContactDefaultDef();
+	def = pdDefaultContactDef();
 	def.contactDistance = -1.0;
 	EXPECT_EQ( pdContact_Generate( &pair, a.mesh, &pose, a.mesh, &pose, &def, ws.ws, &set ), PD_STATUS_INVALID_DEF );
 	EXPECT_EQ( pdContact_Generate( &pair, a.mesh, &pose, a.mesh, &pose, nullptr, ws.ws, nullptr ),
@@ -144,7 +145,7 @@ TEST( PdContact, SpeculativeContactsCoverWhatTheStepCanClose )
 	WorkspaceHolder ws;
 	pdTransform poseB = at( 0, 0, 0 );
 	pdTransform poseA = at( 0.0, 0.2 + 0.05, 0.0 ); // 5 cm gap, beyond the contact distance
-	pdContactDef def = pdContactDefaultDef();
+	pdContactDef def = pdDefaultContactDef();
 	def.contactDistance = 0.02;
 	struct Case
 	{
@@ -195,7 +196,7 @@ TEST( PdContact, SpeculativeContactsWithAMotionOnlyWhereItCanClose )
 	WorkspaceHolder ws;
 	pdTransform poseB = at( 0, 0, 0 );
 	pdTransform poseA = at( 0.0, 0.2 + 0.05, 0.0 );
-	pdContactDef def = pdContactDefaultDef();
+	pdContactDef def = pdDefaultContactDef();
 	def.contactDistance = 0.02;
 	def.speculativeDistance = 0.08;
 	struct Case

@@ -15,7 +15,7 @@ TEST( PdContact, ApartPairsSkipTheQueriesAndGiveTheSameContacts )
 	MeshHolder box{ makeBox( 1.0, 0.1, 1.0 ) };
 	ASSERT_TRUE( torus.mesh != nullptr && box.mesh != nullptr );
 	WorkspaceHolder ws;
-	pdContactDef def = pdContactDefaultDef();
+	pdContactDef def = pdDefaultContactDef();
 	pdContactPair skipping, forced;
 	pdContactPair_Reset( &skipping );
 	pdContactPair_Reset( &forced );

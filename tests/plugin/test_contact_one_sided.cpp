@@ -18,7 +18,7 @@ TEST( PdContact, OneSidedFloorResolvesTowardTheSideItCameFrom )
 	pdTransform through = at( 0.0, -0.03, 0.0 );
 
 	{
-		pdContactDef def = pdContactDefaultDef();
+		pdContactDef def = pdDefaultContactDef();
 		def.oneSided = PD_ONE_SIDED_NEVER;
 		pdContactPair pair;
 		pdContactPair_Reset( &pair );

@@ -73,7 +73,7 @@ TEST( PdContactRecord, ReplayGivesTheRecordedCallsTheirContacts )
 	ASSERT_TRUE( torus && box );
 	std::string path = tempPath( "contact_record_replay.pdcr" );
 	pdStatus status = PD_STATUS_FAILED;
-	pdContactRecorder* recorder = pdContactRecorder_Create( path.c_str(), &status );
+	pdContactRecorder* recorder = pdCreateContactRecorder( path.c_str(), &status );
 	ASSERT_NE( recorder, nullptr );
 	ASSERT_EQ( status, PD_STATUS_OK );
 
@@ -81,7 +81,7 @@ TEST( PdContactRecord, ReplayGivesTheRecordedCallsTheirContacts )
 	pdContactPair pairs[2];
 	pdContactPair_Reset( &pairs[0] );
 	pdContactPair_Reset( &pairs[1] );
-	pdContactDef def = pdContactDefaultDef();
+	pdContactDef def = pdDefaultContactDef();
 	def.speculativeDistance = 0.05;
 	std::vector<pdContactManifoldSet> originals;
 	int penetrating = 0, separated = 0;
@@ -114,13 +114,13 @@ TEST( PdContactRecord, ReplayGivesTheRecordedCallsTheirContacts )
 		}
 	}
 	EXPECT_EQ( pdContactRecorder_CallCount( recorder ), 80 );
-	ASSERT_EQ( pdContactRecorder_Destroy( recorder ), PD_STATUS_OK );
+	ASSERT_EQ( pdDestroyContactRecorder( recorder ), PD_STATUS_OK );
 	// The scene must exercise the paths for the comparison to mean anything.
 	EXPECT_GT( penetrating, 10 );
 	EXPECT_GT( separated, 10 );
 
 	char message[256];
-	pdContactReplay* replay = pdContactReplay_Open( path.c_str(), &status, message );
+	pdContactReplay* replay = pdCreateContactReplay( path.c_str(), &status, message );
 	ASSERT_NE( replay, nullptr ) << message;
 	pdWorkspace* fresh = pdCreateWorkspace(); // a replay has its own workspace
 	int call = 0;
@@ -139,7 +139,7 @@ TEST( PdContactRecord, ReplayGivesTheRecordedCallsTheirContacts )
 		call += 1;
 	}
 	EXPECT_EQ( call, 80 );
-	pdContactReplay_Close( replay );
+	pdDestroyContactReplay( replay );
 	pdDestroyWorkspace( fresh );
 	pdDestroyWorkspace( ws );
 	pdDestroyMesh( torus );
@@ -153,13 +153,13 @@ TEST( PdContactRecord, BadFilesAreRejectedWithTheFileAndTheRecord )
 	pdStatus status = PD_STATUS_OK;
 	std::string missing = tempPath( "contact_record_missing.pdcr" );
 	std::remove( missing.c_str() );
-	EXPECT_EQ( pdContactReplay_Open( missing.c_str(), &status, message ), nullptr );
+	EXPECT_EQ( pdCreateContactReplay( missing.c_str(), &status, message ), nullptr );
 	EXPECT_EQ( status, PD_STATUS_INVALID_ARGUMENT );
 	EXPECT_NE( std::string( message ).find( missing ), std::string::npos ) << message;
-	EXPECT_EQ( pdContactReplay_Open( nullptr, &status, message ), nullptr );
-	EXPECT_EQ( pdContactRecorder_Create( nullptr, &status ), nullptr );
+	EXPECT_EQ( pdCreateContactReplay( nullptr, &status, message ), nullptr );
+	EXPECT_EQ( pdCreateContactRecorder( nullptr, &status ), nullptr );
 	EXPECT_EQ( status, PD_STATUS_INVALID_ARGUMENT );
-	EXPECT_EQ( pdContactRecorder_Create( "/nonexistent-directory/x.pdcr", &status ), nullptr );
+	EXPECT_EQ( pdCreateContactRecorder( "/nonexistent-directory/x.pdcr", &status ), nullptr );
 	EXPECT_EQ( status, PD_STATUS_INVALID_ARGUMENT );
 
 	// Not a recording.
@@ -168,7 +168,7 @@ TEST( PdContactRecord, BadFilesAreRejectedWithTheFileAndTheRecord )
 	ASSERT_NE( f, nullptr );
 	std::fputs( "v 0 0 0\nf 1 2 3\n", f );
 	std::fclose( f );
-	EXPECT_EQ( pdContactReplay_Open( garbage.c_str(), &status, message ), nullptr );
+	EXPECT_EQ( pdCreateContactReplay( garbage.c_str(), &status, message ), nullptr );
 	EXPECT_NE( std::string( message ).find( "not a contact recording" ), std::string::npos ) << message;
 
 	// A recording cut in the middle of its second call: the first call reads, then an error
@@ -176,7 +176,7 @@ TEST( PdContactRecord, BadFilesAreRejectedWithTheFileAndTheRecord )
 	pdMesh* torus = makeTorus();
 	ASSERT_NE( torus, nullptr );
 	std::string path = tempPath( "contact_record_cut.pdcr" );
-	pdContactRecorder* recorder = pdContactRecorder_Create( path.c_str(), &status );
+	pdContactRecorder* recorder = pdCreateContactRecorder( path.c_str(), &status );
 	ASSERT_NE( recorder, nullptr );
 	pdContactPair pair;
 	pdContactPair_Reset( &pair );
@@ -189,7 +189,7 @@ TEST( PdContactRecord, BadFilesAreRejectedWithTheFileAndTheRecord )
 	EXPECT_EQ( pdContactRecorder_Write( recorder, &pair, torus, &a, reinterpret_cast<const pdMesh*>( notAMesh ), &b,
 										nullptr ),
 			   PD_STATUS_INVALID_MESH );
-	ASSERT_EQ( pdContactRecorder_Destroy( recorder ), PD_STATUS_OK );
+	ASSERT_EQ( pdDestroyContactRecorder( recorder ), PD_STATUS_OK );
 	f = std::fopen( path.c_str(), "rb" );
 	ASSERT_NE( f, nullptr );
 	std::vector<char> bytes;
@@ -201,7 +201,7 @@ TEST( PdContactRecord, BadFilesAreRejectedWithTheFileAndTheRecord )
 	ASSERT_NE( f, nullptr );
 	std::fwrite( bytes.data(), 1, bytes.size() - 100, f );
 	std::fclose( f );
-	pdContactReplay* replay = pdContactReplay_Open( path.c_str(), &status, message );
+	pdContactReplay* replay = pdCreateContactReplay( path.c_str(), &status, message );
 	ASSERT_NE( replay, nullptr ) << message;
 	pdContactCall call;
 	bool done = true;
@@ -210,7 +210,7 @@ TEST( PdContactRecord, BadFilesAreRejectedWithTheFileAndTheRecord )
 	EXPECT_EQ( pdContactReplay_Next( replay, &call, &done, message ), PD_STATUS_INVALID_ARGUMENT );
 	EXPECT_NE( std::string( message ).find( "record 3: truncated call" ), std::string::npos ) << message;
 	EXPECT_NE( std::string( message ).find( path.substr( 0, 40 ) ), std::string::npos ) << message;
-	pdContactReplay_Close( replay );
+	pdDestroyContactReplay( replay );
 
 	// A pair state no plugin call writes (a point count past the manifold's four): rejected
 	// before the plugin could index with it. The pair is the file's last bytes.
@@ -223,14 +223,14 @@ TEST( PdContactRecord, BadFilesAreRejectedWithTheFileAndTheRecord )
 	ASSERT_NE( f, nullptr );
 	std::fwrite( bytes.data(), 1, bytes.size(), f );
 	std::fclose( f );
-	replay = pdContactReplay_Open( path.c_str(), &status, message );
+	replay = pdCreateContactReplay( path.c_str(), &status, message );
 	ASSERT_NE( replay, nullptr ) << message;
 	EXPECT_EQ( pdContactReplay_Next( replay, &call, &done, message ), PD_STATUS_OK ) << message;
 	EXPECT_EQ( pdContactReplay_Next( replay, &call, &done, message ), PD_STATUS_INVALID_ARGUMENT );
 	EXPECT_NE( std::string( message ).find( "record 3: pair state out of range" ), std::string::npos ) << message;
-	pdContactReplay_Close( replay );
+	pdDestroyContactReplay( replay );
 	EXPECT_EQ( pdContactReplay_Next( nullptr, &call, &done, message ), PD_STATUS_INVALID_ARGUMENT );
-	pdContactReplay_Close( nullptr ); // no-op
+	pdDestroyContactReplay( nullptr ); // no-op
 	pdDestroyMesh( torus );
 	std::remove( path.c_str() );
 	std::remove( garbage.c_str() );

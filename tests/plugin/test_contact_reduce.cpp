@@ -2,6 +2,7 @@
 // PdContact: manifold reduction (contact_reduce.c). Oracles: brute force over 4-subsets with an
 // independent 2-D hull, and analytic positions for rings sunk into a floor or spinning onto it.
 #include "contact_test_util.h"
+#include "contact_internal.h" // pdcHullArea4 (private)
 
 #include <gtest/gtest.h>
 
@@ -112,7 +113,7 @@ TEST( PdContact, ReductionKeepsDeepestAndMaximisesArea )
 		{
 			EXPECT_GE( area, 0.9 * best ) << "seed " << seed << " count " << count;
 		}
-		EXPECT_NEAR( pdContact_HullArea4( n, chosen.data(), 4 ), area, 1e-12 ) << "seed " << seed;
+		EXPECT_NEAR( pdcHullArea4( n, chosen.data(), 4 ), area, 1e-12 ) << "seed " << seed;
 	}
 }
 
@@ -185,7 +186,7 @@ TEST( PdContact, SpinningBodyKeepsThePointThatArrivesFirst )
 	poseA.q = quatMul( axisAngle( 2, 0.1 ), kFlat );
 	poseA.p.y = 0.01 - lowestRotatedY( torus.mesh, poseA.q );
 	pdTransform poseB = at( 0.0, 0.0, 0.0 );
-	pdContactDef def = pdContactDefaultDef();
+	pdContactDef def = pdDefaultContactDef();
 	def.speculativeDistance = 0.25;
 	const pdVec3 linear = { 0.0, -0.02, 0.0 };
 	const pdVec3 spin = { 0.0, 0.0, -0.3 }; // +x side down by 0.15, -x side up by 0.15

@@ -11,7 +11,7 @@ TEST( PdContact, SeparatedCloseContactsHavePositiveDistance )
 {
 	MeshHolder a{ makeBox( 0.2, 0.1, 0.2 ) }, b{ makeBox( 0.5, 0.1, 0.5 ) };
 	WorkspaceHolder ws;
-	pdContactDef def = pdContactDefaultDef();
+	pdContactDef def = pdDefaultContactDef();
 	def.contactDistance = 0.02;
 	pdTransform poseB = at( 0, 0, 0 );
 	{

@@ -106,7 +106,7 @@ TEST( PdSampleCli, SkinReachesTheShim )
 	ASSERT_EQ( byDefault.exitCode, 0 ) << byDefault.err;
 	ASSERT_EQ( same.exitCode, 0 ) << same.err;
 	ASSERT_EQ( exact.exitCode, 0 ) << exact.err;
-	EXPECT_EQ( byDefault.out, same.out ) << "the default is pdBulletDefaultDef's 2.5e-4";
+	EXPECT_EQ( byDefault.out, same.out ) << "the default is pdDefaultBulletDef's 2.5e-4";
 	EXPECT_NE( byDefault.out, exact.out );
 }
 

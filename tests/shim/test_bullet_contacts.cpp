@@ -296,7 +296,7 @@ TEST( PdBulletContacts, SeparatedCloseGivesPositiveDistance )
 {
 	// The closest points sit at the 5 mm gap; others further round the tube are still within
 	// the breaking threshold (speculative contacts), all with positive distance.
-	pdBulletDef exact = pdBulletDefaultDef();
+	pdBulletDef exact = pdDefaultBulletDef();
 	exact.relativeSkin = 0.0;
 	EXPECT_NEAR( closestAboveFloor( &exact, 0.004 ), 0.005, 1e-4 );
 }
@@ -306,7 +306,7 @@ TEST( PdBulletContacts, SkinShiftsEveryDistanceForTheSolverOnly )
 	// The default skin: every manifold distance is the gap less skin x the torus's diagonal
 	// (the smaller mesh), so the solver rests the torus that far above the floor.
 	Shapes s;
-	pdBulletDef def = pdBulletDefaultDef();
+	pdBulletDef def = pdDefaultBulletDef();
 	ASSERT_GT( def.relativeSkin, 0.0 );
 	double skin = def.relativeSkin * diagonalOf( s.torusData );
 	EXPECT_NEAR( closestAboveFloor( &def, 0.004 - skin ), 0.005 - skin, 1e-4 );
@@ -330,7 +330,7 @@ TEST( PdBulletContacts, SkinShiftsEveryDistanceForTheSolverOnly )
 	btCollisionDispatcher dispatcher( &config );
 	for ( double bad : { -1e-4, 0.1, (double)NAN, (double)INFINITY } )
 	{
-		pdBulletDef range = pdBulletDefaultDef();
+		pdBulletDef range = pdDefaultBulletDef();
 		range.relativeSkin = bad;
 		EXPECT_EQ( pdBullet_Register( &dispatcher, &range ), PD_STATUS_INVALID_DEF ) << bad;
 	}
@@ -452,7 +452,7 @@ TEST( PdBulletContacts, RecordedCallsReplayOutsideBullet )
 
 	char message[256];
 	pdStatus status = PD_STATUS_FAILED;
-	pdContactReplay* replay = pdContactReplay_Open( path.c_str(), &status, message );
+	pdContactReplay* replay = pdCreateContactReplay( path.c_str(), &status, message );
 	ASSERT_NE( replay, nullptr ) << message;
 	pdWorkspace* ws = pdCreateWorkspace();
 	long read = 0, withContacts = 0;
@@ -471,7 +471,7 @@ TEST( PdBulletContacts, RecordedCallsReplayOutsideBullet )
 	}
 	EXPECT_EQ( read, calls );
 	EXPECT_GT( withContacts, 10 ); // the torus lands within the recorded steps
-	pdContactReplay_Close( replay );
+	pdDestroyContactReplay( replay );
 	pdDestroyWorkspace( ws );
 	std::remove( path.c_str() );
 }

@@ -310,7 +310,7 @@ TEST( PdBulletPhysics, SpeculativeContactsLandAFastTorusOnTheSurface )
 	for ( int speculative = 0; speculative < 2; ++speculative )
 	{
 		PhysicsShapes s;
-		pdBulletDef def = pdBulletDefaultDef();
+		pdBulletDef def = pdDefaultBulletDef();
 		def.speculativeContacts = speculative != 0;
 		World w( &def );
 		w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );

@@ -207,7 +207,7 @@ TEST( PdBulletRegister, OptionsSelectTheTables )
 	Dispatch d;
 	btGImpactCollisionAlgorithm::registerAlgorithm( &d.dispatcher );
 	Shapes s;
-	pdBulletDef def = pdBulletDefaultDef();
+	pdBulletDef def = pdDefaultBulletDef();
 	def.registerClosestPoints = false;
 	def.includeScaledTriangleMesh = false;
 	ASSERT_EQ( pdBullet_Register( &d.dispatcher, &def ), PD_STATUS_OK );
@@ -223,7 +223,7 @@ TEST( PdBulletRegister, CEntryPointsValidate )
 	EXPECT_EQ( pdBullet_Register( nullptr, nullptr ), PD_STATUS_INVALID_ARGUMENT );
 	pdBulletDef bad{};
 	EXPECT_EQ( pdBullet_Register( &d.dispatcher, &bad ), PD_STATUS_DEF_NOT_INITIALIZED );
-	pdBulletDef range = pdBulletDefaultDef();
+	pdBulletDef range = pdDefaultBulletDef();
 	range.relativeTolerance = -1.0;
 	EXPECT_EQ( pdBullet_Register( &d.dispatcher, &range ), PD_STATUS_INVALID_DEF );
 	EXPECT_EQ( pdBullet_Unregister( nullptr ), PD_STATUS_INVALID_ARGUMENT );

@@ -34,7 +34,7 @@ typedef enum pdOneSidedMode
 	PD_ONE_SIDED_NEVER = 2,  ///< plain PD, either side
 } pdOneSidedMode;
 
-/// Options of contact generation. Initialise with pdContactDefaultDef(); NULL means defaults.
+/// Options of contact generation. Initialise with pdDefaultContactDef(); NULL means defaults.
 typedef struct pdContactDef
 {
 	/// Separated pairs closer than this get closest-feature contacts with positive distance
@@ -72,7 +72,7 @@ typedef struct pdContactDef
 	/// must still get contacts where it hovers). Valid range [0, 0.1).
 	/// Default 0 (the exact surfaces); the Bullet shim passes pdBulletDef.relativeSkin.
 	double relativeSkin;
-	int internalValue; ///< set by pdContactDefaultDef(); do not touch
+	int internalValue; ///< set by pdDefaultContactDef(); do not touch
 } pdContactDef;
 
 /// Caller-owned per-pair state. Zero-initialise or call pdContactPair_Reset. Fields are
@@ -136,7 +136,7 @@ typedef struct pdContactManifoldSet
 	pdContactManifold manifolds[PD_CONTACT_MAX_MANIFOLDS];
 } pdContactManifoldSet;
 
-PD_API pdContactDef pdContactDefaultDef( void );
+PD_API pdContactDef pdDefaultContactDef( void );
 
 /// Forgets everything about the pair (first contact, new bodies).
 PD_API void pdContactPair_Reset( pdContactPair* pair );
@@ -169,8 +169,5 @@ PD_API pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, 
 /// their extreme points). Writes indices into outIndices and returns how many (0 if count <= 0).
 PD_API int pdContact_ReducePoints( pdVec3 normal, const pdVec3* points, const double* distances, int count,
 								   int outIndices[PD_CONTACT_MAX_POINTS] );
-
-/// Area of the convex hull of up to 4 points projected on the plane normal to unit normal.
-PD_API double pdContact_HullArea4( pdVec3 normal, const pdVec3* points, int count );
 
 PD_C_END

@@ -23,7 +23,7 @@ typedef struct pdContactRecorder pdContactRecorder;
 /// Creates the file (truncating it). NULL on failure, with *outStatus (may be NULL) set to
 /// PD_STATUS_INVALID_ARGUMENT (NULL path, or the file cannot be created) or
 /// PD_STATUS_OUT_OF_MEMORY.
-PD_API pdContactRecorder* pdContactRecorder_Create( const char* path, pdStatus* outStatus );
+PD_API pdContactRecorder* pdCreateContactRecorder( const char* path, pdStatus* outStatus );
 
 /// Appends one call: the pair state before the call and its inputs (def may be NULL: the
 /// defaults). A mesh is written the first time it is seen; it is identified by its address, so
@@ -38,7 +38,7 @@ PD_API pdStatus pdContactRecorder_Write( pdContactRecorder* recorder, const pdCo
 PD_API long pdContactRecorder_CallCount( const pdContactRecorder* recorder );
 
 /// Closes the file. PD_STATUS_OK when every write and the close succeeded.
-PD_API pdStatus pdContactRecorder_Destroy( pdContactRecorder* recorder );
+PD_API pdStatus pdDestroyContactRecorder( pdContactRecorder* recorder );
 
 /// One recorded call, ready for pdContact_Generate( &call.pair, call.meshA, &call.poseA,
 /// call.meshB, &call.poseB, &call.def, ... ). The meshes belong to the replay.
@@ -58,7 +58,7 @@ typedef struct pdContactReplay pdContactReplay;
 /// Opens a recording. NULL on failure with *outStatus (may be NULL) and message (may be NULL;
 /// 256 bytes, names the file and the problem): PD_STATUS_INVALID_ARGUMENT for a missing or
 /// unreadable file or one that is not a recording of this build's layout.
-PD_API pdContactReplay* pdContactReplay_Open( const char* path, pdStatus* outStatus, char message[256] );
+PD_API pdContactReplay* pdCreateContactReplay( const char* path, pdStatus* outStatus, char message[256] );
 
 /// Reads the next call into *outCall. Returns PD_STATUS_OK with *outDone false for a call,
 /// PD_STATUS_OK with *outDone true at the end, and an error status with message (may be NULL;
@@ -68,6 +68,6 @@ PD_API pdStatus pdContactReplay_Next( pdContactReplay* replay, pdContactCall* ou
 									  char message[256] );
 
 /// Closes the file and destroys the meshes read from it (calls returned earlier point to them).
-PD_API void pdContactReplay_Close( pdContactReplay* replay );
+PD_API void pdDestroyContactReplay( pdContactReplay* replay );
 
 PD_C_END

@@ -27,7 +27,7 @@
 #include "polydepth/base.h"
 
 #if defined( BT_USE_DOUBLE_PRECISION )
-#define pdBulletDefaultDef pdBulletDefaultDefDouble
+#define pdDefaultBulletDef pdDefaultBulletDefDouble
 #define pdBullet_Register pdBullet_RegisterDouble
 #define pdBullet_Unregister pdBullet_UnregisterDouble
 #define pdBullet_GetStats pdBullet_GetStatsDouble
@@ -40,7 +40,7 @@
 
 PD_C_BEGIN
 
-/// Options of the Bullet integration. Must be initialised with pdBulletDefaultDef(); NULL means
+/// Options of the Bullet integration. Must be initialised with pdDefaultBulletDef(); NULL means
 /// the defaults.
 typedef struct pdBulletDef
 {
@@ -75,7 +75,7 @@ typedef struct pdBulletDef
 	int internalValue;
 } pdBulletDef;
 
-PD_API pdBulletDef pdBulletDefaultDef( void );
+PD_API pdBulletDef pdDefaultBulletDef( void );
 
 /// C entry points (dispatcher is a btCollisionDispatcher*). Return PD_STATUS_OK, or
 /// PD_STATUS_INVALID_ARGUMENT for a NULL dispatcher / PD_STATUS_DEF_NOT_INITIALIZED.
