@@ -97,10 +97,9 @@ typedef struct pdSweepSearch
 	bool found;      ///< some leaf pair gave best
 } pdSweepSearch;
 
-// The set-up for a sweep of A by v (world frame); visits counts the start check's node pairs.
-// False when the heap cannot be allocated.
+// The set-up for a sweep of A by v (world frame). False when the heap cannot be allocated.
 static bool pdSweep_Init( pdSweepSearch* s, const pdMesh* meshA, const pdMesh* meshB, const pdPairFrames* frames,
-						  pdVec3 v, const pdCcdDef* def, double tolerance, int visits, pdWorkspace* ws )
+						  pdVec3 v, const pdCcdDef* def, double tolerance, pdWorkspace* ws )
 {
 	if ( !pdPairHeap_Init( &s->heap, &ws->stack ) )
 	{
@@ -126,7 +125,7 @@ static bool pdSweep_Init( pdSweepSearch* s, const pdMesh* meshA, const pdMesh* m
 	// Boxes grow by the target distance so leaf pairs that come within it are reached.
 	s->margin = s->target;
 	s->maxNodeVisits = def->maxNodeVisits;
-	s->visits = visits;
+	s->visits = 0;
 	s->best = 1.0;
 	s->found = false;
 	return true;
@@ -305,39 +304,41 @@ static pdStatus pdSweep_Traverse( pdSweepSearch* s )
 	return PD_STATUS_OK;
 }
 
-// The sweep from a start the static check found free. ioStatus comes in as the start check's
-// (PD_STATUS_OK or PD_STATUS_TRAVERSAL_LIMIT) and leaves as the traversal's; ioVisits likewise.
-// Returns PD_STATUS_OUT_OF_MEMORY or PD_STATUS_OK; on a hit sets *outHit and *outToc.
-static pdStatus pdCcd_SweepFromFree( const pdMesh* meshA, const pdMesh* meshB, const pdPairFrames* frames, pdVec3 v,
-									 const pdCcdDef* def, double tolerance, pdWorkspace* ws, pdStatus* ioStatus,
-									 int* ioVisits, bool* outHit, double* outToc )
+// Where a query stands after the start check and after the sweep.
+typedef struct pdSweepOutcome
 {
-	pdSweepSearch s;
-	if ( !pdSweep_Init( &s, meshA, meshB, frames, v, def, tolerance, *ioVisits, ws ) )
-	{
-		return PD_STATUS_OUT_OF_MEMORY;
-	}
-	pdSweep_PushRoot( &s );
-	pdStatus status = pdSweep_Traverse( &s );
+	pdStatus status; ///< PD_STATUS_OK, or PD_STATUS_TRAVERSAL_LIMIT from the start check or the sweep
+	int visits;      ///< node pairs visited, the start check's included
+	bool hit;
+	double toc; ///< time of contact in [0, 1] (1 without a hit)
+} pdSweepOutcome;
+
+// Runs the sweep set up in s from a start the static check found free, updating io.
+// PD_STATUS_OUT_OF_MEMORY when the heap cannot grow, else PD_STATUS_OK.
+static pdStatus pdSweep_Run( pdSweepSearch* s, pdSweepOutcome* io )
+{
+	s->visits = io->visits;
+	pdSweep_PushRoot( s );
+	pdStatus status = pdSweep_Traverse( s );
 	if ( status == PD_STATUS_OUT_OF_MEMORY )
 	{
 		return status;
 	}
 	if ( status == PD_STATUS_TRAVERSAL_LIMIT )
 	{
-		*ioStatus = status;
+		io->status = status;
 	}
-	*ioVisits = s.visits;
-	if ( *ioStatus == PD_STATUS_TRAVERSAL_LIMIT && s.heap.count > 0 )
+	io->visits = s->visits;
+	if ( io->status == PD_STATUS_TRAVERSAL_LIMIT && s->heap.count > 0 )
 	{
 		// Conservative: the earliest time anything pending could touch (the heap's first).
-		s.best = fmin( s.best, pdPairHeap_Top( &s.heap )->key );
-		s.found = true;
+		s->best = fmin( s->best, pdPairHeap_Top( &s->heap )->key );
+		s->found = true;
 	}
-	if ( s.found )
+	if ( s->found )
 	{
-		*outHit = true;
-		*outToc = fmax( 0.0, fmin( s.best, 1.0 ) );
+		io->hit = true;
+		io->toc = fmax( 0.0, fmin( s->best, 1.0 ) );
 	}
 	return PD_STATUS_OK;
 }
@@ -363,11 +364,11 @@ static pdStatus pdCcd_Check( const pdCcdDef* def, const pdMesh* meshA, const pdT
 	return status;
 }
 
-// The contact features at the contact position in outResult (A translated there), added to
-// outResult. status is the sweep's; returns the query's (a feature error clears the result).
+// Adds to outResult the contact features at its contact position (A translated there). Returns
+// their status; a negative one has cleared the result.
 static pdStatus pdCcd_GatherFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 									  const pdTransform* poseB, int maxFeatures, double tolerance, pdVec3 v,
-									  pdWorkspace* ws, pdStatus status, pdCcdResult* outResult )
+									  pdWorkspace* ws, pdCcdResult* outResult )
 {
 	pdTransform contactPose = *poseA;
 	contactPose.p = outResult->contactPosition;
@@ -382,7 +383,7 @@ static pdStatus pdCcd_GatherFeatures( const pdMesh* meshA, const pdTransform* po
 	}
 	outResult->featureCount = count;
 	outResult->features = features;
-	return status == PD_STATUS_OK ? fs : status;
+	return fs;
 }
 
 pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endPositionA, const pdMesh* meshB,
@@ -425,33 +426,39 @@ pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endP
 			return status;
 		}
 	}
-	int visits = start.nodeVisits;
-	bool hit = false;
-	double toc = 1.0;
-	pdStatus traversalStatus = status == PD_STATUS_TRAVERSAL_LIMIT ? status : PD_STATUS_OK;
+	pdSweepOutcome sweep = {
+		.status = status == PD_STATUS_TRAVERSAL_LIMIT ? status : PD_STATUS_OK,
+		.visits = start.nodeVisits,
+		.hit = false,
+		.toc = 1.0,
+	};
 	if ( start.colliding )
 	{
 		outResult->startColliding = true;
-		hit = true;
-		toc = 0.0;
+		sweep.hit = true;
+		sweep.toc = 0.0;
 	}
-	else if ( pdCcd_SweepFromFree( meshA, meshB, &frames, v, def, tolerance, ws, &traversalStatus, &visits, &hit,
-								   &toc ) != PD_STATUS_OK )
+	else
 	{
-		outResult->status = PD_STATUS_OUT_OF_MEMORY;
-		return outResult->status;
+		pdSweepSearch s;
+		if ( !pdSweep_Init( &s, meshA, meshB, &frames, v, def, tolerance, ws ) ||
+			 pdSweep_Run( &s, &sweep ) != PD_STATUS_OK )
+		{
+			outResult->status = PD_STATUS_OUT_OF_MEMORY;
+			return outResult->status;
+		}
 	}
 
-	pdVec3 contact = hit ? pdMulAdd( poseA->p, toc, v ) : endPositionA;
-	outResult->hit = hit;
-	outResult->toc = toc;
-	outResult->contactPosition = contact;
-	outResult->nodeVisits = visits;
-	status = traversalStatus;
-	if ( hit && gatherFeatures )
+	outResult->hit = sweep.hit;
+	outResult->toc = sweep.toc;
+	outResult->contactPosition = sweep.hit ? pdMulAdd( poseA->p, sweep.toc, v ) : endPositionA;
+	outResult->nodeVisits = sweep.visits;
+	status = sweep.status;
+	if ( sweep.hit && gatherFeatures )
 	{
-		status =
-			pdCcd_GatherFeatures( meshA, poseA, meshB, poseB, def->maxFeatures, tolerance, v, ws, status, outResult );
+		pdStatus fs = pdCcd_GatherFeatures( meshA, poseA, meshB, poseB, def->maxFeatures, tolerance, v, ws, outResult );
+		// An error replaces everything; otherwise a traversal cap outranks a feature cap.
+		status = fs < 0 || status == PD_STATUS_OK ? fs : status;
 	}
 	outResult->status = status;
 	return status;
