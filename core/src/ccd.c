@@ -349,10 +349,13 @@ static pdStatus pdCcd_Check( const pdCcdDef* def, const pdMesh* meshA, const pdT
 							 const pdMesh* meshB, const pdTransform* poseB, const pdWorkspace* ws,
 							 pdPairFrames* outFrames )
 {
-	bool defInRange = !( def->maxFeatures < 0 || def->maxNodeVisits <= 0 || isnan( def->contactTolerance ) ||
-						 isinf( def->contactTolerance ) );
-	pdStatus status = pdPairQuery_Check( pdPairQuery_DefStatus( def->internalValue, defInRange ), meshA, poseA, meshB,
-										 poseB, ws, outFrames );
+	pdStatus defStatus = pdPairQuery_DefStatus( def->internalValue );
+	if ( defStatus == PD_STATUS_OK && ( def->maxFeatures < 0 || def->maxNodeVisits <= 0 ||
+										isnan( def->contactTolerance ) || isinf( def->contactTolerance ) ) )
+	{
+		defStatus = PD_STATUS_INVALID_DEF;
+	}
+	pdStatus status = pdPairQuery_Check( defStatus, meshA, poseA, meshB, poseB, ws, outFrames );
 	if ( status == PD_STATUS_OK && ( !pdIsFiniteVec( endPositionA ) || !pdIsUsablePosition( endPositionA ) ) )
 	{
 		status = PD_STATUS_INVALID_POSE;

@@ -210,7 +210,11 @@ pdStatus pdCollide( const pdMesh* meshA, const pdTransform* poseA, const pdMesh*
 	{
 		def = &defaults;
 	}
-	pdStatus defStatus = pdPairQuery_DefStatus( def->internalValue, !( def->maxPairs < 0 || def->maxNodeVisits <= 0 ) );
+	pdStatus defStatus = pdPairQuery_DefStatus( def->internalValue );
+	if ( defStatus == PD_STATUS_OK && ( def->maxPairs < 0 || def->maxNodeVisits <= 0 ) )
+	{
+		defStatus = PD_STATUS_INVALID_DEF;
+	}
 	pdPairFrames frames;
 	pdStatus status = pdPairQuery_Check( defStatus, meshA, poseA, meshB, poseB, ws, &frames );
 	if ( status == PD_STATUS_OK &&
@@ -241,12 +245,11 @@ pdStatus pdCollide( const pdMesh* meshA, const pdTransform* poseA, const pdMesh*
 	status = s.outOfMemory ? PD_STATUS_OUT_OF_MEMORY : s.status;
 
 	bool containment = false;
-	if ( !s.anyHit && status == PD_STATUS_OK && def->checkContainment && ( meshA->closed || meshB->closed ) )
+	// No surface pair intersects: one closed mesh may still hold the other (only if the roots overlap).
+	if ( !s.anyHit && status == PD_STATUS_OK && def->checkContainment && ( meshA->closed || meshB->closed ) &&
+		 rootsOverlap )
 	{
-		if ( rootsOverlap )
-		{
-			containment = pdCollide_Containment( meshA, meshB, &s.rel, ws );
-		}
+		containment = pdCollide_Containment( meshA, meshB, &s.rel, ws );
 	}
 
 	if ( status < 0 )

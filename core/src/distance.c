@@ -389,8 +389,12 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 	{
 		def = &defaults;
 	}
-	bool defInRange = !( def->maxNodeVisits <= 0 || isnan( def->lowerBound ) || isnan( def->upperBound ) );
-	pdStatus defStatus = pdPairQuery_DefStatus( def->internalValue, defInRange );
+	pdStatus defStatus = pdPairQuery_DefStatus( def->internalValue );
+	if ( defStatus == PD_STATUS_OK &&
+		 ( def->maxNodeVisits <= 0 || isnan( def->lowerBound ) || isnan( def->upperBound ) ) )
+	{
+		defStatus = PD_STATUS_INVALID_DEF;
+	}
 	pdPairFrames frames;
 	pdDistanceSearch s;
 	pdStatus status = pdPairQuery_Check( defStatus, meshA, poseA, meshB, poseB, ws, &frames );

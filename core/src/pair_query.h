@@ -15,19 +15,16 @@ typedef struct pdPairFrames
 	pdFrame a, b, rel;
 } pdPairFrames;
 
-/// A def's status from its cookie and its query-specific range check: PD_STATUS_OK,
-/// PD_STATUS_DEF_NOT_INITIALIZED or PD_STATUS_INVALID_DEF.
-static inline pdStatus pdPairQuery_DefStatus( int internalValue, bool rangesValid )
+/// PD_STATUS_DEF_NOT_INITIALIZED unless a def's cookie says it came from its pdDefaultXxxDef();
+/// a query reads the def's other fields (its range check) only after PD_STATUS_OK here.
+static inline pdStatus pdPairQuery_DefStatus( int internalValue )
 {
-	if ( internalValue != PD_SECRET_COOKIE )
-	{
-		return PD_STATUS_DEF_NOT_INITIALIZED;
-	}
-	return rangesValid ? PD_STATUS_OK : PD_STATUS_INVALID_DEF;
+	return internalValue == PD_SECRET_COOKIE ? PD_STATUS_OK : PD_STATUS_DEF_NOT_INITIALIZED;
 }
 
-/// The checks a two-mesh query runs after its def's (defStatus, from pdPairQuery_DefStatus):
-/// both meshes valid, a valid workspace, both poses usable. On PD_STATUS_OK outFrames holds
+/// The checks a two-mesh query runs after its def's (defStatus: PD_STATUS_OK,
+/// PD_STATUS_DEF_NOT_INITIALIZED or PD_STATUS_INVALID_DEF, returned as it is when not OK): both
+/// meshes valid, a valid workspace, both poses usable. On PD_STATUS_OK outFrames holds
 /// both frames and the relative frame.
 static inline pdStatus pdPairQuery_Check( pdStatus defStatus, const pdMesh* meshA, const pdTransform* poseA,
 										  const pdMesh* meshB, const pdTransform* poseB, const pdWorkspace* ws,
