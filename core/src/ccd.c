@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
-// Translational continuous collision: A keeps its rotation and moves from poseA->p to
-// endPositionA, B is fixed. Node pairs get the exact earliest time their boxes touch under the
-// translation (separating-axis slabs swept along the motion, B's box inflated by half the
-// contact tolerance); leaf pairs get pdTriangleTranslationToi with targetDistance = tolerance/2,
-// so the contact configuration stops just short of touching. The traversal is best-first:
-// pending node pairs sit in a min-heap on the earliest time their boxes can touch, so the pair
-// taken next is always the one that could be hit first, and the search ends as soon as that
-// time cannot beat the best leaf time found. (The ordered depth-first search it replaced
-// improved its best time about 27 times per sweep on the 70k-triangle bunny pair.) The contact
+// Out-projection: translational continuous collision by conservative advancement on the BVHs.
+// A keeps its rotation and moves from poseA->p to endPositionA, B is fixed. Node pairs get the
+// exact earliest time their boxes touch under the translation (separating-axis slabs swept
+// along the motion, B's box inflated by half the contact tolerance); leaf pairs get the minimal
+// directional distance of their triangles, pdTriangleTranslationToi with targetDistance =
+// tolerance/2, so the contact configuration stops just short of touching. The traversal is
+// best-first: pending node pairs sit in a min-heap on the earliest time their boxes can touch,
+// so the pair taken next is always the one that could be hit first, and the search ends as
+// soon as that time cannot beat the best leaf time found (an ordered depth-first search
+// improves its best time about 27 times per sweep on the 70k-triangle bunny pair). The contact
 // features at the contact configuration are then gathered with pdComputeContactFeatures.
 //
 // Orientation culling (def->cullByOrientation, only for a mesh that is closed with outward
@@ -17,9 +18,10 @@
 // point faces the motion. Triangles of B with n.v > 0 (and of A with n.v < 0) are skipped.
 // Faces exactly parallel to v (n.v = 0) are kept. A start that already intersects is
 // detected beforehand by a static collide (startColliding), so culling never hides it.
+#include "ccd.h"
 #include "core.h"
 #include "pair_heap.h"
-#include "penetration.h"
+#include "pair_query.h"
 #include "proximity.h"
 #include "tri_distance.h"
 
@@ -71,6 +73,322 @@ pdStatus pdComputeTranslationalCcd( const pdMesh* meshA, const pdTransform* pose
 	return pdCcd_Sweep( meshA, poseA, endPositionA, meshB, poseB, def, ws, false, true, outResult );
 }
 
+// One sweep from a free start: the motion and culling set-up, the heap of pending node pairs,
+// and the earliest leaf time found so far. Everything is in B's mesh frame.
+typedef struct pdSweepSearch
+{
+	const pdMesh* meshA;
+	const pdMesh* meshB;
+	pdFrame rel;             ///< A's mesh frame in B's mesh frame
+	pdVec3 vB;               ///< A's whole translation
+	pdVec3 u;                ///< unit motion direction (zero without motion)
+	pdVec3 trailingA;        ///< -u carried into A's frame
+	bool cullA, cullB;       ///< per-triangle orientation culling on A's / B's side
+	double cullEps;          ///< the per-triangle culling margin, 1e-9 |vB|
+	const pdBvhCone* conesA; ///< A's normal cones when culling A, else NULL
+	const pdBvhCone* conesB; ///< B's normal cones when culling B, else NULL
+	double target;           ///< leaf pairs stop at this distance (half the tolerance)
+	double pad;              ///< rounding allowance of the cheap leaf-pair rejections
+	double margin;           ///< node boxes grow by this (the target distance)
+	int maxNodeVisits;
+	pdPairHeap heap; ///< pending node pairs keyed by the earliest time their boxes can touch
+	int visits;      ///< node pairs visited, the start check's included
+	double best;     ///< earliest leaf time so far (1 before any)
+	bool found;      ///< some leaf pair gave best
+} pdSweepSearch;
+
+// The set-up for a sweep of A by v (world frame). False when the heap cannot be allocated.
+static bool pdSweep_Init( pdSweepSearch* s, const pdMesh* meshA, const pdMesh* meshB, const pdPairFrames* frames,
+						  pdVec3 v, const pdCcdDef* def, double tolerance, pdWorkspace* ws )
+{
+	if ( !pdPairHeap_Init( &s->heap, &ws->stack ) )
+	{
+		return false;
+	}
+	s->meshA = meshA;
+	s->meshB = meshB;
+	s->rel = frames->rel;
+	s->vB = pdMulMTV( &frames->b.r, v );
+	double speed = pdLength( s->vB );
+	s->cullA = def->cullByOrientation && meshA->closed && meshA->outwardWinding && speed > 0.0;
+	s->cullB = def->cullByOrientation && meshB->closed && meshB->outwardWinding && speed > 0.0;
+	s->cullEps = 1e-9 * speed;
+	// Node-level culling: B's faces turned away from the motion (along +u), A's trailing faces
+	// (along -u, carried into A's frame).
+	s->u = speed > 0.0 ? pdScale( s->vB, 1.0 / speed ) : pdV3( 0.0, 0.0, 0.0 );
+	s->trailingA = pdMulMTV( &s->rel.r, pdNeg( s->u ) );
+	s->conesA = s->cullA ? meshA->bvh.cones : NULL;
+	s->conesB = s->cullB ? meshB->bvh.cones : NULL;
+	s->target = 0.5 * tolerance;
+	// Rounding allowance for the cheap pair rejections (they must never drop a real contact).
+	s->pad = 1e-12 * ( meshA->diagonal + meshB->diagonal + pdLength( s->rel.p ) + speed );
+	// Boxes grow by the target distance so leaf pairs that come within it are reached.
+	s->margin = s->target;
+	s->maxNodeVisits = def->maxNodeVisits;
+	s->visits = 0;
+	s->best = 1.0;
+	s->found = false;
+	return true;
+}
+
+// True when the node pair (a, b) is culled by orientation: all of node a's faces trail the
+// motion, or all of node b's faces turn away from it, so nothing under the pair is hit first.
+// A node equal to keptA / keptB is the parent's own node carried down unchanged and is not
+// tested again (pass -1 to test both).
+static bool pdSweep_Culled( const pdSweepSearch* s, int a, int b, int keptA, int keptB )
+{
+	return ( s->conesA != NULL && a != keptA && pdConeFacesAlong( s->conesA + a, s->trailingA ) ) ||
+		   ( s->conesB != NULL && b != keptB && pdConeFacesAlong( s->conesB + b, s->u ) );
+}
+
+// Queues the root pair when its boxes can touch within the sweep and orientation keeps it.
+static void pdSweep_PushRoot( pdSweepSearch* s )
+{
+	const pdBvhNode* nodesA = s->meshA->bvh.nodes;
+	const pdBvhNode* nodesB = s->meshB->bvh.nodes;
+	double w[3];
+	pdBvhPair root;
+	pdBvh_RelatePair( nodesA, nodesB, &s->rel, &root );
+	pdBoxVelocity( nodesB, s->vB, w );
+	double t = pdBvh_PairSweep( &root, nodesA, nodesB, w, s->margin, 1.0 );
+	bool culled = pdSweep_Culled( s, 0, 0, -1, -1 );
+	if ( t <= 1.0 && !culled )
+	{
+		pdPairHeap_Push( &s->heap, ( pdKeyedPair ){ 0, 0, t } ); // fits: an empty heap has room
+	}
+}
+
+// A's triangle va (normal nA; swept over [0, best] it fills the box loS..hiS) against a chunk of
+// B's leaf: the time of contact of every pair the cheap proofs do not rule out, keeping the
+// earliest.
+static void pdSweep_TriangleChunk( pdSweepSearch* s, const pdVec3 va[3], pdVec3 nA, pdVec3 loS, pdVec3 hiS,
+								   const pdLeafChunk* cb, double reach )
+{
+	const pdVec3* normalsB = s->meshB->faceNormals;
+	for ( int j = 0; j < cb->count; ++j )
+	{
+		int tb = cb->index[j];
+		if ( s->cullB && pdDot( normalsB[tb], s->vB ) > s->cullEps )
+		{
+			continue; // face of B turned away from the motion
+		}
+		const pdVec3* vb = cb->v[j];
+		// Cheap proofs that the pair never comes within target before best: the swept box, and
+		// both supporting planes with the vertices' linear motion.
+		if ( !pdBoxesWithin( loS, hiS, cb->lo[j], cb->hi[j], reach ) )
+		{
+			continue;
+		}
+		if ( pdSweptPlaneClear( normalsB[tb], vb[0], va, s->best * pdDot( normalsB[tb], s->vB ), reach ) ||
+			 pdSweptPlaneClear( nA, va[0], vb, -s->best * pdDot( nA, s->vB ), reach ) )
+		{
+			continue;
+		}
+		double t;
+		if ( pdTriangleTranslationToi( va, vb, s->vB, s->best, s->target, &t ) && ( !s->found || t < s->best ) )
+		{
+			s->best = t;
+			s->found = true;
+		}
+	}
+}
+
+// Every triangle pair of the leaf pair (na, nb) that could touch before the best time.
+static void pdSweep_Leaves( pdSweepSearch* s, const pdBvhNode* na, const pdBvhNode* nb )
+{
+	const pdMesh* meshA = s->meshA;
+	double reach = s->target + s->pad;
+	for ( int chunk = 0; chunk < nb->count; chunk += PD_BVH_LEAF_SIZE )
+	{
+		pdLeafChunk cb;
+		pdLeafChunk_Load( s->meshB, nb, chunk, &cb );
+		for ( int i = 0; i < na->count; ++i )
+		{
+			int ta = meshA->bvh.triangleOrder[na->start + i];
+			if ( s->cullA && pdDot( pdMulMV( &s->rel.r, meshA->faceNormals[ta] ), s->vB ) < -s->cullEps )
+			{
+				continue; // trailing face of A
+			}
+			// A's triangle swept over [0, best], as a box.
+			pdVec3 va[3], loA, hiA;
+			pdMesh_MovedLeafTriangle( meshA, na->start + i, &s->rel, va, &loA, &hiA );
+			pdVec3 sweep = pdScale( s->vB, s->best );
+			pdVec3 loS = pdAdd( loA, pdMin3( sweep, pdV3( 0.0, 0.0, 0.0 ) ) );
+			pdVec3 hiS = pdAdd( hiA, pdMax3( sweep, pdV3( 0.0, 0.0, 0.0 ) ) );
+			if ( !pdBoxesWithin( loS, hiS, cb.allLo, cb.allHi, reach ) )
+			{
+				continue;
+			}
+			pdVec3 nA = pdMulMV( &s->rel.r, meshA->faceNormals[ta] );
+			pdSweep_TriangleChunk( s, va, nA, loS, hiS, &cb, reach );
+		}
+	}
+}
+
+// Sweeps the boxes of both child pairs of the internal pair e and queues those that could touch
+// before the best time; a child whose faces all turn away gets no box test (nothing under it
+// can be hit first). False when the heap cannot grow.
+static bool pdSweep_PushChildren( pdSweepSearch* s, pdKeyedPair e )
+{
+	const pdBvhNode* nodesA = s->meshA->bvh.nodes;
+	const pdBvhNode* nodesB = s->meshB->bvh.nodes;
+	pdChildPairs c = pdPairQuery_Split( nodesA + e.a, nodesB + e.b, e.a, e.b );
+	bool cull0 = pdSweep_Culled( s, c.a0, c.b0, e.a, e.b );
+	bool cull1 = pdSweep_Culled( s, c.a1, c.b1, e.a, e.b );
+	if ( cull0 && cull1 )
+	{
+		return true;
+	}
+	pdBvhPair p0, p1;
+	double w0[3], w1[3];
+	const pdBvhNode* nb0 = nodesB + c.b0;
+	const pdBvhNode* nb1 = nodesB + c.b1;
+	pdBvh_RelateChildren( nodesA, nodesB, c.a0, c.b0, c.a1, c.b1, &s->rel, &p0, &p1 );
+	pdBoxVelocity( nb0, s->vB, w0 );
+	pdBoxVelocity( nb1, s->vB, w1 );
+	double t0 = cull0 ? INFINITY : pdBvh_PairSweep( &p0, nodesA + c.a0, nb0, w0, s->margin, s->best );
+	double t1 = cull1 ? INFINITY : pdBvh_PairSweep( &p1, nodesA + c.a1, nb1, w1, s->margin, s->best );
+	// Pairs that cannot beat the best are dropped here.
+	bool keep0 = !cull0 && t0 <= s->best && !( s->found && t0 >= s->best );
+	bool keep1 = !cull1 && t1 <= s->best && !( s->found && t1 >= s->best );
+	if ( ( keep0 || keep1 ) && !pdPairHeap_Grow( &s->heap ) )
+	{
+		return false;
+	}
+	if ( keep0 )
+	{
+		pdPairHeap_Push( &s->heap, ( pdKeyedPair ){ c.a0, c.b0, t0 } );
+	}
+	if ( keep1 )
+	{
+		pdPairHeap_Push( &s->heap, ( pdKeyedPair ){ c.a1, c.b1, t1 } );
+	}
+	return true;
+}
+
+// Best-first descent until no pending pair can beat the best time. PD_STATUS_OK,
+// PD_STATUS_TRAVERSAL_LIMIT (the pending pairs stay in the heap) or PD_STATUS_OUT_OF_MEMORY.
+static pdStatus pdSweep_Traverse( pdSweepSearch* s )
+{
+	while ( s->heap.count > 0 )
+	{
+		// Every pending pair touches no earlier than the first: none can beat the best.
+		double first = pdPairHeap_Top( &s->heap )->key;
+		if ( first > s->best || ( s->found && first >= s->best ) )
+		{
+			s->heap.count = 0;
+			break;
+		}
+		if ( s->visits >= s->maxNodeVisits )
+		{
+			return PD_STATUS_TRAVERSAL_LIMIT;
+		}
+		pdKeyedPair e = pdPairHeap_Pop( &s->heap );
+		++s->visits;
+		const pdBvhNode* na = s->meshA->bvh.nodes + e.a;
+		const pdBvhNode* nb = s->meshB->bvh.nodes + e.b;
+		if ( na->count > 0 && nb->count > 0 )
+		{
+			pdSweep_Leaves( s, na, nb );
+			if ( s->found && s->best <= 0.0 )
+			{
+				break;
+			}
+			continue;
+		}
+		if ( !pdSweep_PushChildren( s, e ) )
+		{
+			return PD_STATUS_OUT_OF_MEMORY;
+		}
+	}
+	return PD_STATUS_OK;
+}
+
+// Where a query stands after the start check and after the sweep.
+typedef struct pdSweepOutcome
+{
+	pdStatus status; ///< PD_STATUS_OK, or PD_STATUS_TRAVERSAL_LIMIT from the start check or the sweep
+	int visits;      ///< node pairs visited, the start check's included
+	bool hit;
+	double toc; ///< time of contact in [0, 1] (1 without a hit)
+} pdSweepOutcome;
+
+// Runs the sweep set up in s from a start the static check found free, updating io.
+// PD_STATUS_OUT_OF_MEMORY when the heap cannot grow, else PD_STATUS_OK.
+static pdStatus pdSweep_Run( pdSweepSearch* s, pdSweepOutcome* io )
+{
+	s->visits = io->visits;
+	pdSweep_PushRoot( s );
+	pdStatus status = pdSweep_Traverse( s );
+	if ( status == PD_STATUS_OUT_OF_MEMORY )
+	{
+		return status;
+	}
+	if ( status == PD_STATUS_TRAVERSAL_LIMIT )
+	{
+		io->status = status;
+	}
+	io->visits = s->visits;
+	if ( io->status == PD_STATUS_TRAVERSAL_LIMIT && s->heap.count > 0 )
+	{
+		// Conservative: the earliest time anything pending could touch (the heap's first).
+		s->best = fmin( s->best, pdPairHeap_Top( &s->heap )->key );
+		s->found = true;
+	}
+	if ( s->found )
+	{
+		io->hit = true;
+		io->toc = fmax( 0.0, fmin( s->best, 1.0 ) );
+	}
+	return PD_STATUS_OK;
+}
+
+// The argument checks of a sweep: the def's ranges, the meshes, the workspace, both poses and
+// the end position. On PD_STATUS_OK outFrames holds the frames.
+static pdStatus pdCcd_Check( const pdCcdDef* def, const pdMesh* meshA, const pdTransform* poseA, pdVec3 endPositionA,
+							 const pdMesh* meshB, const pdTransform* poseB, const pdWorkspace* ws,
+							 pdPairFrames* outFrames )
+{
+	pdStatus defStatus = pdPairQuery_DefStatus( def->internalValue );
+	if ( defStatus == PD_STATUS_OK && ( def->maxFeatures < 0 || def->maxNodeVisits <= 0 ||
+										isnan( def->contactTolerance ) || isinf( def->contactTolerance ) ) )
+	{
+		defStatus = PD_STATUS_INVALID_DEF;
+	}
+	pdStatus status = pdPairQuery_Check( defStatus, meshA, poseA, meshB, poseB, ws, outFrames );
+	if ( status == PD_STATUS_OK && ( !pdIsFiniteVec( endPositionA ) || !pdIsUsablePosition( endPositionA ) ) )
+	{
+		status = PD_STATUS_INVALID_POSE;
+	}
+	if ( status == PD_STATUS_OK && !pdPairQuery_HasTrees( meshA, meshB ) )
+	{
+		status = PD_STATUS_OUT_OF_MEMORY;
+	}
+	return status;
+}
+
+// Adds to outResult the contact features at its contact position (A translated there). Returns
+// their status; a negative one has cleared the result.
+static pdStatus pdCcd_GatherFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+									  const pdTransform* poseB, int maxFeatures, double tolerance, pdVec3 v,
+									  pdWorkspace* ws, pdCcdResult* outResult )
+{
+	pdTransform contactPose = *poseA;
+	contactPose.p = outResult->contactPosition;
+	int count = 0;
+	const pdContactFeature* features = NULL;
+	pdStatus fs =
+		pdComputeContactFeatures( meshA, &contactPose, meshB, poseB, tolerance, v, maxFeatures, ws, &count, &features );
+	if ( fs < 0 )
+	{
+		memset( outResult, 0, sizeof( *outResult ) );
+		return fs;
+	}
+	outResult->featureCount = count;
+	outResult->features = features;
+	return fs;
+}
+
 pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endPositionA, const pdMesh* meshB,
 					  const pdTransform* poseB, const pdCcdDef* def, pdWorkspace* ws, bool startKnownFree,
 					  bool gatherFeatures, pdCcdResult* outResult )
@@ -85,45 +403,12 @@ pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endP
 	{
 		def = &defaults;
 	}
-	pdStatus status = PD_STATUS_OK;
-	pdFrame frameA, frameB;
-	if ( def->internalValue != PD_SECRET_COOKIE )
-	{
-		status = PD_STATUS_DEF_NOT_INITIALIZED;
-	}
-	else if ( def->maxFeatures < 0 || def->maxNodeVisits <= 0 || isnan( def->contactTolerance ) ||
-			  isinf( def->contactTolerance ) )
-	{
-		status = PD_STATUS_INVALID_DEF;
-	}
-	else if ( !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) )
-	{
-		status = PD_STATUS_INVALID_MESH;
-	}
-	else if ( !pdIsValidWorkspace( ws ) )
-	{
-		status = PD_STATUS_INVALID_ARGUMENT;
-	}
-	else if ( ( status = pdMakeFrame( poseA, &frameA ) ) == PD_STATUS_OK )
-	{
-		status = pdMakeFrame( poseB, &frameB );
-		if ( status == PD_STATUS_OK && ( !pdIsFiniteVec( endPositionA ) || !pdIsUsablePosition( endPositionA ) ||
-										 !pdIsUsablePosition( frameA.p ) || !pdIsUsablePosition( frameB.p ) ) )
-		{
-			status = PD_STATUS_INVALID_POSE;
-		}
-	}
+	pdPairFrames frames;
+	pdStatus status = pdCcd_Check( def, meshA, poseA, endPositionA, meshB, poseB, ws, &frames );
 	if ( status != PD_STATUS_OK )
 	{
 		outResult->status = status;
 		return status;
-	}
-	const pdBvh* bvhA = &meshA->bvh;
-	const pdBvh* bvhB = &meshB->bvh;
-	if ( bvhA->nodeCount == 0 || bvhB->nodeCount == 0 )
-	{
-		outResult->status = PD_STATUS_OUT_OF_MEMORY;
-		return outResult->status;
 	}
 
 	double tolerance =
@@ -131,13 +416,12 @@ pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endP
 	pdVec3 v = pdSub( endPositionA, poseA->p );
 
 	// A start that already intersects (or contains): time of contact 0.
-	pdCollideDef collideDef = pdDefaultCollideDef();
-	collideDef.maxNodeVisits = def->maxNodeVisits;
 	pdCollideResult start;
 	memset( &start, 0, sizeof( start ) );
-	status = PD_STATUS_OK;
 	if ( !startKnownFree )
 	{
+		pdCollideDef collideDef = pdDefaultCollideDef();
+		collideDef.maxNodeVisits = def->maxNodeVisits;
 		status = pdCollide( meshA, poseA, meshB, poseB, &collideDef, ws, &start );
 		if ( status < 0 )
 		{
@@ -145,230 +429,39 @@ pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endP
 			return status;
 		}
 	}
-	int visits = start.nodeVisits;
-	bool hit = false;
-	double toc = 1.0;
-	pdStatus traversalStatus = status == PD_STATUS_TRAVERSAL_LIMIT ? status : PD_STATUS_OK;
-
+	pdSweepOutcome sweep = {
+		.status = status == PD_STATUS_TRAVERSAL_LIMIT ? status : PD_STATUS_OK,
+		.visits = start.nodeVisits,
+		.hit = false,
+		.toc = 1.0,
+	};
 	if ( start.colliding )
 	{
 		outResult->startColliding = true;
-		hit = true;
-		toc = 0.0;
+		sweep.hit = true;
+		sweep.toc = 0.0;
 	}
 	else
 	{
-		// Pending node pairs keyed by the earliest time their boxes can touch.
-		pdPairHeap heap;
-		if ( !pdPairHeap_Init( &heap, &ws->stack ) )
+		pdSweepSearch s;
+		if ( !pdSweep_Init( &s, meshA, meshB, &frames, v, def, tolerance, ws ) ||
+			 pdSweep_Run( &s, &sweep ) != PD_STATUS_OK )
 		{
 			outResult->status = PD_STATUS_OUT_OF_MEMORY;
 			return outResult->status;
-		}
-		pdFrame rel = pdRelativeFrame( &frameA, &frameB );
-		pdVec3 vB = pdMulMTV( &frameB.r, v );
-		double speed = pdLength( vB );
-		bool cullA = def->cullByOrientation && meshA->closed && meshA->outwardWinding && speed > 0.0;
-		bool cullB = def->cullByOrientation && meshB->closed && meshB->outwardWinding && speed > 0.0;
-		double cullEps = 1e-9 * speed;
-		// Node-level culling: B's faces turned away from the motion (along +u), A's trailing faces
-		// (along -u, carried into A's frame).
-		pdVec3 u = speed > 0.0 ? pdScale( vB, 1.0 / speed ) : pdV3( 0.0, 0.0, 0.0 );
-		pdVec3 trailingA = pdMulMTV( &rel.r, pdNeg( u ) );
-		const pdBvhCone* conesA = cullA ? bvhA->cones : NULL;
-		const pdBvhCone* conesB = cullB ? bvhB->cones : NULL;
-		double target = 0.5 * tolerance;
-		// Rounding allowance for the cheap pair rejections (they must never drop a real contact).
-		double pad = 1e-12 * ( meshA->diagonal + meshB->diagonal + pdLength( rel.p ) + speed );
-		// Boxes grow by the target distance so leaf pairs that come within it are reached.
-		double margin = target;
-
-		bool outOfMemory = false;
-		double best = 1.0;
-		bool found = false;
-		{
-			double w[3];
-			pdBvhPair root;
-			pdBvh_RelatePair( bvhA->nodes, bvhB->nodes, &rel, &root );
-			pdBoxVelocity( bvhB->nodes, vB, w );
-			double t = pdBvh_PairSweep( &root, bvhA->nodes, bvhB->nodes, w, margin, 1.0 );
-			bool culled = ( conesA != NULL && pdConeFacesAlong( conesA, trailingA ) ) ||
-						  ( conesB != NULL && pdConeFacesAlong( conesB, u ) );
-			if ( t <= 1.0 && !culled )
-			{
-				pdPairHeap_Push( &heap, ( pdKeyedPair ){ 0, 0, t } ); // fits: an empty heap has room
-			}
-		}
-		while ( heap.count > 0 )
-		{
-			// Every pending pair touches no earlier than the first: none can beat the best.
-			double first = pdPairHeap_Top( &heap )->key;
-			if ( first > best || ( found && first >= best ) )
-			{
-				heap.count = 0;
-				break;
-			}
-			if ( visits >= def->maxNodeVisits )
-			{
-				traversalStatus = PD_STATUS_TRAVERSAL_LIMIT;
-				break;
-			}
-			pdKeyedPair e = pdPairHeap_Pop( &heap );
-			++visits;
-			const pdBvhNode* na = bvhA->nodes + e.a;
-			const pdBvhNode* nb = bvhB->nodes + e.b;
-			if ( na->count > 0 && nb->count > 0 )
-			{
-				double reach = target + pad;
-				for ( int chunk = 0; chunk < nb->count; chunk += PD_BVH_LEAF_SIZE )
-				{
-					pdLeafChunk cb;
-					pdLeafChunk_Load( meshB, nb, chunk, &cb );
-					for ( int i = 0; i < na->count; ++i )
-					{
-						int ta = bvhA->triangleOrder[na->start + i];
-						if ( cullA && pdDot( pdMulMV( &rel.r, meshA->faceNormals[ta] ), vB ) < -cullEps )
-						{
-							continue; // trailing face of A
-						}
-						// A's triangle swept over [0, best], as a box.
-						pdVec3 va[3], loA, hiA;
-						pdMesh_MovedLeafTriangle( meshA, na->start + i, &rel, va, &loA, &hiA );
-						pdVec3 sweep = pdScale( vB, best );
-						pdVec3 loS = pdAdd( loA, pdMin3( sweep, pdV3( 0.0, 0.0, 0.0 ) ) );
-						pdVec3 hiS = pdAdd( hiA, pdMax3( sweep, pdV3( 0.0, 0.0, 0.0 ) ) );
-						if ( !pdBoxesWithin( loS, hiS, cb.allLo, cb.allHi, reach ) )
-						{
-							continue;
-						}
-						pdVec3 nA = pdMulMV( &rel.r, meshA->faceNormals[ta] );
-						for ( int j = 0; j < cb.count; ++j )
-						{
-							int tb = cb.index[j];
-							if ( cullB && pdDot( meshB->faceNormals[tb], vB ) > cullEps )
-							{
-								continue; // face of B turned away from the motion
-							}
-							const pdVec3* vb = cb.v[j];
-							// Cheap proofs that the pair never comes within target before best: the
-							// swept box, and both supporting planes with the vertices' linear motion.
-							if ( !pdBoxesWithin( loS, hiS, cb.lo[j], cb.hi[j], reach ) )
-							{
-								continue;
-							}
-							if ( pdSweptPlaneClear( meshB->faceNormals[tb], vb[0], va,
-													best * pdDot( meshB->faceNormals[tb], vB ), reach ) ||
-								 pdSweptPlaneClear( nA, va[0], vb, -best * pdDot( nA, vB ), reach ) )
-							{
-								continue;
-							}
-							double t;
-							if ( pdTriangleTranslationToi( va, vb, vB, best, target, &t ) && ( !found || t < best ) )
-							{
-								best = t;
-								found = true;
-							}
-						}
-					}
-				}
-				if ( found && best <= 0.0 )
-				{
-					break;
-				}
-				continue;
-			}
-			int a0, a1, b0, b1;
-			if ( pdBvh_DescendA( na, nb ) )
-			{
-				a0 = e.a + 1;
-				a1 = na->start;
-				b0 = b1 = e.b;
-			}
-			else
-			{
-				a0 = a1 = e.a;
-				b0 = e.b + 1;
-				b1 = nb->start;
-			}
-			// A child whose faces all turn away gets no box test: nothing under it can be hit first.
-			bool cull0 = ( conesA != NULL && a0 != e.a && pdConeFacesAlong( conesA + a0, trailingA ) ) ||
-						 ( conesB != NULL && b0 != e.b && pdConeFacesAlong( conesB + b0, u ) );
-			bool cull1 = ( conesA != NULL && a1 != e.a && pdConeFacesAlong( conesA + a1, trailingA ) ) ||
-						 ( conesB != NULL && b1 != e.b && pdConeFacesAlong( conesB + b1, u ) );
-			if ( cull0 && cull1 )
-			{
-				continue;
-			}
-			pdBvhPair p0, p1;
-			double w0[3], w1[3];
-			const pdBvhNode* nb0 = bvhB->nodes + b0;
-			const pdBvhNode* nb1 = bvhB->nodes + b1;
-			pdBvh_RelateChildren( bvhA->nodes, bvhB->nodes, a0, b0, a1, b1, &rel, &p0, &p1 );
-			pdBoxVelocity( nb0, vB, w0 );
-			pdBoxVelocity( nb1, vB, w1 );
-			double t0 = cull0 ? INFINITY : pdBvh_PairSweep( &p0, bvhA->nodes + a0, nb0, w0, margin, best );
-			double t1 = cull1 ? INFINITY : pdBvh_PairSweep( &p1, bvhA->nodes + a1, nb1, w1, margin, best );
-			// Pairs that cannot beat the best are dropped here.
-			bool keep0 = !cull0 && t0 <= best && !( found && t0 >= best );
-			bool keep1 = !cull1 && t1 <= best && !( found && t1 >= best );
-			if ( ( keep0 || keep1 ) && !pdPairHeap_Grow( &heap ) )
-			{
-				outOfMemory = true;
-				break;
-			}
-			if ( keep0 )
-			{
-				pdPairHeap_Push( &heap, ( pdKeyedPair ){ a0, b0, t0 } );
-			}
-			if ( keep1 )
-			{
-				pdPairHeap_Push( &heap, ( pdKeyedPair ){ a1, b1, t1 } );
-			}
-		}
-		if ( outOfMemory )
-		{
-			outResult->status = PD_STATUS_OUT_OF_MEMORY;
-			return outResult->status;
-		}
-		if ( traversalStatus == PD_STATUS_TRAVERSAL_LIMIT && heap.count > 0 )
-		{
-			// Conservative: the earliest time anything pending could touch (the heap's first).
-			best = fmin( best, pdPairHeap_Top( &heap )->key );
-			found = true;
-		}
-		if ( found )
-		{
-			hit = true;
-			toc = fmax( 0.0, fmin( best, 1.0 ) );
 		}
 	}
 
-	pdVec3 contact = hit ? pdMulAdd( poseA->p, toc, v ) : endPositionA;
-	outResult->hit = hit;
-	outResult->toc = toc;
-	outResult->contactPosition = contact;
-	outResult->nodeVisits = visits;
-	status = traversalStatus;
-	if ( hit && gatherFeatures )
+	outResult->hit = sweep.hit;
+	outResult->toc = sweep.toc;
+	outResult->contactPosition = sweep.hit ? pdMulAdd( poseA->p, sweep.toc, v ) : endPositionA;
+	outResult->nodeVisits = sweep.visits;
+	status = sweep.status;
+	if ( sweep.hit && gatherFeatures )
 	{
-		pdTransform contactPose = *poseA;
-		contactPose.p = contact;
-		int count = 0;
-		const pdContactFeature* features = NULL;
-		pdStatus fs = pdComputeContactFeatures( meshA, &contactPose, meshB, poseB, tolerance, v, def->maxFeatures, ws,
-												&count, &features );
-		if ( fs < 0 )
-		{
-			memset( outResult, 0, sizeof( *outResult ) );
-			outResult->status = fs;
-			return fs;
-		}
-		outResult->featureCount = count;
-		outResult->features = features;
-		if ( status == PD_STATUS_OK )
-		{
-			status = fs;
-		}
+		pdStatus fs = pdCcd_GatherFeatures( meshA, poseA, meshB, poseB, def->maxFeatures, tolerance, v, ws, outResult );
+		// An error replaces everything; otherwise a traversal cap outranks a feature cap.
+		status = fs < 0 || status == PD_STATUS_OK ? fs : status;
 	}
 	outResult->status = status;
 	return status;

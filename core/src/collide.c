@@ -3,6 +3,7 @@
 // (explicit stack in the workspace), exact triangle-pair intersection at the leaves, and a
 // containment test for closed meshes when no surface pair intersects.
 #include "core.h"
+#include "pair_query.h"
 #include "proximity.h"
 #include "tri_distance.h"
 
@@ -68,6 +69,134 @@ static bool pdPushPair( pdWorkspace* ws, int* count, int maxPairs, int ta, int t
 	return true;
 }
 
+// One static collision query: the frames, the traversal's stack and counters, what it found.
+typedef struct pdCollideSearch
+{
+	const pdMesh* meshA;
+	const pdMesh* meshB;
+	const pdCollideDef* def;
+	pdWorkspace* ws;
+	pdFrame rel;      ///< A's mesh frame in B's mesh frame
+	int maxPairs;     ///< pairs stored at most (1 for a first-hit query)
+	int pairCount;    ///< pairs stored in ws->pairs
+	int visits;       ///< node pairs visited
+	pdStatus status;  ///< PD_STATUS_OK, or the limit that ended the traversal
+	bool anyHit;      ///< some triangle pair intersects
+	bool done;        ///< the query has its answer (first hit, or the pair cap reached)
+	bool outOfMemory; ///< storing a pair failed
+} pdCollideSearch;
+
+// Tests the triangle pairs of the leaf pair (na, nb) and stores the intersecting ones; sets done
+// when a first-hit query has its hit or the pair cap is reached.
+static void pdCollide_Leaves( pdCollideSearch* s, const pdBvhNode* na, const pdBvhNode* nb )
+{
+	const pdBvh* bvhA = &s->meshA->bvh;
+	for ( int chunk = 0; chunk < nb->count && !s->done; chunk += PD_BVH_LEAF_SIZE )
+	{
+		pdLeafChunk cb;
+		pdLeafChunk_Load( s->meshB, nb, chunk, &cb );
+		for ( int i = 0; i < na->count && !s->done; ++i )
+		{
+			int ta = bvhA->triangleOrder[na->start + i];
+			pdVec3 va[3], loA, hiA;
+			pdMesh_MovedLeafTriangle( s->meshA, na->start + i, &s->rel, va, &loA, &hiA );
+			if ( !pdBoundsOverlap( loA, hiA, cb.allLo, cb.allHi ) )
+			{
+				continue;
+			}
+			for ( int j = 0; j < cb.count; ++j )
+			{
+				if ( !pdBoundsOverlap( loA, hiA, cb.lo[j], cb.hi[j] ) || !pdTrianglesIntersect( va, cb.v[j] ) )
+				{
+					continue;
+				}
+				int tb = cb.index[j];
+				s->anyHit = true;
+				if ( !pdPushPair( s->ws, &s->pairCount, s->maxPairs, ta, tb, &s->outOfMemory ) )
+				{
+					// The cap only counts as a limit when the caller wanted every pair.
+					if ( s->def->reportAllPairs && !s->outOfMemory )
+					{
+						s->status = PD_STATUS_FEATURE_LIMIT;
+					}
+					s->done = true;
+					break;
+				}
+				if ( !s->def->reportAllPairs )
+				{
+					s->done = true;
+					break;
+				}
+			}
+		}
+	}
+}
+
+// Tests both child pairs of the internal pair e and pushes the overlapping ones, the pair with
+// the closer centres on top (more likely to hold an intersection, which ends a first-hit
+// query). The caller has checked that the stack has room for two.
+static void pdCollide_PushChildren( const pdCollideSearch* s, pdPairEntry e, pdPairEntry* stack, int* top )
+{
+	const pdBvh* bvhA = &s->meshA->bvh;
+	const pdBvh* bvhB = &s->meshB->bvh;
+	pdChildPairs c = pdPairQuery_Split( bvhA->nodes + e.a, bvhB->nodes + e.b, e.a, e.b );
+	pdPairEntry c0 = { c.a0, c.b0 }, c1 = { c.a1, c.b1 };
+	pdBvhPair p0, p1;
+	pdBvh_RelateChildren( bvhA->nodes, bvhB->nodes, c0.a, c0.b, c1.a, c1.b, &s->rel, &p0, &p1 );
+	bool o0 = pdBvh_PairOverlap( &p0, bvhA->nodes + c0.a, bvhB->nodes + c0.b, 0.0 );
+	bool o1 = pdBvh_PairOverlap( &p1, bvhA->nodes + c1.a, bvhB->nodes + c1.b, 0.0 );
+	double d0 = p0.t[0] * p0.t[0] + p0.t[1] * p0.t[1] + p0.t[2] * p0.t[2];
+	double d1 = p1.t[0] * p1.t[0] + p1.t[1] * p1.t[1] + p1.t[2] * p1.t[2];
+	bool firstOnTop = d0 <= d1;
+	pdPairEntry under = firstOnTop ? c1 : c0, over = firstOnTop ? c0 : c1;
+	bool pushUnder = firstOnTop ? o1 : o0, pushOver = firstOnTop ? o0 : o1;
+	if ( pushUnder )
+	{
+		stack[( *top )++] = under;
+	}
+	if ( pushOver )
+	{
+		stack[( *top )++] = over;
+	}
+}
+
+// Depth-first descent from the root pair (pushed when the roots overlap, so every entry on the
+// stack overlaps) until the stack empties, the query is done or a cap is hit.
+static void pdCollide_Traverse( pdCollideSearch* s, bool rootsOverlap )
+{
+	const pdBvh* bvhA = &s->meshA->bvh;
+	const pdBvh* bvhB = &s->meshB->bvh;
+	pdPairEntry* stack = s->ws->stack.data;
+	int top = 0;
+	if ( rootsOverlap )
+	{
+		stack[top++] = ( pdPairEntry ){ 0, 0 };
+	}
+	while ( top > 0 && !s->done )
+	{
+		if ( s->visits >= s->def->maxNodeVisits )
+		{
+			s->status = PD_STATUS_TRAVERSAL_LIMIT;
+			break;
+		}
+		++s->visits;
+		pdPairEntry e = stack[--top];
+		const pdBvhNode* na = bvhA->nodes + e.a;
+		const pdBvhNode* nb = bvhB->nodes + e.b;
+		if ( na->count > 0 && nb->count > 0 )
+		{
+			pdCollide_Leaves( s, na, nb );
+			continue;
+		}
+		if ( top + 2 > PD_BVH_PAIR_STACK )
+		{
+			s->status = PD_STATUS_TRAVERSAL_LIMIT;
+			break;
+		}
+		pdCollide_PushChildren( s, e, stack, &top );
+	}
+}
+
 pdStatus pdCollide( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB, const pdTransform* poseB,
 					const pdCollideDef* def, pdWorkspace* ws, pdCollideResult* outResult )
 {
@@ -81,176 +210,46 @@ pdStatus pdCollide( const pdMesh* meshA, const pdTransform* poseA, const pdMesh*
 	{
 		def = &defaults;
 	}
-	pdStatus status = PD_STATUS_OK;
-	pdFrame frameA, frameB;
-	if ( def->internalValue != PD_SECRET_COOKIE )
+	pdStatus defStatus = pdPairQuery_DefStatus( def->internalValue );
+	if ( defStatus == PD_STATUS_OK && ( def->maxPairs < 0 || def->maxNodeVisits <= 0 ) )
 	{
-		status = PD_STATUS_DEF_NOT_INITIALIZED;
+		defStatus = PD_STATUS_INVALID_DEF;
 	}
-	else if ( def->maxPairs < 0 || def->maxNodeVisits <= 0 )
+	pdPairFrames frames;
+	pdStatus status = pdPairQuery_Check( defStatus, meshA, poseA, meshB, poseB, ws, &frames );
+	if ( status == PD_STATUS_OK &&
+		 ( !pdPairQuery_HasTrees( meshA, meshB ) ||
+		   !pdBuffer_Reserve( &ws->stack, PD_BVH_PAIR_STACK * sizeof( pdPairEntry ), false ) ) )
 	{
-		status = PD_STATUS_INVALID_DEF;
-	}
-	else if ( !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) )
-	{
-		status = PD_STATUS_INVALID_MESH;
-	}
-	else if ( !pdIsValidWorkspace( ws ) )
-	{
-		status = PD_STATUS_INVALID_ARGUMENT;
-	}
-	else if ( ( status = pdMakeFrame( poseA, &frameA ) ) == PD_STATUS_OK )
-	{
-		status = pdMakeFrame( poseB, &frameB );
-		if ( status == PD_STATUS_OK && ( !pdIsUsablePosition( frameA.p ) || !pdIsUsablePosition( frameB.p ) ) )
-		{
-			status = PD_STATUS_INVALID_POSE;
-		}
+		status = PD_STATUS_OUT_OF_MEMORY;
 	}
 	if ( status != PD_STATUS_OK )
 	{
 		outResult->status = status;
 		return status;
 	}
-	const pdBvh* bvhA = &meshA->bvh;
-	const pdBvh* bvhB = &meshB->bvh;
-	if ( bvhA->nodeCount == 0 || bvhB->nodeCount == 0 ||
-		 !pdBuffer_Reserve( &ws->stack, PD_BVH_PAIR_STACK * sizeof( pdPairEntry ), false ) )
-	{
-		outResult->status = PD_STATUS_OUT_OF_MEMORY;
-		return outResult->status;
-	}
-	pdFrame rel = pdRelativeFrame( &frameA, &frameB );
-	int maxPairs = def->reportAllPairs ? def->maxPairs : ( def->maxPairs > 0 ? 1 : 0 );
-	pdPairEntry* stack = ws->stack.data;
-	int top = 0, visits = 0, pairCount = 0;
-	bool anyHit = false, done = false, outOfMemory = false;
-	pdBvhPair rootPair;
-	pdBvh_RelatePair( bvhA->nodes, bvhB->nodes, &rel, &rootPair );
-	bool rootsOverlap = pdBvh_PairOverlap( &rootPair, bvhA->nodes, bvhB->nodes, 0.0 );
-	if ( rootsOverlap )
-	{
-		stack[top++] = ( pdPairEntry ){ 0, 0 };
-	}
 
-	while ( top > 0 && !done )
-	{
-		if ( visits >= def->maxNodeVisits )
-		{
-			status = PD_STATUS_TRAVERSAL_LIMIT;
-			break;
-		}
-		++visits;
-		pdPairEntry e = stack[--top];
-		const pdBvhNode* na = bvhA->nodes + e.a;
-		const pdBvhNode* nb = bvhB->nodes + e.b;
-		// Entries on the stack already overlap (tested when pushed).
-		if ( na->count > 0 && nb->count > 0 )
-		{
-			for ( int chunk = 0; chunk < nb->count && !done; chunk += PD_BVH_LEAF_SIZE )
-			{
-				pdLeafChunk cb;
-				pdLeafChunk_Load( meshB, nb, chunk, &cb );
-				for ( int i = 0; i < na->count && !done; ++i )
-				{
-					int ta = bvhA->triangleOrder[na->start + i];
-					pdVec3 va[3], loA, hiA;
-					pdMesh_MovedLeafTriangle( meshA, na->start + i, &rel, va, &loA, &hiA );
-					if ( !pdBoundsOverlap( loA, hiA, cb.allLo, cb.allHi ) )
-					{
-						continue;
-					}
-					for ( int j = 0; j < cb.count; ++j )
-					{
-						if ( !pdBoundsOverlap( loA, hiA, cb.lo[j], cb.hi[j] ) || !pdTrianglesIntersect( va, cb.v[j] ) )
-						{
-							continue;
-						}
-						int tb = cb.index[j];
-						anyHit = true;
-						if ( !pdPushPair( ws, &pairCount, maxPairs, ta, tb, &outOfMemory ) )
-						{
-							// The cap only counts as a limit when the caller wanted every pair.
-							if ( def->reportAllPairs && !outOfMemory )
-							{
-								status = PD_STATUS_FEATURE_LIMIT;
-							}
-							done = true;
-							break;
-						}
-						if ( !def->reportAllPairs )
-						{
-							done = true;
-							break;
-						}
-					}
-				}
-			}
-			continue;
-		}
-		if ( top + 2 > PD_BVH_PAIR_STACK )
-		{
-			status = PD_STATUS_TRAVERSAL_LIMIT;
-			break;
-		}
-		pdPairEntry c0, c1;
-		if ( pdBvh_DescendA( na, nb ) )
-		{
-			c0 = ( pdPairEntry ){ e.a + 1, e.b };
-			c1 = ( pdPairEntry ){ na->start, e.b };
-		}
-		else
-		{
-			c0 = ( pdPairEntry ){ e.a, e.b + 1 };
-			c1 = ( pdPairEntry ){ e.a, nb->start };
-		}
-		// Test both children now; the pair with the closer centres goes on top (more likely
-		// to hold an intersection, which ends a first-hit query).
-		pdBvhPair p0, p1;
-		const pdBvhNode* a0 = bvhA->nodes + c0.a;
-		const pdBvhNode* b0 = bvhB->nodes + c0.b;
-		const pdBvhNode* a1 = bvhA->nodes + c1.a;
-		const pdBvhNode* b1 = bvhB->nodes + c1.b;
-		pdBvh_RelateChildren( bvhA->nodes, bvhB->nodes, c0.a, c0.b, c1.a, c1.b, &rel, &p0, &p1 );
-		bool o0 = pdBvh_PairOverlap( &p0, a0, b0, 0.0 );
-		bool o1 = pdBvh_PairOverlap( &p1, a1, b1, 0.0 );
-		double d0 = p0.t[0] * p0.t[0] + p0.t[1] * p0.t[1] + p0.t[2] * p0.t[2];
-		double d1 = p1.t[0] * p1.t[0] + p1.t[1] * p1.t[1] + p1.t[2] * p1.t[2];
-		if ( d0 <= d1 )
-		{
-			if ( o1 )
-			{
-				stack[top++] = c1;
-			}
-			if ( o0 )
-			{
-				stack[top++] = c0;
-			}
-		}
-		else
-		{
-			if ( o0 )
-			{
-				stack[top++] = c0;
-			}
-			if ( o1 )
-			{
-				stack[top++] = c1;
-			}
-		}
-	}
-	if ( outOfMemory )
-	{
-		status = PD_STATUS_OUT_OF_MEMORY;
-	}
+	pdCollideSearch s = {
+		.meshA = meshA,
+		.meshB = meshB,
+		.def = def,
+		.ws = ws,
+		.rel = frames.rel,
+		.maxPairs = def->reportAllPairs ? def->maxPairs : ( def->maxPairs > 0 ? 1 : 0 ),
+		.status = PD_STATUS_OK,
+	};
+	pdBvhPair rootPair;
+	pdBvh_RelatePair( meshA->bvh.nodes, meshB->bvh.nodes, &s.rel, &rootPair );
+	bool rootsOverlap = pdBvh_PairOverlap( &rootPair, meshA->bvh.nodes, meshB->bvh.nodes, 0.0 );
+	pdCollide_Traverse( &s, rootsOverlap );
+	status = s.outOfMemory ? PD_STATUS_OUT_OF_MEMORY : s.status;
 
 	bool containment = false;
-	if ( !anyHit && status == PD_STATUS_OK && def->checkContainment && ( meshA->closed || meshB->closed ) )
+	// No surface pair intersects: one closed mesh may still hold the other (only if the roots overlap).
+	if ( !s.anyHit && status == PD_STATUS_OK && def->checkContainment && ( meshA->closed || meshB->closed ) &&
+		 rootsOverlap )
 	{
-		if ( rootsOverlap )
-		{
-			containment = pdCollide_Containment( meshA, meshB, &rel, ws );
-		}
+		containment = pdCollide_Containment( meshA, meshB, &s.rel, ws );
 	}
 
 	if ( status < 0 )
@@ -260,10 +259,10 @@ pdStatus pdCollide( const pdMesh* meshA, const pdTransform* poseA, const pdMesh*
 		return status;
 	}
 	outResult->status = status;
-	outResult->colliding = anyHit || containment;
+	outResult->colliding = s.anyHit || containment;
 	outResult->containment = containment;
-	outResult->pairCount = pairCount;
-	outResult->pairs = pairCount > 0 ? ws->pairs.data : NULL;
-	outResult->nodeVisits = visits;
+	outResult->pairCount = s.pairCount;
+	outResult->pairs = s.pairCount > 0 ? ws->pairs.data : NULL;
+	outResult->nodeVisits = s.visits;
 	return status;
 }

@@ -6,6 +6,7 @@
 // as soon as the answer is proven below lowerBound or above upperBound.
 #include "core.h"
 #include "pair_heap.h"
+#include "pair_query.h"
 #include "proximity.h"
 #include "tri_distance.h"
 
@@ -58,6 +59,320 @@ static double pdBoundsGapSq( pdVec3 loA, pdVec3 hiA, pdVec3 loB, pdVec3 hiB )
 	return gx * gx + gy * gy + gz * gz;
 }
 
+// One distance query: the frames and bounds it runs with, its heap of pending node pairs, and
+// the closest triangle pair found so far.
+typedef struct pdDistanceSearch
+{
+	const pdMesh* meshA;
+	const pdMesh* meshB;
+	pdFrame rel; ///< A's mesh frame in B's mesh frame; the search works in B's frame
+	double lowerBound, upperBound;
+	int maxNodeVisits;
+	pdPairHeap heap; ///< pending node pairs keyed by a lower bound on their distance
+	int visits;
+	double best;        ///< smallest exact triangle distance so far
+	double prunedAbove; ///< smallest bound of a pair dropped for exceeding upperBound
+	int bestA, bestB;   ///< the triangles of best (-1 before the first pair)
+	pdVec3 bestPA, bestPB;
+	pdTriFeature bestFA, bestFB;
+	bool stoppedBelow;
+	bool haveAxis;
+	pdVec3 bestAxis; ///< unit, B's frame: from A's closest point toward B's
+} pdDistanceSearch;
+
+// Makes triangles ta of A and tb of B the closest pair: their distance (returned), closest
+// points and features.
+static double pdDistance_TakePair( pdDistanceSearch* s, int ta, int tb )
+{
+	s->bestA = ta;
+	s->bestB = tb;
+	pdVec3 va[3], vb[3];
+	pdMesh_TriangleVertices( s->meshA, ta, va );
+	pdMesh_TriangleVertices( s->meshB, tb, vb );
+	for ( int k = 0; k < 3; ++k )
+	{
+		va[k] = pdFrameApply( &s->rel, va[k] );
+	}
+	return pdTriangleDistance( va, vb, &s->bestPA, &s->bestPB, &s->bestFA, &s->bestFB );
+}
+
+// Seeds the search with the root pair. Overlapping roots first get a first-hit collide: it is
+// much cheaper than an ordered descent among box pairs that all have a zero bound, and settles
+// intersecting meshes at distance 0. (Wasted on meshes that do not intersect: the caller who
+// knows says so with knownSeparated.)
+static void pdDistance_Seed( pdDistanceSearch* s, const pdDistanceDef* def, const pdTransform* poseA,
+							 const pdTransform* poseB, pdWorkspace* ws )
+{
+	const pdBvh* bvhA = &s->meshA->bvh;
+	const pdBvh* bvhB = &s->meshB->bvh;
+	pdBvhPair root;
+	pdBvhMoved rootMoved;
+	pdBvh_MoveNode( bvhA->nodes, &s->rel, &rootMoved );
+	pdBvh_RelateMoved( &rootMoved, bvhB->nodes, &root );
+	if ( def->knownSeparated || !pdBvh_PairOverlap( &root, bvhA->nodes, bvhB->nodes, 0.0 ) )
+	{
+		pdPairHeap_Push( &s->heap, ( pdKeyedPair ){ 0, 0, pdBvh_PairLowerBound( &root, bvhA->nodes, bvhB->nodes ) } );
+		return;
+	}
+	pdCollideDef collideDef = pdDefaultCollideDef();
+	collideDef.checkContainment = false;
+	collideDef.maxNodeVisits = def->maxNodeVisits;
+	pdCollideResult hit;
+	pdCollide( s->meshA, poseA, s->meshB, poseB, &collideDef, ws, &hit );
+	s->visits = hit.nodeVisits;
+	if ( hit.colliding && hit.pairCount > 0 )
+	{
+		s->best = pdDistance_TakePair( s, hit.pairs[0].triangleA, hit.pairs[0].triangleB );
+		s->stoppedBelow = s->best < s->lowerBound;
+	}
+	else
+	{
+		pdPairHeap_Push( &s->heap, ( pdKeyedPair ){ 0, 0, 0.0 } );
+	}
+}
+
+// Triangles [chunk, chunk + PD_BVH_LEAF_SIZE) of B's leaf nb (one chunk for an ordinary leaf),
+// gathered once rather than once per triangle of A, projected on the best axis, with the box of
+// them all. Returns how many.
+static int pdDistance_LoadChunk( const pdDistanceSearch* s, const pdBvhNode* nb, int chunk,
+								 pdLeafTriangle cb[PD_BVH_LEAF_SIZE], pdVec3* outLo, pdVec3* outHi )
+{
+	const pdBvh* bvhB = &s->meshB->bvh;
+	int chunkCount = nb->count - chunk < PD_BVH_LEAF_SIZE ? nb->count - chunk : PD_BVH_LEAF_SIZE;
+	pdVec3 leafLo = pdV3( INFINITY, INFINITY, INFINITY ), leafHi = pdV3( -INFINITY, -INFINITY, -INFINITY );
+	for ( int j = 0; j < chunkCount; ++j )
+	{
+		pdLeafTriangle* t = cb + j;
+		int slot = nb->start + chunk + j;
+		t->index = bvhB->triangleOrder[slot];
+		t->v[0] = bvhB->leafVertices[slot][0];
+		t->v[1] = bvhB->leafVertices[slot][1];
+		t->v[2] = bvhB->leafVertices[slot][2];
+		t->lo = bvhB->leafLo[slot];
+		t->hi = bvhB->leafHi[slot];
+		t->normal = s->meshB->faceNormals[t->index];
+		pdLeafTriangle_Project( t, s->bestAxis );
+		leafLo = pdV3( pdMinD( leafLo.x, t->lo.x ), pdMinD( leafLo.y, t->lo.y ), pdMinD( leafLo.z, t->lo.z ) );
+		leafHi = pdV3( pdMaxD( leafHi.x, t->hi.x ), pdMaxD( leafHi.y, t->hi.y ), pdMaxD( leafHi.z, t->hi.z ) );
+	}
+	*outLo = leafLo;
+	*outHi = leafHi;
+	return chunkCount;
+}
+
+// Triangle ta of A (ca, in B's frame) against a chunk of B's leaf: the exact distance of every
+// pair the cheap bounds do not rule out, keeping the closest.
+static void pdDistance_TriangleChunk( pdDistanceSearch* s, int ta, pdLeafTriangle* ca, pdLeafTriangle* cb,
+									  int chunkCount )
+{
+	for ( int j = 0; j < chunkCount; ++j )
+	{
+		const pdLeafTriangle* tb = cb + j;
+		if ( s->bestA >= 0 )
+		{
+			// Cheap lower bounds first (box gap, the best axis, both supporting planes): the
+			// exact triangle distance is the expensive part.
+			double best = s->best;
+			if ( pdBoundsGapSq( ca->lo, ca->hi, tb->lo, tb->hi ) >= best * best ||
+				 ( s->haveAxis && pdMaxD( tb->axisLo - ca->axisHi, ca->axisLo - tb->axisHi ) >= best ) ||
+				 pdPlaneGap( tb->normal, tb->v[0], ca->v ) >= best ||
+				 pdPlaneGap( ca->normal, ca->v[0], tb->v ) >= best )
+			{
+				continue;
+			}
+		}
+		pdVec3 pa, pb;
+		pdTriFeature fa, fb;
+		double d = pdTriangleDistance( ca->v, tb->v, &pa, &pb, &fa, &fb );
+		if ( d < s->best || s->bestA < 0 )
+		{
+			pdVec3 gap = pdSub( pb, pa );
+			double len = pdLength( gap );
+			s->haveAxis = len > 0.0;
+			s->bestAxis = s->haveAxis ? pdScale( gap, 1.0 / len ) : s->bestAxis;
+			s->best = d;
+			s->bestA = ta;
+			s->bestB = tb->index;
+			s->bestPA = pa;
+			s->bestPB = pb;
+			s->bestFA = fa;
+			s->bestFB = fb;
+			// The axis moved: refresh the projections that use it.
+			pdLeafTriangle_Project( ca, s->bestAxis );
+			for ( int k = 0; k < chunkCount; ++k )
+			{
+				pdLeafTriangle_Project( cb + k, s->bestAxis );
+			}
+		}
+	}
+}
+
+// Every triangle pair of the leaf pair (na, nb) that could beat the best.
+static void pdDistance_Leaves( pdDistanceSearch* s, const pdBvhNode* na, const pdBvhNode* nb )
+{
+	const pdBvh* bvhA = &s->meshA->bvh;
+	for ( int chunk = 0; chunk < nb->count; chunk += PD_BVH_LEAF_SIZE )
+	{
+		pdLeafTriangle cb[PD_BVH_LEAF_SIZE];
+		pdVec3 leafLo, leafHi;
+		int chunkCount = pdDistance_LoadChunk( s, nb, chunk, cb, &leafLo, &leafHi );
+		for ( int i = 0; i < na->count; ++i )
+		{
+			int ta = bvhA->triangleOrder[na->start + i];
+			pdLeafTriangle ca;
+			pdMesh_MovedLeafTriangle( s->meshA, na->start + i, &s->rel, ca.v, &ca.lo, &ca.hi );
+			// The whole chunk is out of reach of this triangle.
+			if ( s->bestA >= 0 && pdBoundsGapSq( ca.lo, ca.hi, leafLo, leafHi ) >= s->best * s->best )
+			{
+				continue;
+			}
+			ca.normal = pdMulMV( &s->rel.r, s->meshA->faceNormals[ta] );
+			pdLeafTriangle_Project( &ca, s->bestAxis );
+			pdDistance_TriangleChunk( s, ta, &ca, cb, chunkCount );
+		}
+	}
+}
+
+// Bounds both child pairs of the internal pair e and queues those that could beat the best.
+// The heap has room for two (the caller grew it).
+static void pdDistance_PushChildren( pdDistanceSearch* s, pdKeyedPair e )
+{
+	const pdBvhNode* nodesA = s->meshA->bvh.nodes;
+	const pdBvhNode* nodesB = s->meshB->bvh.nodes;
+	pdChildPairs c = pdPairQuery_Split( nodesA + e.a, nodesB + e.b, e.a, e.b );
+	pdBvhPair p0, p1;
+	pdBvh_RelateChildren( nodesA, nodesB, c.a0, c.b0, c.a1, c.b1, &s->rel, &p0, &p1 );
+	double d0 = pdBvh_PairLowerBound( &p0, nodesA + c.a0, nodesB + c.b0 );
+	double d1 = pdBvh_PairLowerBound( &p1, nodesA + c.a1, nodesB + c.b1 );
+	// The best axis is cheap and, near the answer, the sharpest; the refined gap (costlier)
+	// only runs for separated pairs that would still be expanded.
+	if ( s->haveAxis )
+	{
+		d0 = pdMaxD( d0, pdBvh_PairAxisGap( &p0, nodesA + c.a0, nodesB + c.b0, s->bestAxis ) );
+		d1 = pdMaxD( d1, pdBvh_PairAxisGap( &p1, nodesA + c.a1, nodesB + c.b1, s->bestAxis ) );
+	}
+	if ( d0 > 0.0 && d0 < s->best )
+	{
+		d0 = pdMaxD( d0, pdBvh_PairRefinedGap( &p0, nodesA + c.a0, nodesB + c.b0 ) );
+	}
+	if ( d1 > 0.0 && d1 < s->best )
+	{
+		d1 = pdMaxD( d1, pdBvh_PairRefinedGap( &p1, nodesA + c.a1, nodesB + c.b1 ) );
+	}
+	// Pairs that cannot beat the best so far are dropped right away.
+	if ( d0 < s->best )
+	{
+		pdPairHeap_Push( &s->heap, ( pdKeyedPair ){ c.a0, c.b0, d0 } );
+	}
+	if ( d1 < s->best )
+	{
+		pdPairHeap_Push( &s->heap, ( pdKeyedPair ){ c.a1, c.b1, d1 } );
+	}
+}
+
+// Best-first descent until the heap empties or what is left cannot change the answer. Returns
+// PD_STATUS_TRAVERSAL_LIMIT when a cap ended it (the entry that met the cap stays in the heap
+// for the conservative bound), else PD_STATUS_OK.
+static pdStatus pdDistance_Traverse( pdDistanceSearch* s )
+{
+	// Every pop removes one entry and a visit adds at most two, so maxNodeVisits bounds the loop.
+	while ( s->heap.count > 0 )
+	{
+		pdKeyedPair e = pdPairHeap_Pop( &s->heap );
+		// Entries come out in increasing bound: once one cannot matter, none after it can.
+		if ( e.key >= s->best )
+		{
+			break;
+		}
+		if ( e.key > s->upperBound )
+		{
+			s->prunedAbove = fmin( s->prunedAbove, e.key );
+			break;
+		}
+		if ( s->visits >= s->maxNodeVisits )
+		{
+			pdPairHeap_Push( &s->heap, e ); // keep the entry for the conservative bound
+			return PD_STATUS_TRAVERSAL_LIMIT;
+		}
+		++s->visits;
+		const pdBvhNode* na = s->meshA->bvh.nodes + e.a;
+		const pdBvhNode* nb = s->meshB->bvh.nodes + e.b;
+		if ( na->count > 0 && nb->count > 0 )
+		{
+			pdDistance_Leaves( s, na, nb );
+			if ( s->best < s->lowerBound )
+			{
+				s->stoppedBelow = true;
+				break;
+			}
+			if ( s->best <= 0.0 )
+			{
+				break; // intersecting: nothing can be closer
+			}
+			continue;
+		}
+		if ( !pdPairHeap_Grow( &s->heap ) )
+		{
+			pdPairHeap_Push( &s->heap, e ); // room for one is left: the pop freed it
+			return PD_STATUS_TRAVERSAL_LIMIT;
+		}
+		pdDistance_PushChildren( s, e );
+	}
+	return PD_STATUS_OK;
+}
+
+// Fills the result from the finished search (status from pdDistance_Traverse).
+static void pdDistance_Finish( pdDistanceSearch* s, pdStatus status, const pdFrame* frameB,
+							   pdDistanceResult* outResult )
+{
+	double distance = s->best;
+	bool stoppedAbove = false;
+	if ( status == PD_STATUS_TRAVERSAL_LIMIT )
+	{
+		// Best so far when any pair was evaluated (an upper bound), else the smallest bound
+		// still pending (a lower bound).
+		if ( s->bestA < 0 )
+		{
+			double pending = s->prunedAbove;
+			const pdKeyedPair* pendingEntries = s->heap.buffer->data;
+			for ( int k = 0; k < s->heap.count; ++k )
+			{
+				pending = fmin( pending, pendingEntries[k].key );
+			}
+			distance = pending > 0.0 ? pending : 0.0;
+		}
+	}
+	else if ( !s->stoppedBelow && !( s->best <= s->upperBound ) )
+	{
+		// Everything left was pruned above upperBound: the distance exceeds it.
+		stoppedAbove = true;
+		distance = fmin( s->best, s->prunedAbove );
+	}
+	if ( !isfinite( distance ) )
+	{
+		distance = 0.0; // only reachable with an infinite upperBound and no pair (cannot happen)
+	}
+	if ( s->bestA < 0 )
+	{
+		// No triangle pair evaluated (stopped above at the roots): report the first leaf pair's
+		// closest points so every field stays meaningful.
+		const pdBvhNode* la = s->meshA->bvh.nodes;
+		const pdBvhNode* lb = s->meshB->bvh.nodes;
+		pdDistance_TakePair( s, s->meshA->bvh.triangleOrder[la->count > 0 ? la->start : 0],
+							 s->meshB->bvh.triangleOrder[lb->count > 0 ? lb->start : 0] );
+	}
+
+	outResult->status = status;
+	outResult->distance = distance;
+	outResult->pointA = pdFrameApply( frameB, s->bestPA );
+	outResult->pointB = pdFrameApply( frameB, s->bestPB );
+	outResult->featureA = pdMakeFeature( s->meshA, s->bestA, s->bestFA );
+	outResult->featureB = pdMakeFeature( s->meshB, s->bestB, s->bestFB );
+	outResult->stoppedBelow = s->stoppedBelow;
+	outResult->stoppedAbove = stoppedAbove;
+	outResult->nodeVisits = s->visits;
+}
+
 pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 							const pdTransform* poseB, const pdDistanceDef* def, pdWorkspace* ws,
 							pdDistanceResult* outResult )
@@ -74,314 +389,43 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 	{
 		def = &defaults;
 	}
-	pdStatus status = PD_STATUS_OK;
-	pdFrame frameA, frameB;
-	if ( def->internalValue != PD_SECRET_COOKIE )
+	pdStatus defStatus = pdPairQuery_DefStatus( def->internalValue );
+	if ( defStatus == PD_STATUS_OK &&
+		 ( def->maxNodeVisits <= 0 || isnan( def->lowerBound ) || isnan( def->upperBound ) ) )
 	{
-		status = PD_STATUS_DEF_NOT_INITIALIZED;
+		defStatus = PD_STATUS_INVALID_DEF;
 	}
-	else if ( def->maxNodeVisits <= 0 || isnan( def->lowerBound ) || isnan( def->upperBound ) )
+	pdPairFrames frames;
+	pdDistanceSearch s;
+	pdStatus status = pdPairQuery_Check( defStatus, meshA, poseA, meshB, poseB, ws, &frames );
+	if ( status == PD_STATUS_OK &&
+		 ( !pdPairQuery_HasTrees( meshA, meshB ) || !pdPairHeap_Init( &s.heap, &ws->stack ) ) )
 	{
-		status = PD_STATUS_INVALID_DEF;
-	}
-	else if ( !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) )
-	{
-		status = PD_STATUS_INVALID_MESH;
-	}
-	else if ( !pdIsValidWorkspace( ws ) )
-	{
-		status = PD_STATUS_INVALID_ARGUMENT;
-	}
-	else if ( ( status = pdMakeFrame( poseA, &frameA ) ) == PD_STATUS_OK )
-	{
-		status = pdMakeFrame( poseB, &frameB );
-		if ( status == PD_STATUS_OK && ( !pdIsUsablePosition( frameA.p ) || !pdIsUsablePosition( frameB.p ) ) )
-		{
-			status = PD_STATUS_INVALID_POSE;
-		}
+		status = PD_STATUS_OUT_OF_MEMORY;
 	}
 	if ( status != PD_STATUS_OK )
 	{
 		outResult->status = status;
 		return status;
 	}
-	const pdBvh* bvhA = &meshA->bvh;
-	const pdBvh* bvhB = &meshB->bvh;
-	pdPairHeap heap;
-	if ( bvhA->nodeCount == 0 || bvhB->nodeCount == 0 || !pdPairHeap_Init( &heap, &ws->stack ) )
-	{
-		outResult->status = PD_STATUS_OUT_OF_MEMORY;
-		return outResult->status;
-	}
 
-	pdFrame rel = pdRelativeFrame( &frameA, &frameB );
-	const double lowerBound = def->lowerBound;
-	const double upperBound = def->upperBound;
-	int visits = 0;
-	double best = INFINITY;        // smallest exact triangle distance so far
-	double prunedAbove = INFINITY; // smallest bound of a pair dropped for exceeding upperBound
-	int bestA = -1, bestB = -1;
-	pdVec3 bestPA = pdV3( 0.0, 0.0, 0.0 ), bestPB = pdV3( 0.0, 0.0, 0.0 );
-	pdTriFeature bestFA = { PD_FEATURE_FACE, 0 }, bestFB = { PD_FEATURE_FACE, 0 };
-	bool stoppedBelow = false;
-	bool haveAxis = false;
-	pdVec3 bestAxis = pdV3( 0.0, 0.0, 1.0 ); // unit, B's frame: from A's closest point toward B's
-
-	pdBvhPair root;
-	pdBvhMoved rootMoved;
-	pdBvh_MoveNode( bvhA->nodes, &rel, &rootMoved );
-	pdBvh_RelateMoved( &rootMoved, bvhB->nodes, &root );
-	if ( !def->knownSeparated && pdBvh_PairOverlap( &root, bvhA->nodes, bvhB->nodes, 0.0 ) )
-	{
-		// Overlapping roots: a first-hit collide is much cheaper than an ordered descent among
-		// box pairs that all have a zero bound, and settles intersecting meshes at distance 0.
-		// (Wasted on meshes that do not intersect: the caller who knows says so.)
-		pdCollideDef collideDef = pdDefaultCollideDef();
-		collideDef.checkContainment = false;
-		collideDef.maxNodeVisits = def->maxNodeVisits;
-		pdCollideResult hit;
-		pdCollide( meshA, poseA, meshB, poseB, &collideDef, ws, &hit );
-		visits = hit.nodeVisits;
-		if ( hit.colliding && hit.pairCount > 0 )
-		{
-			bestA = hit.pairs[0].triangleA;
-			bestB = hit.pairs[0].triangleB;
-			pdVec3 va[3], vb[3];
-			pdMesh_TriangleVertices( meshA, bestA, va );
-			pdMesh_TriangleVertices( meshB, bestB, vb );
-			for ( int k = 0; k < 3; ++k )
-			{
-				va[k] = pdFrameApply( &rel, va[k] );
-			}
-			best = pdTriangleDistance( va, vb, &bestPA, &bestPB, &bestFA, &bestFB );
-			stoppedBelow = best < lowerBound;
-		}
-		else
-		{
-			pdPairHeap_Push( &heap, ( pdKeyedPair ){ 0, 0, 0.0 } );
-		}
-	}
-	else
-	{
-		pdPairHeap_Push( &heap,
-							 ( pdKeyedPair ){ 0, 0, pdBvh_PairLowerBound( &root, bvhA->nodes, bvhB->nodes ) } );
-	}
-
-	// Every pop removes one entry and a visit adds at most two, so maxNodeVisits bounds the loop.
-	while ( heap.count > 0 )
-	{
-		pdKeyedPair e = pdPairHeap_Pop( &heap );
-		// Entries come out in increasing bound: once one cannot matter, none after it can.
-		if ( e.key >= best )
-		{
-			break;
-		}
-		if ( e.key > upperBound )
-		{
-			prunedAbove = fmin( prunedAbove, e.key );
-			break;
-		}
-		if ( visits >= def->maxNodeVisits )
-		{
-			pdPairHeap_Push( &heap, e ); // keep the entry for the conservative bound below
-			status = PD_STATUS_TRAVERSAL_LIMIT;
-			break;
-		}
-		++visits;
-		const pdBvhNode* na = bvhA->nodes + e.a;
-		const pdBvhNode* nb = bvhB->nodes + e.b;
-		if ( na->count > 0 && nb->count > 0 )
-		{
-			// B's leaf in chunks (one for an ordinary leaf): its triangles, boxes and normals are
-			// gathered once rather than once per triangle of A.
-			for ( int chunk = 0; chunk < nb->count; chunk += PD_BVH_LEAF_SIZE )
-			{
-				int chunkCount = nb->count - chunk < PD_BVH_LEAF_SIZE ? nb->count - chunk : PD_BVH_LEAF_SIZE;
-				pdLeafTriangle cb[PD_BVH_LEAF_SIZE];
-				pdVec3 leafLo = pdV3( INFINITY, INFINITY, INFINITY ), leafHi = pdV3( -INFINITY, -INFINITY, -INFINITY );
-				for ( int j = 0; j < chunkCount; ++j )
-				{
-					pdLeafTriangle* t = cb + j;
-					int slot = nb->start + chunk + j;
-					t->index = bvhB->triangleOrder[slot];
-					t->v[0] = bvhB->leafVertices[slot][0];
-					t->v[1] = bvhB->leafVertices[slot][1];
-					t->v[2] = bvhB->leafVertices[slot][2];
-					t->lo = bvhB->leafLo[slot];
-					t->hi = bvhB->leafHi[slot];
-					t->normal = meshB->faceNormals[t->index];
-					pdLeafTriangle_Project( t, bestAxis );
-					leafLo =
-						pdV3( pdMinD( leafLo.x, t->lo.x ), pdMinD( leafLo.y, t->lo.y ), pdMinD( leafLo.z, t->lo.z ) );
-					leafHi =
-						pdV3( pdMaxD( leafHi.x, t->hi.x ), pdMaxD( leafHi.y, t->hi.y ), pdMaxD( leafHi.z, t->hi.z ) );
-				}
-				for ( int i = 0; i < na->count; ++i )
-				{
-					int ta = bvhA->triangleOrder[na->start + i];
-					pdLeafTriangle ca;
-					pdMesh_MovedLeafTriangle( meshA, na->start + i, &rel, ca.v, &ca.lo, &ca.hi );
-					// The whole chunk is out of reach of this triangle.
-					if ( bestA >= 0 && pdBoundsGapSq( ca.lo, ca.hi, leafLo, leafHi ) >= best * best )
-					{
-						continue;
-					}
-					ca.normal = pdMulMV( &rel.r, meshA->faceNormals[ta] );
-					pdLeafTriangle_Project( &ca, bestAxis );
-					for ( int j = 0; j < chunkCount; ++j )
-					{
-						const pdLeafTriangle* tb = cb + j;
-						if ( bestA >= 0 )
-						{
-							// Cheap lower bounds first (box gap, the best axis, both supporting
-							// planes): the exact triangle distance is the expensive part.
-							if ( pdBoundsGapSq( ca.lo, ca.hi, tb->lo, tb->hi ) >= best * best ||
-								 ( haveAxis && pdMaxD( tb->axisLo - ca.axisHi, ca.axisLo - tb->axisHi ) >= best ) ||
-								 pdPlaneGap( tb->normal, tb->v[0], ca.v ) >= best ||
-								 pdPlaneGap( ca.normal, ca.v[0], tb->v ) >= best )
-							{
-								continue;
-							}
-						}
-						pdVec3 pa, pb;
-						pdTriFeature fa, fb;
-						double d = pdTriangleDistance( ca.v, tb->v, &pa, &pb, &fa, &fb );
-						if ( d < best || bestA < 0 )
-						{
-							pdVec3 gap = pdSub( pb, pa );
-							double len = pdLength( gap );
-							haveAxis = len > 0.0;
-							bestAxis = haveAxis ? pdScale( gap, 1.0 / len ) : bestAxis;
-							best = d;
-							bestA = ta;
-							bestB = tb->index;
-							bestPA = pa;
-							bestPB = pb;
-							bestFA = fa;
-							bestFB = fb;
-							// The axis moved: refresh the projections that use it.
-							pdLeafTriangle_Project( &ca, bestAxis );
-							for ( int k = 0; k < chunkCount; ++k )
-							{
-								pdLeafTriangle_Project( cb + k, bestAxis );
-							}
-						}
-					}
-				}
-			}
-			if ( best < lowerBound )
-			{
-				stoppedBelow = true;
-				break;
-			}
-			if ( best <= 0.0 )
-			{
-				break; // intersecting: nothing can be closer
-			}
-			continue;
-		}
-		if ( !pdPairHeap_Grow( &heap ) )
-		{
-			pdPairHeap_Push( &heap, e ); // room for one is left: the pop freed it
-			status = PD_STATUS_TRAVERSAL_LIMIT;
-			break;
-		}
-		int a0, a1, b0, b1;
-		if ( pdBvh_DescendA( na, nb ) )
-		{
-			a0 = e.a + 1;
-			a1 = na->start;
-			b0 = b1 = e.b;
-		}
-		else
-		{
-			a0 = a1 = e.a;
-			b0 = e.b + 1;
-			b1 = nb->start;
-		}
-		pdBvhPair p0, p1;
-		pdBvh_RelateChildren( bvhA->nodes, bvhB->nodes, a0, b0, a1, b1, &rel, &p0, &p1 );
-		double d0 = pdBvh_PairLowerBound( &p0, bvhA->nodes + a0, bvhB->nodes + b0 );
-		double d1 = pdBvh_PairLowerBound( &p1, bvhA->nodes + a1, bvhB->nodes + b1 );
-		// The best axis is cheap and, near the answer, the sharpest; the refined gap (costlier)
-		// only runs for separated pairs that would still be expanded.
-		if ( haveAxis )
-		{
-			d0 = pdMaxD( d0, pdBvh_PairAxisGap( &p0, bvhA->nodes + a0, bvhB->nodes + b0, bestAxis ) );
-			d1 = pdMaxD( d1, pdBvh_PairAxisGap( &p1, bvhA->nodes + a1, bvhB->nodes + b1, bestAxis ) );
-		}
-		if ( d0 > 0.0 && d0 < best )
-		{
-			d0 = pdMaxD( d0, pdBvh_PairRefinedGap( &p0, bvhA->nodes + a0, bvhB->nodes + b0 ) );
-		}
-		if ( d1 > 0.0 && d1 < best )
-		{
-			d1 = pdMaxD( d1, pdBvh_PairRefinedGap( &p1, bvhA->nodes + a1, bvhB->nodes + b1 ) );
-		}
-		// Pairs that cannot beat the best so far are dropped right away.
-		if ( d0 < best )
-		{
-			pdPairHeap_Push( &heap, ( pdKeyedPair ){ a0, b0, d0 } );
-		}
-		if ( d1 < best )
-		{
-			pdPairHeap_Push( &heap, ( pdKeyedPair ){ a1, b1, d1 } );
-		}
-	}
-
-	double distance = best;
-	bool stoppedAbove = false;
-	if ( status == PD_STATUS_TRAVERSAL_LIMIT )
-	{
-		// Best so far when any pair was evaluated (an upper bound), else the smallest bound
-		// still pending (a lower bound).
-		if ( bestA < 0 )
-		{
-			double pending = prunedAbove;
-			const pdKeyedPair* pendingEntries = heap.buffer->data;
-			for ( int k = 0; k < heap.count; ++k )
-			{
-				pending = fmin( pending, pendingEntries[k].key );
-			}
-			distance = pending > 0.0 ? pending : 0.0;
-		}
-	}
-	else if ( !stoppedBelow && !( best <= upperBound ) )
-	{
-		// Everything left was pruned above upperBound: the distance exceeds it.
-		stoppedAbove = true;
-		distance = fmin( best, prunedAbove );
-	}
-	if ( !isfinite( distance ) )
-	{
-		distance = 0.0; // only reachable with an infinite upperBound and no pair (cannot happen)
-	}
-	if ( bestA < 0 )
-	{
-		// No triangle pair evaluated (stopped above at the roots): report the first leaf pair's
-		// closest points so every field stays meaningful.
-		const pdBvhNode* la = bvhA->nodes;
-		const pdBvhNode* lb = bvhB->nodes;
-		bestA = bvhA->triangleOrder[la->count > 0 ? la->start : 0];
-		bestB = bvhB->triangleOrder[lb->count > 0 ? lb->start : 0];
-		pdVec3 va[3], vb[3];
-		pdMesh_TriangleVertices( meshA, bestA, va );
-		pdMesh_TriangleVertices( meshB, bestB, vb );
-		for ( int k = 0; k < 3; ++k )
-		{
-			va[k] = pdFrameApply( &rel, va[k] );
-		}
-		pdTriangleDistance( va, vb, &bestPA, &bestPB, &bestFA, &bestFB );
-	}
-
-	outResult->status = status;
-	outResult->distance = distance;
-	outResult->pointA = pdFrameApply( &frameB, bestPA );
-	outResult->pointB = pdFrameApply( &frameB, bestPB );
-	outResult->featureA = pdMakeFeature( meshA, bestA, bestFA );
-	outResult->featureB = pdMakeFeature( meshB, bestB, bestFB );
-	outResult->stoppedBelow = stoppedBelow;
-	outResult->stoppedAbove = stoppedAbove;
-	outResult->nodeVisits = visits;
+	s.meshA = meshA;
+	s.meshB = meshB;
+	s.rel = frames.rel;
+	s.lowerBound = def->lowerBound;
+	s.upperBound = def->upperBound;
+	s.maxNodeVisits = def->maxNodeVisits;
+	s.visits = 0;
+	s.best = INFINITY;
+	s.prunedAbove = INFINITY;
+	s.bestA = s.bestB = -1;
+	s.bestPA = s.bestPB = pdV3( 0.0, 0.0, 0.0 );
+	s.bestFA = s.bestFB = ( pdTriFeature ){ PD_FEATURE_FACE, 0 };
+	s.stoppedBelow = false;
+	s.haveAxis = false;
+	s.bestAxis = pdV3( 0.0, 0.0, 1.0 );
+	pdDistance_Seed( &s, def, poseA, poseB, ws );
+	status = pdDistance_Traverse( &s );
+	pdDistance_Finish( &s, status, &frames.b, outResult );
 	return status;
 }

@@ -4,6 +4,7 @@
 // the final answer and the local PDs. The public entry points are in polydepth/penetration.h.
 #pragma once
 
+#include "ccd.h"
 #include "polydepth/penetration.h"
 
 /// Most contact features kept per contact configuration.
@@ -14,11 +15,3 @@ double pdDefaultContactTolerance( const pdMesh* meshA, const pdMesh* meshB );
 
 /// Checks a def's cookie and ranges. PD_STATUS_OK, DEF_NOT_INITIALIZED or INVALID_DEF.
 pdStatus pdValidatePenetrationDef( const pdPenetrationDef* def );
-
-/// pdComputeTranslationalCcd with two shortcuts for the PolyDepth driver: startKnownFree skips
-/// the static check of the start (the caller proved it free with the same containment rule, so
-/// startColliding stays false), and gatherFeatures false leaves the features empty (the caller
-/// gathers them only for a contact it keeps).
-pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endPositionA, const pdMesh* meshB,
-					  const pdTransform* poseB, const pdCcdDef* def, pdWorkspace* ws, bool startKnownFree,
-					  bool gatherFeatures, pdCcdResult* outResult );

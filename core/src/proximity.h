@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Private: proximity helpers other stages use (implemented next to the BVH queries by the
-// proximity stage: collide.c / distance.c).
+// Private: proximity helpers other stages use. The point queries on one mesh
+// (pdMesh_PointDistance, pdMesh_ContainsPoint) are in proximity.c, the containment test of two
+// meshes (pdCollide_Containment) in collide.c, and the contact-feature gathering variants
+// (pdContactFeatures_*) in contact_features.c.
 #pragma once
 
 #include "mesh.h"

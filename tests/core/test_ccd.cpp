@@ -16,6 +16,8 @@
 #include <tuple>
 #include <vector>
 
+#include "query_fixture.h"
+
 extern "C"
 {
 #include "mesh.h"
@@ -24,56 +26,10 @@ extern "C"
 #include "workspace.h"
 }
 
+using namespace polydepth::test;
+
 namespace
 {
-
-pdMesh* MakeMesh( smpSoup* soup )
-{
-	pdMeshReport report;
-	pdMesh* mesh = smpSoupCreateMesh( soup, &report );
-	EXPECT_NE( mesh, nullptr ) << report.message;
-	return mesh;
-}
-
-pdMesh* MakeShape( const char* name, int tris, double size )
-{
-	smpSoup soup = {};
-	EXPECT_TRUE( smpMakeShapeByName( name, tris, size, &soup ) ) << name;
-	pdMesh* mesh = MakeMesh( &soup );
-	smpFreeSoup( &soup );
-	return mesh;
-}
-
-pdMesh* MakeBox( double hx, double hy, double hz, int subdivisions )
-{
-	smpSoup soup = {};
-	EXPECT_TRUE( smpMakeBox( pdVec3{ hx, hy, hz }, subdivisions, &soup ) );
-	pdMesh* mesh = MakeMesh( &soup );
-	smpFreeSoup( &soup );
-	return mesh;
-}
-
-pdQuat RandomRotation( std::mt19937& rng )
-{
-	std::normal_distribution<double> g( 0.0, 1.0 );
-	pdQuat q = { g( rng ), g( rng ), g( rng ), g( rng ) };
-	double n = std::sqrt( q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z );
-	return pdQuat{ q.w / n, q.x / n, q.y / n, q.z / n };
-}
-
-pdVec3 RandomVec( std::mt19937& rng, double spread )
-{
-	std::uniform_real_distribution<double> u( -spread, spread );
-	return pdVec3{ u( rng ), u( rng ), u( rng ) };
-}
-
-pdTransform Pose( pdQuat q, pdVec3 p )
-{
-	pdTransform t;
-	t.q = q;
-	t.p = p;
-	return t;
-}
 
 bool Colliding( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pdTransform& pb, pdWorkspace* ws )
 {

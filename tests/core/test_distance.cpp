@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "query_fixture.h"
+
 extern "C"
 {
 #include "mesh.h"
@@ -19,68 +21,10 @@ extern "C"
 #include "workspace.h"
 }
 
+using namespace polydepth::test;
+
 namespace
 {
-
-pdMesh* MakeMesh( smpSoup* soup )
-{
-	pdMeshReport report;
-	pdMesh* mesh = smpSoupCreateMesh( soup, &report );
-	EXPECT_NE( mesh, nullptr ) << report.message;
-	return mesh;
-}
-
-pdMesh* MakeShape( const char* name, int tris, double size )
-{
-	smpSoup soup = {};
-	EXPECT_TRUE( smpMakeShapeByName( name, tris, size, &soup ) ) << name;
-	pdMesh* mesh = MakeMesh( &soup );
-	smpFreeSoup( &soup );
-	return mesh;
-}
-
-pdMesh* MakeRandomSoup( std::mt19937& rng, int count, double size, double triSize )
-{
-	std::uniform_real_distribution<double> u( -1.0, 1.0 );
-	std::vector<double> v;
-	std::vector<uint32_t> idx;
-	for ( int t = 0; t < count; ++t )
-	{
-		double cx = size * u( rng ), cy = size * u( rng ), cz = size * u( rng );
-		for ( int k = 0; k < 3; ++k )
-		{
-			v.push_back( cx + triSize * u( rng ) );
-			v.push_back( cy + triSize * u( rng ) );
-			v.push_back( cz + triSize * u( rng ) );
-			idx.push_back( (uint32_t)( 3 * t + k ) );
-		}
-	}
-	smpSoup soup = { v.data(), (int)v.size() / 3, idx.data(), count };
-	return MakeMesh( &soup );
-}
-
-pdTransform RandomPose( std::mt19937& rng, double spread )
-{
-	std::normal_distribution<double> g( 0.0, 1.0 );
-	std::uniform_real_distribution<double> u( -spread, spread );
-	pdQuat q = { g( rng ), g( rng ), g( rng ), g( rng ) };
-	double n = std::sqrt( q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z );
-	pdTransform t;
-	t.q = pdQuat{ q.w / n, q.x / n, q.y / n, q.z / n };
-	t.p = pdVec3{ u( rng ), u( rng ), u( rng ) };
-	return t;
-}
-
-void WorldTriangle( const pdMesh* mesh, const pdTransform& pose, int t, pdVec3 out[3] )
-{
-	pdFrame f;
-	pdMakeFrame( &pose, &f );
-	pdMesh_TriangleVertices( mesh, t, out );
-	for ( int k = 0; k < 3; ++k )
-	{
-		out[k] = pdFrameApply( &f, out[k] );
-	}
-}
 
 double BruteDistance( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pdTransform& pb )
 {

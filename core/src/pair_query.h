@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+// Private: what the two-mesh BVH queries (collide.c, distance.c, ccd.c) share: the argument
+// checks and frames every query starts with, and the split of an internal node pair into its
+// two child pairs.
+#pragma once
+
+#include "core.h"
+#include "mesh.h"
+#include "workspace.h"
+
+/// The mesh frames of a two-mesh query and A's frame relative to B's (rel maps A's mesh frame
+/// into B's mesh frame; the traversals work in B's frame).
+typedef struct pdPairFrames
+{
+	pdFrame a, b, rel;
+} pdPairFrames;
+
+/// PD_STATUS_DEF_NOT_INITIALIZED unless a def's cookie says it came from its pdDefaultXxxDef();
+/// a query reads the def's other fields (its range check) only after PD_STATUS_OK here.
+static inline pdStatus pdPairQuery_DefStatus( int internalValue )
+{
+	return internalValue == PD_SECRET_COOKIE ? PD_STATUS_OK : PD_STATUS_DEF_NOT_INITIALIZED;
+}
+
+/// The checks a two-mesh query runs after its def's (defStatus: PD_STATUS_OK,
+/// PD_STATUS_DEF_NOT_INITIALIZED or PD_STATUS_INVALID_DEF, returned as it is when not OK): both
+/// meshes valid, a valid workspace, both poses usable. On PD_STATUS_OK outFrames holds
+/// both frames and the relative frame.
+static inline pdStatus pdPairQuery_Check( pdStatus defStatus, const pdMesh* meshA, const pdTransform* poseA,
+										  const pdMesh* meshB, const pdTransform* poseB, const pdWorkspace* ws,
+										  pdPairFrames* outFrames )
+{
+	if ( defStatus != PD_STATUS_OK )
+	{
+		return defStatus;
+	}
+	if ( !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) )
+	{
+		return PD_STATUS_INVALID_MESH;
+	}
+	if ( !pdIsValidWorkspace( ws ) )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	pdStatus status = pdMakeFrame( poseA, &outFrames->a );
+	if ( status != PD_STATUS_OK )
+	{
+		return status;
+	}
+	status = pdMakeFrame( poseB, &outFrames->b );
+	if ( status != PD_STATUS_OK )
+	{
+		return status;
+	}
+	if ( !pdIsUsablePosition( outFrames->a.p ) || !pdIsUsablePosition( outFrames->b.p ) )
+	{
+		return PD_STATUS_INVALID_POSE;
+	}
+	outFrames->rel = pdRelativeFrame( &outFrames->a, &outFrames->b );
+	return PD_STATUS_OK;
+}
+
+/// True when both meshes have a BVH to traverse (a query reports PD_STATUS_OUT_OF_MEMORY
+/// otherwise: the tree's allocation is what failed).
+static inline bool pdPairQuery_HasTrees( const pdMesh* meshA, const pdMesh* meshB )
+{
+	return meshA->bvh.nodeCount > 0 && meshB->bvh.nodeCount > 0;
+}
+
+/// The two child pairs of an internal node pair (a, b): A's children with b when pdBvh_DescendA
+/// splits A, else a with B's children. Child 0 is the node's first child (its index + 1),
+/// child 1 its second (node->start).
+typedef struct pdChildPairs
+{
+	int a0, b0, a1, b1;
+} pdChildPairs;
+
+static inline pdChildPairs pdPairQuery_Split( const pdBvhNode* na, const pdBvhNode* nb, int a, int b )
+{
+	pdChildPairs c;
+	if ( pdBvh_DescendA( na, nb ) )
+	{
+		c.a0 = a + 1;
+		c.a1 = na->start;
+		c.b0 = c.b1 = b;
+	}
+	else
+	{
+		c.a0 = c.a1 = a;
+		c.b0 = b + 1;
+		c.b1 = nb->start;
+	}
+	return c;
+}
