@@ -32,26 +32,23 @@ bool pdQuery_FreeGapGathering( pdPdQuery* q, pdVec3 x, double* outGap, bool* out
 	return verdict == PD_START_GAP_FREE;
 }
 
-pdStatus pdQuery_ApartByTolerance( pdPdQuery* q, const pdTransform* poseA, const pdTransform* poseB, bool* outApart )
+pdStatus pdQuery_ApartByTolerance( pdPdQuery* q, const pdTransform* poseA, const pdTransform* poseB,
+								   bool checkContainment, bool* outApart )
 {
-	int visits = 0;
-	pdStatus status =
-		pdContactFeatures_ProveGap( q->sc.meshA, poseA, q->sc.meshB, poseB, q->tol, q->sc.ws, outApart, &visits );
-	q->nodeVisits += visits;
+	pdContactFeatureDef def = pdDefaultContactFeatureDef();
+	def.reach = q->tol;
+	def.maxFeatures = 0;
+	def.gap = q->tol;
+	def.stopWithinGap = true;
+	def.checkContainment = checkContainment;
+	pdContactFeatureResult r;
+	pdStatus status = pdQueryContactFeatures( q->sc.meshA, poseA, q->sc.meshB, poseB, &def, q->sc.ws, &r );
+	*outApart = r.apart;
+	q->nodeVisits += r.nodeVisits;
 	return status;
 }
 
-bool pdApartUnlessContained( const pdMesh* meshA, const pdFrame* frameA, const pdMesh* meshB, const pdFrame* frameB,
-							 bool solids, pdWorkspace* ws )
-{
-	if ( !solids )
-	{
-		return true;
-	}
-	pdFrame rel = pdRelativeFrame( frameA, frameB );
-	return !pdCollide_Containment( meshA, meshB, &rel, ws );
-}
-
+// Legacy wrapper: removed when call sites move.
 pdStatus pdConfirmApartGatheringFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 										  const pdTransform* poseB, const pdPenetrationDef* def,
 										  pdPenetrationCache* ioCache, double reach, pdVec3 approachDirection,
@@ -101,19 +98,26 @@ pdStatus pdConfirmApartGatheringFeatures( const pdMesh* meshA, const pdTransform
 		return status;
 	}
 	// The features matter only for an apart pair: the first pair within the tolerance ends it.
-	bool apart = false;
-	status = pdContactFeatures_GatherProvingGap( meshA, poseA, meshB, poseB, reach, approachDirection, maxFeatures, tol,
-												 true, ioWorkspace, outCount, outFeatures, &apart, NULL );
-	if ( status < 0 )
-	{
-		return status;
-	}
 	// No two triangles within the tolerance and neither solid inside the other: exactly what
 	// makes pdComputePenetration report a pair separated, whatever the cache says (its first
 	// step for a pair it remembers apart, or its collision check and the proof at the
 	// tolerance otherwise), and what it records.
-	apart = apart && pdApartUnlessContained( meshA, &frameA, meshB, &frameB,
-											 def->closedAsSolid && meshA->closed && meshB->closed, ioWorkspace );
+	pdContactFeatureDef gather = pdDefaultContactFeatureDef();
+	gather.reach = reach;
+	gather.approachDirection = approachDirection;
+	gather.maxFeatures = maxFeatures;
+	gather.gap = tol;
+	gather.stopWithinGap = true;
+	gather.checkContainment = def->closedAsSolid;
+	pdContactFeatureResult r;
+	status = pdQueryContactFeatures( meshA, poseA, meshB, poseB, &gather, ioWorkspace, &r );
+	*outCount = r.featureCount;
+	*outFeatures = r.features;
+	if ( status < 0 )
+	{
+		return status;
+	}
+	bool apart = r.apart;
 	*outApart = apart;
 	if ( apart && ioCache != NULL )
 	{
@@ -142,13 +146,12 @@ pdStatus pdQuery_ClassifyPair( pdPdQuery* q, const pdTransform* poseA, const pdT
 	if ( ioCache != NULL && ioCache->lastSeparated )
 	{
 		bool apart = false;
-		pdStatus status = pdQuery_ApartByTolerance( q, poseA, poseB, &apart );
+		pdStatus status = pdQuery_ApartByTolerance( q, poseA, poseB, q->sc.containment, &apart );
 		if ( status < 0 )
 		{
 			return status;
 		}
-		if ( apart && pdApartUnlessContained( q->sc.meshA, &q->sc.frameA, q->sc.meshB, &q->sc.frameB, q->sc.containment,
-											  q->sc.ws ) )
+		if ( apart )
 		{
 			out->state = PD_STATE_SEPARATED;
 			out->nodeVisits = q->nodeVisits;
@@ -171,7 +174,7 @@ pdStatus pdQuery_ClassifyPair( pdPdQuery* q, const pdTransform* poseA, const pdT
 	// Touching or apart: a pair within the tolerance is touching (the same proof as above,
 	// which decides exactly what a distance query bounded by the tolerance would).
 	bool apart = false;
-	status = pdQuery_ApartByTolerance( q, poseA, poseB, &apart );
+	status = pdQuery_ApartByTolerance( q, poseA, poseB, false, &apart );
 	if ( status < 0 )
 	{
 		return status;

@@ -147,11 +147,9 @@ void pdQuery_LocalPenetrations( pdPdQuery* q, pdVec3 d, pdPenetrationResult* out
 		return;
 	}
 	pdTransform poseA = pdQuery_PoseA( q, d );
-	pdTransform poseB = pdQuery_PoseB( q );
 	int count = 0;
 	const pdContactFeature* features = NULL;
-	if ( pdComputeContactFeatures( q->sc.meshA, &poseA, q->sc.meshB, &poseB, PD_LOCAL_REACH * q->tol, pdNeg( d ),
-								   PD_MAX_PD_FEATURES, q->sc.ws, &count, &features ) < 0 ||
+	if ( pdQuery_ContactFeatures( q, &poseA, PD_LOCAL_REACH * q->tol, pdNeg( d ), &count, &features ) < 0 ||
 		 count <= 0 )
 	{
 		return;

@@ -4,6 +4,21 @@
 // contact the caller refines) fill the query's candidate feature slot.
 #include "penetration_query.h"
 
+pdStatus pdQuery_ContactFeatures( pdPdQuery* q, const pdTransform* poseA, double reach, pdVec3 approach, int* outCount,
+								  const pdContactFeature** outFeatures )
+{
+	pdTransform poseB = pdQuery_PoseB( q );
+	pdContactFeatureDef def = pdDefaultContactFeatureDef();
+	def.reach = reach;
+	def.approachDirection = approach;
+	def.maxFeatures = PD_MAX_PD_FEATURES;
+	pdContactFeatureResult r;
+	pdStatus status = pdQueryContactFeatures( q->sc.meshA, poseA, q->sc.meshB, &poseB, &def, q->sc.ws, &r );
+	*outCount = r.featureCount;
+	*outFeatures = r.features;
+	return status;
+}
+
 void pdQuery_StoreFeatures( pdPdQuery* q, int slot, const pdContactFeature* features, int count )
 {
 	if ( count > PD_MAX_PD_FEATURES )
@@ -48,8 +63,7 @@ bool pdQuery_OutProjectEx( pdPdQuery* q, pdVec3 from, pdVec3 to, bool knownFree,
 		contactPose.p = r.contactPosition;
 		int count = 0;
 		const pdContactFeature* features = NULL;
-		pdStatus fs = pdComputeContactFeatures( q->sc.meshA, &contactPose, q->sc.meshB, &poseB, q->tol,
-												pdSub( to, from ), PD_MAX_PD_FEATURES, q->sc.ws, &count, &features );
+		pdStatus fs = pdQuery_ContactFeatures( q, &contactPose, q->tol, pdSub( to, from ), &count, &features );
 		if ( fs < 0 )
 		{
 			q->featureCount[1 - q->current] = 0;
@@ -73,11 +87,9 @@ bool pdQuery_OutProject( pdPdQuery* q, pdVec3 from, pdVec3 to, pdVec3* outContac
 bool pdQuery_GatherFeatures( pdPdQuery* q, pdVec3 x )
 {
 	pdTransform poseA = pdQuery_PoseA( q, x );
-	pdTransform poseB = pdQuery_PoseB( q );
 	int count = 0;
 	const pdContactFeature* features = NULL;
-	pdStatus status = pdComputeContactFeatures( q->sc.meshA, &poseA, q->sc.meshB, &poseB, q->tol, pdNeg( x ),
-												PD_MAX_PD_FEATURES, q->sc.ws, &count, &features );
+	pdStatus status = pdQuery_ContactFeatures( q, &poseA, q->tol, pdNeg( x ), &count, &features );
 	if ( status < 0 )
 	{
 		q->featureCount[1 - q->current] = 0;

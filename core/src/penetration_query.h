@@ -114,6 +114,11 @@ static inline double pdQuery_Epsilon( const pdPdQuery* q, double length )
 
 // --- out_projection.c
 
+/// The contact features of A at poseA (B at its pose) within reach, approach as in
+/// pdContactFeatureDef, at most PD_MAX_PD_FEATURES (pdQueryContactFeatures).
+pdStatus pdQuery_ContactFeatures( pdPdQuery* q, const pdTransform* poseA, double reach, pdVec3 approach, int* outCount,
+								  const pdContactFeature** outFeatures );
+
 /// Copies count features (at most PD_MAX_PD_FEATURES) into feature slot `slot`.
 void pdQuery_StoreFeatures( pdPdQuery* q, int slot, const pdContactFeature* features, int count );
 
@@ -157,15 +162,12 @@ pdStartGap pdQuery_ClassifyGathering( pdPdQuery* q, pdVec3 x, double* outGap, bo
 bool pdQuery_FreeGapGathering( pdPdQuery* q, pdVec3 x, double* outGap, bool* outGathered );
 
 /// No two triangles within the tolerance (the gap proof: the gathering's culls, then the exact
-/// triangle distance, ending at the first pair within): exactly what a distance query bounded
-/// by the tolerance decides, for less. False also when a cap kept it from seeing every pair.
-pdStatus pdQuery_ApartByTolerance( pdPdQuery* q, const pdTransform* poseA, const pdTransform* poseB, bool* outApart );
-
-/// A pair whose triangles are all farther apart than the tolerance is apart, unless both are
-/// solids and one contains the other (pdCollide's containment test): the classification the
-/// query's first step and pdConfirmApartGatheringFeatures share.
-bool pdApartUnlessContained( const pdMesh* meshA, const pdFrame* frameA, const pdMesh* meshB, const pdFrame* frameB,
-							 bool solids, pdWorkspace* ws );
+/// triangle distance, ending at the first pair within) and, with checkContainment, neither
+/// closed solid inside the other: exactly what a distance query bounded by the tolerance (and
+/// pdCollide's containment test) decides, for less. False also when a cap kept the proof from
+/// seeing every pair.
+pdStatus pdQuery_ApartByTolerance( pdPdQuery* q, const pdTransform* poseA, const pdTransform* poseB,
+								   bool checkContainment, bool* outApart );
 
 /// The pair's state unless it penetrates: with a cache that remembers it apart, one proof
 /// traversal at the tolerance first; otherwise (or when that fails) a collision check, and for

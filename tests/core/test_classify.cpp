@@ -49,12 +49,16 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedByOneProofTraversal )
 	pdPenetrationResult second = Run( a, linked, b, pb, nullptr, &cache );
 	EXPECT_EQ( first.state, PD_STATE_SEPARATED );
 	EXPECT_EQ( second.state, PD_STATE_SEPARATED );
-	int count = -1, proofVisits = 0;
-	const pdContactFeature* features = nullptr;
-	bool apart = false;
-	ASSERT_EQ( pdContactFeatures_GatherProvingGap( a.mesh, &linked, b.mesh, &pb, tol, { 0, 0, 0 }, 0, tol, true, ws,
-												   &count, &features, &apart, &proofVisits ),
-			   PD_STATUS_OK );
+	// The proof alone: reach and gap the tolerance, no features, ending at the first pair within.
+	pdContactFeatureDef proof = pdDefaultContactFeatureDef();
+	proof.reach = tol;
+	proof.maxFeatures = 0;
+	proof.gap = tol;
+	proof.stopWithinGap = true;
+	pdContactFeatureResult r;
+	ASSERT_EQ( pdQueryContactFeatures( a.mesh, &linked, b.mesh, &pb, &proof, ws, &r ), PD_STATUS_OK );
+	int count = r.featureCount, proofVisits = r.nodeVisits;
+	bool apart = r.apart;
 	EXPECT_TRUE( apart );
 	EXPECT_EQ( count, 0 );
 	EXPECT_GT( proofVisits, 0 );
@@ -62,9 +66,9 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedByOneProofTraversal )
 	EXPECT_NE( first.nodeVisits, proofVisits );
 	// Moved within the tolerance of touching, the proof ends at the first pair within it.
 	pdTransform near = Pose( { 2.6 + 0.5 * tol, 0.0, 0.0 } );
-	ASSERT_EQ( pdContactFeatures_GatherProvingGap( a.mesh, &near, b.mesh, &pb, tol, { 0, 0, 0 }, 0, tol, true, ws,
-												   &count, &features, &apart, &proofVisits ),
-			   PD_STATUS_OK );
+	ASSERT_EQ( pdQueryContactFeatures( a.mesh, &near, b.mesh, &pb, &proof, ws, &r ), PD_STATUS_OK );
+	count = r.featureCount;
+	apart = r.apart;
 	EXPECT_FALSE( apart );
 	EXPECT_EQ( count, 0 );
 

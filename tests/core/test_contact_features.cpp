@@ -56,12 +56,6 @@ FeatureKey Key( const pdMesh* a, const pdMesh* b, const pdContactFeature& f )
 	return { (int)f.kind, a0, a1, b0, b1 };
 }
 
-pdVec3 Apply( const pdTransform& t, pdVec3 v )
-{
-	pdMat33 r = pdMat33FromQuat( t.q );
-	return pdAdd( pdMulMV( &r, v ), t.p );
-}
-
 // Every distinct feature pair closer than tolerance over all triangle pairs, with its point
 // and normal (world frame); the first triangle pair that reports a feature pair names it.
 std::map<FeatureKey, pdContactFeature> BruteForcePairs( const pdMesh* a, const pdTransform& pa, const pdMesh* b,
@@ -72,12 +66,12 @@ std::map<FeatureKey, pdContactFeature> BruteForcePairs( const pdMesh* a, const p
 	{
 		pdVec3 va[3];
 		for ( int k = 0; k < 3; ++k )
-			va[k] = Apply( pa, a->vertices[a->triangles[ta][k]] );
+			va[k] = PdApplyPose( pa, a->vertices[a->triangles[ta][k]] );
 		for ( int tb = 0; tb < b->triangleCount; ++tb )
 		{
 			pdVec3 vb[3];
 			for ( int k = 0; k < 3; ++k )
-				vb[k] = Apply( pb, b->vertices[b->triangles[tb][k]] );
+				vb[k] = PdApplyPose( pb, b->vertices[b->triangles[tb][k]] );
 			pdContactFeature local[15];
 			int n = pdTriangleContactFeatures( va, vb, tolerance, approach, local );
 			for ( int i = 0; i < n; ++i )
@@ -302,7 +296,7 @@ TEST( PdContactFeatures, SweptGatheringKeepsWhatTheStepCanCloseAndNothingElse )
 		// Everything within reach of the step now: the distance bound of any pair that can close.
 		double radius = 0.0;
 		for ( int v = 0; v < a->vertexCount; ++v )
-			radius = std::max( radius, pdLength( pdSub( Apply( pa, a->vertices[v] ), motion.pivot ) ) );
+			radius = std::max( radius, pdLength( pdSub( PdApplyPose( pa, a->vertices[v] ), motion.pivot ) ) );
 		double reach = tolerance + pdLength( motion.linear ) + pdLength( motion.angular ) * radius;
 		std::map<FeatureKey, pdContactFeature> near = BruteForcePairs( a, pa, b, pb, reach, approach );
 		for ( const auto& [key, f] : got )
@@ -380,33 +374,6 @@ TEST( PdContactFeatures, SweptGatheringRejectsANonFiniteMotion )
 			   PD_STATUS_INVALID_ARGUMENT );
 }
 
-namespace
-{
-
-// A zero-thickness floor in y = 0 (cells x cells quads, facing +y).
-PdMeshPtr MakeFloor( double half, int cells )
-{
-	pdSoup soup{};
-	std::vector<double> v;
-	std::vector<uint32_t> idx;
-	for ( int i = 0; i <= cells; ++i )
-		for ( int j = 0; j <= cells; ++j )
-			v.insert( v.end(), { -half + 2.0 * half * i / cells, 0.0, -half + 2.0 * half * j / cells } );
-	for ( int i = 0; i < cells; ++i )
-		for ( int j = 0; j < cells; ++j )
-		{
-			uint32_t a = (uint32_t)( i * ( cells + 1 ) + j ), b = a + 1, c = a + (uint32_t)( cells + 1 ), d = c + 1;
-			idx.insert( idx.end(), { a, b, d, a, d, c } );
-		}
-	soup.vertices = v.data();
-	soup.vertexCount = (int)( v.size() / 3 );
-	soup.indices = idx.data();
-	soup.triangleCount = (int)( idx.size() / 3 );
-	return PdMakeTestMesh( soup );
-}
-
-} // namespace
-
 // A ring sliding and turning over a floor's edge at a height above the tolerance: the
 // first-order gap of a slanted pair (an edge of the ring beyond the floor's border edge,
 // normal tilted outward) reads as closing when the motion runs along the floor, but the
@@ -418,7 +385,7 @@ TEST( PdContactFeatures, SweptGatheringSkipsPairsTheStepKeepsApart )
 	PdOwnedSoup torus;
 	ASSERT_TRUE( pdMakeTorus( 0.5, 0.15, 24, 8, &torus.soup ) );
 	PdMeshPtr ring = PdMakeTestMesh( torus.soup );
-	PdMeshPtr floor = MakeFloor( 0.5, 1 );
+	PdMeshPtr floor = PdMakeTestFloor( 0.5, 1 );
 	ASSERT_TRUE( ring && floor );
 	PdWorkspacePtr ws( pdCreateWorkspace() );
 	const double tolerance = 0.01, height = 1.5 * tolerance;
@@ -433,7 +400,7 @@ TEST( PdContactFeatures, SweptGatheringSkipsPairsTheStepKeepsApart )
 		pa.p = pdV3( 0.5 + 0.1 + 0.05 * k, 0.0, 0.1 );
 		double lowest = INFINITY;
 		for ( int v = 0; v < ring->vertexCount; ++v )
-			lowest = std::min( lowest, Apply( pa, ring->vertices[v] ).y );
+			lowest = std::min( lowest, PdApplyPose( pa, ring->vertices[v] ).y );
 		pa.p.y += height - lowest;
 		pdRigidMotion motion = { pdV3( -0.3, 0.0, 0.0 ), pdV3( 0.0, 0.3, 0.0 ), pa.p };
 
@@ -460,6 +427,290 @@ TEST( PdContactFeatures, SweptGatheringSkipsPairsTheStepKeepsApart )
 	}
 }
 
+// The gathering that also measures the distance within the tolerance (the PD iteration's
+// classification of a projected configuration): the features are pdComputeContactFeatures',
+// in the same order, and the distance is the distance query's to the last bit when within the
+// tolerance, above the tolerance otherwise, and 0 for intersecting surfaces.
+TEST( PdContactFeatures, MeasuringGapGivesTheDistanceQuerysValueAndTheSameFeatures )
+{
+	PdOwnedSoup torus, knot, grate;
+	ASSERT_TRUE( pdMakeTorus( 0.5, 0.2, 16, 10, &torus.soup ) );
+	ASSERT_TRUE( pdMakeTorusKnot( 2, 3, 0.35, 0.1, 48, 6, &knot.soup ) );
+	ASSERT_TRUE( pdMakeGrate( 1.0, 0.15, 2, &grate.soup ) );
+	PdMeshPtr meshes[3] = { PdMakeTestMesh( torus.soup ), PdMakeTestMesh( knot.soup ), PdMakeTestMesh( grate.soup ) };
+	for ( const PdMeshPtr& m : meshes )
+		ASSERT_NE( m, nullptr );
+	PdWorkspacePtr ws( pdCreateWorkspace() );
+	PdTestRng rng( 23 );
+	int within = 0, beyond = 0, intersecting = 0;
+	for ( int k = 0; k < 18; ++k )
+	{
+		const pdMesh* a = meshes[k % 3].get();
+		const pdMesh* b = meshes[( k / 3 ) % 3].get();
+		pdTransform pa, pb = pdIdentityTransform();
+		pdQuat q = { rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) + 1.5 };
+		double n = std::sqrt( q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z );
+		pa.q = { q.w / n, q.x / n, q.y / n, q.z / n };
+		pdVec3 u = pdNormalize( pdV3( rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) + 0.1 ) );
+		// A along u, bisected to a few hundredths from B (or intersecting it for every third pose).
+		double lo = 0.0, hi = 4.0;
+		pdDistanceResult dr;
+		for ( int it = 0; it < 40; ++it )
+		{
+			double mid = 0.5 * ( lo + hi );
+			pa.p = pdScale( u, mid );
+			ASSERT_EQ( pdComputeDistance( a, &pa, b, &pb, nullptr, ws.get(), &dr ), PD_STATUS_OK );
+			( dr.distance > 0.03 ? hi : lo ) = mid;
+		}
+		pa.p = pdScale( u, k % 3 == 2 ? 0.8 * lo : hi );
+		ASSERT_EQ( pdComputeDistance( a, &pa, b, &pb, nullptr, ws.get(), &dr ), PD_STATUS_OK );
+		double distance = dr.distance;
+		for ( double tolerance : { 0.5 * distance, 0.999 * distance, 1.001 * distance, 2.0 * distance, 0.02 } )
+		{
+			if ( !( tolerance > 0.0 ) )
+				continue;
+			SCOPED_TRACE( testing::Message() << "pose " << k << " distance " << distance << " tolerance " << tolerance );
+			pdVec3 approach = pdNeg( u );
+			int count = 0, visits = -1;
+			const pdContactFeature* features = nullptr;
+			double measured = -1.0;
+			int closest[2] = { -2, -2 };
+			ASSERT_EQ( pdContactFeatures_GatherMeasuringGap( a, &pa, b, &pb, tolerance, approach, 1 << 20, ws.get(),
+															 &count, &features, &measured, closest, &visits ),
+					   PD_STATUS_OK );
+			if ( measured <= tolerance )
+			{
+				// The pair it names is at that distance.
+				ASSERT_TRUE( closest[0] >= 0 && closest[0] < a->triangleCount && closest[1] >= 0 &&
+							 closest[1] < b->triangleCount );
+				pdVec3 va[3], vb[3], p, q;
+				for ( int c = 0; c < 3; ++c )
+				{
+					va[c] = PdApplyPose( pa, a->vertices[a->triangles[closest[0]][c]] );
+					vb[c] = b->vertices[b->triangles[closest[1]][c]];
+				}
+				EXPECT_NEAR( pdTriangleDistance( va, vb, &p, &q, nullptr, nullptr ), measured, 1e-12 );
+			}
+			EXPECT_GT( visits, 0 );
+			std::vector<pdContactFeature> got( features, features + count );
+			if ( distance <= 0.0 )
+			{
+				EXPECT_EQ( measured, 0.0 );
+				intersecting += 1;
+				continue; // the traversal ended at the first intersecting pair
+			}
+			if ( distance <= tolerance )
+			{
+				EXPECT_EQ( measured, distance );
+				within += 1;
+			}
+			else
+			{
+				EXPECT_GT( measured, tolerance );
+				beyond += 1;
+			}
+			int expectedCount = 0;
+			ASSERT_EQ( pdComputeContactFeatures( a, &pa, b, &pb, tolerance, approach, 1 << 20, ws.get(), &expectedCount,
+												 &features ),
+					   PD_STATUS_OK );
+			ASSERT_EQ( count, expectedCount );
+			for ( int i = 0; i < count; ++i )
+			{
+				EXPECT_EQ( Key( a, b, got[i] ), Key( a, b, features[i] ) ) << i;
+				EXPECT_EQ( got[i].distance, features[i].distance ) << i;
+			}
+		}
+	}
+	// Every branch must be exercised for the comparison to mean anything.
+	EXPECT_GT( within, 10 );
+	EXPECT_GT( beyond, 10 );
+	EXPECT_GT( intersecting, 3 );
+}
+
+namespace
+{
+
+bool SameVec( pdVec3 u, pdVec3 v )
+{
+	return u.x == v.x && u.y == v.y && u.z == v.z;
+}
+
+bool SameFeature( const pdFeature& f, const pdFeature& g )
+{
+	return f.type == g.type && f.triangle == g.triangle && f.index == g.index && f.vertex == g.vertex;
+}
+
+// The same list, bit for bit in every field, in the same order.
+bool SameFeatures( const pdContactFeature* x, int nx, const pdContactFeature* y, int ny )
+{
+	if ( nx != ny )
+	{
+		return false;
+	}
+	for ( int i = 0; i < nx; ++i )
+	{
+		const pdContactFeature &f = x[i], &e = y[i];
+		if ( f.kind != e.kind || !SameFeature( f.featureA, e.featureA ) || !SameFeature( f.featureB, e.featureB ) ||
+			 !SameVec( f.pointA, e.pointA ) || !SameVec( f.pointB, e.pointB ) || !SameVec( f.normal, e.normal ) ||
+			 !( f.distance == e.distance ) )
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
+} // namespace
+
+// The one query against the distance query and against itself: its gap answer is the distance
+// query's (apart below the distance, not apart above it); a gap proof in the same traversal
+// leaves the features as they are without one; the proof alone visits fewer node pairs; and
+// the apart confirmation (gap = the contact tolerance, containment checked) says separated
+// exactly when pdComputePenetration does, with the features of the plain gathering.
+TEST( PdContactFeatures, QueryGapAnswerAgreesWithTheDistanceQueryAndKeepsTheFeatures )
+{
+	PdOwnedSoup torus;
+	ASSERT_TRUE( pdMakeTorus( 1.0, 0.3, 24, 12, &torus.soup ) );
+	PdMeshPtr a = PdMakeTestMesh( torus.soup ), b = PdMakeTestMesh( torus.soup );
+	ASSERT_TRUE( a && b );
+	PdWorkspacePtr ws( pdCreateWorkspace() );
+	pdTransform pb = pdIdentityTransform();
+	PdTestRng rng( 11 );
+	const double tol = 1e-4 * 2.0 * std::sqrt( 1.3 * 1.3 * 2.0 + 0.3 * 0.3 );
+	int apartSeen = 0, closeSeen = 0, separated = 0;
+	for ( int trial = 0; trial < 24; ++trial )
+	{
+		pdTransform pa;
+		double n = 0.0;
+		do
+		{
+			pa.q = { rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) };
+			n = std::sqrt( pa.q.w * pa.q.w + pa.q.x * pa.q.x + pa.q.y * pa.q.y + pa.q.z * pa.q.z );
+		} while ( n < 0.1 || n > 1.0 );
+		pa.q = { pa.q.w / n, pa.q.x / n, pa.q.y / n, pa.q.z / n };
+		pa.p = pdV3( rng.Range( 1.2, 2.9 ), rng.Range( -0.3, 0.3 ), rng.Range( -0.5, 0.5 ) );
+		pdDistanceDef dd = pdDefaultDistanceDef();
+		pdDistanceResult dr;
+		ASSERT_EQ( pdComputeDistance( a.get(), &pa, b.get(), &pb, &dd, ws.get(), &dr ), PD_STATUS_OK );
+		const double reach = 0.05;
+		// Most poses: A moved along the closest points' line to a gap below the reach (the gap
+		// can come out smaller where other parts close in, or 0).
+		if ( trial % 4 != 0 && dr.distance > 0.0 )
+		{
+			pdVec3 u = pdScale( pdSub( dr.pointB, dr.pointA ), 1.0 / dr.distance );
+			pa.p = pdMulAdd( pa.p, dr.distance - rng.Range( 0.002, 0.03 ), u );
+			ASSERT_EQ( pdComputeDistance( a.get(), &pa, b.get(), &pb, &dd, ws.get(), &dr ), PD_STATUS_OK );
+		}
+
+		pdContactFeatureDef plain = pdDefaultContactFeatureDef();
+		plain.reach = reach;
+		plain.approachDirection = pdV3( -1, 0, 0 );
+		pdContactFeatureResult base;
+		ASSERT_GE( pdQueryContactFeatures( a.get(), &pa, b.get(), &pb, &plain, ws.get(), &base ), 0 );
+		std::vector<pdContactFeature> baseFeatures( base.features, base.features + base.featureCount );
+		EXPECT_FALSE( base.apart ); // no gap asked
+
+		if ( dr.distance > 1e-9 )
+		{
+			for ( double gap : { 0.5 * dr.distance, 1.5 * dr.distance } )
+			{
+				if ( gap > reach )
+				{
+					continue;
+				}
+				pdContactFeatureDef proving = plain;
+				proving.gap = gap;
+				pdContactFeatureResult pr;
+				ASSERT_GE( pdQueryContactFeatures( a.get(), &pa, b.get(), &pb, &proving, ws.get(), &pr ), 0 );
+				if ( pr.status == PD_STATUS_OK )
+				{
+					EXPECT_EQ( pr.apart, gap < dr.distance ) << "trial " << trial << " gap " << gap;
+				}
+				EXPECT_TRUE( SameFeatures( pr.features, pr.featureCount, baseFeatures.data(), base.featureCount ) )
+					<< "trial " << trial;
+				EXPECT_EQ( pr.nodeVisits, base.nodeVisits );
+
+				pdContactFeatureDef alone = pdDefaultContactFeatureDef();
+				alone.reach = gap;
+				alone.maxFeatures = 0;
+				alone.gap = gap;
+				alone.stopWithinGap = true;
+				pdContactFeatureResult ar;
+				ASSERT_EQ( pdQueryContactFeatures( a.get(), &pa, b.get(), &pb, &alone, ws.get(), &ar ), PD_STATUS_OK );
+				EXPECT_EQ( ar.apart, gap < dr.distance ) << "trial " << trial;
+				EXPECT_EQ( ar.featureCount, 0 );
+				EXPECT_LE( ar.nodeVisits, base.nodeVisits );
+				( ar.apart ? apartSeen : closeSeen ) += 1;
+			}
+		}
+
+		pdContactFeatureDef confirm = plain;
+		confirm.gap = tol;
+		confirm.stopWithinGap = true;
+		confirm.checkContainment = true;
+		pdContactFeatureResult cr;
+		ASSERT_GE( pdQueryContactFeatures( a.get(), &pa, b.get(), &pb, &confirm, ws.get(), &cr ), 0 );
+		pdPenetrationResult pen;
+		ASSERT_GE( pdComputePenetration( a.get(), &pa, b.get(), &pb, nullptr, nullptr, ws.get(), &pen ), 0 );
+		EXPECT_EQ( cr.apart, pen.state == PD_STATE_SEPARATED ) << "trial " << trial;
+		if ( cr.apart )
+		{
+			separated += 1;
+			EXPECT_TRUE( SameFeatures( cr.features, cr.featureCount, baseFeatures.data(), base.featureCount ) );
+		}
+	}
+	std::printf( "gap proofs: %d apart, %d within; confirmations apart %d of 24\n", apartSeen, closeSeen, separated );
+	EXPECT_GE( apartSeen, 5 );
+	EXPECT_GE( closeSeen, 5 );
+	EXPECT_GE( separated, 5 );
+	EXPECT_LT( separated, 24 );
+}
+
+TEST( PdContactFeatures, QueryDefaultsAndRejectsBadDefs )
+{
+	PdOwnedSoup box;
+	ASSERT_TRUE( pdMakeBox( pdV3( 0.5, 0.5, 0.5 ), 2, &box.soup ) );
+	PdMeshPtr mesh = PdMakeTestMesh( box.soup );
+	ASSERT_TRUE( mesh );
+	PdWorkspacePtr ws( pdCreateWorkspace() );
+	pdTransform pb = pdIdentityTransform(), pa = pdIdentityTransform();
+	double diagonal = std::sqrt( 3.0 );
+	// NULL def: the default reach, the pair's contact tolerance. A face-to-face touch within it
+	// gives features; the same pair moved apart by twice it gives none.
+	pa.p = pdV3( 1.0 + 0.5e-4 * diagonal, 0.0, 0.0 );
+	pdContactFeatureResult r;
+	ASSERT_EQ( pdQueryContactFeatures( mesh.get(), &pa, mesh.get(), &pb, nullptr, ws.get(), &r ), PD_STATUS_OK );
+	EXPECT_GT( r.featureCount, 0 );
+	EXPECT_GT( r.nodeVisits, 0 );
+	pa.p = pdV3( 1.0 + 2e-4 * diagonal, 0.0, 0.0 );
+	ASSERT_EQ( pdQueryContactFeatures( mesh.get(), &pa, mesh.get(), &pb, nullptr, ws.get(), &r ), PD_STATUS_OK );
+	EXPECT_EQ( r.featureCount, 0 );
+
+	pdContactFeatureDef def = pdDefaultContactFeatureDef();
+	def.reach = 0.1;
+	def.gap = 0.2; // beyond the reach
+	EXPECT_EQ( pdQueryContactFeatures( mesh.get(), &pa, mesh.get(), &pb, &def, ws.get(), &r ),
+			   PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_FALSE( r.apart );
+	pdRigidMotion motion = { pdV3( -0.1, 0, 0 ), pdV3( 0, 0, 0 ), pdV3( 0, 0, 0 ) };
+	def.gap = 0.05;
+	def.motion = &motion; // a proof only at rest
+	EXPECT_EQ( pdQueryContactFeatures( mesh.get(), &pa, mesh.get(), &pb, &def, ws.get(), &r ),
+			   PD_STATUS_INVALID_ARGUMENT );
+	def.motion = nullptr;
+	def.reach = NAN;
+	EXPECT_EQ( pdQueryContactFeatures( mesh.get(), &pa, mesh.get(), &pb, &def, ws.get(), &r ),
+			   PD_STATUS_INVALID_ARGUMENT );
+	pdContactFeatureDef zero;
+	std::memset( &zero, 0, sizeof( zero ) );
+	EXPECT_EQ( pdQueryContactFeatures( mesh.get(), &pa, mesh.get(), &pb, &zero, ws.get(), &r ),
+			   PD_STATUS_DEF_NOT_INITIALIZED );
+	EXPECT_EQ( pdQueryContactFeatures( mesh.get(), &pa, mesh.get(), &pb, nullptr, ws.get(), nullptr ),
+			   PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdQueryContactFeatures( nullptr, &pa, mesh.get(), &pb, nullptr, ws.get(), &r ), PD_STATUS_INVALID_MESH );
+	EXPECT_EQ( r.status, PD_STATUS_INVALID_MESH );
+}
+
 namespace
 {
 
@@ -470,7 +721,7 @@ namespace
 bool FeatureExtremeBruteForce( const pdMesh* mesh, const pdTransform& pose, const pdFeature& f, pdVec3 dir )
 {
 	const int* tri = mesh->triangles[f.triangle];
-	auto at = [&]( int v ) { return Apply( pose, mesh->vertices[v] ); };
+	auto at = [&]( int v ) { return PdApplyPose( pose, mesh->vertices[v] ); };
 	auto same = [&]( int v, pdVec3 p ) { return pdDistanceSq( mesh->vertices[v], p ) == 0.0; };
 	auto ahead = [&]( pdVec3 p, int w ) {
 		pdVec3 d = pdSub( at( w ), p );
@@ -519,7 +770,7 @@ bool FeatureExtremeBruteForce( const pdMesh* mesh, const pdTransform& pose, cons
 
 TEST( PdContactFeatures, LocallyClosestEqualsBruteForceAndDropsTiltedFloorEdges )
 {
-	PdMeshPtr floor = MakeFloor( 1.0, 8 );
+	PdMeshPtr floor = PdMakeTestFloor( 1.0, 8 );
 	PdOwnedSoup box;
 	ASSERT_TRUE( pdMakeBox( pdV3( 0.2, 0.1, 0.3 ), 2, &box.soup ) );
 	PdMeshPtr boxMesh = PdMakeTestMesh( box.soup );
@@ -546,7 +797,7 @@ TEST( PdContactFeatures, LocallyClosestEqualsBruteForceAndDropsTiltedFloorEdges 
 		// Lift A until its lowest vertex is 1 cm above the floor.
 		double lowest = 1e30;
 		for ( int v = 0; v < a->vertexCount; ++v )
-			lowest = std::min( lowest, Apply( pa, a->vertices[v] ).y );
+			lowest = std::min( lowest, PdApplyPose( pa, a->vertices[v] ).y );
 		pa.p.y += 0.01 - lowest;
 		int count = 0;
 		const pdContactFeature* features = nullptr;
@@ -613,104 +864,4 @@ TEST( PdContactFeatures, LocallyClosestEqualsBruteForceAndDropsTiltedFloorEdges 
 	EXPECT_GT( notExtremeAlong, 100 );
 	EXPECT_GT( rejected, 100 );
 	EXPECT_GT( tiltedFloorEdges, 5 );
-}
-
-// The gathering that also measures the distance within the tolerance (the PD iteration's
-// classification of a projected configuration): the features are pdComputeContactFeatures',
-// in the same order, and the distance is the distance query's to the last bit when within the
-// tolerance, above the tolerance otherwise, and 0 for intersecting surfaces.
-TEST( PdContactFeatures, MeasuringGapGivesTheDistanceQuerysValueAndTheSameFeatures )
-{
-	PdOwnedSoup torus, knot, grate;
-	ASSERT_TRUE( pdMakeTorus( 0.5, 0.2, 16, 10, &torus.soup ) );
-	ASSERT_TRUE( pdMakeTorusKnot( 2, 3, 0.35, 0.1, 48, 6, &knot.soup ) );
-	ASSERT_TRUE( pdMakeGrate( 1.0, 0.15, 2, &grate.soup ) );
-	PdMeshPtr meshes[3] = { PdMakeTestMesh( torus.soup ), PdMakeTestMesh( knot.soup ), PdMakeTestMesh( grate.soup ) };
-	for ( const PdMeshPtr& m : meshes )
-		ASSERT_NE( m, nullptr );
-	PdWorkspacePtr ws( pdCreateWorkspace() );
-	PdTestRng rng( 23 );
-	int within = 0, beyond = 0, intersecting = 0;
-	for ( int k = 0; k < 18; ++k )
-	{
-		const pdMesh* a = meshes[k % 3].get();
-		const pdMesh* b = meshes[( k / 3 ) % 3].get();
-		pdTransform pa, pb = pdIdentityTransform();
-		pdQuat q = { rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) + 1.5 };
-		double n = std::sqrt( q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z );
-		pa.q = { q.w / n, q.x / n, q.y / n, q.z / n };
-		pdVec3 u = pdNormalize( pdV3( rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) + 0.1 ) );
-		// A along u, bisected to a few hundredths from B (or intersecting it for every third pose).
-		double lo = 0.0, hi = 4.0;
-		pdDistanceResult dr;
-		for ( int it = 0; it < 40; ++it )
-		{
-			double mid = 0.5 * ( lo + hi );
-			pa.p = pdScale( u, mid );
-			ASSERT_EQ( pdComputeDistance( a, &pa, b, &pb, nullptr, ws.get(), &dr ), PD_STATUS_OK );
-			( dr.distance > 0.03 ? hi : lo ) = mid;
-		}
-		pa.p = pdScale( u, k % 3 == 2 ? 0.8 * lo : hi );
-		ASSERT_EQ( pdComputeDistance( a, &pa, b, &pb, nullptr, ws.get(), &dr ), PD_STATUS_OK );
-		double distance = dr.distance;
-		for ( double tolerance : { 0.5 * distance, 0.999 * distance, 1.001 * distance, 2.0 * distance, 0.02 } )
-		{
-			if ( !( tolerance > 0.0 ) )
-				continue;
-			SCOPED_TRACE( testing::Message() << "pose " << k << " distance " << distance << " tolerance " << tolerance );
-			pdVec3 approach = pdNeg( u );
-			int count = 0, visits = -1;
-			const pdContactFeature* features = nullptr;
-			double measured = -1.0;
-			int closest[2] = { -2, -2 };
-			ASSERT_EQ( pdContactFeatures_GatherMeasuringGap( a, &pa, b, &pb, tolerance, approach, 1 << 20, ws.get(),
-															 &count, &features, &measured, closest, &visits ),
-					   PD_STATUS_OK );
-			if ( measured <= tolerance )
-			{
-				// The pair it names is at that distance.
-				ASSERT_TRUE( closest[0] >= 0 && closest[0] < a->triangleCount && closest[1] >= 0 &&
-							 closest[1] < b->triangleCount );
-				pdVec3 va[3], vb[3], p, q;
-				for ( int c = 0; c < 3; ++c )
-				{
-					va[c] = Apply( pa, a->vertices[a->triangles[closest[0]][c]] );
-					vb[c] = b->vertices[b->triangles[closest[1]][c]];
-				}
-				EXPECT_NEAR( pdTriangleDistance( va, vb, &p, &q, nullptr, nullptr ), measured, 1e-12 );
-			}
-			EXPECT_GT( visits, 0 );
-			std::vector<pdContactFeature> got( features, features + count );
-			if ( distance <= 0.0 )
-			{
-				EXPECT_EQ( measured, 0.0 );
-				intersecting += 1;
-				continue; // the traversal ended at the first intersecting pair
-			}
-			if ( distance <= tolerance )
-			{
-				EXPECT_EQ( measured, distance );
-				within += 1;
-			}
-			else
-			{
-				EXPECT_GT( measured, tolerance );
-				beyond += 1;
-			}
-			int expectedCount = 0;
-			ASSERT_EQ( pdComputeContactFeatures( a, &pa, b, &pb, tolerance, approach, 1 << 20, ws.get(), &expectedCount,
-												 &features ),
-					   PD_STATUS_OK );
-			ASSERT_EQ( count, expectedCount );
-			for ( int i = 0; i < count; ++i )
-			{
-				EXPECT_EQ( Key( a, b, got[i] ), Key( a, b, features[i] ) ) << i;
-				EXPECT_EQ( got[i].distance, features[i].distance ) << i;
-			}
-		}
-	}
-	// Every branch must be exercised for the comparison to mean anything.
-	EXPECT_GT( within, 10 );
-	EXPECT_GT( beyond, 10 );
-	EXPECT_GT( intersecting, 3 );
 }
