@@ -160,7 +160,7 @@ TEST_F( PdPenetration, InvariantUnderMovingBothMeshes )
 // Two rings linked like chain links: a free cell where they stay linked without touching lies
 // 0.1846 away (a 2,000-direction oracle), behind collisions along its own direction, so only a
 // pocket sample at the right depth finds it; the rings' inner balls make those samples cheap
-// enough to take on every start direction. Before, the query pulled the rings apart (1.0335).
+// enough to take on every start direction. Pulling the rings apart instead gives 1.0335.
 TEST_F( PdPenetration, LinkedRingsFindTheChainLinkPocket )
 {
 	Mesh a, b;
