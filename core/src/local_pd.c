@@ -4,26 +4,12 @@
 // its normal n, the depth d . n and a few points spread over it.
 #include "penetration_query.h"
 
-// Groups contact features at A + d into regions (normals within 15 degrees, points linked
-// within 5% of the size) and gives each its normal n, depth d . n and spread points. index
-// lists the features to use (at most PD_MAX_PD_FEATURES).
-static void pdLocalFromFeatures( const pdContactFeature* features, const int* index, int count, pdVec3 d, double tol,
-								 double scale, pdPenetrationResult* out )
+// Groups the features into regions: a feature joins the first region whose normal is within
+// 15 degrees of its own and that holds a feature whose point lies within 5% of the size of its
+// point; otherwise it opens one. region[i] gets the feature's region (-1 for an unusable
+// normal), sums[r] the sum of a region's unit normals. Returns the regions.
+static int pdGroupRegions( const pdContactFeature* const* f, int count, double scale, int* region, pdVec3* sums )
 {
-	out->localCount = 0;
-	double depthTotal = pdLength( d );
-	if ( !( depthTotal > 0.0 ) || count <= 0 )
-	{
-		return;
-	}
-	const pdContactFeature* f[PD_MAX_PD_FEATURES];
-	for ( int i = 0; i < count; ++i )
-	{
-		f[i] = features + index[i];
-	}
-	int region[PD_MAX_PD_FEATURES];
-	pdVec3 sums[PD_MAX_PD_FEATURES];
-	int members[PD_MAX_PD_FEATURES];
 	int regions = 0;
 	const double cosRegion = 0.9659; // 15 degrees
 	const double link = 0.05 * scale;
@@ -55,13 +41,102 @@ static void pdLocalFromFeatures( const pdContactFeature* features, const int* in
 		{
 			found = regions++;
 			sums[found] = pdV3( 0.0, 0.0, 0.0 );
-			members[found] = 0;
 		}
 		region[i] = found;
 		sums[found] = pdAdd( sums[found], n );
-		members[found] += 1;
 	}
+	return regions;
+}
 
+// Points spread over region r into local: the closest pair first, then farthest-point
+// sampling. False when the region has no feature.
+static bool pdSpreadPoints( const pdContactFeature* const* f, int count, const int* region, int r, double scale,
+							pdLocalPenetration* local )
+{
+	int first = -1;
+	for ( int i = 0; i < count; ++i )
+	{
+		if ( region[i] == r && ( first < 0 || f[i]->distance < f[first]->distance ) )
+		{
+			first = i;
+		}
+	}
+	if ( first < 0 )
+	{
+		return false;
+	}
+	local->points[local->pointCount++] = f[first]->pointB;
+	while ( local->pointCount < PD_MAX_REGION_POINTS )
+	{
+		int far = -1;
+		double farDist = 0.0;
+		for ( int i = 0; i < count; ++i )
+		{
+			if ( region[i] != r )
+			{
+				continue;
+			}
+			double nearest = INFINITY;
+			for ( int k = 0; k < local->pointCount; ++k )
+			{
+				nearest = fmin( nearest, pdDistanceSq( f[i]->pointB, local->points[k] ) );
+			}
+			if ( nearest > farDist )
+			{
+				farDist = nearest;
+				far = i;
+			}
+		}
+		if ( far < 0 || farDist <= 1e-24 * scale * scale )
+		{
+			break;
+		}
+		local->points[local->pointCount++] = f[far]->pointB;
+	}
+	return true;
+}
+
+// Inserts local into out's list, deepest regions first; the list keeps at most
+// PD_MAX_LOCAL_REGIONS.
+static void pdInsertByDepth( pdPenetrationResult* out, const pdLocalPenetration* local )
+{
+	double depth = local->depth;
+	int slot = out->localCount < PD_MAX_LOCAL_REGIONS ? out->localCount : PD_MAX_LOCAL_REGIONS - 1;
+	if ( out->localCount == PD_MAX_LOCAL_REGIONS && out->local[slot].depth >= depth )
+	{
+		return;
+	}
+	while ( slot > 0 && out->local[slot - 1].depth < depth )
+	{
+		out->local[slot] = out->local[slot - 1];
+		slot -= 1;
+	}
+	out->local[slot] = *local;
+	if ( out->localCount < PD_MAX_LOCAL_REGIONS )
+	{
+		out->localCount += 1;
+	}
+}
+
+// Groups contact features at A + d into regions and gives each its normal n, depth d . n and
+// spread points. index lists the features to use (at most PD_MAX_PD_FEATURES).
+static void pdLocalFromFeatures( const pdContactFeature* features, const int* index, int count, pdVec3 d, double tol,
+								 double scale, pdPenetrationResult* out )
+{
+	out->localCount = 0;
+	double depthTotal = pdLength( d );
+	if ( !( depthTotal > 0.0 ) || count <= 0 )
+	{
+		return;
+	}
+	const pdContactFeature* f[PD_MAX_PD_FEATURES];
+	for ( int i = 0; i < count; ++i )
+	{
+		f[i] = features + index[i];
+	}
+	int region[PD_MAX_PD_FEATURES];
+	pdVec3 sums[PD_MAX_PD_FEATURES];
+	int regions = pdGroupRegions( f, count, scale, region, sums );
 	for ( int r = 0; r < regions; ++r )
 	{
 		pdVec3 n = pdNormalize( sums[r] );
@@ -75,62 +150,9 @@ static void pdLocalFromFeatures( const pdContactFeature* features, const int* in
 		local.normal = n;
 		local.depth = depth;
 		local.translation = pdScale( n, depth );
-		// Points spread over the region: the closest pair first, then farthest-point sampling.
-		int first = -1;
-		for ( int i = 0; i < count; ++i )
+		if ( pdSpreadPoints( f, count, region, r, scale, &local ) )
 		{
-			if ( region[i] == r && ( first < 0 || f[i]->distance < f[first]->distance ) )
-			{
-				first = i;
-			}
-		}
-		if ( first < 0 )
-		{
-			continue;
-		}
-		local.points[local.pointCount++] = f[first]->pointB;
-		while ( local.pointCount < PD_MAX_REGION_POINTS )
-		{
-			int far = -1;
-			double farDist = 0.0;
-			for ( int i = 0; i < count; ++i )
-			{
-				if ( region[i] != r )
-				{
-					continue;
-				}
-				double nearest = INFINITY;
-				for ( int k = 0; k < local.pointCount; ++k )
-				{
-					nearest = fmin( nearest, pdDistanceSq( f[i]->pointB, local.points[k] ) );
-				}
-				if ( nearest > farDist )
-				{
-					farDist = nearest;
-					far = i;
-				}
-			}
-			if ( far < 0 || farDist <= 1e-24 * scale * scale )
-			{
-				break;
-			}
-			local.points[local.pointCount++] = f[far]->pointB;
-		}
-		// Deepest regions first; the list keeps at most PD_MAX_LOCAL_REGIONS.
-		int slot = out->localCount < PD_MAX_LOCAL_REGIONS ? out->localCount : PD_MAX_LOCAL_REGIONS - 1;
-		if ( out->localCount == PD_MAX_LOCAL_REGIONS && out->local[slot].depth >= depth )
-		{
-			continue;
-		}
-		while ( slot > 0 && out->local[slot - 1].depth < depth )
-		{
-			out->local[slot] = out->local[slot - 1];
-			slot -= 1;
-		}
-		out->local[slot] = local;
-		if ( out->localCount < PD_MAX_LOCAL_REGIONS )
-		{
-			out->localCount += 1;
+			pdInsertByDepth( out, &local );
 		}
 	}
 }
