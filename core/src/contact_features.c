@@ -1,97 +1,20 @@
 // SPDX-License-Identifier: MIT
-// Contact features at a configuration: every VF, FV and EE pair closer than a tolerance. A BVH
-// descent keeps node pairs whose boxes (B's inflated by the tolerance) overlap; leaf pairs go
-// to pdTriangleOwnedContactFeatures. A feature shared by neighbouring triangles (a vertex of
-// several faces, an edge of two) is tested and reported only by the triangle that owns it
-// (pdMesh.featureOwnership), so each feature pair comes out once, in traversal order. Past
-// maxFeatures the closest ones are kept. The swept variant carries A's boxes along a step's
-// rigid motion (linear sweep, grown by the rotation's reach) and keeps the pairs whose gap now
-// or predicted after the step is within the tolerance, of the triangle pairs that no
-// separating axis keeps apart all through the step (pdSweptTrianglesApart).
+// Contact features at a configuration: every VF, FV and EE pair closer than a tolerance, and on
+// the way the gap proof (no two triangles within a gap) or the gap measure (the surfaces'
+// distance within the tolerance). One depth-first BVH-pair traversal (pair_traversal.c) hands
+// the triangle pairs that pass its culls to a collector: the feature collector tests them with
+// pdTriangleOwnedContactFeatures and keeps the closest maxFeatures (a feature shared by
+// neighbouring triangles is reported only by the triangle that owns it, pdMesh.featureOwnership,
+// so each feature pair comes out once, in traversal order); the gap collector runs the exact
+// triangle distance on the pairs within the gap and hands them on to the feature collector.
+// The swept variant carries A's boxes along a step's rigid motion and keeps the pairs whose gap
+// now or predicted after the step is within the tolerance.
 #include "core.h"
+#include "pair_traversal.h"
+#include "penetration.h"
 #include "proximity.h"
-#include "tri_distance.h"
 
-
-typedef struct pdFeatureEntry
-{
-	int a, b;
-} pdFeatureEntry;
-
-// True when p's plane (prepared: the BVH keeps B's, A's is made once per triangle) puts all of
-// q's corners farther than reach on one side: then no feature pair of the two is within reach.
-// The allowance is a few ulps of the coordinates involved.
-static bool pdPlaneSeparated( const pdTrianglePlane* plane, const pdVec3 p[3], const pdVec3 q[3], double reach )
-{
-	return pdTrianglePlane_Separates( plane, p[0], q, reach + 1e-12 * pdPairCoordinateScale( p, q ) );
-}
-
-// True when the two triangles' projections on the line through their centroids are more than
-// reach apart: a separating axis, so no point of one is within reach of the other. It rejects
-// the pairs that lie side by side, level with each other (a ring resting on a ring), which
-// neither plane test can: 17% of the pairs that pass both in the debris scene, none of which
-// had a feature pair within reach. Coincident centroids prove nothing.
-static bool pdCentroidAxisSeparated( const pdVec3 p[3], const pdVec3 q[3], double reach )
-{
-	pdVec3 w = pdSub( pdAdd( pdAdd( q[0], q[1] ), q[2] ), pdAdd( pdAdd( p[0], p[1] ), p[2] ) );
-	double len = pdLength( w );
-	if ( !( len > 0.0 ) )
-	{
-		return false;
-	}
-	double maxP = pdMaxD( pdDot( w, p[0] ), pdMaxD( pdDot( w, p[1] ), pdDot( w, p[2] ) ) );
-	double minQ = pdMinD( pdDot( w, q[0] ), pdMinD( pdDot( w, q[1] ), pdDot( w, q[2] ) ) );
-	// Rounding allowance as in pdPlaneSeparated: a few ulps of the coordinates involved.
-	return minQ - maxP > ( reach + 1e-12 * pdPairCoordinateScale( p, q ) ) * len;
-}
-
-// The projections of p (moving to pEnd) and q on axis n, more than reach apart (n unnormalised).
-static bool pdAxisSeparatesMoving( pdVec3 n, pdVec3 origin, const pdVec3 p[3], const pdVec3 pEnd[3], const pdVec3 q[3],
-								   double reach )
-{
-	double len = pdLength( n );
-	if ( !( len > 0.0 ) )
-	{
-		return false;
-	}
-	double pMin = INFINITY, pMax = -INFINITY, qMin = INFINITY, qMax = -INFINITY;
-	for ( int k = 0; k < 3; ++k )
-	{
-		double a = pdDot( n, pdSub( p[k], origin ) ), b = pdDot( n, pdSub( pEnd[k], origin ) );
-		pMin = pdMinD( pMin, pdMinD( a, b ) );
-		pMax = pdMaxD( pMax, pdMaxD( a, b ) );
-		double c = pdDot( n, pdSub( q[k], origin ) );
-		qMin = pdMinD( qMin, c );
-		qMax = pdMaxD( qMax, c );
-	}
-	double limit = reach * len;
-	return qMin - pMax > limit || pMin - qMax > limit;
-}
-
-// Swept pairs: true when a separating axis keeps triangle a (B's frame, at aEnd after the
-// step) more than reach from triangle b all through the step, every point moving linearly to
-// its first-order end position (so a stays in the hull of a and aEnd). The caller has tried
-// b's plane; the axes here are a's plane, against b moved back by the motion (the step seen
-// from A), and the line through the centroids. A feature pair of such triangles can look
-// closing only through the first-order gap's error (a sideways motion read along a slanted
-// normal), not by coming within reach.
-static bool pdSweptTrianglesApart( const pdVec3 a[3], const pdVec3 aEnd[3], const pdTrianglePlane* planeA,
-								   const pdVec3 b[3], pdVec3 linear, pdVec3 angular, pdVec3 pivot, double reach )
-{
-	pdVec3 bBack[3];
-	for ( int k = 0; k < 3; ++k )
-	{
-		bBack[k] = pdSub( b[k], pdAdd( linear, pdCross( angular, pdSub( b[k], pivot ) ) ) );
-	}
-	if ( pdAxisSeparatesMoving( planeA->n, a[0], b, bBack, a, reach ) )
-	{
-		return true;
-	}
-	pdVec3 centreA = pdScale( pdAdd( pdAdd( pdAdd( a[0], a[1] ), pdAdd( a[2], aEnd[0] ) ), pdAdd( aEnd[1], aEnd[2] ) ),
-							  1.0 / 6.0 );
-	pdVec3 centreB = pdScale( pdAdd( pdAdd( b[0], b[1] ), b[2] ), 1.0 / 3.0 );
-	return pdAxisSeparatesMoving( pdSub( centreB, centreA ), centreA, a, aEnd, b, reach );
-}
+#include <string.h>
 
 static void pdFillFeature( const pdMesh* mesh, int triangle, pdFeature* f )
 {
@@ -120,42 +43,419 @@ static double pdSweptKey( const pdContactFeature* f, const pdRigidMotion* motion
 	return predicted < f->distance ? predicted : f->distance;
 }
 
-// The traversal of the queries; motion is NULL for the static one (and for a zero motion).
-// With outApart, it also tells whether no two triangles lie within gap (<= tolerance) of each
-// other at the pose: every such pair is among the pairs within the tolerance it visits anyway,
-// so the few that pass the feature culls get the cheap separations at gap and, failing those,
-// the exact triangle distance (the distance query's primitive). *outApart is false when a pair
-// within gap exists or the traversal could not see them all (a cap).
-// With stopWithinGap, the first pair within gap ends the traversal (for callers that want the
-// features only of an apart pair).
-// With outMinDistance (static only), every pair that passes the separations at gap gets the
-// exact triangle distance and *outMinDistance is the smallest: the surfaces' distance when it
-// is at most gap (a pair at that distance passes every conservative cull), a value above gap
-// otherwise. The traversal ends at the first pair at distance 0 (intersecting: the features
-// are then incomplete). Meaningless when the status is not OK (a cap narrowed the search).
-static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-										 const pdTransform* poseB, double tolerance, const pdRigidMotion* motion,
-										 pdVec3 approachDirection, int maxFeatures, double gap, pdWorkspace* ws,
-										 int* outCount, const pdContactFeature** outFeatures, bool* outApart,
-										 bool stopWithinGap, double* outMinDistance, int outClosestPair[2],
-										 int* outVisits )
+// ---------------------------------------------------------------------------------------------
+// The feature collector: every feature pair within the tolerance (swept: that comes within it
+// during the step). Past maxFeatures the closest are kept: the list is then a bounded set
+// ordered by nothing, the farthest kept pair is tracked, and the reach shrinks to it so the
+// traversal only looks for closer ones.
+
+typedef struct pdFeatureCollector
 {
+	pdPairCollector base;
+	const pdPairTraversal* traversal;
+	const pdRigidMotion* motion; // NULL: static
+	pdVec3 approachB;            // the approach direction in B's frame
+	pdBuffer* buffer;
+	int cap;
+	int count;
+	bool full;
+	int worst;       // index of the farthest kept pair once full
+	double worstKey; // its distance (swept: how close it comes during the step)
+} pdFeatureCollector;
+
+// Keeps the world-frame feature f of the triangles (ta, tb) when it is within the tolerance
+// during the step and, once the list is full, closer than the farthest kept one.
+static void pdFeatureCollector_Keep( pdFeatureCollector* c, pdContactFeature f, int ta, int tb )
+{
+	pdContactFeature* out = (pdContactFeature*)c->buffer->data;
+	double key = pdSweptKey( &f, c->motion );
+	if ( c->motion != NULL && !( key <= c->traversal->tolerance ) )
+	{
+		return; // does not come within the tolerance during the step
+	}
+	int slot = c->count;
+	if ( c->count == c->cap )
+	{
+		c->full = true;
+		if ( !( key < c->worstKey ) )
+		{
+			return;
+		}
+		slot = c->worst;
+	}
+	pdFillFeature( c->traversal->meshA, ta, &f.featureA );
+	pdFillFeature( c->traversal->meshB, tb, &f.featureB );
+	out[slot] = f;
+	if ( slot == c->count )
+	{
+		c->count += 1;
+	}
+	if ( c->count == c->cap )
+	{
+		// (Re)find the farthest kept pair; only closer ones matter from here.
+		c->worst = 0;
+		c->worstKey = pdSweptKey( out, c->motion );
+		for ( int q = 1; q < c->count; ++q )
+		{
+			double qKey = pdSweptKey( out + q, c->motion );
+			if ( qKey > c->worstKey )
+			{
+				c->worst = q;
+				c->worstKey = qKey;
+			}
+		}
+		c->base.reach = pdMinD( c->traversal->tolerance, pdMaxD( c->worstKey, 0.0 ) );
+	}
+}
+
+static void pdFeatureCollector_AddPair( pdPairCollector* self, const pdTrianglePairHit* hit )
+{
+	pdFeatureCollector* c = (pdFeatureCollector*)self;
+	const pdPairTraversal* t = c->traversal;
+	pdContactFeature local[15];
+	int n = pdTriangleOwnedContactFeatures( hit->va, hit->vb, hit->featureReach, c->approachB,
+											t->meshA->featureOwnership[hit->triangleA],
+											t->meshB->featureOwnership[hit->triangleB], local );
+	if ( n <= 0 )
+	{
+		return;
+	}
+	if ( c->cap == 0 )
+	{
+		c->full = self->stop = true;
+		return;
+	}
+	if ( !pdBuffer_Reserve(
+			 c->buffer, (size_t)( c->count + n < c->cap ? c->count + n : c->cap ) * sizeof( pdContactFeature ), true ) )
+	{
+		self->status = PD_STATUS_OUT_OF_MEMORY;
+		self->stop = true;
+		return;
+	}
+	for ( int k = 0; k < n; ++k )
+	{
+		pdContactFeature f = local[k];
+		f.pointA = pdFrameApply( &t->frameB, f.pointA );
+		f.pointB = pdFrameApply( &t->frameB, f.pointB );
+		f.normal = pdMulMV( &t->frameB.r, f.normal );
+		pdFeatureCollector_Keep( c, f, hit->triangleA, hit->triangleB );
+	}
+}
+
+static void pdFeatureCollector_Init( pdFeatureCollector* c, const pdPairTraversal* t, const pdRigidMotion* motion,
+									 pdVec3 approachDirection, int maxFeatures, pdWorkspace* ws )
+{
+	memset( c, 0, sizeof( *c ) );
+	c->base.addPair = pdFeatureCollector_AddPair;
+	c->base.reach = t->tolerance;
+	c->traversal = t;
+	c->motion = motion;
+	c->approachB = pdMulMTV( &t->frameB.r, approachDirection );
+	c->buffer = &ws->features;
+	c->cap = maxFeatures;
+	c->worst = -1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The gap collector: the pairs that pass the cheap separations at the gap get the exact
+// triangle distance (the distance query's primitive). Every pair within the gap is among the
+// pairs within the tolerance the traversal visits anyway. Proving, it looks only until the
+// first pair within the gap; measuring, it keeps the smallest distance and its triangles (the
+// surfaces' distance when at most the gap: a pair at that distance passes every conservative
+// cull) and ends at an intersecting pair. Then the pair goes on to the feature collector, if
+// any, unless the proof is all that is wanted or its answer is known and stopWithinGap says so.
+
+typedef struct pdGapCollector
+{
+	pdPairCollector base;
+	pdFeatureCollector* features; // NULL: the proof alone, ending at the first pair within the gap
+	double gap;
+	bool measure;       // measure the distance (else prove the gap)
+	bool stopWithinGap; // the first pair within the gap ends the traversal
+	bool withinGap;     // a triangle pair within the gap was found
+	double minDistance; // the smallest exact triangle distance computed
+	int closestA, closestB;
+} pdGapCollector;
+
+static void pdGapCollector_AddPair( pdPairCollector* self, const pdTrianglePairHit* hit )
+{
+	pdGapCollector* c = (pdGapCollector*)self;
+	double gap = c->gap;
+	if ( ( c->measure || !c->withinGap ) && pdBoxesWithin( hit->loA, hit->hiA, hit->loB, hit->hiB, gap ) &&
+		 !pdPlaneSeparated( hit->planeB, hit->vb, hit->va, gap ) &&
+		 !pdPlaneSeparated( hit->planeA, hit->va, hit->vb, gap ) && !pdCentroidAxisSeparated( hit->va, hit->vb, gap ) )
+	{
+		pdVec3 pa, pb;
+		double d = pdTriangleDistance( hit->va, hit->vb, &pa, &pb, NULL, NULL );
+		c->withinGap = c->withinGap || d <= gap;
+		if ( d < c->minDistance )
+		{
+			c->minDistance = d;
+			c->closestA = hit->triangleA;
+			c->closestB = hit->triangleB;
+		}
+		if ( c->measure && !( d > 0.0 ) )
+		{
+			self->stop = true; // intersecting: nothing closer, and the caller wants no features
+			return;
+		}
+	}
+	if ( c->features == NULL || ( c->stopWithinGap && c->withinGap ) )
+	{
+		self->stop = c->withinGap;
+		return;
+	}
+	pdPairCollector* inner = &c->features->base;
+	inner->addPair( inner, hit );
+	self->reach = inner->reach;
+	self->stop = inner->stop;
+	self->status = inner->status;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The gathering
+
+// One gathering: what the traversal looks for (private form of pdContactFeatureDef).
+typedef struct pdGathering
+{
+	double tolerance;            // world units, >= 0
+	const pdRigidMotion* motion; // NULL or a nonzero finite motion
+	pdVec3 approachDirection;    // world
+	int maxFeatures;             // >= 0
+	double gap;                  // world units, 0 <= gap <= tolerance when proving or measuring
+	bool proveGap;
+	bool stopWithinGap;
+	bool measureGap;
+} pdGathering;
+
+typedef struct pdGatheringOut
+{
+	int count;
+	const pdContactFeature* features;
+	bool apart;         // proving: no two triangles within the gap, every pair seen
+	double minDistance; // measuring: see pdContactFeatures_GatherMeasuringGap
+	int closestPair[2];
+	int visits;
+} pdGatheringOut;
+
+static pdStatus pdGather( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB, const pdTransform* poseB,
+						  const pdGathering* g, pdWorkspace* ws, pdGatheringOut* out )
+{
+	memset( out, 0, sizeof( *out ) );
+	out->closestPair[0] = out->closestPair[1] = -1;
+	if ( !isfinite( g->tolerance ) || g->tolerance < 0.0 || g->maxFeatures < 0 ||
+		 !pdIsFiniteVec( g->approachDirection ) )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	pdPairTraversal t;
+	pdStatus status = pdPairTraversal_Make( meshA, poseA, meshB, poseB, g->tolerance, g->motion, ws, &t );
+	if ( status != PD_STATUS_OK )
+	{
+		return status;
+	}
+	pdFeatureCollector features;
+	pdFeatureCollector_Init( &features, &t, g->motion, g->approachDirection, g->maxFeatures, ws );
+	pdGapCollector gap;
+	memset( &gap, 0, sizeof( gap ) );
+	gap.base.addPair = pdGapCollector_AddPair;
+	gap.base.reach = g->tolerance;
+	// The proof alone (a gap to prove and no feature to keep) looks for no feature.
+	gap.features = g->proveGap && g->maxFeatures == 0 ? NULL : &features;
+	gap.gap = g->gap;
+	gap.measure = g->measureGap;
+	gap.stopWithinGap = g->stopWithinGap;
+	gap.minDistance = INFINITY;
+	gap.closestA = gap.closestB = -1;
+	bool withGap = g->proveGap || g->measureGap;
+	pdPairCollector* collector = withGap ? &gap.base : &features.base;
+	int visits = 0;
+	status = pdPairTraversal_Run( &t, ws, collector, &visits );
+	if ( status == PD_STATUS_OUT_OF_MEMORY )
+	{
+		return status;
+	}
+	out->visits = visits;
+	if ( features.full && status == PD_STATUS_OK )
+	{
+		status = PD_STATUS_FEATURE_LIMIT;
+	}
+	// A full list narrowed the search to the closest pairs: the rest went unseen.
+	out->apart = g->proveGap && status == PD_STATUS_OK && !features.full && !gap.withinGap;
+	out->minDistance = g->measureGap ? gap.minDistance : 0.0;
+	out->closestPair[0] = gap.closestA;
+	out->closestPair[1] = gap.closestB;
+	out->count = features.count;
+	out->features = features.count > 0 ? ws->features.data : NULL;
+	return status;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The query
+
+pdContactFeatureDef pdDefaultContactFeatureDef( void )
+{
+	pdContactFeatureDef def;
+	memset( &def, 0, sizeof( def ) );
+	def.reach = -1.0;
+	def.approachDirection = pdV3( 0.0, 0.0, 0.0 );
+	def.maxFeatures = 256;
+	def.motion = NULL;
+	def.gap = -1.0;
+	def.stopWithinGap = false;
+	def.checkContainment = false;
+	def.internalValue = PD_SECRET_COOKIE;
+	return def;
+}
+
+static bool pdIsValidMotion( const pdRigidMotion* motion )
+{
+	return motion == NULL ||
+		   ( pdIsFiniteVec( motion->linear ) && pdIsFiniteVec( motion->angular ) && pdIsFiniteVec( motion->pivot ) );
+}
+
+// The def's checks that come before the meshes'; PD_STATUS_OK or the status to return.
+static pdStatus pdValidateContactFeatureDef( const pdContactFeatureDef* def )
+{
+	if ( def->internalValue != PD_SECRET_COOKIE )
+	{
+		return PD_STATUS_DEF_NOT_INITIALIZED;
+	}
+	if ( !isfinite( def->reach ) || def->maxFeatures < 0 || !pdIsFiniteVec( def->approachDirection ) ||
+		 !pdIsValidMotion( def->motion ) || !( def->gap < 0.0 || isfinite( def->gap ) ) )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	return PD_STATUS_OK;
+}
+
+pdStatus pdQueryContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+								 const pdTransform* poseB, const pdContactFeatureDef* def, pdWorkspace* ioWorkspace,
+								 pdContactFeatureResult* outResult )
+{
+	if ( outResult == NULL )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	memset( outResult, 0, sizeof( *outResult ) );
+	pdContactFeatureDef defaults = pdDefaultContactFeatureDef();
+	if ( def == NULL )
+	{
+		def = &defaults;
+	}
+	pdStatus status = pdValidateContactFeatureDef( def );
+	if ( status == PD_STATUS_OK && ( !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) ) )
+	{
+		status = PD_STATUS_INVALID_MESH;
+	}
+	pdGathering g;
+	memset( &g, 0, sizeof( g ) );
+	if ( status == PD_STATUS_OK )
+	{
+		g.tolerance = def->reach >= 0.0 ? def->reach : pdDefaultContactTolerance( meshA, meshB );
+		bool still = def->motion == NULL ||
+					 ( pdLengthSq( def->motion->linear ) == 0.0 && pdLengthSq( def->motion->angular ) == 0.0 );
+		g.motion = still ? NULL : def->motion;
+		g.approachDirection = def->approachDirection;
+		g.maxFeatures = def->maxFeatures;
+		g.proveGap = def->gap >= 0.0;
+		g.gap = g.proveGap ? def->gap : 0.0;
+		g.stopWithinGap = def->stopWithinGap;
+		// The proof runs inside the gathering's traversal, at rest.
+		if ( g.proveGap && ( !( g.gap <= g.tolerance ) || g.motion != NULL ) )
+		{
+			status = PD_STATUS_INVALID_ARGUMENT;
+		}
+	}
+	if ( status != PD_STATUS_OK )
+	{
+		outResult->status = status;
+		return status;
+	}
+	pdGatheringOut out;
+	status = pdGather( meshA, poseA, meshB, poseB, &g, ioWorkspace, &out );
+	bool apart = out.apart;
+	if ( apart && def->checkContainment && meshA->closed && meshB->closed )
+	{
+		// Surfaces apart: a closed solid can still be wholly inside the other.
+		pdFrame frameA, frameB;
+		pdMakeFrame( poseA, &frameA );
+		pdMakeFrame( poseB, &frameB );
+		pdFrame rel = pdRelativeFrame( &frameA, &frameB );
+		apart = !pdCollide_Containment( meshA, meshB, &rel, ioWorkspace );
+	}
+	outResult->status = status;
+	outResult->featureCount = out.count;
+	outResult->features = out.features;
+	outResult->apart = apart;
+	outResult->nodeVisits = out.visits;
+	return status;
+}
+
+pdStatus pdContactFeatures_GatherMeasuringGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+											   const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
+											   int maxFeatures, pdWorkspace* ws, int* outCount,
+											   const pdContactFeature** outFeatures, double* outMinDistance,
+											   int outClosestPair[2], int* outVisits )
+{
+	pdGathering g;
+	memset( &g, 0, sizeof( g ) );
+	g.tolerance = tolerance;
+	g.approachDirection = approachDirection;
+	g.maxFeatures = maxFeatures;
+	g.gap = tolerance;
+	g.measureGap = true;
+	pdGatheringOut out;
+	pdStatus status = outCount == NULL || outFeatures == NULL ? PD_STATUS_INVALID_ARGUMENT
+															  : pdGather( meshA, poseA, meshB, poseB, &g, ws, &out );
+	if ( status == PD_STATUS_INVALID_ARGUMENT )
+	{
+		memset( &out, 0, sizeof( out ) );
+		out.closestPair[0] = out.closestPair[1] = -1;
+	}
+	if ( outCount != NULL )
+	{
+		*outCount = out.count;
+	}
+	if ( outFeatures != NULL )
+	{
+		*outFeatures = out.features;
+	}
 	if ( outMinDistance != NULL )
 	{
-		*outMinDistance = 0.0;
+		*outMinDistance = out.minDistance;
 	}
 	if ( outClosestPair != NULL )
 	{
-		outClosestPair[0] = outClosestPair[1] = -1;
+		outClosestPair[0] = out.closestPair[0];
+		outClosestPair[1] = out.closestPair[1];
 	}
 	if ( outVisits != NULL )
 	{
-		*outVisits = 0;
+		*outVisits = out.visits;
 	}
-	if ( outApart != NULL )
-	{
-		*outApart = false;
-	}
+	return status;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Legacy entry points over pdQueryContactFeatures
+
+// Legacy wrapper: removed when call sites move.
+pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+								   const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
+								   int maxFeatures, pdWorkspace* ws, int* outCount,
+								   const pdContactFeature** outFeatures )
+{
+	return pdComputeSweptContactFeatures( meshA, poseA, meshB, poseB, tolerance, NULL, approachDirection, maxFeatures,
+										  ws, outCount, outFeatures );
+}
+
+// Legacy wrapper: removed when call sites move.
+pdStatus pdComputeSweptContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+										const pdTransform* poseB, double tolerance, const pdRigidMotion* motion,
+										pdVec3 approachDirection, int maxFeatures, pdWorkspace* ws, int* outCount,
+										const pdContactFeature** outFeatures )
+{
 	if ( outCount != NULL )
 	{
 		*outCount = 0;
@@ -164,434 +464,24 @@ static pdStatus pdGatherContactFeatures( const pdMesh* meshA, const pdTransform*
 	{
 		*outFeatures = NULL;
 	}
-	if ( outCount == NULL || outFeatures == NULL || !isfinite( tolerance ) || tolerance < 0.0 || maxFeatures < 0 ||
-		 !pdIsFiniteVec( approachDirection ) )
+	// A negative reach means the default in the def; here it is an error.
+	if ( outCount == NULL || outFeatures == NULL || !isfinite( tolerance ) || tolerance < 0.0 )
 	{
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
-	if ( !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) )
-	{
-		return PD_STATUS_INVALID_MESH;
-	}
-	if ( !pdIsValidWorkspace( ws ) )
-	{
-		return PD_STATUS_INVALID_ARGUMENT;
-	}
-	pdFrame frameA, frameB;
-	pdStatus status = pdMakeFrame( poseA, &frameA );
-	if ( status == PD_STATUS_OK )
-	{
-		status = pdMakeFrame( poseB, &frameB );
-	}
-	if ( status == PD_STATUS_OK && ( !pdIsUsablePosition( frameA.p ) || !pdIsUsablePosition( frameB.p ) ) )
-	{
-		status = PD_STATUS_INVALID_POSE;
-	}
-	if ( status != PD_STATUS_OK )
-	{
-		return status;
-	}
-	const pdBvh* bvhA = &meshA->bvh;
-	const pdBvh* bvhB = &meshB->bvh;
-	if ( bvhA->nodeCount == 0 || bvhB->nodeCount == 0 ||
-		 !pdBuffer_Reserve( &ws->stack, PD_BVH_PAIR_STACK * sizeof( pdFeatureEntry ), false ) )
-	{
-		return PD_STATUS_OUT_OF_MEMORY;
-	}
-
-	pdFrame rel = pdRelativeFrame( &frameA, &frameB );
-	pdVec3 approachB = pdMulMTV( &frameB.r, approachDirection );
-	// The motion in B's mesh frame: A's boxes sweep along linearB, grown by the rotation's reach
-	// at their distance from the pivot.
-	pdVec3 linearB = pdV3( 0.0, 0.0, 0.0 ), pivotB = pdV3( 0.0, 0.0, 0.0 ), angularB = pdV3( 0.0, 0.0, 0.0 );
-	double spin = 0.0, travel = 0.0;
-	if ( motion != NULL )
-	{
-		linearB = pdMulMTV( &frameB.r, motion->linear );
-		pivotB = pdMulMTV( &frameB.r, pdSub( motion->pivot, frameB.p ) );
-		angularB = pdMulMTV( &frameB.r, motion->angular );
-		spin = pdLength( motion->angular );
-		travel = pdLength( motion->linear );
-	}
-	// Ownership makes every reported feature pair distinct: no repeats to remove afterwards.
-	// When more than maxFeatures pairs are within the tolerance, the closest maxFeatures are
-	// kept (not the first found): the list is then a bounded set ordered by nothing, the
-	// farthest kept pair is tracked, and the traversal only looks for closer ones.
-	int rawCap = maxFeatures;
-	int rawCount = 0;
-	int visits = 0;
-	const int maxVisits = 50000000;
-	pdFeatureEntry* stack = ws->stack.data;
-	int top = 0;
-	stack[top++] = ( pdFeatureEntry ){ 0, 0 };
-	bool full = false;
-	int worst = -1;           // index of the farthest kept pair once full
-	double worstKey = 0.0;    // its distance (swept: how close it comes during the step)
-	double reach = tolerance; // node and triangle pairs farther apart than this cannot contribute
-	bool stop = false;        // the traversal is over (maxFeatures 0 and a feature; a pair within gap, see below)
-	bool checkGap = outApart != NULL;
-	bool measureGap = outMinDistance != NULL && motion == NULL;
-	bool withinGap = false;         // a triangle pair within gap was found
-	double minDistance = INFINITY; // the smallest exact triangle distance computed (measureGap)
-	int closestA = -1, closestB = -1; // its triangles
-	// The proof alone (a gap to prove and no feature to keep): no feature is looked for, and
-	// the first pair within gap ends the traversal.
-	bool proofOnly = checkGap && maxFeatures == 0;
-
-	while ( top > 0 && !stop )
-	{
-		if ( visits >= maxVisits )
-		{
-			status = PD_STATUS_TRAVERSAL_LIMIT;
-			break;
-		}
-		++visits;
-		pdFeatureEntry e = stack[--top];
-		const pdBvhNode* na = bvhA->nodes + e.a;
-		const pdBvhNode* nb = bvhB->nodes + e.b;
-		pdBvhPair pair;
-		if ( motion == NULL )
-		{
-			pdBvh_RelatePair( na, nb, &rel, &pair );
-			if ( !pdBvh_PairOverlap( &pair, na, nb, reach ) )
-			{
-				continue;
-			}
-		}
-		else
-		{
-			pdBvhMoved moved;
-			pdBvh_MoveNode( na, &rel, &moved );
-			pdBvh_RelateMoved( &moved, nb, &pair );
-			double radius = pdLength( pdSub( moved.center, pivotB ) ) + pdLength( na->halfExtent );
-			double grown = reach + spin * radius;
-			if ( !pdBvh_PairOverlap( &pair, na, nb, grown + travel ) )
-			{
-				continue;
-			}
-			double w[3] = { pdDot( nb->axes.cx, linearB ), pdDot( nb->axes.cy, linearB ),
-							pdDot( nb->axes.cz, linearB ) };
-			if ( pdBvh_PairSweep( &pair, na, nb, w, grown, 1.0 ) > 1.0 )
-			{
-				continue;
-			}
-		}
-		if ( na->count > 0 && nb->count > 0 )
-		{
-			for ( int chunk = 0; chunk < nb->count && !stop; chunk += PD_BVH_LEAF_SIZE )
-			{
-				pdLeafChunk cb;
-				pdLeafChunk_Load( meshB, nb, chunk, &cb );
-				for ( int i = 0; i < na->count && !stop; ++i )
-				{
-					int ta = bvhA->triangleOrder[na->start + i];
-					pdVec3 va[3], loA, hiA;
-					pdMesh_MovedLeafTriangle( meshA, na->start + i, &rel, va, &loA, &hiA );
-					pdTrianglePlane planeA;
-					bool havePlaneA = false; // made at the first pair that reaches the plane culls
-					pdVec3 vaEnd[3];
-					bool haveEndA = false; // A's triangle at the end of the step (swept pairs)
-					// Moving: the box swept along the step, within reach grown by the rotation,
-					// and the features that can close to the tolerance within the step.
-					double boxReach = reach, featureReach = tolerance;
-					if ( motion != NULL )
-					{
-						double radius = 0.0;
-						for ( int k = 0; k < 3; ++k )
-						{
-							radius = pdMaxD( radius, pdLength( pdSub( va[k], pivotB ) ) );
-						}
-						pdVec3 loEnd = pdAdd( loA, linearB ), hiEnd = pdAdd( hiA, linearB );
-						loA = pdV3( pdMinD( loA.x, loEnd.x ), pdMinD( loA.y, loEnd.y ), pdMinD( loA.z, loEnd.z ) );
-						hiA = pdV3( pdMaxD( hiA.x, hiEnd.x ), pdMaxD( hiA.y, hiEnd.y ), pdMaxD( hiA.z, hiEnd.z ) );
-						boxReach = reach + spin * radius;
-						featureReach = tolerance + travel + spin * radius;
-					}
-					// Where the step moves the triangle by more than the tolerance, culls on the
-					// swept triangle (pdSweptTrianglesApart) instead of the static ones at
-					// featureReach; below that the static culls are nearly as tight, and cheaper.
-					// Nothing is lost by skipping the static ones: a pair they reject has no
-					// feature within featureReach, and every point of A moves by at most
-					// featureReach - tolerance, so B's swept plane test rejects it too.
-					bool sweptCulls = featureReach > 2.0 * tolerance;
-					if ( !pdBoxesWithin( loA, hiA, cb.allLo, cb.allHi, boxReach ) )
-					{
-						continue;
-					}
-					for ( int j = 0; j < cb.count && !stop; ++j )
-					{
-						if ( !pdBoxesWithin( loA, hiA, cb.lo[j], cb.hi[j], boxReach ) )
-						{
-							continue;
-						}
-						if ( sweptCulls )
-						{
-							// Rounding allowance as in pdPlaneSeparated.
-							double allowance = 1e-12 * pdPairCoordinateScale( va, cb.v[j] );
-							if ( !haveEndA )
-							{
-								for ( int k = 0; k < 3; ++k )
-								{
-									vaEnd[k] =
-										pdAdd( va[k], pdAdd( linearB, pdCross( angularB, pdSub( va[k], pivotB ) ) ) );
-								}
-								haveEndA = true;
-							}
-							if ( pdAxisSeparatesMoving( cb.plane[j].n, cb.v[j][0], va, vaEnd, cb.v[j],
-														tolerance + allowance ) )
-							{
-								continue;
-							}
-							if ( !havePlaneA )
-							{
-								pdTrianglePlane_Make( va, &planeA );
-								havePlaneA = true;
-							}
-							if ( pdSweptTrianglesApart( va, vaEnd, &planeA, cb.v[j], linearB, angularB, pivotB,
-														tolerance + allowance ) )
-							{
-								continue;
-							}
-						}
-						else
-						{
-							if ( pdPlaneSeparated( cb.plane + j, cb.v[j], va, featureReach ) )
-							{
-								continue;
-							}
-							if ( !havePlaneA )
-							{
-								pdTrianglePlane_Make( va, &planeA );
-								havePlaneA = true;
-							}
-							if ( pdPlaneSeparated( &planeA, va, cb.v[j], featureReach ) ||
-								 pdCentroidAxisSeparated( va, cb.v[j], featureReach ) )
-							{
-								continue;
-							}
-						}
-						if ( ( measureGap || ( checkGap && !withinGap ) ) &&
-							 pdBoxesWithin( loA, hiA, cb.lo[j], cb.hi[j], gap ) &&
-							 !pdPlaneSeparated( cb.plane + j, cb.v[j], va, gap ) &&
-							 !pdPlaneSeparated( &planeA, va, cb.v[j], gap ) && !pdCentroidAxisSeparated( va, cb.v[j], gap ) )
-						{
-							pdVec3 pa, pb;
-							double d = pdTriangleDistance( va, cb.v[j], &pa, &pb, NULL, NULL );
-							withinGap = withinGap || d <= gap;
-							if ( d < minDistance )
-							{
-								minDistance = d;
-								closestA = ta;
-								closestB = cb.index[j];
-							}
-							if ( measureGap && !( d > 0.0 ) )
-							{
-								stop = true; // intersecting: nothing closer, and the caller wants no features
-								continue;
-							}
-						}
-						if ( proofOnly || ( stopWithinGap && withinGap ) )
-						{
-							stop = withinGap;
-							continue;
-						}
-						int tb = cb.index[j];
-						pdContactFeature local[15];
-						int n = pdTriangleOwnedContactFeatures( va, cb.v[j], featureReach, approachB,
-																meshA->featureOwnership[ta],
-																meshB->featureOwnership[tb], local );
-						if ( n <= 0 )
-						{
-							continue;
-						}
-						if ( rawCap == 0 )
-						{
-							full = stop = true;
-							break;
-						}
-						if ( !pdBuffer_Reserve( &ws->features,
-												(size_t)( rawCount + n < rawCap ? rawCount + n : rawCap ) *
-													sizeof( pdContactFeature ),
-												true ) )
-						{
-							return PD_STATUS_OUT_OF_MEMORY;
-						}
-						pdContactFeature* out = (pdContactFeature*)ws->features.data;
-						for ( int k = 0; k < n; ++k )
-						{
-							pdContactFeature f = local[k];
-							f.pointA = pdFrameApply( &frameB, f.pointA );
-							f.pointB = pdFrameApply( &frameB, f.pointB );
-							f.normal = pdMulMV( &frameB.r, f.normal );
-							double key = pdSweptKey( &f, motion );
-							if ( motion != NULL && !( key <= tolerance ) )
-							{
-								continue; // does not come within the tolerance during the step
-							}
-							int slot = rawCount;
-							if ( rawCount == rawCap )
-							{
-								full = true;
-								if ( !( key < worstKey ) )
-								{
-									continue;
-								}
-								slot = worst;
-							}
-							pdFillFeature( meshA, ta, &f.featureA );
-							pdFillFeature( meshB, tb, &f.featureB );
-							out[slot] = f;
-							if ( slot == rawCount )
-							{
-								rawCount += 1;
-							}
-							if ( rawCount == rawCap )
-							{
-								// (Re)find the farthest kept pair; only closer ones matter from here.
-								worst = 0;
-								worstKey = pdSweptKey( out, motion );
-								for ( int q = 1; q < rawCount; ++q )
-								{
-									double qKey = pdSweptKey( out + q, motion );
-									if ( qKey > worstKey )
-									{
-										worst = q;
-										worstKey = qKey;
-									}
-								}
-								reach = pdMinD( tolerance, pdMaxD( worstKey, 0.0 ) );
-							}
-						}
-					}
-				}
-			}
-			continue;
-		}
-		if ( top + 2 > PD_BVH_PAIR_STACK )
-		{
-			status = PD_STATUS_TRAVERSAL_LIMIT;
-			break;
-		}
-		if ( pdBvh_DescendA( na, nb ) )
-		{
-			stack[top++] = ( pdFeatureEntry ){ na->start, e.b };
-			stack[top++] = ( pdFeatureEntry ){ e.a + 1, e.b };
-		}
-		else
-		{
-			stack[top++] = ( pdFeatureEntry ){ e.a, nb->start };
-			stack[top++] = ( pdFeatureEntry ){ e.a, e.b + 1 };
-		}
-	}
-
-	if ( outVisits != NULL )
-	{
-		*outVisits = visits;
-	}
-	int count = rawCount;
-	if ( full && status == PD_STATUS_OK )
-	{
-		status = PD_STATUS_FEATURE_LIMIT;
-	}
-	if ( outApart != NULL )
-	{
-		// A full list narrowed the search to the closest pairs: the rest went unseen.
-		*outApart = status == PD_STATUS_OK && !full && !withinGap;
-	}
-	if ( outMinDistance != NULL )
-	{
-		*outMinDistance = minDistance;
-	}
-	if ( outClosestPair != NULL )
-	{
-		outClosestPair[0] = closestA;
-		outClosestPair[1] = closestB;
-	}
-	*outCount = count;
-	*outFeatures = count > 0 ? ws->features.data : NULL;
+	pdContactFeatureDef def = pdDefaultContactFeatureDef();
+	def.reach = tolerance;
+	def.approachDirection = approachDirection;
+	def.maxFeatures = maxFeatures;
+	def.motion = motion;
+	pdContactFeatureResult r;
+	pdStatus status = pdQueryContactFeatures( meshA, poseA, meshB, poseB, &def, ws, &r );
+	*outCount = r.featureCount;
+	*outFeatures = r.features;
 	return status;
 }
 
-pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-								   const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
-								   int maxFeatures, pdWorkspace* ws, int* outCount,
-								   const pdContactFeature** outFeatures )
-{
-	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, NULL, approachDirection, maxFeatures, 0.0, ws,
-									outCount, outFeatures, NULL, false, NULL, NULL, NULL );
-}
-
-pdStatus pdComputeSweptContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-										const pdTransform* poseB, double tolerance, const pdRigidMotion* motion,
-										pdVec3 approachDirection, int maxFeatures, pdWorkspace* ws, int* outCount,
-										const pdContactFeature** outFeatures )
-{
-	if ( motion != NULL &&
-		 ( !pdIsFiniteVec( motion->linear ) || !pdIsFiniteVec( motion->angular ) || !pdIsFiniteVec( motion->pivot ) ) )
-	{
-		if ( outCount != NULL )
-		{
-			*outCount = 0;
-		}
-		if ( outFeatures != NULL )
-		{
-			*outFeatures = NULL;
-		}
-		return PD_STATUS_INVALID_ARGUMENT;
-	}
-	bool still = motion == NULL || ( pdLengthSq( motion->linear ) == 0.0 && pdLengthSq( motion->angular ) == 0.0 );
-	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, still ? NULL : motion, approachDirection,
-									maxFeatures, 0.0, ws, outCount, outFeatures, NULL, false, NULL, NULL, NULL );
-}
-
-pdStatus pdContactFeatures_GatherProvingGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-											 const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
-											 int maxFeatures, double gap, bool stopWithinGap, pdWorkspace* ws,
-											 int* outCount, const pdContactFeature** outFeatures, bool* outApart,
-											 int* outVisits )
-{
-	if ( outVisits != NULL )
-	{
-		*outVisits = 0;
-	}
-	if ( !( gap >= 0.0 && gap <= tolerance ) )
-	{
-		if ( outCount != NULL )
-		{
-			*outCount = 0;
-		}
-		if ( outFeatures != NULL )
-		{
-			*outFeatures = NULL;
-		}
-		*outApart = false;
-		return PD_STATUS_INVALID_ARGUMENT;
-	}
-	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, NULL, approachDirection, maxFeatures, gap,
-									ws, outCount, outFeatures, outApart, stopWithinGap, NULL, NULL, outVisits );
-}
-
-pdStatus pdContactFeatures_GatherMeasuringGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-												const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
-												int maxFeatures, pdWorkspace* ws, int* outCount,
-												const pdContactFeature** outFeatures, double* outMinDistance,
-												int outClosestPair[2], int* outVisits )
-{
-	return pdGatherContactFeatures( meshA, poseA, meshB, poseB, tolerance, NULL, approachDirection, maxFeatures,
-									tolerance, ws, outCount, outFeatures, NULL, false, outMinDistance, outClosestPair,
-									outVisits );
-}
-
-pdStatus pdContactFeatures_ProveGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-									 const pdTransform* poseB, double gap, pdWorkspace* ws, bool* outApart,
-									 int* outVisits )
-{
-	int count = 0;
-	const pdContactFeature* features = NULL;
-	return pdContactFeatures_GatherProvingGap( meshA, poseA, meshB, poseB, gap, pdV3( 0.0, 0.0, 0.0 ), 0, gap, true, ws,
-											   &count, &features, outApart, outVisits );
-}
-
+// Legacy wrapper: removed when call sites move.
 pdStatus pdComputeGapProof( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 							const pdTransform* poseB, double gap, pdWorkspace* ioWorkspace, bool* outApart )
 {
@@ -604,101 +494,13 @@ pdStatus pdComputeGapProof( const pdMesh* meshA, const pdTransform* poseA, const
 	{
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
-	return pdContactFeatures_ProveGap( meshA, poseA, meshB, poseB, gap, ioWorkspace, outApart, NULL );
-}
-
-// ---------------------------------------------------------------------------------------------
-// Local closeness of one feature
-
-// Angular slack for neighbours level with the feature (a flat patch, a ring lying flat).
-#define PD_LOCAL_SLACK 1e-6
-
-// False when some vertex w among `count` lies further along dir than p (beyond the slack).
-static bool pdNoneAhead( const pdMesh* mesh, const int* vertices, int count, pdVec3 p, pdVec3 dir )
-{
-	for ( int i = 0; i < count; ++i )
-	{
-		pdVec3 w = pdSub( mesh->vertices[vertices[i]], p );
-		double len = pdLength( w );
-		if ( len > 0.0 && pdDot( w, dir ) > PD_LOCAL_SLACK * len )
-		{
-			return false;
-		}
-	}
-	return true;
-}
-
-// True when the vertex or edge f of mesh is the mesh's extreme along dir (mesh frame) among
-// its neighbours: the vertices of the faces around a vertex, the opposite vertices of the two
-// faces of an edge.
-static bool pdFeatureIsExtreme( const pdMesh* mesh, const pdFeature* f, pdVec3 dir )
-{
-	if ( f->triangle < 0 || f->triangle >= mesh->triangleCount || f->index < 0 || f->index > 2 )
-	{
-		return true;
-	}
-	const int* tri = mesh->triangles[f->triangle];
-	if ( f->type == PD_FEATURE_VERTEX )
-	{
-		int v = tri[f->index];
-		int c = mesh->canonicalVertex[v];
-		pdVec3 p = mesh->vertices[v];
-		for ( int k = mesh->vertexFaceStart[c]; k < mesh->vertexFaceStart[c + 1]; ++k )
-		{
-			if ( !pdNoneAhead( mesh, mesh->triangles[mesh->vertexFaces[k]], 3, p, dir ) )
-			{
-				return false;
-			}
-		}
-		return true;
-	}
-	if ( f->type == PD_FEATURE_EDGE )
-	{
-		const pdMeshEdge* e = mesh->edges + mesh->triangleEdges[f->triangle][f->index];
-		if ( e->face0 < 0 || e->face1 < 0 ||
-			 ( e->flags & ( PD_EDGE_BOUNDARY | PD_EDGE_NONMANIFOLD | PD_EDGE_INCONSISTENT ) ) )
-		{
-			return true;
-		}
-		pdVec3 p = mesh->vertices[tri[f->index]];
-		return pdNoneAhead( mesh, mesh->triangles[e->face0], 3, p, dir ) &&
-			   pdNoneAhead( mesh, mesh->triangles[e->face1], 3, p, dir );
-	}
-	return true;
-}
-
-bool pdContactFeature_IsExtremeAlong( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-									  const pdTransform* poseB, const pdContactFeature* feature, pdVec3 direction )
-{
-	if ( feature == NULL || poseA == NULL || poseB == NULL || !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) )
-	{
-		return true;
-	}
-	double len = pdLength( direction );
-	if ( !( len > 0.0 ) || !isfinite( len ) )
-	{
-		return true;
-	}
-	pdVec3 d = pdScale( direction, 1.0 / len );
-	pdFrame frameA, frameB;
-	if ( pdMakeFrame( poseA, &frameA ) != PD_STATUS_OK || pdMakeFrame( poseB, &frameB ) != PD_STATUS_OK )
-	{
-		return true;
-	}
-	// A's feature must be A's extreme toward B (-d), B's its extreme toward A (+d).
-	pdVec3 towardB = pdMulMTV( &frameA.r, pdNeg( d ) );
-	pdVec3 towardA = pdMulMTV( &frameB.r, d );
-	return pdFeatureIsExtreme( meshA, &feature->featureA, towardB ) &&
-		   pdFeatureIsExtreme( meshB, &feature->featureB, towardA );
-}
-
-bool pdContactFeature_IsLocallyClosest( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-										const pdTransform* poseB, const pdContactFeature* feature )
-{
-	if ( feature == NULL )
-	{
-		return true;
-	}
-	return pdContactFeature_IsExtremeAlong( meshA, poseA, meshB, poseB, feature,
-											pdSub( feature->pointA, feature->pointB ) );
+	pdContactFeatureDef def = pdDefaultContactFeatureDef();
+	def.reach = gap;
+	def.maxFeatures = 0;
+	def.gap = gap;
+	def.stopWithinGap = true;
+	pdContactFeatureResult r;
+	pdStatus status = pdQueryContactFeatures( meshA, poseA, meshB, poseB, &def, ioWorkspace, &r );
+	*outApart = r.apart;
+	return status;
 }

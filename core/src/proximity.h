@@ -20,24 +20,11 @@ bool pdMesh_ContainsPoint( const pdMesh* mesh, pdVec3 localPoint, pdWorkspace* w
 /// relative to B's is rel), decided by one vertex of each, as pdCollide's containment test.
 bool pdCollide_Containment( const pdMesh* meshA, const pdMesh* meshB, const pdFrame* rel, pdWorkspace* ws );
 
-/// pdComputeContactFeatures (static) that also sets *outApart when no two triangles lie within
-/// gap (0 <= gap <= tolerance) of each other, proven in the same traversal; false when a pair
-/// does or a cap kept the traversal from seeing every pair (contact_features.c). With
-/// stopWithinGap the traversal ends at the first pair within gap (the features are then
-/// incomplete: for callers that want them only for an apart pair); with maxFeatures 0 only the
-/// proof runs (no feature, and it ends there too). outVisits (may be NULL) gets the node pairs
-/// visited.
-pdStatus pdContactFeatures_GatherProvingGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-											 const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
-											 int maxFeatures, double gap, bool stopWithinGap, pdWorkspace* ws,
-											 int* outCount, const pdContactFeature** outFeatures, bool* outApart,
-											 int* outVisits );
-
-/// pdComputeContactFeatures (static) that also measures the surfaces' distance within the
-/// tolerance in the same traversal: *outMinDistance is the exact distance (the distance query's
-/// value) when it is at most the tolerance, a larger value otherwise, and 0 when the surfaces
-/// intersect (the traversal then ends early and the features are incomplete). Only meaningful
-/// with status PD_STATUS_OK: a full feature list (PD_STATUS_FEATURE_LIMIT) or a traversal cap
+/// The contact features within the tolerance at rest (pdQueryContactFeatures) that also measure
+/// the surfaces' distance within the tolerance in the same traversal (contact_features.c):
+/// *outMinDistance is the exact distance (the distance query's value) when it is at most the
+/// tolerance, a larger value otherwise, and 0 when the surfaces intersect (the traversal then
+/// ends early and the features are incomplete). Only meaningful with status PD_STATUS_OK: a full feature list (PD_STATUS_FEATURE_LIMIT) or a traversal cap
 /// narrowed the search. outClosestPair (may be NULL) gets the triangles of that distance (-1
 /// when no pair came within the tolerance), outVisits (may be NULL) the node pairs visited.
 pdStatus pdContactFeatures_GatherMeasuringGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
@@ -45,10 +32,3 @@ pdStatus pdContactFeatures_GatherMeasuringGap( const pdMesh* meshA, const pdTran
 												int maxFeatures, pdWorkspace* ws, int* outCount,
 												const pdContactFeature** outFeatures, double* outMinDistance,
 												int outClosestPair[2], int* outVisits );
-
-/// The gap proof alone (pdComputeGapProof without its argument checks): *outApart true when no
-/// two triangles lie within gap; false when a pair does, on any error and on a traversal cap.
-/// outVisits (may be NULL) gets the node pairs visited.
-pdStatus pdContactFeatures_ProveGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-									 const pdTransform* poseB, double gap, pdWorkspace* ws, bool* outApart,
-									 int* outVisits );

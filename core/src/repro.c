@@ -12,8 +12,8 @@
 //       <maxContactPlanes> <maxLcpIterations> <randomDirections> <randomSeed> <lineRefinement>
 //       <useOrientationPruning> <useConvexExactPath> <closedAsSolid> <useOrientationCulling>
 //       <coneDirections>
-//   (files written before the last two fields existed read useOrientationCulling as 1 and
-//   coneDirections as 0, the behaviour of the version that wrote them)
+//   (a def line without the last two fields reads useOrientationCulling as 1 and
+//   coneDirections as 0, so that such a file runs the query it describes)
 //   pose a <qw> <qx> <qy> <qz> <px> <py> <pz>
 //   pose b ...
 //   mesh a <vertexCount> <triangleCount>, then "v x y z" and "f i j k" (0-based) lines

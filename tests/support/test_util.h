@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 extern "C"
 {
@@ -81,4 +82,33 @@ inline pdMat33 TestIdentityRotation()
 	m.cy = pdV3( 0, 1, 0 );
 	m.cz = pdV3( 0, 0, 1 );
 	return m;
+}
+
+/// A point of a mesh (its own frame) posed by t.
+inline pdVec3 TestApplyPose( const pdTransform& t, pdVec3 v )
+{
+	pdMat33 r = pdMat33FromQuat( t.q );
+	return pdAdd( pdMulMV( &r, v ), t.p );
+}
+
+// A zero-thickness floor in y = 0 (cells x cells quads, facing +y).
+inline TestMeshPtr TestMakeFloor( double half, int cells )
+{
+	smpSoup soup{};
+	std::vector<double> v;
+	std::vector<uint32_t> idx;
+	for ( int i = 0; i <= cells; ++i )
+		for ( int j = 0; j <= cells; ++j )
+			v.insert( v.end(), { -half + 2.0 * half * i / cells, 0.0, -half + 2.0 * half * j / cells } );
+	for ( int i = 0; i < cells; ++i )
+		for ( int j = 0; j < cells; ++j )
+		{
+			uint32_t a = (uint32_t)( i * ( cells + 1 ) + j ), b = a + 1, c = a + (uint32_t)( cells + 1 ), d = c + 1;
+			idx.insert( idx.end(), { a, b, d, a, d, c } );
+		}
+	soup.vertices = v.data();
+	soup.vertexCount = (int)( v.size() / 3 );
+	soup.indices = idx.data();
+	soup.triangleCount = (int)( idx.size() / 3 );
+	return TestMakeMesh( soup );
 }

@@ -120,8 +120,8 @@ PD_API pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* po
 									  pdPenetrationResult* outResult );
 
 /// The local PDs of a penetrating result, from contact features the caller gathered at A
-/// translated by result.translation (pdComputeContactFeatures with a tolerance of at least
-/// 1.5 x the contact tolerance and approach direction -translation): the same regions the query
+/// translated by result.translation (pdQueryContactFeatures with a reach of at least 1.5 x the
+/// contact tolerance and approach direction -translation): the same regions the query
 /// gives with computeLocalPenetrations on, for a caller that gathers those features anyway
 /// (with a wider reach) and so gathers them once. Features farther than 1.5 x the contact
 /// tolerance from touching are ignored, as are all after the first 256 within it. def (NULL:
@@ -131,6 +131,9 @@ PD_API pdStatus pdComputeLocalPenetrations( const pdMesh* meshA, const pdMesh* m
 											const pdContactFeature* features, int count,
 											pdPenetrationResult* ioResult );
 
+// Legacy wrapper: removed when call sites move (pdQueryContactFeatures with reach, approach,
+// maxFeatures, gap = the pair's contact tolerance, stopWithinGap and checkContainment =
+// closedAsSolid; this wrapper also sets ioCache->lastSeparated when apart).
 /// One traversal that gathers the contact features within reach, exactly as
 /// pdComputeContactFeatures( meshA, poseA, meshB, poseB, reach, approachDirection, maxFeatures )
 /// gives them, and on the way tells whether the pair is apart by the test that makes

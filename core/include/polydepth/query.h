@@ -121,18 +121,6 @@ PD_API pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA
 								   const pdTransform* poseB, const pdDistanceDef* def, pdWorkspace* ioWorkspace,
 								   pdDistanceResult* outResult );
 
-/// Whether the surfaces are more than gap apart: *outApart true when no triangle of A comes
-/// within gap (>= 0, world units) of a triangle of B at the poses, by the exact triangle distance
-/// a distance query minimises (with knownSeparated; surfaces that merely touch can come out a
-/// rounding error above 0 there, so ask gap 0 of pdCollide instead). For a caller that needs
-/// only the yes or no, it is cheaper than a distance query bounded by gap: one depth-first
-/// traversal with the feature gathering's culls and the exact triangle distance, ending at the
-/// first pair within gap. Surfaces only: a closed mesh wholly inside another, not touching it,
-/// is apart here (pdCollide's checkContainment tells). *outApart is false on any error status,
-/// and on PD_STATUS_TRAVERSAL_LIMIT (not every pair was seen).
-PD_API pdStatus pdComputeGapProof( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-								   const pdTransform* poseB, double gap, pdWorkspace* ioWorkspace, bool* outApart );
-
 // ---------------------------------------------------------------------------------------------
 // Translational continuous collision: A keeps poseA's rotation and its position moves linearly
 // from poseA->p to endPositionA; B is fixed.
@@ -166,16 +154,9 @@ PD_API pdStatus pdComputeTranslationalCcd( const pdMesh* meshA, const pdTransfor
 										   const pdMesh* meshB, const pdTransform* poseB, const pdCcdDef* def,
 										   pdWorkspace* ioWorkspace, pdCcdResult* outResult );
 
-/// Every VF, FV and EE feature pair closer than tolerance (world units) at the given poses,
-/// with normals on B pointing toward A. approachDirection (world, may be zero) orients
-/// normals where the separation sign is undecidable: A is taken to have come from
-/// -approachDirection. When more than maxFeatures pairs qualify, the maxFeatures closest are
-/// returned with PD_STATUS_FEATURE_LIMIT. The features are owned by the workspace until its
-/// next query.
-PD_API pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-										  const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
-										  int maxFeatures, pdWorkspace* ioWorkspace, int* outCount,
-										  const pdContactFeature** outFeatures );
+// ---------------------------------------------------------------------------------------------
+// Contact features: one query gives the feature pairs within a reach (at rest or over a step's
+// motion) and, from the same traversal, whether the surfaces are more than a gap apart.
 
 /// A's motion relative to B over a coming step, world frame, to first order: a point p of A
 /// moves by linear + angular x (p - pivot). angular is the rotation vector of the step
@@ -187,6 +168,105 @@ typedef struct pdRigidMotion
 	pdVec3 pivot;
 } pdRigidMotion;
 
+/// Options of a contact-feature query. Initialise with pdDefaultContactFeatureDef(); NULL means
+/// the defaults.
+typedef struct pdContactFeatureDef
+{
+	/// World units: every VF, FV and EE feature pair closer than this is reported (with a
+	/// motion: that comes within it during the step, see below); node and triangle pairs farther
+	/// apart are not visited. Negative means the pair's default contact tolerance, 1e-4 of the
+	/// smaller bounding-box diagonal. Default -1.
+	double reach;
+	/// World frame, any length, may be zero: orients normals where the separation sign is
+	/// undecidable (A is taken to have come from -approachDirection). Default zero.
+	pdVec3 approachDirection;
+	/// Most feature pairs reported: past it the closest are kept and the status is
+	/// PD_STATUS_FEATURE_LIMIT. 0 reports none (with a gap only the proof runs, ending at the
+	/// first pair within the gap). Default 256.
+	int maxFeatures;
+	/// A's motion relative to B over a coming step (world frame, first order), or NULL (the
+	/// default) for the pair at rest; a zero motion is the pair at rest too. With a motion the
+	/// features are those within reach now, or whose gap predicted at the end of the step (the
+	/// gap now plus A's displacement at pointA along the normal) is within reach. Where the step
+	/// moves A's triangle by more than reach, the pairs of two triangles that provably stay
+	/// farther apart than reach all through the step (a separating axis, B's plane, A's or the
+	/// line through the centroids, every point of A moving to first order) are left out: the
+	/// first-order gap of a slanted pair reads a sideways motion as closing. Node and triangle
+	/// pairs whose boxes cannot come within reach while A's box moves by motion->linear (grown
+	/// by the rotation's reach) are not visited. Distances are those at the given poses; past
+	/// maxFeatures the pairs that come closest during the step are kept. A speculative contact
+	/// the motion cannot close would get no impulse from a solver anyway; skipping it is what
+	/// makes a fast body's gathering cheap.
+	const pdRigidMotion* motion;
+	/// World units: with gap >= 0 the result's `apart` says whether no triangle of A comes
+	/// within gap of a triangle of B at the poses (the exact triangle distance a distance query
+	/// minimises, proven in the same traversal). At most reach, and only at rest (no motion).
+	/// Negative: no proof. Default -1.
+	double gap;
+	/// With a gap: the first triangle pair within it ends the traversal (the features are then
+	/// incomplete: for a caller that wants them only for an apart pair). Default false.
+	bool stopWithinGap;
+	/// With a gap and two closed meshes: `apart` is also false when one contains the other
+	/// (pdCollide's containment test), the classification pdComputePenetration makes of two
+	/// solids (closedAsSolid). Default false.
+	bool checkContainment;
+	int internalValue;
+} pdContactFeatureDef;
+
+typedef struct pdContactFeatureResult
+{
+	pdStatus status;
+	int featureCount;
+	/// Normals on B pointing toward A, world frame; owned by the workspace until its next query.
+	const pdContactFeature* features;
+	/// With def.gap >= 0: no two triangles within the gap (and, with checkContainment, neither
+	/// closed mesh inside the other). False when a pair lies within it, on any error, and on
+	/// PD_STATUS_FEATURE_LIMIT or PD_STATUS_TRAVERSAL_LIMIT (not every pair was seen). Surfaces
+	/// that merely touch can come out a rounding error above 0: ask gap 0 of pdCollide instead.
+	bool apart;
+	int nodeVisits; ///< BVH node pairs visited
+} pdContactFeatureResult;
+
+PD_API pdContactFeatureDef pdDefaultContactFeatureDef( void );
+
+/// The contact features of A and B at the poses and the gap proof, from one depth-first
+/// traversal (see pdContactFeatureDef). def may be NULL (defaults). Returns the status also
+/// stored in outResult. For a yes or no it is cheaper than a distance query bounded by the gap
+/// (maxFeatures 0, reach = gap, stopWithinGap). A pair confirmed apart as pdComputePenetration
+/// would classify it, with its features, in one call: reach = the contact distance wanted,
+/// gap = the pair's contact tolerance, stopWithinGap on and checkContainment =
+/// closedAsSolid; apart true means that query would report PD_STATE_SEPARATED (it need not
+/// run: a cache that remembers the pair apart stays right), false means ask it.
+PD_API pdStatus pdQueryContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+										const pdTransform* poseB, const pdContactFeatureDef* def,
+										pdWorkspace* ioWorkspace, pdContactFeatureResult* outResult );
+
+// Legacy wrapper: removed when call sites move.
+/// Whether the surfaces are more than gap apart: *outApart true when no triangle of A comes
+/// within gap (>= 0, world units) of a triangle of B at the poses, by the exact triangle distance
+/// a distance query minimises (with knownSeparated; surfaces that merely touch can come out a
+/// rounding error above 0 there, so ask gap 0 of pdCollide instead). For a caller that needs
+/// only the yes or no, it is cheaper than a distance query bounded by gap: one depth-first
+/// traversal with the feature gathering's culls and the exact triangle distance, ending at the
+/// first pair within gap. Surfaces only: a closed mesh wholly inside another, not touching it,
+/// is apart here (pdCollide's checkContainment tells). *outApart is false on any error status,
+/// and on PD_STATUS_TRAVERSAL_LIMIT (not every pair was seen).
+PD_API pdStatus pdComputeGapProof( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+								   const pdTransform* poseB, double gap, pdWorkspace* ioWorkspace, bool* outApart );
+
+// Legacy wrapper: removed when call sites move.
+/// Every VF, FV and EE feature pair closer than tolerance (world units) at the given poses,
+/// with normals on B pointing toward A. approachDirection (world, may be zero) orients
+/// normals where the separation sign is undecidable: A is taken to have come from
+/// -approachDirection. When more than maxFeatures pairs qualify, the maxFeatures closest are
+/// returned with PD_STATUS_FEATURE_LIMIT. The features are owned by the workspace until its
+/// next query.
+PD_API pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+										  const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
+										  int maxFeatures, pdWorkspace* ioWorkspace, int* outCount,
+										  const pdContactFeature** outFeatures );
+
+// Legacy wrapper: removed when call sites move.
 /// pdComputeContactFeatures for a pair about to move: every VF, FV and EE feature pair within
 /// tolerance now, or whose gap predicted at the end of the step (its gap now plus A's
 /// displacement at pointA along its normal, to first order) is within tolerance. Where the step
@@ -206,6 +286,8 @@ PD_API pdStatus pdComputeSweptContactFeatures( const pdMesh* meshA, const pdTran
 											   int maxFeatures, pdWorkspace* ioWorkspace, int* outCount,
 											   const pdContactFeature** outFeatures );
 
+// Legacy wrapper: removed when call sites move (pdContactFeature_IsExtremeAlong along
+// feature->pointA - feature->pointB).
 /// True unless a vertex or edge of the pair is provably not the closest part of its mesh
 /// along the pair's separation direction d = pointA - pointB: a neighbouring vertex of A's
 /// feature lies closer to B along d, or one of B's lies closer to A. Such a pair is a point

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+// PolyDepth classification of a configuration by a static proximity query: colliding, free in
+// contact (within the tolerance, with its contact features from the same traversal) or free
+// apart; and the apart classification of a pair (no two triangles within the tolerance, no
+// solid inside the other), with the gathering that confirms it.
+#include "penetration_query.h"
+
+#include "proximity.h"
+
+pdStartGap pdQuery_ClassifyGathering( pdPdQuery* q, pdVec3 x, double* outGap, bool* outGathered )
+{
+	*outGathered = false;
+	int count = 0;
+	const pdContactFeature* features = NULL;
+	pdStartGap verdict =
+		pdStart_FreeGapGathering( &q->sc, x, pdNeg( x ), PD_MAX_PD_FEATURES, outGap, &count, &features );
+	if ( verdict == PD_START_GAP_FREE && *outGap <= q->tol )
+	{
+		pdQuery_StoreFeatures( q, 1 - q->current, features, count );
+		*outGathered = true;
+	}
+	return verdict;
+}
+
+bool pdQuery_FreeGapGathering( pdPdQuery* q, pdVec3 x, double* outGap, bool* outGathered )
+{
+	pdStartGap verdict = pdQuery_ClassifyGathering( q, x, outGap, outGathered );
+	if ( verdict == PD_START_GAP_UNKNOWN )
+	{
+		return pdStart_FreeGap( &q->sc, x, q->tol, outGap );
+	}
+	return verdict == PD_START_GAP_FREE;
+}
+
+pdStatus pdQuery_ApartByTolerance( pdPdQuery* q, const pdTransform* poseA, const pdTransform* poseB,
+								   bool checkContainment, bool* outApart )
+{
+	pdContactFeatureDef def = pdDefaultContactFeatureDef();
+	def.reach = q->tol;
+	def.maxFeatures = 0;
+	def.gap = q->tol;
+	def.stopWithinGap = true;
+	def.checkContainment = checkContainment;
+	pdContactFeatureResult r;
+	pdStatus status = pdQueryContactFeatures( q->sc.meshA, poseA, q->sc.meshB, poseB, &def, q->sc.ws, &r );
+	*outApart = r.apart;
+	q->nodeVisits += r.nodeVisits;
+	return status;
+}
+
+// Legacy wrapper: removed when call sites move.
+pdStatus pdConfirmApartGatheringFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+										  const pdTransform* poseB, const pdPenetrationDef* def,
+										  pdPenetrationCache* ioCache, double reach, pdVec3 approachDirection,
+										  int maxFeatures, pdWorkspace* ioWorkspace, bool* outApart, int* outCount,
+										  const pdContactFeature** outFeatures )
+{
+	if ( outApart != NULL )
+	{
+		*outApart = false;
+	}
+	if ( outCount != NULL )
+	{
+		*outCount = 0;
+	}
+	if ( outFeatures != NULL )
+	{
+		*outFeatures = NULL;
+	}
+	if ( outApart == NULL || outCount == NULL || outFeatures == NULL || poseA == NULL || poseB == NULL ||
+		 !pdIsValidWorkspace( ioWorkspace ) )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	if ( !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) )
+	{
+		return PD_STATUS_INVALID_MESH;
+	}
+	pdPenetrationDef defaults = pdDefaultPenetrationDef();
+	if ( def == NULL )
+	{
+		def = &defaults;
+	}
+	pdStatus status = pdValidatePenetrationDef( def );
+	if ( status != PD_STATUS_OK )
+	{
+		return status;
+	}
+	double tol = pdPairTolerance( def, meshA, meshB );
+	if ( !isfinite( reach ) || !( reach >= tol ) )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	pdFrame frameA, frameB;
+	if ( ( status = pdMakeFrame( poseA, &frameA ) ) != PD_STATUS_OK ||
+		 ( status = pdMakeFrame( poseB, &frameB ) ) != PD_STATUS_OK )
+	{
+		return status;
+	}
+	// The features matter only for an apart pair: the first pair within the tolerance ends it.
+	// No two triangles within the tolerance and neither solid inside the other: exactly what
+	// makes pdComputePenetration report a pair separated, whatever the cache says (its first
+	// step for a pair it remembers apart, or its collision check and the proof at the
+	// tolerance otherwise), and what it records.
+	pdContactFeatureDef gather = pdDefaultContactFeatureDef();
+	gather.reach = reach;
+	gather.approachDirection = approachDirection;
+	gather.maxFeatures = maxFeatures;
+	gather.gap = tol;
+	gather.stopWithinGap = true;
+	gather.checkContainment = def->closedAsSolid;
+	pdContactFeatureResult r;
+	status = pdQueryContactFeatures( meshA, poseA, meshB, poseB, &gather, ioWorkspace, &r );
+	*outCount = r.featureCount;
+	*outFeatures = r.features;
+	if ( status < 0 )
+	{
+		return status;
+	}
+	bool apart = r.apart;
+	*outApart = apart;
+	if ( apart && ioCache != NULL )
+	{
+		ioCache->lastSeparated = true;
+	}
+	if ( !apart )
+	{
+		*outCount = 0;
+		*outFeatures = NULL;
+	}
+	return status;
+}
+
+pdStatus pdQuery_ClassifyPair( pdPdQuery* q, const pdTransform* poseA, const pdTransform* poseB,
+							   pdPenetrationCache* ioCache, pdCollideResult* outCollide, pdPenetrationResult* out,
+							   bool* outClassified )
+{
+	*outClassified = false;
+	// A pair the last query found apart (a resting pair a skin apart, every step) is most likely
+	// still apart: one traversal proves that no two triangles lie within the tolerance (the culls
+	// of the feature gathering at the tolerance, then the exact triangle distance; it stops at
+	// the first pair within), without the collision check below, which visits every overlapping
+	// box pair when nothing intersects. The classification is the same as the tolerance-bounded
+	// distance query's (containment is checked as pdCollide checks it); any other outcome takes
+	// the full path.
+	if ( ioCache != NULL && ioCache->lastSeparated )
+	{
+		bool apart = false;
+		pdStatus status = pdQuery_ApartByTolerance( q, poseA, poseB, q->sc.containment, &apart );
+		if ( status < 0 )
+		{
+			return status;
+		}
+		if ( apart )
+		{
+			out->state = PD_STATE_SEPARATED;
+			out->nodeVisits = q->nodeVisits;
+			*outClassified = true;
+			return PD_STATUS_OK;
+		}
+	}
+
+	// Colliding at all? The intersecting pairs also seed the start directions.
+	pdCollideDef collideDef = pdDefaultCollideDef();
+	collideDef.reportAllPairs = true;
+	collideDef.maxPairs = 256;
+	collideDef.checkContainment = q->sc.containment;
+	pdStatus status = pdCollide( q->sc.meshA, poseA, q->sc.meshB, poseB, &collideDef, q->sc.ws, outCollide );
+	q->nodeVisits += outCollide->nodeVisits;
+	if ( status < 0 || outCollide->colliding )
+	{
+		return status;
+	}
+	// Touching or apart: a pair within the tolerance is touching (the same proof as above,
+	// which decides exactly what a distance query bounded by the tolerance would).
+	bool apart = false;
+	status = pdQuery_ApartByTolerance( q, poseA, poseB, false, &apart );
+	if ( status < 0 )
+	{
+		return status;
+	}
+	out->state = apart ? PD_STATE_SEPARATED : PD_STATE_TOUCHING;
+	if ( ioCache != NULL )
+	{
+		ioCache->lastSeparated = out->state == PD_STATE_SEPARATED;
+	}
+	out->nodeVisits = q->nodeVisits;
+	*outClassified = true;
+	return PD_STATUS_OK;
+}

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+// PolyDepth out-projection: from a free configuration, the translational CCD toward a target
+// finds the first contact configuration on the way; its contact features (gathered only for a
+// contact the caller refines) fill the query's candidate feature slot.
+#include "penetration_query.h"
+
+pdStatus pdQuery_ContactFeatures( pdPdQuery* q, const pdTransform* poseA, double reach, pdVec3 approach, int* outCount,
+								  const pdContactFeature** outFeatures )
+{
+	pdTransform poseB = pdQuery_PoseB( q );
+	pdContactFeatureDef def = pdDefaultContactFeatureDef();
+	def.reach = reach;
+	def.approachDirection = approach;
+	def.maxFeatures = PD_MAX_PD_FEATURES;
+	pdContactFeatureResult r;
+	pdStatus status = pdQueryContactFeatures( q->sc.meshA, poseA, q->sc.meshB, &poseB, &def, q->sc.ws, &r );
+	*outCount = r.featureCount;
+	*outFeatures = r.features;
+	return status;
+}
+
+void pdQuery_StoreFeatures( pdPdQuery* q, int slot, const pdContactFeature* features, int count )
+{
+	if ( count > PD_MAX_PD_FEATURES )
+	{
+		count = PD_MAX_PD_FEATURES;
+	}
+	if ( count < 0 || features == NULL )
+	{
+		count = 0;
+	}
+	if ( count > 0 )
+	{
+		memcpy( q->features[slot], features, (size_t)count * sizeof( pdContactFeature ) );
+	}
+	q->featureCount[slot] = count;
+}
+
+bool pdQuery_OutProjectEx( pdPdQuery* q, pdVec3 from, pdVec3 to, bool knownFree, double acceptBelow,
+						   pdVec3* outContact )
+{
+	pdTransform poseA = pdQuery_PoseA( q, from );
+	pdTransform poseB = pdQuery_PoseB( q );
+	pdCcdDef def = pdDefaultCcdDef();
+	def.contactTolerance = q->tol;
+	def.maxFeatures = PD_MAX_PD_FEATURES;
+	def.cullByOrientation = q->def->useOrientationCulling;
+	bool sameRule = q->sc.containment || ( !q->sc.meshA->closed && !q->sc.meshB->closed );
+	pdCcdResult r;
+	pdStatus status = pdCcd_Sweep( q->sc.meshA, &poseA, pdAdd( q->sc.frameA.p, to ), q->sc.meshB, &poseB, &def,
+								   q->sc.ws, knownFree && sameRule, false, &r );
+	q->nodeVisits += r.nodeVisits;
+	if ( status < 0 || !r.hit || r.startColliding || !pdIsFiniteVec( r.contactPosition ) )
+	{
+		return false;
+	}
+	*outContact = pdSub( r.contactPosition, q->sc.frameA.p );
+	double length = pdLength( *outContact );
+	if ( length < acceptBelow && length > q->tol )
+	{
+		// Exactly the sweep's own gathering: the contact pose and the motion as approach.
+		pdTransform contactPose = poseA;
+		contactPose.p = r.contactPosition;
+		int count = 0;
+		const pdContactFeature* features = NULL;
+		pdStatus fs = pdQuery_ContactFeatures( q, &contactPose, q->tol, pdSub( to, from ), &count, &features );
+		if ( fs < 0 )
+		{
+			q->featureCount[1 - q->current] = 0;
+			return false;
+		}
+		pdQuery_StoreFeatures( q, 1 - q->current, features, count );
+	}
+	else
+	{
+		q->featureCount[1 - q->current] = 0;
+	}
+	return true;
+}
+
+bool pdQuery_OutProject( pdPdQuery* q, pdVec3 from, pdVec3 to, pdVec3* outContact )
+{
+	return pdQuery_OutProjectEx( q, from, to, false, INFINITY, outContact );
+}
+
+// Features of the configuration x (A at most touching) into the candidate slot.
+bool pdQuery_GatherFeatures( pdPdQuery* q, pdVec3 x )
+{
+	pdTransform poseA = pdQuery_PoseA( q, x );
+	int count = 0;
+	const pdContactFeature* features = NULL;
+	pdStatus status = pdQuery_ContactFeatures( q, &poseA, q->tol, pdNeg( x ), &count, &features );
+	if ( status < 0 )
+	{
+		q->featureCount[1 - q->current] = 0;
+		return false;
+	}
+	pdQuery_StoreFeatures( q, 1 - q->current, features, count );
+	return true;
+}

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+// Private: the state of one PolyDepth query (pdPdQuery) that the driver (penetration.c) and its
+// stages share: out-projection (out_projection.c), in-projection (in_projection.c),
+// classification (classify.c), the iteration from a contact configuration (refine.c), the
+// searches around the best answer (direction_search.c) and the local PDs (local_pd.c).
+// Translations x are of A relative to the query configuration o = sc.frameA.p, world units.
+#pragma once
+
+#include "contact_space.h"
+#include "core.h"
+#include "initial_config.h"
+#include "penetration.h"
+
+#include <string.h>
+
+// The query state
+
+typedef struct pdPdQuery
+{
+	pdStartContext sc; ///< meshes, frames, tolerance, workspace, counters
+	const pdPenetrationDef* def;
+	double scale; ///< the smaller bounding-box diagonal
+	double tol;
+	double deadline; ///< pdNowMs() value, INFINITY when there is no budget
+	bool timeUp;
+	bool iterationLimit;
+	int iterations;
+	int nodeVisits;
+
+	bool haveBest;
+	pdVec3 best;
+	double bestLength;
+	int bestPlanes;
+	/// Distance between the surfaces at best when a free-gap check measured it exactly there
+	/// (<= 0 when unknown): the final verification then has nothing left to check.
+	double bestGap;
+
+	// Two feature sets (the current contact configuration and a candidate), swapped on accept.
+	pdContactFeature* features[2];
+	int featureCount[2];
+	int current;
+	pdContactPlane* planes;
+	pdContactPlane* memory; ///< the planes of the previous iterations of this start
+	int memoryCount;
+	int currentPlanes; ///< planes of the current contact configuration (first in planes)
+	double* lambda;
+} pdPdQuery;
+
+/// The pair's size: the smaller bounding-box diagonal, 1 for degenerate meshes.
+double pdPairScale( const pdMesh* meshA, const pdMesh* meshB );
+
+/// The contact tolerance a def gives the pair: what every relative threshold of a query scales with.
+double pdPairTolerance( const pdPenetrationDef* def, const pdMesh* meshA, const pdMesh* meshB );
+
+static inline pdTransform pdQuery_PoseA( const pdPdQuery* q, pdVec3 x )
+{
+	pdTransform pose;
+	pose.q = q->sc.rotationA;
+	pose.p = pdAdd( q->sc.frameA.p, x );
+	return pose;
+}
+
+static inline pdTransform pdQuery_PoseB( const pdPdQuery* q )
+{
+	pdTransform pose;
+	pose.q = q->sc.rotationB;
+	pose.p = q->sc.frameB.p;
+	return pose;
+}
+
+static inline bool pdQuery_OutOfTime( pdPdQuery* q )
+{
+	if ( !q->timeUp && q->deadline < INFINITY && pdNowMs() > q->deadline )
+	{
+		q->timeUp = true;
+	}
+	return q->timeUp;
+}
+
+// A bound within the contact tolerance cannot be improved by anything that matters: answers
+// are only defined up to the tolerance. Resting contacts (depths far below it) stop here.
+static inline bool pdQuery_Settled( const pdPdQuery* q )
+{
+	return q->haveBest && q->bestLength <= q->tol;
+}
+
+// gap: the distance measured at x by pdStart_FreeGap, or < 0 when x was not measured.
+static inline void pdQuery_Offer( pdPdQuery* q, pdVec3 x, int planes, double gap )
+{
+	double len = pdLength( x );
+	if ( pdIsFiniteVec( x ) && ( !q->haveBest || len < q->bestLength ) )
+	{
+		q->haveBest = true;
+		q->best = x;
+		q->bestLength = len;
+		q->bestPlanes = planes;
+		q->bestGap = gap;
+	}
+}
+
+static inline void pdQuery_Accept( pdPdQuery* q )
+{
+	q->current = 1 - q->current;
+}
+
+// Improvements smaller than this do not count: a start or an iteration must shorten the bound
+// by 0.1%, ten times finer than the accuracy the query promises (1%), and the iteration stops
+// instead of creeping along a curved contact space in ever smaller steps.
+#define PD_RELATIVE_IMPROVEMENT 1e-3
+static inline double pdQuery_Epsilon( const pdPdQuery* q, double length )
+{
+	return fmax( 1e-12 * q->scale, PD_RELATIVE_IMPROVEMENT * length );
+}
+
+// --- out_projection.c
+
+/// The contact features of A at poseA (B at its pose) within reach, approach as in
+/// pdContactFeatureDef, at most PD_MAX_PD_FEATURES (pdQueryContactFeatures).
+pdStatus pdQuery_ContactFeatures( pdPdQuery* q, const pdTransform* poseA, double reach, pdVec3 approach, int* outCount,
+								  const pdContactFeature** outFeatures );
+
+/// Copies count features (at most PD_MAX_PD_FEATURES) into feature slot `slot`.
+void pdQuery_StoreFeatures( pdPdQuery* q, int slot, const pdContactFeature* features, int count );
+
+// Out-projection: A moves from o + from toward o + to; the first contact configuration on the
+// way (relative to o) with its features in the candidate slot. knownFree: the caller has just
+// checked `from` with pdStart_Collides, so the sweep's own start check is skipped where it
+// applies the same containment rule. Features are gathered only for a contact the caller will
+// refine: one shorter than acceptBelow and not already within the tolerance of o (which
+// settles the query, see pdQuery_Settled).
+bool pdQuery_OutProjectEx( pdPdQuery* q, pdVec3 from, pdVec3 to, bool knownFree, double acceptBelow,
+						   pdVec3* outContact );
+
+/// pdQuery_OutProjectEx with a start not known free and every contact accepted.
+bool pdQuery_OutProject( pdPdQuery* q, pdVec3 from, pdVec3 to, pdVec3* outContact );
+
+/// Features of the configuration x (A at most touching) into the candidate slot.
+bool pdQuery_GatherFeatures( pdPdQuery* q, pdVec3 x );
+
+// --- in_projection.c
+
+/// The planes of the current contact configuration xc after orientation pruning, with the
+/// planes met earlier in this start that are still nearly active; returns their count.
+int pdQuery_BuildPlanes( pdPdQuery* q, pdVec3 xc );
+
+/// A direction along which every active pair separates (the in-projection of n_i . y >= 1),
+/// for backing off a contact configuration before the next out-projection.
+pdVec3 pdQuery_Escape( pdPdQuery* q, int planeCount, pdVec3 xc );
+
+// --- classify.c
+
+// pdStart_FreeGapGathering at x, the features into the candidate slot when the gap is within
+// the tolerance (*outGathered: x is a contact configuration). UNKNOWN when a cap kept the
+// traversal from measuring.
+pdStartGap pdQuery_ClassifyGathering( pdPdQuery* q, pdVec3 x, double* outGap, bool* outGathered );
+
+// Classifies x as pdStart_FreeGap does with `above` = the tolerance (true: free, with *outGap)
+// and, for a gap within the tolerance (x is a contact configuration), puts x's contact features
+// into the candidate slot as pdQuery_GatherFeatures does (*outGathered), from the same
+// traversal. Falls back to pdStart_FreeGap when the traversal was capped, leaving the features
+// to the caller.
+bool pdQuery_FreeGapGathering( pdPdQuery* q, pdVec3 x, double* outGap, bool* outGathered );
+
+/// No two triangles within the tolerance (the gap proof: the gathering's culls, then the exact
+/// triangle distance, ending at the first pair within) and, with checkContainment, neither
+/// closed solid inside the other: exactly what a distance query bounded by the tolerance (and
+/// pdCollide's containment test) decides, for less. False also when a cap kept the proof from
+/// seeing every pair.
+pdStatus pdQuery_ApartByTolerance( pdPdQuery* q, const pdTransform* poseA, const pdTransform* poseB,
+								   bool checkContainment, bool* outApart );
+
+/// The pair's state unless it penetrates: with a cache that remembers it apart, one proof
+/// traversal at the tolerance first; otherwise (or when that fails) a collision check, and for
+/// a pair not colliding the proof that tells separated from touching. *outClassified true:
+/// out->state (SEPARATED or TOUCHING) and out->nodeVisits are set and ioCache records the
+/// state. false: the pair collides and outCollide holds the intersecting triangle pairs.
+pdStatus pdQuery_ClassifyPair( pdPdQuery* q, const pdTransform* poseA, const pdTransform* poseB,
+							   pdPenetrationCache* ioCache, pdCollideResult* outCollide, pdPenetrationResult* out,
+							   bool* outClassified );
+
+// --- refine.c
+
+/// The PolyDepth iteration from the contact configuration xc (features in the current slot):
+/// in-project, classify the projection, out-project, until no step shortens the bound.
+void pdQuery_Refine( pdPdQuery* q, pdVec3 xc );
+
+// --- direction_search.c
+
+/// Cone search around the best answer's direction: up to `directions` probes at the bound,
+/// at most maxStarts of them refined. Returns the starts it refined.
+int pdQuery_ConeSearch( pdPdQuery* q, int directions, int maxStarts );
+
+/// Pattern search on the best answer's direction at shrinking angles. Returns the starts it refined.
+int pdQuery_DirectionSearch( pdPdQuery* q, int maxStarts );
+
+// --- local_pd.c
+
+/// The local PDs of the answer d into out->local, from the features gathered at A + d.
+void pdQuery_LocalPenetrations( pdPdQuery* q, pdVec3 d, pdPenetrationResult* out );
