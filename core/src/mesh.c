@@ -10,7 +10,7 @@
 #include "tri_distance.h"
 
 #include "core.h"
-#include "initial_config.h"
+#include "clearance.h"
 #include "sfog.h"
 
 #include <limits.h>
