@@ -5,6 +5,7 @@
 #include "initial_config.h"
 
 #include "core.h"
+#include "eigen.h"
 #include "proximity.h"
 #include "tri_distance.h"
 
@@ -377,62 +378,6 @@ static void pdAddCandidate( pdCandidateList* list, pdVec3 x, unsigned strategy, 
 	pdAddCandidateAfter( list, x, strategy, direction, priority, list->count );
 }
 
-// Eigenvectors of a symmetric 3x3 matrix by cyclic Jacobi (columns of v), eigenvalues in w.
-static void pdSymmetricEigen( double a[3][3], double v[3][3], double w[3] )
-{
-	for ( int i = 0; i < 3; ++i )
-	{
-		for ( int j = 0; j < 3; ++j )
-		{
-			v[i][j] = i == j ? 1.0 : 0.0;
-		}
-	}
-	for ( int sweep = 0; sweep < 32; ++sweep )
-	{
-		double off = fabs( a[0][1] ) + fabs( a[0][2] ) + fabs( a[1][2] );
-		double diag = fabs( a[0][0] ) + fabs( a[1][1] ) + fabs( a[2][2] );
-		if ( off <= 1e-15 * diag || off < 1e-300 )
-		{
-			break;
-		}
-		for ( int p = 0; p < 2; ++p )
-		{
-			for ( int q = p + 1; q < 3; ++q )
-			{
-				if ( fabs( a[p][q] ) < 1e-300 )
-				{
-					continue;
-				}
-				double theta = ( a[q][q] - a[p][p] ) / ( 2.0 * a[p][q] );
-				double t = ( theta >= 0.0 ? 1.0 : -1.0 ) / ( fabs( theta ) + sqrt( theta * theta + 1.0 ) );
-				double c = 1.0 / sqrt( t * t + 1.0 );
-				double s = t * c;
-				for ( int k = 0; k < 3; ++k )
-				{
-					double akp = a[k][p], akq = a[k][q];
-					a[k][p] = c * akp - s * akq;
-					a[k][q] = s * akp + c * akq;
-				}
-				for ( int k = 0; k < 3; ++k )
-				{
-					double apk = a[p][k], aqk = a[q][k];
-					a[p][k] = c * apk - s * aqk;
-					a[q][k] = s * apk + c * aqk;
-				}
-				for ( int k = 0; k < 3; ++k )
-				{
-					double vkp = v[k][p], vkq = v[k][q];
-					v[k][p] = c * vkp - s * vkq;
-					v[k][q] = s * vkp + c * vkq;
-				}
-			}
-		}
-	}
-	w[0] = a[0][0];
-	w[1] = a[1][1];
-	w[2] = a[2][2];
-}
-
 #define PD_NORMAL_CLUSTERS 24
 #define PD_NORMAL_DIRECTIONS 8
 
@@ -564,8 +509,11 @@ static void pdAddPrincipalAxisCandidates( pdStartContext* ctx, pdCandidateList* 
 			mean = pdScale( mean, 1.0 / weight );
 			continue;
 		}
+		// Entries strictly below 1e-300 are negligible; no relative test.
+		double tiny = nextafter( 1e-300, 0.0 );
+		pdEigenDef eigenDef = { .stopFloor = tiny, .skipFloor = tiny, .skipRelative = 0.0 };
 		double v[3][3], w[3];
-		pdSymmetricEigen( cov, v, w );
+		pdSymmetricEigen( cov, &eigenDef, v, w );
 		// The thinnest axis of the overlap first: pushing across it is usually shortest.
 		int order[3] = { 0, 1, 2 };
 		for ( int i = 0; i < 3; ++i )
