@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Private: free (collision-free) configurations for PolyDepth (initial_config.c).
+// Private: free (collision-free) configurations for PolyDepth: start candidates
+// (initial_config.c) and the static checks they are verified with (start_checks.c).
 #pragma once
 
 #include "clearance.h"

@@ -11,26 +11,7 @@ extern "C" {
 #include "shapes.h"
 }
 
-namespace
-{
-
-struct Mesh
-{
-	pdSoup soup = {};
-	pdMesh* mesh = nullptr;
-	~Mesh()
-	{
-		pdDestroyMesh( mesh );
-		pdFreeSoup( &soup );
-	}
-	bool Make()
-	{
-		mesh = pdSoupCreateMesh( &soup, nullptr );
-		return mesh != nullptr;
-	}
-};
-
-} // namespace
+#include "start_fixture.h"
 
 TEST( PdInitialConfig, TorusHoleIsAMaximallyClearPoint )
 {
