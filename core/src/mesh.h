@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Private: the mesh layout every stage reads. Owned by mesh.c (creation, validation,
-// adjacency); bvh.c fills `bvh`, sfog.c fills `sfog`, clearance.c fills the clearance points
-// and inner balls.
+// Private: the mesh layout every stage reads. Owned by mesh.c (creation), mesh_validate.c
+// (validation) and mesh_topology.c (adjacency, shape); bvh.c fills `bvh`, sfog.c fills `sfog`,
+// clearance.c fills the clearance points and inner balls.
 #pragma once
 
 #include "bvh.h"

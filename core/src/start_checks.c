@@ -108,8 +108,8 @@ static bool pdStart_Contained( pdStartContext* ctx, const pdFrame* rel )
 	const pdMesh* meshA = ctx->meshA;
 	const pdMesh* meshB = ctx->meshB;
 	pdStart_PrepareSamples( ctx );
-	if ( meshB->closed &&
-		 pdStart_BoxInside( ctx->sampleLoA, ctx->sampleHiA, rel->p, meshB->boundsMin, meshB->boundsMax, meshB->diagonal ) )
+	if ( meshB->closed && pdStart_BoxInside( ctx->sampleLoA, ctx->sampleHiA, rel->p, meshB->boundsMin, meshB->boundsMax,
+											 meshB->diagonal ) )
 	{
 		pdVec3 p = pdFrameApply( rel, meshA->vertices[meshA->triangles[0][0]] );
 		if ( pdMesh_ContainsPoint( meshB, p, ctx->ws ) )
@@ -118,8 +118,8 @@ static bool pdStart_Contained( pdStartContext* ctx, const pdFrame* rel )
 		}
 	}
 	pdVec3 offsetB = pdMulMTV( &rel->r, pdNeg( rel->p ) ); // B's origin in A's frame
-	if ( meshA->closed &&
-		 pdStart_BoxInside( ctx->sampleLoB, ctx->sampleHiB, offsetB, meshA->boundsMin, meshA->boundsMax, meshA->diagonal ) )
+	if ( meshA->closed && pdStart_BoxInside( ctx->sampleLoB, ctx->sampleHiB, offsetB, meshA->boundsMin,
+											 meshA->boundsMax, meshA->diagonal ) )
 	{
 		pdVec3 p = pdMulMTV( &rel->r, pdSub( meshB->vertices[meshB->triangles[0][0]], rel->p ) );
 		if ( pdMesh_ContainsPoint( meshA, p, ctx->ws ) )
@@ -280,9 +280,9 @@ pdStartGap pdStart_FreeGapGathering( pdStartContext* ctx, pdVec3 x, pdVec3 appro
 	int count = 0;
 	const pdContactFeature* features = NULL;
 	int closest[2];
-	pdStatus status = pdContactFeatures_GatherMeasuringGap( ctx->meshA, &poseA, ctx->meshB, &poseB, ctx->tolerance,
-															 approach, maxFeatures, ctx->ws, &count, &features,
-															 &distance, closest, &visits );
+	pdStatus status =
+		pdContactFeatures_GatherMeasuringGap( ctx->meshA, &poseA, ctx->meshB, &poseB, ctx->tolerance, approach,
+											  maxFeatures, ctx->ws, &count, &features, &distance, closest, &visits );
 	ctx->nodeVisits += visits;
 	if ( status != PD_STATUS_OK )
 	{

@@ -92,7 +92,8 @@ static void pdSetContactFeature( pdContactFeature* c, pdContactKind kind, pdTriF
 
 // VF: owned vertices of a over the face of b; FV: owned vertices of b under the face of a.
 // Appends to out; returns the new count.
-static int pdVertexFaceFeatures( const pdFeaturePair* p, unsigned ownA, unsigned ownB, pdContactFeature* out, int count )
+static int pdVertexFaceFeatures( const pdFeaturePair* p, unsigned ownA, unsigned ownB, pdContactFeature* out,
+								 int count )
 {
 	for ( int side = 0; side < 2; ++side )
 	{
@@ -242,8 +243,8 @@ static int pdEdgeEdgeFeatures( const pdFeaturePair* p, unsigned ownA, unsigned o
 	return count;
 }
 
-int pdTriangleOwnedContactFeatures( const pdVec3 a[3], const pdVec3 b[3], double tolerance,
-									pdVec3 approachDirection, unsigned ownA, unsigned ownB, pdContactFeature out[15] )
+int pdTriangleOwnedContactFeatures( const pdVec3 a[3], const pdVec3 b[3], double tolerance, pdVec3 approachDirection,
+									unsigned ownA, unsigned ownB, pdContactFeature out[15] )
 {
 	pdFeaturePair p;
 	pdFeaturePairInit( a, b, tolerance, approachDirection, &p );

@@ -7,7 +7,8 @@
 
 #include <cmath>
 
-extern "C" {
+extern "C"
+{
 #include "initial_config.h"
 #include "proximity.h"
 #include "shapes.h"
@@ -29,7 +30,8 @@ struct Mesh
 	}
 };
 
-inline bool CollidesIndependently( const pdMesh* a, pdTransform pa, pdVec3 x, const pdMesh* b, pdTransform pb, pdWorkspace* ws )
+inline bool CollidesIndependently( const pdMesh* a, pdTransform pa, pdVec3 x, const pdMesh* b, pdTransform pb,
+								   pdWorkspace* ws )
 {
 	pa.p = pdAdd( pa.p, x );
 	pdCollideResult r;
@@ -38,7 +40,8 @@ inline bool CollidesIndependently( const pdMesh* a, pdTransform pa, pdVec3 x, co
 	return r.colliding;
 }
 
-inline pdStartContext Context( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pdTransform& pb, pdWorkspace* ws )
+inline pdStartContext Context( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pdTransform& pb,
+							   pdWorkspace* ws )
 {
 	pdStartContext ctx = {};
 	ctx.meshA = a;

@@ -5,7 +5,8 @@
 
 #include <cmath>
 
-extern "C" {
+extern "C"
+{
 #include "clearance.h"
 #include "proximity.h"
 #include "shapes.h"

@@ -56,7 +56,8 @@ void ExpectEigenpairs( const double a[3][3], const double v[3][3], const double 
 
 TEST( PdEigen, RecoversKnownEigenpairsWithEitherThresholdSet )
 {
-	const pdEigenDef defs[2] = { { 0.0, 1e-300, 1e-14 }, { std::nextafter( 1e-300, 0.0 ), std::nextafter( 1e-300, 0.0 ), 0.0 } };
+	const pdEigenDef defs[2] = { { 0.0, 1e-300, 1e-14 },
+								 { std::nextafter( 1e-300, 0.0 ), std::nextafter( 1e-300, 0.0 ), 0.0 } };
 	const double eigenvalues[3][3] = { { 3.0, 1.0, 0.25 }, { 2.0, 2.0, 5.0 }, { 1e-6, 4.0, 4.0 + 1e-9 } };
 	for ( const pdEigenDef& def : defs )
 	{

@@ -12,7 +12,10 @@
 namespace
 {
 
-void ExpectUnit( const pdContactFeature& c ) { EXPECT_NEAR( pdLength( c.normal ), 1.0, 1e-12 ); }
+void ExpectUnit( const pdContactFeature& c )
+{
+	EXPECT_NEAR( pdLength( c.normal ), 1.0, 1e-12 );
+}
 
 TEST( PdTriDistance, ContactVertexOnFace )
 {

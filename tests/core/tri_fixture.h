@@ -23,20 +23,44 @@ struct LdVec
 	Ld x, y, z;
 };
 
-inline LdVec L( pdVec3 v ) { return { v.x, v.y, v.z }; }
-inline LdVec operator-( LdVec a, LdVec b ) { return { a.x - b.x, a.y - b.y, a.z - b.z }; }
-inline LdVec operator+( LdVec a, LdVec b ) { return { a.x + b.x, a.y + b.y, a.z + b.z }; }
-inline LdVec operator*( LdVec a, Ld s ) { return { a.x * s, a.y * s, a.z * s }; }
-inline Ld Dot( LdVec a, LdVec b ) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-inline LdVec Cross( LdVec a, LdVec b ) { return { a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x }; }
-inline Ld Clamp01( Ld x ) { return x < 0 ? 0 : ( x > 1 ? 1 : x ); }
+inline LdVec L( pdVec3 v )
+{
+	return { v.x, v.y, v.z };
+}
+inline LdVec operator-( LdVec a, LdVec b )
+{
+	return { a.x - b.x, a.y - b.y, a.z - b.z };
+}
+inline LdVec operator+( LdVec a, LdVec b )
+{
+	return { a.x + b.x, a.y + b.y, a.z + b.z };
+}
+inline LdVec operator*( LdVec a, Ld s )
+{
+	return { a.x * s, a.y * s, a.z * s };
+}
+inline Ld Dot( LdVec a, LdVec b )
+{
+	return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+inline LdVec Cross( LdVec a, LdVec b )
+{
+	return { a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x };
+}
+inline Ld Clamp01( Ld x )
+{
+	return x < 0 ? 0 : ( x > 1 ? 1 : x );
+}
 
 struct Tri
 {
 	pdVec3 v[3];
 };
 
-inline pdVec3 V( double x, double y, double z ) { return pdVec3{ x, y, z }; }
+inline pdVec3 V( double x, double y, double z )
+{
+	return pdVec3{ x, y, z };
+}
 
 // --- Independent reference (long double, simple formulas) -------------------------------
 
@@ -150,7 +174,7 @@ inline Ld RefDistance( const Tri& a, const Tri& b, bool* pierced = nullptr )
 		for ( int j = 0; j < 3; ++j )
 		{
 			best = std::min( best, RefSegmentSegmentSq( L( a.v[i] ), L( a.v[( i + 1 ) % 3] ), L( b.v[j] ),
-														 L( b.v[( j + 1 ) % 3] ) ) );
+														L( b.v[( j + 1 ) % 3] ) ) );
 		}
 	}
 	return sqrtl( best );
@@ -203,13 +227,31 @@ struct IVec
 {
 	int64_t x, y, z;
 };
-inline IVec ISub( IVec a, IVec b ) { return { a.x - b.x, a.y - b.y, a.z - b.z }; }
-inline IVec ICross( IVec a, IVec b ) { return { a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x }; }
-inline int64_t IDot( IVec a, IVec b ) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-inline bool IZero( IVec a ) { return a.x == 0 && a.y == 0 && a.z == 0; }
-inline int Sign( int64_t x ) { return ( x > 0 ) - ( x < 0 ); }
+inline IVec ISub( IVec a, IVec b )
+{
+	return { a.x - b.x, a.y - b.y, a.z - b.z };
+}
+inline IVec ICross( IVec a, IVec b )
+{
+	return { a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x };
+}
+inline int64_t IDot( IVec a, IVec b )
+{
+	return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+inline bool IZero( IVec a )
+{
+	return a.x == 0 && a.y == 0 && a.z == 0;
+}
+inline int Sign( int64_t x )
+{
+	return ( x > 0 ) - ( x < 0 );
+}
 
-inline bool OriginInSegment( IVec p, IVec q ) { return IZero( ICross( p, q ) ) && IDot( p, q ) <= 0; }
+inline bool OriginInSegment( IVec p, IVec q )
+{
+	return IZero( ICross( p, q ) ) && IDot( p, q ) <= 0;
+}
 
 inline bool OriginInTriangle( IVec p, IVec q, IVec r )
 {
@@ -219,11 +261,14 @@ inline bool OriginInTriangle( IVec p, IVec q, IVec r )
 		return false; // degenerate ones are covered by the segments
 	}
 	IVec o = { 0, 0, 0 };
-	return IDot( ICross( ISub( q, p ), ISub( o, p ) ), n ) >= 0 && IDot( ICross( ISub( r, q ), ISub( o, q ) ), n ) >= 0 &&
-		   IDot( ICross( ISub( p, r ), ISub( o, r ) ), n ) >= 0;
+	return IDot( ICross( ISub( q, p ), ISub( o, p ) ), n ) >= 0 &&
+		   IDot( ICross( ISub( r, q ), ISub( o, q ) ), n ) >= 0 && IDot( ICross( ISub( p, r ), ISub( o, r ) ), n ) >= 0;
 }
 
-inline int64_t Orient( IVec a, IVec b, IVec c, IVec d ) { return IDot( ISub( b, a ), ICross( ISub( c, a ), ISub( d, a ) ) ); }
+inline int64_t Orient( IVec a, IVec b, IVec c, IVec d )
+{
+	return IDot( ISub( b, a ), ICross( ISub( c, a ), ISub( d, a ) ) );
+}
 
 inline bool OriginInTetra( IVec p, IVec q, IVec r, IVec s )
 {
@@ -346,7 +391,10 @@ inline double Size( const Tri& a, const Tri& b )
 	return m;
 }
 
-inline double Gap( pdVec3 a, pdVec3 b ) { return pdLength( pdSub( a, b ) ); }
+inline double Gap( pdVec3 a, pdVec3 b )
+{
+	return pdLength( pdSub( a, b ) );
+}
 
 // The unit right triangle in the z = 0 plane, the fixed partner of the special configurations.
 const Tri kBase = { { V( 0, 0, 0 ), V( 1, 0, 0 ), V( 0, 1, 0 ) } };
