@@ -35,8 +35,8 @@ static inline double pdDistanceSq( pdVec3 a, pdVec3 b ) { return pdLengthSq( pdS
 /// (including -0.0 and +0.0) the second operand is returned.
 static inline double pdMinD( double a, double b ) { return a < b ? a : b; }
 static inline double pdMaxD( double a, double b ) { return a > b ? a : b; }
-/// Per component min/max; for equal components the first operand's is returned (the scene
-/// hashes see which zero a box corner keeps, so the operand order is part of the contract).
+/// Per component min/max; for equal components (-0.0 and +0.0 included) the first operand's is
+/// returned: a box accumulated as lo = pdMin3( lo, p ) keeps the earlier point's value on ties.
 static inline pdVec3 pdMin3( pdVec3 a, pdVec3 b ) { return pdV3( pdMinD( b.x, a.x ), pdMinD( b.y, a.y ), pdMinD( b.z, a.z ) ); }
 static inline pdVec3 pdMax3( pdVec3 a, pdVec3 b ) { return pdV3( pdMaxD( b.x, a.x ), pdMaxD( b.y, a.y ), pdMaxD( b.z, a.z ) ); }
 static inline pdVec3 pdLerp( pdVec3 a, pdVec3 b, double t ) { return pdMulAdd( a, t, pdSub( b, a ) ); }
