@@ -5,6 +5,7 @@
 #include "bvh.h"
 
 #include "core.h"
+#include "eigen.h"
 #include "mesh.h"
 
 #include <string.h>
@@ -18,55 +19,9 @@ typedef struct pdBuildTask
 	int depth;
 } pdBuildTask;
 
-// Symmetric 3x3 eigenvectors by cyclic Jacobi (fixed sweep cap). Columns of outAxes.
-static void pdSymmetricEigen( double a[3][3], double v[3][3] )
-{
-	memset( v, 0, 9 * sizeof( double ) );
-	v[0][0] = v[1][1] = v[2][2] = 1.0;
-	for ( int sweep = 0; sweep < 32; ++sweep )
-	{
-		double off = fabs( a[0][1] ) + fabs( a[0][2] ) + fabs( a[1][2] );
-		double diag = fabs( a[0][0] ) + fabs( a[1][1] ) + fabs( a[2][2] );
-		if ( off <= 1e-15 * diag || off == 0.0 )
-		{
-			return;
-		}
-		for ( int p = 0; p < 2; ++p )
-		{
-			for ( int q = p + 1; q < 3; ++q )
-			{
-				double apq = a[p][q];
-				// Skip negligible entries (also keeps theta and theta^2 finite).
-				if ( fabs( apq ) <= 1e-300 || fabs( apq ) < 1e-14 * fabs( a[q][q] - a[p][p] ) )
-				{
-					continue;
-				}
-				double theta = ( a[q][q] - a[p][p] ) / ( 2.0 * apq );
-				double t = ( theta >= 0.0 ? 1.0 : -1.0 ) / ( fabs( theta ) + sqrt( theta * theta + 1.0 ) );
-				double cs = 1.0 / sqrt( t * t + 1.0 );
-				double sn = t * cs;
-				for ( int k = 0; k < 3; ++k )
-				{
-					double akp = a[k][p], akq = a[k][q];
-					a[k][p] = cs * akp - sn * akq;
-					a[k][q] = sn * akp + cs * akq;
-				}
-				for ( int k = 0; k < 3; ++k )
-				{
-					double apk = a[p][k], aqk = a[q][k];
-					a[p][k] = cs * apk - sn * aqk;
-					a[q][k] = sn * apk + cs * aqk;
-				}
-				for ( int k = 0; k < 3; ++k )
-				{
-					double vkp = v[k][p], vkq = v[k][q];
-					v[k][p] = cs * vkp - sn * vkq;
-					v[k][q] = sn * vkp + cs * vkq;
-				}
-			}
-		}
-	}
-}
+// Thresholds the node boxes' principal axes are computed with: rotations whose entry is
+// negligible against the gap between the two diagonal entries are skipped.
+static const pdEigenDef pdBvhEigenDef = { .stopFloor = 0.0, .skipFloor = 1e-300, .skipRelative = 1e-14 };
 
 // Fits the box of the triangles order[0..count) into node (principal axes or AABB).
 static void pdFitNode( pdBvhNode* node, const pdMesh* mesh, const int* order, int count, double pad )
@@ -105,7 +60,7 @@ static void pdFitNode( pdBvhNode* node, const pdMesh* mesh, const int* order, in
 	cov[2][0] = cov[0][2];
 	cov[2][1] = cov[1][2];
 	double ev[3][3];
-	pdSymmetricEigen( cov, ev );
+	pdSymmetricEigen( cov, &pdBvhEigenDef, ev, NULL );
 
 	// Orthonormal right-handed axes from the eigenvectors (re-orthogonalised).
 	pdVec3 u0 = pdNormalize( pdV3( ev[0][0], ev[1][0], ev[2][0] ) );

@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,24 @@ void* pdAllocZeroed( size_t size )
 		memset( memory, 0, size );
 	}
 	return memory;
+}
+
+void* pdAllocArray( size_t count, size_t element, size_t* ioBytes )
+{
+	if ( count == 0 )
+	{
+		return NULL;
+	}
+	if ( count > SIZE_MAX / element )
+	{
+		return NULL;
+	}
+	void* p = pdAlloc( count * element );
+	if ( p != NULL )
+	{
+		*ioBytes += count * element;
+	}
+	return p;
 }
 
 void pdFree( void* memory, size_t size )

@@ -8,6 +8,9 @@
 
 void* pdAlloc( size_t size );
 void* pdAllocZeroed( size_t size );
+/// An array of count elements (NULL when count is 0, the size overflows or allocation fails);
+/// adds its size in bytes to *ioBytes on success.
+void* pdAllocArray( size_t count, size_t element, size_t* ioBytes );
 /// Grows (or shrinks) a block from oldSize to newSize bytes, preserving min(old,new) bytes.
 void* pdRealloc( void* memory, size_t oldSize, size_t newSize );
 void pdFree( void* memory, size_t size );

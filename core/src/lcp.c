@@ -72,6 +72,138 @@ static double pdOffsetScale( const pdContactPlane* planes, int count )
 	return scale;
 }
 
+// The dual active-set method's state: the current point and the active planes (at most 3 in
+// 3-D) with their multipliers.
+typedef struct pdActiveSet
+{
+	pdVec3 x;
+	int active[3];
+	double lambda[3];
+	int count;
+} pdActiveSet;
+
+typedef enum pdActiveStep
+{
+	PD_ACTIVE_STEP_DROPPED,    ///< an active multiplier reached zero first: its plane left the set
+	PD_ACTIVE_STEP_ADDED,      ///< the new plane became satisfied and joined the set
+	PD_ACTIVE_STEP_SINGULAR,   ///< the active normals were dependent (cannot happen for a valid set)
+	PD_ACTIVE_STEP_INFEASIBLE, ///< the new plane conflicts with the active ones
+} pdActiveStep;
+
+// The most violated plane (by more than tol) not yet active, or -1 when none is.
+static int pdMostViolated( const pdContactPlane* planes, int count, const pdActiveSet* set, double tol )
+{
+	int p = -1;
+	double worst = tol;
+	for ( int i = 0; i < count; ++i )
+	{
+		bool isActive = false;
+		for ( int a = 0; a < set->count; ++a )
+		{
+			isActive = isActive || set->active[a] == i;
+		}
+		double violation = planes[i].offset - pdDot( planes[i].normal, set->x );
+		if ( !isActive && violation > worst )
+		{
+			worst = violation;
+			p = i;
+		}
+	}
+	return p;
+}
+
+// Coefficients r of np in the active normals (least squares by the normal equations). False
+// when the active normals are dependent.
+static bool pdActiveCoefficients( const pdActiveSet* set, const pdContactPlane* planes, pdVec3 np, double r[3] )
+{
+	double g[3][3], b[3];
+	for ( int i = 0; i < set->count; ++i )
+	{
+		pdVec3 ni = planes[set->active[i]].normal;
+		for ( int j = 0; j < set->count; ++j )
+		{
+			g[i][j] = pdDot( ni, planes[set->active[j]].normal );
+		}
+		b[i] = pdDot( ni, np );
+	}
+	return pdSolveSmall( g, b, set->count, r );
+}
+
+// One step toward satisfying plane p, whose multiplier so far is *ioLambdaP: x moves along z,
+// the part of p's normal the active normals do not span, until p is satisfied (t1) or an active
+// multiplier reaches zero (t2), whichever comes first; that plane is dropped, or p is added.
+static pdActiveStep pdActiveSet_Step( pdActiveSet* set, const pdContactPlane* planes, int p, double* ioLambdaP )
+{
+	pdVec3 np = planes[p].normal;
+	double r[3] = { 0.0, 0.0, 0.0 };
+	if ( set->count > 0 && !pdActiveCoefficients( set, planes, np, r ) )
+	{
+		return PD_ACTIVE_STEP_SINGULAR;
+	}
+	pdVec3 z = np;
+	for ( int i = 0; i < set->count; ++i )
+	{
+		z = pdMulAdd( z, -r[i], planes[set->active[i]].normal );
+	}
+	double zz = pdDot( z, z );
+
+	double t1 = INFINITY;
+	if ( zz > 1e-18 )
+	{
+		t1 = ( planes[p].offset - pdDot( np, set->x ) ) / zz;
+	}
+	double t2 = INFINITY;
+	int drop = -1;
+	for ( int i = 0; i < set->count; ++i )
+	{
+		if ( r[i] > 1e-15 )
+		{
+			double t = set->lambda[i] / r[i];
+			if ( t < t2 )
+			{
+				t2 = t;
+				drop = i;
+			}
+		}
+	}
+	if ( t1 == INFINITY && t2 == INFINITY )
+	{
+		// np is spanned by the active normals with non-positive weights: no point satisfies
+		// them all.
+		return PD_ACTIVE_STEP_INFEASIBLE;
+	}
+
+	double t = t1 < t2 ? t1 : t2;
+	if ( t1 != INFINITY )
+	{
+		set->x = pdMulAdd( set->x, t, z );
+	}
+	for ( int i = 0; i < set->count; ++i )
+	{
+		set->lambda[i] -= t * r[i];
+	}
+	*ioLambdaP += t;
+
+	if ( t2 <= t1 )
+	{
+		// Partial step: a multiplier reached zero; drop its plane (the caller retries with p).
+		for ( int i = drop; i + 1 < set->count; ++i )
+		{
+			set->active[i] = set->active[i + 1];
+			set->lambda[i] = set->lambda[i + 1];
+		}
+		set->count -= 1;
+		return PD_ACTIVE_STEP_DROPPED;
+	}
+	if ( set->count < 3 )
+	{
+		set->active[set->count] = p;
+		set->lambda[set->count] = *ioLambdaP;
+		set->count += 1;
+	}
+	return PD_ACTIVE_STEP_ADDED;
+}
+
 pdLcpResult pdSolveInProjection( const pdContactPlane* planes, int count, int maxIterations, double* outLambda )
 {
 	pdLcpResult result;
@@ -97,155 +229,54 @@ pdLcpResult pdSolveInProjection( const pdContactPlane* planes, int count, int ma
 	// depend on the model's units.
 	double tol = 1e-12 * pdOffsetScale( planes, count );
 
-	pdVec3 x = pdV3( 0.0, 0.0, 0.0 );
-	int active[3];
-	double lambda[3];
-	int activeCount = 0;
+	pdActiveSet set;
+	set.x = pdV3( 0.0, 0.0, 0.0 );
+	set.count = 0;
 	bool done = false;
-
 	while ( result.iterations < maxIterations )
 	{
-		// The most violated plane not yet active.
-		int p = -1;
-		double worst = tol;
-		for ( int i = 0; i < count; ++i )
-		{
-			bool isActive = false;
-			for ( int a = 0; a < activeCount; ++a )
-			{
-				isActive = isActive || active[a] == i;
-			}
-			double violation = planes[i].offset - pdDot( planes[i].normal, x );
-			if ( !isActive && violation > worst )
-			{
-				worst = violation;
-				p = i;
-			}
-		}
+		int p = pdMostViolated( planes, count, &set, tol );
 		if ( p < 0 )
 		{
 			done = true;
 			break;
 		}
-
 		double lambdaP = 0.0;
-		pdVec3 np = planes[p].normal;
 		bool added = false;
 		while ( !added && result.iterations < maxIterations )
 		{
 			result.iterations += 1;
-
-			// Split np into the part spanned by the active normals (coefficients r) and the rest z.
-			double r[3] = { 0.0, 0.0, 0.0 };
-			if ( activeCount > 0 )
+			pdActiveStep step = pdActiveSet_Step( &set, planes, p, &lambdaP );
+			if ( step == PD_ACTIVE_STEP_SINGULAR || step == PD_ACTIVE_STEP_INFEASIBLE )
 			{
-				double g[3][3], b[3];
-				for ( int i = 0; i < activeCount; ++i )
-				{
-					pdVec3 ni = planes[active[i]].normal;
-					for ( int j = 0; j < activeCount; ++j )
-					{
-						g[i][j] = pdDot( ni, planes[active[j]].normal );
-					}
-					b[i] = pdDot( ni, np );
-				}
-				if ( !pdSolveSmall( g, b, activeCount, r ) )
-				{
-					// Cannot happen for independent active normals; treat as converged-as-is.
-					result.x = x;
-					result.activeCount = activeCount;
-					return result;
-				}
-			}
-			pdVec3 z = np;
-			for ( int i = 0; i < activeCount; ++i )
-			{
-				z = pdMulAdd( z, -r[i], planes[active[i]].normal );
-			}
-			double zz = pdDot( z, z );
-
-			double t1 = INFINITY;
-			if ( zz > 1e-18 )
-			{
-				t1 = ( planes[p].offset - pdDot( np, x ) ) / zz;
-			}
-			double t2 = INFINITY;
-			int drop = -1;
-			for ( int i = 0; i < activeCount; ++i )
-			{
-				if ( r[i] > 1e-15 )
-				{
-					double t = lambda[i] / r[i];
-					if ( t < t2 )
-					{
-						t2 = t;
-						drop = i;
-					}
-				}
-			}
-
-			if ( t1 == INFINITY && t2 == INFINITY )
-			{
-				// np is spanned by the active normals with non-positive weights: no point
-				// satisfies them all.
-				result.infeasible = true;
-				result.x = x;
-				result.activeCount = activeCount;
+				// Singular: treated as converged-as-is (not converged, not infeasible).
+				result.infeasible = step == PD_ACTIVE_STEP_INFEASIBLE;
+				result.x = set.x;
+				result.activeCount = set.count;
 				return result;
 			}
-
-			double t = t1 < t2 ? t1 : t2;
-			if ( t1 != INFINITY )
-			{
-				x = pdMulAdd( x, t, z );
-			}
-			for ( int i = 0; i < activeCount; ++i )
-			{
-				lambda[i] -= t * r[i];
-			}
-			lambdaP += t;
-
-			if ( t2 <= t1 )
-			{
-				// Partial step: a multiplier reached zero, drop its plane and retry with p.
-				for ( int i = drop; i + 1 < activeCount; ++i )
-				{
-					active[i] = active[i + 1];
-					lambda[i] = lambda[i + 1];
-				}
-				activeCount -= 1;
-			}
-			else
-			{
-				if ( activeCount < 3 )
-				{
-					active[activeCount] = p;
-					lambda[activeCount] = lambdaP;
-					activeCount += 1;
-				}
-				added = true;
-			}
+			added = step == PD_ACTIVE_STEP_ADDED;
 		}
 	}
 
-	result.x = x;
-	result.activeCount = activeCount;
+	result.x = set.x;
+	result.activeCount = set.count;
 	if ( !done )
 	{
 		// Out of steps: it converged only if nothing is violated any more.
 		double worst = 0.0;
 		for ( int i = 0; i < count; ++i )
 		{
-			worst = fmax( worst, planes[i].offset - pdDot( planes[i].normal, x ) );
+			worst = fmax( worst, planes[i].offset - pdDot( planes[i].normal, set.x ) );
 		}
 		done = worst <= 1e-9 * fmax( pdOffsetScale( planes, count ), DBL_MIN );
 	}
 	result.converged = done;
 	if ( outLambda != NULL )
 	{
-		for ( int i = 0; i < activeCount; ++i )
+		for ( int i = 0; i < set.count; ++i )
 		{
-			outLambda[active[i]] = lambda[i] > 0.0 ? lambda[i] : 0.0;
+			outLambda[set.active[i]] = set.lambda[i] > 0.0 ? set.lambda[i] : 0.0;
 		}
 	}
 	return result;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Private: the mesh layout every stage reads. Owned by mesh.c (creation, validation,
-// adjacency); bvh.c fills `bvh`, sfog.c fills `sfog`, initial_config.c fills the clearance points.
+// Private: the mesh layout every stage reads. Owned by mesh.c (creation), mesh_validate.c
+// (validation) and mesh_topology.c (adjacency, shape); bvh.c fills `bvh`, sfog.c fills `sfog`,
+// clearance.c fills the clearance points and inner balls.
 #pragma once
 
 #include "bvh.h"
@@ -74,10 +75,10 @@ struct pdMesh
 	struct pdSfog* sfog;      ///< orientation graph, NULL when not built
 
 	int clearanceCount;
-	pdVec3* clearancePoints;  ///< maximally clear configurations, mesh frame (initial_config.c)
+	pdVec3* clearancePoints;  ///< maximally clear configurations, mesh frame (clearance.c)
 	double* clearanceRadii;   ///< clearance (distance to the surface) of each point
 
-	/// Balls inside a closed mesh's solid, largest first (initial_config.c): two meshes whose
+	/// Balls inside a closed mesh's solid, largest first (clearance.c): two meshes whose
 	/// balls overlap collide, which settles most static checks of deep configurations.
 	int innerBallCount;
 	struct pdBall* innerBalls;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Triangle-pair primitives: distance with closest features, intersection, translational
-// time of impact and contact-feature enumeration.
+// Triangle-pair primitives: distance with closest features, intersection and translational
+// time of impact (the contact features of a pair are in tri_features.c).
 //
 // Robustness strategy:
 //  - every query first puts each triangle's vertices in lexicographic order and the pair in
@@ -12,6 +12,7 @@
 //    distances; the pair touches when that minimum is within 1e-12 of the triangles' size, or
 //    when an edge strictly crosses the other face (sign tests only, exact on integer inputs).
 #include "tri_distance.h"
+#include "tri_local.h"
 
 #include <float.h>
 
@@ -26,12 +27,6 @@
 #define PD_TRI_PARALLEL_SIN_SQ 1e-6
 // Newton cap for the time of impact.
 #define PD_TRI_TOI_MAX_ITERATIONS 64
-
-typedef struct pdTriCanon
-{
-	pdVec3 v[3];
-	int perm[3]; // v[k] = input[perm[k]]
-} pdTriCanon;
 
 typedef struct pdTriPairResult
 {
@@ -58,7 +53,7 @@ static int pdLexCompare( pdVec3 a, pdVec3 b )
 	return 0;
 }
 
-static void pdCanonTriangle( const pdVec3 in[3], pdTriCanon* out )
+void pdCanonTriangle( const pdVec3 in[3], pdTriCanon* out )
 {
 	int p[3] = { 0, 1, 2 };
 	// Three-element sorting network; ties keep a fixed order, and tied vertices are equal anyway.
@@ -100,8 +95,7 @@ static int pdCanonCompare( const pdTriCanon* a, const pdTriCanon* b )
 	return 0;
 }
 
-// Maps a feature of the canonical triangle back to the caller's vertex order.
-static pdTriFeature pdMapFeature( const pdTriCanon* c, pdTriFeature f )
+pdTriFeature pdMapFeature( const pdTriCanon* c, pdTriFeature f )
 {
 	pdTriFeature r = f;
 	if ( f.type == PD_FEATURE_VERTEX )
@@ -122,12 +116,6 @@ static pdTriFeature pdMapFeature( const pdTriCanon* c, pdTriFeature f )
 }
 
 static inline double pdClamp01( double x ) { return x < 0.0 ? 0.0 : ( x > 1.0 ? 1.0 : x ); }
-
-static inline pdTriFeature pdMakeFeature( pdFeatureType type, int index )
-{
-	pdTriFeature f = { type, index };
-	return f;
-}
 
 // Feature of segment i (vertex i -> i+1) at parameter s.
 static inline pdTriFeature pdSegmentFeature( int i, double s )
@@ -154,10 +142,7 @@ static inline double pdSegmentPairDistSq( pdVec3 p, pdVec3 d1, double s, pdVec3 
 	return pdDistanceSq( pdMulAdd( p, s, d1 ), pdMulAdd( q, t, d2 ) );
 }
 
-// Closest points of segments p + s*d1 and q + t*d2, s,t in [0,1]. Handles zero-length and
-// parallel segments; nearly parallel ones also try the four endpoint projections, because
-// there the interior solution is ill-conditioned. Returns the squared distance.
-static double pdSegmentSegment( pdVec3 p, pdVec3 d1, pdVec3 q, pdVec3 d2, double pointSq, double* outS, double* outT )
+double pdSegmentSegment( pdVec3 p, pdVec3 d1, pdVec3 q, pdVec3 d2, double pointSq, double* outS, double* outT )
 {
 	pdVec3 r = pdSub( p, q );
 	double a = pdDot( d1, d1 );
@@ -248,19 +233,7 @@ static inline double pdMaxEdgeSq( const pdVec3 e[3] )
 	return pdMaxD( pdLengthSq( e[0] ), pdMaxD( pdLengthSq( e[1] ), pdLengthSq( e[2] ) ) );
 }
 
-// Precomputed per-triangle data (local coordinates).
-typedef struct pdTriLocal
-{
-	const pdVec3* v;
-	pdVec3 e[3]; // e[i] = v[i+1] - v[i]
-	pdVec3 n;    // (v1 - v0) x (v2 - v0), unnormalised
-	double nSq;
-	double maxEdgeSq;
-	bool hasPlane; // usable for crossing sign tests
-	bool hasFace;  // usable for vertex-face distance
-} pdTriLocal;
-
-static void pdTriLocalInit( const pdVec3 v[3], pdTriLocal* t )
+void pdTriLocalInit( const pdVec3 v[3], pdTriLocal* t )
 {
 	t->v = v;
 	t->e[0] = pdSub( v[1], v[0] );
@@ -307,6 +280,83 @@ static bool pdEdgeCrossesFace( const pdTriLocal* t, pdVec3 p, pdVec3 q, double s
 	return true;
 }
 
+// Plane sides of the corners p against t's plane through base, unnormalised: n . (p_j - base).
+// True when all three lie clearly on one side (further than twice the touching tolerance).
+static bool pdPlaneSides( const pdTriLocal* t, pdVec3 base, const pdVec3 p[3], double tolSq, double outS[3] )
+{
+	int above = 0, below = 0;
+	double far = 4.0 * tolSq * t->nSq;
+	for ( int j = 0; j < 3; ++j )
+	{
+		outS[j] = pdDot( t->n, pdSub( p[j], base ) );
+		bool clear = outS[j] * outS[j] > far;
+		above += outS[j] > 0.0 && clear;
+		below += outS[j] < 0.0 && clear;
+	}
+	return above == 3 || below == 3;
+}
+
+// Feature pair (face of t, feature of the other triangle) in pair order: faceOnA says which
+// triangle of the pair t is.
+static void pdSetFacePair( pdTriPairResult* r, bool faceOnA, pdTriFeature other )
+{
+	pdTriFeature face = pdMakeFeature( PD_FEATURE_FACE, 0 );
+	r->featureA = faceOnA ? face : other;
+	r->featureB = faceOnA ? other : face;
+}
+
+// An edge of the other triangle (corners p, plane sides s against t) that properly crosses
+// t's face: then the pair touches there, and r says so. faceOnA: t is the pair's a.
+static bool pdEdgeCrossing( const pdTriLocal* t, const pdVec3 p[3], const double s[3], bool faceOnA,
+							pdTriPairResult* r )
+{
+	for ( int j = 0; j < 3; ++j )
+	{
+		pdVec3 x;
+		int j1 = ( j + 1 ) % 3;
+		if ( pdEdgeCrossesFace( t, p[j], p[j1], s[j], s[j1], &x ) )
+		{
+			r->distSq = 0.0;
+			r->pointA = x;
+			r->pointB = x;
+			pdSetFacePair( r, faceOnA, pdMakeFeature( PD_FEATURE_EDGE, j ) );
+			r->touching = true;
+			return true;
+		}
+	}
+	return false;
+}
+
+// Corners p of the other triangle (plane sides s against t) whose projection falls inside t's
+// closed face: each nearer than r's best becomes r's result. True when the verdict "touching"
+// is known and needPoints is false (the caller stops). faceOnA: t is the pair's a.
+static bool pdVertexFaceDistances( const pdTriLocal* t, const pdVec3 p[3], const double s[3], bool faceOnA,
+								   bool needPoints, double tolSq, pdTriPairResult* r )
+{
+	for ( int j = 0; j < 3; ++j )
+	{
+		if ( !pdInsideFace( t, p[j] ) )
+		{
+			continue;
+		}
+		double d = s[j] * s[j] / t->nSq;
+		if ( d < r->distSq )
+		{
+			pdVec3 onFace = pdMulAdd( p[j], -s[j] / t->nSq, t->n );
+			r->distSq = d;
+			r->pointA = faceOnA ? onFace : p[j];
+			r->pointB = faceOnA ? p[j] : onFace;
+			pdSetFacePair( r, faceOnA, pdMakeFeature( PD_FEATURE_VERTEX, j ) );
+			if ( !needPoints && d <= tolSq )
+			{
+				r->touching = true;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 // Core pair test in local coordinates on canonical triangles. With needPoints false it stops
 // as soon as the verdict is known (the verdict is the same either way).
 static void pdTriPairLocal( const pdVec3 a[3], const pdVec3 b[3], bool needPoints, pdTriPairResult* r )
@@ -325,128 +375,44 @@ static void pdTriPairLocal( const pdVec3 a[3], const pdVec3 b[3], bool needPoint
 	r->featureB = pdMakeFeature( PD_FEATURE_VERTEX, 0 );
 	r->touching = false;
 
-	// Unnormalised plane sides: sB[j] = na . (b_j - a0), sA[i] = nb . (a_i - b0).
+	// Unnormalised plane sides: sB[j] = na . (b_j - a0), sA[i] = nb . (a_i - b0). A plane that
+	// clearly separates gives the verdict "apart" (the features below would agree).
 	double sA[3] = { 0.0, 0.0, 0.0 }, sB[3] = { 0.0, 0.0, 0.0 };
 	if ( ta.hasPlane )
 	{
-		int above = 0, below = 0;
-		double far = 4.0 * tolSq * ta.nSq;
-		for ( int j = 0; j < 3; ++j )
-		{
-			sB[j] = pdDot( ta.n, pdSub( b[j], a[0] ) );
-			bool clear = sB[j] * sB[j] > far;
-			above += sB[j] > 0.0 && clear;
-			below += sB[j] < 0.0 && clear;
-		}
-		// A plane clearly separates: the verdict is "apart" (the features below would agree).
-		if ( !needPoints && ( above == 3 || below == 3 ) )
+		bool separated = pdPlaneSides( &ta, a[0], b, tolSq, sB );
+		if ( !needPoints && separated )
 		{
 			return;
 		}
 	}
 	if ( tb.hasPlane )
 	{
-		int above = 0, below = 0;
-		double far = 4.0 * tolSq * tb.nSq;
-		for ( int i = 0; i < 3; ++i )
-		{
-			sA[i] = pdDot( tb.n, pdSub( a[i], b[0] ) );
-			bool clear = sA[i] * sA[i] > far;
-			above += sA[i] > 0.0 && clear;
-			below += sA[i] < 0.0 && clear;
-		}
-		if ( !needPoints && ( above == 3 || below == 3 ) )
+		bool separated = pdPlaneSides( &tb, b[0], a, tolSq, sA );
+		if ( !needPoints && separated )
 		{
 			return;
 		}
 	}
 
 	// Proper crossings of an edge through the other face.
-	if ( ta.hasPlane )
+	if ( ta.hasPlane && pdEdgeCrossing( &ta, b, sB, true, r ) )
 	{
-		for ( int j = 0; j < 3; ++j )
-		{
-			pdVec3 x;
-			int j1 = ( j + 1 ) % 3;
-			if ( pdEdgeCrossesFace( &ta, b[j], b[j1], sB[j], sB[j1], &x ) )
-			{
-				r->distSq = 0.0;
-				r->pointA = x;
-				r->pointB = x;
-				r->featureA = pdMakeFeature( PD_FEATURE_FACE, 0 );
-				r->featureB = pdMakeFeature( PD_FEATURE_EDGE, j );
-				r->touching = true;
-				return;
-			}
-		}
+		return;
 	}
-	if ( tb.hasPlane )
+	if ( tb.hasPlane && pdEdgeCrossing( &tb, a, sA, false, r ) )
 	{
-		for ( int i = 0; i < 3; ++i )
-		{
-			pdVec3 x;
-			int i1 = ( i + 1 ) % 3;
-			if ( pdEdgeCrossesFace( &tb, a[i], a[i1], sA[i], sA[i1], &x ) )
-			{
-				r->distSq = 0.0;
-				r->pointA = x;
-				r->pointB = x;
-				r->featureA = pdMakeFeature( PD_FEATURE_EDGE, i );
-				r->featureB = pdMakeFeature( PD_FEATURE_FACE, 0 );
-				r->touching = true;
-				return;
-			}
-		}
+		return;
 	}
 
 	// Vertex-face distances (projection inside the closed face).
-	if ( ta.hasFace )
+	if ( ta.hasFace && pdVertexFaceDistances( &ta, b, sB, true, needPoints, tolSq, r ) )
 	{
-		for ( int j = 0; j < 3; ++j )
-		{
-			if ( !pdInsideFace( &ta, b[j] ) )
-			{
-				continue;
-			}
-			double d = sB[j] * sB[j] / ta.nSq;
-			if ( d < r->distSq )
-			{
-				r->distSq = d;
-				r->pointB = b[j];
-				r->pointA = pdMulAdd( b[j], -sB[j] / ta.nSq, ta.n );
-				r->featureA = pdMakeFeature( PD_FEATURE_FACE, 0 );
-				r->featureB = pdMakeFeature( PD_FEATURE_VERTEX, j );
-				if ( !needPoints && d <= tolSq )
-				{
-					r->touching = true;
-					return;
-				}
-			}
-		}
+		return;
 	}
-	if ( tb.hasFace )
+	if ( tb.hasFace && pdVertexFaceDistances( &tb, a, sA, false, needPoints, tolSq, r ) )
 	{
-		for ( int i = 0; i < 3; ++i )
-		{
-			if ( !pdInsideFace( &tb, a[i] ) )
-			{
-				continue;
-			}
-			double d = sA[i] * sA[i] / tb.nSq;
-			if ( d < r->distSq )
-			{
-				r->distSq = d;
-				r->pointA = a[i];
-				r->pointB = pdMulAdd( a[i], -sA[i] / tb.nSq, tb.n );
-				r->featureA = pdMakeFeature( PD_FEATURE_VERTEX, i );
-				r->featureB = pdMakeFeature( PD_FEATURE_FACE, 0 );
-				if ( !needPoints && d <= tolSq )
-				{
-					r->touching = true;
-					return;
-				}
-			}
-		}
+		return;
 	}
 
 	// Edge-edge distances (also covers vertex-edge and vertex-vertex).
@@ -656,224 +622,4 @@ bool pdTriangleTranslationToi( const pdVec3 a[3], const pdVec3 b[3], pdVec3 v, d
 	// Cap hit: the last iterate is still before the contact (monotone from the left).
 	*outT = t;
 	return true;
-}
-
-// Unit normal n or -n, oriented from b toward a: by the sign of sep when it is decidable,
-// otherwise against approachDirection, otherwise a fixed sign of n.
-static pdVec3 pdOrientNormal( pdVec3 n, double sep, double sepTol, pdVec3 approachDirection )
-{
-	if ( sep > sepTol )
-	{
-		return n;
-	}
-	if ( sep < -sepTol )
-	{
-		return pdNeg( n );
-	}
-	double ad = pdDot( n, approachDirection );
-	if ( ad > 0.0 )
-	{
-		return pdNeg( n );
-	}
-	if ( ad < 0.0 )
-	{
-		return n;
-	}
-	if ( sep != 0.0 )
-	{
-		return sep > 0.0 ? n : pdNeg( n );
-	}
-	bool positive = n.x != 0.0 ? n.x > 0.0 : ( n.y != 0.0 ? n.y > 0.0 : n.z >= 0.0 );
-	return positive ? n : pdNeg( n );
-}
-
-int pdTriangleContactFeatures( const pdVec3 a[3], const pdVec3 b[3], double tolerance, pdVec3 approachDirection,
-							   pdContactFeature out[15] )
-{
-	return pdTriangleOwnedContactFeatures( a, b, tolerance, approachDirection, PD_OWN_ALL, PD_OWN_ALL, out );
-}
-
-int pdTriangleOwnedContactFeatures( const pdVec3 a[3], const pdVec3 b[3], double tolerance,
-									pdVec3 approachDirection, unsigned ownA, unsigned ownB, pdContactFeature out[15] )
-{
-	pdTriCanon ca, cb;
-	pdCanonTriangle( a, &ca );
-	pdCanonTriangle( b, &cb );
-	pdVec3 origin = ca.v[0];
-	pdVec3 la[3], lb[3];
-	for ( int k = 0; k < 3; ++k )
-	{
-		la[k] = pdSub( ca.v[k], origin );
-		lb[k] = pdSub( cb.v[k], origin );
-	}
-	pdTriLocal ta, tb;
-	pdTriLocalInit( la, &ta );
-	pdTriLocalInit( lb, &tb );
-	double size = sqrt( pdMaxD( ta.maxEdgeSq, tb.maxEdgeSq ) );
-	double sepTol = 1e-12 * size;
-	double margin = 1e-9 * size;
-	double pointSq = 1e-28 * size * size;
-	double tol = tolerance > 0.0 ? tolerance : 0.0;
-	int count = 0;
-
-	// VF: vertex of a over the face of b. FV: vertex of b under the face of a.
-	for ( int side = 0; side < 2; ++side )
-	{
-		const pdTriLocal* face = side == 0 ? &tb : &ta;
-		const pdVec3* verts = side == 0 ? la : lb;
-		const pdTriCanon* vertexCanon = side == 0 ? &ca : &cb;
-		unsigned own = side == 0 ? ownA : ownB;
-		if ( !face->hasFace || ( own & PD_OWN_VERTICES ) == 0 )
-		{
-			continue;
-		}
-		double nLen = sqrt( face->nSq );
-		pdVec3 n = pdScale( face->n, 1.0 / nLen );
-		for ( int i = 0; i < 3; ++i )
-		{
-			if ( ( own & PD_OWN_VERTEX( vertexCanon->perm[i] ) ) == 0 )
-			{
-				continue;
-			}
-			pdVec3 p = verts[i];
-			double s = pdDot( n, pdSub( p, face->v[0] ) );
-			if ( fabs( s ) > tol )
-			{
-				continue;
-			}
-			bool inside = true;
-			for ( int k = 0; k < 3 && inside; ++k )
-			{
-				// Signed distance of the projection to edge line k, positive inside.
-				double el = sqrt( pdLengthSq( face->e[k] ) );
-				double h = pdDot( pdCross( face->e[k], pdSub( p, face->v[k] ) ), n );
-				inside = h >= -margin * el;
-			}
-			if ( !inside )
-			{
-				continue;
-			}
-			pdVec3 onFace = pdMulAdd( p, -s, n );
-			pdContactFeature* c = &out[count++];
-			if ( side == 0 )
-			{
-				// Separation of a from b along n is s.
-				pdVec3 normal = pdOrientNormal( n, s, sepTol, approachDirection );
-				c->kind = PD_CONTACT_VF;
-				c->featureA.type = PD_FEATURE_VERTEX;
-				c->featureA.index = ca.perm[i];
-				c->featureB.type = PD_FEATURE_FACE;
-				c->featureB.index = 0;
-				c->pointA = pdAdd( p, origin );
-				c->pointB = pdAdd( onFace, origin );
-				c->normal = normal;
-				c->distance = s * pdDot( normal, n );
-			}
-			else
-			{
-				// The vertex belongs to b: a is on the far side, separation along n is -s.
-				pdVec3 normal = pdOrientNormal( n, -s, sepTol, approachDirection );
-				c->kind = PD_CONTACT_FV;
-				c->featureA.type = PD_FEATURE_FACE;
-				c->featureA.index = 0;
-				c->featureB.type = PD_FEATURE_VERTEX;
-				c->featureB.index = cb.perm[i];
-				c->pointA = pdAdd( onFace, origin );
-				c->pointB = pdAdd( p, origin );
-				c->normal = normal;
-				c->distance = -s * pdDot( normal, n );
-			}
-			c->featureA.triangle = -1;
-			c->featureA.vertex = -1;
-			c->featureB.triangle = -1;
-			c->featureB.vertex = -1;
-		}
-	}
-
-	// EE: non-parallel edges whose closest points are interior to both.
-	if ( ( ownA & PD_OWN_EDGES ) == 0 || ( ownB & PD_OWN_EDGES ) == 0 )
-	{
-		return count;
-	}
-	// Each canonical edge's index in the caller's vertex order, mapped once (not per edge pair).
-	int edgeA[3], edgeB[3];
-	for ( int k = 0; k < 3; ++k )
-	{
-		edgeA[k] = pdMapFeature( &ca, pdMakeFeature( PD_FEATURE_EDGE, k ) ).index;
-		edgeB[k] = pdMapFeature( &cb, pdMakeFeature( PD_FEATURE_EDGE, k ) ).index;
-	}
-	for ( int i = 0; i < 3; ++i )
-	{
-		if ( ( ownA & PD_OWN_EDGE( edgeA[i] ) ) == 0 )
-		{
-			continue;
-		}
-		for ( int j = 0; j < 3; ++j )
-		{
-			if ( ( ownB & PD_OWN_EDGE( edgeB[j] ) ) == 0 )
-			{
-				continue;
-			}
-			pdVec3 da = ta.e[i], db = tb.e[j];
-			double aa = pdLengthSq( da ), bb = pdLengthSq( db );
-			if ( aa <= pointSq || bb <= pointSq )
-			{
-				continue;
-			}
-			pdVec3 n = pdCross( da, db );
-			double nSq = pdLengthSq( n );
-			if ( !( nSq > 1e-18 * aa * bb ) )
-			{
-				continue;
-			}
-			// Cheap rejections before the closest points: the segments' boxes, and the distance
-			// between the two lines (a lower bound on the segments'), both padded for rounding so
-			// that nothing the exact test below would keep is dropped.
-			pdVec3 ea = pdAdd( la[i], da ), eb = pdAdd( lb[j], db );
-			double reach = tol + margin;
-			pdVec3 loA = pdMin3( la[i], ea ), hiA = pdMax3( la[i], ea );
-			pdVec3 loB = pdMin3( lb[j], eb ), hiB = pdMax3( lb[j], eb );
-			if ( loA.x > hiB.x + reach || loB.x > hiA.x + reach || loA.y > hiB.y + reach || loB.y > hiA.y + reach ||
-				 loA.z > hiB.z + reach || loB.z > hiA.z + reach )
-			{
-				continue;
-			}
-			double lineGap = pdDot( pdSub( lb[j], la[i] ), n );
-			if ( lineGap * lineGap > reach * reach * nSq )
-			{
-				continue;
-			}
-			double s, t;
-			double dSq = pdSegmentSegment( la[i], da, lb[j], db, pointSq, &s, &t );
-			const double interior = 1e-9;
-			if ( s <= interior || s >= 1.0 - interior || t <= interior || t >= 1.0 - interior )
-			{
-				continue;
-			}
-			if ( dSq > tol * tol )
-			{
-				continue;
-			}
-			pdVec3 pa = pdMulAdd( la[i], s, da );
-			pdVec3 pb = pdMulAdd( lb[j], t, db );
-			pdVec3 nu = pdScale( n, 1.0 / sqrt( nSq ) );
-			double sep = pdDot( pdSub( pa, pb ), nu );
-			pdVec3 normal = pdOrientNormal( nu, sep, sepTol, approachDirection );
-			pdContactFeature* c = &out[count++];
-			c->kind = PD_CONTACT_EE;
-			c->featureA.type = PD_FEATURE_EDGE;
-			c->featureA.index = edgeA[i];
-			c->featureA.triangle = -1;
-			c->featureA.vertex = -1;
-			c->featureB.type = PD_FEATURE_EDGE;
-			c->featureB.index = edgeB[j];
-			c->featureB.triangle = -1;
-			c->featureB.vertex = -1;
-			c->pointA = pdAdd( pa, origin );
-			c->pointB = pdAdd( pb, origin );
-			c->normal = normal;
-			c->distance = sep * pdDot( normal, nu );
-		}
-	}
-	return count;
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Private: exact, robust triangle-pair primitives (tri_distance.c). Every function is
-// invariant under vertex order, winding and A/B swap (up to swapping the outputs), and has a
-// defined answer for coplanar, shared-edge, shared-vertex, nearly coplanar and degenerate
-// (zero-area) triangles.
+// Private: exact, robust triangle-pair primitives (tri_distance.c; the contact features of a
+// pair in tri_features.c). Every function is invariant under vertex order, winding and A/B swap
+// (up to swapping the outputs), and has a defined answer for coplanar, shared-edge,
+// shared-vertex, nearly coplanar and degenerate (zero-area) triangles.
 #pragma once
 
 #include "polydepth/query.h"

@@ -28,23 +28,17 @@ static inline pdVec3 pdCross( pdVec3 a, pdVec3 b )
 }
 static inline double pdLengthSq( pdVec3 a ) { return pdDot( a, a ); }
 
-/// Branch-free min/max (fmin/fmax are library calls unless NaN semantics are relaxed).
-static inline double pdMinD( double a, double b )
-{
-	return a < b ? a : b;
-}
-static inline double pdMaxD( double a, double b )
-{
-	return a > b ? a : b;
-}
 static inline double pdLength( pdVec3 a ) { return sqrt( pdDot( a, a ) ); }
 static inline double pdDistanceSq( pdVec3 a, pdVec3 b ) { return pdLengthSq( pdSub( a, b ) ); }
-// Comparisons rather than fmin/fmax: gcc calls libm for those (NaN rules) in hot loops, and
-// every value reaching these is finite or an infinite box start.
-static inline double pdMinScalar( double a, double b ) { return b < a ? b : a; }
-static inline double pdMaxScalar( double a, double b ) { return b > a ? b : a; }
-static inline pdVec3 pdMin3( pdVec3 a, pdVec3 b ) { return pdV3( pdMinScalar( a.x, b.x ), pdMinScalar( a.y, b.y ), pdMinScalar( a.z, b.z ) ); }
-static inline pdVec3 pdMax3( pdVec3 a, pdVec3 b ) { return pdV3( pdMaxScalar( a.x, b.x ), pdMaxScalar( a.y, b.y ), pdMaxScalar( a.z, b.z ) ); }
+/// Min/max by comparison rather than fmin/fmax: gcc calls libm for those (NaN rules) in hot
+/// loops, and every value reaching these is finite or an infinite box start. For equal operands
+/// (including -0.0 and +0.0) the second operand is returned.
+static inline double pdMinD( double a, double b ) { return a < b ? a : b; }
+static inline double pdMaxD( double a, double b ) { return a > b ? a : b; }
+/// Per component min/max; for equal components (-0.0 and +0.0 included) the first operand's is
+/// returned: a box accumulated as lo = pdMin3( lo, p ) keeps the earlier point's value on ties.
+static inline pdVec3 pdMin3( pdVec3 a, pdVec3 b ) { return pdV3( pdMinD( b.x, a.x ), pdMinD( b.y, a.y ), pdMinD( b.z, a.z ) ); }
+static inline pdVec3 pdMax3( pdVec3 a, pdVec3 b ) { return pdV3( pdMaxD( b.x, a.x ), pdMaxD( b.y, a.y ), pdMaxD( b.z, a.z ) ); }
 static inline pdVec3 pdLerp( pdVec3 a, pdVec3 b, double t ) { return pdMulAdd( a, t, pdSub( b, a ) ); }
 static inline double pdComponent( pdVec3 a, int axis ) { return axis == 0 ? a.x : ( axis == 1 ? a.y : a.z ); }
 

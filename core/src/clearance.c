@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: MIT
+// Per-mesh free-space data made once at mesh creation (Sec. 5 of the paper): the maximally
+// clear points of a voxel grid over the mesh's bounding box, and balls inside a closed mesh's
+// solid. The start strategies (initial_config.c) read both.
+#include "clearance.h"
+
+#include "core.h"
+#include "proximity.h"
+
+#include <string.h>
+
+// ---------------------------------------------------------------------------------------------
+// Maximally clear configurations
+
+// Index of grid cell (i, j, k) in a field of n[0] x n[1] x n[2] cells, x fastest.
+static inline size_t pdCellIndex( const int n[3], int i, int j, int k )
+{
+	return ( (size_t)k * n[1] + (size_t)j ) * n[0] + (size_t)i;
+}
+
+// True when interior cell (i, j, k) holds a local maximum of the field over its 26 neighbours.
+// Ties go to the first cell in scan order, so plateaus give one point.
+static bool pdIsLocalMaximum( const double* field, const int n[3], int i, int j, int k )
+{
+	double d = field[pdCellIndex( n, i, j, k )];
+	for ( int dk = -1; dk <= 1; ++dk )
+	{
+		for ( int dj = -1; dj <= 1; ++dj )
+		{
+			for ( int di = -1; di <= 1; ++di )
+			{
+				if ( di == 0 && dj == 0 && dk == 0 )
+				{
+					continue;
+				}
+				double e = field[pdCellIndex( n, i + di, j + dj, k + dk )];
+				bool earlier = ( dk < 0 ) || ( dk == 0 && dj < 0 ) || ( dk == 0 && dj == 0 && di < 0 );
+				if ( e > d || ( e == d && earlier ) )
+				{
+					return false;
+				}
+			}
+		}
+	}
+	return true;
+}
+
+// Inserts point p of clearance d into the list of the largest clearances (sorted, largest
+// first, at most PD_MAX_CLEARANCE_POINTS).
+static void pdKeepLargestClearance( pdVec3* points, double* radii, int* ioCount, pdVec3 p, double d )
+{
+	int count = *ioCount;
+	int slot = count < PD_MAX_CLEARANCE_POINTS ? count : PD_MAX_CLEARANCE_POINTS - 1;
+	if ( count == PD_MAX_CLEARANCE_POINTS && radii[slot] >= d )
+	{
+		return;
+	}
+	while ( slot > 0 && radii[slot - 1] < d )
+	{
+		points[slot] = points[slot - 1];
+		radii[slot] = radii[slot - 1];
+		slot -= 1;
+	}
+	points[slot] = p;
+	radii[slot] = d;
+	if ( count < PD_MAX_CLEARANCE_POINTS )
+	{
+		*ioCount = count + 1;
+	}
+}
+
+pdStatus pdComputeClearancePoints( pdMesh* mesh, int gridResolution )
+{
+	mesh->clearanceCount = 0;
+	mesh->clearancePoints = NULL;
+	mesh->clearanceRadii = NULL;
+	if ( gridResolution < 3 )
+	{
+		return PD_STATUS_OK;
+	}
+	if ( gridResolution > 128 )
+	{
+		gridResolution = 128;
+	}
+	pdVec3 extent = pdSub( mesh->boundsMax, mesh->boundsMin );
+	double longest = fmax( extent.x, fmax( extent.y, extent.z ) );
+	if ( !( longest > 0.0 ) )
+	{
+		return PD_STATUS_OK;
+	}
+	double cell = longest / gridResolution;
+	int n[3];
+	for ( int axis = 0; axis < 3; ++axis )
+	{
+		double e = pdComponent( extent, axis );
+		int c = (int)ceil( e / cell - 1e-9 );
+		n[axis] = c < 1 ? 1 : ( c > gridResolution ? gridResolution : c );
+	}
+	// Local maxima must be interior cells (a cell away from the box boundary).
+	if ( n[0] < 3 || n[1] < 3 || n[2] < 3 )
+	{
+		return PD_STATUS_OK;
+	}
+
+	size_t cells = (size_t)n[0] * n[1] * n[2];
+	double* field = pdAlloc( cells * sizeof( double ) );
+	pdWorkspace* ws = pdCreateWorkspace();
+	if ( field == NULL || ws == NULL )
+	{
+		pdFree( field, cells * sizeof( double ) );
+		pdDestroyWorkspace( ws );
+		return PD_STATUS_OUT_OF_MEMORY;
+	}
+	pdVec3 origin = pdMulAdd( mesh->boundsMin, 0.5, pdSub( extent, pdV3( n[0] * cell, n[1] * cell, n[2] * cell ) ) );
+	for ( int k = 0; k < n[2]; ++k )
+	{
+		for ( int j = 0; j < n[1]; ++j )
+		{
+			for ( int i = 0; i < n[0]; ++i )
+			{
+				pdVec3 p = pdAdd( origin, pdV3( ( i + 0.5 ) * cell, ( j + 0.5 ) * cell, ( k + 0.5 ) * cell ) );
+				double d = -1.0;
+				bool interior = i > 0 && j > 0 && k > 0 && i < n[0] - 1 && j < n[1] - 1 && k < n[2] - 1;
+				if ( interior )
+				{
+					d = pdMesh_PointDistance( mesh, p, INFINITY, ws );
+					// Inside a solid is not free space (polygon soups cannot tell: keep them).
+					if ( mesh->closed && pdMesh_ContainsPoint( mesh, p, ws ) )
+					{
+						d = -1.0;
+					}
+				}
+				field[pdCellIndex( n, i, j, k )] = d;
+			}
+		}
+	}
+
+	pdVec3 points[PD_MAX_CLEARANCE_POINTS];
+	double radii[PD_MAX_CLEARANCE_POINTS];
+	int count = 0;
+	for ( int k = 1; k < n[2] - 1; ++k )
+	{
+		for ( int j = 1; j < n[1] - 1; ++j )
+		{
+			for ( int i = 1; i < n[0] - 1; ++i )
+			{
+				double d = field[pdCellIndex( n, i, j, k )];
+				// Meaningful clearance only: more than a cell of free space around the point.
+				if ( !( d > cell ) )
+				{
+					continue;
+				}
+				if ( !pdIsLocalMaximum( field, n, i, j, k ) )
+				{
+					continue;
+				}
+				pdVec3 p = pdAdd( origin, pdV3( ( i + 0.5 ) * cell, ( j + 0.5 ) * cell, ( k + 0.5 ) * cell ) );
+				pdKeepLargestClearance( points, radii, &count, p, d );
+			}
+		}
+	}
+	pdFree( field, cells * sizeof( double ) );
+	pdDestroyWorkspace( ws );
+
+	if ( count == 0 )
+	{
+		return PD_STATUS_OK;
+	}
+	mesh->clearancePoints = pdAlloc( (size_t)count * sizeof( pdVec3 ) );
+	mesh->clearanceRadii = pdAlloc( (size_t)count * sizeof( double ) );
+	if ( mesh->clearancePoints == NULL || mesh->clearanceRadii == NULL )
+	{
+		pdFree( mesh->clearancePoints, (size_t)count * sizeof( pdVec3 ) );
+		pdFree( mesh->clearanceRadii, (size_t)count * sizeof( double ) );
+		mesh->clearancePoints = NULL;
+		mesh->clearanceRadii = NULL;
+		return PD_STATUS_OUT_OF_MEMORY;
+	}
+	memcpy( mesh->clearancePoints, points, (size_t)count * sizeof( pdVec3 ) );
+	memcpy( mesh->clearanceRadii, radii, (size_t)count * sizeof( double ) );
+	mesh->clearanceCount = count;
+	return PD_STATUS_OK;
+}
+
+void pdFreeClearancePoints( pdMesh* mesh )
+{
+	if ( mesh->clearancePoints != NULL )
+	{
+		pdFree( mesh->clearancePoints, (size_t)mesh->clearanceCount * sizeof( pdVec3 ) );
+	}
+	if ( mesh->clearanceRadii != NULL )
+	{
+		pdFree( mesh->clearanceRadii, (size_t)mesh->clearanceCount * sizeof( double ) );
+	}
+	mesh->clearancePoints = NULL;
+	mesh->clearanceRadii = NULL;
+	mesh->clearanceCount = 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inner balls
+
+// The radius of the largest ball tangent to the surface at p from the side `inward` that holds
+// none of the surface, at most cap (the shrinking-ball construction, by bisection: the balls
+// tangent at p along a direction are nested, so being empty is monotone in the radius).
+// Tessellated curved surfaces bulge a little into the exact tangent ball, so a ball counts as
+// empty when the surface keeps 95% of its radius from its centre; the caller certifies the
+// radius it keeps by measuring that distance.
+static double pdEmptyTangentBall( const pdMesh* mesh, pdVec3 p, pdVec3 inward, double cap, pdWorkspace* ws )
+{
+	if ( pdMesh_PointDistance( mesh, pdMulAdd( p, cap, inward ), INFINITY, ws ) >= 0.95 * cap )
+	{
+		return cap;
+	}
+	double lo = 0.0, hi = cap;
+	for ( int k = 0; k < 14; ++k )
+	{
+		double mid = 0.5 * ( lo + hi );
+		if ( pdMesh_PointDistance( mesh, pdMulAdd( p, mid, inward ), INFINITY, ws ) >= 0.95 * mid )
+		{
+			lo = mid;
+		}
+		else
+		{
+			hi = mid;
+		}
+	}
+	return lo;
+}
+
+pdStatus pdComputeInnerBalls( pdMesh* mesh )
+{
+	mesh->innerBallCount = 0;
+	mesh->innerBalls = NULL;
+	if ( !mesh->closed || mesh->triangleCount <= 0 || !( mesh->diagonal > 0.0 ) )
+	{
+		return PD_STATUS_OK;
+	}
+	pdWorkspace* ws = pdCreateWorkspace();
+	if ( ws == NULL )
+	{
+		return PD_STATUS_OUT_OF_MEMORY;
+	}
+	pdBall balls[PD_MAX_INNER_BALLS];
+	int count = 0;
+	double scale = mesh->diagonal;
+	double probe = 1e-3 * scale;
+	int samples = mesh->triangleCount < PD_INNER_BALL_SAMPLES ? mesh->triangleCount : PD_INNER_BALL_SAMPLES;
+	for ( int s = 0; s < samples; ++s )
+	{
+		int t = (int)( ( (long long)s * mesh->triangleCount ) / samples );
+		pdVec3 v[3];
+		pdMesh_TriangleVertices( mesh, t, v );
+		pdVec3 n = pdCross( pdSub( v[1], v[0] ), pdSub( v[2], v[0] ) );
+		double twiceArea = pdLength( n );
+		if ( !( twiceArea > 1e-12 * scale * scale ) )
+		{
+			continue;
+		}
+		n = pdScale( n, 1.0 / twiceArea );
+		pdVec3 p = pdScale( pdAdd( pdAdd( v[0], v[1] ), v[2] ), 1.0 / 3.0 );
+		// Closed soups need not be consistently wound: ask which side is inside.
+		if ( !pdMesh_ContainsPoint( mesh, pdMulAdd( p, -probe, n ), ws ) )
+		{
+			n = pdNeg( n );
+			if ( !pdMesh_ContainsPoint( mesh, pdMulAdd( p, -probe, n ), ws ) )
+			{
+				continue; // thinner than the probe, or the votes disagree
+			}
+		}
+		// n points outward.
+		double reach = pdEmptyTangentBall( mesh, p, pdNeg( n ), 0.5 * scale, ws );
+		if ( !( reach > probe ) )
+		{
+			continue;
+		}
+		pdVec3 center = pdMulAdd( p, -reach, n );
+		// The ball is empty of surface; its centre must be inside for the ball to be.
+		if ( !pdMesh_ContainsPoint( mesh, center, ws ) )
+		{
+			continue;
+		}
+		// The radius kept is the measured distance from the centre to the surface.
+		double radius = pdMesh_PointDistance( mesh, center, INFINITY, ws );
+		if ( !( radius > probe ) )
+		{
+			continue;
+		}
+		int slot = count < PD_MAX_INNER_BALLS ? count : PD_MAX_INNER_BALLS - 1;
+		if ( count == PD_MAX_INNER_BALLS && balls[slot].radius >= radius )
+		{
+			continue;
+		}
+		while ( slot > 0 && balls[slot - 1].radius < radius )
+		{
+			balls[slot] = balls[slot - 1];
+			slot -= 1;
+		}
+		balls[slot] = ( pdBall ){ center, radius };
+		if ( count < PD_MAX_INNER_BALLS )
+		{
+			count += 1;
+		}
+	}
+	pdDestroyWorkspace( ws );
+	if ( count == 0 )
+	{
+		return PD_STATUS_OK;
+	}
+	mesh->innerBalls = pdAlloc( (size_t)count * sizeof( pdBall ) );
+	if ( mesh->innerBalls == NULL )
+	{
+		return PD_STATUS_OUT_OF_MEMORY;
+	}
+	memcpy( mesh->innerBalls, balls, (size_t)count * sizeof( pdBall ) );
+	mesh->innerBallCount = count;
+	return PD_STATUS_OK;
+}
+
+void pdFreeInnerBalls( pdMesh* mesh )
+{
+	pdFree( mesh->innerBalls, (size_t)mesh->innerBallCount * sizeof( pdBall ) );
+	mesh->innerBalls = NULL;
+	mesh->innerBallCount = 0;
+}

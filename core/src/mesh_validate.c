@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: MIT
+// Reading and checking a pdMeshDef: every check both pdValidateMeshDef and pdCreateMesh make, in
+// a fixed order, with a report that names the first bad vertex or triangle; the element readers
+// (float or double vertices, 16- or 32-bit indices, any stride) and the one degeneracy predicate.
+#include "mesh_validate.h"
+
+#include "core.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+// Counts above this are rejected, so that 3 * count and every index stay inside int.
+#define PD_MESH_MAX_COUNT ( 1 << 28 )
+// Coordinates beyond this are rejected: squared areas and volumes of larger values overflow.
+#define PD_MESH_MAX_COORDINATE 1e60
+// Areas at or below this are numerically zero whatever the tolerance (keeps normals unit).
+#define PD_MESH_TINY_AREA 1e-290
+
+void pdResetReport( pdMeshReport* report )
+{
+	memset( report, 0, sizeof( *report ) );
+	report->status = PD_STATUS_OK;
+	report->firstBadVertex = -1;
+	report->firstBadTriangle = -1;
+}
+
+pdStatus pdFailReport( pdMeshReport* report, pdStatus status, const char* format, ... )
+{
+	report->status = status;
+	va_list args;
+	va_start( args, format );
+	vsnprintf( report->message, sizeof( report->message ), format, args );
+	va_end( args );
+	return status;
+}
+
+static size_t pdVertexElementSize( const pdMeshDef* def )
+{
+	return def->vertexType == PD_SCALAR_FLOAT32 ? 3 * sizeof( float ) : 3 * sizeof( double );
+}
+
+static size_t pdIndexElementSize( const pdMeshDef* def )
+{
+	return def->indexType == PD_INDEX_UINT16 ? 3 * sizeof( uint16_t ) : 3 * sizeof( uint32_t );
+}
+
+static size_t pdVertexStride( const pdMeshDef* def )
+{
+	return def->vertexStride == 0 ? pdVertexElementSize( def ) : (size_t)def->vertexStride;
+}
+
+static size_t pdIndexStride( const pdMeshDef* def )
+{
+	return def->indexStride == 0 ? pdIndexElementSize( def ) : (size_t)def->indexStride;
+}
+
+// The reason pdReadVertex gives for a coordinate beyond PD_MESH_MAX_COORDINATE.
+static const char pdTooLarge[] = "too large";
+
+static const char* pdNonFiniteName( bool isNan, bool negative )
+{
+	return isNan ? "nan" : ( negative ? "-inf" : "inf" );
+}
+
+// Reads the raw coordinates of vertex i; reports which coordinate is bad, if any. Classification
+// is by bit pattern: comparing or converting a signalling NaN raises FE_INVALID.
+static int pdReadVertex( const pdMeshDef* def, int i, pdVec3* outVertex, const char** outWhat )
+{
+	const unsigned char* base = (const unsigned char*)def->vertices + (size_t)i * pdVertexStride( def );
+	double c[3] = { 0.0, 0.0, 0.0 };
+	*outWhat = NULL;
+	int bad = -1;
+	if ( def->vertexType == PD_SCALAR_FLOAT32 )
+	{
+		float f[3];
+		memcpy( f, base, sizeof( f ) );
+		for ( int k = 0; k < 3; ++k )
+		{
+			uint32_t bits;
+			memcpy( &bits, &f[k], sizeof( bits ) );
+			if ( ( bits & 0x7f800000u ) == 0x7f800000u )
+			{
+				*outWhat = pdNonFiniteName( ( bits & 0x007fffffu ) != 0, ( bits >> 31 ) != 0 );
+				bad = k;
+				break;
+			}
+			c[k] = (double)f[k];
+		}
+	}
+	else
+	{
+		double d[3];
+		memcpy( d, base, sizeof( d ) );
+		for ( int k = 0; k < 3; ++k )
+		{
+			uint64_t bits;
+			memcpy( &bits, &d[k], sizeof( bits ) );
+			if ( ( bits & 0x7ff0000000000000ull ) == 0x7ff0000000000000ull )
+			{
+				*outWhat = pdNonFiniteName( ( bits & 0x000fffffffffffffull ) != 0, ( bits >> 63 ) != 0 );
+				bad = k;
+				break;
+			}
+			if ( fabs( d[k] ) > PD_MESH_MAX_COORDINATE )
+			{
+				*outWhat = pdTooLarge;
+				bad = k;
+				break;
+			}
+			c[k] = d[k];
+		}
+	}
+	// + 0.0 turns -0 into +0 so that welding by bit pattern matches welding by ==.
+	*outVertex = pdV3( c[0] + 0.0, c[1] + 0.0, c[2] + 0.0 );
+	return bad;
+}
+
+void pdReadTriangle( const pdMeshDef* def, int t, uint32_t out[3] )
+{
+	const unsigned char* base = (const unsigned char*)def->indices + (size_t)t * pdIndexStride( def );
+	if ( def->indexType == PD_INDEX_UINT16 )
+	{
+		uint16_t s[3];
+		memcpy( s, base, sizeof( s ) );
+		out[0] = s[0];
+		out[1] = s[1];
+		out[2] = s[2];
+	}
+	else
+	{
+		memcpy( out, base, 3 * sizeof( uint32_t ) );
+	}
+}
+
+pdVec3 pdReadVertexValue( const pdMeshDef* def, int i )
+{
+	pdVec3 v;
+	const char* what;
+	pdReadVertex( def, i, &v, &what );
+	return v;
+}
+
+int pdClassifyTriangle( const pdMeshDef* def, const uint32_t tri[3], double diagonalSq, double* outArea )
+{
+	if ( outArea != NULL )
+	{
+		*outArea = 0.0;
+	}
+	if ( tri[0] == tri[1] || tri[1] == tri[2] || tri[2] == tri[0] )
+	{
+		return PD_TRI_REPEATED;
+	}
+	pdVec3 a = pdReadVertexValue( def, (int)tri[0] );
+	pdVec3 b = pdReadVertexValue( def, (int)tri[1] );
+	pdVec3 c = pdReadVertexValue( def, (int)tri[2] );
+	double area = 0.5 * pdLength( pdCross( pdSub( b, a ), pdSub( c, a ) ) );
+	if ( outArea != NULL )
+	{
+		*outArea = area;
+	}
+	if ( area < def->degenerateAreaTolerance * diagonalSq || area <= PD_MESH_TINY_AREA )
+	{
+		return PD_TRI_SMALL;
+	}
+	return PD_TRI_OK;
+}
+
+static bool pdStrideRangeOk( int count, size_t stride, size_t element )
+{
+	// The last element must be addressable without size_t wrap-around.
+	return (size_t)( count - 1 ) <= ( SIZE_MAX - element ) / stride;
+}
+
+// The checks of the def's fields and array descriptions (before any element is read).
+static pdStatus pdCheckDefFields( const pdMeshDef* def, pdMeshReport* report )
+{
+	if ( def == NULL )
+	{
+		return pdFailReport( report, PD_STATUS_INVALID_ARGUMENT, "def is NULL" );
+	}
+	if ( def->internalValue != PD_SECRET_COOKIE )
+	{
+		return pdFailReport( report, PD_STATUS_DEF_NOT_INITIALIZED, "def was not initialised with pdDefaultMeshDef()" );
+	}
+	if ( def->vertexType != PD_SCALAR_FLOAT32 && def->vertexType != PD_SCALAR_FLOAT64 )
+	{
+		return pdFailReport( report, PD_STATUS_INVALID_ARGUMENT, "vertexType %d is not a pdScalarType",
+							 (int)def->vertexType );
+	}
+	if ( def->indexType != PD_INDEX_UINT16 && def->indexType != PD_INDEX_UINT32 )
+	{
+		return pdFailReport( report, PD_STATUS_INVALID_ARGUMENT, "indexType %d is not a pdIndexType",
+							 (int)def->indexType );
+	}
+	if ( def->vertexCount < 0 )
+	{
+		return pdFailReport( report, PD_STATUS_INVALID_ARGUMENT, "vertexCount is negative (%d)", def->vertexCount );
+	}
+	if ( def->triangleCount < 0 )
+	{
+		return pdFailReport( report, PD_STATUS_INVALID_ARGUMENT, "triangleCount is negative (%d)", def->triangleCount );
+	}
+	if ( def->vertexCount > PD_MESH_MAX_COUNT )
+	{
+		return pdFailReport( report, PD_STATUS_INVALID_ARGUMENT, "vertexCount %d is above the limit of %d",
+							 def->vertexCount, PD_MESH_MAX_COUNT );
+	}
+	if ( def->triangleCount > PD_MESH_MAX_COUNT )
+	{
+		return pdFailReport( report, PD_STATUS_INVALID_ARGUMENT, "triangleCount %d is above the limit of %d",
+							 def->triangleCount, PD_MESH_MAX_COUNT );
+	}
+	size_t vertexElement = pdVertexElementSize( def );
+	size_t indexElement = pdIndexElementSize( def );
+	if ( def->vertexStride < 0 || ( def->vertexStride != 0 && (size_t)def->vertexStride < vertexElement ) )
+	{
+		return pdFailReport( report, PD_STATUS_INVALID_ARGUMENT, "vertexStride %d is smaller than a vertex (%d bytes)",
+							 def->vertexStride, (int)vertexElement );
+	}
+	if ( def->indexStride < 0 || ( def->indexStride != 0 && (size_t)def->indexStride < indexElement ) )
+	{
+		return pdFailReport( report, PD_STATUS_INVALID_ARGUMENT, "indexStride %d is smaller than a triangle (%d bytes)",
+							 def->indexStride, (int)indexElement );
+	}
+	if ( !( def->degenerateAreaTolerance >= 0.0 && def->degenerateAreaTolerance <= 1.0 ) )
+	{
+		return pdFailReport( report, PD_STATUS_INVALID_DEF, "degenerateAreaTolerance must be in [0, 1]" );
+	}
+	if ( def->computeClearancePoints && ( def->clearanceGridResolution < 1 || def->clearanceGridResolution > 1024 ) )
+	{
+		return pdFailReport( report, PD_STATUS_INVALID_DEF, "clearanceGridResolution %d is outside [1, 1024]",
+							 def->clearanceGridResolution );
+	}
+	if ( def->vertexCount == 0 )
+	{
+		return pdFailReport( report, PD_STATUS_EMPTY_MESH, "mesh has no vertices (vertexCount = 0)" );
+	}
+	if ( def->triangleCount == 0 )
+	{
+		return pdFailReport( report, PD_STATUS_EMPTY_MESH, "mesh has no triangles (triangleCount = 0)" );
+	}
+	if ( def->vertices == NULL )
+	{
+		return pdFailReport( report, PD_STATUS_INVALID_ARGUMENT, "vertices is NULL (vertexCount = %d)",
+							 def->vertexCount );
+	}
+	if ( def->indices == NULL )
+	{
+		return pdFailReport( report, PD_STATUS_INVALID_ARGUMENT, "indices is NULL (triangleCount = %d)",
+							 def->triangleCount );
+	}
+	if ( !pdStrideRangeOk( def->vertexCount, pdVertexStride( def ), vertexElement ) ||
+		 !pdStrideRangeOk( def->triangleCount, pdIndexStride( def ), indexElement ) )
+	{
+		return pdFailReport( report, PD_STATUS_INVALID_ARGUMENT,
+							 "vertex or index array spans more than the address space" );
+	}
+	return PD_STATUS_OK;
+}
+
+// Every vertex finite and not too large; *outDiagonalSq = the squared diagonal of their bounds.
+static pdStatus pdCheckVertices( const pdMeshDef* def, pdMeshReport* report, double* outDiagonalSq )
+{
+	static const char axisName[3] = { 'x', 'y', 'z' };
+	pdVec3 lo = pdV3( 0.0, 0.0, 0.0 ), hi = lo;
+	for ( int i = 0; i < def->vertexCount; ++i )
+	{
+		pdVec3 v;
+		const char* what;
+		int bad = pdReadVertex( def, i, &v, &what );
+		if ( bad >= 0 )
+		{
+			report->firstBadVertex = i;
+			if ( what == pdTooLarge )
+			{
+				return pdFailReport( report, PD_STATUS_INVALID_VERTEX,
+									 "vertex %d has a coordinate too large (|%c| > %g)", i, axisName[bad],
+									 PD_MESH_MAX_COORDINATE );
+			}
+			return pdFailReport( report, PD_STATUS_INVALID_VERTEX, "vertex %d has a non-finite coordinate (%c = %s)", i,
+								 axisName[bad], what );
+		}
+		lo = i == 0 ? v : pdMin3( lo, v );
+		hi = i == 0 ? v : pdMax3( hi, v );
+	}
+	*outDiagonalSq = pdLengthSq( pdSub( hi, lo ) );
+	return PD_STATUS_OK;
+}
+
+// Every index in range, then the degenerate triangles counted (or rejected when the def asks).
+static pdStatus pdCheckTriangles( const pdMeshDef* def, pdMeshReport* report, double diagonalSq )
+{
+	for ( int t = 0; t < def->triangleCount; ++t )
+	{
+		uint32_t tri[3];
+		pdReadTriangle( def, t, tri );
+		for ( int k = 0; k < 3; ++k )
+		{
+			if ( tri[k] >= (uint32_t)def->vertexCount )
+			{
+				report->firstBadTriangle = t;
+				return pdFailReport( report, PD_STATUS_INVALID_INDEX, "triangle %d references vertex %u of %d", t,
+									 (unsigned)tri[k], def->vertexCount );
+			}
+		}
+	}
+
+	int degenerate = 0;
+	for ( int t = 0; t < def->triangleCount; ++t )
+	{
+		uint32_t tri[3];
+		pdReadTriangle( def, t, tri );
+		double area;
+		int kind = pdClassifyTriangle( def, tri, diagonalSq, &area );
+		if ( kind == PD_TRI_OK )
+		{
+			continue;
+		}
+		if ( degenerate == 0 )
+		{
+			report->firstBadTriangle = t;
+		}
+		degenerate += 1;
+		if ( def->rejectDegenerate )
+		{
+			report->degenerateTriangles = degenerate;
+			if ( kind == PD_TRI_REPEATED )
+			{
+				return pdFailReport( report, PD_STATUS_DEGENERATE_TRIANGLE,
+									 "triangle %d is degenerate (repeats vertex: %u %u %u)", t, (unsigned)tri[0],
+									 (unsigned)tri[1], (unsigned)tri[2] );
+			}
+			return pdFailReport( report, PD_STATUS_DEGENERATE_TRIANGLE,
+								 "triangle %d is degenerate (area %g below %g * diagonal^2)", t, area,
+								 def->degenerateAreaTolerance );
+		}
+	}
+	report->degenerateTriangles = degenerate;
+	report->removedTriangles = degenerate;
+	if ( degenerate == def->triangleCount )
+	{
+		return pdFailReport( report, PD_STATUS_DEGENERATE_MESH, "all %d triangles are degenerate (first: triangle %d)",
+							 degenerate, report->firstBadTriangle );
+	}
+	return PD_STATUS_OK;
+}
+
+pdStatus pdCheckMeshDef( const pdMeshDef* def, pdMeshReport* report, double* outDiagonalSq )
+{
+	pdResetReport( report );
+	*outDiagonalSq = 0.0;
+	pdStatus status = pdCheckDefFields( def, report );
+	if ( status == PD_STATUS_OK )
+	{
+		status = pdCheckVertices( def, report, outDiagonalSq );
+	}
+	if ( status == PD_STATUS_OK )
+	{
+		status = pdCheckTriangles( def, report, *outDiagonalSq );
+	}
+	return status;
+}
+
+pdStatus pdValidateMeshDef( const pdMeshDef* def, pdMeshReport* outReport )
+{
+	pdMeshReport local;
+	pdMeshReport* report = outReport != NULL ? outReport : &local;
+	double diagonalSq;
+	return pdCheckMeshDef( def, report, &diagonalSq );
+}
