@@ -35,8 +35,8 @@ void pdContactPair_Reset( pdContactPair* pair )
 		return;
 	}
 	memset( pair, 0, sizeof( *pair ) );
-	pdResetPenetrationCache( &pair->penetration );
-	pair->lastState = PD_STATE_SEPARATED;
+	pdResetPenetrationCache( &pair->internal.penetration );
+	pair->internal.lastState = PD_STATE_SEPARATED;
 }
 
 void pdContactPair_SetMotion( pdContactPair* pair, pdVec3 relativeDisplacement )
@@ -45,9 +45,10 @@ void pdContactPair_SetMotion( pdContactPair* pair, pdVec3 relativeDisplacement )
 	{
 		return;
 	}
-	pair->motion = pdIsFiniteVec( relativeDisplacement ) ? relativeDisplacement : pdV3( 0.0, 0.0, 0.0 );
-	pair->rotation = pdV3( 0.0, 0.0, 0.0 );
-	pair->pivot = pdV3( 0.0, 0.0, 0.0 );
+	pdContactPairInternal* s = &pair->internal;
+	s->motion = pdIsFiniteVec( relativeDisplacement ) ? relativeDisplacement : pdV3( 0.0, 0.0, 0.0 );
+	s->rotation = pdV3( 0.0, 0.0, 0.0 );
+	s->pivot = pdV3( 0.0, 0.0, 0.0 );
 }
 
 void pdContactPair_SetRigidMotion( pdContactPair* pair, pdVec3 linearDisplacement, pdVec3 rotation, pdVec3 pivot )
@@ -59,8 +60,8 @@ void pdContactPair_SetRigidMotion( pdContactPair* pair, pdVec3 linearDisplacemen
 	pdContactPair_SetMotion( pair, linearDisplacement );
 	if ( pdIsFiniteVec( rotation ) && pdIsFiniteVec( pivot ) )
 	{
-		pair->rotation = rotation;
-		pair->pivot = pivot;
+		pair->internal.rotation = rotation;
+		pair->internal.pivot = pivot;
 	}
 }
 
@@ -96,7 +97,7 @@ static void pdcClearSet( pdContactManifoldSet* set, pdStatus status )
 // proven gap still holds.
 static void pdcBeginCall( pdcCall* call )
 {
-	pdContactPair* pair = call->pair;
+	pdContactPairInternal* pair = call->pair;
 	const pdContactDef* def = call->def;
 	pair->frame += 1;
 	call->qB = pdcUnitQuat( call->poseB->q );
@@ -165,7 +166,7 @@ static pdStatus pdcQueryPenetration( pdcCall* call )
 static void pdcBeginRegions( pdcCall* call, pdcRegions* regions )
 {
 	const pdContactDef* def = call->def;
-	const pdContactPair* pair = call->pair;
+	const pdContactPairInternal* pair = call->pair;
 	double tolerance = call->tolerance;
 	regions->count = 0;
 	regions->axis = pdcRotate( call->qB, pdV3( 1.0, 0.0, 0.0 ) );
@@ -203,7 +204,7 @@ static void pdcGatherAtContact( pdcCall* call, const pdTransform* moved, double 
 								pdcRegions* regions )
 {
 	const pdContactDef* def = call->def;
-	const pdContactPair* pair = call->pair;
+	const pdContactPairInternal* pair = call->pair;
 	double tolerance = call->tolerance;
 	int count = 0;
 	const pdContactFeature* features = NULL;
@@ -273,7 +274,7 @@ static void pdcGatherPenetrating( pdcCall* call, pdcRegions* regions )
 static pdStatus pdcGatherNear( pdcCall* call, double range, pdcRegions* regions )
 {
 	const pdContactDef* def = call->def;
-	const pdContactPair* pair = call->pair;
+	const pdContactPairInternal* pair = call->pair;
 	int count = 0;
 	const pdContactFeature* features = NULL;
 	double closeRange = call->pr.state == PD_STATE_TOUCHING ? fmax( def->contactDistance, 4.0 * call->tolerance )
@@ -361,7 +362,7 @@ static void pdcGatherSeparated( pdcCall* call, pdcRegions* regions )
 // What the next call starts from: the free side, the state and PD, and no motion hint.
 static void pdcEndCall( pdcCall* call, pdVec3 sideSum )
 {
-	pdContactPair* pair = call->pair;
+	pdContactPairInternal* pair = call->pair;
 	pdcRememberFreeSide( call, sideSum );
 	pair->lastState = call->pr.state;
 	pair->lastTranslation = pdcRotateInv( call->qB, call->translation );
@@ -395,7 +396,7 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 		return defStatus;
 	}
 
-	pdcCall call = { .pair = ioPair, .meshA = meshA, .poseA = poseA, .meshB = meshB,
+	pdcCall call = { .pair = &ioPair->internal, .meshA = meshA, .poseA = poseA, .meshB = meshB,
 					 .poseB = poseB, .def = def, .ws = ioWorkspace, .set = outSet };
 	pdcBeginCall( &call );
 	call.pdef = pdcPenetrationDef( def, call.tolerance );
@@ -404,7 +405,7 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 	outSet->status = status;
 	if ( status < 0 )
 	{
-		ioPair->slotMask = 0;
+		ioPair->internal.slotMask = 0;
 		return status;
 	}
 	outSet->state = call.pr.state;
@@ -423,7 +424,7 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 	// Mean normals, stable slots (and held normals), then reduction to 4 points per region.
 	pdcSettleNormals( &regions, def->regionCosine, call.translation );
 	int slotOfRegion[PD_BUILD_REGIONS];
-	pdcAssignSlots( ioPair, call.qB, def, &regions, slotOfRegion );
+	pdcAssignSlots( call.pair, call.qB, def, &regions, slotOfRegion );
 	pdVec3 sideSum = pdcWriteManifolds( &call, &regions, slotOfRegion );
 	pdcSortManifolds( outSet );
 	pdcDropCoveredPoints( &call );

@@ -26,7 +26,7 @@ static void pdcRelativePose( const pdTransform* poseA, const pdTransform* poseB,
 
 // How far any point of A can have moved relative to B since the reference: the origin's
 // displacement plus the rotation's chord at A's reach, |R p - R0 p| <= 2 sin(angle / 2) |p|.
-static double pdcMovedSinceApart( const pdContactPair* pair, const pdMesh* meshA, const pdTransform* poseA,
+static double pdcMovedSinceApart( const pdContactPairInternal* pair, const pdMesh* meshA, const pdTransform* poseA,
 								  const pdTransform* poseB )
 {
 	pdVec3 p;
@@ -42,7 +42,7 @@ static double pdcMovedSinceApart( const pdContactPair* pair, const pdMesh* meshA
 // any contact reaches: exactly what the queries would find.
 bool pdcStillApart( const pdcCall* call )
 {
-	const pdContactPair* pair = call->pair;
+	const pdContactPairInternal* pair = call->pair;
 	if ( !( pair->apartValid && pair->apartMeshA == call->meshA && pair->apartMeshB == call->meshB ) )
 	{
 		return false;
@@ -60,7 +60,7 @@ bool pdcStillApart( const pdcCall* call )
 void pdcConfirmApart( pdcCall* call )
 {
 	const pdContactDef* def = call->def;
-	pdContactPair* pair = call->pair;
+	pdContactPairInternal* pair = call->pair;
 	call->confirmedApart = false;
 	call->confirmedCount = 0;
 	call->confirmedFeatures = NULL;
@@ -122,7 +122,7 @@ double pdcSeparatedRange( pdcCall* call )
 // one bounded at 4 reaches (bench/results/debris.md).
 void pdcProveApart( pdcCall* call )
 {
-	pdContactPair* pair = call->pair;
+	pdContactPairInternal* pair = call->pair;
 	bool beyondProof = false;
 	double proof = 1.5 * call->contactReach;
 	if ( pdComputeGapProof( call->meshA, call->poseA, call->meshB, call->poseB, proof, call->ws, &beyondProof ) >= 0 &&

@@ -159,7 +159,7 @@ typedef struct pdcGrouping
 
 typedef struct pdcCall
 {
-	pdContactPair* pair;
+	pdContactPairInternal* pair; ///< the private state of the caller's pair (ioPair->internal)
 	const pdMesh* meshA;
 	const pdTransform* poseA;
 	const pdMesh* meshB;
@@ -231,7 +231,7 @@ bool pdcResolveOneSided( pdcCall* call );
 void pdcRememberFreeSide( pdcCall* call, pdVec3 sideSum );
 
 // contact_slots.c
-void pdcAssignSlots( pdContactPair* pair, pdQuat qB, const pdContactDef* def, pdcRegions* regions,
+void pdcAssignSlots( pdContactPairInternal* pair, pdQuat qB, const pdContactDef* def, pdcRegions* regions,
 					 int slotOfRegion[PD_BUILD_REGIONS] );
 pdVec3 pdcWriteManifolds( pdcCall* call, pdcRegions* regions, const int slotOfRegion[PD_BUILD_REGIONS] );
 void pdcSortManifolds( pdContactManifoldSet* set );

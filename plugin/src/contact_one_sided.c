@@ -12,7 +12,7 @@
 // separated pair gathers toward B from that side.
 void pdcFindFreeSide( pdcCall* call )
 {
-	const pdContactPair* pair = call->pair;
+	const pdContactPairInternal* pair = call->pair;
 	call->haveSide = false;
 	call->side = pdV3( 0.0, 0.0, 0.0 );
 	if ( pair->hasFreeSide )
@@ -33,7 +33,7 @@ void pdcFindFreeSide( pdcCall* call )
 // resolution that leaves toward that side. Returns true and writes the translation.
 static bool pdcOutProjectToSide( const pdcCall* call, pdVec3* outTranslation )
 {
-	const pdContactPair* pair = call->pair;
+	const pdContactPairInternal* pair = call->pair;
 	pdVec3 p = call->poseA->p;
 	pdVec3 starts[3];
 	int startCount = 0;

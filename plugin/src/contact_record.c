@@ -12,10 +12,16 @@
 //               poseB, the def, the pair with its two mesh pointers zeroed
 #include "polydepth/contact_record.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+// A call record holds the pair raw: its bytes are those of the plugin's private state, with
+// nothing added around it, so a recording's pair reads back as that state field for field.
+_Static_assert( offsetof( pdContactPair, internal ) == 0, "pdContactPair starts with its private state" );
+_Static_assert( sizeof( pdContactPair ) == sizeof( pdContactPairInternal ), "pdContactPair is its private state" );
 
 #define PD_RECORD_MAGIC "PDCR"
 #define PD_RECORD_VERSION 1u
@@ -170,15 +176,16 @@ pdStatus pdContactRecorder_Write( pdContactRecorder* recorder, const pdContactPa
 	}
 	pdContactDef defaults = pdDefaultContactDef();
 	int32_t ids[4] = { pdRecord_MeshId( recorder, meshA ), pdRecord_MeshId( recorder, meshB ),
-					   pdRecord_MeshId( recorder, pair->apartMeshA ), pdRecord_MeshId( recorder, pair->apartMeshB ) };
+					   pdRecord_MeshId( recorder, pair->internal.apartMeshA ),
+					   pdRecord_MeshId( recorder, pair->internal.apartMeshB ) };
 	if ( ids[0] < 0 || ids[1] < 0 || ids[2] < -1 || ids[3] < -1 )
 	{
 		recorder->failed = true;
 		return PD_STATUS_FAILED;
 	}
 	pdContactPair copy = *pair;
-	copy.apartMeshA = NULL;
-	copy.apartMeshB = NULL;
+	copy.internal.apartMeshA = NULL;
+	copy.internal.apartMeshB = NULL;
 	bool ok = pdRecord_Put( recorder, "C", 1 ) && pdRecord_Put( recorder, ids, sizeof( ids ) ) &&
 			  pdRecord_Put( recorder, poseA, sizeof( *poseA ) ) && pdRecord_Put( recorder, poseB, sizeof( *poseB ) ) &&
 			  pdRecord_Put( recorder, def != NULL ? def : &defaults, sizeof( pdContactDef ) ) &&
@@ -366,7 +373,7 @@ static pdStatus pdReplay_ReadMesh( pdContactReplay* r, char message[256] )
 
 // A pair state the plugin could have written: counts, indices and enums in range, and every
 // bool a 0 or 1 byte (the plugin indexes its arrays with these; a corrupt file must not).
-static bool pdReplay_PairInRange( const pdContactPair* pair )
+static bool pdReplay_PairInRange( const pdContactPairInternal* pair )
 {
 	const bool* flags[] = { &pair->penetration.lastSeparated, &pair->hasFreeSide, &pair->hasFreePosition,
 							&pair->apartValid };
@@ -448,15 +455,15 @@ pdStatus pdContactReplay_Next( pdContactReplay* replay, pdContactCall* outCall, 
 				return PD_STATUS_INVALID_ARGUMENT;
 			}
 		}
-		if ( !pdReplay_PairInRange( &call.pair ) )
+		if ( !pdReplay_PairInRange( &call.pair.internal ) )
 		{
 			pdReplay_Message( message, replay, "pair state out of range (not written by the plugin)" );
 			return PD_STATUS_INVALID_ARGUMENT;
 		}
 		call.meshA = replay->meshes[ids[0]];
 		call.meshB = replay->meshes[ids[1]];
-		call.pair.apartMeshA = ids[2] >= 0 ? replay->meshes[ids[2]] : NULL;
-		call.pair.apartMeshB = ids[3] >= 0 ? replay->meshes[ids[3]] : NULL;
+		call.pair.internal.apartMeshA = ids[2] >= 0 ? replay->meshes[ids[2]] : NULL;
+		call.pair.internal.apartMeshB = ids[3] >= 0 ? replay->meshes[ids[3]] : NULL;
 		*outCall = call;
 		return PD_STATUS_OK;
 	}

@@ -25,8 +25,8 @@ static void pdcOrderByDepth( const pdcRegions* regions, int order[PD_BUILD_REGIO
 
 // The untaken slot used last frame whose normal is closest to normal (cosine at least
 // PD_SLOT_COSINE), or -1; writes that cosine and the slot's normal in world.
-static int pdcMatchingSlot( const pdContactPair* pair, pdQuat qB, unsigned taken, pdVec3 normal, double* outCosine,
-							pdVec3* outNormal )
+static int pdcMatchingSlot( const pdContactPairInternal* pair, pdQuat qB, unsigned taken, pdVec3 normal,
+							double* outCosine, pdVec3* outNormal )
 {
 	int best = -1;
 	double bestCos = PD_SLOT_COSINE;
@@ -50,7 +50,7 @@ static int pdcMatchingSlot( const pdContactPair* pair, pdQuat qB, unsigned taken
 }
 
 // An untaken slot, preferring one that was free last frame; -1 when all are taken.
-static int pdcFreeSlot( const pdContactPair* pair, unsigned taken )
+static int pdcFreeSlot( const pdContactPairInternal* pair, unsigned taken )
 {
 	for ( int s = 0; s < PD_CONTACT_MAX_MANIFOLDS; ++s )
 	{
@@ -72,7 +72,7 @@ static int pdcFreeSlot( const pdContactPair* pair, unsigned taken )
 // Assigns every region (deepest first) to a slot: the unused slot whose last normal is
 // closest (cosine >= PD_SLOT_COSINE), else a slot that was free last frame, else any unused
 // one. Regions beyond the slot count are dropped (the shallowest ones).
-void pdcAssignSlots( pdContactPair* pair, pdQuat qB, const pdContactDef* def, pdcRegions* regions,
+void pdcAssignSlots( pdContactPairInternal* pair, pdQuat qB, const pdContactDef* def, pdcRegions* regions,
 					 int slotOfRegion[PD_BUILD_REGIONS] )
 {
 	int order[PD_BUILD_REGIONS];
@@ -118,7 +118,7 @@ void pdcAssignSlots( pdContactPair* pair, pdQuat qB, const pdContactDef* def, pd
 // Last call's points of the slot (posed with B) that still have a supporting candidate (within
 // band of the deepest) within matchRadius: each takes its nearest such candidate, once.
 // Returns the count written to kept.
-static int pdcMatchPrevious( const pdContactPair* pair, pdQuat qB, pdVec3 pB, int slot, const pdcRegion* r,
+static int pdcMatchPrevious( const pdContactPairInternal* pair, pdQuat qB, pdVec3 pB, int slot, const pdcRegion* r,
 							 double band, double matchRadius, int kept[PD_CONTACT_MAX_POINTS] )
 {
 	int previous = pair->slotPointCount[slot];
@@ -205,8 +205,8 @@ static double pdcPickedArea( const pdcRegion* r, const int* indices, int count )
 // supporting candidate within matchRadius keep it, so the engine's cache matches them and
 // warm-starts; the fresh picks fill the rest. The kept set is used only when it spans at least
 // half the fresh picks' area (a patch that moved on gets fresh points). Returns the count.
-static int pdcKeepPrevious( const pdContactPair* pair, pdQuat qB, pdVec3 pB, int slot, const pdcRegion* r, double band,
-							double matchRadius, int* picked, int pc )
+static int pdcKeepPrevious( const pdContactPairInternal* pair, pdQuat qB, pdVec3 pB, int slot, const pdcRegion* r,
+							double band, double matchRadius, int* picked, int pc )
 {
 	if ( pair->slotPointCount[slot] <= 0 || pc <= 0 )
 	{
@@ -293,7 +293,7 @@ static void pdcWritePoints( const pdcCall* call, const pdcRegion* r, bool restin
 // by depth (plus the tolerance), the side A leaves toward.
 pdVec3 pdcWriteManifolds( pdcCall* call, pdcRegions* regions, const int slotOfRegion[PD_BUILD_REGIONS] )
 {
-	pdContactPair* pair = call->pair;
+	pdContactPairInternal* pair = call->pair;
 	pdContactManifoldSet* set = call->set;
 	pdVec3 sideSum = pdV3( 0.0, 0.0, 0.0 );
 	unsigned written = 0;

@@ -62,12 +62,13 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 		TEST_FUZZ_CHECK( call.meshA != NULL && call.meshB != NULL, "call %d without meshes", k );
 		TEST_FUZZ_CHECK( pdMesh_GetTriangleCount( call.meshA ) > 0 && pdMesh_GetTriangleCount( call.meshB ) > 0,
 					   "call %d names an empty mesh", k );
-		TEST_FUZZ_CHECK( call.pair.penetration.count >= 0 && call.pair.penetration.count <= 3, "call %d cache count %d",
-					   k, call.pair.penetration.count );
+		TEST_FUZZ_CHECK( call.pair.internal.penetration.count >= 0 && call.pair.internal.penetration.count <= 3,
+					   "call %d cache count %d", k, call.pair.internal.penetration.count );
 		for ( int s = 0; s < PD_CONTACT_MAX_MANIFOLDS; ++s )
 		{
-			TEST_FUZZ_CHECK( call.pair.slotPointCount[s] >= 0 && call.pair.slotPointCount[s] <= PD_CONTACT_MAX_POINTS,
-						   "call %d slot %d count %d", k, s, call.pair.slotPointCount[s] );
+			TEST_FUZZ_CHECK( call.pair.internal.slotPointCount[s] >= 0 &&
+								 call.pair.internal.slotPointCount[s] <= PD_CONTACT_MAX_POINTS,
+						   "call %d slot %d count %d", k, s, call.pair.internal.slotPointCount[s] );
 		}
 	}
 	pdDestroyContactReplay( replay );

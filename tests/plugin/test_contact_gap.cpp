@@ -28,12 +28,12 @@ TEST( PdContact, ApartPairsSkipTheQueriesAndGiveTheSameContacts )
 		double angle = 0.3 * s;
 		pdTransform poseA = at( 0.1 * s, 0.1 + 0.6 + 0.6 * ( 1.0 - s ), 0.0 );
 		poseA.q = { std::cos( 0.5 * angle ), std::sin( 0.5 * angle ), 0.0, 0.0 };
-		forced.apartValid = false;
-		bool willSkip = skipping.apartValid;
+		forced.internal.apartValid = false;
+		bool willSkip = skipping.internal.apartValid;
 		pdContactManifoldSet a, b;
 		ASSERT_GE( pdContact_Generate( &skipping, torus.mesh, &poseA, box.mesh, &poseB, &def, ws.ws, &a ), 0 );
 		ASSERT_GE( pdContact_Generate( &forced, torus.mesh, &poseA, box.mesh, &poseB, &def, ws.ws, &b ), 0 );
-		skipped += willSkip && skipping.apartValid ? 1 : 0;
+		skipped += willSkip && skipping.internal.apartValid ? 1 : 0;
 		ASSERT_EQ( a.state, b.state ) << "step " << i;
 		ASSERT_EQ( a.count, b.count ) << "step " << i;
 		withContacts += a.count > 0 ? 1 : 0;
@@ -50,5 +50,5 @@ TEST( PdContact, ApartPairsSkipTheQueriesAndGiveTheSameContacts )
 	std::printf( "apart pairs: %d of %d calls skipped the queries, %d had contacts\n", skipped, steps + 1, withContacts );
 	EXPECT_GT( skipped, 20 ) << "far poses skip";
 	EXPECT_GT( withContacts, 3 ) << "and the ring does reach the box";
-	EXPECT_FALSE( skipping.apartValid ) << "no proven gap once in contact";
+	EXPECT_FALSE( skipping.internal.apartValid ) << "no proven gap once in contact";
 }

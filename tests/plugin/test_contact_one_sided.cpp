@@ -35,8 +35,8 @@ TEST( PdContact, OneSidedFloorResolvesTowardTheSideItCameFrom )
 		pdTransform above = at( 0.0, 0.16, 0.0 );
 		ASSERT_GE( pdContact_Generate( &pair, box.mesh, &above, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
 		EXPECT_EQ( set.state, PD_STATE_SEPARATED );
-		ASSERT_TRUE( pair.hasFreeSide );
-		EXPECT_GT( pair.freeSide.y, 0.9 );
+		ASSERT_TRUE( pair.internal.hasFreeSide );
+		EXPECT_GT( pair.internal.freeSide.y, 0.9 );
 		ASSERT_GE( pdContact_Generate( &pair, box.mesh, &through, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
 		ASSERT_EQ( set.state, PD_STATE_PENETRATING );
 		EXPECT_TRUE( set.resolvedOneSided );

@@ -217,7 +217,7 @@ TEST( PdContactRecord, BadFilesAreRejectedWithTheFileAndTheRecord )
 	size_t pairAt = bytes.size() - sizeof( pdContactPair );
 	pdContactPair bad;
 	std::memcpy( &bad, bytes.data() + pairAt, sizeof( bad ) );
-	bad.slotPointCount[2] = 1000;
+	bad.internal.slotPointCount[2] = 1000;
 	std::memcpy( bytes.data() + pairAt, &bad, sizeof( bad ) );
 	f = std::fopen( path.c_str(), "wb" );
 	ASSERT_NE( f, nullptr );

@@ -75,9 +75,14 @@ typedef struct pdContactDef
 	int internalValue; ///< set by pdDefaultContactDef(); do not touch
 } pdContactDef;
 
-/// Caller-owned per-pair state. Zero-initialise or call pdContactPair_Reset. Fields are
-/// private except where noted; all vectors are in B's frame so they survive B moving.
-typedef struct pdContactPair
+// ---------------------------------------------------------------------------------------------
+// Private per-pair state of the plugin. Callers only allocate it (inside pdContactPair) and must
+// not read or write it: pdContactPair_Reset clears it, pdContactPair_SetMotion and
+// pdContactPair_SetRigidMotion set the motion hints. Its layout is written raw into contact
+// recordings (contact_record.h), so the field order and types are part of the recording format.
+// All vectors are in B's frame so they survive B moving, except the input hints (world).
+// ---------------------------------------------------------------------------------------------
+typedef struct pdContactPairInternal
 {
 	pdPenetrationCache penetration;               ///< motion coherence of the PD query
 	int frame;                                    ///< calls made on this pair
@@ -94,15 +99,23 @@ typedef struct pdContactPair
 	pdVec3 motion; ///< input hint: A's displacement relative to B over the last step (world)
 	pdVec3 rotation; ///< input hint: A's rotation relative to B over the step (axis * angle, world)
 	pdVec3 pivot;    ///< input hint: the world point A rotates about (its centre of mass)
-	// A proven gap (private): at the reference pose (A relative to B) the meshes were at least
+	// A proven gap: at the reference pose (A relative to B) the meshes were at least
 	// apartBound apart; until A has moved, relative to B, by more than that bound minus the
 	// reach of a contact, the pair needs no query at all.
 	bool apartValid;
 	double apartBound;
 	pdVec3 apartPosition;  ///< A's origin in B's frame at the reference
 	pdQuat apartRotation;  ///< A's rotation relative to B at the reference
-	const pdMesh* apartMeshA;
+	const pdMesh* apartMeshA; ///< the meshes the bound was proven for
 	const pdMesh* apartMeshB;
+} pdContactPairInternal;
+
+/// Caller-owned per-pair state, kept by value (one per colliding pair). Zero-initialise it or
+/// call pdContactPair_Reset; set the motion hints with pdContactPair_SetMotion or
+/// pdContactPair_SetRigidMotion. Everything in it is private to the plugin.
+typedef struct pdContactPair
+{
+	pdContactPairInternal internal; ///< private: do not read or write
 } pdContactPair;
 
 /// One contact point.
