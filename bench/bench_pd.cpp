@@ -25,13 +25,11 @@ bool buildModel( const Options& o, const PdModel& spec, Model* model )
 	model->name = spec.name;
 	if ( spec.file )
 	{
-		std::string path = modelPath( o, spec.source );
-		char err[256];
-		if ( path.empty() || !pdLoadSoup( path.c_str(), &model->soup, err, sizeof( err ) ) )
-		{
-			std::fprintf( stderr, "pd: skipping %s (%s missing in %s)\n", spec.name, spec.source, o.modelsDir.c_str() );
+		bool standIn = false;
+		if ( !loadModelFile( o, spec.source, "pd", &model->soup, &standIn ) )
 			return false;
-		}
+		if ( standIn )
+			model->name += " (stand-in)";
 		model->shift = centreSoup( &model->soup );
 	}
 	else if ( !pdMakeShapeByName( spec.source, spec.tris, 2.0, &model->soup ) )
