@@ -421,6 +421,13 @@ int runPdPath( const Options& o )
 	{
 		if ( !o.only.empty() && o.only != spec.name )
 			continue;
+		// The paths have no stand-in: without the paper's files the path is skipped.
+		if ( modelPath( o, spec.pathA ).empty() || modelPath( o, spec.pathB ).empty() )
+		{
+			std::fprintf( stderr, "pd-path: skipping %s (%s and %s not found; --models DIR or POLYDEPTH_MODELS)\n",
+						  spec.name, spec.pathA, spec.pathB );
+			continue;
+		}
 		Model model;
 		if ( !buildModel( o, spec.model, &model ) )
 			continue;
