@@ -27,7 +27,9 @@ static void usage( FILE* f )
 				  "options:\n"
 				  "  --json      print one JSON object instead of tables\n"
 				  "  --quick     a small version that finishes in under a minute\n"
-				  "  --models D  benchmark data (default ../shared/models next to the repository)\n"
+				  "  --models D  the paper's model files (default: the POLYDEPTH_MODELS environment variable;\n"
+				  "              without either, each missing model is a generated stand-in, named so in\n"
+				  "              the output, and pd-path, which needs the paper's paths, skips)\n"
 				  "  --csv F     also write the per-case rows as CSV\n"
 				  "  --repeats N queries (or repeats) per case\n"
 				  "  --seed S    seed of the random configurations\n"
@@ -61,7 +63,8 @@ int main( int argc, char** argv )
 		return argc < 2 ? 2 : 0;
 	}
 	Options o;
-	o.modelsDir = POLYDEPTH_SOURCE_DIR "/../shared/models";
+	const char* modelsFromEnvironment = std::getenv( "POLYDEPTH_MODELS" );
+	o.modelsDir = modelsFromEnvironment != nullptr ? modelsFromEnvironment : "";
 	std::string sub = argv[1];
 	for ( int i = 2; i < argc; ++i )
 	{

@@ -25,13 +25,11 @@ bool buildModel( const Options& o, const ModelSpec& spec, Model* model )
 	model->name = spec.name;
 	if ( spec.file )
 	{
-		std::string path = modelPath( o, spec.source );
-		char err[256];
-		if ( path.empty() || !smpLoadSoup( path.c_str(), &model->soup, err, sizeof( err ) ) )
-		{
-			std::fprintf( stderr, "pd: skipping %s (%s missing in %s)\n", spec.name, spec.source, o.modelsDir.c_str() );
+		bool standIn = false;
+		if ( !loadModelFile( o, spec.source, "pd", &model->soup, &standIn ) )
 			return false;
-		}
+		if ( standIn )
+			model->name += " (stand-in)";
 		model->shift = centreSoup( &model->soup );
 	}
 	else if ( !smpMakeShapeByName( spec.source, spec.tris, 2.0, &model->soup ) )
@@ -423,6 +421,13 @@ int runPdPath( const Options& o )
 	{
 		if ( !o.only.empty() && o.only != spec.name )
 			continue;
+		// The paths have no stand-in: without the paper's files the path is skipped.
+		if ( modelPath( o, spec.pathA ).empty() || modelPath( o, spec.pathB ).empty() )
+		{
+			std::fprintf( stderr, "pd-path: skipping %s (%s and %s not found; --models DIR or POLYDEPTH_MODELS)\n",
+						  spec.name, spec.pathA, spec.pathB );
+			continue;
+		}
 		Model model;
 		if ( !buildModel( o, spec.model, &model ) )
 			continue;

@@ -146,14 +146,11 @@ int runProximity( const Options& o )
 		model.name = spec.name;
 		if ( spec.file )
 		{
-			std::string path = modelPath( o, spec.shape );
-			char err[256];
-			if ( path.empty() || !smpLoadSoup( path.c_str(), &model.soup, err, sizeof( err ) ) )
-			{
-				std::fprintf( stderr, "proximity: skipping %s (%s missing in %s)\n", spec.name, spec.shape,
-							  o.modelsDir.c_str() );
+			bool standIn = false;
+			if ( !loadModelFile( o, spec.shape, "proximity", &model.soup, &standIn ) )
 				continue;
-			}
+			if ( standIn )
+				model.name += " (stand-in)";
 			centreSoup( &model.soup );
 		}
 		else if ( !smpMakeShapeByName( spec.shape, spec.tris, 2.0, &model.soup ) )
@@ -178,7 +175,7 @@ int runProximity( const Options& o )
 		for ( const char* cls : classes )
 		{
 			Case c;
-			c.name = spec.name;
+			c.name = model.name;
 			c.poseClass = cls;
 			c.trisA = c.trisB = model.triangles();
 			std::vector<double> ours[3], theirs[2], ccdRatio;

@@ -226,15 +226,11 @@ int runSfog( const Options& o )
 		Model m;
 		m.name = sh.first;
 		bool file = sh.second == 0;
+		bool standIn = false;
 		if ( file )
 		{
-			std::string path = modelPath( o, sh.first );
-			char err[256];
-			if ( path.empty() || !smpLoadSoup( path.c_str(), &m.soup, err, sizeof( err ) ) )
-			{
-				std::fprintf( stderr, "sfog: %s not found in %s, skipped\n", sh.first, o.modelsDir.c_str() );
+			if ( !loadModelFile( o, sh.first, "sfog", &m.soup, &standIn ) )
 				continue;
-			}
 			centreSoup( &m.soup );
 			if ( !m.finish( nullptr ) )
 				continue;
@@ -242,7 +238,7 @@ int runSfog( const Options& o )
 		else if ( !smpMakeShapeByName( sh.first, sh.second, 2.0, &m.soup ) || !m.finish( nullptr ) )
 			continue;
 		PruneRow row;
-		row.name = file ? std::string( "bunny-" ) + std::to_string( m.triangles() )
+		row.name = file ? std::string( standIn ? "stand-in-" : "bunny-" ) + std::to_string( m.triangles() )
 						: std::string( sh.first ) + "-" + std::to_string( m.triangles() );
 		Rng rng( o.seed * 31u + (unsigned)sh.second );
 		std::vector<double> times[4];
@@ -434,13 +430,11 @@ int runSfog( const Options& o )
 			m.name = src.name;
 			if ( src.tris == 0 )
 			{
-				std::string path = modelPath( o, src.name );
-				char err[256];
-				if ( path.empty() || !smpLoadSoup( path.c_str(), &m.soup, err, sizeof( err ) ) )
-				{
-					std::fprintf( stderr, "sfog: %s not found in %s, skipped\n", src.name, o.modelsDir.c_str() );
+				bool standIn = false;
+				if ( !loadModelFile( o, src.name, "sfog", &m.soup, &standIn ) )
 					continue;
-				}
+				if ( standIn )
+					m.name = std::string( src.name ) + " (stand-in)";
 				centreSoup( &m.soup );
 			}
 			else if ( !smpMakeShapeByName( src.name, src.tris, 2.0, &m.soup ) )
@@ -460,7 +454,7 @@ int runSfog( const Options& o )
 			}
 			SweepRow row;
 			row.tris = m.triangles();
-			row.name = src.tris == 0 ? std::string( src.name ) : std::string( src.name ) + "-" + std::to_string( row.tris );
+			row.name = src.tris == 0 ? m.name : std::string( src.name ) + "-" + std::to_string( row.tris );
 			Rng rng( o.seed * 53u + (unsigned)row.tris );
 			std::vector<double> times[4];
 			for ( int k = 0; k < rotations; ++k )

@@ -65,9 +65,14 @@ inline double percentile( std::vector<double> v, double p )
 	return i + 1 < v.size() ? v[i] * ( 1.0 - f ) + v[i + 1] * f : v.back();
 }
 
-/// Returns the path of a benchmark model, or "" when it is missing (benchmarks then skip it).
+/// Returns the path of a benchmark model, or "" when it is missing (no --models directory, or
+/// no such file in it).
 inline std::string modelPath( const Options& o, const char* name )
 {
+	if ( o.modelsDir.empty() )
+	{
+		return "";
+	}
 	std::string p = o.modelsDir + "/" + name;
 	FILE* f = std::fopen( p.c_str(), "rb" );
 	if ( f == nullptr )
@@ -76,6 +81,26 @@ inline std::string modelPath( const Options& o, const char* name )
 	}
 	std::fclose( f );
 	return p;
+}
+
+/// Loads the paper's model file into soup. When the file is missing, generates a stand-in of
+/// about its size instead (a distorted torus: closed and non-convex, like the paper's bunnies),
+/// says so on stderr after "who: ", and sets *outStandIn. False when neither works.
+inline bool loadModelFile( const Options& o, const char* file, const char* who, smpSoup* soup, bool* outStandIn )
+{
+	*outStandIn = false;
+	std::string path = modelPath( o, file );
+	char err[256] = "";
+	if ( !path.empty() && smpLoadSoup( path.c_str(), soup, err, sizeof( err ) ) )
+	{
+		return true;
+	}
+	int tris = std::string( file ) == "bunny_noholes.tri" ? 69000 : 2200;
+	std::fprintf( stderr, "%s: %s %s; using a generated stand-in: a distorted torus of about %d triangles\n", who,
+				  file, o.modelsDir.empty() ? "needs --models DIR or POLYDEPTH_MODELS" : ( "not found in " + o.modelsDir ).c_str(),
+				  tris );
+	*outStandIn = true;
+	return smpMakeShapeByName( "distorted-torus", tris, 2.0, soup );
 }
 
 /// Owns a soup and the mesh made from it.

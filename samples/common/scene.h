@@ -14,11 +14,20 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "polydepth/base.h"
+
+/// The directory of the paper's model files: the POLYDEPTH_MODELS environment variable, or ""
+/// (none: scenes use generated shapes only).
+inline std::string smpDefaultModelsDir()
+{
+	const char* dir = std::getenv( "POLYDEPTH_MODELS" );
+	return dir != nullptr ? dir : "";
+}
 
 enum smpSceneKind
 {
@@ -63,8 +72,9 @@ struct smpSceneConfig
 	/// Debris: comma-separated shape mix drawn from "torus,knot,grate,cup,spoon,bunny"
 	/// (the bunny only when its file exists). Empty means all of them.
 	std::string shapes;
-	/// Where pqp_spinning_bunny.tris is looked for.
-	std::string modelsDir = "../shared/models";
+	/// Where pqp_spinning_bunny.tris is looked for: the POLYDEPTH_MODELS environment variable by
+	/// default; empty (no model files) leaves the bunny out of the debris mix.
+	std::string modelsDir = smpDefaultModelsDir();
 	/// Body-body penetration is measured with pdComputePenetration every this many steps
 	/// (and after the last step); 0 turns the measurement off.
 	int penetrationEvery = 30;

@@ -21,37 +21,13 @@ extern "C"
 namespace
 {
 
-// Re-pinned on 2026-12-05 (session 20), twice, for node visits only (checked by hashing without
-// them: 0x2356eddc2cc6be78 before and after): the PD iteration classifies a projected
-// configuration and gathers its contact features in one traversal (the gathering measuring the
-// distance within the tolerance) instead of a bounded distance query followed by a gathering;
-// then an intersecting pair that traversal meets is remembered for the static checks nearby.
-// Before that, re-pinned on 2026-12-05 (session 19) for node visits only (checked by hashing without them:
-// 0x2356eddc2cc6be78 before and after): a separated or touching pair's classification is a gap
-// proof (a depth-first traversal ending at the first pair within the tolerance) instead of a
-// distance query bounded by the tolerance.
-// Before that, re-pinned on 2026-12-04 (session 18) for node visits only (checked by hashing without them:
-// 0x2356eddc2cc6be78 before and after): the translational CCD became a best-first traversal.
-// Before that, re-pinned on 2026-12-04 (session 16) for the cone search around the best answer's direction
-// (pdPenetrationDef.coneDirections = 128: shorter answers where a basin lies beside the local
-// optimum; 275 of 288 oracle cases within 1% against 271).
-// Before that, re-pinned on 2026-12-04 (session 15) when probe-only start directions got pocket samples
-// while the inner balls settle most static checks (different, shorter answers on closed models:
-// 271 of 288 oracle cases within 1% against 267).
-// Before that, re-pinned on 2026-12-04 (session 15) for node visits only (checked by hashing without them:
-// 0x9179692252190e27 before and after): static checks of the start search that an overlap of
-// balls inside the two solids proves colliding skip their traversal.
-// Before that, re-pinned on 2026-12-04 (session 14) when the random start directions became 512 in B's frame,
-// about 32 of them sampled for pockets (pdPenetrationDef.randomDirections; bench/results/pd-random.md).
-// Re-pinned on 2026-12-03 (session 13) when contact-space orientation pruning went off by
-// default (useOrientationPruning; measured neutral in time, see bench/results/sfog.md).
-// Before that, re-pinned on 2026-12-03 for node visits only, each time checked by hashing without them:
-// box pairs tested on their six face axes only (session 11); distance queries on configurations
-// known free skip the first-hit collision check, and the final check reuses a measured gap.
-// Before that for feature ownership in contact gathering, which reorders the gathered features.
-// Pinned with the PD, SFOG and BVH code of that moment, which was still changing (x86-64,
-// gcc 12, -O2/-O3, -ffp-contract=off). Re-pin once it has settled; after that, update it only when an
-// algorithm change is intended.
+// The hash of the results of every query in the fixed set (see HashQuery): collide, distance,
+// translational CCD and penetration, including statuses, features, iteration counts and BVH
+// node visits, so a change in how much a traversal visits changes it even when the answers do
+// not. It holds for x86-64 with -ffp-contract=off (set by the top-level CMakeLists.txt).
+// To re-pin after a deliberate change: run the PinnedHash test, copy the value it prints into
+// kPinnedHash, and say in the commit what changed and whether the answers or only the node
+// visits moved (hash once without the nodeVisits lines to tell).
 constexpr uint64_t kPinnedHash = 0x27158c704759e5fdull;
 
 struct Hasher
