@@ -18,16 +18,17 @@ namespace
 
 const char* const kRegistrationFailed = "polydepth::bullet::registerAlgorithm failed";
 
-/// Runs a scene to its end. Sets *skipped (and returns false) when the PolyDepth algorithm
-/// could not be registered; any other failure is a test failure.
-bool testRunScene( const smpSceneConfig& config, smpSceneMetrics* out, std::string* skipped )
+/// Runs a scene to its end into *out. Returns false when the scene could not be created: a
+/// PolyDepth scene whose algorithm could not be registered skips the test, any other failure is
+/// a test failure.
+bool testRunScene( const smpSceneConfig& config, smpSceneMetrics* out )
 {
 	std::string error;
 	std::unique_ptr<smpScene> scene = smpScene::create( config, &error );
 	if ( !scene )
 	{
 		if ( error.rfind( kRegistrationFailed, 0 ) == 0 )
-			*skipped = error;
+			[&] { GTEST_SKIP() << error; }();
 		else
 			ADD_FAILURE() << "smpScene::create failed: " << error;
 		return false;
@@ -79,6 +80,19 @@ smpSceneConfig testShortRagdoll( smpSceneAlgo algo )
 	return c;
 }
 
+smpSceneConfig testShortTori( smpSceneAlgo algo )
+{
+	smpSceneConfig c;
+	c.kind = SMP_SCENE_TORI;
+	c.algo = algo;
+	c.bodies = 4;
+	c.steps = 100;
+	c.seed = 11;
+	c.spawnHeight = 0.7;
+	c.penetrationEvery = 50;
+	return c;
+}
+
 void testCheckEpisode( const smpSceneConfig& c, const smpSceneMetrics& m )
 {
 	SCOPED_TRACE( testDescribe( c, m ) );
@@ -115,23 +129,15 @@ TEST( PdScenes, DebrisShortEpisodeGimpact )
 {
 	smpSceneConfig c = testShortDebris( SMP_SCENE_ALGO_GIMPACT );
 	smpSceneMetrics m;
-	std::string skipped;
-	ASSERT_TRUE( testRunScene( c, &m, &skipped ) );
+	ASSERT_TRUE( testRunScene( c, &m ) );
 	testCheckEpisode( c, m );
 }
 
 TEST( PdScenes, ToriShortEpisodeGimpact )
 {
-	smpSceneConfig c;
-	c.kind = SMP_SCENE_TORI;
-	c.bodies = 4;
-	c.steps = 100;
-	c.seed = 11;
-	c.spawnHeight = 0.7;
-	c.penetrationEvery = 50;
+	smpSceneConfig c = testShortTori( SMP_SCENE_ALGO_GIMPACT );
 	smpSceneMetrics m;
-	std::string skipped;
-	ASSERT_TRUE( testRunScene( c, &m, &skipped ) );
+	ASSERT_TRUE( testRunScene( c, &m ) );
 	testCheckEpisode( c, m );
 	EXPECT_DOUBLE_EQ( m.bodySize, 1.3 );
 }
@@ -140,8 +146,7 @@ TEST( PdScenes, RagdollShortEpisodeGimpact )
 {
 	smpSceneConfig c = testShortRagdoll( SMP_SCENE_ALGO_GIMPACT );
 	smpSceneMetrics m;
-	std::string skipped;
-	ASSERT_TRUE( testRunScene( c, &m, &skipped ) );
+	ASSERT_TRUE( testRunScene( c, &m ) );
 	testCheckRagdoll( c, m );
 }
 
@@ -170,13 +175,8 @@ TEST( PdScenes, DebrisShortEpisodePolyDepth )
 	c.steps = 60;
 	c.penetrationEvery = 30;
 	smpSceneMetrics m;
-	std::string skipped;
-	if ( !testRunScene( c, &m, &skipped ) )
-	{
-		if ( !skipped.empty() )
-			GTEST_SKIP() << skipped;
-		FAIL();
-	}
+	if ( !testRunScene( c, &m ) )
+		return;
 	testCheckEpisode( c, m );
 }
 
@@ -186,13 +186,8 @@ TEST( PdScenes, RagdollShortEpisodePolyDepth )
 	c.steps = 75;
 	c.penetrationEvery = 25;
 	smpSceneMetrics m;
-	std::string skipped;
-	if ( !testRunScene( c, &m, &skipped ) )
-	{
-		if ( !skipped.empty() )
-			GTEST_SKIP() << skipped;
-		FAIL();
-	}
+	if ( !testRunScene( c, &m ) )
+		return;
 	testCheckRagdoll( c, m );
 }
 
@@ -205,13 +200,12 @@ TEST( PdScenes, SameSeedGivesIdenticalHash )
 		c.steps = 45;
 		c.penetrationEvery = 0;
 		smpSceneMetrics first, second, other;
-		std::string skipped;
-		ASSERT_TRUE( testRunScene( c, &first, &skipped ) );
-		ASSERT_TRUE( testRunScene( c, &second, &skipped ) );
+		ASSERT_TRUE( testRunScene( c, &first ) );
+		ASSERT_TRUE( testRunScene( c, &second ) );
 		EXPECT_EQ( first.hash, second.hash ) << "kind " << (int)kind << " seed " << c.seed;
 		// The hash must be able to tell runs apart: another seed gives another state.
 		c.seed += 1;
-		ASSERT_TRUE( testRunScene( c, &other, &skipped ) );
+		ASSERT_TRUE( testRunScene( c, &other ) );
 		EXPECT_NE( first.hash, other.hash ) << "kind " << (int)kind << " seed " << c.seed;
 	}
 }
@@ -223,14 +217,9 @@ TEST( PdScenes, SameSeedGivesIdenticalHashPolyDepth )
 	c.steps = 30;
 	c.penetrationEvery = 0;
 	smpSceneMetrics first, second;
-	std::string skipped;
-	if ( !testRunScene( c, &first, &skipped ) )
-	{
-		if ( !skipped.empty() )
-			GTEST_SKIP() << skipped;
-		FAIL();
-	}
-	ASSERT_TRUE( testRunScene( c, &second, &skipped ) );
+	if ( !testRunScene( c, &first ) )
+		return;
+	ASSERT_TRUE( testRunScene( c, &second ) );
 	EXPECT_EQ( first.hash, second.hash ) << "seed " << c.seed;
 }
 
@@ -306,17 +295,11 @@ TEST( PdScenes, AlgoNamesParse )
 
 TEST( PdScenes, ToriShortEpisodeConvex )
 {
-	smpSceneConfig c;
-	c.kind = SMP_SCENE_TORI;
-	c.algo = SMP_SCENE_ALGO_CONVEX;
-	c.bodies = 4;
+	smpSceneConfig c = testShortTori( SMP_SCENE_ALGO_CONVEX );
 	c.steps = 120;
-	c.seed = 11;
-	c.spawnHeight = 0.7;
 	c.penetrationEvery = 60;
 	smpSceneMetrics m;
-	std::string skipped;
-	ASSERT_TRUE( testRunScene( c, &m, &skipped ) );
+	ASSERT_TRUE( testRunScene( c, &m ) );
 	testCheckEpisode( c, m );
 	EXPECT_EQ( m.dynamicBodies, 4 );
 }
