@@ -125,6 +125,21 @@ inline pdVec3 centreSoup( smpSoup* soup )
 	return shift;
 }
 
+/// Bisects [lo, hi], collidesAt(lo) true and collidesAt(hi) false, iterations times and returns
+/// the free end: the boundary of the colliding set along a ray to within (hi - lo) / 2^iterations.
+template <typename CollidesAt> double bisectToFree( double lo, double hi, int iterations, CollidesAt collidesAt )
+{
+	for ( int k = 0; k < iterations; ++k )
+	{
+		double m = 0.5 * ( lo + hi );
+		if ( collidesAt( m ) )
+			lo = m;
+		else
+			hi = m;
+	}
+	return hi;
+}
+
 /// Deterministic random numbers (xorshift64*), the same sequence on every machine.
 struct Rng
 {
@@ -203,27 +218,50 @@ public:
 		out += v ? "true" : "false";
 		m_needComma = true;
 	}
-	void beginObject()
+	/// "k": v, a number field.
+	void field( const char* k, double v )
 	{
-		comma();
-		out += "{";
-		m_needComma = false;
+		key( k );
+		num( v );
 	}
-	void endObject()
+	/// "k": "v", a string field.
+	void field( const char* k, const std::string& v )
 	{
-		out += "}";
-		m_needComma = true;
+		key( k );
+		str( v );
 	}
-	void beginArray()
+	/// "k": true or false (a name of its own, so that a bool is never written as a number).
+	void flag( const char* k, bool v )
 	{
-		comma();
-		out += "[";
-		m_needComma = false;
+		key( k );
+		boolean( v );
 	}
-	void endArray()
+	void beginObject() { open( '{' ); }
+	void endObject() { close( '}' ); }
+	void beginArray() { open( '[' ); }
+	void endArray() { close( ']' ); }
+	/// "k": { or "k": [ inside an object.
+	void beginObject( const char* k )
 	{
-		out += "]";
-		m_needComma = true;
+		key( k );
+		beginObject();
+	}
+	void beginArray( const char* k )
+	{
+		key( k );
+		beginArray();
+	}
+	/// "k": [ one object per row, its fields written by fields( row ) ].
+	template <typename Rows, typename Fields> void objects( const char* k, const Rows& rows, Fields fields )
+	{
+		beginArray( k );
+		for ( const auto& row : rows )
+		{
+			beginObject();
+			fields( row );
+			endObject();
+		}
+		endArray();
 	}
 
 private:
@@ -233,6 +271,17 @@ private:
 		{
 			out += ", ";
 		}
+	}
+	void open( char bracket )
+	{
+		comma();
+		out += bracket;
+		m_needComma = false;
+	}
+	void close( char bracket )
+	{
+		out += bracket;
+		m_needComma = true;
 	}
 	bool m_needComma = false;
 };
