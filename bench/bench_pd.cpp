@@ -329,24 +329,22 @@ int runPdRandom( const Options& o )
 
 	if ( o.json )
 	{
-		Json j;
-		j.beginObject();
-		j.objects( "models", rows, [&]( const Row& r ) {
-			j.field( "name", r.name );
-			j.field( "tris", r.tris );
-			j.field( "queries", r.queries );
-			j.field( "median_ms", r.medianMs );
-			j.field( "p95_ms", r.p95Ms );
-			j.field( "contacts", r.contacts );
-			j.field( "iterations", r.iterations );
-			j.field( "pd_over_distance", r.pdOverDistance );
-			j.field( "valid", r.valid );
-			j.field( "oracle_cases", r.oracleCases );
-			j.field( "within_1pct", r.within1 );
-			j.field( "worst_ratio", r.worstRatio );
+		printJsonObject( [&]( Json& j ) {
+			j.objects( "models", rows, [&]( const Row& r ) {
+				j.field( "name", r.name );
+				j.field( "tris", r.tris );
+				j.field( "queries", r.queries );
+				j.field( "median_ms", r.medianMs );
+				j.field( "p95_ms", r.p95Ms );
+				j.field( "contacts", r.contacts );
+				j.field( "iterations", r.iterations );
+				j.field( "pd_over_distance", r.pdOverDistance );
+				j.field( "valid", r.valid );
+				j.field( "oracle_cases", r.oracleCases );
+				j.field( "within_1pct", r.within1 );
+				j.field( "worst_ratio", r.worstRatio );
+			} );
 		} );
-		j.endObject();
-		std::printf( "%s\n", j.out.c_str() );
 		return 0;
 	}
 	describeMachine( stdout );
@@ -459,20 +457,18 @@ int runPdPath( const Options& o )
 	pdDestroyWorkspace( ws );
 	if ( o.json )
 	{
-		Json j;
-		j.beginObject();
-		j.objects( "paths", rows, [&]( const Row& r ) {
-			j.field( "name", r.name );
-			j.field( "frames", r.frames );
-			j.field( "penetrating", r.penetrating );
-			j.field( "median_ms", r.medianMs );
-			j.field( "p95_ms", r.p95Ms );
-			j.flag( "coherence", r.coherence );
-			j.field( "mean_pd", r.meanPd );
-			j.field( "iterations", r.iterations );
+		printJsonObject( [&]( Json& j ) {
+			j.objects( "paths", rows, [&]( const Row& r ) {
+				j.field( "name", r.name );
+				j.field( "frames", r.frames );
+				j.field( "penetrating", r.penetrating );
+				j.field( "median_ms", r.medianMs );
+				j.field( "p95_ms", r.p95Ms );
+				j.flag( "coherence", r.coherence );
+				j.field( "mean_pd", r.meanPd );
+				j.field( "iterations", r.iterations );
+			} );
 		} );
-		j.endObject();
-		std::printf( "%s\n", j.out.c_str() );
 		return 0;
 	}
 	describeMachine( stdout );

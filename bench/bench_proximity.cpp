@@ -309,24 +309,22 @@ int runProximity( const Options& o )
 
 	if ( o.json )
 	{
-		Json j;
-		j.beginObject();
-		j.objects( "cases", cases, [&]( const Case& c ) {
-			j.field( "name", c.name + "/" + c.poseClass );
-			j.field( "tris_a", c.trisA );
-			j.field( "tris_b", c.trisB );
-			j.field( "collide_us", c.collideUs );
-			j.field( "fcl_collide_us", c.fclCollideUs );
-			j.field( "distance_us", c.distanceUs );
-			j.field( "fcl_distance_us", c.fclDistanceUs );
-			j.field( "ccd_us", c.ccdUs );
-			j.flag( "agree", c.agree );
+		printJsonObject( [&]( Json& j ) {
+			j.objects( "cases", cases, [&]( const Case& c ) {
+				j.field( "name", c.name + "/" + c.poseClass );
+				j.field( "tris_a", c.trisA );
+				j.field( "tris_b", c.trisB );
+				j.field( "collide_us", c.collideUs );
+				j.field( "fcl_collide_us", c.fclCollideUs );
+				j.field( "distance_us", c.distanceUs );
+				j.field( "fcl_distance_us", c.fclDistanceUs );
+				j.field( "ccd_us", c.ccdUs );
+				j.flag( "agree", c.agree );
+			} );
+			j.field( "min_collide_speedup", minCollide );
+			j.field( "min_distance_speedup", minDistance );
+			j.field( "ccd_over_distance", ccdOverDistance );
 		} );
-		j.field( "min_collide_speedup", minCollide );
-		j.field( "min_distance_speedup", minDistance );
-		j.field( "ccd_over_distance", ccdOverDistance );
-		j.endObject();
-		std::printf( "%s\n", j.out.c_str() );
 	}
 	else
 	{

@@ -526,40 +526,38 @@ int runSfog( const Options& o )
 
 	if ( o.json )
 	{
-		Json j;
-		j.beginObject();
-		j.objects( "pruning", prune, [&]( const PruneRow& r ) {
-			j.field( "name", r.name );
-			j.field( "pairs_before", (double)r.before );
-			j.field( "pairs_after", (double)r.after );
-			j.field( "ms_on", r.msOn );
-			j.field( "ms_off", r.msOff );
-			j.field( "ms_no_prune", r.msNoPrune );
-			j.field( "ms_no_cull", r.msNoCull );
-			j.field( "queries", r.queries );
+		printJsonObject( [&]( Json& j ) {
+			j.objects( "pruning", prune, [&]( const PruneRow& r ) {
+				j.field( "name", r.name );
+				j.field( "pairs_before", (double)r.before );
+				j.field( "pairs_after", (double)r.after );
+				j.field( "ms_on", r.msOn );
+				j.field( "ms_off", r.msOff );
+				j.field( "ms_no_prune", r.msNoPrune );
+				j.field( "ms_no_cull", r.msNoCull );
+				j.field( "queries", r.queries );
+			} );
+			j.objects( "convex", convex, [&]( const ConvexRow& r ) {
+				j.field( "verts", r.verts );
+				j.field( "sfog_us", r.sfogUs );
+				j.field( "epa_us", r.epaUs );
+				j.field( "sfog_err", r.sfogErr );
+				j.field( "epa_err", r.epaErr );
+				j.field( "cases", r.cases );
+			} );
+			j.objects( "sweeps", sweeps, [&]( const SweepRow& r ) {
+				j.field( "name", r.name );
+				j.field( "tris", r.tris );
+				j.field( "rotations", r.rotations );
+				j.field( "pairs", (double)r.pairs );
+				j.field( "pairs_before", (double)r.pairsBefore );
+				j.field( "plain_ms", r.ms[0] );
+				j.field( "banded_ms", r.ms[1] );
+				j.field( "blocks_ms", r.ms[2] );
+				j.field( "naive_ms", r.ms[3] );
+				j.field( "agree", r.agree ? 1 : 0 );
+			} );
 		} );
-		j.objects( "convex", convex, [&]( const ConvexRow& r ) {
-			j.field( "verts", r.verts );
-			j.field( "sfog_us", r.sfogUs );
-			j.field( "epa_us", r.epaUs );
-			j.field( "sfog_err", r.sfogErr );
-			j.field( "epa_err", r.epaErr );
-			j.field( "cases", r.cases );
-		} );
-		j.objects( "sweeps", sweeps, [&]( const SweepRow& r ) {
-			j.field( "name", r.name );
-			j.field( "tris", r.tris );
-			j.field( "rotations", r.rotations );
-			j.field( "pairs", (double)r.pairs );
-			j.field( "pairs_before", (double)r.pairsBefore );
-			j.field( "plain_ms", r.ms[0] );
-			j.field( "banded_ms", r.ms[1] );
-			j.field( "blocks_ms", r.ms[2] );
-			j.field( "naive_ms", r.ms[3] );
-			j.field( "agree", r.agree ? 1 : 0 );
-		} );
-		j.endObject();
-		std::printf( "%s\n", j.out.c_str() );
 		return 0;
 	}
 	describeMachine( stdout );

@@ -184,7 +184,6 @@ public:
 	}
 	void num( double v )
 	{
-		comma();
 		char b[64];
 		if ( std::isfinite( v ) )
 		{
@@ -194,30 +193,23 @@ public:
 		{
 			std::snprintf( b, sizeof( b ), "null" );
 		}
-		out += b;
-		m_needComma = true;
+		value( b );
 	}
 	void str( const std::string& v )
 	{
-		comma();
-		out += "\"";
+		std::string quoted = "\"";
 		for ( char c : v )
 		{
 			if ( c == '"' || c == '\\' )
 			{
-				out += '\\';
+				quoted += '\\';
 			}
-			out += c;
+			quoted += c;
 		}
-		out += "\"";
-		m_needComma = true;
+		quoted += "\"";
+		value( quoted );
 	}
-	void boolean( bool v )
-	{
-		comma();
-		out += v ? "true" : "false";
-		m_needComma = true;
-	}
+	void boolean( bool v ) { value( v ? "true" : "false" ); }
 	/// "k": v, a number field.
 	void field( const char* k, double v )
 	{
@@ -272,6 +264,13 @@ private:
 			out += ", ";
 		}
 	}
+	// One value as written: a separator before it when it follows another.
+	void value( const std::string& text )
+	{
+		comma();
+		out += text;
+		m_needComma = true;
+	}
 	void open( char bracket )
 	{
 		comma();
@@ -285,6 +284,16 @@ private:
 	}
 	bool m_needComma = false;
 };
+
+/// Prints one JSON object on a line of stdout, its members written by members( json ).
+template <typename Members> void printJsonObject( Members members )
+{
+	Json j;
+	j.beginObject();
+	members( j );
+	j.endObject();
+	std::printf( "%s\n", j.out.c_str() );
+}
 
 inline void describeMachine( FILE* f )
 {

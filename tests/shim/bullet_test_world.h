@@ -132,4 +132,12 @@ struct World
 	}
 };
 
+/// Adds s's floor (static, at the origin) and then its torus (mass 1) at torusPosition to w;
+/// returns the torus's body.
+inline btRigidBody* addFloorAndTorus( World& w, const TorusAndFloor& s, const btVector3& torusPosition )
+{
+	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
+	return w.add( s.torus.get(), 1, torusPosition );
+}
+
 } // namespace polydepth::test

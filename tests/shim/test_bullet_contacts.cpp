@@ -23,6 +23,7 @@ namespace
 {
 
 using polydepth::test::BtMesh;
+using polydepth::test::addFloorAndTorus;
 using polydepth::test::World;
 using Shapes = polydepth::test::TorusAndFloor;
 
@@ -168,8 +169,7 @@ double closestAboveFloor( const pdBulletDef* def, double floorOfPoints )
 {
 	Shapes s;
 	World w( def );
-	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
-	w.add( s.torus.get(), 1, btVector3( 0, 0.15f + 0.005f, 0 ) );
+	addFloorAndTorus( w, s, btVector3( 0, 0.15f + 0.005f, 0 ) );
 	w.world->performDiscreteCollisionDetection();
 	int points = 0;
 	btScalar closest = BT_LARGE_FLOAT;
@@ -254,8 +254,7 @@ TEST( PdBulletContacts, ContactAddedCallbackFires )
 {
 	Shapes s;
 	World w;
-	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
-	btRigidBody* torus = w.add( s.torus.get(), 1, btVector3( 0, 0.145f, 0 ) );
+	btRigidBody* torus = addFloorAndTorus( w, s, btVector3( 0, 0.145f, 0 ) );
 	torus->setCollisionFlags( torus->getCollisionFlags() | btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK );
 	ContactAddedCallback saved = gContactAddedCallback;
 	gContactAddedCallback = countAdded;
@@ -269,8 +268,7 @@ TEST( PdBulletContacts, GetAllContactManifoldsReturnsEveryRegion )
 {
 	Shapes s;
 	World w;
-	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
-	w.add( s.torus.get(), 1, btVector3( 0, 0.14f, 0 ) );
+	addFloorAndTorus( w, s, btVector3( 0, 0.14f, 0 ) );
 	w.world->performDiscreteCollisionDetection();
 	btBroadphasePairArray& pairs = w.world->getPairCache()->getOverlappingPairArray();
 	ASSERT_EQ( pairs.size(), 1 );
@@ -321,8 +319,7 @@ TEST( PdBulletContacts, RecordedCallsReplayOutsideBullet )
 {
 	Shapes s;
 	World w;
-	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
-	w.add( s.torus.get(), 1, btVector3( 0, 0.3f, 0 ) );
+	addFloorAndTorus( w, s, btVector3( 0, 0.3f, 0 ) );
 	std::string path = ::testing::TempDir() + "bullet_recording.pdcr";
 	long calls = -1;
 	EXPECT_EQ( pdBullet_StopRecording( &w.dispatcher, &calls ), PD_STATUS_INVALID_ARGUMENT ); // nothing recording

@@ -21,6 +21,7 @@
 namespace
 {
 
+using polydepth::test::addFloorAndTorus;
 using polydepth::test::World;
 
 constexpr int kMajor = 48; // 48 x 16 x 2 = 1536 triangles
@@ -94,8 +95,7 @@ TEST( PdBulletPhysics, TorusComesToRestOnStaticFloor )
 {
 	PhysicsShapes s;
 	World w;
-	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
-	btRigidBody* torus = w.add( s.torus.get(), 1, btVector3( 0.05f, 0.15f + 0.02f, 0 ) );
+	btRigidBody* torus = addFloorAndTorus( w, s, btVector3( 0.05f, 0.15f + 0.02f, 0 ) );
 	torus->setActivationState( DISABLE_DEACTIVATION );
 	double maxLateSpeed = 0.0, maxLateError = 0.0;
 	const int steps = 180, settle = 120;
@@ -183,8 +183,7 @@ TEST( PdBulletPhysics, FastTorusNeverEndsBelowZeroThicknessFloor )
 {
 	PhysicsShapes s;
 	World w;
-	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
-	btRigidBody* torus = w.add( s.torus.get(), 1, btVector3( 0, 0.6f, 0 ) );
+	btRigidBody* torus = addFloorAndTorus( w, s, btVector3( 0, 0.6f, 0 ) );
 	btTransform t = torus->getWorldTransform();
 	t.setRotation( btQuaternion( btVector3( 1, 0, 0.3f ).normalized(), 0.4f ) );
 	torus->setWorldTransform( t );
@@ -214,8 +213,7 @@ TEST( PdBulletPhysics, SpeculativeContactsLandAFastTorusOnTheSurface )
 		pdBulletDef def = pdDefaultBulletDef();
 		def.speculativeContacts = speculative != 0;
 		World w( &def );
-		w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
-		btRigidBody* torus = w.add( s.torus.get(), 1, btVector3( 0, 1.0f, 0 ) );
+		btRigidBody* torus = addFloorAndTorus( w, s, btVector3( 0, 1.0f, 0 ) );
 		torus->setLinearVelocity( btVector3( 0, -8.0f, 0 ) );
 		torus->setActivationState( DISABLE_DEACTIVATION );
 		for ( int i = 0; i < 30; ++i )

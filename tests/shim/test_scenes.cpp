@@ -53,43 +53,40 @@ std::string testDescribe( const smpSceneConfig& c, const smpSceneMetrics& m )
 	return text;
 }
 
-smpSceneConfig testShortDebris( smpSceneAlgo algo )
+/// A short episode of kind with algo: bodies bodies for steps steps from seed, penetration
+/// measured every penetrationEvery steps.
+smpSceneConfig testShortEpisode( smpSceneKind kind, smpSceneAlgo algo, int bodies, int steps, unsigned seed,
+								 int penetrationEvery )
 {
 	smpSceneConfig c;
-	c.kind = SMP_SCENE_DEBRIS;
+	c.kind = kind;
 	c.algo = algo;
-	c.bodies = 4;
-	c.steps = 100;
-	c.seed = 7;
+	c.bodies = bodies;
+	c.steps = steps;
+	c.seed = seed;
+	c.penetrationEvery = penetrationEvery;
+	return c;
+}
+
+smpSceneConfig testShortDebris( smpSceneAlgo algo )
+{
+	smpSceneConfig c = testShortEpisode( SMP_SCENE_DEBRIS, algo, 4, 100, 7, 50 );
 	c.shapes = "torus,knot,cup"; // tests never read ../shared/models
 	c.spawnHeight = 0.7;         // a gentle drop: GImpact loses bodies through the floor on hard impacts
-	c.penetrationEvery = 50;
 	return c;
 }
 
 smpSceneConfig testShortRagdoll( smpSceneAlgo algo )
 {
-	smpSceneConfig c;
-	c.kind = SMP_SCENE_RAGDOLL;
-	c.algo = algo;
-	c.bodies = 1;
+	smpSceneConfig c = testShortEpisode( SMP_SCENE_RAGDOLL, algo, 1, 120, 3, 60 );
 	c.debris = 2;
-	c.steps = 120;
-	c.seed = 3;
-	c.penetrationEvery = 60;
 	return c;
 }
 
 smpSceneConfig testShortTori( smpSceneAlgo algo )
 {
-	smpSceneConfig c;
-	c.kind = SMP_SCENE_TORI;
-	c.algo = algo;
-	c.bodies = 4;
-	c.steps = 100;
-	c.seed = 11;
+	smpSceneConfig c = testShortEpisode( SMP_SCENE_TORI, algo, 4, 100, 11, 50 );
 	c.spawnHeight = 0.7;
-	c.penetrationEvery = 50;
 	return c;
 }
 
