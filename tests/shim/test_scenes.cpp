@@ -120,31 +120,38 @@ void testCheckRagdoll( const smpSceneConfig& c, const smpSceneMetrics& m )
 	EXPECT_LT( m.maxJointAngleError, 0.25 );
 }
 
+using testCheck = void ( * )( const smpSceneConfig&, const smpSceneMetrics& );
+
+/// Runs c to its end and checks the episode with check, the metrics to *out when out is not
+/// null. False when the scene could not run (testRunScene has recorded the skip or failure).
+bool testEpisode( const smpSceneConfig& c, testCheck check, smpSceneMetrics* out = nullptr )
+{
+	smpSceneMetrics m;
+	if ( !testRunScene( c, &m ) )
+		return false;
+	check( c, m );
+	if ( out != nullptr )
+		*out = m;
+	return true;
+}
+
 } // namespace
 
 TEST( PdScenes, DebrisShortEpisodeGimpact )
 {
-	smpSceneConfig c = testShortDebris( SMP_SCENE_ALGO_GIMPACT );
-	smpSceneMetrics m;
-	ASSERT_TRUE( testRunScene( c, &m ) );
-	testCheckEpisode( c, m );
+	testEpisode( testShortDebris( SMP_SCENE_ALGO_GIMPACT ), testCheckEpisode );
 }
 
 TEST( PdScenes, ToriShortEpisodeGimpact )
 {
-	smpSceneConfig c = testShortTori( SMP_SCENE_ALGO_GIMPACT );
 	smpSceneMetrics m;
-	ASSERT_TRUE( testRunScene( c, &m ) );
-	testCheckEpisode( c, m );
+	ASSERT_TRUE( testEpisode( testShortTori( SMP_SCENE_ALGO_GIMPACT ), testCheckEpisode, &m ) );
 	EXPECT_DOUBLE_EQ( m.bodySize, 1.3 );
 }
 
 TEST( PdScenes, RagdollShortEpisodeGimpact )
 {
-	smpSceneConfig c = testShortRagdoll( SMP_SCENE_ALGO_GIMPACT );
-	smpSceneMetrics m;
-	ASSERT_TRUE( testRunScene( c, &m ) );
-	testCheckRagdoll( c, m );
+	testEpisode( testShortRagdoll( SMP_SCENE_ALGO_GIMPACT ), testCheckRagdoll );
 }
 
 // Regression: ragdolls used to stand 1.1 m apart in T-pose, with arms 1.73 m from tip to tip,
@@ -171,10 +178,7 @@ TEST( PdScenes, DebrisShortEpisodePolyDepth )
 	c.bodies = 3;
 	c.steps = 60;
 	c.penetrationEvery = 30;
-	smpSceneMetrics m;
-	if ( !testRunScene( c, &m ) )
-		return;
-	testCheckEpisode( c, m );
+	testEpisode( c, testCheckEpisode );
 }
 
 TEST( PdScenes, RagdollShortEpisodePolyDepth )
@@ -182,10 +186,7 @@ TEST( PdScenes, RagdollShortEpisodePolyDepth )
 	smpSceneConfig c = testShortRagdoll( SMP_SCENE_ALGO_POLYDEPTH );
 	c.steps = 75;
 	c.penetrationEvery = 25;
-	smpSceneMetrics m;
-	if ( !testRunScene( c, &m ) )
-		return;
-	testCheckRagdoll( c, m );
+	testEpisode( c, testCheckRagdoll );
 }
 
 TEST( PdScenes, SameSeedGivesIdenticalHash )
@@ -296,8 +297,7 @@ TEST( PdScenes, ToriShortEpisodeConvex )
 	c.steps = 120;
 	c.penetrationEvery = 60;
 	smpSceneMetrics m;
-	ASSERT_TRUE( testRunScene( c, &m ) );
-	testCheckEpisode( c, m );
+	ASSERT_TRUE( testEpisode( c, testCheckEpisode, &m ) );
 	EXPECT_EQ( m.dynamicBodies, 4 );
 }
 
