@@ -49,46 +49,28 @@ int runDebris( const Options& o )
 	}
 	if ( o.json )
 	{
-		Json j;
-		j.beginObject();
-		for ( int a = 0; a < count; ++a )
-		{
-			j.key( names[a] );
-			j.beginObject();
-			j.key( "median_ms" );
-			j.num( m[a].medianStepMs );
-			j.key( "p95_ms" );
-			j.num( m[a].p95StepMs );
-			j.key( "contacts" );
-			j.num( m[a].meanContacts );
-			j.key( "mean_ms" );
-			j.num( m[a].meanStepMs );
-			j.key( "lost" );
-			j.num( m[a].lost );
-			j.key( "max_penetration" );
-			j.num( m[a].maxPenetration );
-			j.key( "final_penetration" );
-			j.num( m[a].finalPenetration );
-			j.key( "jitter" );
-			j.num( m[a].jitter );
-			j.key( "bodies" );
-			j.num( m[a].dynamicBodies );
-			j.key( "steps" );
-			j.num( m[a].steps );
-			j.key( "asleep" );
-			j.num( m[a].asleep );
-			j.key( "penetration_failures" );
-			j.num( m[a].penetrationFailures );
-			j.endObject();
-		}
-		j.key( "body_size" );
-		j.num( m[0].bodySize );
-		j.key( "step_time_ratio" );
-		j.num( m[1].medianStepMs / std::max( m[0].medianStepMs, 1e-9 ) );
-		j.key( "step_time_ratio_mean" );
-		j.num( m[1].meanStepMs / std::max( m[0].meanStepMs, 1e-9 ) );
-		j.endObject();
-		std::printf( "%s\n", j.out.c_str() );
+		printJsonObject( [&]( Json& j ) {
+			for ( int a = 0; a < count; ++a )
+			{
+				j.beginObject( names[a] );
+				j.field( "median_ms", m[a].medianStepMs );
+				j.field( "p95_ms", m[a].p95StepMs );
+				j.field( "contacts", m[a].meanContacts );
+				j.field( "mean_ms", m[a].meanStepMs );
+				j.field( "lost", m[a].lost );
+				j.field( "max_penetration", m[a].maxPenetration );
+				j.field( "final_penetration", m[a].finalPenetration );
+				j.field( "jitter", m[a].jitter );
+				j.field( "bodies", m[a].dynamicBodies );
+				j.field( "steps", m[a].steps );
+				j.field( "asleep", m[a].asleep );
+				j.field( "penetration_failures", m[a].penetrationFailures );
+				j.endObject();
+			}
+			j.field( "body_size", m[0].bodySize );
+			j.field( "step_time_ratio", m[1].medianStepMs / std::max( m[0].medianStepMs, 1e-9 ) );
+			j.field( "step_time_ratio_mean", m[1].meanStepMs / std::max( m[0].meanStepMs, 1e-9 ) );
+		} );
 		return 0;
 	}
 	describeMachine( stdout );

@@ -101,16 +101,9 @@ double directionalOracle( const pdMesh* a, const pdTransform& pa, const pdMesh* 
 			double t = limit * (double)i / steps;
 			if ( !collides( a, translated( pa, pdVec3{ u.x * t, u.y * t, u.z * t } ), b, pb, ws ) )
 			{
-				double lo = prev, hi = t;
-				for ( int k = 0; k < 40; ++k )
-				{
-					double m = 0.5 * ( lo + hi );
-					if ( collides( a, translated( pa, pdVec3{ u.x * m, u.y * m, u.z * m } ), b, pb, ws ) )
-						lo = m;
-					else
-						hi = m;
-				}
-				return hi;
+				return bisectToFree( prev, t, 40, [&]( double m ) {
+					return collides( a, translated( pa, pdVec3{ u.x * m, u.y * m, u.z * m } ), b, pb, ws );
+				} );
 			}
 			prev = t;
 		}
@@ -334,42 +327,22 @@ int runPdRandom( const Options& o )
 
 	if ( o.json )
 	{
-		Json j;
-		j.beginObject();
-		j.key( "models" );
-		j.beginArray();
-		for ( const Row& r : rows )
-		{
-			j.beginObject();
-			j.key( "name" );
-			j.str( r.name );
-			j.key( "tris" );
-			j.num( r.tris );
-			j.key( "queries" );
-			j.num( r.queries );
-			j.key( "median_ms" );
-			j.num( r.medianMs );
-			j.key( "p95_ms" );
-			j.num( r.p95Ms );
-			j.key( "contacts" );
-			j.num( r.contacts );
-			j.key( "iterations" );
-			j.num( r.iterations );
-			j.key( "pd_over_distance" );
-			j.num( r.pdOverDistance );
-			j.key( "valid" );
-			j.num( r.valid );
-			j.key( "oracle_cases" );
-			j.num( r.oracleCases );
-			j.key( "within_1pct" );
-			j.num( r.within1 );
-			j.key( "worst_ratio" );
-			j.num( r.worstRatio );
-			j.endObject();
-		}
-		j.endArray();
-		j.endObject();
-		std::printf( "%s\n", j.out.c_str() );
+		printJsonObject( [&]( Json& j ) {
+			j.objects( "models", rows, [&]( const Row& r ) {
+				j.field( "name", r.name );
+				j.field( "tris", r.tris );
+				j.field( "queries", r.queries );
+				j.field( "median_ms", r.medianMs );
+				j.field( "p95_ms", r.p95Ms );
+				j.field( "contacts", r.contacts );
+				j.field( "iterations", r.iterations );
+				j.field( "pd_over_distance", r.pdOverDistance );
+				j.field( "valid", r.valid );
+				j.field( "oracle_cases", r.oracleCases );
+				j.field( "within_1pct", r.within1 );
+				j.field( "worst_ratio", r.worstRatio );
+			} );
+		} );
 		return 0;
 	}
 	describeMachine( stdout );
@@ -489,34 +462,18 @@ int runPdPath( const Options& o )
 	pdDestroyWorkspace( ws );
 	if ( o.json )
 	{
-		Json j;
-		j.beginObject();
-		j.key( "paths" );
-		j.beginArray();
-		for ( const Row& r : rows )
-		{
-			j.beginObject();
-			j.key( "name" );
-			j.str( r.name );
-			j.key( "frames" );
-			j.num( r.frames );
-			j.key( "penetrating" );
-			j.num( r.penetrating );
-			j.key( "median_ms" );
-			j.num( r.medianMs );
-			j.key( "p95_ms" );
-			j.num( r.p95Ms );
-			j.key( "coherence" );
-			j.boolean( r.coherence );
-			j.key( "mean_pd" );
-			j.num( r.meanPd );
-			j.key( "iterations" );
-			j.num( r.iterations );
-			j.endObject();
-		}
-		j.endArray();
-		j.endObject();
-		std::printf( "%s\n", j.out.c_str() );
+		printJsonObject( [&]( Json& j ) {
+			j.objects( "paths", rows, [&]( const Row& r ) {
+				j.field( "name", r.name );
+				j.field( "frames", r.frames );
+				j.field( "penetrating", r.penetrating );
+				j.field( "median_ms", r.medianMs );
+				j.field( "p95_ms", r.p95Ms );
+				j.flag( "coherence", r.coherence );
+				j.field( "mean_pd", r.meanPd );
+				j.field( "iterations", r.iterations );
+			} );
+		} );
 		return 0;
 	}
 	describeMachine( stdout );

@@ -96,15 +96,9 @@ double touchingOffset( const pdMesh* a, pdQuat q, pdVec3 u, const pdMesh* b, dou
 		}
 		lastFree = t;
 	}
-	for ( int i = 0; i < 50; ++i )
-	{
-		double m = 0.5 * ( lo + hi );
-		if ( collides( a, makePose( q, pdVec3{ u.x * m, u.y * m, u.z * m } ), b, pb, ws ) )
-			lo = m;
-		else
-			hi = m;
-	}
-	return hi;
+	return bisectToFree( lo, hi, 50, [&]( double m ) {
+		return collides( a, makePose( q, pdVec3{ u.x * m, u.y * m, u.z * m } ), b, pb, ws );
+	} );
 }
 
 } // namespace
@@ -312,42 +306,22 @@ int runProximity( const Options& o )
 
 	if ( o.json )
 	{
-		Json j;
-		j.beginObject();
-		j.key( "cases" );
-		j.beginArray();
-		for ( const Case& c : cases )
-		{
-			j.beginObject();
-			j.key( "name" );
-			j.str( c.name + "/" + c.poseClass );
-			j.key( "tris_a" );
-			j.num( c.trisA );
-			j.key( "tris_b" );
-			j.num( c.trisB );
-			j.key( "collide_us" );
-			j.num( c.collideUs );
-			j.key( "fcl_collide_us" );
-			j.num( c.fclCollideUs );
-			j.key( "distance_us" );
-			j.num( c.distanceUs );
-			j.key( "fcl_distance_us" );
-			j.num( c.fclDistanceUs );
-			j.key( "ccd_us" );
-			j.num( c.ccdUs );
-			j.key( "agree" );
-			j.boolean( c.agree );
-			j.endObject();
-		}
-		j.endArray();
-		j.key( "min_collide_speedup" );
-		j.num( minCollide );
-		j.key( "min_distance_speedup" );
-		j.num( minDistance );
-		j.key( "ccd_over_distance" );
-		j.num( ccdOverDistance );
-		j.endObject();
-		std::printf( "%s\n", j.out.c_str() );
+		printJsonObject( [&]( Json& j ) {
+			j.objects( "cases", cases, [&]( const Case& c ) {
+				j.field( "name", c.name + "/" + c.poseClass );
+				j.field( "tris_a", c.trisA );
+				j.field( "tris_b", c.trisB );
+				j.field( "collide_us", c.collideUs );
+				j.field( "fcl_collide_us", c.fclCollideUs );
+				j.field( "distance_us", c.distanceUs );
+				j.field( "fcl_distance_us", c.fclDistanceUs );
+				j.field( "ccd_us", c.ccdUs );
+				j.flag( "agree", c.agree );
+			} );
+			j.field( "min_collide_speedup", minCollide );
+			j.field( "min_distance_speedup", minDistance );
+			j.field( "ccd_over_distance", ccdOverDistance );
+		} );
 	}
 	else
 	{

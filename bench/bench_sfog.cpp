@@ -520,82 +520,38 @@ int runSfog( const Options& o )
 
 	if ( o.json )
 	{
-		Json j;
-		j.beginObject();
-		j.key( "pruning" );
-		j.beginArray();
-		for ( const PruneRow& r : prune )
-		{
-			j.beginObject();
-			j.key( "name" );
-			j.str( r.name );
-			j.key( "pairs_before" );
-			j.num( (double)r.before );
-			j.key( "pairs_after" );
-			j.num( (double)r.after );
-			j.key( "ms_on" );
-			j.num( r.msOn );
-			j.key( "ms_off" );
-			j.num( r.msOff );
-			j.key( "ms_no_prune" );
-			j.num( r.msNoPrune );
-			j.key( "ms_no_cull" );
-			j.num( r.msNoCull );
-			j.key( "queries" );
-			j.num( r.queries );
-			j.endObject();
-		}
-		j.endArray();
-		j.key( "convex" );
-		j.beginArray();
-		for ( const ConvexRow& r : convex )
-		{
-			j.beginObject();
-			j.key( "verts" );
-			j.num( r.verts );
-			j.key( "sfog_us" );
-			j.num( r.sfogUs );
-			j.key( "epa_us" );
-			j.num( r.epaUs );
-			j.key( "sfog_err" );
-			j.num( r.sfogErr );
-			j.key( "epa_err" );
-			j.num( r.epaErr );
-			j.key( "cases" );
-			j.num( r.cases );
-			j.endObject();
-		}
-		j.endArray();
-		j.key( "sweeps" );
-		j.beginArray();
-		for ( const SweepRow& r : sweeps )
-		{
-			j.beginObject();
-			j.key( "name" );
-			j.str( r.name );
-			j.key( "tris" );
-			j.num( r.tris );
-			j.key( "rotations" );
-			j.num( r.rotations );
-			j.key( "pairs" );
-			j.num( (double)r.pairs );
-			j.key( "pairs_before" );
-			j.num( (double)r.pairsBefore );
-			j.key( "plain_ms" );
-			j.num( r.ms[0] );
-			j.key( "banded_ms" );
-			j.num( r.ms[1] );
-			j.key( "blocks_ms" );
-			j.num( r.ms[2] );
-			j.key( "naive_ms" );
-			j.num( r.ms[3] );
-			j.key( "agree" );
-			j.num( r.agree ? 1 : 0 );
-			j.endObject();
-		}
-		j.endArray();
-		j.endObject();
-		std::printf( "%s\n", j.out.c_str() );
+		printJsonObject( [&]( Json& j ) {
+			j.objects( "pruning", prune, [&]( const PruneRow& r ) {
+				j.field( "name", r.name );
+				j.field( "pairs_before", (double)r.before );
+				j.field( "pairs_after", (double)r.after );
+				j.field( "ms_on", r.msOn );
+				j.field( "ms_off", r.msOff );
+				j.field( "ms_no_prune", r.msNoPrune );
+				j.field( "ms_no_cull", r.msNoCull );
+				j.field( "queries", r.queries );
+			} );
+			j.objects( "convex", convex, [&]( const ConvexRow& r ) {
+				j.field( "verts", r.verts );
+				j.field( "sfog_us", r.sfogUs );
+				j.field( "epa_us", r.epaUs );
+				j.field( "sfog_err", r.sfogErr );
+				j.field( "epa_err", r.epaErr );
+				j.field( "cases", r.cases );
+			} );
+			j.objects( "sweeps", sweeps, [&]( const SweepRow& r ) {
+				j.field( "name", r.name );
+				j.field( "tris", r.tris );
+				j.field( "rotations", r.rotations );
+				j.field( "pairs", (double)r.pairs );
+				j.field( "pairs_before", (double)r.pairsBefore );
+				j.field( "plain_ms", r.ms[0] );
+				j.field( "banded_ms", r.ms[1] );
+				j.field( "blocks_ms", r.ms[2] );
+				j.field( "naive_ms", r.ms[3] );
+				j.field( "agree", r.agree ? 1 : 0 );
+			} );
+		} );
 		return 0;
 	}
 	describeMachine( stdout );

@@ -150,6 +150,21 @@ inline pdVec3 centreSoup( smpSoup* soup )
 	return shift;
 }
 
+/// Bisects [lo, hi], collidesAt(lo) true and collidesAt(hi) false, iterations times and returns
+/// the free end: the boundary of the colliding set along a ray to within (hi - lo) / 2^iterations.
+template <typename CollidesAt> double bisectToFree( double lo, double hi, int iterations, CollidesAt collidesAt )
+{
+	for ( int k = 0; k < iterations; ++k )
+	{
+		double m = 0.5 * ( lo + hi );
+		if ( collidesAt( m ) )
+			lo = m;
+		else
+			hi = m;
+	}
+	return hi;
+}
+
 /// Deterministic random numbers (xorshift64*), the same sequence on every machine.
 struct Rng
 {
@@ -194,7 +209,6 @@ public:
 	}
 	void num( double v )
 	{
-		comma();
 		char b[64];
 		if ( std::isfinite( v ) )
 		{
@@ -204,51 +218,67 @@ public:
 		{
 			std::snprintf( b, sizeof( b ), "null" );
 		}
-		out += b;
-		m_needComma = true;
+		value( b );
 	}
 	void str( const std::string& v )
 	{
-		comma();
-		out += "\"";
+		std::string quoted = "\"";
 		for ( char c : v )
 		{
 			if ( c == '"' || c == '\\' )
 			{
-				out += '\\';
+				quoted += '\\';
 			}
-			out += c;
+			quoted += c;
 		}
-		out += "\"";
-		m_needComma = true;
+		quoted += "\"";
+		value( quoted );
 	}
-	void boolean( bool v )
+	void boolean( bool v ) { value( v ? "true" : "false" ); }
+	/// "k": v, a number field.
+	void field( const char* k, double v )
 	{
-		comma();
-		out += v ? "true" : "false";
-		m_needComma = true;
+		key( k );
+		num( v );
 	}
-	void beginObject()
+	/// "k": "v", a string field.
+	void field( const char* k, const std::string& v )
 	{
-		comma();
-		out += "{";
-		m_needComma = false;
+		key( k );
+		str( v );
 	}
-	void endObject()
+	/// "k": true or false (a name of its own, so that a bool is never written as a number).
+	void flag( const char* k, bool v )
 	{
-		out += "}";
-		m_needComma = true;
+		key( k );
+		boolean( v );
 	}
-	void beginArray()
+	void beginObject() { open( '{' ); }
+	void endObject() { close( '}' ); }
+	void beginArray() { open( '[' ); }
+	void endArray() { close( ']' ); }
+	/// "k": { or "k": [ inside an object.
+	void beginObject( const char* k )
 	{
-		comma();
-		out += "[";
-		m_needComma = false;
+		key( k );
+		beginObject();
 	}
-	void endArray()
+	void beginArray( const char* k )
 	{
-		out += "]";
-		m_needComma = true;
+		key( k );
+		beginArray();
+	}
+	/// "k": [ one object per row, its fields written by fields( row ) ].
+	template <typename Rows, typename Fields> void objects( const char* k, const Rows& rows, Fields fields )
+	{
+		beginArray( k );
+		for ( const auto& row : rows )
+		{
+			beginObject();
+			fields( row );
+			endObject();
+		}
+		endArray();
 	}
 
 private:
@@ -259,8 +289,36 @@ private:
 			out += ", ";
 		}
 	}
+	// One value as written: a separator before it when it follows another.
+	void value( const std::string& text )
+	{
+		comma();
+		out += text;
+		m_needComma = true;
+	}
+	void open( char bracket )
+	{
+		comma();
+		out += bracket;
+		m_needComma = false;
+	}
+	void close( char bracket )
+	{
+		out += bracket;
+		m_needComma = true;
+	}
 	bool m_needComma = false;
 };
+
+/// Prints one JSON object on a line of stdout, its members written by members( json ).
+template <typename Members> void printJsonObject( Members members )
+{
+	Json j;
+	j.beginObject();
+	members( j );
+	j.endObject();
+	std::printf( "%s\n", j.out.c_str() );
+}
 
 inline void describeMachine( FILE* f )
 {

@@ -24,47 +24,66 @@ btQuaternion smpSceneRandom::rotation()
 	return q.normalized();
 }
 
-bool smpParseSceneKind( const char* text, smpSceneKind* outKind )
+namespace
+{
+
+// The command-line names of the scene kinds and algorithms.
+template <typename Enum> struct NamedValue
+{
+	const char* name;
+	Enum value;
+};
+
+constexpr NamedValue<smpSceneKind> kKindNames[] = {
+	{ "debris", SMP_SCENE_DEBRIS },
+	{ "tori", SMP_SCENE_TORI },
+	{ "ragdoll", SMP_SCENE_RAGDOLL },
+};
+
+constexpr NamedValue<smpSceneAlgo> kAlgoNames[] = {
+	{ "gimpact", SMP_SCENE_ALGO_GIMPACT },
+	{ "polydepth", SMP_SCENE_ALGO_POLYDEPTH },
+	{ "convex", SMP_SCENE_ALGO_CONVEX },
+};
+
+// Sets *outValue to the value table names text (exact, case-sensitive); false, *outValue
+// untouched, when text is null or no name matches.
+template <typename Enum, size_t N>
+bool parseName( const NamedValue<Enum> ( &table )[N], const char* text, Enum* outValue )
 {
 	if ( text == nullptr )
 		return false;
-	if ( std::strcmp( text, "debris" ) == 0 )
-		*outKind = SMP_SCENE_DEBRIS;
-	else if ( std::strcmp( text, "tori" ) == 0 )
-		*outKind = SMP_SCENE_TORI;
-	else if ( std::strcmp( text, "ragdoll" ) == 0 )
-		*outKind = SMP_SCENE_RAGDOLL;
-	else
-		return false;
-	return true;
+	for ( const NamedValue<Enum>& entry : table )
+	{
+		if ( std::strcmp( text, entry.name ) == 0 )
+		{
+			*outValue = entry.value;
+			return true;
+		}
+	}
+	return false;
+}
+
+} // namespace
+
+bool smpParseSceneKind( const char* text, smpSceneKind* outKind )
+{
+	return parseName( kKindNames, text, outKind );
 }
 
 bool smpParseSceneAlgo( const char* text, smpSceneAlgo* outAlgo )
 {
-	if ( text == nullptr )
-		return false;
-	if ( std::strcmp( text, "gimpact" ) == 0 )
-		*outAlgo = SMP_SCENE_ALGO_GIMPACT;
-	else if ( std::strcmp( text, "polydepth" ) == 0 )
-		*outAlgo = SMP_SCENE_ALGO_POLYDEPTH;
-	else if ( std::strcmp( text, "convex" ) == 0 )
-		*outAlgo = SMP_SCENE_ALGO_CONVEX;
-	else
-		return false;
-	return true;
+	return parseName( kAlgoNames, text, outAlgo );
 }
 
 const char* smpSceneAlgoName( smpSceneAlgo algo )
 {
-	switch ( algo )
+	for ( const NamedValue<smpSceneAlgo>& entry : kAlgoNames )
 	{
-		case SMP_SCENE_ALGO_POLYDEPTH:
-			return "polydepth";
-		case SMP_SCENE_ALGO_CONVEX:
-			return "convex";
-		default:
-			return "gimpact";
+		if ( entry.value == algo )
+			return entry.name;
 	}
+	return "gimpact";
 }
 
 std::unique_ptr<smpScene> smpScene::create( const smpSceneConfig& config, std::string* error )

@@ -95,16 +95,22 @@ const btStridingMeshInterface* meshInterfaceOf( const btCollisionShape* shape, s
 	}
 }
 
+// Three packed values of type T at p, converted to out's type.
+template <typename T, typename Out> void readThree( const unsigned char* p, Out out[3] )
+{
+	T v[3];
+	std::memcpy( v, p, sizeof( v ) );
+	out[0] = v[0];
+	out[1] = v[1];
+	out[2] = v[2];
+}
+
 bool readVertex( const unsigned char* base, int stride, PHY_ScalarType type, int index, double out[3] )
 {
 	const unsigned char* p = base + (size_t)index * (size_t)stride;
 	if ( type == PHY_FLOAT )
 	{
-		float v[3];
-		std::memcpy( v, p, sizeof( v ) );
-		out[0] = v[0];
-		out[1] = v[1];
-		out[2] = v[2];
+		readThree<float>( p, out );
 		return true;
 	}
 	if ( type == PHY_DOUBLE )
@@ -130,21 +136,33 @@ bool readTriangle( const unsigned char* base, int stride, PHY_ScalarType type, i
 	}
 	if ( type == PHY_SHORT )
 	{
-		uint16_t v[3];
-		std::memcpy( v, p, sizeof( v ) );
-		out[0] = v[0];
-		out[1] = v[1];
-		out[2] = v[2];
+		readThree<uint16_t>( p, out );
 		return true;
 	}
 	if ( type == PHY_UCHAR )
 	{
-		out[0] = p[0];
-		out[1] = p[1];
-		out[2] = p[2];
+		readThree<uint8_t>( p, out );
 		return true;
 	}
 	return false;
+}
+
+/// One sub-part's vertex and index arrays as the striding interface hands them out, locked for
+/// reading until unLockReadOnlyVertexBase.
+struct LockedPart
+{
+	const unsigned char* vbase = nullptr;
+	const unsigned char* ibase = nullptr;
+	int numVerts = 0, vstride = 0, istride = 0, numFaces = 0;
+	PHY_ScalarType vtype = PHY_FLOAT, itype = PHY_INTEGER;
+};
+
+LockedPart lockPart( const btStridingMeshInterface* mi, int subpart )
+{
+	LockedPart a;
+	mi->getLockedReadOnlyVertexIndexBase( &a.vbase, a.numVerts, a.vtype, a.vstride, &a.ibase, a.istride, a.numFaces,
+										  a.itype, subpart );
+	return a;
 }
 
 // Content signature: layout of every part plus a few vertex values, and the scaling.
@@ -160,25 +178,20 @@ uint64_t contentSignature( const btCollisionShape* shape )
 	}
 	for ( const PartRef& part : parts )
 	{
-		const unsigned char* vbase = nullptr;
-		const unsigned char* ibase = nullptr;
-		int numVerts = 0, vstride = 0, istride = 0, numFaces = 0;
-		PHY_ScalarType vtype = PHY_FLOAT, itype = PHY_INTEGER;
-		mi->getLockedReadOnlyVertexIndexBase( &vbase, numVerts, vtype, vstride, &ibase, istride, numFaces, itype,
-											  part.subpart );
-		h = mix( h, (uint64_t)(uintptr_t)vbase );
-		h = mix( h, (uint64_t)(uintptr_t)ibase );
-		h = mix( h, (uint64_t)numVerts );
-		h = mix( h, (uint64_t)numFaces );
-		h = mix( h, ( (uint64_t)vtype << 32 ) | (uint64_t)itype );
-		h = mix( h, ( (uint64_t)(uint32_t)vstride << 32 ) | (uint64_t)(uint32_t)istride );
-		if ( vbase != nullptr && numVerts > 0 )
+		const LockedPart a = lockPart( mi, part.subpart );
+		h = mix( h, (uint64_t)(uintptr_t)a.vbase );
+		h = mix( h, (uint64_t)(uintptr_t)a.ibase );
+		h = mix( h, (uint64_t)a.numVerts );
+		h = mix( h, (uint64_t)a.numFaces );
+		h = mix( h, ( (uint64_t)a.vtype << 32 ) | (uint64_t)a.itype );
+		h = mix( h, ( (uint64_t)(uint32_t)a.vstride << 32 ) | (uint64_t)(uint32_t)a.istride );
+		if ( a.vbase != nullptr && a.numVerts > 0 )
 		{
-			const int samples[3] = { 0, numVerts / 2, numVerts - 1 };
+			const int samples[3] = { 0, a.numVerts / 2, a.numVerts - 1 };
 			for ( int s : samples )
 			{
 				double v[3] = { 0.0, 0.0, 0.0 };
-				if ( readVertex( vbase, vstride, vtype, s, v ) )
+				if ( readVertex( a.vbase, a.vstride, a.vtype, s, v ) )
 				{
 					h = mixDouble( mixDouble( mixDouble( h, v[0] ), v[1] ), v[2] );
 				}
@@ -203,35 +216,30 @@ pdMesh* buildMesh( const btCollisionShape* shape )
 	bool ok = true;
 	for ( const PartRef& part : parts )
 	{
-		const unsigned char* vbase = nullptr;
-		const unsigned char* ibase = nullptr;
-		int numVerts = 0, vstride = 0, istride = 0, numFaces = 0;
-		PHY_ScalarType vtype = PHY_FLOAT, itype = PHY_INTEGER;
-		mi->getLockedReadOnlyVertexIndexBase( &vbase, numVerts, vtype, vstride, &ibase, istride, numFaces, itype,
-											  part.subpart );
+		const LockedPart a = lockPart( mi, part.subpart );
 		uint32_t offset = (uint32_t)( vertices.size() / 3 );
-		if ( vbase == nullptr || ibase == nullptr || numVerts <= 0 || numFaces <= 0 )
+		if ( a.vbase == nullptr || a.ibase == nullptr || a.numVerts <= 0 || a.numFaces <= 0 )
 		{
 			mi->unLockReadOnlyVertexBase( part.subpart );
 			continue;
 		}
 		const double scale[3] = { (double)part.scale.x(), (double)part.scale.y(), (double)part.scale.z() };
-		for ( int i = 0; i < numVerts && ok; ++i )
+		for ( int i = 0; i < a.numVerts && ok; ++i )
 		{
 			double v[3] = { 0.0, 0.0, 0.0 };
-			ok = readVertex( vbase, vstride, vtype, i, v );
+			ok = readVertex( a.vbase, a.vstride, a.vtype, i, v );
 			vertices.push_back( v[0] * scale[0] );
 			vertices.push_back( v[1] * scale[1] );
 			vertices.push_back( v[2] * scale[2] );
 		}
-		for ( int t = 0; t < numFaces && ok; ++t )
+		for ( int t = 0; t < a.numFaces && ok; ++t )
 		{
 			uint32_t tri[3];
-			ok = readTriangle( ibase, istride, itype, t, tri );
+			ok = readTriangle( a.ibase, a.istride, a.itype, t, tri );
 			for ( int k = 0; k < 3 && ok; ++k )
 			{
 				// Out-of-range stays out of range so pdCreateMesh rejects it with a message.
-				indices.push_back( tri[k] < (uint32_t)numVerts ? tri[k] + offset : UINT32_MAX );
+				indices.push_back( tri[k] < (uint32_t)a.numVerts ? tri[k] + offset : UINT32_MAX );
 			}
 		}
 		mi->unLockReadOnlyVertexBase( part.subpart );

@@ -18,6 +18,8 @@ extern "C"
 #include "shapes.h"
 }
 
+#include "random_pose.h"
+
 namespace
 {
 
@@ -107,15 +109,7 @@ Answer RunQuery( const std::vector<pdMesh*>& meshes, const Query& q, pdWorkspace
 
 pdTransform RandomPose( std::mt19937& rng, double spread )
 {
-	std::uniform_real_distribution<double> u( -1.0, 1.0 );
-	double ax = u( rng ), ay = u( rng ), az = u( rng );
-	double len = std::sqrt( ax * ax + ay * ay + az * az ) + 1e-9;
-	double angle = 3.14159 * u( rng );
-	double s = std::sin( 0.5 * angle ) / len;
-	pdTransform t;
-	t.q = { std::cos( 0.5 * angle ), s * ax, s * ay, s * az };
-	t.p = { spread * u( rng ), spread * u( rng ), spread * u( rng ) };
-	return t;
+	return polydepth::test::RandomAxisAnglePose( rng, spread, 3.14159, 1e-9 );
 }
 
 class PdThreadsFixture

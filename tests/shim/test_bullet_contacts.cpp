@@ -3,9 +3,8 @@
 // whose lowest vertex ring sits exactly at centre - r, placed a known distance into a floor or
 // onto another torus), Bullet's own reconstruction pointOnA = pointOnB + normal * distance,
 // and the manifold bodies (the normal must point toward body0 whichever order Bullet uses).
-#include "polydepth/bullet.h"
+#include "bullet_test_world.h"
 #include "polydepth/contact_record.h"
-#include "shapes.h"
 
 #include <BulletCollision/CollisionShapes/btScaledBvhTriangleMeshShape.h>
 #include <BulletCollision/Gimpact/btGImpactCollisionAlgorithm.h>
@@ -23,112 +22,10 @@
 namespace
 {
 
-struct BtMesh
-{
-	std::vector<btScalar> vertices;
-	std::vector<int> indices;
-	std::unique_ptr<btTriangleIndexVertexArray> array;
-
-	void finish()
-	{
-		array = std::make_unique<btTriangleIndexVertexArray>( (int)( indices.size() / 3 ), indices.data(),
-															  3 * (int)sizeof( int ), (int)( vertices.size() / 3 ),
-															  vertices.data(), 3 * (int)sizeof( btScalar ) );
-	}
-};
-
-// Torus lying flat (axis +y), R 0.5, r 0.15; minor segments a multiple of 4 put a vertex ring
-// exactly at the top and bottom of the tube.
-void makeTorus( BtMesh& m, int major = 24, int minor = 8 )
-{
-	smpSoup soup{};
-	ASSERT_TRUE( smpMakeTorus( 0.5, 0.15, major, minor, &soup ) );
-	for ( int i = 0; i < soup.vertexCount; ++i )
-	{
-		const double* v = soup.vertices + 3 * i;
-		m.vertices.insert( m.vertices.end(), { (btScalar)v[0], (btScalar)v[2], (btScalar)-v[1] } );
-	}
-	for ( int i = 0; i < 3 * soup.triangleCount; ++i )
-	{
-		m.indices.push_back( (int)soup.indices[i] );
-	}
-	smpFreeSoup( &soup );
-	m.finish();
-}
-
-void makeFloor( BtMesh& m, double half, int cells )
-{
-	for ( int i = 0; i <= cells; ++i )
-		for ( int j = 0; j <= cells; ++j )
-			m.vertices.insert( m.vertices.end(), { (btScalar)( -half + 2 * half * i / cells ), 0,
-												   (btScalar)( -half + 2 * half * j / cells ) } );
-	for ( int i = 0; i < cells; ++i )
-		for ( int j = 0; j < cells; ++j )
-		{
-			int a = i * ( cells + 1 ) + j, b = a + 1, c = a + cells + 1, d = c + 1;
-			m.indices.insert( m.indices.end(), { a, b, d, a, d, c } );
-		}
-	m.finish();
-}
-
-struct World
-{
-	btDefaultCollisionConfiguration config;
-	btCollisionDispatcher dispatcher{ &config };
-	btDbvtBroadphase broadphase;
-	btSequentialImpulseConstraintSolver solver;
-	std::unique_ptr<btDiscreteDynamicsWorld> world;
-	std::vector<std::unique_ptr<btRigidBody>> bodies;
-	std::vector<std::unique_ptr<btDefaultMotionState>> states;
-
-	explicit World( const pdBulletDef* def = nullptr )
-	{
-		btGImpactCollisionAlgorithm::registerAlgorithm( &dispatcher );
-		EXPECT_EQ( polydepth::bullet::registerAlgorithm( &dispatcher, def ), PD_STATUS_OK );
-		world = std::make_unique<btDiscreteDynamicsWorld>( &dispatcher, &broadphase, &solver, &config );
-		world->setGravity( btVector3( 0, -9.81f, 0 ) );
-	}
-	~World()
-	{
-		for ( auto& b : bodies )
-		{
-			world->removeRigidBody( b.get() );
-		}
-		bodies.clear();
-		world.reset();
-		polydepth::bullet::unregisterAlgorithm( &dispatcher );
-	}
-	btRigidBody* add( btCollisionShape* shape, btScalar mass, const btVector3& position )
-	{
-		btVector3 inertia( 0, 0, 0 );
-		if ( mass > 0 )
-		{
-			shape->calculateLocalInertia( mass, inertia );
-		}
-		btTransform t = btTransform::getIdentity();
-		t.setOrigin( position );
-		states.push_back( std::make_unique<btDefaultMotionState>( t ) );
-		btRigidBody::btRigidBodyConstructionInfo info( mass, states.back().get(), shape, inertia );
-		bodies.push_back( std::make_unique<btRigidBody>( info ) );
-		world->addRigidBody( bodies.back().get() );
-		return bodies.back().get();
-	}
-};
-
-struct Shapes
-{
-	BtMesh torusData, floorData;
-	std::unique_ptr<btGImpactMeshShape> torus;
-	std::unique_ptr<btBvhTriangleMeshShape> floor;
-	Shapes()
-	{
-		makeTorus( torusData );
-		makeFloor( floorData, 1.0, 4 );
-		torus = std::make_unique<btGImpactMeshShape>( torusData.array.get() );
-		torus->updateBound();
-		floor = std::make_unique<btBvhTriangleMeshShape>( floorData.array.get(), true );
-	}
-};
+using polydepth::test::BtMesh;
+using polydepth::test::addFloorAndTorus;
+using polydepth::test::World;
+using Shapes = polydepth::test::TorusAndFloor;
 
 int countPoints( btDispatcher& d )
 {
@@ -272,8 +169,7 @@ double closestAboveFloor( const pdBulletDef* def, double floorOfPoints )
 {
 	Shapes s;
 	World w( def );
-	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
-	w.add( s.torus.get(), 1, btVector3( 0, 0.15f + 0.005f, 0 ) );
+	addFloorAndTorus( w, s, btVector3( 0, 0.15f + 0.005f, 0 ) );
 	w.world->performDiscreteCollisionDetection();
 	int points = 0;
 	btScalar closest = BT_LARGE_FLOAT;
@@ -358,8 +254,7 @@ TEST( PdBulletContacts, ContactAddedCallbackFires )
 {
 	Shapes s;
 	World w;
-	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
-	btRigidBody* torus = w.add( s.torus.get(), 1, btVector3( 0, 0.145f, 0 ) );
+	btRigidBody* torus = addFloorAndTorus( w, s, btVector3( 0, 0.145f, 0 ) );
 	torus->setCollisionFlags( torus->getCollisionFlags() | btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK );
 	ContactAddedCallback saved = gContactAddedCallback;
 	gContactAddedCallback = countAdded;
@@ -373,8 +268,7 @@ TEST( PdBulletContacts, GetAllContactManifoldsReturnsEveryRegion )
 {
 	Shapes s;
 	World w;
-	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
-	w.add( s.torus.get(), 1, btVector3( 0, 0.14f, 0 ) );
+	addFloorAndTorus( w, s, btVector3( 0, 0.14f, 0 ) );
 	w.world->performDiscreteCollisionDetection();
 	btBroadphasePairArray& pairs = w.world->getPairCache()->getOverlappingPairArray();
 	ASSERT_EQ( pairs.size(), 1 );
@@ -425,8 +319,7 @@ TEST( PdBulletContacts, RecordedCallsReplayOutsideBullet )
 {
 	Shapes s;
 	World w;
-	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
-	w.add( s.torus.get(), 1, btVector3( 0, 0.3f, 0 ) );
+	addFloorAndTorus( w, s, btVector3( 0, 0.3f, 0 ) );
 	std::string path = ::testing::TempDir() + "bullet_recording.pdcr";
 	long calls = -1;
 	EXPECT_EQ( pdBullet_StopRecording( &w.dispatcher, &calls ), PD_STATUS_INVALID_ARGUMENT ); // nothing recording

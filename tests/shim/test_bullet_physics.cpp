@@ -2,9 +2,8 @@
 // PdBulletPhysics: short simulations with the algorithm registered. Oracles: the exact mesh
 // geometry (the torus's lowest world vertex against the floor plane y = 0) and the core's
 // own distance and penetration queries between the posed tori, measured outside the step.
-#include "polydepth/bullet.h"
+#include "bullet_test_world.h"
 #include "polydepth/penetration.h"
-#include "shapes.h"
 
 #include <BulletCollision/Gimpact/btGImpactCollisionAlgorithm.h>
 #include <BulletCollision/Gimpact/btGImpactShape.h>
@@ -22,115 +21,18 @@
 namespace
 {
 
-struct BtMesh
-{
-	std::vector<btScalar> vertices;
-	std::vector<int> indices;
-	std::unique_ptr<btTriangleIndexVertexArray> array;
-
-	void finish()
-	{
-		array = std::make_unique<btTriangleIndexVertexArray>( (int)( indices.size() / 3 ), indices.data(),
-															  3 * (int)sizeof( int ), (int)( vertices.size() / 3 ),
-															  vertices.data(), 3 * (int)sizeof( btScalar ) );
-	}
-};
-
-// Torus lying flat (axis +y), R 0.5, r 0.15; minor segments a multiple of 4 put a vertex ring
-// exactly at the top and bottom of the tube.
-void makeTorus( BtMesh& m, int major = 24, int minor = 8 )
-{
-	smpSoup soup{};
-	ASSERT_TRUE( smpMakeTorus( 0.5, 0.15, major, minor, &soup ) );
-	for ( int i = 0; i < soup.vertexCount; ++i )
-	{
-		const double* v = soup.vertices + 3 * i;
-		m.vertices.insert( m.vertices.end(), { (btScalar)v[0], (btScalar)v[2], (btScalar)-v[1] } );
-	}
-	for ( int i = 0; i < 3 * soup.triangleCount; ++i )
-	{
-		m.indices.push_back( (int)soup.indices[i] );
-	}
-	smpFreeSoup( &soup );
-	m.finish();
-}
-
-void makeFloor( BtMesh& m, double half, int cells )
-{
-	for ( int i = 0; i <= cells; ++i )
-		for ( int j = 0; j <= cells; ++j )
-			m.vertices.insert( m.vertices.end(), { (btScalar)( -half + 2 * half * i / cells ), 0,
-												   (btScalar)( -half + 2 * half * j / cells ) } );
-	for ( int i = 0; i < cells; ++i )
-		for ( int j = 0; j < cells; ++j )
-		{
-			int a = i * ( cells + 1 ) + j, b = a + 1, c = a + cells + 1, d = c + 1;
-			m.indices.insert( m.indices.end(), { a, b, d, a, d, c } );
-		}
-	m.finish();
-}
-
-struct World
-{
-	btDefaultCollisionConfiguration config;
-	btCollisionDispatcher dispatcher{ &config };
-	btDbvtBroadphase broadphase;
-	btSequentialImpulseConstraintSolver solver;
-	std::unique_ptr<btDiscreteDynamicsWorld> world;
-	std::vector<std::unique_ptr<btRigidBody>> bodies;
-	std::vector<std::unique_ptr<btDefaultMotionState>> states;
-
-	explicit World( const pdBulletDef* def = nullptr )
-	{
-		btGImpactCollisionAlgorithm::registerAlgorithm( &dispatcher );
-		EXPECT_EQ( polydepth::bullet::registerAlgorithm( &dispatcher, def ), PD_STATUS_OK );
-		world = std::make_unique<btDiscreteDynamicsWorld>( &dispatcher, &broadphase, &solver, &config );
-		world->setGravity( btVector3( 0, -9.81f, 0 ) );
-	}
-	~World()
-	{
-		for ( auto& b : bodies )
-		{
-			world->removeRigidBody( b.get() );
-		}
-		bodies.clear();
-		world.reset();
-		polydepth::bullet::unregisterAlgorithm( &dispatcher );
-	}
-	btRigidBody* add( btCollisionShape* shape, btScalar mass, const btVector3& position )
-	{
-		btVector3 inertia( 0, 0, 0 );
-		if ( mass > 0 )
-		{
-			shape->calculateLocalInertia( mass, inertia );
-		}
-		btTransform t = btTransform::getIdentity();
-		t.setOrigin( position );
-		states.push_back( std::make_unique<btDefaultMotionState>( t ) );
-		btRigidBody::btRigidBodyConstructionInfo info( mass, states.back().get(), shape, inertia );
-		bodies.push_back( std::make_unique<btRigidBody>( info ) );
-		world->addRigidBody( bodies.back().get() );
-		return bodies.back().get();
-	}
-};
+using polydepth::test::addFloorAndTorus;
+using polydepth::test::World;
 
 constexpr int kMajor = 48; // 48 x 16 x 2 = 1536 triangles
 constexpr int kMinor = 16;
 constexpr btScalar kStep = 1.0f / 60.0f;
 
-struct PhysicsShapes
+struct PhysicsShapes : polydepth::test::TorusAndFloor
 {
-	BtMesh torusData, floorData;
-	std::unique_ptr<btGImpactMeshShape> torus;
-	std::unique_ptr<btBvhTriangleMeshShape> floor;
 	pdMesh* torusMesh = nullptr; // the same triangles, for the measurements
-	PhysicsShapes()
+	PhysicsShapes() : TorusAndFloor( kMajor, kMinor, 2.0, 8 )
 	{
-		makeTorus( torusData, kMajor, kMinor );
-		makeFloor( floorData, 2.0, 8 );
-		torus = std::make_unique<btGImpactMeshShape>( torusData.array.get() );
-		torus->updateBound();
-		floor = std::make_unique<btBvhTriangleMeshShape>( floorData.array.get(), true );
 		pdMeshDef def = pdDefaultMeshDef();
 		std::vector<double> v( torusData.vertices.begin(), torusData.vertices.end() );
 		def.vertices = v.data();
@@ -193,8 +95,7 @@ TEST( PdBulletPhysics, TorusComesToRestOnStaticFloor )
 {
 	PhysicsShapes s;
 	World w;
-	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
-	btRigidBody* torus = w.add( s.torus.get(), 1, btVector3( 0.05f, 0.15f + 0.02f, 0 ) );
+	btRigidBody* torus = addFloorAndTorus( w, s, btVector3( 0.05f, 0.15f + 0.02f, 0 ) );
 	torus->setActivationState( DISABLE_DEACTIVATION );
 	double maxLateSpeed = 0.0, maxLateError = 0.0;
 	const int steps = 180, settle = 120;
@@ -282,8 +183,7 @@ TEST( PdBulletPhysics, FastTorusNeverEndsBelowZeroThicknessFloor )
 {
 	PhysicsShapes s;
 	World w;
-	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
-	btRigidBody* torus = w.add( s.torus.get(), 1, btVector3( 0, 0.6f, 0 ) );
+	btRigidBody* torus = addFloorAndTorus( w, s, btVector3( 0, 0.6f, 0 ) );
 	btTransform t = torus->getWorldTransform();
 	t.setRotation( btQuaternion( btVector3( 1, 0, 0.3f ).normalized(), 0.4f ) );
 	torus->setWorldTransform( t );
@@ -313,8 +213,7 @@ TEST( PdBulletPhysics, SpeculativeContactsLandAFastTorusOnTheSurface )
 		pdBulletDef def = pdDefaultBulletDef();
 		def.speculativeContacts = speculative != 0;
 		World w( &def );
-		w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
-		btRigidBody* torus = w.add( s.torus.get(), 1, btVector3( 0, 1.0f, 0 ) );
+		btRigidBody* torus = addFloorAndTorus( w, s, btVector3( 0, 1.0f, 0 ) );
 		torus->setLinearVelocity( btVector3( 0, -8.0f, 0 ) );
 		torus->setActivationState( DISABLE_DEACTIVATION );
 		for ( int i = 0; i < 30; ++i )

@@ -3,8 +3,7 @@
 // both body orders and both tables, restore on unregistration, and the shape-to-mesh cache.
 // Oracle for "our algorithm ran": the registration's processCollision counter moves, and
 // GImpact's own algorithm comes back after unregistration.
-#include "polydepth/bullet.h"
-#include "shapes.h"
+#include "bullet_test_world.h"
 
 #include <BulletCollision/CollisionDispatch/btCollisionObjectWrapper.h>
 #include <BulletCollision/CollisionShapes/btScaledBvhTriangleMeshShape.h>
@@ -20,54 +19,6 @@
 
 namespace
 {
-
-// Triangle data that outlives the Bullet shapes built on it.
-struct BtMesh
-{
-	std::vector<btScalar> vertices;
-	std::vector<int> indices;
-	std::unique_ptr<btTriangleIndexVertexArray> array;
-
-	void finish()
-	{
-		array = std::make_unique<btTriangleIndexVertexArray>( (int)( indices.size() / 3 ), indices.data(),
-															  3 * (int)sizeof( int ), (int)( vertices.size() / 3 ),
-															  vertices.data(), 3 * (int)sizeof( btScalar ) );
-	}
-};
-
-// Torus lying flat (axis +y), R 0.5, r 0.15.
-void makeTorus( BtMesh& m, int major = 24, int minor = 8 )
-{
-	smpSoup soup{};
-	ASSERT_TRUE( smpMakeTorus( 0.5, 0.15, major, minor, &soup ) );
-	for ( int i = 0; i < soup.vertexCount; ++i )
-	{
-		const double* v = soup.vertices + 3 * i;
-		m.vertices.insert( m.vertices.end(), { (btScalar)v[0], (btScalar)v[2], (btScalar)-v[1] } );
-	}
-	for ( int i = 0; i < 3 * soup.triangleCount; ++i )
-	{
-		m.indices.push_back( (int)soup.indices[i] );
-	}
-	smpFreeSoup( &soup );
-	m.finish();
-}
-
-void makeFloor( BtMesh& m, double half, int cells )
-{
-	for ( int i = 0; i <= cells; ++i )
-		for ( int j = 0; j <= cells; ++j )
-			m.vertices.insert( m.vertices.end(), { (btScalar)( -half + 2 * half * i / cells ), 0,
-												   (btScalar)( -half + 2 * half * j / cells ) } );
-	for ( int i = 0; i < cells; ++i )
-		for ( int j = 0; j < cells; ++j )
-		{
-			int a = i * ( cells + 1 ) + j, b = a + 1, c = a + cells + 1, d = c + 1;
-			m.indices.insert( m.indices.end(), { a, b, d, a, d, c } );
-		}
-	m.finish();
-}
 
 struct Dispatch
 {
@@ -109,21 +60,13 @@ DispatchOutcome dispatchOnce( btCollisionDispatcher& d, btCollisionObject& o0, b
 	return out;
 }
 
-struct Shapes
+struct Shapes : polydepth::test::TorusAndFloor
 {
-	BtMesh torusData, floorData;
-	std::unique_ptr<btGImpactMeshShape> torus;
-	std::unique_ptr<btBvhTriangleMeshShape> floor;
 	std::unique_ptr<btScaledBvhTriangleMeshShape> scaledFloor;
 	btCollisionObject torusObj, torus2Obj, floorObj, scaledObj;
 
 	Shapes()
 	{
-		makeTorus( torusData );
-		makeFloor( floorData, 1.0, 4 );
-		torus = std::make_unique<btGImpactMeshShape>( torusData.array.get() );
-		torus->updateBound();
-		floor = std::make_unique<btBvhTriangleMeshShape>( floorData.array.get(), true );
 		scaledFloor = std::make_unique<btScaledBvhTriangleMeshShape>( floor.get(), btVector3( 2, 1, 2 ) );
 		torusObj.setCollisionShape( torus.get() );
 		torusObj.getWorldTransform().setOrigin( btVector3( 0, 0.14, 0 ) );

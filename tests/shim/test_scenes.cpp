@@ -18,16 +18,17 @@ namespace
 
 const char* const kRegistrationFailed = "polydepth::bullet::registerAlgorithm failed";
 
-/// Runs a scene to its end. Sets *skipped (and returns false) when the PolyDepth algorithm
-/// could not be registered; any other failure is a test failure.
-bool testRunScene( const smpSceneConfig& config, smpSceneMetrics* out, std::string* skipped )
+/// Runs a scene to its end into *out. Returns false when the scene could not be created: a
+/// PolyDepth scene whose algorithm could not be registered skips the test, any other failure is
+/// a test failure.
+bool testRunScene( const smpSceneConfig& config, smpSceneMetrics* out )
 {
 	std::string error;
 	std::unique_ptr<smpScene> scene = smpScene::create( config, &error );
 	if ( !scene )
 	{
 		if ( error.rfind( kRegistrationFailed, 0 ) == 0 )
-			*skipped = error;
+			[&] { GTEST_SKIP() << error; }();
 		else
 			ADD_FAILURE() << "smpScene::create failed: " << error;
 		return false;
@@ -52,30 +53,40 @@ std::string testDescribe( const smpSceneConfig& c, const smpSceneMetrics& m )
 	return text;
 }
 
-smpSceneConfig testShortDebris( smpSceneAlgo algo )
+/// A short episode of kind with algo: bodies bodies for steps steps from seed, penetration
+/// measured every penetrationEvery steps.
+smpSceneConfig testShortEpisode( smpSceneKind kind, smpSceneAlgo algo, int bodies, int steps, unsigned seed,
+								 int penetrationEvery )
 {
 	smpSceneConfig c;
-	c.kind = SMP_SCENE_DEBRIS;
+	c.kind = kind;
 	c.algo = algo;
-	c.bodies = 4;
-	c.steps = 100;
-	c.seed = 7;
+	c.bodies = bodies;
+	c.steps = steps;
+	c.seed = seed;
+	c.penetrationEvery = penetrationEvery;
+	return c;
+}
+
+smpSceneConfig testShortDebris( smpSceneAlgo algo )
+{
+	smpSceneConfig c = testShortEpisode( SMP_SCENE_DEBRIS, algo, 4, 100, 7, 50 );
 	c.shapes = "torus,knot,cup"; // tests never read ../shared/models
 	c.spawnHeight = 0.7;         // a gentle drop: GImpact loses bodies through the floor on hard impacts
-	c.penetrationEvery = 50;
 	return c;
 }
 
 smpSceneConfig testShortRagdoll( smpSceneAlgo algo )
 {
-	smpSceneConfig c;
-	c.kind = SMP_SCENE_RAGDOLL;
-	c.algo = algo;
-	c.bodies = 1;
+	smpSceneConfig c = testShortEpisode( SMP_SCENE_RAGDOLL, algo, 1, 120, 3, 60 );
 	c.debris = 2;
-	c.steps = 120;
-	c.seed = 3;
-	c.penetrationEvery = 60;
+	return c;
+}
+
+smpSceneConfig testShortTori( smpSceneAlgo algo )
+{
+	smpSceneConfig c = testShortEpisode( SMP_SCENE_TORI, algo, 4, 100, 11, 50 );
+	c.spawnHeight = 0.7;
 	return c;
 }
 
@@ -109,40 +120,38 @@ void testCheckRagdoll( const smpSceneConfig& c, const smpSceneMetrics& m )
 	EXPECT_LT( m.maxJointAngleError, 0.25 );
 }
 
+using testCheck = void ( * )( const smpSceneConfig&, const smpSceneMetrics& );
+
+/// Runs c to its end and checks the episode with check, the metrics to *out when out is not
+/// null. False when the scene could not run (testRunScene has recorded the skip or failure).
+bool testEpisode( const smpSceneConfig& c, testCheck check, smpSceneMetrics* out = nullptr )
+{
+	smpSceneMetrics m;
+	if ( !testRunScene( c, &m ) )
+		return false;
+	check( c, m );
+	if ( out != nullptr )
+		*out = m;
+	return true;
+}
+
 } // namespace
 
 TEST( PdScenes, DebrisShortEpisodeGimpact )
 {
-	smpSceneConfig c = testShortDebris( SMP_SCENE_ALGO_GIMPACT );
-	smpSceneMetrics m;
-	std::string skipped;
-	ASSERT_TRUE( testRunScene( c, &m, &skipped ) );
-	testCheckEpisode( c, m );
+	testEpisode( testShortDebris( SMP_SCENE_ALGO_GIMPACT ), testCheckEpisode );
 }
 
 TEST( PdScenes, ToriShortEpisodeGimpact )
 {
-	smpSceneConfig c;
-	c.kind = SMP_SCENE_TORI;
-	c.bodies = 4;
-	c.steps = 100;
-	c.seed = 11;
-	c.spawnHeight = 0.7;
-	c.penetrationEvery = 50;
 	smpSceneMetrics m;
-	std::string skipped;
-	ASSERT_TRUE( testRunScene( c, &m, &skipped ) );
-	testCheckEpisode( c, m );
+	ASSERT_TRUE( testEpisode( testShortTori( SMP_SCENE_ALGO_GIMPACT ), testCheckEpisode, &m ) );
 	EXPECT_DOUBLE_EQ( m.bodySize, 1.3 );
 }
 
 TEST( PdScenes, RagdollShortEpisodeGimpact )
 {
-	smpSceneConfig c = testShortRagdoll( SMP_SCENE_ALGO_GIMPACT );
-	smpSceneMetrics m;
-	std::string skipped;
-	ASSERT_TRUE( testRunScene( c, &m, &skipped ) );
-	testCheckRagdoll( c, m );
+	testEpisode( testShortRagdoll( SMP_SCENE_ALGO_GIMPACT ), testCheckRagdoll );
 }
 
 // Regression: ragdolls used to stand 1.1 m apart in T-pose, with arms 1.73 m from tip to tip,
@@ -169,15 +178,7 @@ TEST( PdScenes, DebrisShortEpisodePolyDepth )
 	c.bodies = 3;
 	c.steps = 60;
 	c.penetrationEvery = 30;
-	smpSceneMetrics m;
-	std::string skipped;
-	if ( !testRunScene( c, &m, &skipped ) )
-	{
-		if ( !skipped.empty() )
-			GTEST_SKIP() << skipped;
-		FAIL();
-	}
-	testCheckEpisode( c, m );
+	testEpisode( c, testCheckEpisode );
 }
 
 TEST( PdScenes, RagdollShortEpisodePolyDepth )
@@ -185,15 +186,7 @@ TEST( PdScenes, RagdollShortEpisodePolyDepth )
 	smpSceneConfig c = testShortRagdoll( SMP_SCENE_ALGO_POLYDEPTH );
 	c.steps = 75;
 	c.penetrationEvery = 25;
-	smpSceneMetrics m;
-	std::string skipped;
-	if ( !testRunScene( c, &m, &skipped ) )
-	{
-		if ( !skipped.empty() )
-			GTEST_SKIP() << skipped;
-		FAIL();
-	}
-	testCheckRagdoll( c, m );
+	testEpisode( c, testCheckRagdoll );
 }
 
 TEST( PdScenes, SameSeedGivesIdenticalHash )
@@ -205,13 +198,12 @@ TEST( PdScenes, SameSeedGivesIdenticalHash )
 		c.steps = 45;
 		c.penetrationEvery = 0;
 		smpSceneMetrics first, second, other;
-		std::string skipped;
-		ASSERT_TRUE( testRunScene( c, &first, &skipped ) );
-		ASSERT_TRUE( testRunScene( c, &second, &skipped ) );
+		ASSERT_TRUE( testRunScene( c, &first ) );
+		ASSERT_TRUE( testRunScene( c, &second ) );
 		EXPECT_EQ( first.hash, second.hash ) << "kind " << (int)kind << " seed " << c.seed;
 		// The hash must be able to tell runs apart: another seed gives another state.
 		c.seed += 1;
-		ASSERT_TRUE( testRunScene( c, &other, &skipped ) );
+		ASSERT_TRUE( testRunScene( c, &other ) );
 		EXPECT_NE( first.hash, other.hash ) << "kind " << (int)kind << " seed " << c.seed;
 	}
 }
@@ -223,14 +215,9 @@ TEST( PdScenes, SameSeedGivesIdenticalHashPolyDepth )
 	c.steps = 30;
 	c.penetrationEvery = 0;
 	smpSceneMetrics first, second;
-	std::string skipped;
-	if ( !testRunScene( c, &first, &skipped ) )
-	{
-		if ( !skipped.empty() )
-			GTEST_SKIP() << skipped;
-		FAIL();
-	}
-	ASSERT_TRUE( testRunScene( c, &second, &skipped ) );
+	if ( !testRunScene( c, &first ) )
+		return;
+	ASSERT_TRUE( testRunScene( c, &second ) );
 	EXPECT_EQ( first.hash, second.hash ) << "seed " << c.seed;
 }
 
@@ -306,18 +293,11 @@ TEST( PdScenes, AlgoNamesParse )
 
 TEST( PdScenes, ToriShortEpisodeConvex )
 {
-	smpSceneConfig c;
-	c.kind = SMP_SCENE_TORI;
-	c.algo = SMP_SCENE_ALGO_CONVEX;
-	c.bodies = 4;
+	smpSceneConfig c = testShortTori( SMP_SCENE_ALGO_CONVEX );
 	c.steps = 120;
-	c.seed = 11;
-	c.spawnHeight = 0.7;
 	c.penetrationEvery = 60;
 	smpSceneMetrics m;
-	std::string skipped;
-	ASSERT_TRUE( testRunScene( c, &m, &skipped ) );
-	testCheckEpisode( c, m );
+	ASSERT_TRUE( testEpisode( c, testCheckEpisode, &m ) );
 	EXPECT_EQ( m.dynamicBodies, 4 );
 }
 

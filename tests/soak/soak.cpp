@@ -20,6 +20,8 @@ extern "C"
 #include "shapes.h"
 }
 
+#include "random_pose.h"
+
 #if defined( POLYDEPTH_SOAK_HAVE_SCENE )
 #include "scene.h"
 #endif
@@ -79,15 +81,7 @@ bool Collides( const pdMesh* a, pdTransform poseA, pdVec3 t, const pdMesh* b, co
 
 pdTransform RandomPose( std::mt19937& rng, double spread )
 {
-	std::uniform_real_distribution<double> u( -1.0, 1.0 );
-	double ax = u( rng ), ay = u( rng ), az = u( rng );
-	double len = std::sqrt( ax * ax + ay * ay + az * az ) + 1e-12;
-	double angle = 3.14159265358979 * u( rng );
-	double s = std::sin( 0.5 * angle ) / len;
-	pdTransform t;
-	t.q = { std::cos( 0.5 * angle ), s * ax, s * ay, s * az };
-	t.p = { spread * u( rng ), spread * u( rng ), spread * u( rng ) };
-	return t;
+	return polydepth::test::RandomAxisAnglePose( rng, spread, 3.14159265358979, 1e-12 );
 }
 
 int SoakQueries( long queries, unsigned seed, int tris )
