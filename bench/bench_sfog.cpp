@@ -284,10 +284,14 @@ int runSfog( const Options& o )
 			pdVec3 lo, hi;
 			pdMesh_GetBounds( m.mesh, &lo, &hi );
 			double tol = 0.01 * std::sqrt( dot( sub( hi, lo ), sub( hi, lo ) ) );
-			int count = 0;
-			const pdContactFeature* f = nullptr;
-			pdComputeContactFeatures( m.mesh, &moved, m.mesh, &pb, tol, pdVec3{ -r.translation.x, -r.translation.y, -r.translation.z },
-									  4096, ws, &count, &f );
+			pdContactFeatureDef gather = pdDefaultContactFeatureDef();
+			gather.reach = tol;
+			gather.approachDirection = pdVec3{ -r.translation.x, -r.translation.y, -r.translation.z };
+			gather.maxFeatures = 4096;
+			pdContactFeatureResult gathered;
+			pdComputeContactFeatures( m.mesh, &moved, m.mesh, &pb, &gather, ws, &gathered );
+			int count = gathered.featureCount;
+			const pdContactFeature* f = gathered.features;
 			row.before += count;
 			for ( int i = 0; i < count; ++i )
 				row.after += pdSfog_IsApplicable( m.mesh, &fa.r, m.mesh, &fb.r, &f[i] ) ? 1 : 0;

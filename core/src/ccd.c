@@ -375,17 +375,19 @@ static pdStatus pdCcd_GatherFeatures( const pdMesh* meshA, const pdTransform* po
 {
 	pdTransform contactPose = *poseA;
 	contactPose.p = outResult->contactPosition;
-	int count = 0;
-	const pdContactFeature* features = NULL;
-	pdStatus fs =
-		pdComputeContactFeatures( meshA, &contactPose, meshB, poseB, tolerance, v, maxFeatures, ws, &count, &features );
+	pdContactFeatureDef gather = pdDefaultContactFeatureDef();
+	gather.reach = tolerance;
+	gather.approachDirection = v;
+	gather.maxFeatures = maxFeatures;
+	pdContactFeatureResult gathered;
+	pdStatus fs = pdComputeContactFeatures( meshA, &contactPose, meshB, poseB, &gather, ws, &gathered );
 	if ( fs < 0 )
 	{
 		memset( outResult, 0, sizeof( *outResult ) );
 		return fs;
 	}
-	outResult->featureCount = count;
-	outResult->features = features;
+	outResult->featureCount = gathered.featureCount;
+	outResult->features = gathered.features;
 	return fs;
 }
 

@@ -42,92 +42,9 @@ pdStatus pdQuery_ApartByTolerance( pdPdQuery* q, const pdTransform* poseA, const
 	def.stopWithinGap = true;
 	def.checkContainment = checkContainment;
 	pdContactFeatureResult r;
-	pdStatus status = pdQueryContactFeatures( q->sc.meshA, poseA, q->sc.meshB, poseB, &def, q->sc.ws, &r );
+	pdStatus status = pdComputeContactFeatures( q->sc.meshA, poseA, q->sc.meshB, poseB, &def, q->sc.ws, &r );
 	*outApart = r.apart;
 	q->nodeVisits += r.nodeVisits;
-	return status;
-}
-
-// Legacy wrapper: removed when call sites move.
-pdStatus pdConfirmApartGatheringFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-										  const pdTransform* poseB, const pdPenetrationDef* def,
-										  pdPenetrationCache* ioCache, double reach, pdVec3 approachDirection,
-										  int maxFeatures, pdWorkspace* ioWorkspace, bool* outApart, int* outCount,
-										  const pdContactFeature** outFeatures )
-{
-	if ( outApart != NULL )
-	{
-		*outApart = false;
-	}
-	if ( outCount != NULL )
-	{
-		*outCount = 0;
-	}
-	if ( outFeatures != NULL )
-	{
-		*outFeatures = NULL;
-	}
-	if ( outApart == NULL || outCount == NULL || outFeatures == NULL || poseA == NULL || poseB == NULL ||
-		 !pdIsValidWorkspace( ioWorkspace ) )
-	{
-		return PD_STATUS_INVALID_ARGUMENT;
-	}
-	if ( !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) )
-	{
-		return PD_STATUS_INVALID_MESH;
-	}
-	pdPenetrationDef defaults = pdDefaultPenetrationDef();
-	if ( def == NULL )
-	{
-		def = &defaults;
-	}
-	pdStatus status = pdValidatePenetrationDef( def );
-	if ( status != PD_STATUS_OK )
-	{
-		return status;
-	}
-	double tol = pdPairTolerance( def, meshA, meshB );
-	if ( !isfinite( reach ) || !( reach >= tol ) )
-	{
-		return PD_STATUS_INVALID_ARGUMENT;
-	}
-	pdFrame frameA, frameB;
-	if ( ( status = pdMakeFrame( poseA, &frameA ) ) != PD_STATUS_OK ||
-		 ( status = pdMakeFrame( poseB, &frameB ) ) != PD_STATUS_OK )
-	{
-		return status;
-	}
-	// The features matter only for an apart pair: the first pair within the tolerance ends it.
-	// No two triangles within the tolerance and neither solid inside the other: exactly what
-	// makes pdComputePenetration report a pair separated, whatever the cache says (its first
-	// step for a pair it remembers apart, or its collision check and the proof at the
-	// tolerance otherwise), and what it records.
-	pdContactFeatureDef gather = pdDefaultContactFeatureDef();
-	gather.reach = reach;
-	gather.approachDirection = approachDirection;
-	gather.maxFeatures = maxFeatures;
-	gather.gap = tol;
-	gather.stopWithinGap = true;
-	gather.checkContainment = def->closedAsSolid;
-	pdContactFeatureResult r;
-	status = pdQueryContactFeatures( meshA, poseA, meshB, poseB, &gather, ioWorkspace, &r );
-	*outCount = r.featureCount;
-	*outFeatures = r.features;
-	if ( status < 0 )
-	{
-		return status;
-	}
-	bool apart = r.apart;
-	*outApart = apart;
-	if ( apart && ioCache != NULL )
-	{
-		ioCache->lastSeparated = true;
-	}
-	if ( !apart )
-	{
-		*outCount = 0;
-		*outFeatures = NULL;
-	}
 	return status;
 }
 

@@ -322,14 +322,15 @@ static pdStatus pdValidateContactFeatureDef( const pdContactFeatureDef* def )
 		return PD_STATUS_DEF_NOT_INITIALIZED;
 	}
 	if ( !isfinite( def->reach ) || def->maxFeatures < 0 || !pdIsFiniteVec( def->approachDirection ) ||
-		 !pdIsValidMotion( def->motion ) || !( def->gap < 0.0 || isfinite( def->gap ) ) )
+		 !pdIsValidMotion( def->motion ) ||
+		 !( isfinite( def->gap ) || ( !isnan( def->gap ) && def->gap < 0.0 ) ) ) // NaN compares signal
 	{
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
 	return PD_STATUS_OK;
 }
 
-pdStatus pdQueryContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 								 const pdTransform* poseB, const pdContactFeatureDef* def, pdWorkspace* ioWorkspace,
 								 pdContactFeatureResult* outResult )
 {
@@ -434,73 +435,5 @@ pdStatus pdContactFeatures_GatherMeasuringGap( const pdMesh* meshA, const pdTran
 	{
 		*outVisits = out.visits;
 	}
-	return status;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Legacy entry points over pdQueryContactFeatures
-
-// Legacy wrapper: removed when call sites move.
-pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-								   const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
-								   int maxFeatures, pdWorkspace* ws, int* outCount,
-								   const pdContactFeature** outFeatures )
-{
-	return pdComputeSweptContactFeatures( meshA, poseA, meshB, poseB, tolerance, NULL, approachDirection, maxFeatures,
-										  ws, outCount, outFeatures );
-}
-
-// Legacy wrapper: removed when call sites move.
-pdStatus pdComputeSweptContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-										const pdTransform* poseB, double tolerance, const pdRigidMotion* motion,
-										pdVec3 approachDirection, int maxFeatures, pdWorkspace* ws, int* outCount,
-										const pdContactFeature** outFeatures )
-{
-	if ( outCount != NULL )
-	{
-		*outCount = 0;
-	}
-	if ( outFeatures != NULL )
-	{
-		*outFeatures = NULL;
-	}
-	// A negative reach means the default in the def; here it is an error.
-	if ( outCount == NULL || outFeatures == NULL || !isfinite( tolerance ) || tolerance < 0.0 )
-	{
-		return PD_STATUS_INVALID_ARGUMENT;
-	}
-	pdContactFeatureDef def = pdDefaultContactFeatureDef();
-	def.reach = tolerance;
-	def.approachDirection = approachDirection;
-	def.maxFeatures = maxFeatures;
-	def.motion = motion;
-	pdContactFeatureResult r;
-	pdStatus status = pdQueryContactFeatures( meshA, poseA, meshB, poseB, &def, ws, &r );
-	*outCount = r.featureCount;
-	*outFeatures = r.features;
-	return status;
-}
-
-// Legacy wrapper: removed when call sites move.
-pdStatus pdComputeGapProof( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-							const pdTransform* poseB, double gap, pdWorkspace* ioWorkspace, bool* outApart )
-{
-	if ( outApart == NULL )
-	{
-		return PD_STATUS_INVALID_ARGUMENT;
-	}
-	*outApart = false;
-	if ( poseA == NULL || poseB == NULL || !isfinite( gap ) || gap < 0.0 )
-	{
-		return PD_STATUS_INVALID_ARGUMENT;
-	}
-	pdContactFeatureDef def = pdDefaultContactFeatureDef();
-	def.reach = gap;
-	def.maxFeatures = 0;
-	def.gap = gap;
-	def.stopWithinGap = true;
-	pdContactFeatureResult r;
-	pdStatus status = pdQueryContactFeatures( meshA, poseA, meshB, poseB, &def, ioWorkspace, &r );
-	*outApart = r.apart;
 	return status;
 }

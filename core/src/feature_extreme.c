@@ -87,15 +87,3 @@ bool pdContactFeature_IsExtremeAlong( const pdMesh* meshA, const pdTransform* po
 	return pdFeatureIsExtreme( meshA, &feature->featureA, towardB ) &&
 		   pdFeatureIsExtreme( meshB, &feature->featureB, towardA );
 }
-
-// Legacy wrapper: removed when call sites move.
-bool pdContactFeature_IsLocallyClosest( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-										const pdTransform* poseB, const pdContactFeature* feature )
-{
-	if ( feature == NULL )
-	{
-		return true;
-	}
-	return pdContactFeature_IsExtremeAlong( meshA, poseA, meshB, poseB, feature,
-											pdSub( feature->pointA, feature->pointB ) );
-}

@@ -13,7 +13,7 @@ pdStatus pdQuery_ContactFeatures( pdPdQuery* q, const pdTransform* poseA, double
 	def.approachDirection = approach;
 	def.maxFeatures = PD_MAX_PD_FEATURES;
 	pdContactFeatureResult r;
-	pdStatus status = pdQueryContactFeatures( q->sc.meshA, poseA, q->sc.meshB, &poseB, &def, q->sc.ws, &r );
+	pdStatus status = pdComputeContactFeatures( q->sc.meshA, poseA, q->sc.meshB, &poseB, &def, q->sc.ws, &r );
 	*outCount = r.featureCount;
 	*outFeatures = r.features;
 	return status;

@@ -115,7 +115,7 @@ static inline double pdQuery_Epsilon( const pdPdQuery* q, double length )
 // --- out_projection.c
 
 /// The contact features of A at poseA (B at its pose) within reach, approach as in
-/// pdContactFeatureDef, at most PD_MAX_PD_FEATURES (pdQueryContactFeatures).
+/// pdContactFeatureDef, at most PD_MAX_PD_FEATURES (pdComputeContactFeatures).
 pdStatus pdQuery_ContactFeatures( pdPdQuery* q, const pdTransform* poseA, double reach, pdVec3 approach, int* outCount,
 								  const pdContactFeature** outFeatures );
 

@@ -20,7 +20,7 @@ bool pdMesh_ContainsPoint( const pdMesh* mesh, pdVec3 localPoint, pdWorkspace* w
 /// relative to B's is rel), decided by one vertex of each, as pdCollide's containment test.
 bool pdCollide_Containment( const pdMesh* meshA, const pdMesh* meshB, const pdFrame* rel, pdWorkspace* ws );
 
-/// The contact features within the tolerance at rest (pdQueryContactFeatures) that also measure
+/// The contact features within the tolerance at rest (pdComputeContactFeatures) that also measure
 /// the surfaces' distance within the tolerance in the same traversal (contact_features.c):
 /// *outMinDistance is the exact distance (the distance query's value) when it is at most the
 /// tolerance, a larger value otherwise, and 0 when the surfaces intersect (the traversal then

@@ -222,9 +222,8 @@ static void pdcGatherAtContact( pdcCall* call, const pdTransform* moved, double 
 	double gatherMargin = swept ? fmax( restingMargin, regions->arrival ) : margin;
 	double reach = fmin( len + gatherMargin, 0.25 * fmin( call->diagA, call->diagB ) );
 	reach = fmax( reach, 4.0 * tolerance );
-	pdStatus st = pdComputeSweptContactFeatures( call->meshA, moved, call->meshB, call->poseB, reach,
-												 swept ? &stepMotion : NULL, approach, call->maxFeatures, call->ws,
-												 &count, &features );
+	pdStatus st = pdcGatherFeatures( call, moved, reach, swept ? &stepMotion : NULL, approach, call->maxFeatures,
+									 &count, &features );
 	if ( st < 0 )
 	{
 		return;
@@ -290,9 +289,8 @@ static pdStatus pdcGatherNear( pdcCall* call, double range, pdcRegions* regions 
 	}
 	else
 	{
-		st = pdComputeSweptContactFeatures( call->meshA, call->poseA, call->meshB, call->poseB,
-											swept ? closeRange : range, swept ? &stepMotion : NULL,
-											call->separatedApproach, call->maxFeatures, call->ws, &count, &features );
+		st = pdcGatherFeatures( call, call->poseA, swept ? closeRange : range, swept ? &stepMotion : NULL,
+								call->separatedApproach, call->maxFeatures, &count, &features );
 	}
 	if ( st < 0 )
 	{

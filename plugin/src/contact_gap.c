@@ -60,19 +60,30 @@ bool pdcStillApart( const pdcCall* call )
 void pdcConfirmApart( pdcCall* call )
 {
 	const pdContactDef* def = call->def;
-	pdContactPairInternal* pair = call->pair;
+	const pdContactPairInternal* pair = call->pair;
 	call->confirmedApart = false;
 	call->confirmedCount = 0;
 	call->confirmedFeatures = NULL;
 	if ( !call->apart && pair->penetration.lastSeparated && def->contactDistance >= call->tolerance &&
 		 !( def->speculativeDistance > def->contactDistance ) )
 	{
-		if ( pdConfirmApartGatheringFeatures( call->meshA, call->poseA, call->meshB, call->poseB, &call->pdef,
-											  &pair->penetration, def->contactDistance, call->separatedApproach,
-											  def->maxFeatures, call->ws, &call->confirmedApart, &call->confirmedCount,
-											  &call->confirmedFeatures ) < 0 )
+		// The PD query's own test for a separated pair (no two triangles within the contact
+		// tolerance, neither closed solid inside the other), with the features within the
+		// contact distance from the same traversal; the pair's cache already says apart.
+		pdContactFeatureDef gather = pdDefaultContactFeatureDef();
+		gather.reach = def->contactDistance;
+		gather.approachDirection = call->separatedApproach;
+		gather.maxFeatures = def->maxFeatures;
+		gather.gap = call->tolerance;
+		gather.stopWithinGap = true;
+		gather.checkContainment = call->pdef.closedAsSolid;
+		pdContactFeatureResult r;
+		if ( pdComputeContactFeatures( call->meshA, call->poseA, call->meshB, call->poseB, &gather, call->ws, &r ) >= 0 &&
+			 r.apart )
 		{
-			call->confirmedApart = false;
+			call->confirmedApart = true;
+			call->confirmedCount = r.featureCount;
+			call->confirmedFeatures = r.features;
 		}
 	}
 }
@@ -94,17 +105,14 @@ double pdcSeparatedRange( pdcCall* call )
 	else if ( def->speculativeDistance > range && !call->apart )
 	{
 		bool beyondReach = false, beyondContact = false;
-		pdStatus ds = pdComputeGapProof( call->meshA, call->poseA, call->meshB, call->poseB, def->speculativeDistance,
-										 call->ws, &beyondReach );
+		pdStatus ds = pdcProveGap( call, def->speculativeDistance, &beyondReach );
 		if ( ds < 0 || beyondReach )
 		{
 			range = 0.0;
 		}
 		else
 		{
-			call->set->speculative = pdComputeGapProof( call->meshA, call->poseA, call->meshB, call->poseB, range,
-														call->ws, &beyondContact ) >= 0 &&
-									 beyondContact;
+			call->set->speculative = pdcProveGap( call, range, &beyondContact ) >= 0 && beyondContact;
 			range = def->speculativeDistance;
 		}
 	}
@@ -125,8 +133,7 @@ void pdcProveApart( pdcCall* call )
 	pdContactPairInternal* pair = call->pair;
 	bool beyondProof = false;
 	double proof = 1.5 * call->contactReach;
-	if ( pdComputeGapProof( call->meshA, call->poseA, call->meshB, call->poseB, proof, call->ws, &beyondProof ) >= 0 &&
-		 beyondProof )
+	if ( pdcProveGap( call, proof, &beyondProof ) >= 0 && beyondProof )
 	{
 		pair->apartValid = true;
 		pair->apartBound = proof;
@@ -134,4 +141,32 @@ void pdcProveApart( pdcCall* call )
 		pair->apartMeshB = call->meshB;
 		pdcRelativePose( call->poseA, call->poseB, &pair->apartPosition, &pair->apartRotation );
 	}
+}
+
+pdStatus pdcGatherFeatures( const pdcCall* call, const pdTransform* poseA, double reach, const pdRigidMotion* motion,
+							pdVec3 approach, int maxFeatures, int* outCount, const pdContactFeature** outFeatures )
+{
+	pdContactFeatureDef gather = pdDefaultContactFeatureDef();
+	gather.reach = reach;
+	gather.approachDirection = approach;
+	gather.maxFeatures = maxFeatures;
+	gather.motion = motion;
+	pdContactFeatureResult r;
+	pdStatus status = pdComputeContactFeatures( call->meshA, poseA, call->meshB, call->poseB, &gather, call->ws, &r );
+	*outCount = r.featureCount;
+	*outFeatures = r.features;
+	return status;
+}
+
+pdStatus pdcProveGap( const pdcCall* call, double gap, bool* outApart )
+{
+	pdContactFeatureDef proof = pdDefaultContactFeatureDef();
+	proof.reach = gap;
+	proof.maxFeatures = 0;
+	proof.gap = gap;
+	proof.stopWithinGap = true;
+	pdContactFeatureResult r;
+	pdStatus status = pdComputeContactFeatures( call->meshA, call->poseA, call->meshB, call->poseB, &proof, call->ws, &r );
+	*outApart = r.apart;
+	return status;
 }

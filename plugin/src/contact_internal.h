@@ -237,4 +237,12 @@ pdVec3 pdcWriteManifolds( pdcCall* call, pdcRegions* regions, const int slotOfRe
 void pdcSortManifolds( pdContactManifoldSet* set );
 void pdcDropCoveredPoints( pdcCall* call );
 
+// The contact features within reach of A at poseA and B at the call's pose (motion NULL: at
+// rest), from one pdComputeContactFeatures call; the workspace owns them until its next query.
+pdStatus pdcGatherFeatures( const pdcCall* call, const pdTransform* poseA, double reach, const pdRigidMotion* motion,
+							pdVec3 approach, int maxFeatures, int* outCount, const pdContactFeature** outFeatures );
+// Whether no triangle of A comes within gap of B at the call's poses (a gap proof, cheaper than
+// a distance query bounded by it); *outApart is false on any error or cap.
+pdStatus pdcProveGap( const pdcCall* call, double gap, bool* outApart );
+
 PD_C_END

@@ -173,7 +173,8 @@ static bool pdcFeatureGapOf( const pdcPosedPair* at, const pdContactFeature* f, 
 		// reported by the vertex-face pairs with the face's own normal. Vertex-face pairs
 		// are kept: they are the patch (a tilted ring over a floor).
 		if ( f->kind != PD_CONTACT_VF &&
-			 !pdContactFeature_IsLocallyClosest( at->meshA, &at->poseA, at->meshB, &at->poseB, f ) )
+			 !pdContactFeature_IsExtremeAlong( at->meshA, &at->poseA, at->meshB, &at->poseB, f,
+											   pdSub( f->pointA, f->pointB ) ) )
 		{
 			return false;
 		}

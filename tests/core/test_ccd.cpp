@@ -4,6 +4,7 @@
 // along the path, no hit for separated paths, starts in collision, orientation culling giving
 // the same answer, features within tolerance with normals from B toward A, caps, invalid
 // input, and no allocation after warm-up for collide, distance and CCD together.
+#include "feature_calls.h"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -353,7 +354,7 @@ TEST( PdCcd, ContactFeaturesOfStackedBoxes )
 	pdTransform pa = Pose( pdQuat{ 1, 0, 0, 0 }, pdVec3{ 0.1, 0.2, 1.5 + 0.4 * tol } );
 	int count = -1;
 	const pdContactFeature* features = nullptr;
-	ASSERT_EQ( pdComputeContactFeatures( a, &pa, b, &pb, tol, pdVec3{ 0, 0, -1 }, 256, ws, &count, &features ),
+	ASSERT_EQ( testContactFeatures( a, &pa, b, &pb, tol, pdVec3{ 0, 0, -1 }, 256, ws, &count, &features ),
 			   PD_STATUS_OK );
 	int vf = 0;
 	std::set<int> verticesOnB;
@@ -377,15 +378,15 @@ TEST( PdCcd, ContactFeaturesOfStackedBoxes )
 	EXPECT_GE( vf, 4 );
 	// Too far: nothing.
 	pa.p.z = 1.5 + 2.0 * tol;
-	ASSERT_EQ( pdComputeContactFeatures( a, &pa, b, &pb, tol, pdVec3{ 0, 0, -1 }, 256, ws, &count, &features ),
+	ASSERT_EQ( testContactFeatures( a, &pa, b, &pb, tol, pdVec3{ 0, 0, -1 }, 256, ws, &count, &features ),
 			   PD_STATUS_OK );
 	EXPECT_EQ( count, 0 );
 	// Cap.
 	pa.p.z = 1.5 + 0.4 * tol;
-	EXPECT_EQ( pdComputeContactFeatures( a, &pa, b, &pb, tol, pdVec3{ 0, 0, -1 }, 2, ws, &count, &features ),
+	EXPECT_EQ( testContactFeatures( a, &pa, b, &pb, tol, pdVec3{ 0, 0, -1 }, 2, ws, &count, &features ),
 			   PD_STATUS_FEATURE_LIMIT );
 	EXPECT_EQ( count, 2 );
-	EXPECT_EQ( pdComputeContactFeatures( a, &pa, b, &pb, -1.0, pdVec3{ 0, 0, -1 }, 2, ws, &count, &features ),
+	EXPECT_EQ( testContactFeatures( a, &pa, b, &pb, NAN, pdVec3{ 0, 0, -1 }, 2, ws, &count, &features ),
 			   PD_STATUS_INVALID_ARGUMENT );
 	EXPECT_EQ( count, 0 );
 	EXPECT_EQ( features, nullptr );

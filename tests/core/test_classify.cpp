@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The classification of a pair by the PolyDepth query (classify.c): apart, touching or
 // penetrating, confirmed apart by one proof traversal, and the gathering that confirms it.
+#include "feature_calls.h"
 #include "penetration_test.h"
 
 // A cache that remembers a separated pair lets the next query confirm the gap with one proof
@@ -56,7 +57,7 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedByOneProofTraversal )
 	proof.gap = tol;
 	proof.stopWithinGap = true;
 	pdContactFeatureResult r;
-	ASSERT_EQ( pdQueryContactFeatures( a.mesh, &linked, b.mesh, &pb, &proof, ws, &r ), PD_STATUS_OK );
+	ASSERT_EQ( pdComputeContactFeatures( a.mesh, &linked, b.mesh, &pb, &proof, ws, &r ), PD_STATUS_OK );
 	int count = r.featureCount, proofVisits = r.nodeVisits;
 	bool apart = r.apart;
 	EXPECT_TRUE( apart );
@@ -66,7 +67,7 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedByOneProofTraversal )
 	EXPECT_NE( first.nodeVisits, proofVisits );
 	// Moved within the tolerance of touching, the proof ends at the first pair within it.
 	pdTransform near = Pose( { 2.6 + 0.5 * tol, 0.0, 0.0 } );
-	ASSERT_EQ( pdQueryContactFeatures( a.mesh, &near, b.mesh, &pb, &proof, ws, &r ), PD_STATUS_OK );
+	ASSERT_EQ( pdComputeContactFeatures( a.mesh, &near, b.mesh, &pb, &proof, ws, &r ), PD_STATUS_OK );
 	count = r.featureCount;
 	apart = r.apart;
 	EXPECT_FALSE( apart );
@@ -116,8 +117,8 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedWhileGatheringFeatures )
 		bool apart = !wasApart;
 		int count = -1;
 		const pdContactFeature* features = nullptr;
-		ASSERT_EQ( pdConfirmApartGatheringFeatures( a.mesh, &pa, b.mesh, &pb, nullptr, &cache, reach, approach, 256, ws,
-													&apart, &count, &features ),
+		ASSERT_EQ( testConfirmApart( a.mesh, &pa, b.mesh, &pb, tol, true, &cache, reach, approach, 256, ws, &apart, &count,
+									 &features ),
 				   PD_STATUS_OK );
 		std::vector<pdContactFeature> gathered( features, features + count );
 		pdPenetrationResult r = Run( a, pa, b, pb, nullptr, &queryCache );
@@ -135,7 +136,7 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedWhileGatheringFeatures )
 		confirmedWithoutHistory += wasApart ? 0 : 1;
 		int expectedCount = -1;
 		const pdContactFeature* expected = nullptr;
-		ASSERT_EQ( pdComputeContactFeatures( a.mesh, &pa, b.mesh, &pb, reach, approach, 256, ws, &expectedCount, &expected ),
+		ASSERT_EQ( testContactFeatures( a.mesh, &pa, b.mesh, &pb, reach, approach, 256, ws, &expectedCount, &expected ),
 				   PD_STATUS_OK );
 		ASSERT_EQ( count, expectedCount );
 		for ( int i = 0; i < count; ++i )
@@ -159,8 +160,8 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedWhileGatheringFeatures )
 	int count = 0;
 	const pdContactFeature* features = nullptr;
 	pdTransform far = Pose( { 3.0, 0.0, 0.0 } );
-	ASSERT_EQ( pdConfirmApartGatheringFeatures( a.mesh, &far, b.mesh, &pb, nullptr, nullptr, reach, approach, 256, ws,
-												&apart, &count, &features ),
+	ASSERT_EQ( testConfirmApart( a.mesh, &far, b.mesh, &pb, tol, true, nullptr, reach, approach, 256, ws, &apart, &count,
+								 &features ),
 			   PD_STATUS_OK );
 	EXPECT_TRUE( apart );
 
@@ -174,23 +175,23 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedWhileGatheringFeatures )
 	ASSERT_TRUE( cache.lastSeparated );
 	pdTransform inside = Pose( { 0.3, 0.1, 0.0 } );
 	apart = true;
-	ASSERT_EQ( pdConfirmApartGatheringFeatures( small.mesh, &inside, big.mesh, &pb, &def, &cache, reach, approach, 256, ws,
-												&apart, &count, &features ),
+	ASSERT_EQ( testConfirmApart( small.mesh, &inside, big.mesh, &pb, Tolerance( small.mesh, big.mesh ), def.closedAsSolid,
+								 &cache, reach, approach, 256, ws, &apart, &count, &features ),
 			   PD_STATUS_OK );
 	EXPECT_FALSE( apart );
 	EXPECT_EQ( count, 0 );
 
-	// Bad input: a reach below the contact tolerance, missing outputs, an uninitialised def.
-	EXPECT_EQ( pdConfirmApartGatheringFeatures( a.mesh, &far, b.mesh, &pb, nullptr, &cache, 0.5 * tol, approach, 256, ws,
-												&apart, &count, &features ),
-			   PD_STATUS_INVALID_ARGUMENT );
-	EXPECT_FALSE( apart );
-	EXPECT_EQ( pdConfirmApartGatheringFeatures( a.mesh, &far, b.mesh, &pb, nullptr, &cache, reach, approach, 256, ws,
-												nullptr, &count, &features ),
-			   PD_STATUS_INVALID_ARGUMENT );
-	pdPenetrationDef zero;
+	// Bad input: a reach below the gap, a missing result, an uninitialised def.
+	pdContactFeatureDef confirm = pdDefaultContactFeatureDef();
+	confirm.reach = 0.5 * tol;
+	confirm.gap = tol;
+	confirm.stopWithinGap = true;
+	pdContactFeatureResult r;
+	EXPECT_EQ( pdComputeContactFeatures( a.mesh, &far, b.mesh, &pb, &confirm, ws, &r ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_FALSE( r.apart );
+	confirm.reach = reach;
+	EXPECT_EQ( pdComputeContactFeatures( a.mesh, &far, b.mesh, &pb, &confirm, ws, nullptr ), PD_STATUS_INVALID_ARGUMENT );
+	pdContactFeatureDef zero;
 	std::memset( &zero, 0, sizeof( zero ) );
-	EXPECT_EQ( pdConfirmApartGatheringFeatures( a.mesh, &far, b.mesh, &pb, &zero, &cache, reach, approach, 256, ws,
-												&apart, &count, &features ),
-			   PD_STATUS_DEF_NOT_INITIALIZED );
+	EXPECT_EQ( pdComputeContactFeatures( a.mesh, &far, b.mesh, &pb, &zero, ws, &r ), PD_STATUS_DEF_NOT_INITIALIZED );
 }

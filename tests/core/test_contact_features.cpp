@@ -3,6 +3,7 @@
 // pair through pdTriangleContactFeatures, repeats removed by feature identity. The gathering
 // tests each shared vertex and edge only from the triangle that owns it, so it must return
 // exactly the brute-force set, each pair once, with the same distances.
+#include "feature_calls.h"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -146,7 +147,7 @@ TEST( PdContactFeatures, EqualBruteForceWithEachPairOnce )
 
 		int count = 0;
 		const pdContactFeature* features = nullptr;
-		ASSERT_EQ( pdComputeContactFeatures( a, &pa, b, &pb, tolerance, approach, 1 << 20, ws.get(), &count, &features ),
+		ASSERT_EQ( testContactFeatures( a, &pa, b, &pb, tolerance, approach, 1 << 20, ws.get(), &count, &features ),
 				   PD_STATUS_OK );
 		std::map<FeatureKey, double> expected = BruteForce( a, pa, b, pb, tolerance, approach );
 		std::map<FeatureKey, double> got;
@@ -181,7 +182,7 @@ TEST( PdContactFeatures, CapKeepsTheClosestAndReportsTheLimit )
 	pa.p = pdV3( 0.1, 0.05, 0.3 );
 	int count = 0;
 	const pdContactFeature* features = nullptr;
-	ASSERT_EQ( pdComputeContactFeatures( mesh.get(), &pa, mesh.get(), &pb, 0.05, pdV3( 0, 0, -1 ), 1 << 20, ws.get(),
+	ASSERT_EQ( testContactFeatures( mesh.get(), &pa, mesh.get(), &pb, 0.05, pdV3( 0, 0, -1 ), 1 << 20, ws.get(),
 										 &count, &features ),
 			   PD_STATUS_OK );
 	ASSERT_GT( count, 20 );
@@ -194,7 +195,7 @@ TEST( PdContactFeatures, CapKeepsTheClosestAndReportsTheLimit )
 	{
 		SCOPED_TRACE( cap );
 		int capped = -1;
-		EXPECT_EQ( pdComputeContactFeatures( mesh.get(), &pa, mesh.get(), &pb, 0.05, pdV3( 0, 0, -1 ), cap, ws.get(),
+		EXPECT_EQ( testContactFeatures( mesh.get(), &pa, mesh.get(), &pb, 0.05, pdV3( 0, 0, -1 ), cap, ws.get(),
 											 &capped, &features ),
 				   PD_STATUS_FEATURE_LIMIT );
 		ASSERT_EQ( capped, cap );
@@ -214,7 +215,7 @@ TEST( PdContactFeatures, CapKeepsTheClosestAndReportsTheLimit )
 			EXPECT_EQ( kept[i], allDistances[i] ) << i;
 	}
 	int exact = -1;
-	EXPECT_EQ( pdComputeContactFeatures( mesh.get(), &pa, mesh.get(), &pb, 0.05, pdV3( 0, 0, -1 ), count, ws.get(),
+	EXPECT_EQ( testContactFeatures( mesh.get(), &pa, mesh.get(), &pb, 0.05, pdV3( 0, 0, -1 ), count, ws.get(),
 										 &exact, &features ),
 			   PD_STATUS_OK );
 	EXPECT_EQ( exact, count );
@@ -286,7 +287,7 @@ TEST( PdContactFeatures, SweptGatheringKeepsWhatTheStepCanCloseAndNothingElse )
 
 		int count = 0;
 		const pdContactFeature* features = nullptr;
-		ASSERT_EQ( pdComputeSweptContactFeatures( a, &pa, b, &pb, tolerance, &motion, approach, 1 << 20, ws.get(),
+		ASSERT_EQ( testSweptContactFeatures( a, &pa, b, &pb, tolerance, &motion, approach, 1 << 20, ws.get(),
 												  &count, &features ),
 				   PD_STATUS_OK );
 		std::map<FeatureKey, pdContactFeature> got;
@@ -332,11 +333,11 @@ TEST( PdContactFeatures, SweptGatheringKeepsWhatTheStepCanCloseAndNothingElse )
 		// Zero motion: exactly the static gathering, in the same order.
 		pdRigidMotion still = { pdV3( 0, 0, 0 ), pdV3( 0, 0, 0 ), motion.pivot };
 		std::vector<pdContactFeature> fromStill;
-		ASSERT_GE( pdComputeSweptContactFeatures( a, &pa, b, &pb, reach, &still, approach, 1 << 20, ws.get(), &count,
+		ASSERT_GE( testSweptContactFeatures( a, &pa, b, &pb, reach, &still, approach, 1 << 20, ws.get(), &count,
 												  &features ),
 				   0 );
 		fromStill.assign( features, features + count );
-		ASSERT_GE( pdComputeContactFeatures( a, &pa, b, &pb, reach, approach, 1 << 20, ws.get(), &count, &features ), 0 );
+		ASSERT_GE( testContactFeatures( a, &pa, b, &pb, reach, approach, 1 << 20, ws.get(), &count, &features ), 0 );
 		ASSERT_EQ( (size_t)count, fromStill.size() );
 		for ( int i = 0; i < count; ++i )
 		{
@@ -362,14 +363,14 @@ TEST( PdContactFeatures, SweptGatheringRejectsANonFiniteMotion )
 	pdRigidMotion motion = { pdV3( 0, NAN, 0 ), pdV3( 0, 0, 0 ), pdV3( 0, 0, 0 ) };
 	int count = 7;
 	const pdContactFeature* features = nullptr;
-	EXPECT_EQ( pdComputeSweptContactFeatures( mesh.get(), &pa, mesh.get(), &pb, 0.01, &motion, pdV3( 0, 0, 0 ), 64,
+	EXPECT_EQ( testSweptContactFeatures( mesh.get(), &pa, mesh.get(), &pb, 0.01, &motion, pdV3( 0, 0, 0 ), 64,
 											  ws.get(), &count, &features ),
 			   PD_STATUS_INVALID_ARGUMENT );
 	EXPECT_EQ( count, 0 );
 	EXPECT_EQ( features, nullptr );
 	motion.linear = pdV3( 0, 0, 0 );
 	motion.pivot = pdV3( INFINITY, 0, 0 );
-	EXPECT_EQ( pdComputeSweptContactFeatures( mesh.get(), &pa, mesh.get(), &pb, 0.01, &motion, pdV3( 0, 0, 0 ), 64,
+	EXPECT_EQ( testSweptContactFeatures( mesh.get(), &pa, mesh.get(), &pb, 0.01, &motion, pdV3( 0, 0, 0 ), 64,
 											  ws.get(), &count, &features ),
 			   PD_STATUS_INVALID_ARGUMENT );
 }
@@ -420,7 +421,7 @@ TEST( PdContactFeatures, SweptGatheringSkipsPairsTheStepKeepsApart )
 
 		int count = -1;
 		const pdContactFeature* features = nullptr;
-		ASSERT_EQ( pdComputeSweptContactFeatures( ring.get(), &pa, floor.get(), &pb, tolerance, &motion,
+		ASSERT_EQ( testSweptContactFeatures( ring.get(), &pa, floor.get(), &pb, tolerance, &motion,
 												  pdV3( 0, -1, 0 ), 256, ws.get(), &count, &features ),
 				   PD_STATUS_OK );
 		EXPECT_EQ( count, 0 );
@@ -510,7 +511,7 @@ TEST( PdContactFeatures, MeasuringGapGivesTheDistanceQuerysValueAndTheSameFeatur
 				beyond += 1;
 			}
 			int expectedCount = 0;
-			ASSERT_EQ( pdComputeContactFeatures( a, &pa, b, &pb, tolerance, approach, 1 << 20, ws.get(), &expectedCount,
+			ASSERT_EQ( testContactFeatures( a, &pa, b, &pb, tolerance, approach, 1 << 20, ws.get(), &expectedCount,
 												 &features ),
 					   PD_STATUS_OK );
 			ASSERT_EQ( count, expectedCount );
@@ -606,7 +607,7 @@ TEST( PdContactFeatures, QueryGapAnswerAgreesWithTheDistanceQueryAndKeepsTheFeat
 		plain.reach = reach;
 		plain.approachDirection = pdV3( -1, 0, 0 );
 		pdContactFeatureResult base;
-		ASSERT_GE( pdQueryContactFeatures( a.get(), &pa, b.get(), &pb, &plain, ws.get(), &base ), 0 );
+		ASSERT_GE( pdComputeContactFeatures( a.get(), &pa, b.get(), &pb, &plain, ws.get(), &base ), 0 );
 		std::vector<pdContactFeature> baseFeatures( base.features, base.features + base.featureCount );
 		EXPECT_FALSE( base.apart ); // no gap asked
 
@@ -621,7 +622,7 @@ TEST( PdContactFeatures, QueryGapAnswerAgreesWithTheDistanceQueryAndKeepsTheFeat
 				pdContactFeatureDef proving = plain;
 				proving.gap = gap;
 				pdContactFeatureResult pr;
-				ASSERT_GE( pdQueryContactFeatures( a.get(), &pa, b.get(), &pb, &proving, ws.get(), &pr ), 0 );
+				ASSERT_GE( pdComputeContactFeatures( a.get(), &pa, b.get(), &pb, &proving, ws.get(), &pr ), 0 );
 				if ( pr.status == PD_STATUS_OK )
 				{
 					EXPECT_EQ( pr.apart, gap < dr.distance ) << "trial " << trial << " gap " << gap;
@@ -636,7 +637,7 @@ TEST( PdContactFeatures, QueryGapAnswerAgreesWithTheDistanceQueryAndKeepsTheFeat
 				alone.gap = gap;
 				alone.stopWithinGap = true;
 				pdContactFeatureResult ar;
-				ASSERT_EQ( pdQueryContactFeatures( a.get(), &pa, b.get(), &pb, &alone, ws.get(), &ar ), PD_STATUS_OK );
+				ASSERT_EQ( pdComputeContactFeatures( a.get(), &pa, b.get(), &pb, &alone, ws.get(), &ar ), PD_STATUS_OK );
 				EXPECT_EQ( ar.apart, gap < dr.distance ) << "trial " << trial;
 				EXPECT_EQ( ar.featureCount, 0 );
 				EXPECT_LE( ar.nodeVisits, base.nodeVisits );
@@ -649,7 +650,7 @@ TEST( PdContactFeatures, QueryGapAnswerAgreesWithTheDistanceQueryAndKeepsTheFeat
 		confirm.stopWithinGap = true;
 		confirm.checkContainment = true;
 		pdContactFeatureResult cr;
-		ASSERT_GE( pdQueryContactFeatures( a.get(), &pa, b.get(), &pb, &confirm, ws.get(), &cr ), 0 );
+		ASSERT_GE( pdComputeContactFeatures( a.get(), &pa, b.get(), &pb, &confirm, ws.get(), &cr ), 0 );
 		pdPenetrationResult pen;
 		ASSERT_GE( pdComputePenetration( a.get(), &pa, b.get(), &pb, nullptr, nullptr, ws.get(), &pen ), 0 );
 		EXPECT_EQ( cr.apart, pen.state == PD_STATE_SEPARATED ) << "trial " << trial;
@@ -679,34 +680,34 @@ TEST( PdContactFeatures, QueryDefaultsAndRejectsBadDefs )
 	// gives features; the same pair moved apart by twice it gives none.
 	pa.p = pdV3( 1.0 + 0.5e-4 * diagonal, 0.0, 0.0 );
 	pdContactFeatureResult r;
-	ASSERT_EQ( pdQueryContactFeatures( mesh.get(), &pa, mesh.get(), &pb, nullptr, ws.get(), &r ), PD_STATUS_OK );
+	ASSERT_EQ( pdComputeContactFeatures( mesh.get(), &pa, mesh.get(), &pb, nullptr, ws.get(), &r ), PD_STATUS_OK );
 	EXPECT_GT( r.featureCount, 0 );
 	EXPECT_GT( r.nodeVisits, 0 );
 	pa.p = pdV3( 1.0 + 2e-4 * diagonal, 0.0, 0.0 );
-	ASSERT_EQ( pdQueryContactFeatures( mesh.get(), &pa, mesh.get(), &pb, nullptr, ws.get(), &r ), PD_STATUS_OK );
+	ASSERT_EQ( pdComputeContactFeatures( mesh.get(), &pa, mesh.get(), &pb, nullptr, ws.get(), &r ), PD_STATUS_OK );
 	EXPECT_EQ( r.featureCount, 0 );
 
 	pdContactFeatureDef def = pdDefaultContactFeatureDef();
 	def.reach = 0.1;
 	def.gap = 0.2; // beyond the reach
-	EXPECT_EQ( pdQueryContactFeatures( mesh.get(), &pa, mesh.get(), &pb, &def, ws.get(), &r ),
+	EXPECT_EQ( pdComputeContactFeatures( mesh.get(), &pa, mesh.get(), &pb, &def, ws.get(), &r ),
 			   PD_STATUS_INVALID_ARGUMENT );
 	EXPECT_FALSE( r.apart );
 	pdRigidMotion motion = { pdV3( -0.1, 0, 0 ), pdV3( 0, 0, 0 ), pdV3( 0, 0, 0 ) };
 	def.gap = 0.05;
 	def.motion = &motion; // a proof only at rest
-	EXPECT_EQ( pdQueryContactFeatures( mesh.get(), &pa, mesh.get(), &pb, &def, ws.get(), &r ),
+	EXPECT_EQ( pdComputeContactFeatures( mesh.get(), &pa, mesh.get(), &pb, &def, ws.get(), &r ),
 			   PD_STATUS_INVALID_ARGUMENT );
 	def.motion = nullptr;
 	def.reach = NAN;
-	EXPECT_EQ( pdQueryContactFeatures( mesh.get(), &pa, mesh.get(), &pb, &def, ws.get(), &r ),
+	EXPECT_EQ( pdComputeContactFeatures( mesh.get(), &pa, mesh.get(), &pb, &def, ws.get(), &r ),
 			   PD_STATUS_INVALID_ARGUMENT );
 	pdContactFeatureDef zero;
 	std::memset( &zero, 0, sizeof( zero ) );
-	EXPECT_EQ( pdQueryContactFeatures( mesh.get(), &pa, mesh.get(), &pb, &zero, ws.get(), &r ),
+	EXPECT_EQ( pdComputeContactFeatures( mesh.get(), &pa, mesh.get(), &pb, &zero, ws.get(), &r ),
 			   PD_STATUS_DEF_NOT_INITIALIZED );
-	EXPECT_EQ( pdQueryContactFeatures( mesh.get(), &pa, mesh.get(), &pb, nullptr, ws.get(), nullptr ),
+	EXPECT_EQ( pdComputeContactFeatures( mesh.get(), &pa, mesh.get(), &pb, nullptr, ws.get(), nullptr ),
 			   PD_STATUS_INVALID_ARGUMENT );
-	EXPECT_EQ( pdQueryContactFeatures( nullptr, &pa, mesh.get(), &pb, nullptr, ws.get(), &r ), PD_STATUS_INVALID_MESH );
+	EXPECT_EQ( pdComputeContactFeatures( nullptr, &pa, mesh.get(), &pb, nullptr, ws.get(), &r ), PD_STATUS_INVALID_MESH );
 	EXPECT_EQ( r.status, PD_STATUS_INVALID_MESH );
 }

@@ -2,6 +2,7 @@
 // pdComputeDistance (distance.c) against brute force (minimum of pdTriangleDistance over all
 // triangle pairs): the value to 1e-12 relative, closest points that realise it and lie on the
 // reported features, the bounded variant, intersecting meshes, caps and invalid input.
+#include "feature_calls.h"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -222,7 +223,7 @@ TEST( PdDistance, GapProofAgreesWithBruteForce )
 			for ( double gap : gaps )
 			{
 				bool apart = !( d > gap );
-				ASSERT_EQ( pdComputeGapProof( a, &pa, b, &pb, gap, ws, &apart ), PD_STATUS_OK ) << what;
+				ASSERT_EQ( testGapProof( a, &pa, b, &pb, gap, ws, &apart ), PD_STATUS_OK ) << what;
 				EXPECT_EQ( apart, d > gap ) << what << " gap " << gap;
 				apartCount += apart;
 				withinCount += !apart;
@@ -241,33 +242,36 @@ TEST( PdDistance, GapProofAgreesWithBruteForce )
 	ASSERT_TRUE( small && big );
 	pdTransform id = pdIdentityTransform();
 	bool apart = false;
-	ASSERT_EQ( pdComputeGapProof( small, &id, big, &id, 0.2, ws, &apart ), PD_STATUS_OK );
+	ASSERT_EQ( testGapProof( small, &id, big, &id, 0.2, ws, &apart ), PD_STATUS_OK );
 	EXPECT_TRUE( apart );
-	ASSERT_EQ( pdComputeGapProof( small, &id, big, &id, 0.9, ws, &apart ), PD_STATUS_OK );
+	ASSERT_EQ( testGapProof( small, &id, big, &id, 0.9, ws, &apart ), PD_STATUS_OK );
 	EXPECT_FALSE( apart );
 
 	// Bad input: a status, and never apart.
-	apart = true;
-	EXPECT_EQ( pdComputeGapProof( small, &id, big, &id, -1.0, ws, &apart ), PD_STATUS_INVALID_ARGUMENT );
-	EXPECT_FALSE( apart );
-	apart = true;
-	EXPECT_EQ( pdComputeGapProof( small, &id, big, &id, NAN, ws, &apart ), PD_STATUS_INVALID_ARGUMENT );
-	EXPECT_FALSE( apart );
-	apart = true;
-	EXPECT_EQ( pdComputeGapProof( small, nullptr, big, &id, 0.1, ws, &apart ), PD_STATUS_INVALID_ARGUMENT );
-	EXPECT_FALSE( apart );
-	apart = true;
-	EXPECT_EQ( pdComputeGapProof( nullptr, &id, big, &id, 0.1, ws, &apart ), PD_STATUS_INVALID_MESH );
-	EXPECT_FALSE( apart );
-	apart = true;
-	EXPECT_EQ( pdComputeGapProof( small, &id, big, &id, 0.1, nullptr, &apart ), PD_STATUS_INVALID_ARGUMENT );
-	EXPECT_FALSE( apart );
-	EXPECT_EQ( pdComputeGapProof( small, &id, big, &id, 0.1, ws, nullptr ), PD_STATUS_INVALID_ARGUMENT );
+	pdContactFeatureDef proof = pdDefaultContactFeatureDef();
+	proof.reach = 0.1;
+	proof.maxFeatures = 0;
+	proof.gap = 0.1;
+	proof.stopWithinGap = true;
+	pdContactFeatureResult r;
+	proof.gap = 0.2; // wider than the reach
+	EXPECT_EQ( pdComputeContactFeatures( small, &id, big, &id, &proof, ws, &r ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_FALSE( r.apart );
+	proof.gap = NAN;
+	EXPECT_EQ( pdComputeContactFeatures( small, &id, big, &id, &proof, ws, &r ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_FALSE( r.apart );
+	proof.gap = 0.1;
+	EXPECT_EQ( pdComputeContactFeatures( small, nullptr, big, &id, &proof, ws, &r ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_FALSE( r.apart );
+	EXPECT_EQ( pdComputeContactFeatures( nullptr, &id, big, &id, &proof, ws, &r ), PD_STATUS_INVALID_MESH );
+	EXPECT_FALSE( r.apart );
+	EXPECT_EQ( pdComputeContactFeatures( small, &id, big, &id, &proof, nullptr, &r ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_FALSE( r.apart );
+	EXPECT_EQ( pdComputeContactFeatures( small, &id, big, &id, &proof, ws, nullptr ), PD_STATUS_INVALID_ARGUMENT );
 	pdTransform bad = id;
 	bad.q.w = 2.0;
-	apart = true;
-	EXPECT_EQ( pdComputeGapProof( small, &bad, big, &id, 0.1, ws, &apart ), PD_STATUS_INVALID_POSE );
-	EXPECT_FALSE( apart );
+	EXPECT_EQ( pdComputeContactFeatures( small, &bad, big, &id, &proof, ws, &r ), PD_STATUS_INVALID_POSE );
+	EXPECT_FALSE( r.apart );
 	pdDestroyMesh( small );
 	pdDestroyMesh( big );
 	pdDestroyWorkspace( ws );

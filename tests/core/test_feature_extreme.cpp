@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Whether a contact pair's vertex or edge is its mesh's extreme along a direction
 // (core/src/feature_extreme.c), against brute force over the triangle list.
+#include "feature_calls.h"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -104,7 +105,7 @@ TEST( PdContactFeatures, LocallyClosestEqualsBruteForceAndDropsTiltedFloorEdges 
 		pa.p.y += 0.01 - lowest;
 		int count = 0;
 		const pdContactFeature* features = nullptr;
-		ASSERT_GE( pdComputeContactFeatures( a, &pa, floor.get(), &pb, 0.15, pdV3( 0, -1, 0 ), 1 << 16, ws.get(), &count,
+		ASSERT_GE( testContactFeatures( a, &pa, floor.get(), &pb, 0.15, pdV3( 0, -1, 0 ), 1 << 16, ws.get(), &count,
 											 &features ),
 				   0 );
 		std::vector<pdContactFeature> list( features, features + count );
@@ -113,7 +114,7 @@ TEST( PdContactFeatures, LocallyClosestEqualsBruteForceAndDropsTiltedFloorEdges 
 		const pdContactFeature& closest = *std::min_element(
 			list.begin(), list.end(),
 			[]( const pdContactFeature& x, const pdContactFeature& y ) { return x.distance < y.distance; } );
-		EXPECT_TRUE( pdContactFeature_IsLocallyClosest( a, &pa, floor.get(), &pb, &closest ) ) << "trial " << trial;
+		EXPECT_TRUE( pdContactFeature_IsExtremeAlong( a, &pa, floor.get(), &pb, &closest , pdSub( closest.pointA, closest.pointB ) ) ) << "trial " << trial;
 		for ( const pdContactFeature& f : list )
 		{
 			pdVec3 d = pdSub( f.pointA, f.pointB );
@@ -124,7 +125,7 @@ TEST( PdContactFeatures, LocallyClosestEqualsBruteForceAndDropsTiltedFloorEdges 
 				expected = FeatureExtremeBruteForce( a, pa, f.featureA, pdNeg( d ) ) &&
 						   FeatureExtremeBruteForce( floor.get(), pb, f.featureB, d );
 			}
-			bool got = pdContactFeature_IsLocallyClosest( a, &pa, floor.get(), &pb, &f );
+			bool got = pdContactFeature_IsExtremeAlong( a, &pa, floor.get(), &pb, &f , pdSub( f.pointA, f.pointB ) );
 			EXPECT_EQ( got, expected ) << "trial " << trial << " kind " << f.kind;
 			// The same test along given directions: the pair's normal (what a touching pair is
 			// judged by), and for vertex-face pairs the floor's and two tilted ones (not

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Local PDs (local_pd.c): the regions of the contacts at the global PD, from the query and from
 // features the caller gathered.
+#include "feature_calls.h"
 #include "penetration_test.h"
 
 TEST_F( PdPenetration, LocalPenetrationsAreProjectionsOfTheGlobalPd )
@@ -68,7 +69,7 @@ TEST_F( PdPenetration, LocalPenetrationsFromCallerFeaturesMatchTheQuery )
 		pdVec3 approach = { -bare.translation.x, -bare.translation.y, -bare.translation.z };
 		int count = 0;
 		const pdContactFeature* features = nullptr;
-		ASSERT_GE( pdComputeContactFeatures( a.mesh, &moved, b.mesh, &pb, 20.0 * tol, approach, 256, ws, &count,
+		ASSERT_GE( testContactFeatures( a.mesh, &moved, b.mesh, &pb, 20.0 * tol, approach, 256, ws, &count,
 											 &features ),
 				   0 );
 		ASSERT_EQ( pdComputeLocalPenetrations( a.mesh, b.mesh, &def, features, count, &bare ), PD_STATUS_OK );

@@ -7,6 +7,7 @@
 #include "fuzz_common.h"
 
 #include "polydepth/polydepth.h"
+#include "../support/feature_calls.h"
 
 #define TEST_FUZZ_MAX_TRIS 12
 
@@ -213,14 +214,14 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 	{
 		double small = 1e-6 * fmin( da, db );
 		bool apart = false;
-		pdStatus gs = pdComputeGapProof( a, &poseA, b, &poseB, d.distance > 0.0 ? 0.5 * d.distance : small, ws, &apart );
+		pdStatus gs = testGapProof( a, &poseA, b, &poseB, d.distance > 0.0 ? 0.5 * d.distance : small, ws, &apart );
 		TEST_FUZZ_CHECK( testStatusInRange( gs ) && ( gs == PD_STATUS_OK || !apart ), "gap proof status %d", (int)gs );
 		if ( gs == PD_STATUS_OK )
 		{
 			TEST_FUZZ_CHECK( apart == ( d.distance > 0.0 ), "gap proof below the distance %.17g says %d", d.distance,
 						   (int)apart );
 		}
-		gs = pdComputeGapProof( a, &poseA, b, &poseB, 1.5 * d.distance + small, ws, &apart );
+		gs = testGapProof( a, &poseA, b, &poseB, 1.5 * d.distance + small, ws, &apart );
 		TEST_FUZZ_CHECK( testStatusInRange( gs ) && !apart, "gap proof beyond the distance %.17g says apart (%d)",
 					   d.distance, (int)gs );
 	}
@@ -236,8 +237,9 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 		int count = -1;
 		const pdContactFeature* features = NULL;
 		double reach = 4e-4 * fmin( da, db );
-		pdStatus cs = pdConfirmApartGatheringFeatures( a, &poseA, b, &poseB, &def, &cache, reach, ( pdVec3 ){ 0, 0, 0 },
-													   64, ws, &apart, &count, &features );
+		double tol = def.contactTolerance > 0.0 ? def.contactTolerance : 1e-4 * fmin( da, db );
+		pdStatus cs = testConfirmApart( a, &poseA, b, &poseB, tol, def.closedAsSolid, &cache, reach, ( pdVec3 ){ 0, 0, 0 },
+										64, ws, &apart, &count, &features );
 		TEST_FUZZ_CHECK( testStatusInRange( cs ) && count >= 0 && ( count == 0 || features != NULL ), "confirm status %d",
 					   (int)cs );
 		TEST_FUZZ_CHECK( cs >= 0 || !apart, "confirm failed (%d) yet apart", (int)cs );

@@ -120,7 +120,7 @@ PD_API pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* po
 									  pdPenetrationResult* outResult );
 
 /// The local PDs of a penetrating result, from contact features the caller gathered at A
-/// translated by result.translation (pdQueryContactFeatures with a reach of at least 1.5 x the
+/// translated by result.translation (pdComputeContactFeatures with a reach of at least 1.5 x the
 /// contact tolerance and approach direction -translation): the same regions the query
 /// gives with computeLocalPenetrations on, for a caller that gathers those features anyway
 /// (with a wider reach) and so gathers them once. Features farther than 1.5 x the contact
@@ -130,27 +130,6 @@ PD_API pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* po
 PD_API pdStatus pdComputeLocalPenetrations( const pdMesh* meshA, const pdMesh* meshB, const pdPenetrationDef* def,
 											const pdContactFeature* features, int count,
 											pdPenetrationResult* ioResult );
-
-// Legacy wrapper: removed when call sites move (pdQueryContactFeatures with reach, approach,
-// maxFeatures, gap = the pair's contact tolerance, stopWithinGap and checkContainment =
-// closedAsSolid; this wrapper also sets ioCache->lastSeparated when apart).
-/// One traversal that gathers the contact features within reach, exactly as
-/// pdComputeContactFeatures( meshA, poseA, meshB, poseB, reach, approachDirection, maxFeatures )
-/// gives them, and on the way tells whether the pair is apart by the test that makes
-/// pdComputePenetration report it separated (no two triangles within the contact tolerance,
-/// neither closed solid inside the other), without that query's collision check and proof
-/// traversal. *outApart true: the pair is PD_STATE_SEPARATED, as pdComputePenetration would
-/// report it, and ioCache (may be NULL) records that as the query would; the features are in
-/// *outFeatures (the workspace holds them until its next query). false: it is not, or a cap
-/// (maxFeatures, traversal) kept the traversal from seeing every pair: call
-/// pdComputePenetration; no features are returned (the traversal ends at the first pair within
-/// the tolerance). reach must be finite and at least the contact tolerance; def (NULL: the
-/// defaults) supplies the tolerance and closedAsSolid.
-PD_API pdStatus pdConfirmApartGatheringFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-												 const pdTransform* poseB, const pdPenetrationDef* def,
-												 pdPenetrationCache* ioCache, double reach, pdVec3 approachDirection,
-												 int maxFeatures, pdWorkspace* ioWorkspace, bool* outApart,
-												 int* outCount, const pdContactFeature** outFeatures );
 
 /// Writes a reproduction of a query (both meshes, both poses and the def) as a text file that
 /// `polydepth replay FILE` runs again. Returns PD_STATUS_OK or PD_STATUS_INVALID_ARGUMENT.

@@ -237,74 +237,20 @@ PD_API pdContactFeatureDef pdDefaultContactFeatureDef( void );
 /// gap = the pair's contact tolerance, stopWithinGap on and checkContainment =
 /// closedAsSolid; apart true means that query would report PD_STATE_SEPARATED (it need not
 /// run: a cache that remembers the pair apart stays right), false means ask it.
-PD_API pdStatus pdQueryContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+PD_API pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 										const pdTransform* poseB, const pdContactFeatureDef* def,
 										pdWorkspace* ioWorkspace, pdContactFeatureResult* outResult );
 
-// Legacy wrapper: removed when call sites move.
-/// Whether the surfaces are more than gap apart: *outApart true when no triangle of A comes
-/// within gap (>= 0, world units) of a triangle of B at the poses, by the exact triangle distance
-/// a distance query minimises (with knownSeparated; surfaces that merely touch can come out a
-/// rounding error above 0 there, so ask gap 0 of pdCollide instead). For a caller that needs
-/// only the yes or no, it is cheaper than a distance query bounded by gap: one depth-first
-/// traversal with the feature gathering's culls and the exact triangle distance, ending at the
-/// first pair within gap. Surfaces only: a closed mesh wholly inside another, not touching it,
-/// is apart here (pdCollide's checkContainment tells). *outApart is false on any error status,
-/// and on PD_STATUS_TRAVERSAL_LIMIT (not every pair was seen).
-PD_API pdStatus pdComputeGapProof( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-								   const pdTransform* poseB, double gap, pdWorkspace* ioWorkspace, bool* outApart );
-
-// Legacy wrapper: removed when call sites move.
-/// Every VF, FV and EE feature pair closer than tolerance (world units) at the given poses,
-/// with normals on B pointing toward A. approachDirection (world, may be zero) orients
-/// normals where the separation sign is undecidable: A is taken to have come from
-/// -approachDirection. When more than maxFeatures pairs qualify, the maxFeatures closest are
-/// returned with PD_STATUS_FEATURE_LIMIT. The features are owned by the workspace until its
-/// next query.
-PD_API pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-										  const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
-										  int maxFeatures, pdWorkspace* ioWorkspace, int* outCount,
-										  const pdContactFeature** outFeatures );
-
-// Legacy wrapper: removed when call sites move.
-/// pdComputeContactFeatures for a pair about to move: every VF, FV and EE feature pair within
-/// tolerance now, or whose gap predicted at the end of the step (its gap now plus A's
-/// displacement at pointA along its normal, to first order) is within tolerance. Where the step
-/// moves A's triangle by more than tolerance, the pairs of two triangles that provably stay
-/// farther apart than tolerance all through the step (a separating axis, B's plane, A's or the
-/// line through the centroids, every point of A moving to first order) are left out: the
-/// first-order gap of a slanted pair reads a sideways motion as closing. Node and
-/// triangle pairs whose boxes cannot come within tolerance while A's box moves by
-/// motion->linear (grown by the rotation's reach) are not visited. Distances are those at the
-/// given poses. Past maxFeatures the pairs that come closest during the step are kept. A NULL
-/// or zero motion gives exactly pdComputeContactFeatures. A speculative contact that the
-/// motion cannot close would get no impulse from a solver anyway; skipping it is what makes
-/// a fast body's gathering cheap.
-PD_API pdStatus pdComputeSweptContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-											   const pdTransform* poseB, double tolerance,
-											   const pdRigidMotion* motion, pdVec3 approachDirection,
-											   int maxFeatures, pdWorkspace* ioWorkspace, int* outCount,
-											   const pdContactFeature** outFeatures );
-
-// Legacy wrapper: removed when call sites move (pdContactFeature_IsExtremeAlong along
-// feature->pointA - feature->pointB).
-/// True unless a vertex or edge of the pair is provably not the closest part of its mesh
-/// along the pair's separation direction d = pointA - pointB: a neighbouring vertex of A's
-/// feature lies closer to B along d, or one of B's lies closer to A. Such a pair is a point
-/// of a larger contact that another pair reports with the surface's own normal; its d (an
-/// edge of a flat floor against a tilted edge of A, say) is a sideways push, not a contact
-/// normal. Faces are not tested, nor edges without exactly two consistent faces, nor pairs
-/// that touch (d = 0). Neighbours within 1e-6 rad of the plane normal to d do not count.
-PD_API bool pdContactFeature_IsLocallyClosest( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-											   const pdTransform* poseB, const pdContactFeature* feature );
-
-/// The test of pdContactFeature_IsLocallyClosest along a given world direction (from B toward
-/// A, any length) instead of the pair's separation: A's vertex or edge must be A's extreme
-/// along -direction among its neighbours, B's its extreme along +direction. For an edge the
-/// direction must be across it (an edge-edge pair's normal is across both edges). With the
-/// pair's own normal it is the applicability of a touching pair (the normal lies in both
-/// features' normal cones; an edge inside a flat floor has none but the floor's). True for a
-/// zero or non-finite direction and for the features that test does not cover.
+/// Whether each vertex or edge of the pair is its mesh's extreme along a world direction (from
+/// B toward A, any length): A's feature must be A's extreme along -direction among its
+/// neighbours, B's its extreme along +direction. Along the pair's separation pointA - pointB it
+/// says whether the pair is locally closest: one that is not is a point of a larger contact that
+/// another pair reports with the surface's own normal (an edge of a flat floor against a tilted
+/// edge of A gives a sideways push, not a contact normal). Along the pair's normal it is the
+/// applicability of a touching pair (the normal lies in both features' normal cones; an edge
+/// inside a flat floor has none but the floor's). For an edge the direction must be across it.
+/// Neighbours within 1e-6 rad of the plane normal to the direction do not count. True for a
+/// zero or non-finite direction, for faces and for edges without exactly two consistent faces.
 PD_API bool pdContactFeature_IsExtremeAlong( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 											 const pdTransform* poseB, const pdContactFeature* feature,
 											 pdVec3 direction );

@@ -47,7 +47,7 @@ typedef struct pdContactDef
 	/// step inside it. Set it per call to the distance the pair can close in one step; the
 	/// Bullet shim does. With the pair's rigid motion given (pdContactPair_SetRigidMotion),
 	/// only the feature pairs that motion brings within contactDistance over the step become
-	/// such contacts (pdComputeSweptContactFeatures), not every pair within the reach; a pair
+	/// such contacts (pdComputeContactFeatures with the motion), not every pair within the reach; a pair
 	/// with none of those keeps one point at its closest pair.
 	/// 0 disables. Default 0.
 	double speculativeDistance;
