@@ -56,8 +56,7 @@ bool buildModel( const Options& o, const ModelSpec& spec, Model* model )
 
 double diagonalOf( const pdMesh* mesh )
 {
-	pdVec3 lo, hi;
-	pdMesh_GetBounds( mesh, &lo, &hi );
+	pdVec3 lo = pdMesh_GetInfo( mesh ).boundsMin, hi = pdMesh_GetInfo( mesh ).boundsMax;
 	return std::sqrt( ( hi.x - lo.x ) * ( hi.x - lo.x ) + ( hi.y - lo.y ) * ( hi.y - lo.y ) +
 					  ( hi.z - lo.z ) * ( hi.z - lo.z ) );
 }
@@ -148,8 +147,7 @@ double directionalOracle( const pdMesh* a, const pdTransform& pa, const pdMesh* 
 /// A random in-collision configuration: random rotation of A, A's centre inside B's box.
 bool randomColliding( Rng& rng, const pdMesh* a, const pdMesh* b, pdWorkspace* ws, pdTransform* outA )
 {
-	pdVec3 lo, hi;
-	pdMesh_GetBounds( b, &lo, &hi );
+	pdVec3 lo = pdMesh_GetInfo( b ).boundsMin, hi = pdMesh_GetInfo( b ).boundsMax;
 	for ( int attempt = 0; attempt < 200; ++attempt )
 	{
 		pdTransform t;

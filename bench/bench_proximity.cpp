@@ -39,18 +39,17 @@ std::shared_ptr<fcl::BVHModel<fcl::OBBRSSd>> makeFclModel( const pdMesh* mesh )
 	auto model = std::make_shared<fcl::BVHModel<fcl::OBBRSSd>>();
 	std::vector<fcl::Vector3d> points;
 	std::vector<fcl::Triangle> tris;
-	int nv = pdMesh_GetVertexCount( mesh ), nt = pdMesh_GetTriangleCount( mesh );
+	pdMeshInfo info = pdMesh_GetInfo( mesh );
+	int nv = info.vertexCount, nt = info.triangleCount;
 	points.reserve( nv );
 	for ( int i = 0; i < nv; ++i )
 	{
-		pdVec3 v = pdMesh_GetVertex( mesh, i );
+		pdVec3 v = info.vertices[i];
 		points.emplace_back( v.x, v.y, v.z );
 	}
 	for ( int i = 0; i < nt; ++i )
 	{
-		int idx[3];
-		pdMesh_GetTriangle( mesh, i, idx );
-		tris.emplace_back( idx[0], idx[1], idx[2] );
+		tris.emplace_back( info.triangles[i][0], info.triangles[i][1], info.triangles[i][2] );
 	}
 	model->beginModel( nt, nv );
 	model->addSubModel( points, tris );
@@ -159,8 +158,7 @@ int runProximity( const Options& o )
 			continue;
 		}
 		const pdMesh* mesh = model.mesh;
-		pdVec3 lo, hi;
-		pdMesh_GetBounds( mesh, &lo, &hi );
+		pdVec3 lo = pdMesh_GetInfo( mesh ).boundsMin, hi = pdMesh_GetInfo( mesh ).boundsMax;
 		double diag = std::sqrt( ( hi.x - lo.x ) * ( hi.x - lo.x ) + ( hi.y - lo.y ) * ( hi.y - lo.y ) +
 								 ( hi.z - lo.z ) * ( hi.z - lo.z ) );
 		auto fclModel = makeFclModel( mesh );

@@ -242,8 +242,7 @@ int runSfog( const Options& o )
 						: std::string( sh.first ) + "-" + std::to_string( m.triangles() );
 		Rng rng( o.seed * 31u + (unsigned)sh.second );
 		std::vector<double> times[4];
-		pdVec3 blo, bhi;
-		pdMesh_GetBounds( m.mesh, &blo, &bhi );
+		pdVec3 blo = pdMesh_GetInfo( m.mesh ).boundsMin, bhi = pdMesh_GetInfo( m.mesh ).boundsMax;
 		// Offsets in proportion to the model (the generated shapes have a diagonal of 2).
 		const double shift = 0.3 * 0.5 * std::sqrt( dot( sub( bhi, blo ), sub( bhi, blo ) ) );
 		pdTransform pb = pdIdentityTransform();
@@ -281,8 +280,7 @@ int runSfog( const Options& o )
 			moved.p.x += r.translation.x, moved.p.y += r.translation.y, moved.p.z += r.translation.z;
 			pdFrame fa;
 			pdMakeFrame( &moved, &fa );
-			pdVec3 lo, hi;
-			pdMesh_GetBounds( m.mesh, &lo, &hi );
+			pdVec3 lo = pdMesh_GetInfo( m.mesh ).boundsMin, hi = pdMesh_GetInfo( m.mesh ).boundsMax;
 			double tol = 0.01 * std::sqrt( dot( sub( hi, lo ), sub( hi, lo ) ) );
 			pdContactFeatureDef gather = pdDefaultContactFeatureDef();
 			gather.reach = tol;

@@ -128,7 +128,7 @@ struct Model
 		}
 		return mesh != nullptr;
 	}
-	int triangles() const { return mesh != nullptr ? pdMesh_GetTriangleCount( mesh ) : 0; }
+	int triangles() const { return mesh != nullptr ? pdMesh_GetInfo( mesh ).triangleCount : 0; }
 };
 
 /// Centre a soup's bounding box on the origin (benchmark poses are relative to the centre).

@@ -459,8 +459,8 @@ static void smpPrintResult( const pdPenetrationResult* r, bool json, const char*
 		printf( "]}\n" );
 		return;
 	}
-	printf( "A: %s (%d triangles)\n", nameA, pdMesh_GetTriangleCount( meshA ) );
-	printf( "B: %s (%d triangles)\n", nameB, pdMesh_GetTriangleCount( meshB ) );
+	printf( "A: %s (%d triangles)\n", nameA, pdMesh_GetInfo( meshA ).triangleCount );
+	printf( "B: %s (%d triangles)\n", nameB, pdMesh_GetInfo( meshB ).triangleCount );
 	printf( "state:       %s", smpStateName( r->state ) );
 	if ( r->status != PD_STATUS_OK )
 	{

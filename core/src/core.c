@@ -32,14 +32,10 @@ void pdSetAllocator( pdAllocFcn* allocFcn, pdFreeFcn* freeFcn, void* context )
 	s_allocContext = context;
 }
 
-size_t pdGetByteCount( void )
+pdAllocatorStats pdGetAllocatorStats( void )
 {
-	return atomic_load( &s_byteCount );
-}
-
-uint64_t pdGetAllocationCount( void )
-{
-	return (uint64_t)atomic_load( &s_allocationCount );
+	pdAllocatorStats stats = { atomic_load( &s_byteCount ), (uint64_t)atomic_load( &s_allocationCount ) };
+	return stats;
 }
 
 void pdSetLogFcn( pdLogFcn* logFcn, void* context )
@@ -207,12 +203,6 @@ const char* pdStatusString( pdStatus status )
 			return "def field out of range";
 	}
 	return "unknown status";
-}
-
-pdTransform pdIdentityTransform( void )
-{
-	pdTransform t = { { 1.0, 0.0, 0.0, 0.0 }, { 0.0, 0.0, 0.0 } };
-	return t;
 }
 
 pdStatus pdMakeFrame( const pdTransform* pose, pdFrame* outFrame )

@@ -214,89 +214,26 @@ void pdDestroyMesh( pdMesh* mesh )
 	pdFree( mesh, sizeof( pdMesh ) );
 }
 
-int pdMesh_GetVertexCount( const pdMesh* mesh )
+pdMeshInfo pdMesh_GetInfo( const pdMesh* mesh )
 {
-	return pdIsValidMesh( mesh ) ? mesh->vertexCount : 0;
-}
-
-int pdMesh_GetTriangleCount( const pdMesh* mesh )
-{
-	return pdIsValidMesh( mesh ) ? mesh->triangleCount : 0;
-}
-
-const int* pdMesh_GetRemovedTriangles( const pdMesh* mesh, int* outCount )
-{
-	bool valid = pdIsValidMesh( mesh );
-	if ( outCount != NULL )
+	pdMeshInfo info;
+	memset( &info, 0, sizeof( info ) );
+	if ( !pdIsValidMesh( mesh ) )
 	{
-		*outCount = valid ? mesh->removedCount : 0;
+		return info;
 	}
-	return valid ? mesh->removedTriangles : NULL;
-}
-
-int pdMesh_GetInputTriangleIndex( const pdMesh* mesh, int triangle )
-{
-	if ( !pdIsValidMesh( mesh ) || triangle < 0 || triangle >= mesh->triangleCount )
-	{
-		return -1;
-	}
-	return mesh->inputTriangle[triangle];
-}
-
-pdVec3 pdMesh_GetVertex( const pdMesh* mesh, int vertex )
-{
-	if ( !pdIsValidMesh( mesh ) || vertex < 0 || vertex >= mesh->vertexCount )
-	{
-		return pdV3( 0.0, 0.0, 0.0 );
-	}
-	return mesh->vertices[vertex];
-}
-
-void pdMesh_GetTriangle( const pdMesh* mesh, int triangle, int outIndices[3] )
-{
-	if ( outIndices == NULL )
-	{
-		return;
-	}
-	if ( !pdIsValidMesh( mesh ) || triangle < 0 || triangle >= mesh->triangleCount )
-	{
-		outIndices[0] = outIndices[1] = outIndices[2] = -1;
-		return;
-	}
-	outIndices[0] = mesh->triangles[triangle][0];
-	outIndices[1] = mesh->triangles[triangle][1];
-	outIndices[2] = mesh->triangles[triangle][2];
-}
-
-void pdMesh_GetBounds( const pdMesh* mesh, pdVec3* outMin, pdVec3* outMax )
-{
-	bool valid = pdIsValidMesh( mesh );
-	if ( outMin != NULL )
-	{
-		*outMin = valid ? mesh->boundsMin : pdV3( 0.0, 0.0, 0.0 );
-	}
-	if ( outMax != NULL )
-	{
-		*outMax = valid ? mesh->boundsMax : pdV3( 0.0, 0.0, 0.0 );
-	}
-}
-
-bool pdMesh_IsClosed( const pdMesh* mesh )
-{
-	return pdIsValidMesh( mesh ) && mesh->closed;
-}
-
-bool pdMesh_IsConvex( const pdMesh* mesh )
-{
-	return pdIsValidMesh( mesh ) && mesh->convex;
-}
-
-size_t pdMesh_GetMemoryBytes( const pdMesh* mesh )
-{
-	return pdIsValidMesh( mesh ) ? mesh->memoryBytes : 0;
-}
-
-size_t pdMesh_GetBvhBytes( const pdMesh* mesh )
-{
-	return pdIsValidMesh( mesh ) ? mesh->bvh.bytes : 0;
+	info.vertexCount = mesh->vertexCount;
+	info.triangleCount = mesh->triangleCount;
+	info.vertices = mesh->vertices;
+	info.triangles = (const int( * )[3])mesh->triangles;
+	info.inputTriangles = mesh->inputTriangle;
+	info.removedTriangleCount = mesh->removedCount;
+	info.removedTriangles = mesh->removedTriangles;
+	info.boundsMin = mesh->boundsMin;
+	info.boundsMax = mesh->boundsMax;
+	info.closed = mesh->closed;
+	info.convex = mesh->convex;
+	info.memoryBytes = mesh->memoryBytes;
+	info.bvhBytes = mesh->bvh.bytes;
+	return info;
 }

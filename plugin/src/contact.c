@@ -112,8 +112,8 @@ static void pdcBeginCall( pdcCall* call )
 	{
 		call->tolerance = 1e-9;
 	}
-	call->oneSided =
-		def->oneSided == PD_ONE_SIDED_ALWAYS || ( def->oneSided == PD_ONE_SIDED_AUTO && !pdMesh_IsClosed( call->meshB ) );
+	call->oneSided = def->oneSided == PD_ONE_SIDED_ALWAYS ||
+					 ( def->oneSided == PD_ONE_SIDED_AUTO && !pdMesh_GetInfo( call->meshB ).closed );
 	// Anything closer than this gets contacts (the distance a contact reaches, with margin).
 	call->contactReach = fmax( def->contactDistance, def->speculativeDistance ) + 4.0 * call->tolerance;
 	call->apart = pdcStillApart( call );

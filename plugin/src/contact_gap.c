@@ -8,8 +8,8 @@
 // Farthest any point of the mesh lies from its frame's origin (its pose's rotation centre).
 static double pdcOriginReach( const pdMesh* mesh )
 {
-	pdVec3 lo, hi;
-	pdMesh_GetBounds( mesh, &lo, &hi );
+	pdMeshInfo info = pdMesh_GetInfo( mesh );
+	pdVec3 lo = info.boundsMin, hi = info.boundsMax;
 	double x = fmax( fabs( lo.x ), fabs( hi.x ) ), y = fmax( fabs( lo.y ), fabs( hi.y ) ),
 		   z = fmax( fabs( lo.z ), fabs( hi.z ) );
 	return sqrt( x * x + y * y + z * z );

@@ -56,8 +56,8 @@ static inline pdVec3 pdcRotateInv( pdQuat q, pdVec3 v )
 // Length of the mesh's bounding-box diagonal (0 when not finite).
 static inline double pdcMeshDiagonal( const pdMesh* mesh )
 {
-	pdVec3 lo, hi;
-	pdMesh_GetBounds( mesh, &lo, &hi );
+	pdMeshInfo info = pdMesh_GetInfo( mesh );
+	pdVec3 lo = info.boundsMin, hi = info.boundsMax;
 	double d = pdLength( pdSub( hi, lo ) );
 	return isfinite( d ) ? d : 0.0;
 }

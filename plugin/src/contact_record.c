@@ -132,21 +132,20 @@ static int pdRecord_MeshId( pdContactRecorder* r, const pdMesh* mesh )
 		r->meshCapacity = capacity;
 	}
 	int32_t id = r->meshCount;
-	int32_t vertexCount = pdMesh_GetVertexCount( mesh );
-	int32_t triangleCount = pdMesh_GetTriangleCount( mesh );
+	pdMeshInfo info = pdMesh_GetInfo( mesh );
+	int32_t vertexCount = info.vertexCount;
+	int32_t triangleCount = info.triangleCount;
 	bool ok = pdRecord_Put( r, "M", 1 ) && pdRecord_Put( r, &id, 4 ) && pdRecord_Put( r, &vertexCount, 4 ) &&
 			  pdRecord_Put( r, &triangleCount, 4 );
 	for ( int i = 0; i < vertexCount && ok; ++i )
 	{
-		pdVec3 v = pdMesh_GetVertex( mesh, i );
+		pdVec3 v = info.vertices[i];
 		double xyz[3] = { v.x, v.y, v.z };
 		ok = pdRecord_Put( r, xyz, sizeof( xyz ) );
 	}
 	for ( int i = 0; i < triangleCount && ok; ++i )
 	{
-		int t[3];
-		pdMesh_GetTriangle( mesh, i, t );
-		int32_t t32[3] = { t[0], t[1], t[2] };
+		int32_t t32[3] = { info.triangles[i][0], info.triangles[i][1], info.triangles[i][2] };
 		ok = pdRecord_Put( r, t32, sizeof( t32 ) );
 	}
 	if ( !ok )
@@ -170,7 +169,7 @@ pdStatus pdContactRecorder_Write( pdContactRecorder* recorder, const pdContactPa
 		return PD_STATUS_FAILED;
 	}
 	// A destroyed or foreign mesh reads as empty: refused here, not written for the replay to reject.
-	if ( pdMesh_GetTriangleCount( meshA ) <= 0 || pdMesh_GetTriangleCount( meshB ) <= 0 )
+	if ( pdMesh_GetInfo( meshA ).triangleCount <= 0 || pdMesh_GetInfo( meshB ).triangleCount <= 0 )
 	{
 		return PD_STATUS_INVALID_MESH;
 	}

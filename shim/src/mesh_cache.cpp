@@ -327,7 +327,7 @@ MeshRef MeshCache::acquire( const btCollisionShape* shape )
 	entry->signature = signature;
 	entry->scaleKey = shapeScaleKey( shape );
 	entry->mesh = buildMesh( shape );
-	entry->closed = entry->mesh != nullptr && pdMesh_IsClosed( entry->mesh );
+	entry->closed = entry->mesh != nullptr && pdMesh_GetInfo( entry->mesh ).closed;
 	m_builds.fetch_add( 1 );
 	m_entries[shape] = entry;
 	if ( m_entries.size() > kPruneThreshold )

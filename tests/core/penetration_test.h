@@ -100,10 +100,10 @@ inline pdQuat Mul( pdQuat a, pdQuat b )
 
 inline double Tolerance( const pdMesh* a, const pdMesh* b )
 {
-	pdVec3 lo, hi;
-	pdMesh_GetBounds( a, &lo, &hi );
+	pdVec3 lo = pdMesh_GetInfo( a ).boundsMin, hi = pdMesh_GetInfo( a ).boundsMax;
 	double da = Length( { hi.x - lo.x, hi.y - lo.y, hi.z - lo.z } );
-	pdMesh_GetBounds( b, &lo, &hi );
+	lo = pdMesh_GetInfo( b ).boundsMin;
+	hi = pdMesh_GetInfo( b ).boundsMax;
 	double db = Length( { hi.x - lo.x, hi.y - lo.y, hi.z - lo.z } );
 	return 1e-4 * std::min( da, db );
 }
@@ -132,7 +132,7 @@ protected:
 	bool Valid( const Mesh& a, const pdTransform& pa, const Mesh& b, const pdTransform& pb, pdVec3 t )
 	{
 		return testOracleIsValidAnswer( a.mesh, pa, b.mesh, pb, t, Tolerance( a.mesh, b.mesh ),
-									  pdMesh_IsClosed( a.mesh ) && pdMesh_IsClosed( b.mesh ), ws );
+									  pdMesh_GetInfo( a.mesh ).closed && pdMesh_GetInfo( b.mesh ).closed, ws );
 	}
 
 	pdWorkspace* ws = nullptr;

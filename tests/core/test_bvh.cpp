@@ -194,7 +194,7 @@ void CheckTree( const pdMesh* mesh )
 					 plane.n.z == bvh.leafPlanes[k].n.z && plane.length == bvh.leafPlanes[k].length )
 			<< "slot " << k;
 	}
-	EXPECT_EQ( pdMesh_GetBvhBytes( mesh ), bvh.bytes );
+	EXPECT_EQ( pdMesh_GetInfo( mesh ).bvhBytes, bvh.bytes );
 	// Every node's normal cone holds the normal of every triangle below it.
 	for ( int i = 0; i < bvh.nodeCount; ++i )
 	{

@@ -491,10 +491,10 @@ TEST( PdCcd, WarmWorkspaceDoesNotAllocateForAnyQuery )
 		}
 	};
 	run();
-	uint64_t before = pdGetAllocationCount();
+	uint64_t before = pdGetAllocatorStats().allocations;
 	run();
 	run();
-	EXPECT_EQ( pdGetAllocationCount(), before );
+	EXPECT_EQ( pdGetAllocatorStats().allocations, before );
 	pdDestroyMesh( a );
 	pdDestroyMesh( b );
 	pdDestroyWorkspace( ws );

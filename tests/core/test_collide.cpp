@@ -338,7 +338,7 @@ TEST( PdCollide, WarmWorkspaceDoesNotAllocate )
 	{
 		pdCollide( a, &p, b, &pb, &def, ws, &r );
 	}
-	uint64_t before = pdGetAllocationCount();
+	uint64_t before = pdGetAllocatorStats().allocations;
 	for ( int rep = 0; rep < 3; ++rep )
 	{
 		for ( const pdTransform& p : poses )
@@ -347,7 +347,7 @@ TEST( PdCollide, WarmWorkspaceDoesNotAllocate )
 			pdCollide( a, &p, b, &pb, nullptr, ws, &r );
 		}
 	}
-	EXPECT_EQ( pdGetAllocationCount(), before );
+	EXPECT_EQ( pdGetAllocatorStats().allocations, before );
 	pdDestroyMesh( a );
 	pdDestroyMesh( b );
 	pdDestroyWorkspace( ws );

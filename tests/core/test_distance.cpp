@@ -468,7 +468,7 @@ TEST( PdDistance, WarmWorkspaceDoesNotAllocate )
 	{
 		pdComputeDistance( a, &p, b, &pb, nullptr, ws, &r );
 	}
-	uint64_t before = pdGetAllocationCount();
+	uint64_t before = pdGetAllocatorStats().allocations;
 	for ( int rep = 0; rep < 3; ++rep )
 	{
 		for ( const pdTransform& p : poses )
@@ -476,7 +476,7 @@ TEST( PdDistance, WarmWorkspaceDoesNotAllocate )
 			ASSERT_EQ( pdComputeDistance( a, &p, b, &pb, nullptr, ws, &r ), PD_STATUS_OK );
 		}
 	}
-	EXPECT_EQ( pdGetAllocationCount(), before );
+	EXPECT_EQ( pdGetAllocatorStats().allocations, before );
 	pdDestroyMesh( a );
 	pdDestroyMesh( b );
 	pdDestroyWorkspace( ws );

@@ -31,32 +31,27 @@ TEST( PdMesh, DefaultDefHasCookieAndDocumentedDefaults )
 	EXPECT_EQ( def.vertexCount, 0 );
 }
 
-TEST( PdMesh, GettersTolerateNullAndInvalidMeshes )
+TEST( PdMesh, InfoOfNullAndInvalidMeshesIsEmpty )
 {
 	pdMesh fake;
 	memset( &fake, 0, sizeof( fake ) );
 	const pdMesh* bad[2] = { nullptr, &fake };
 	for ( const pdMesh* m : bad )
 	{
-		EXPECT_EQ( pdMesh_GetVertexCount( m ), 0 );
-		EXPECT_EQ( pdMesh_GetTriangleCount( m ), 0 );
-		int count = 7;
-		EXPECT_EQ( pdMesh_GetRemovedTriangles( m, &count ), nullptr );
-		EXPECT_EQ( count, 0 );
-		EXPECT_EQ( pdMesh_GetInputTriangleIndex( m, 0 ), -1 );
-		pdVec3 v = pdMesh_GetVertex( m, 0 );
-		EXPECT_EQ( v.x, 0.0 );
-		int tri[3] = { 5, 5, 5 };
-		pdMesh_GetTriangle( m, 0, tri );
-		EXPECT_EQ( tri[0], -1 );
-		pdVec3 lo = { 1, 1, 1 }, hi = { 1, 1, 1 };
-		pdMesh_GetBounds( m, &lo, &hi );
-		EXPECT_EQ( lo.x, 0.0 );
-		EXPECT_EQ( hi.z, 0.0 );
-		EXPECT_FALSE( pdMesh_IsClosed( m ) );
-		EXPECT_FALSE( pdMesh_IsConvex( m ) );
-		EXPECT_EQ( pdMesh_GetMemoryBytes( m ), 0u );
-		EXPECT_EQ( pdMesh_GetBvhBytes( m ), 0u );
+		pdMeshInfo info = pdMesh_GetInfo( m );
+		EXPECT_EQ( info.vertexCount, 0 );
+		EXPECT_EQ( info.triangleCount, 0 );
+		EXPECT_EQ( info.vertices, nullptr );
+		EXPECT_EQ( info.triangles, nullptr );
+		EXPECT_EQ( info.inputTriangles, nullptr );
+		EXPECT_EQ( info.removedTriangleCount, 0 );
+		EXPECT_EQ( info.removedTriangles, nullptr );
+		EXPECT_EQ( info.boundsMin.x, 0.0 );
+		EXPECT_EQ( info.boundsMax.z, 0.0 );
+		EXPECT_FALSE( info.closed );
+		EXPECT_FALSE( info.convex );
+		EXPECT_EQ( info.memoryBytes, 0u );
+		EXPECT_EQ( info.bvhBytes, 0u );
 	}
 	pdDestroyMesh( nullptr );
 	pdDestroyMesh( &fake );
@@ -65,14 +60,15 @@ TEST( PdMesh, GettersTolerateNullAndInvalidMeshes )
 	pdMeshDef def = DefOf( box );
 	MeshPtr mesh( pdCreateMesh( &def, nullptr ) );
 	ASSERT_NE( mesh.m, nullptr );
-	EXPECT_EQ( pdMesh_GetInputTriangleIndex( mesh.m, -1 ), -1 );
-	EXPECT_EQ( pdMesh_GetInputTriangleIndex( mesh.m, 12 ), -1 );
-	int tri[3];
-	pdMesh_GetTriangle( mesh.m, 12, tri );
-	EXPECT_EQ( tri[2], -1 );
-	EXPECT_EQ( pdMesh_GetVertex( mesh.m, 8 ).x, 0.0 );
-	pdMesh_GetTriangle( mesh.m, 0, nullptr );
-	pdMesh_GetBounds( mesh.m, nullptr, nullptr );
+	pdMeshInfo info = pdMesh_GetInfo( mesh.m );
+	EXPECT_EQ( info.vertexCount, 8 );
+	EXPECT_EQ( info.triangleCount, 12 );
+	ASSERT_NE( info.vertices, nullptr );
+	ASSERT_NE( info.triangles, nullptr );
+	ASSERT_NE( info.inputTriangles, nullptr );
+	EXPECT_EQ( info.removedTriangleCount, 0 );
+	EXPECT_GT( info.memoryBytes, info.bvhBytes );
+	EXPECT_GT( info.bvhBytes, 0u );
 }
 
 TEST( PdMesh, InputFormatsGiveIdenticalMeshes )
@@ -149,10 +145,9 @@ TEST( PdMesh, DataIsCopied )
 	ASSERT_NE( mesh.m, nullptr );
 	box.v.assign( box.v.size(), 99.0 );
 	box.t.assign( box.t.size(), 0u );
-	EXPECT_EQ( pdMesh_GetVertex( mesh.m, 7 ).x, 1.0 );
-	int tri[3];
-	pdMesh_GetTriangle( mesh.m, 11, tri );
-	EXPECT_NE( tri[0], tri[1] );
+	pdMeshInfo info = pdMesh_GetInfo( mesh.m );
+	EXPECT_EQ( info.vertices[7].x, 1.0 );
+	EXPECT_NE( info.triangles[11][0], info.triangles[11][1] );
 }
 
 TEST( PdMesh, DegenerateRemovalKeepsInputIndices )
@@ -192,35 +187,32 @@ TEST( PdMesh, DegenerateRemovalKeepsInputIndices )
 		EXPECT_EQ( r->firstBadVertex, -1 );
 		EXPECT_STREQ( r->message, "" );
 	}
-	int count = 0;
-	const int* removed = pdMesh_GetRemovedTriangles( mesh.m, &count );
-	ASSERT_EQ( count, 2 );
-	EXPECT_EQ( removed[0], 3 );
-	EXPECT_EQ( removed[1], 7 );
-	ASSERT_EQ( pdMesh_GetTriangleCount( mesh.m ), 12 );
+	pdMeshInfo info = pdMesh_GetInfo( mesh.m );
+	ASSERT_EQ( info.removedTriangleCount, 2 );
+	EXPECT_EQ( info.removedTriangles[0], 3 );
+	EXPECT_EQ( info.removedTriangles[1], 7 );
+	ASSERT_EQ( info.triangleCount, 12 );
 	for ( int t = 0; t < 12; ++t )
 	{
-		EXPECT_EQ( pdMesh_GetInputTriangleIndex( mesh.m, t ), expectedKept[t] );
-		int tri[3];
-		pdMesh_GetTriangle( mesh.m, t, tri );
-		EXPECT_EQ( (uint32_t)tri[0], box.t[3 * t] );
+		EXPECT_EQ( info.inputTriangles[t], expectedKept[t] );
+		EXPECT_EQ( (uint32_t)info.triangles[t][0], box.t[3 * t] );
 	}
-	EXPECT_TRUE( pdMesh_IsClosed( mesh.m ) );
-	EXPECT_TRUE( pdMesh_IsConvex( mesh.m ) );
+	EXPECT_TRUE( pdMesh_GetInfo( mesh.m ).closed );
+	EXPECT_TRUE( pdMesh_GetInfo( mesh.m ).convex );
 }
 
 TEST( PdMesh, DestroyReturnsEveryByte )
 {
-	size_t before = pdGetByteCount();
+	size_t before = pdGetAllocatorStats().bytes;
 	Soup s = MakeTorus( 2.0, 0.5, 12, 6 );
 	pdMeshDef def = DefOf( s );
 	pdMesh* mesh = pdCreateMesh( &def, nullptr );
 	ASSERT_NE( mesh, nullptr );
-	EXPECT_EQ( pdGetByteCount() - before, pdMesh_GetMemoryBytes( mesh ) );
-	EXPECT_GE( pdMesh_GetMemoryBytes( mesh ), sizeof( pdMesh ) + pdMesh_GetBvhBytes( mesh ) );
-	EXPECT_EQ( pdMesh_GetBvhBytes( mesh ), mesh->bvh.bytes );
+	EXPECT_EQ( pdGetAllocatorStats().bytes - before, pdMesh_GetInfo( mesh ).memoryBytes );
+	EXPECT_GE( pdMesh_GetInfo( mesh ).memoryBytes, sizeof( pdMesh ) + pdMesh_GetInfo( mesh ).bvhBytes );
+	EXPECT_EQ( pdMesh_GetInfo( mesh ).bvhBytes, mesh->bvh.bytes );
 	pdDestroyMesh( mesh );
-	EXPECT_EQ( pdGetByteCount(), before );
+	EXPECT_EQ( pdGetAllocatorStats().bytes, before );
 
 	// The full pipeline (orientation graph, clearance points) also frees everything.
 	pdMeshDef full = def;
@@ -228,9 +220,9 @@ TEST( PdMesh, DestroyReturnsEveryByte )
 	full.computeClearancePoints = true;
 	mesh = pdCreateMesh( &full, nullptr );
 	ASSERT_NE( mesh, nullptr );
-	EXPECT_GT( pdMesh_GetMemoryBytes( mesh ), 0u );
+	EXPECT_GT( pdMesh_GetInfo( mesh ).memoryBytes, 0u );
 	pdDestroyMesh( mesh );
-	EXPECT_EQ( pdGetByteCount(), before );
+	EXPECT_EQ( pdGetAllocatorStats().bytes, before );
 }
 
 namespace
@@ -276,7 +268,7 @@ TEST( PdMesh, AllocationFailureFailsCleanly )
 			pdMeshDef def = DefOf( s );
 			def.buildOrientationGraph = full != 0;
 			def.computeClearancePoints = full != 0;
-			size_t before = pdGetByteCount();
+			size_t before = pdGetAllocatorStats().bytes;
 			FailingAllocator state = { allowed, 0 };
 			pdSetAllocator( FailingAlloc, FailingFree, &state );
 			pdMeshReport report;
@@ -285,18 +277,18 @@ TEST( PdMesh, AllocationFailureFailsCleanly )
 			{
 				EXPECT_EQ( report.status, PD_STATUS_OUT_OF_MEMORY );
 				EXPECT_NE( std::string( report.message ).find( "out of memory" ), std::string::npos );
-				EXPECT_EQ( pdMesh_GetTriangleCount( mesh ), 0 );
+				EXPECT_EQ( pdMesh_GetInfo( mesh ).triangleCount, 0 );
 			}
 			else
 			{
 				EXPECT_EQ( report.status, PD_STATUS_OK );
-				EXPECT_EQ( pdMesh_GetTriangleCount( mesh ), s.TriangleCount() - 1 );
-				EXPECT_TRUE( pdMesh_IsClosed( mesh ) );
+				EXPECT_EQ( pdMesh_GetInfo( mesh ).triangleCount, s.TriangleCount() - 1 );
+				EXPECT_TRUE( pdMesh_GetInfo( mesh ).closed );
 				succeeded = succeeded || full == 1;
 			}
 			pdDestroyMesh( mesh );
 			pdSetAllocator( nullptr, nullptr, nullptr );
-			EXPECT_EQ( pdGetByteCount(), before );
+			EXPECT_EQ( pdGetAllocatorStats().bytes, before );
 		}
 	}
 	EXPECT_TRUE( succeeded );

@@ -72,8 +72,8 @@ TEST( PdMesh, IcosahedronIsClosedConvex )
 	pdMeshDef def = DefOf( s );
 	MeshPtr m( pdCreateMesh( &def, nullptr ) );
 	ASSERT_NE( m.m, nullptr );
-	EXPECT_TRUE( pdMesh_IsClosed( m.m ) );
-	EXPECT_TRUE( pdMesh_IsConvex( m.m ) );
+	EXPECT_TRUE( pdMesh_GetInfo( m.m ).closed );
+	EXPECT_TRUE( pdMesh_GetInfo( m.m ).convex );
 	EXPECT_EQ( m->edgeCount, 30 );
 	EXPECT_EQ( CountEdges( m.m, PD_EDGE_CONVEX ), 30 );
 	EXPECT_EQ( EulerCharacteristic( m.m ), 2 );
@@ -88,9 +88,9 @@ TEST( PdMesh, TorusIsClosedNotConvexWithEulerZero )
 	pdMeshDef def = DefOf( s );
 	MeshPtr m( pdCreateMesh( &def, nullptr ) );
 	ASSERT_NE( m.m, nullptr );
-	EXPECT_TRUE( pdMesh_IsClosed( m.m ) );
+	EXPECT_TRUE( pdMesh_GetInfo( m.m ).closed );
 	EXPECT_TRUE( m->outwardWinding );
-	EXPECT_FALSE( pdMesh_IsConvex( m.m ) );
+	EXPECT_FALSE( pdMesh_GetInfo( m.m ).convex );
 	EXPECT_GT( CountEdges( m.m, PD_EDGE_CONCAVE ), 0 );
 	EXPECT_GT( CountEdges( m.m, PD_EDGE_CONVEX ), 0 );
 	EXPECT_EQ( m->edgeCount, 3 * 16 * 8 );
@@ -111,8 +111,8 @@ TEST( PdMesh, SingleTriangleIsOpenWithThreeBoundaryEdges )
 	pdMeshDef def = DefOf( s );
 	MeshPtr m( pdCreateMesh( &def, nullptr ) );
 	ASSERT_NE( m.m, nullptr );
-	EXPECT_FALSE( pdMesh_IsClosed( m.m ) );
-	EXPECT_FALSE( pdMesh_IsConvex( m.m ) );
+	EXPECT_FALSE( pdMesh_GetInfo( m.m ).closed );
+	EXPECT_FALSE( pdMesh_GetInfo( m.m ).convex );
 	EXPECT_FALSE( m->outwardWinding );
 	EXPECT_EQ( m->edgeCount, 3 );
 	EXPECT_EQ( CountEdges( m.m, PD_EDGE_BOUNDARY ), 3 );
@@ -137,8 +137,8 @@ TEST( PdMesh, FlippedTriangleIsInconsistentAndOpen )
 	pdMeshDef def = DefOf( s );
 	MeshPtr m( pdCreateMesh( &def, nullptr ) );
 	ASSERT_NE( m.m, nullptr );
-	EXPECT_FALSE( pdMesh_IsClosed( m.m ) );
-	EXPECT_FALSE( pdMesh_IsConvex( m.m ) );
+	EXPECT_FALSE( pdMesh_GetInfo( m.m ).closed );
+	EXPECT_FALSE( pdMesh_GetInfo( m.m ).convex );
 	EXPECT_EQ( CountEdges( m.m, PD_EDGE_INCONSISTENT ), 3 );
 	EXPECT_EQ( CountEdges( m.m, PD_EDGE_BOUNDARY ), 0 );
 	for ( int k = 0; k < 3; ++k )
@@ -173,10 +173,10 @@ TEST( PdMesh, UnweldedBoxIsStillClosed )
 	pdMeshDef def = DefOf( s );
 	MeshPtr m( pdCreateMesh( &def, nullptr ) );
 	ASSERT_NE( m.m, nullptr );
-	EXPECT_EQ( pdMesh_GetVertexCount( m.m ), 36 ); // caller's numbering kept
+	EXPECT_EQ( pdMesh_GetInfo( m.m ).vertexCount, 36 ); // caller's numbering kept
 	EXPECT_EQ( m->canonicalVertexCount, 8 );
-	EXPECT_TRUE( pdMesh_IsClosed( m.m ) );
-	EXPECT_TRUE( pdMesh_IsConvex( m.m ) );
+	EXPECT_TRUE( pdMesh_GetInfo( m.m ).closed );
+	EXPECT_TRUE( pdMesh_GetInfo( m.m ).convex );
 	EXPECT_EQ( m->edgeCount, 18 );
 	EXPECT_EQ( EulerCharacteristic( m.m ), 2 );
 	EXPECT_DOUBLE_EQ( m->volume, 8.0 );
@@ -225,8 +225,7 @@ TEST( PdMesh, BoxGeometryIsAnalytic )
 	EXPECT_NEAR( m->centroid.z, 2.0, 1e-13 );
 	EXPECT_NEAR( m->radius, std::sqrt( 14.0 ), 1e-13 );
 	EXPECT_NEAR( m->diagonal, 2.0 * std::sqrt( 14.0 ), 1e-13 );
-	pdVec3 lo, hi;
-	pdMesh_GetBounds( m.m, &lo, &hi );
+	pdVec3 lo = pdMesh_GetInfo( m.m ).boundsMin, hi = pdMesh_GetInfo( m.m ).boundsMax;
 	EXPECT_EQ( lo.x, 4.0 );
 	EXPECT_EQ( lo.y, -3.0 );
 	EXPECT_EQ( lo.z, -1.0 );

@@ -163,11 +163,11 @@ void ExpectRejected( const BadCase& expected )
 {
 	SCOPED_TRACE( expected.name );
 	CaseData c = BuildCase( expected.name );
-	size_t bytesBefore = pdGetByteCount();
+	size_t bytesBefore = pdGetAllocatorStats().bytes;
 	pdMeshReport validated;
 	memset( &validated, 0x5a, sizeof( validated ) );
 	pdStatus status = pdValidateMeshDef( &c.def, &validated );
-	EXPECT_EQ( pdGetByteCount(), bytesBefore ) << "validation must not allocate";
+	EXPECT_EQ( pdGetAllocatorStats().bytes, bytesBefore ) << "validation must not allocate";
 	EXPECT_EQ( status, expected.status );
 	EXPECT_EQ( validated.status, expected.status );
 	EXPECT_EQ( validated.firstBadVertex, expected.badVertex );
@@ -179,7 +179,7 @@ void ExpectRejected( const BadCase& expected )
 	pdMesh* mesh = pdCreateMesh( &c.def, &created );
 	EXPECT_EQ( mesh, nullptr );
 	pdDestroyMesh( mesh );
-	EXPECT_EQ( pdGetByteCount(), bytesBefore );
+	EXPECT_EQ( pdGetAllocatorStats().bytes, bytesBefore );
 	EXPECT_EQ( created.status, validated.status );
 	EXPECT_EQ( created.firstBadVertex, validated.firstBadVertex );
 	EXPECT_EQ( created.firstBadTriangle, validated.firstBadTriangle );

@@ -268,7 +268,7 @@ TEST_F( PdPenetration, NonConvexPairsMatchTheDirectionalOracle )
 		}
 		total += 1;
 		EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) ) << c.name;
-		bool containment = pdMesh_IsClosed( a.mesh ) && pdMesh_IsClosed( b.mesh );
+		bool containment = pdMesh_GetInfo( a.mesh ).closed && pdMesh_GetInfo( b.mesh ).closed;
 		TestOracleResult oracle = testOracleDirectionalPenetration( a.mesh, pa, b.mesh, pb, 200, containment, ws );
 		ASSERT_TRUE( oracle.ok );
 		double tol = Tolerance( a.mesh, b.mesh );
@@ -444,12 +444,12 @@ TEST_F( PdPenetration, NoAllocationAfterWarmUp )
 	pdResetPenetrationCache( &cache );
 	Run( a, pa, b, pb, nullptr, &cache );
 	Run( a, pa, b, pb, nullptr, &cache );
-	uint64_t before = pdGetAllocationCount();
+	uint64_t before = pdGetAllocatorStats().allocations;
 	for ( int k = 0; k < 3; ++k )
 	{
 		Run( a, pa, b, pb, nullptr, &cache );
 	}
-	EXPECT_EQ( pdGetAllocationCount(), before );
+	EXPECT_EQ( pdGetAllocatorStats().allocations, before );
 }
 
 // Orientation culling in the out-projection's CCD skips only triangles that face away from the
@@ -549,8 +549,8 @@ TEST_F( PdPenetration, ReproRoundTrip )
 	char error[256];
 	ASSERT_TRUE( smpReadRepro( path.c_str(), &ra.soup, &rb.soup, &qa, &qb, &rdef, error, sizeof( error ) ) ) << error;
 	ASSERT_TRUE( ra.Make() && rb.Make() );
-	EXPECT_EQ( ra.soup.vertexCount, pdMesh_GetVertexCount( a.mesh ) );
-	EXPECT_EQ( rb.soup.triangleCount, pdMesh_GetTriangleCount( b.mesh ) );
+	EXPECT_EQ( ra.soup.vertexCount, pdMesh_GetInfo( a.mesh ).vertexCount );
+	EXPECT_EQ( rb.soup.triangleCount, pdMesh_GetInfo( b.mesh ).triangleCount );
 	EXPECT_EQ( qa.p.x, pa.p.x );
 	EXPECT_EQ( qb.q.y, pb.q.y );
 	EXPECT_EQ( rdef.maxStarts, 7 );

@@ -158,7 +158,7 @@ void CheckFeature( const pdFeature& f, const pdMesh* mesh, const char* what )
 	EXPECT_LE( (int)f.type, 2 ) << what;
 	if ( mesh != nullptr && f.triangle >= 0 )
 	{
-		EXPECT_LT( f.triangle, pdMesh_GetTriangleCount( mesh ) ) << what;
+		EXPECT_LT( f.triangle, pdMesh_GetInfo( mesh ).triangleCount ) << what;
 	}
 }
 
@@ -180,9 +180,9 @@ void CheckCollide( const pdCollideResult& r, pdStatus returned, const pdMesh* a,
 		for ( int i = 0; i < r.pairCount; ++i )
 		{
 			EXPECT_GE( r.pairs[i].triangleA, 0 );
-			EXPECT_LT( r.pairs[i].triangleA, pdMesh_GetTriangleCount( a ) );
+			EXPECT_LT( r.pairs[i].triangleA, pdMesh_GetInfo( a ).triangleCount );
 			EXPECT_GE( r.pairs[i].triangleB, 0 );
-			EXPECT_LT( r.pairs[i].triangleB, pdMesh_GetTriangleCount( b ) );
+			EXPECT_LT( r.pairs[i].triangleB, pdMesh_GetInfo( b ).triangleCount );
 		}
 	}
 }
@@ -284,8 +284,7 @@ pdPenetrationResult RunAll( const char* name, const pdMesh* a, const pdTransform
 	CheckDistance( d, s, a, b );
 	EXPECT_GE( (int)s, 0 ) << pdStatusString( s );
 
-	pdVec3 lo, hi;
-	pdMesh_GetBounds( a, &lo, &hi );
+	pdVec3 lo = pdMesh_GetInfo( a ).boundsMin, hi = pdMesh_GetInfo( a ).boundsMax;
 	pdVec3 end = { poseA.p.x + 2.0 * ( hi.x - lo.x ) + 1.0, poseA.p.y, poseA.p.z };
 	pdCcdResult ccd;
 	Poison( &ccd );
@@ -304,8 +303,10 @@ pdPenetrationResult RunAll( const char* name, const pdMesh* a, const pdTransform
 		const pdPenetrationDef* used = def != nullptr ? def : &defaults;
 		double tol = used->contactTolerance;
 		pdVec3 la, ha, lb, hb;
-		pdMesh_GetBounds( a, &la, &ha );
-		pdMesh_GetBounds( b, &lb, &hb );
+		la = pdMesh_GetInfo( a ).boundsMin;
+		ha = pdMesh_GetInfo( a ).boundsMax;
+		lb = pdMesh_GetInfo( b ).boundsMin;
+		hb = pdMesh_GetInfo( b ).boundsMax;
 		if ( !( tol > 0.0 ) )
 		{
 			double da = std::sqrt( ( ha.x - la.x ) * ( ha.x - la.x ) + ( ha.y - la.y ) * ( ha.y - la.y ) +
@@ -314,7 +315,7 @@ pdPenetrationResult RunAll( const char* name, const pdMesh* a, const pdTransform
 								   ( hb.z - lb.z ) * ( hb.z - lb.z ) );
 			tol = 1e-4 * std::fmin( da, db );
 		}
-		bool containment = used->closedAsSolid && pdMesh_IsClosed( a ) && pdMesh_IsClosed( b );
+		bool containment = used->closedAsSolid && pdMesh_GetInfo( a ).closed && pdMesh_GetInfo( b ).closed;
 		EXPECT_TRUE( testOracleIsValidAnswer( a, poseA, b, poseB, p.translation, 1.01 * tol, containment, ws.get() ) )
 			<< "PD " << p.depth << " along (" << p.translation.x << ", " << p.translation.y << ", "
 			<< p.translation.z << ") does not separate; tol " << tol;
@@ -716,7 +717,7 @@ TEST( PdRobustness, OpenMeshesWithHoles )
 		}
 	}
 	MeshPtr o = open.Create();
-	EXPECT_FALSE( pdMesh_IsClosed( o.get() ) );
+	EXPECT_FALSE( pdMesh_GetInfo( o.get() ).closed );
 	MeshPtr b = box.Create();
 	MeshPtr grate = Shape( "grate", 800, 2.0 );
 	Soup tri;

@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 			break;
 		}
 		TEST_FUZZ_CHECK( call.meshA != NULL && call.meshB != NULL, "call %d without meshes", k );
-		TEST_FUZZ_CHECK( pdMesh_GetTriangleCount( call.meshA ) > 0 && pdMesh_GetTriangleCount( call.meshB ) > 0,
+		TEST_FUZZ_CHECK( pdMesh_GetInfo( call.meshA ).triangleCount > 0 && pdMesh_GetInfo( call.meshB ).triangleCount > 0,
 					   "call %d names an empty mesh", k );
 		TEST_FUZZ_CHECK( call.pair.internal.penetration.count >= 0 && call.pair.internal.penetration.count <= 3,
 					   "call %d cache count %d", k, call.pair.internal.penetration.count );

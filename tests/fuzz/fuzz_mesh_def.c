@@ -9,8 +9,9 @@
 
 static void testCheckMesh( const pdMesh* mesh, const pdMeshDef* def, const pdMeshReport* report )
 {
-	int vertexCount = pdMesh_GetVertexCount( mesh );
-	int triangleCount = pdMesh_GetTriangleCount( mesh );
+	pdMeshInfo info = pdMesh_GetInfo( mesh );
+	int vertexCount = info.vertexCount;
+	int triangleCount = info.triangleCount;
 	TEST_FUZZ_CHECK( vertexCount > 0 && vertexCount <= def->vertexCount, "vertex count %d of %d", vertexCount,
 				   def->vertexCount );
 	TEST_FUZZ_CHECK( triangleCount > 0 && triangleCount <= def->triangleCount, "triangle count %d of %d", triangleCount,
@@ -19,35 +20,33 @@ static void testCheckMesh( const pdMesh* mesh, const pdMeshDef* def, const pdMes
 				   triangleCount, report->removedTriangles, def->triangleCount );
 	for ( int i = 0; i < vertexCount; ++i )
 	{
-		pdVec3 v = pdMesh_GetVertex( mesh, i );
+		pdVec3 v = info.vertices[i];
 		TEST_FUZZ_CHECK( testFuzz_FiniteVec( v.x, v.y, v.z ), "vertex %d not finite", i );
 	}
 	for ( int t = 0; t < triangleCount; ++t )
 	{
-		int idx[3] = { -1, -1, -1 };
-		pdMesh_GetTriangle( mesh, t, idx );
+		const int* idx = info.triangles[t];
 		for ( int k = 0; k < 3; ++k )
 		{
 			TEST_FUZZ_CHECK( idx[k] >= 0 && idx[k] < vertexCount, "triangle %d index %d = %d of %d", t, k, idx[k],
 						   vertexCount );
 		}
-		int input = pdMesh_GetInputTriangleIndex( mesh, t );
+		int input = info.inputTriangles[t];
 		TEST_FUZZ_CHECK( input >= 0 && input < def->triangleCount, "input index %d", input );
 	}
-	int removedCount = -1;
-	const int* removed = pdMesh_GetRemovedTriangles( mesh, &removedCount );
+	int removedCount = info.removedTriangleCount;
+	const int* removed = info.removedTriangles;
 	TEST_FUZZ_CHECK( removedCount == report->removedTriangles, "removed %d vs report %d", removedCount,
 				   report->removedTriangles );
 	for ( int i = 0; i < removedCount; ++i )
 	{
 		TEST_FUZZ_CHECK( removed != NULL && removed[i] >= 0 && removed[i] < def->triangleCount, "removed[%d]", i );
 	}
-	pdVec3 lo, hi;
-	pdMesh_GetBounds( mesh, &lo, &hi );
+	pdVec3 lo = info.boundsMin, hi = info.boundsMax;
 	TEST_FUZZ_CHECK( testFuzz_FiniteVec( lo.x, lo.y, lo.z ) && testFuzz_FiniteVec( hi.x, hi.y, hi.z ), "bounds" );
 	TEST_FUZZ_CHECK( lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z, "bounds inverted" );
-	TEST_FUZZ_CHECK( pdMesh_GetMemoryBytes( mesh ) >= pdMesh_GetBvhBytes( mesh ), "memory bytes" );
-	TEST_FUZZ_CHECK( !pdMesh_IsConvex( mesh ) || pdMesh_IsClosed( mesh ), "convex but not closed" );
+	TEST_FUZZ_CHECK( info.memoryBytes >= info.bvhBytes, "memory bytes" );
+	TEST_FUZZ_CHECK( !info.convex || info.closed, "convex but not closed" );
 
 	// A self-query exercises the BVH and the orientation graph built from these bytes.
 	pdWorkspace* ws = pdCreateWorkspace();

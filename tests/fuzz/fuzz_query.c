@@ -200,11 +200,11 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 						   k );
 		}
 	}
-	pdVec3 lo, hi;
-	pdMesh_GetBounds( a, &lo, &hi );
+	pdVec3 lo = pdMesh_GetInfo( a ).boundsMin, hi = pdMesh_GetInfo( a ).boundsMax;
 	double da =
 		sqrt( ( hi.x - lo.x ) * ( hi.x - lo.x ) + ( hi.y - lo.y ) * ( hi.y - lo.y ) + ( hi.z - lo.z ) * ( hi.z - lo.z ) );
-	pdMesh_GetBounds( b, &lo, &hi );
+	lo = pdMesh_GetInfo( b ).boundsMin;
+	hi = pdMesh_GetInfo( b ).boundsMax;
 	double db =
 		sqrt( ( hi.x - lo.x ) * ( hi.x - lo.x ) + ( hi.y - lo.y ) * ( hi.y - lo.y ) + ( hi.z - lo.z ) * ( hi.z - lo.z ) );
 
@@ -283,7 +283,7 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 	if ( s >= 0 && p.state == PD_STATE_PENETRATING )
 	{
 		double tol = 1.01e-4 * fmin( da, db );
-		bool containment = def.closedAsSolid && pdMesh_IsClosed( a ) && pdMesh_IsClosed( b );
+		bool containment = def.closedAsSolid && pdMesh_GetInfo( a ).closed && pdMesh_GetInfo( b ).closed;
 		if ( testCollides( a, poseA, p.translation, b, &poseB, containment, ws ) )
 		{
 			double len = p.depth > 0.0 ? p.depth : 1.0;

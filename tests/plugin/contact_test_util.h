@@ -109,9 +109,9 @@ const pdQuat kFlat = { 0.70710678118654752, -0.70710678118654752, 0.0, 0.0 };
 inline double lowestRotatedY( const pdMesh* mesh, const pdQuat& q )
 {
 	double lowest = 1e30;
-	for ( int v = 0; v < pdMesh_GetVertexCount( mesh ); ++v )
+	for ( int v = 0; v < pdMesh_GetInfo( mesh ).vertexCount; ++v )
 	{
-		pdVec3 w = pdMesh_GetVertex( mesh, v );
+		pdVec3 w = pdMesh_GetInfo( mesh ).vertices[v];
 		double ry = 2.0 * ( q.x * q.y + q.w * q.z ) * w.x + ( 1.0 - 2.0 * ( q.x * q.x + q.z * q.z ) ) * w.y +
 					2.0 * ( q.y * q.z - q.w * q.x ) * w.z;
 		lowest = std::min( lowest, ry );

@@ -11,7 +11,7 @@ TEST( PdContact, OneSidedFloorResolvesTowardTheSideItCameFrom )
 {
 	MeshHolder box{ makeBox( 0.15, 0.15, 0.15 ) }, floor{ makeFloor( 1.0, 4 ) };
 	ASSERT_NE( floor.mesh, nullptr );
-	ASSERT_FALSE( pdMesh_IsClosed( floor.mesh ) );
+	ASSERT_FALSE( pdMesh_GetInfo( floor.mesh ).closed );
 	WorkspaceHolder ws;
 	pdTransform poseB = at( 0, 0, 0 );
 	// Bottom at -0.18, top at 0.12: the plain PD pushes it down through the floor (0.12 < 0.18).

@@ -177,7 +177,7 @@ TEST( PdModelIo, TrisWeldsCornersSoAdjacencyWorks )
 	EXPECT_NEAR( Volume( loaded.soup ), Volume( sphere.soup ), 1e-12 );
 	pdMesh* mesh = smpSoupCreateMesh( &loaded.soup, nullptr );
 	ASSERT_NE( mesh, nullptr );
-	EXPECT_TRUE( pdMesh_IsClosed( mesh ) );
+	EXPECT_TRUE( pdMesh_GetInfo( mesh ).closed );
 	pdDestroyMesh( mesh );
 }
 

@@ -144,9 +144,9 @@ void CheckMesh( const smpSoup& s, bool convex, const std::string& what )
 	pdMesh* mesh = smpSoupCreateMesh( &s, &report );
 	ASSERT_NE( mesh, nullptr ) << report.message;
 	EXPECT_EQ( report.removedTriangles, 0 );
-	EXPECT_TRUE( pdMesh_IsClosed( mesh ) );
-	EXPECT_EQ( pdMesh_IsConvex( mesh ), convex );
-	EXPECT_EQ( pdMesh_GetTriangleCount( mesh ), s.triangleCount );
+	EXPECT_TRUE( pdMesh_GetInfo( mesh ).closed );
+	EXPECT_EQ( pdMesh_GetInfo( mesh ).convex, convex );
+	EXPECT_EQ( pdMesh_GetInfo( mesh ).triangleCount, s.triangleCount );
 	pdDestroyMesh( mesh );
 }
 

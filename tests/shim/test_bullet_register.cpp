@@ -221,9 +221,9 @@ TEST( PdBulletRegister, MeshCacheBuildsOncePerShapeAndScaling )
 	// The first run also grows this thread's workspace to its high-water mark; the second run
 	// repeats the same queries, so any byte left over would be a mesh the cache kept.
 	run( false );
-	size_t bytesBefore = pdGetByteCount();
+	size_t bytesBefore = pdGetAllocatorStats().bytes;
 	run( true );
-	EXPECT_EQ( pdGetByteCount(), bytesBefore ) << "meshes released at unregistration";
+	EXPECT_EQ( pdGetAllocatorStats().bytes, bytesBefore ) << "meshes released at unregistration";
 }
 
 TEST( PdBulletRegister, UnsupportedGImpactShapesFallBackToGImpact )

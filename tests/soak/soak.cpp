@@ -60,8 +60,7 @@ bool ResultIsFinite( const pdPenetrationResult& r )
 
 double Diagonal( const pdMesh* m )
 {
-	pdVec3 lo, hi;
-	pdMesh_GetBounds( m, &lo, &hi );
+	pdVec3 lo = pdMesh_GetInfo( m ).boundsMin, hi = pdMesh_GetInfo( m ).boundsMax;
 	double x = hi.x - lo.x, y = hi.y - lo.y, z = hi.z - lo.z;
 	return std::sqrt( x * x + y * y + z * z );
 }
@@ -148,7 +147,7 @@ int SoakQueries( long queries, unsigned seed, int tris )
 			penetrating += 1;
 			capped += s != PD_STATUS_OK;
 			double tol = 1.01e-4 * std::fmin( Diagonal( meshes[ia] ), Diagonal( meshes[ib] ) );
-			bool containment = pdMesh_IsClosed( meshes[ia] ) && pdMesh_IsClosed( meshes[ib] );
+			bool containment = pdMesh_GetInfo( meshes[ia] ).closed && pdMesh_GetInfo( meshes[ib] ).closed;
 			if ( Collides( meshes[ia], pa, r.translation, meshes[ib], pb, containment, ws ) )
 			{
 				double len = r.depth > 0.0 ? r.depth : 1.0;
@@ -162,7 +161,7 @@ int SoakQueries( long queries, unsigned seed, int tris )
 				}
 			}
 		}
-		size_t bytes = pdGetByteCount();
+		size_t bytes = pdGetAllocatorStats().bytes;
 		if ( i == warmUp )
 		{
 			bytesAfterWarmUp = bytes;
@@ -184,7 +183,7 @@ int SoakQueries( long queries, unsigned seed, int tris )
 		}
 	}
 	double seconds = std::chrono::duration<double>( std::chrono::steady_clock::now() - start ).count();
-	size_t finalBytes = pdGetByteCount();
+	size_t finalBytes = pdGetAllocatorStats().bytes;
 	std::printf( "queries: %ld (seed %u, %d triangles per shape) in %.1f s: penetrating %ld, capped %ld, errors %ld, "
 				 "NaN %ld, invalid %ld, mean %.3f ms, max %.1f ms\n",
 				 queries, seed, tris, seconds, penetrating, capped, failures, nans, invalid, sumMs / (double)queries, maxMs );
@@ -260,7 +259,7 @@ int SoakScene( const char* kindName, int steps, unsigned seed, int bodies, bool 
 		if ( steps >= 10 && k % ( steps / 10 ) == 0 )
 		{
 			double sec = std::chrono::duration<double>( std::chrono::steady_clock::now() - start ).count();
-			std::printf( "  %d / %d steps, %.1f s, %zu bytes\n", k, steps, sec, pdGetByteCount() );
+			std::printf( "  %d / %d steps, %.1f s, %zu bytes\n", k, steps, sec, pdGetAllocatorStats().bytes );
 			std::fflush( stdout );
 		}
 	}

@@ -225,8 +225,10 @@ TestOracleResult testOracleDirectionalPenetration( const pdMesh* a, const pdTran
 	// Enclosing radius of both meshes around A's bounds centre: beyond 2*(rA + rB) + |offset|
 	// every direction is free.
 	pdVec3 loA, hiA, loB, hiB;
-	pdMesh_GetBounds( a, &loA, &hiA );
-	pdMesh_GetBounds( b, &loB, &hiB );
+	loA = pdMesh_GetInfo( a ).boundsMin;
+	hiA = pdMesh_GetInfo( a ).boundsMax;
+	loB = pdMesh_GetInfo( b ).boundsMin;
+	hiB = pdMesh_GetInfo( b ).boundsMax;
 	double rA = 0.5 * Length( Sub( hiA, loA ) ), rB = 0.5 * Length( Sub( hiB, loB ) );
 	pdVec3 cA = Add( Rotate( poseA.q, Scale( Add( loA, hiA ), 0.5 ) ), poseA.p );
 	pdVec3 cB = Add( Rotate( poseB.q, Scale( Add( loB, hiB ), 0.5 ) ), poseB.p );

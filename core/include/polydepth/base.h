@@ -94,14 +94,22 @@ typedef void pdLogFcn( const char* message, void* context );
 /// Replace the allocator (NULL, NULL restores the default aligned malloc). Set once at
 /// startup, before any object is created.
 PD_API void pdSetAllocator( pdAllocFcn* allocFcn, pdFreeFcn* freeFcn, void* context );
-/// Bytes currently allocated through the hooks by this library.
-PD_API size_t pdGetByteCount( void );
-/// Number of allocation calls made so far (used by tests to prove "no allocation per query").
-PD_API uint64_t pdGetAllocationCount( void );
+/// What the library has allocated through the hooks.
+typedef struct pdAllocatorStats
+{
+	size_t bytes;         ///< bytes allocated now
+	uint64_t allocations; ///< allocation calls made so far (tests use it to prove "no allocation per query")
+} pdAllocatorStats;
+
+PD_API pdAllocatorStats pdGetAllocatorStats( void );
 /// Route the library's (rare) diagnostic messages. NULL silences them (the default).
 PD_API void pdSetLogFcn( pdLogFcn* logFcn, void* context );
 
 /// The identity pose.
-PD_API pdTransform pdIdentityTransform( void );
+static inline pdTransform pdIdentityTransform( void )
+{
+	pdTransform t = { { 1.0, 0.0, 0.0, 0.0 }, { 0.0, 0.0, 0.0 } };
+	return t;
+}
 
 PD_C_END

@@ -76,26 +76,26 @@ PD_API pdMesh* pdCreateMesh( const pdMeshDef* def, pdMeshReport* outReport );
 /// Destroys a mesh. NULL is allowed.
 PD_API void pdDestroyMesh( pdMesh* mesh );
 
-PD_API int pdMesh_GetVertexCount( const pdMesh* mesh );
-/// Triangles kept after removing degenerate ones.
-PD_API int pdMesh_GetTriangleCount( const pdMesh* mesh );
-/// Input indices of the degenerate triangles that were removed (count in outCount). May be NULL.
-PD_API const int* pdMesh_GetRemovedTriangles( const pdMesh* mesh, int* outCount );
-/// Input index of kept triangle i (results of queries report kept indices).
-PD_API int pdMesh_GetInputTriangleIndex( const pdMesh* mesh, int triangle );
-/// Vertex i in the mesh's own frame.
-PD_API pdVec3 pdMesh_GetVertex( const pdMesh* mesh, int vertex );
-/// The three vertex indices of kept triangle i.
-PD_API void pdMesh_GetTriangle( const pdMesh* mesh, int triangle, int outIndices[3] );
-/// Axis-aligned bounds in the mesh's own frame.
-PD_API void pdMesh_GetBounds( const pdMesh* mesh, pdVec3* outMin, pdVec3* outMax );
-/// True when every edge is shared by exactly two consistently oriented faces.
-PD_API bool pdMesh_IsClosed( const pdMesh* mesh );
-/// True when the mesh is closed and every edge is convex (a convex polyhedron).
-PD_API bool pdMesh_IsConvex( const pdMesh* mesh );
-/// Total bytes the mesh owns (geometry, adjacency, BVH, orientation graph, clearance points).
-PD_API size_t pdMesh_GetMemoryBytes( const pdMesh* mesh );
-/// Bytes owned by the BVH alone.
-PD_API size_t pdMesh_GetBvhBytes( const pdMesh* mesh );
+/// What a mesh holds. The arrays belong to the mesh: valid until pdDestroyMesh, never to be
+/// written. Queries report kept-triangle indices; inputTriangles maps them to the caller's.
+typedef struct pdMeshInfo
+{
+	int vertexCount;
+	int triangleCount;               ///< triangles kept after removing degenerate ones
+	const pdVec3* vertices;          ///< [vertexCount] in the mesh's own frame
+	const int ( *triangles )[3];     ///< [triangleCount] the three vertex indices of each kept triangle
+	const int* inputTriangles;       ///< [triangleCount] the input index of each kept triangle
+	int removedTriangleCount;        ///< degenerate input triangles removed at creation
+	const int* removedTriangles;     ///< [removedTriangleCount] their input indices
+	pdVec3 boundsMin, boundsMax;     ///< axis-aligned bounds in the mesh's own frame
+	bool closed;                     ///< every edge is shared by exactly two consistently oriented faces
+	bool convex;                     ///< closed, and every edge is convex (a convex polyhedron)
+	size_t memoryBytes;              ///< everything the mesh owns (geometry, adjacency, BVH, orientation graph, clearance)
+	size_t bvhBytes;                 ///< of which the BVH
+} pdMeshInfo;
+
+/// The mesh's counts, arrays, bounds, shape and memory. All zero (NULL arrays) for a NULL or
+/// destroyed mesh.
+PD_API pdMeshInfo pdMesh_GetInfo( const pdMesh* mesh );
 
 PD_C_END

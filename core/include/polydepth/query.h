@@ -30,7 +30,7 @@ typedef enum pdFeatureType
 typedef struct pdFeature
 {
 	pdFeatureType type;
-	int triangle; ///< kept-triangle index (pdMesh_GetInputTriangleIndex gives the input index)
+	int triangle; ///< kept-triangle index (pdMeshInfo.inputTriangles gives the input index)
 	int index;
 	int vertex;
 } pdFeature;
