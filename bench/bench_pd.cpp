@@ -3,6 +3,7 @@
 // scenarios, with the cost of a PD query as a multiple of one BVH distance query.
 #include "bench_util.h"
 
+#include <cstring>
 #include <string>
 
 namespace bench
@@ -422,7 +423,7 @@ int runPdPath( const Options& o )
 			row.name = spec.name;
 			row.coherence = mode == 1;
 			pdPenetrationCache cache;
-			pdResetPenetrationCache( &cache );
+			memset( &cache, 0, sizeof( cache ) );
 			pdPenetrationDef def = defWithQueryOptions( o );
 			if ( !row.coherence )
 				def.startStrategies &= ~(unsigned)PD_START_COHERENCE;

@@ -39,14 +39,6 @@ pdPenetrationDef pdDefaultPenetrationDef( void )
 	return def;
 }
 
-void pdResetPenetrationCache( pdPenetrationCache* cache )
-{
-	if ( cache != NULL )
-	{
-		memset( cache, 0, sizeof( *cache ) );
-	}
-}
-
 double pdDefaultContactTolerance( const pdMesh* meshA, const pdMesh* meshB )
 {
 	double scale = fmin( meshA->diagonal, meshB->diagonal );
@@ -99,7 +91,7 @@ static void pdUpdateCache( pdPdQuery* q, pdPenetrationCache* cache, pdVec3 x )
 	}
 	if ( cache->count < 0 || cache->count > 3 || cache->next < 0 || cache->next > 2 )
 	{
-		pdResetPenetrationCache( cache );
+		memset( cache, 0, sizeof( *cache ) );
 	}
 	pdVec3 rel = pdFrameApplyInverse( &q->sc.frameB, pdAdd( q->sc.frameA.p, x ) );
 	for ( int i = 0; i < cache->count; ++i )

@@ -35,7 +35,6 @@ void pdContactPair_Reset( pdContactPair* pair )
 		return;
 	}
 	memset( pair, 0, sizeof( *pair ) );
-	pdResetPenetrationCache( &pair->internal.penetration );
 	pair->internal.lastState = PD_STATE_SEPARATED;
 }
 

@@ -4,6 +4,8 @@
 #include "feature_calls.h"
 #include "penetration_test.h"
 
+#include <cstring>
+
 // A cache that remembers a separated pair lets the next query confirm the gap with one proof
 // traversal (no two triangles within the tolerance) instead of the collision traversal and a
 // distance query: same states and answers as a query without a cache, only that traversal while
@@ -15,7 +17,7 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedByOneProofTraversal )
 	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
 	const double tol = Tolerance( a.mesh, b.mesh );
 	pdPenetrationCache cache;
-	pdResetPenetrationCache( &cache );
+	memset( &cache, 0, sizeof( cache ) );
 	pdTransform pb = Pose( { 0, 0, 0 } );
 	// Side by side in one plane: the gap between the tubes is x - 2.6.
 	struct Step
@@ -45,7 +47,7 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedByOneProofTraversal )
 	// Linked rings 0.4 apart: their boxes overlap, so the collision traversal has work to do
 	// and the confirmed gap skips it: the second query's node visits are exactly the proof's.
 	pdTransform linked = Pose( { 1.0, 0.0, 0.0 }, { std::sqrt( 0.5 ), std::sqrt( 0.5 ), 0.0, 0.0 } );
-	pdResetPenetrationCache( &cache );
+	memset( &cache, 0, sizeof( cache ) );
 	pdPenetrationResult first = Run( a, linked, b, pb, nullptr, &cache );
 	pdPenetrationResult second = Run( a, linked, b, pb, nullptr, &cache );
 	EXPECT_EQ( first.state, PD_STATE_SEPARATED );
@@ -78,7 +80,7 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedByOneProofTraversal )
 	ASSERT_TRUE( smpMakeBox( { 0.2, 0.2, 0.2 }, 1, &small.soup ) && small.Make() );
 	ASSERT_TRUE( smpMakeBox( { 1.0, 1.0, 1.0 }, 1, &big.soup ) && big.Make() );
 	pdPenetrationDef def = NoExactPath();
-	pdResetPenetrationCache( &cache );
+	memset( &cache, 0, sizeof( cache ) );
 	pdPenetrationResult outside = Run( small, Pose( { 3.0, 0.0, 0.0 } ), big, pb, &def, &cache );
 	EXPECT_EQ( outside.state, PD_STATE_SEPARATED );
 	ASSERT_TRUE( cache.lastSeparated );
@@ -105,8 +107,8 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedWhileGatheringFeatures )
 	// gathering traversal with one cache and the query with another (both kept as the plugin
 	// keeps its pair's), so the traversal sees caches that say apart and caches that do not.
 	pdPenetrationCache cache, queryCache;
-	pdResetPenetrationCache( &cache );
-	pdResetPenetrationCache( &queryCache );
+	memset( &cache, 0, sizeof( cache ) );
+	memset( &queryCache, 0, sizeof( queryCache ) );
 	const double gaps[] = { 0.05, 0.02, 0.5 * tol, 1.5 * tol, 0.03, -0.02, 0.04, 0.2, -0.01, 0.03 };
 	int confirmed = 0, confirmedWithoutHistory = 0, refused = 0;
 	for ( double gap : gaps )
@@ -170,7 +172,7 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedWhileGatheringFeatures )
 	ASSERT_TRUE( smpMakeBox( { 0.2, 0.2, 0.2 }, 1, &small.soup ) && small.Make() );
 	ASSERT_TRUE( smpMakeBox( { 1.0, 1.0, 1.0 }, 1, &big.soup ) && big.Make() );
 	pdPenetrationDef def = NoExactPath();
-	pdResetPenetrationCache( &cache );
+	memset( &cache, 0, sizeof( cache ) );
 	EXPECT_EQ( Run( small, Pose( { 3.0, 0.0, 0.0 } ), big, pb, &def, &cache ).state, PD_STATE_SEPARATED );
 	ASSERT_TRUE( cache.lastSeparated );
 	pdTransform inside = Pose( { 0.3, 0.1, 0.0 } );

@@ -3,6 +3,7 @@
 // static collision query.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <cmath>
 #include <string>
 
@@ -33,7 +34,7 @@ TEST( PdInitialConfig, EveryStartIsCollisionFree )
 	std::vector<pdTrianglePair> pairs( cr.pairs, cr.pairs + cr.pairCount );
 
 	pdPenetrationCache cache;
-	pdResetPenetrationCache( &cache );
+	memset( &cache, 0, sizeof( cache ) );
 	cache.configurations[0] = pdV3( 0.3, 0.2, 0.9 );
 	cache.count = 1;
 	cache.next = 1;

@@ -5,6 +5,8 @@
 // test_local_pd.cpp, test_direction_search.cpp).
 #include "penetration_test.h"
 
+#include <cstring>
+
 TEST_F( PdPenetration, SeparatedAndTouching )
 {
 	Mesh a, b;
@@ -370,7 +372,7 @@ TEST_F( PdPenetration, CoherentQueriesStayValid )
 	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
 	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
 	pdPenetrationCache cache;
-	pdResetPenetrationCache( &cache );
+	memset( &cache, 0, sizeof( cache ) );
 	pdPenetrationResult previous = {};
 	for ( int frame = 0; frame < 6; ++frame )
 	{
@@ -404,7 +406,7 @@ TEST_F( PdPenetration, RestingPairsReuseTheirCachedContact )
 	ASSERT_EQ( first.state, PD_STATE_PENETRATING );
 	pdVec3 u = pdNormalize( first.translation );
 	pdPenetrationCache cache;
-	pdResetPenetrationCache( &cache );
+	memset( &cache, 0, sizeof( cache ) );
 	int penetrating = 0;
 	for ( int frame = 0; frame < 12; ++frame )
 	{
@@ -441,7 +443,7 @@ TEST_F( PdPenetration, NoAllocationAfterWarmUp )
 	pdTransform pa = Pose( { 0.3, 0.2, 0.1 }, { 0.9, 0.4, 0.0, 0.1 } );
 	pdTransform pb = Pose( { 0, 0, 0 } );
 	pdPenetrationCache cache;
-	pdResetPenetrationCache( &cache );
+	memset( &cache, 0, sizeof( cache ) );
 	Run( a, pa, b, pb, nullptr, &cache );
 	Run( a, pa, b, pb, nullptr, &cache );
 	uint64_t before = pdGetAllocatorStats().allocations;

@@ -231,7 +231,7 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 	// with the distance, and its features are finite.
 	{
 		pdPenetrationCache cache;
-		pdResetPenetrationCache( &cache );
+		memset( &cache, 0, sizeof( cache ) );
 		cache.lastSeparated = true;
 		bool apart = false;
 		int count = -1;
@@ -266,7 +266,7 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 	// then falls back on the full path): the same classification.
 	{
 		pdPenetrationCache cache;
-		pdResetPenetrationCache( &cache );
+		memset( &cache, 0, sizeof( cache ) );
 		cache.lastSeparated = true;
 		pdPenetrationResult pc;
 		pdStatus sc = pdComputePenetration( a, &poseA, b, &poseB, &def, &cache, ws, &pc );

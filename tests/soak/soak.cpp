@@ -108,7 +108,7 @@ int SoakQueries( long queries, unsigned seed, int tris )
 
 	pdWorkspace* ws = pdCreateWorkspace();
 	pdPenetrationCache cache;
-	pdResetPenetrationCache( &cache );
+	memset( &cache, 0, sizeof( cache ) );
 	std::mt19937 rng( seed );
 	long failures = 0, invalid = 0, nans = 0, penetrating = 0, capped = 0;
 	long statusCounts[32] = {};

@@ -58,8 +58,8 @@ typedef struct pdPenetrationDef
 	int internalValue;
 } pdPenetrationDef;
 
-/// Caller-owned per-pair memory for motion coherence (zero-initialise it, or call
-/// pdResetPenetrationCache). Holds the last 3 contact configurations expressed in B's frame.
+/// Caller-owned per-pair memory for motion coherence: zero-initialise it for a new pair (and
+/// zero it again to forget the pair). Holds the last 3 contact configurations in B's frame.
 typedef struct pdPenetrationCache
 {
 	pdVec3 configurations[3]; ///< A's origin relative to B, in B's frame (private)
@@ -72,8 +72,6 @@ typedef struct pdPenetrationCache
 	/// within the tolerance.
 	bool lastSeparated;
 } pdPenetrationCache;
-
-PD_API void pdResetPenetrationCache( pdPenetrationCache* cache );
 
 typedef enum pdPenetrationState
 {
