@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Model loaders for samples, the command-line tool and benchmarks (the core never reads files):
-// .tri and .tris (the formats of ../shared/models), .obj and .ani paths parsed here, and
+// .tri and .tris (the formats of the paper's benchmark models), .obj and .ani paths parsed here, and
 // STL/PLY/OFF through Assimp's C API.
 #pragma once
 

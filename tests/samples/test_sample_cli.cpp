@@ -48,7 +48,7 @@ void testCheckHashAcrossProcesses( const std::string& scene, const std::string& 
 }
 
 // Short episodes: a few bodies for a few dozen steps (ctest also runs this under ASan). The
-// shapes are generated (the bunny would need ../shared/models), and the penetration
+// shapes are generated (the bunny would need the paper's model files), and the penetration
 // measurement is off, as it does not change the state.
 const char* const kDebris = "debris --bodies 3 --steps 40 --shapes torus,knot,cup --penetration-every 0";
 

@@ -71,7 +71,7 @@ smpSceneConfig testShortEpisode( smpSceneKind kind, smpSceneAlgo algo, int bodie
 smpSceneConfig testShortDebris( smpSceneAlgo algo )
 {
 	smpSceneConfig c = testShortEpisode( SMP_SCENE_DEBRIS, algo, 4, 100, 7, 50 );
-	c.shapes = "torus,knot,cup"; // tests never read ../shared/models
+	c.shapes = "torus,knot,cup"; // generated shapes only: tests never read the paper's model files
 	c.spawnHeight = 0.7;         // a gentle drop: GImpact loses bodies through the floor on hard impacts
 	return c;
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The .tri and .tris formats (those of ../shared/models).
+// The .tri and .tris formats (those of the paper's benchmark models).
 #include "model_reader.h"
 
 #include <math.h>
