@@ -592,6 +592,19 @@ static bool pdSfog_UsableConvex( const pdMesh* mesh )
 		   mesh->sfog->nodeCount > 0;
 }
 
+// A walk over the convex overlay of A's and B's graphs, storing and evaluating nothing yet.
+static pdSfogWalk pdSfog_NewWalk( const pdMesh* meshA, const pdMesh* meshB, pdWorkspace* ws )
+{
+	pdSfogWalk w = { 0 };
+	w.meshA = meshA;
+	w.sA = meshA->sfog;
+	w.meshB = meshB;
+	w.sB = meshB->sfog;
+	w.ws = ws;
+	w.best = INFINITY;
+	return w;
+}
+
 static void pdSfog_FillStats( const pdSfog* sA, const pdSfog* sB, int count, int steps, pdSfogOverlayStats* outStats )
 {
 	if ( outStats == NULL )
@@ -621,14 +634,8 @@ pdStatus pdSfog_OverlayConvex( const pdMesh* meshA, const pdMat33* rotationA, co
 	{
 		return PD_STATUS_FAILED;
 	}
-	pdSfogWalk w = { 0 };
-	w.meshA = meshA;
-	w.sA = meshA->sfog;
-	w.meshB = meshB;
-	w.sB = meshB->sfog;
-	w.ws = ws;
+	pdSfogWalk w = pdSfog_NewWalk( meshA, meshB, ws );
 	w.store = true;
-	w.best = INFINITY;
 	pdMat33 r = pdSfog_RelativeRotation( rotationA, rotationB );
 	pdStatus status = pdSfog_RunConvexOverlay( &w, &r, pdV3( 0.0, 0.0, 0.0 ) );
 	if ( status != PD_STATUS_OK )
@@ -656,14 +663,8 @@ pdStatus pdSfog_ConvexPenetration( const pdMesh* meshA, const pdFrame* frameA, c
 	{
 		return PD_STATUS_FAILED;
 	}
-	pdSfogWalk w = { 0 };
-	w.meshA = meshA;
-	w.sA = meshA->sfog;
-	w.meshB = meshB;
-	w.sB = meshB->sfog;
-	w.ws = ws;
+	pdSfogWalk w = pdSfog_NewWalk( meshA, meshB, ws );
 	w.evaluate = true;
-	w.best = INFINITY;
 	pdMat33 r = pdSfog_RelativeRotation( &frameA->r, &frameB->r );
 	pdVec3 t = pdMulMTV( &frameA->r, pdSub( frameB->p, frameA->p ) );
 	pdStatus status = pdSfog_RunConvexOverlay( &w, &r, t );

@@ -142,6 +142,18 @@ static inline double pdSegmentPairDistSq( pdVec3 p, pdVec3 d1, double s, pdVec3 
 	return pdDistanceSq( pdMulAdd( p, s, d1 ), pdMulAdd( q, t, d2 ) );
 }
 
+// Keeps the segment parameters (sk, tk) when their squared distance d beats *ioBest.
+static inline void pdKeepCloser( double d, double sk, double tk, double* ioBest, double* ioS, double* ioT )
+{
+	if ( d < *ioBest )
+	{
+		*ioBest = d;
+		*ioS = sk;
+		*ioT = tk;
+	}
+}
+
+
 double pdSegmentSegment( pdVec3 p, pdVec3 d1, pdVec3 q, pdVec3 d2, double pointSq, double* outS, double* outT )
 {
 	pdVec3 r = pdSub( p, q );
@@ -192,36 +204,21 @@ double pdSegmentSegment( pdVec3 p, pdVec3 d1, pdVec3 q, pdVec3 d2, double pointS
 		double t2 = pdPointSegmentParam( pdMulAdd( p, s, d1 ), q, d2, e, pointSq );
 		double s2 = pdPointSegmentParam( pdMulAdd( q, t2, d2 ), p, d1, a, pointSq );
 		double d = pdSegmentPairDistSq( p, d1, s2, q, d2, t2 );
-		if ( d < best )
-		{
-			best = d;
-			s = s2;
-			t = t2;
-		}
+		pdKeepCloser( d, s2, t2, &best, &s, &t );
 	}
 	for ( int k = 0; k < 2; ++k )
 	{
 		double sk = (double)k;
 		double tk = pdPointSegmentParam( pdMulAdd( p, sk, d1 ), q, d2, e, pointSq );
 		double d = pdSegmentPairDistSq( p, d1, sk, q, d2, tk );
-		if ( d < best )
-		{
-			best = d;
-			s = sk;
-			t = tk;
-		}
+		pdKeepCloser( d, sk, tk, &best, &s, &t );
 	}
 	for ( int k = 0; k < 2; ++k )
 	{
 		double tk = (double)k;
 		double sk = pdPointSegmentParam( pdMulAdd( q, tk, d2 ), p, d1, a, pointSq );
 		double d = pdSegmentPairDistSq( p, d1, sk, q, d2, tk );
-		if ( d < best )
-		{
-			best = d;
-			s = sk;
-			t = tk;
-		}
+		pdKeepCloser( d, sk, tk, &best, &s, &t );
 	}
 	*outS = s;
 	*outT = t;
