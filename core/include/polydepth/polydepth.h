@@ -5,8 +5,9 @@
 // Overview
 //   pdMesh        an immutable, thread-shareable triangle mesh created from your arrays (copied).
 //   pdWorkspace   per-thread scratch memory; queries allocate nothing once it has warmed up.
-//   pdCollide / pdComputeDistance / pdComputeTranslationalCcd
-//                 proximity queries between two posed meshes.
+//   pdCollide / pdComputeDistance / pdComputeTranslationalCcd / pdComputeContactFeatures
+//                 proximity queries between two posed meshes, each a Def in and a Result out
+//                 (pdDefaultXxxDef() gives the defaults; NULL means the defaults too).
 //   pdComputePenetration
 //                 the smallest translation of A that leaves A and B at most touching, plus the
 //                 local PDs (one normal and depth per contact region) projected from it.
