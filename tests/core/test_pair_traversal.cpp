@@ -131,7 +131,8 @@ double TriangleDistance( const pdVec3 a[3], const pdVec3 b[3] )
 	double d = INFINITY;
 	for ( int i = 0; i < 3; ++i )
 	{
-		if ( SegmentCrossesTriangle( a[i], a[( i + 1 ) % 3], b ) || SegmentCrossesTriangle( b[i], b[( i + 1 ) % 3], a ) )
+		if ( SegmentCrossesTriangle( a[i], a[( i + 1 ) % 3], b ) ||
+			 SegmentCrossesTriangle( b[i], b[( i + 1 ) % 3], a ) )
 		{
 			return 0.0;
 		}
@@ -258,8 +259,8 @@ struct Posed
 // within spread of B (per coordinate), so that the two overlap or nearly touch.
 void MakeCase( unsigned seed, Posed* out, double spread = 1.2 )
 {
-	static const char* names[][2] = { { "torus", "torus" }, { "knot", "icosphere" }, { "cup", "spoon" },
-									  { "grate", "torus" } };
+	static const char* names[][2] = {
+		{ "torus", "torus" }, { "knot", "icosphere" }, { "cup", "spoon" }, { "grate", "torus" } };
 	std::mt19937 rng( seed );
 	int kind = (int)( seed % 5 );
 	if ( kind < 4 )
@@ -323,6 +324,15 @@ void CheckCorners( const Posed& c, const Recorder& r, const std::string& what )
 	}
 }
 
+// Every expected pair is among the offered ones.
+void ExpectAllOffered( const PairSet& offered, const PairSet& expected, const std::string& what )
+{
+	for ( const auto& p : expected )
+	{
+		EXPECT_TRUE( offered.count( p ) ) << what << ": missed triangles " << p.first << ", " << p.second;
+	}
+}
+
 } // namespace
 
 // Static: every triangle pair within the tolerance is offered, each once, with the corners in
@@ -347,10 +357,7 @@ TEST( PdPairTraversal, OffersEveryPairWithinTheToleranceOnce )
 			PairSet offered = r.Set();
 			EXPECT_EQ( offered.size(), r.order.size() ) << what << ": a pair offered twice";
 			PairSet expected = BruteForcePairs( c.a, c.pa, c.b, c.pb, nullptr, tolerance );
-			for ( const auto& p : expected )
-			{
-				EXPECT_TRUE( offered.count( p ) ) << what << ": missed triangles " << p.first << ", " << p.second;
-			}
+			ExpectAllOffered( offered, expected, what );
 			offeredWithin += (int)expected.size();
 			for ( double f : r.featureReach )
 			{
@@ -389,10 +396,7 @@ TEST( PdPairTraversal, OffersEveryPairTheStepBringsWithinTheTolerance )
 		PairSet offered = r.Set();
 		EXPECT_EQ( offered.size(), r.order.size() ) << what << ": a pair offered twice";
 		PairSet expected = BruteForcePairs( c.a, c.pa, c.b, c.pb, &motion, tolerance );
-		for ( const auto& p : expected )
-		{
-			EXPECT_TRUE( offered.count( p ) ) << what << ": missed triangles " << p.first << ", " << p.second;
-		}
+		ExpectAllOffered( offered, expected, what );
 		within += (int)expected.size();
 		// Translation only: the feature reach is exactly the tolerance plus the travel.
 		if ( seed % 2 == 0 )
@@ -404,10 +408,7 @@ TEST( PdPairTraversal, OffersEveryPairTheStepBringsWithinTheTolerance )
 		}
 		// The static pairs within the tolerance are among the moving traversal's.
 		PairSet still = BruteForcePairs( c.a, c.pa, c.b, c.pb, nullptr, tolerance );
-		for ( const auto& p : still )
-		{
-			EXPECT_TRUE( offered.count( p ) ) << what << ": missed static triangles " << p.first << ", " << p.second;
-		}
+		ExpectAllOffered( offered, still, what );
 		CheckCorners( c, r, what );
 	}
 	EXPECT_GT( within, 50 );
@@ -469,10 +470,7 @@ TEST( PdPairTraversal, ShrunkReachStillOffersEveryPairWithinIt )
 		ASSERT_EQ( tr.Run( c, tolerance, nullptr, &r, &visits ), PD_STATUS_OK ) << c.what;
 		PairSet offered = r.Set();
 		PairSet expected = BruteForcePairs( c.a, c.pa, c.b, c.pb, nullptr, shrunk );
-		for ( const auto& p : expected )
-		{
-			EXPECT_TRUE( offered.count( p ) ) << c.what << ": missed triangles " << p.first << ", " << p.second;
-		}
+		ExpectAllOffered( offered, expected, c.what );
 		within += (int)expected.size();
 		EXPECT_LE( visits, fullVisits ) << c.what;
 		if ( full.order.size() > 20 )
