@@ -82,13 +82,13 @@ pdQuat EdgeDown()
 	return { std::cos( M_PI / 8.0 ), std::sin( M_PI / 8.0 ), 0.0, 0.0 };
 }
 
-class PdInProjection : public ::testing::Test
+// The workspace comes from PdPenetration.
+class PdInProjection : public PdPenetration
 {
 protected:
 	void SetUp() override
 	{
-		ws = pdCreateWorkspace();
-		ASSERT_NE( ws, nullptr );
+		PdPenetration::SetUp();
 		ASSERT_TRUE( smpMakeBox( { 0.5, 0.5, 0.5 }, 1, &a.soup ) && a.Make() );
 		ASSERT_TRUE( AppendBox( &b.soup, kFloorCenter, kFloorHalf ) );
 		ASSERT_TRUE( AppendBox( &b.soup, kWallXCenter, kWallXHalf ) );
@@ -98,8 +98,6 @@ protected:
 		tol = Tolerance( a.mesh, b.mesh );
 		gap = 0.3 * tol;
 	}
-	void TearDown() override { pdDestroyWorkspace( ws ); }
-
 	// The query with A's centre at `center` (o) and rotation r.
 	void Begin( pdVec3 center, pdQuat r = { 1, 0, 0, 0 } )
 	{
@@ -179,7 +177,6 @@ protected:
 		EXPECT_NEAR( v.z, expected.z, eps );
 	}
 
-	pdWorkspace* ws = nullptr;
 	Mesh a, b;
 	double tol = 0.0;
 	double gap = 0.0;

@@ -21,16 +21,10 @@ struct Refined
 	bool iterationLimit;
 };
 
-class PdRefine : public ::testing::Test
+// The workspace comes from PdPenetration.
+class PdRefine : public PdPenetration
 {
 protected:
-	void SetUp() override
-	{
-		ws = pdCreateWorkspace();
-		ASSERT_NE( ws, nullptr );
-	}
-	void TearDown() override { pdDestroyWorkspace( ws ); }
-
 	// A start at xc (StartAt) or from the free translation `from` (StartFrom), refined with the
 	// iteration cap `cap`.
 	Refined Refine( const Mesh& a, const pdTransform& pa, const Mesh& b, const pdTransform& pb, bool outProject,
@@ -107,7 +101,7 @@ protected:
 		return full;
 	}
 
-	pdWorkspace* ws = nullptr;
+	void ExpectExactPdFrom( int faces, pdVec3 slide, int iterations, const char* what );
 };
 
 // A unit cube A centred at cA inside the cube B of side 2 at the origin. The contact space is
@@ -191,20 +185,35 @@ TEST_F( PdRefine, BoxCasesHaveTheAnalyticExactPd )
 	}
 }
 
-// On the optimal face away from its foot: one in-projection lands at the foot, in contact, and
-// the next finds nothing shorter.
-TEST_F( PdRefine, FromTheOptimalFaceReachesTheExactPd )
+// For each box case, the start touching the faces of the `faces` smallest depths (at the
+// offsets `slide` elsewhere) refined: the exact PD after `iterations` iterations, checked as
+// RefineChecked does. One iteration means the first in-projection was no shorter: the start
+// itself stays the bound.
+void PdRefine::ExpectExactPdFrom( int faces, pdVec3 slide, int iterations, const char* what )
 {
 	for ( const BoxCase& c : kBoxCases )
 	{
 		BoxPair p;
 		ASSERT_TRUE( p.Make( c ) );
-		pdVec3 xc = p.Contact( 1, { 0.3, -0.2, 0.25 } );
-		Refined r = RefineChecked( p.a, p.pa, p.b, p.pb, false, xc, "optimal face" );
-		ExpectExactPd( p, r, "optimal face" );
-		EXPECT_EQ( r.iterations, 2 );
-		EXPECT_FALSE( r.iterationLimit );
+		pdVec3 xc = p.Contact( faces, slide );
+		Refined r = RefineChecked( p.a, p.pa, p.b, p.pb, false, xc, what );
+		ExpectExactPd( p, r, what );
+		EXPECT_EQ( r.iterations, iterations ) << what;
+		EXPECT_FALSE( r.iterationLimit ) << what;
+		if ( iterations == 1 )
+		{
+			EXPECT_EQ( r.best.x, xc.x ) << what;
+			EXPECT_EQ( r.best.y, xc.y ) << what;
+			EXPECT_EQ( r.best.z, xc.z ) << what;
+		}
 	}
+}
+
+// On the optimal face away from its foot: one in-projection lands at the foot, in contact, and
+// the next finds nothing shorter.
+TEST_F( PdRefine, FromTheOptimalFaceReachesTheExactPd )
+{
+	ExpectExactPdFrom( 1, { 0.3, -0.2, 0.25 }, 2, "optimal face" );
 }
 
 // On the edge of the contact space between the optimal face and the next (parallel edges of
@@ -212,47 +221,20 @@ TEST_F( PdRefine, FromTheOptimalFaceReachesTheExactPd )
 // out-projection toward o lands on the optimal face, and its plane gives the foot.
 TEST_F( PdRefine, FromAnEdgeOfTheContactSpaceReachesTheExactPd )
 {
-	for ( const BoxCase& c : kBoxCases )
-	{
-		BoxPair p;
-		ASSERT_TRUE( p.Make( c ) );
-		pdVec3 xc = p.Contact( 2, { 0.1, 0.1, 0.1 } );
-		Refined r = RefineChecked( p.a, p.pa, p.b, p.pb, false, xc, "edge" );
-		ExpectExactPd( p, r, "edge" );
-		EXPECT_EQ( r.iterations, 3 );
-	}
+	ExpectExactPdFrom( 2, { 0.1, 0.1, 0.1 }, 3, "edge" );
 }
 
 // At a vertex of the contact space (corner of A against corner of B): as from an edge, through
 // the closest pair's plane along the diagonal.
 TEST_F( PdRefine, FromAVertexOfTheContactSpaceReachesTheExactPd )
 {
-	for ( const BoxCase& c : kBoxCases )
-	{
-		BoxPair p;
-		ASSERT_TRUE( p.Make( c ) );
-		pdVec3 xc = p.Contact( 3, { 0, 0, 0 } );
-		Refined r = RefineChecked( p.a, p.pa, p.b, p.pb, false, xc, "vertex" );
-		ExpectExactPd( p, r, "vertex" );
-		EXPECT_EQ( r.iterations, 3 );
-	}
+	ExpectExactPdFrom( 3, { 0, 0, 0 }, 3, "vertex" );
 }
 
 // At the foot of the optimal face already: the projection is no shorter, the bound stays.
 TEST_F( PdRefine, AtTheExactPdTheBoundStays )
 {
-	for ( const BoxCase& c : kBoxCases )
-	{
-		BoxPair p;
-		ASSERT_TRUE( p.Make( c ) );
-		pdVec3 xc = p.Contact( 1, { 0, 0, 0 } );
-		Refined r = RefineChecked( p.a, p.pa, p.b, p.pb, false, xc, "foot" );
-		EXPECT_EQ( r.iterations, 1 );
-		EXPECT_EQ( r.best.x, xc.x );
-		EXPECT_EQ( r.best.y, xc.y );
-		EXPECT_EQ( r.best.z, xc.z );
-		ExpectExactPd( p, r, "foot" );
-	}
+	ExpectExactPdFrom( 1, { 0, 0, 0 }, 1, "foot" );
 }
 
 // A cap of one iteration stops the refinement from an edge after its first step: the bound is
