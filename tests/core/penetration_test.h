@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Shared by the PolyDepth query's test files (test_penetration.cpp and the stage files
-// test_classify.cpp, test_local_pd.cpp, test_direction_search.cpp): owned meshes, poses, small
-// vector helpers, the pair's contact tolerance and the PdPenetration fixture, which runs a
-// query and checks its answer against the validity oracle.
+// test_classify.cpp, test_local_pd.cpp, test_direction_search.cpp, test_in_projection.cpp,
+// test_refine.cpp): owned meshes, poses, small vector helpers, the pair's contact tolerance,
+// the PdPenetration fixture, which runs a query and checks its answer against the validity
+// oracle, and QueryState, the state of one query for the tests of a single stage.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 #include "oracle.h"
 
 extern "C" {
+#include "penetration_query.h"
 #include "proximity.h"
 #include "repro_io.h"
 #include "shapes.h"
@@ -144,6 +146,86 @@ inline pdPenetrationDef NoExactPath()
 	def.useConvexExactPath = false;
 	return def;
 }
+
+// The state of one PolyDepth query set up as pdComputePenetration sets it up (frames, unit
+// rotations, containment, scale, tolerance, no time budget, the feature, plane and multiplier
+// scratch in the workspace), for driving one stage (pdQuery_BuildPlanes, pdQuery_Refine) by
+// hand. Holds a pointer to its own def: not copyable.
+struct QueryState
+{
+	pdPenetrationDef def = pdDefaultPenetrationDef();
+	pdPdQuery q;
+
+	QueryState() { std::memset( &q, 0, sizeof( q ) ); }
+	QueryState( const QueryState& ) = delete;
+	QueryState& operator=( const QueryState& ) = delete;
+
+	// Change def before Begin.
+	bool Begin( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pdTransform& pb, pdWorkspace* ws )
+	{
+		std::memset( &q, 0, sizeof( q ) );
+		if ( pdValidatePenetrationDef( &def ) != PD_STATUS_OK || pdMakeFrame( &pa, &q.sc.frameA ) != PD_STATUS_OK ||
+			 pdMakeFrame( &pb, &q.sc.frameB ) != PD_STATUS_OK )
+		{
+			return false;
+		}
+		q.sc.meshA = a;
+		q.sc.meshB = b;
+		q.sc.rotationA = Unit( pa.q );
+		q.sc.rotationB = Unit( pb.q );
+		q.sc.containment = def.closedAsSolid && a->closed && b->closed;
+		q.sc.ws = ws;
+		q.def = &def;
+		q.scale = pdPairScale( a, b );
+		q.tol = pdPairTolerance( &def, a, b );
+		q.sc.tolerance = q.tol;
+		q.deadline = INFINITY;
+		if ( !pdBuffer_Reserve( &ws->pdFeatures, 2 * PD_MAX_PD_FEATURES * sizeof( pdContactFeature ), false ) ||
+			 !pdBuffer_Reserve( &ws->pdPlanes, 2 * PD_MAX_PD_FEATURES * sizeof( pdContactPlane ), false ) ||
+			 !pdBuffer_Reserve( &ws->pdScratch, PD_MAX_PD_FEATURES * sizeof( double ), false ) )
+		{
+			return false;
+		}
+		q.features[0] = static_cast<pdContactFeature*>( ws->pdFeatures.data );
+		q.features[1] = q.features[0] + PD_MAX_PD_FEATURES;
+		q.planes = static_cast<pdContactPlane*>( ws->pdPlanes.data );
+		q.memory = q.planes + PD_MAX_PD_FEATURES;
+		q.lambda = static_cast<double*>( ws->pdScratch.data );
+		return true;
+	}
+
+	// xc (A at most touching) as a start leaves it for pdQuery_Refine: its features in the
+	// current slot and xc offered as the bound.
+	bool StartAt( pdVec3 xc )
+	{
+		if ( !pdQuery_GatherFeatures( &q, xc ) )
+		{
+			return false;
+		}
+		pdQuery_Accept( &q );
+		pdQuery_Offer( &q, xc, 0, -1.0 );
+		return true;
+	}
+
+	// A start from the free translation `from`: its out-projection toward o, made current and
+	// offered. False when the sweep found no contact.
+	bool StartFrom( pdVec3 from, pdVec3* outContact )
+	{
+		if ( !pdQuery_OutProject( &q, from, { 0.0, 0.0, 0.0 }, outContact ) )
+		{
+			return false;
+		}
+		pdQuery_Accept( &q );
+		pdQuery_Offer( &q, *outContact, 0, -1.0 );
+		return true;
+	}
+
+	static pdQuat Unit( pdQuat r )
+	{
+		double n = std::sqrt( r.w * r.w + r.x * r.x + r.y * r.y + r.z * r.z );
+		return { r.w / n, r.x / n, r.y / n, r.z / n };
+	}
+};
 
 
 } // namespace penetration_test
