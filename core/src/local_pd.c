@@ -1,97 +1,228 @@
 // SPDX-License-Identifier: MIT
 // Local PDs: after translating A by the global PD d, the contact features are grouped into
-// regions (normals within 15 degrees, points linked within 5% of the size); each region gives
-// its normal n, the depth d . n and a few points spread over it.
+// regions, connected patches of contact with one normal (normals within 15 degrees of the
+// region's seed; contacts connected through shared mesh vertices or points within 5% of the
+// size); each region gives its normal n, the depth d . n and up to PD_MAX_REGION_POINTS points
+// that keep its extent.
 #include "penetration_query.h"
 
-// Groups the features into regions: a feature joins the first region whose normal is within
-// 15 degrees of its own and that holds a feature whose point lies within 5% of the size of its
-// point; otherwise it opens one. region[i] gets the feature's region (-1 for an unusable
-// normal), sums[r] the sum of a region's unit normals. Returns the regions.
-static int pdGroupRegions( const pdContactFeature* const* f, int count, double scale, int* region, pdVec3* sums )
+// Grouping thresholds: a region's normals lie within 15 degrees of its seed's; contacts whose
+// points lie within 5% of the size of each other touch.
+#define PD_REGION_COSINE 0.9659
+#define PD_REGION_LINK 0.05
+
+// The features of one local-PD pass with what grouping needs: each one's unit normal (zero when
+// unusable) and the mesh vertices its feature on A and on B consists of.
+typedef struct pdRegionFeatures
 {
-	int regions = 0;
-	const double cosRegion = 0.9659; // 15 degrees
-	const double link = 0.05 * scale;
+	const pdContactFeature* f[PD_MAX_PD_FEATURES];
+	int count;
+	double scale;
+	pdVec3 normal[PD_MAX_PD_FEATURES];
+	int verticesA[PD_MAX_PD_FEATURES][3];
+	int verticesB[PD_MAX_PD_FEATURES][3];
+} pdRegionFeatures;
+
+// The mesh vertices (welded ids, so a soup's copies of one position are one vertex) of a
+// feature: 1 for a vertex, 2 for an edge, 3 for a face; -1 fills the rest, and all of out for a
+// feature that names no kept triangle (features may come from a caller).
+static void pdFeatureVertices( const pdMesh* mesh, pdFeature feature, int out[3] )
+{
+	out[0] = out[1] = out[2] = -1;
+	if ( feature.triangle < 0 || feature.triangle >= mesh->triangleCount || feature.index < 0 || feature.index > 2 )
+	{
+		return;
+	}
+	int n = feature.type == PD_FEATURE_VERTEX ? 1 : ( feature.type == PD_FEATURE_EDGE ? 2 : 3 );
+	int first = feature.type == PD_FEATURE_FACE ? 0 : feature.index;
+	const int* tri = mesh->triangles[feature.triangle];
+	for ( int k = 0; k < n; ++k )
+	{
+		out[k] = mesh->canonicalVertex[tri[( first + k ) % 3]];
+	}
+}
+
+static bool pdSharesVertex( const int a[3], const int b[3] )
+{
+	for ( int i = 0; i < 3; ++i )
+	{
+		for ( int j = 0; j < 3 && a[i] >= 0; ++j )
+		{
+			if ( a[i] == b[j] )
+			{
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+static void pdRegionFeatures_Init( pdRegionFeatures* rf, const pdMesh* meshA, const pdMesh* meshB,
+								   const pdContactFeature* features, const int* index, int count, double scale )
+{
+	rf->count = count;
+	rf->scale = scale;
 	for ( int i = 0; i < count; ++i )
 	{
+		const pdContactFeature* f = features + index[i];
+		rf->f[i] = f;
+		bool usable = pdIsFiniteVec( f->normal ) && pdLengthSq( f->normal ) >= 0.25;
+		rf->normal[i] = usable ? pdNormalize( f->normal ) : pdV3( 0.0, 0.0, 0.0 );
+		pdFeatureVertices( meshA, f->featureA, rf->verticesA[i] );
+		pdFeatureVertices( meshB, f->featureB, rf->verticesB[i] );
+	}
+}
+
+// Two contacts touch when their features share a vertex of A or of B (a face's contacts all
+// share its vertices, a ring's consecutive ones their edge's) or their points lie close.
+static bool pdFeaturesTouch( const pdRegionFeatures* rf, int i, int j )
+{
+	double link = PD_REGION_LINK * rf->scale;
+	return pdSharesVertex( rf->verticesA[i], rf->verticesA[j] ) ||
+		   pdSharesVertex( rf->verticesB[i], rf->verticesB[j] ) ||
+		   pdDistanceSq( rf->f[i]->pointB, rf->f[j]->pointB ) < link * link;
+}
+
+// Groups the features into regions: connected patches of contact with one normal. Each region
+// grows from its seed (the closest feature not yet grouped) through touching features whose
+// normal lies within 15 degrees of the seed's, so it holds every feature of the patch whatever
+// their order. region[i] gets the feature's region (-1 for an unusable normal), sums[r] the sum
+// of a region's unit normals. Returns the regions.
+static int pdGroupRegions( const pdRegionFeatures* rf, int* region, pdVec3* sums )
+{
+	int members[PD_MAX_PD_FEATURES];
+	int regions = 0;
+	for ( int i = 0; i < rf->count; ++i )
+	{
 		region[i] = -1;
-		if ( !pdIsFiniteVec( f[i]->normal ) || pdLengthSq( f[i]->normal ) < 0.25 )
+	}
+	for ( ;; )
+	{
+		int seed = -1;
+		for ( int i = 0; i < rf->count; ++i )
 		{
-			continue;
-		}
-		pdVec3 n = pdNormalize( f[i]->normal );
-		int found = -1;
-		for ( int r = 0; r < regions && found < 0; ++r )
-		{
-			if ( pdDot( pdNormalize( sums[r] ), n ) < cosRegion )
+			if ( region[i] < 0 && pdLengthSq( rf->normal[i] ) > 0.0 &&
+				 ( seed < 0 || rf->f[i]->distance < rf->f[seed]->distance ) )
 			{
-				continue;
+				seed = i;
 			}
-			for ( int j = 0; j < i; ++j )
+		}
+		if ( seed < 0 )
+		{
+			return regions;
+		}
+		int r = regions++;
+		pdVec3 n = rf->normal[seed];
+		region[seed] = r;
+		sums[r] = n;
+		members[0] = seed;
+		int memberCount = 1;
+		for ( int head = 0; head < memberCount; ++head )
+		{
+			for ( int j = 0; j < rf->count; ++j )
 			{
-				if ( region[j] == r && pdDistanceSq( f[j]->pointB, f[i]->pointB ) < link * link )
+				if ( region[j] < 0 && pdDot( rf->normal[j], n ) >= PD_REGION_COSINE &&
+					 pdFeaturesTouch( rf, members[head], j ) )
 				{
-					found = r;
-					break;
+					region[j] = r;
+					sums[r] = pdAdd( sums[r], rf->normal[j] );
+					members[memberCount++] = j;
 				}
 			}
 		}
-		if ( found < 0 )
-		{
-			found = regions++;
-			sums[found] = pdV3( 0.0, 0.0, 0.0 );
-		}
-		region[i] = found;
-		sums[found] = pdAdd( sums[found], n );
 	}
-	return regions;
 }
 
-// Points spread over region r into local: the closest pair first, then farthest-point
-// sampling. False when the region has no feature.
-static bool pdSpreadPoints( const pdContactFeature* const* f, int count, const int* region, int r, double scale,
-							pdLocalPenetration* local )
+// The distinct points of region r (the closest feature's first) as feature indices in out;
+// returns how many.
+static int pdDistinctPoints( const pdRegionFeatures* rf, const int* region, int r, int* out )
 {
 	int first = -1;
-	for ( int i = 0; i < count; ++i )
+	for ( int i = 0; i < rf->count; ++i )
 	{
-		if ( region[i] == r && ( first < 0 || f[i]->distance < f[first]->distance ) )
+		if ( region[i] == r && ( first < 0 || rf->f[i]->distance < rf->f[first]->distance ) )
 		{
 			first = i;
 		}
 	}
 	if ( first < 0 )
 	{
-		return false;
+		return 0;
 	}
-	local->points[local->pointCount++] = f[first]->pointB;
-	while ( local->pointCount < PD_MAX_REGION_POINTS )
+	int n = 0;
+	out[n++] = first;
+	double same = 1e-24 * rf->scale * rf->scale;
+	for ( int i = 0; i < rf->count; ++i )
 	{
-		int far = -1;
-		double farDist = 0.0;
-		for ( int i = 0; i < count; ++i )
+		bool repeated = region[i] != r;
+		for ( int k = 0; k < n && !repeated; ++k )
 		{
-			if ( region[i] != r )
-			{
-				continue;
-			}
-			double nearest = INFINITY;
-			for ( int k = 0; k < local->pointCount; ++k )
-			{
-				nearest = fmin( nearest, pdDistanceSq( f[i]->pointB, local->points[k] ) );
-			}
-			if ( nearest > farDist )
-			{
-				farDist = nearest;
-				far = i;
-			}
+			repeated = pdDistanceSq( rf->f[i]->pointB, rf->f[out[k]]->pointB ) <= same;
 		}
-		if ( far < 0 || farDist <= 1e-24 * scale * scale )
+		if ( !repeated )
 		{
-			break;
+			out[n++] = i;
 		}
-		local->points[local->pointCount++] = f[far]->pointB;
+	}
+	return n;
+}
+
+// The point of pts (feature indices) farthest along dir (taken or not), or, with dir zero, the
+// one not taken farthest from the points already in local (-1 when every one is taken).
+static int pdFarthestPoint( const pdRegionFeatures* rf, const int* pts, int n, const bool* taken, pdVec3 dir,
+							const pdLocalPenetration* local )
+{
+	bool along = pdLengthSq( dir ) > 0.0;
+	int best = -1;
+	double bestValue = -INFINITY;
+	for ( int k = 0; k < n; ++k )
+	{
+		pdVec3 p = rf->f[pts[k]]->pointB;
+		double value = along ? pdDot( p, dir ) : INFINITY;
+		for ( int j = 0; j < local->pointCount && !along; ++j )
+		{
+			value = fmin( value, pdDistanceSq( p, local->points[j] ) );
+		}
+		if ( ( along || !taken[k] ) && value > bestValue )
+		{
+			bestValue = value;
+			best = k;
+		}
+	}
+	return best;
+}
+
+// A region's points into local: all its distinct points when they fit in PD_MAX_REGION_POINTS,
+// else its extent: the extremes along 8 directions in the region's plane (turned 0.1 rad off
+// the plane's axes, so an edge of a patch parallel to one gives its corner, not a tie), then
+// the points farthest from those already kept. False when the region has no feature.
+static bool pdSpreadPoints( const pdRegionFeatures* rf, const int* region, int r, pdVec3 normal,
+							pdLocalPenetration* local )
+{
+	int pts[PD_MAX_PD_FEATURES];
+	bool taken[PD_MAX_PD_FEATURES] = { false };
+	int n = pdDistinctPoints( rf, region, r, pts );
+	if ( n <= PD_MAX_REGION_POINTS )
+	{
+		for ( int k = 0; k < n; ++k )
+		{
+			local->points[local->pointCount++] = rf->f[pts[k]]->pointB;
+		}
+		return n > 0;
+	}
+	pdVec3 axis = fabs( normal.x ) < 0.57 ? pdV3( 1.0, 0.0, 0.0 ) : pdV3( 0.0, 1.0, 0.0 );
+	pdVec3 u = pdNormalize( pdCross( normal, axis ) );
+	pdVec3 v = pdCross( normal, u );
+	for ( int d = 0; d < 8 + PD_MAX_REGION_POINTS && local->pointCount < PD_MAX_REGION_POINTS; ++d )
+	{
+		double angle = 0.1 + 0.25 * 3.14159265358979323846 * d;
+		pdVec3 dir = d < 8 ? pdAdd( pdScale( u, cos( angle ) ), pdScale( v, sin( angle ) ) ) : pdV3( 0.0, 0.0, 0.0 );
+		int k = pdFarthestPoint( rf, pts, n, taken, dir, local );
+		if ( k >= 0 && ( d >= 8 || !taken[k] ) )
+		{
+			taken[k] = true;
+			local->points[local->pointCount++] = rf->f[pts[k]]->pointB;
+		}
 	}
 	return true;
 }
@@ -119,9 +250,10 @@ static void pdInsertByDepth( pdPenetrationResult* out, const pdLocalPenetration*
 }
 
 // Groups contact features at A + d into regions and gives each its normal n, depth d . n and
-// spread points. index lists the features to use (at most PD_MAX_PD_FEATURES).
-static void pdLocalFromFeatures( const pdContactFeature* features, const int* index, int count, pdVec3 d, double tol,
-								 double scale, pdPenetrationResult* out )
+// points. index lists the features to use (at most PD_MAX_PD_FEATURES).
+static void pdLocalFromFeatures( const pdMesh* meshA, const pdMesh* meshB, const pdContactFeature* features,
+								 const int* index, int count, pdVec3 d, double tol, double scale,
+								 pdPenetrationResult* out )
 {
 	out->localCount = 0;
 	double depthTotal = pdLength( d );
@@ -129,14 +261,11 @@ static void pdLocalFromFeatures( const pdContactFeature* features, const int* in
 	{
 		return;
 	}
-	const pdContactFeature* f[PD_MAX_PD_FEATURES];
-	for ( int i = 0; i < count; ++i )
-	{
-		f[i] = features + index[i];
-	}
+	pdRegionFeatures rf;
+	pdRegionFeatures_Init( &rf, meshA, meshB, features, index, count, scale );
 	int region[PD_MAX_PD_FEATURES];
 	pdVec3 sums[PD_MAX_PD_FEATURES];
-	int regions = pdGroupRegions( f, count, scale, region, sums );
+	int regions = pdGroupRegions( &rf, region, sums );
 	for ( int r = 0; r < regions; ++r )
 	{
 		pdVec3 n = pdNormalize( sums[r] );
@@ -150,7 +279,7 @@ static void pdLocalFromFeatures( const pdContactFeature* features, const int* in
 		local.normal = n;
 		local.depth = depth;
 		local.translation = pdScale( n, depth );
-		if ( pdSpreadPoints( f, count, region, r, scale, &local ) )
+		if ( pdSpreadPoints( &rf, region, r, n, &local ) )
 		{
 			pdInsertByDepth( out, &local );
 		}
@@ -185,7 +314,7 @@ void pdQuery_LocalPenetrations( pdPdQuery* q, pdVec3 d, pdPenetrationResult* out
 	{
 		index[i] = i;
 	}
-	pdLocalFromFeatures( features, index, count, d, q->tol, q->scale, out );
+	pdLocalFromFeatures( q->sc.meshA, q->sc.meshB, features, index, count, d, q->tol, q->scale, out );
 }
 
 pdStatus pdComputeLocalPenetrations( const pdMesh* meshA, const pdMesh* meshB, const pdPenetrationDef* def,
@@ -222,6 +351,6 @@ pdStatus pdComputeLocalPenetrations( const pdMesh* meshA, const pdMesh* meshB, c
 			index[used++] = i;
 		}
 	}
-	pdLocalFromFeatures( features, index, used, ioResult->translation, tol, scale, ioResult );
+	pdLocalFromFeatures( meshA, meshB, features, index, used, ioResult->translation, tol, scale, ioResult );
 	return PD_STATUS_OK;
 }

@@ -262,14 +262,22 @@ static int pdcStablePicks( const pdcRegion* r, int half, double band, int* outIn
 			angle += 0.25 * PD_PI;
 		}
 		pdVec3 dir = pdcPlaneDirection( u, v, angle );
+		// Ties (a face patch's edge along B's axis: every point of it is extreme) go to the
+		// point farthest along the next direction, the edge's corner: the first found could
+		// be the edge's midpoint, or a corner that another direction picks too.
+		pdVec3 next = pdcPlaneDirection( u, v, angle + 0.5 * PD_PI );
 		int best = 0;
-		double bestValue = -DBL_MAX;
+		double bestValue = -DBL_MAX, bestNext = -DBL_MAX;
 		for ( int i = 0; i < r->count; ++i )
 		{
 			double value = pdDot( dir, r->pointB[i] );
-			if ( r->distance[i] <= lowest + band && value > bestValue )
+			double along = pdDot( next, r->pointB[i] );
+			double tie = 1e-9 * ( 1.0 + fabs( value ) );
+			if ( r->distance[i] <= lowest + band &&
+				 ( value > bestValue + tie || ( value >= bestValue - tie && along > bestNext ) ) )
 			{
 				bestValue = value;
+				bestNext = along;
 				best = i;
 			}
 		}

@@ -284,7 +284,8 @@ void pdcGroupFeatures( const pdcPosedPair* at, const pdContactFeature* features,
 }
 
 // One region seed (a normal, no points yet) per local PD; local PDs whose normals agree
-// (regionCosine) share a seed, since the core may report one local PD per contact feature.
+// (regionCosine) share a seed: the plugin's regions are one per normal, so two separate
+// patches with one normal (the core's two local PDs) make one manifold.
 // The points come from the gathering at the contact configuration, which covers the local PDs'
 // own points with their gaps: the core's points count every pair within its tolerance (0.2 mm
 // on a 1 m torus) as touching, and reported at the full depth a slightly tilted resting body

@@ -7,6 +7,22 @@
 
 #include <cstdio>
 
+namespace
+{
+
+// The manifolds of a fresh pair (no history) at the poses, with the default def.
+pdContactManifoldSet GenerateFresh( const pdMesh* a, const pdTransform& poseA, const pdMesh* b,
+									const pdTransform& poseB, pdWorkspace* ws )
+{
+	pdContactPair pair;
+	pdContactPair_Reset( &pair );
+	pdContactManifoldSet set;
+	EXPECT_GE( pdContact_Generate( &pair, a, &poseA, b, &poseB, nullptr, ws, &set ), 0 );
+	return set;
+}
+
+} // namespace
+
 TEST( PdContact, SeparatedCloseContactsHavePositiveDistance )
 {
 	MeshHolder a{ makeBox( 0.2, 0.1, 0.2 ) }, b{ makeBox( 0.5, 0.1, 0.5 ) };
@@ -60,11 +76,7 @@ TEST( PdContact, SlightlyTiltedRingOnAFloorIsNotReportedLevel )
 	pdTransform poseA = at( 0.0, 0.0, 0.0 );
 	poseA.q = quatMul( axisAngle( 2, -2e-4 ), kFlat ); // +x side down
 	poseA.p.y = -1e-4 - lowestRotatedY( torus.mesh, poseA.q );
-	pdTransform poseB = at( 0.0, 0.0, 0.0 );
-	pdContactPair pair;
-	pdContactPair_Reset( &pair );
-	pdContactManifoldSet set;
-	ASSERT_GE( pdContact_Generate( &pair, torus.mesh, &poseA, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
+	pdContactManifoldSet set = GenerateFresh( torus.mesh, poseA, floor.mesh, at( 0.0, 0.0, 0.0 ), ws.ws );
 	ASSERT_EQ( set.state, PD_STATE_PENETRATING );
 	ASSERT_EQ( set.count, 1 );
 	const pdContactManifold& m = set.manifolds[0];
@@ -124,4 +136,33 @@ TEST( PdContact, RingOnAFloorGridGetsOnlyTheFloorNormal )
 				<< "region " << i << " of " << set.count;
 		}
 	}
+}
+
+TEST( PdContact, BoxRestingOnABoxFaceGetsOneManifoldOfItsCorners )
+{
+	// A 0.4 x 0.2 x 0.4 box resting on a 1 x 0.2 x 1 box's top face (y = 0.1): 1 mm in, and
+	// shifted so its footprint overhangs nothing. The contact is one face patch: one manifold
+	// whose 4 points are the footprint's corners.
+	MeshHolder a{ makeBox( 0.2, 0.1, 0.2 ) }, b{ makeBox( 0.5, 0.1, 0.5 ) };
+	WorkspaceHolder ws;
+	const double cx = 0.13, cz = -0.07;
+	pdContactManifoldSet set = GenerateFresh( a.mesh, at( cx, 0.2 - 1e-3, cz ), b.mesh, at( 0.0, 0.0, 0.0 ), ws.ws );
+	ASSERT_EQ( set.state, PD_STATE_PENETRATING );
+	ASSERT_EQ( set.count, 1 ) << "one face patch, one manifold";
+	const pdContactManifold& m = set.manifolds[0];
+	EXPECT_NEAR( m.normal.y, 1.0, 1e-9 );
+	ASSERT_EQ( m.pointCount, 4 );
+	bool corner[4] = { false, false, false, false };
+	for ( int k = 0; k < m.pointCount; ++k )
+	{
+		const pdContactPoint& p = m.points[k];
+		EXPECT_NEAR( p.pointB.y, 0.1, 1e-9 );
+		EXPECT_NEAR( p.distance, -1e-3, 1e-5 );
+		for ( int c = 0; c < 4; ++c )
+		{
+			double x = cx + ( c & 1 ? 0.2 : -0.2 ), z = cz + ( c & 2 ? 0.2 : -0.2 );
+			corner[c] = corner[c] || ( std::fabs( p.pointB.x - x ) < 1e-6 && std::fabs( p.pointB.z - z ) < 1e-6 );
+		}
+	}
+	EXPECT_TRUE( corner[0] && corner[1] && corner[2] && corner[3] ) << "the footprint's 4 corners";
 }

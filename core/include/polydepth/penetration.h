@@ -83,14 +83,20 @@ typedef enum pdPenetrationState
 #define PD_MAX_LOCAL_REGIONS 16
 #define PD_MAX_REGION_POINTS 8
 
-/// One contact region after translating A by the global PD d.
+/// One contact region after translating A by the global PD d: a connected patch of contact
+/// with one normal (its contacts' normals within 15 degrees of each other's seed, connected
+/// through shared mesh vertices of A or B or points within 5% of the smaller bounding-box
+/// diagonal). A face resting on a face is one region however it is tessellated.
 typedef struct pdLocalPenetration
 {
 	pdVec3 normal;   ///< unit, world, on B pointing toward A
 	double depth;    ///< d . normal (>= 0), world units: how deep A was along this normal
 	pdVec3 translation; ///< (d . n) n
-	int pointCount;  ///< contact points in this region
-	pdVec3 points[PD_MAX_REGION_POINTS]; ///< on B's surface, world frame, at the contact configuration
+	int pointCount;  ///< contact points in this region, 1..PD_MAX_REGION_POINTS
+	/// On B's surface, world frame, at the contact configuration, no two equal. All of the
+	/// region's points when they fit (the closest contact first); otherwise its extent: the
+	/// extreme points along 8 directions in the region's plane, then those farthest from them.
+	pdVec3 points[PD_MAX_REGION_POINTS];
 } pdLocalPenetration;
 
 typedef struct pdPenetrationResult
