@@ -100,16 +100,19 @@ std::vector<testViewFrame> testParseTrace( const std::string& trace )
 }
 
 /// Runs `polydepth-sample <args> --view --view-trace --view-capture <capture>` on a new Xvfb
-/// display and types keys into its window.
+/// display and types keys into its window. The display number is searched from one that
+/// depends on the process id: ctest runs the window tests at once, and `xvfb-run -a` started
+/// twice at the same moment can pick the same free number.
 testViewRun testRunView( const std::string& args, const std::string& keys, const std::string& capture )
 {
 	std::string tag = ::testing::TempDir() + "pd_view_" + std::to_string( (long)getpid() );
 	std::string driver = tag + "_drive.sh", trace = tag + "_trace.txt";
 	std::ofstream( driver ) << kDriver;
 	std::remove( capture.c_str() );
-	std::string cmd = std::string( kNoLeakCheck ) + " xvfb-run -a -s '-screen 0 1280x800x24' sh '" + driver + "' '" +
-					  trace + "' '" + keys + "' '" + POLYDEPTH_SAMPLE_PATH + "' " + args +
-					  " --view --view-trace --view-capture '" + capture + "' </dev/null >/dev/null 2>&1";
+	std::string cmd = std::string( kNoLeakCheck ) + " xvfb-run -a -n " + std::to_string( 100 + getpid() % 5000 ) +
+					  " -s '-screen 0 1280x800x24' sh '" + driver + "' '" + trace + "' '" + keys + "' '" +
+					  POLYDEPTH_SAMPLE_PATH + "' " + args + " --view --view-trace --view-capture '" + capture +
+					  "' </dev/null >/dev/null 2>&1";
 	testViewRun run;
 	int status = std::system( cmd.c_str() );
 	if ( status != -1 && WIFEXITED( status ) )
