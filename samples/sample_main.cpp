@@ -38,6 +38,9 @@ struct smpOptions
 	bool json = false;
 	bool hash = false; ///< print only the final state hash (determinism checks across processes)
 	bool showContacts = false;
+	bool viewTrace = false;   ///< --view: one line per frame on stdout (what the frame did)
+	std::string viewCapture;  ///< --view: PNG of the window's framebuffer at viewCaptureStep
+	int viewCaptureStep = 30; ///< the scene step whose frame --view-capture writes
 };
 
 const char* const kUsage =
@@ -46,6 +49,7 @@ const char* const kUsage =
 	"       [--show-contacts] [--shapes torus,knot,grate,cup,spoon,bunny] [--debris N] [--models DIR]\n"
 	"       [--no-sleep] [--margin M] [--skin R] [--penetration-every N] [--substeps N] [--solver-iterations N] [--hash]\n"
 	"       [--record-calls FILE [--record-from S] [--record-steps K]]\n"
+	"       [--view-trace] [--view-capture FILE [--view-capture-step K]]\n"
 	"  debris   mixed concave bodies falling into an open box (default 32 bodies, 600 steps)\n"
 	"  tori     the benchmark: 60 tori of 1,536 triangles, 600 steps of 1/60 s\n"
 	"  ragdoll  ragdolls (11 bodies, 10 joints) tumbling down stairs onto a debris heap (default 4)\n"
@@ -58,7 +62,9 @@ const char* const kUsage =
 	"  --record-calls FILE (PolyDepth) records the plugin calls of steps S..S+K-1 (K 0: to the end) for\n"
 	"         `polydepth-bench contact-replay FILE`, which runs them again outside Bullet\n"
 	"  --view opens a window (drag: orbit, wheel: zoom, space: pause, N: step, C: contacts,\n"
-	"         A: switch algorithm and restart, R: restart, Q/Esc: quit)\n";
+	"         A: switch algorithm and restart, R: restart, Q/Esc: quit)\n"
+	"  --view-trace prints one line per frame (frame, step, algorithm, paused, contacts, keys);\n"
+	"  --view-capture FILE writes the window's frame at step --view-capture-step K (default 30) as PNG\n";
 
 [[noreturn]] void smpBadOption( const std::string& message )
 {
@@ -150,6 +156,12 @@ smpOptions smpParseOptions( int argc, char** argv )
 		}
 		else if ( arg == "--view" )
 			o.view = true;
+		else if ( arg == "--view-trace" )
+			o.viewTrace = true;
+		else if ( arg == "--view-capture" )
+			o.viewCapture = value();
+		else if ( arg == "--view-capture-step" )
+			o.viewCaptureStep = (int)integer( 0, 10000000 );
 		else if ( arg == "--json" )
 			o.json = true;
 		else if ( arg == "--hash" )
@@ -317,6 +329,21 @@ std::string smpLabel( const smpScene& scene )
 	return text;
 }
 
+/// One --view-trace line: "frame" (drawn) or "quit" (the loop ends), the frame's number, the scene
+/// step drawn, the viewer's state, the keys the frame handled (ASCII codes, 27 Escape; "-" none)
+/// and whether the window was closed. Flushed, so that a driver can follow it.
+void smpPrintViewTrace( const char* what, long frame, const smpScene& scene, const smpViewerState& view,
+						const smpWindowInput& input )
+{
+	std::string keys;
+	for ( int k = 0; k < input.keyCount; ++k )
+		keys += ( k > 0 ? "," : "" ) + std::to_string( input.keys[k] );
+	std::printf( "view %s=%ld step=%d algo=%s paused=%d contacts=%d keys=%s closed=%d\n", what, frame,
+				 scene.stepIndex(), smpSceneAlgoName( scene.config().algo ), view.paused ? 1 : 0,
+				 view.showContacts ? 1 : 0, keys.empty() ? "-" : keys.c_str(), input.closed ? 1 : 0 );
+	std::fflush( stdout );
+}
+
 int smpRunView( smpOptions& o )
 {
 	char reason[256] = "";
@@ -332,7 +359,8 @@ int smpRunView( smpOptions& o )
 		return 2;
 	}
 	char error[256] = "";
-	smpRenderer* renderer = smpCreateRenderer( o.width, o.height, 1, error, sizeof( error ) );
+	// The window's own OpenGL context: the process never loads OSMesa (see render/gl_api.h).
+	smpRenderer* renderer = smpWindow_CreateRenderer( window, error, sizeof( error ) );
 	if ( renderer == nullptr )
 	{
 		std::fprintf( stderr, "polydepth-sample: %s\n", error );
@@ -356,6 +384,7 @@ int smpRunView( smpOptions& o )
 	int algorithms = o.config.kind == SMP_SCENE_TORI ? 3 : 2;
 	smpViewer_Init( &view, eye, target, (int)o.config.algo, algorithms, o.showContacts );
 	smpSceneDrawer drawer;
+	bool captured = false;
 	// The loop ends when the window closes or on Q/Esc; each pass is one frame. The input
 	// handling is smpViewer_Update (tested without a window in tests/samples/test_viewer.cpp).
 	for ( long frame = 0; frame < 100000000L; ++frame )
@@ -364,7 +393,11 @@ int smpRunView( smpOptions& o )
 		smpWindow_Poll( window, &input );
 		smpViewerActions act = smpViewer_Update( &view, &input, scene->stepIndex() >= scene->stepCount() );
 		if ( act.quit )
+		{
+			if ( o.viewTrace )
+				smpPrintViewTrace( "quit", frame, *scene, view, input );
 			break;
+		}
 		if ( act.restart )
 		{
 			o.config.algo = (smpSceneAlgo)view.algorithm;
@@ -390,12 +423,23 @@ int smpRunView( smpOptions& o )
 		if ( input.width > 0 && input.height > 0 )
 			smpRenderer_Resize( renderer, input.width, input.height );
 		drawer.draw( renderer, *scene, eye, target, view.showContacts );
-		int w = smpRenderer_GetWidth( renderer ), h = smpRenderer_GetHeight( renderer );
-		std::vector<uint8_t> pixels( smpRenderer_GetPixels( renderer ), smpRenderer_GetPixels( renderer ) + 4 * w * h );
 		const uint8_t white[3] = { 255, 255, 255 };
-		smpDrawLabel( pixels.data(), w, h, 10, 10, ( smpLabel( *scene ) + ( view.paused ? "  (PAUSED)" : "" ) ).c_str(), 2,
-					 white );
-		smpWindow_Present( window, pixels.data(), w, h );
+		smpRenderer_DrawLabel( renderer, 10, 10, ( smpLabel( *scene ) + ( view.paused ? "  (PAUSED)" : "" ) ).c_str(),
+							   2, white );
+		if ( !o.viewCapture.empty() && !captured && scene->stepIndex() == o.viewCaptureStep )
+		{
+			captured = true;
+			char message[512] = "";
+			if ( !smpWritePng( o.viewCapture.c_str(), smpRenderer_ReadPixels( renderer ),
+							   smpRenderer_GetWidth( renderer ), smpRenderer_GetHeight( renderer ), message,
+							   sizeof( message ) ) )
+				std::fprintf( stderr, "polydepth-sample: %s\n", message );
+			else if ( o.viewTrace )
+				std::printf( "view capture step=%d file=%s\n", scene->stepIndex(), o.viewCapture.c_str() );
+		}
+		if ( o.viewTrace )
+			smpPrintViewTrace( "frame", frame, *scene, view, input );
+		smpWindow_SwapBuffers( window );
 	}
 	drawer.clear();
 	smpDestroyRenderer( renderer );

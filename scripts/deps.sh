@@ -6,6 +6,9 @@ POLYDEPTH_PACKAGES=(
   build-essential cmake ninja-build pkg-config clang
   libgtest-dev libbullet-dev libbullet-extras-dev libfcl-dev libccd-dev libassimp-dev
   libosmesa6-dev libglfw3-dev libpng-dev gnuplot-nox ffmpeg
+  # The viewer's window test (tests/samples/test_window.cpp): an X server, Mesa's GLX driver
+  # (llvmpipe), and synthetic key events.
+  xvfb xauth libglx-mesa0 xdotool
 )
 
 polydepth_install_deps() {

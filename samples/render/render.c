@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Off-screen OpenGL (OSMesa) renderer: fixed-function lighting, ground grid, planar shadows
-// with a stencil so that overlapping shadows darken once, overlays, supersampled output.
+// OpenGL renderer: fixed-function lighting, ground grid, planar shadows with a stencil so that
+// overlapping shadows darken once, overlays. It draws through a table of entry points
+// (gl_api.h) into the context it is given: its own off-screen OSMesa context (supersampled and
+// read back after each frame) or a window's current context (the default framebuffer).
 #include "render.h"
-
-#include <GL/gl.h>
-#include <GL/osmesa.h>
+#include "gl_api.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -36,9 +36,11 @@ struct smpRenderMesh
 
 struct smpRenderer
 {
+	smpGl gl;
+	const smpOsMesa* osmesa; // NULL: draws into the context current when it is used
 	OSMesaContext context;
 	int width, height, supersample;
-	uint8_t* buffer; // (width * ss) x (height * ss) RGBA, bottom row first (OSMesa)
+	uint8_t* buffer; // off-screen: (width * ss) x (height * ss) RGBA, bottom row first (OSMesa)
 	uint8_t* pixels; // width x height RGBA, top row first
 	smpRenderFrameDef frame;
 	smpShadowCaster* casters;
@@ -79,9 +81,9 @@ smpRenderFrameDef smpDefaultRenderFrameDef( void )
 static bool smpAllocateBuffers( smpRenderer* r, int width, int height )
 {
 	size_t big = (size_t)width * r->supersample * (size_t)height * r->supersample * 4;
-	uint8_t* buffer = (uint8_t*)malloc( big );
+	uint8_t* buffer = r->osmesa != NULL ? (uint8_t*)malloc( big ) : NULL;
 	uint8_t* pixels = (uint8_t*)calloc( (size_t)width * (size_t)height, 4 );
-	if ( buffer == NULL || pixels == NULL )
+	if ( ( r->osmesa != NULL && buffer == NULL ) || pixels == NULL )
 	{
 		free( buffer );
 		free( pixels );
@@ -96,13 +98,23 @@ static bool smpAllocateBuffers( smpRenderer* r, int width, int height )
 	return true;
 }
 
-smpRenderer* smpCreateRenderer( int width, int height, int supersample, char* error, size_t errorSize )
+static bool smpValidSize( int width, int height, char* error, size_t errorSize )
 {
 	if ( width < 1 || height < 1 || width > 8192 || height > 8192 )
 	{
 		smpSetError( error, errorSize, "image size must be 1..8192 pixels per side" );
-		return NULL;
+		return false;
 	}
+	return true;
+}
+
+smpRenderer* smpCreateRenderer( int width, int height, int supersample, char* error, size_t errorSize )
+{
+	if ( !smpValidSize( width, height, error, errorSize ) )
+		return NULL;
+	const smpOsMesa* osmesa = smpOpenOsMesa( error, errorSize );
+	if ( osmesa == NULL )
+		return NULL;
 	if ( supersample < 1 )
 		supersample = 1;
 	if ( supersample > 4 )
@@ -113,8 +125,10 @@ smpRenderer* smpCreateRenderer( int width, int height, int supersample, char* er
 		smpSetError( error, errorSize, "out of memory" );
 		return NULL;
 	}
+	r->osmesa = osmesa;
+	r->gl = osmesa->gl;
 	r->supersample = supersample;
-	r->context = OSMesaCreateContextExt( OSMESA_RGBA, 24, 8, 0, NULL );
+	r->context = osmesa->CreateContextExt( OSMESA_RGBA, 24, 8, 0, NULL );
 	if ( r->context == NULL )
 	{
 		smpSetError( error, errorSize, "OSMesaCreateContextExt failed (no off-screen OpenGL)" );
@@ -122,10 +136,37 @@ smpRenderer* smpCreateRenderer( int width, int height, int supersample, char* er
 		return NULL;
 	}
 	if ( !smpAllocateBuffers( r, width, height ) ||
-		 !OSMesaMakeCurrent( r->context, r->buffer, GL_UNSIGNED_BYTE, width * supersample, height * supersample ) )
+		 !osmesa->MakeCurrent( r->context, r->buffer, GL_UNSIGNED_BYTE, width * supersample, height * supersample ) )
 	{
 		smpSetError( error, errorSize, "cannot make the off-screen context current" );
 		smpDestroyRenderer( r );
+		return NULL;
+	}
+	r->frame = smpDefaultRenderFrameDef();
+	return r;
+}
+
+smpRenderer* smpCreateContextRenderer( smpRenderGetProc getProc, void* user, int width, int height, char* error,
+									   size_t errorSize )
+{
+	if ( !smpValidSize( width, height, error, errorSize ) )
+		return NULL;
+	smpRenderer* r = (smpRenderer*)calloc( 1, sizeof( smpRenderer ) );
+	if ( r == NULL )
+	{
+		smpSetError( error, errorSize, "out of memory" );
+		return NULL;
+	}
+	r->supersample = 1;
+	if ( !smpLoadGl( &r->gl, getProc, user, error, errorSize ) )
+	{
+		free( r );
+		return NULL;
+	}
+	if ( !smpAllocateBuffers( r, width, height ) )
+	{
+		smpSetError( error, errorSize, "out of memory" );
+		free( r );
 		return NULL;
 	}
 	r->frame = smpDefaultRenderFrameDef();
@@ -136,12 +177,13 @@ void smpDestroyRenderer( smpRenderer* renderer )
 {
 	if ( renderer == NULL )
 		return;
+	const smpOsMesa* osmesa = renderer->osmesa;
 	if ( renderer->context != NULL )
 	{
 		// Release the context first: Mesa keeps the framebuffer of a current context alive.
-		if ( OSMesaGetCurrentContext() == renderer->context )
-			OSMesaMakeCurrent( NULL, NULL, GL_UNSIGNED_BYTE, 0, 0 );
-		OSMesaDestroyContext( renderer->context );
+		if ( osmesa->GetCurrentContext() == renderer->context )
+			osmesa->MakeCurrent( NULL, NULL, GL_UNSIGNED_BYTE, 0, 0 );
+		osmesa->DestroyContext( renderer->context );
 	}
 	free( renderer->buffer );
 	free( renderer->pixels );
@@ -158,8 +200,11 @@ bool smpRenderer_Resize( smpRenderer* renderer, int width, int height )
 		return true;
 	if ( !smpAllocateBuffers( renderer, width, height ) )
 		return false;
+	if ( renderer->osmesa == NULL )
+		return true;
 	int ss = renderer->supersample;
-	return OSMesaMakeCurrent( renderer->context, renderer->buffer, GL_UNSIGNED_BYTE, width * ss, height * ss ) != 0;
+	return renderer->osmesa->MakeCurrent( renderer->context, renderer->buffer, GL_UNSIGNED_BYTE, width * ss,
+										  height * ss ) != 0;
 }
 
 int smpRenderer_GetWidth( const smpRenderer* renderer )
@@ -201,7 +246,7 @@ static bool smpNormalize( double v[3] )
 }
 
 smpRenderMesh* smpCreateRenderMesh( const double* vertices, int vertexCount, const uint32_t* indices, int triangleCount,
-								  double creaseDegrees )
+									double creaseDegrees )
 {
 	if ( vertices == NULL || indices == NULL || vertexCount < 1 || triangleCount < 1 )
 		return NULL;
@@ -386,49 +431,50 @@ void smpRenderer_Begin( smpRenderer* renderer, const smpRenderFrameDef* def )
 	const smpRenderFrameDef* f = &r->frame;
 	int ss = r->supersample;
 	int w = r->width * ss, h = r->height * ss;
-	OSMesaMakeCurrent( r->context, r->buffer, GL_UNSIGNED_BYTE, w, h );
+	if ( r->osmesa != NULL )
+		r->osmesa->MakeCurrent( r->context, r->buffer, GL_UNSIGNED_BYTE, w, h );
 
-	glViewport( 0, 0, w, h );
-	glClearColor( f->background[0], f->background[1], f->background[2], 1.0f );
-	glClearStencil( 0 );
-	glClearDepth( 1.0 );
-	glClear( GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT );
-	glDisable( GL_STENCIL_TEST );
-	glDisable( GL_BLEND );
+	r->gl.Viewport( 0, 0, w, h );
+	r->gl.ClearColor( f->background[0], f->background[1], f->background[2], 1.0f );
+	r->gl.ClearStencil( 0 );
+	r->gl.ClearDepth( 1.0 );
+	r->gl.Clear( GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT );
+	r->gl.Disable( GL_STENCIL_TEST );
+	r->gl.Disable( GL_BLEND );
 
 	// Sky: a vertical gradient behind everything.
-	glMatrixMode( GL_PROJECTION );
-	glLoadIdentity();
-	glMatrixMode( GL_MODELVIEW );
-	glLoadIdentity();
-	glDisable( GL_DEPTH_TEST );
-	glDisable( GL_LIGHTING );
-	glDisable( GL_CULL_FACE );
-	glShadeModel( GL_SMOOTH );
-	glBegin( GL_QUADS );
-	glColor3f( 0.93f, 0.94f, 0.96f );
-	glVertex2f( -1.0f, -1.0f );
-	glVertex2f( 1.0f, -1.0f );
-	glColor3f( f->background[0], f->background[1], f->background[2] );
-	glVertex2f( 1.0f, 1.0f );
-	glVertex2f( -1.0f, 1.0f );
-	glEnd();
+	r->gl.MatrixMode( GL_PROJECTION );
+	r->gl.LoadIdentity();
+	r->gl.MatrixMode( GL_MODELVIEW );
+	r->gl.LoadIdentity();
+	r->gl.Disable( GL_DEPTH_TEST );
+	r->gl.Disable( GL_LIGHTING );
+	r->gl.Disable( GL_CULL_FACE );
+	r->gl.ShadeModel( GL_SMOOTH );
+	r->gl.Begin( GL_QUADS );
+	r->gl.Color3f( 0.93f, 0.94f, 0.96f );
+	r->gl.Vertex2f( -1.0f, -1.0f );
+	r->gl.Vertex2f( 1.0f, -1.0f );
+	r->gl.Color3f( f->background[0], f->background[1], f->background[2] );
+	r->gl.Vertex2f( 1.0f, 1.0f );
+	r->gl.Vertex2f( -1.0f, 1.0f );
+	r->gl.End();
 
 	// Camera.
 	double aspect = (double)r->width / (double)r->height;
 	double zNear = 0.1, zFar = 200.0;
 	double fov = f->fovY > 1.0 && f->fovY < 170.0 ? f->fovY : 40.0;
 	double top = zNear * tan( 0.5 * fov * SMP_RENDER_PI / 180.0 );
-	glMatrixMode( GL_PROJECTION );
-	glLoadIdentity();
-	glFrustum( -top * aspect, top * aspect, -top, top, zNear, zFar );
+	r->gl.MatrixMode( GL_PROJECTION );
+	r->gl.LoadIdentity();
+	r->gl.Frustum( -top * aspect, top * aspect, -top, top, zNear, zFar );
 	double view[16];
 	double up[3] = { f->up[0], f->up[1], f->up[2] };
 	if ( smpDot( up, up ) <= 0.0 )
 		up[1] = 1.0;
 	smpLookAt( f->eye, f->target, up, view );
-	glMatrixMode( GL_MODELVIEW );
-	glLoadMatrixd( view );
+	r->gl.MatrixMode( GL_MODELVIEW );
+	r->gl.LoadMatrixd( view );
 
 	// Lights in world space: a key light along lightDir and a dim fill from the other side.
 	double l[3] = { -f->lightDir[0], -f->lightDir[1], -f->lightDir[2] };
@@ -445,61 +491,61 @@ void smpRenderer_Begin( smpRenderer* renderer, const smpRenderFrameDef* def )
 	GLfloat specular[4] = { 0.25f, 0.25f, 0.25f, 1.0f };
 	GLfloat none[4] = { 0.0f, 0.0f, 0.0f, 1.0f };
 	GLfloat ambient[4] = { 0.30f, 0.30f, 0.32f, 1.0f };
-	glLightfv( GL_LIGHT0, GL_POSITION, keyPos );
-	glLightfv( GL_LIGHT0, GL_DIFFUSE, keyDiffuse );
-	glLightfv( GL_LIGHT0, GL_SPECULAR, specular );
-	glLightfv( GL_LIGHT0, GL_AMBIENT, none );
-	glLightfv( GL_LIGHT1, GL_POSITION, fillPos );
-	glLightfv( GL_LIGHT1, GL_DIFFUSE, fillDiffuse );
-	glLightfv( GL_LIGHT1, GL_SPECULAR, none );
-	glLightfv( GL_LIGHT1, GL_AMBIENT, none );
-	glLightModelfv( GL_LIGHT_MODEL_AMBIENT, ambient );
-	glEnable( GL_LIGHT0 );
-	glEnable( GL_LIGHT1 );
-	glEnable( GL_NORMALIZE );
-	glColorMaterial( GL_FRONT_AND_BACK, GL_AMBIENT_AND_DIFFUSE );
-	glEnable( GL_COLOR_MATERIAL );
-	glMaterialfv( GL_FRONT_AND_BACK, GL_SPECULAR, specular );
-	glMaterialf( GL_FRONT_AND_BACK, GL_SHININESS, 24.0f );
-	glEnable( GL_DEPTH_TEST );
-	glDepthFunc( GL_LEQUAL );
+	r->gl.Lightfv( GL_LIGHT0, GL_POSITION, keyPos );
+	r->gl.Lightfv( GL_LIGHT0, GL_DIFFUSE, keyDiffuse );
+	r->gl.Lightfv( GL_LIGHT0, GL_SPECULAR, specular );
+	r->gl.Lightfv( GL_LIGHT0, GL_AMBIENT, none );
+	r->gl.Lightfv( GL_LIGHT1, GL_POSITION, fillPos );
+	r->gl.Lightfv( GL_LIGHT1, GL_DIFFUSE, fillDiffuse );
+	r->gl.Lightfv( GL_LIGHT1, GL_SPECULAR, none );
+	r->gl.Lightfv( GL_LIGHT1, GL_AMBIENT, none );
+	r->gl.LightModelfv( GL_LIGHT_MODEL_AMBIENT, ambient );
+	r->gl.Enable( GL_LIGHT0 );
+	r->gl.Enable( GL_LIGHT1 );
+	r->gl.Enable( GL_NORMALIZE );
+	r->gl.ColorMaterial( GL_FRONT_AND_BACK, GL_AMBIENT_AND_DIFFUSE );
+	r->gl.Enable( GL_COLOR_MATERIAL );
+	r->gl.Materialfv( GL_FRONT_AND_BACK, GL_SPECULAR, specular );
+	r->gl.Materialf( GL_FRONT_AND_BACK, GL_SHININESS, 24.0f );
+	r->gl.Enable( GL_DEPTH_TEST );
+	r->gl.DepthFunc( GL_LEQUAL );
 
 	// Ground just below y = groundY, so that floors of the scene at exactly groundY win.
 	double s = f->groundHalfSize > 0.0 ? f->groundHalfSize : 12.0;
 	double gy = f->groundY;
-	glEnable( GL_LIGHTING );
-	glColor3f( 0.80f, 0.80f, 0.78f );
-	glBegin( GL_QUADS );
-	glNormal3f( 0.0f, 1.0f, 0.0f );
-	glVertex3d( -s, gy - 0.004, s );
-	glVertex3d( s, gy - 0.004, s );
-	glVertex3d( s, gy - 0.004, -s );
-	glVertex3d( -s, gy - 0.004, -s );
-	glEnd();
-	glDisable( GL_LIGHTING );
+	r->gl.Enable( GL_LIGHTING );
+	r->gl.Color3f( 0.80f, 0.80f, 0.78f );
+	r->gl.Begin( GL_QUADS );
+	r->gl.Normal3f( 0.0f, 1.0f, 0.0f );
+	r->gl.Vertex3d( -s, gy - 0.004, s );
+	r->gl.Vertex3d( s, gy - 0.004, s );
+	r->gl.Vertex3d( s, gy - 0.004, -s );
+	r->gl.Vertex3d( -s, gy - 0.004, -s );
+	r->gl.End();
+	r->gl.Disable( GL_LIGHTING );
 	if ( f->gridSpacing > 0.0 )
 	{
 		int n = (int)floor( s / f->gridSpacing );
 		if ( n > 500 )
 			n = 500;
-		glLineWidth( (GLfloat)ss );
-		glColor3f( 0.62f, 0.62f, 0.62f );
-		glBegin( GL_LINES );
+		r->gl.LineWidth( (GLfloat)ss );
+		r->gl.Color3f( 0.62f, 0.62f, 0.62f );
+		r->gl.Begin( GL_LINES );
 		for ( int i = -n; i <= n; ++i )
 		{
 			double c = i * f->gridSpacing;
-			glVertex3d( c, gy + 0.001, -s );
-			glVertex3d( c, gy + 0.001, s );
-			glVertex3d( -s, gy + 0.001, c );
-			glVertex3d( s, gy + 0.001, c );
+			r->gl.Vertex3d( c, gy + 0.001, -s );
+			r->gl.Vertex3d( c, gy + 0.001, s );
+			r->gl.Vertex3d( -s, gy + 0.001, c );
+			r->gl.Vertex3d( s, gy + 0.001, c );
 		}
-		glEnd();
+		r->gl.End();
 	}
-	glEnable( GL_LIGHTING );
+	r->gl.Enable( GL_LIGHTING );
 }
 
-void smpRenderer_DrawMesh( smpRenderer* renderer, const smpRenderMesh* mesh, const smpRenderPose* pose, const float rgb[3],
-						  unsigned flags )
+void smpRenderer_DrawMesh( smpRenderer* renderer, const smpRenderMesh* mesh, const smpRenderPose* pose,
+						   const float rgb[3], unsigned flags )
 {
 	if ( mesh == NULL || pose == NULL )
 		return;
@@ -508,32 +554,33 @@ void smpRenderer_DrawMesh( smpRenderer* renderer, const smpRenderMesh* mesh, con
 	smpPoseMatrix( pose, model );
 	bool twoSided = ( flags & SMP_RENDER_TWO_SIDED ) != 0;
 	if ( twoSided )
-		glDisable( GL_CULL_FACE );
+		r->gl.Disable( GL_CULL_FACE );
 	else
 	{
-		glEnable( GL_CULL_FACE );
-		glCullFace( GL_BACK );
+		r->gl.Enable( GL_CULL_FACE );
+		r->gl.CullFace( GL_BACK );
 	}
-	glLightModeli( GL_LIGHT_MODEL_TWO_SIDE, twoSided ? GL_TRUE : GL_FALSE );
-	glEnable( GL_LIGHTING );
-	glColor3f( rgb[0], rgb[1], rgb[2] );
-	glPushMatrix();
-	glMultMatrixd( model );
-	glEnableClientState( GL_VERTEX_ARRAY );
-	glEnableClientState( GL_NORMAL_ARRAY );
-	glVertexPointer( 3, GL_FLOAT, 0, mesh->positions );
-	glNormalPointer( GL_FLOAT, 0, mesh->normals );
-	glDrawArrays( GL_TRIANGLES, 0, 3 * mesh->triangleCount );
-	glDisableClientState( GL_NORMAL_ARRAY );
-	glDisableClientState( GL_VERTEX_ARRAY );
-	glPopMatrix();
+	r->gl.LightModeli( GL_LIGHT_MODEL_TWO_SIDE, twoSided ? GL_TRUE : GL_FALSE );
+	r->gl.Enable( GL_LIGHTING );
+	r->gl.Color3f( rgb[0], rgb[1], rgb[2] );
+	r->gl.PushMatrix();
+	r->gl.MultMatrixd( model );
+	r->gl.EnableClientState( GL_VERTEX_ARRAY );
+	r->gl.EnableClientState( GL_NORMAL_ARRAY );
+	r->gl.VertexPointer( 3, GL_FLOAT, 0, mesh->positions );
+	r->gl.NormalPointer( GL_FLOAT, 0, mesh->normals );
+	r->gl.DrawArrays( GL_TRIANGLES, 0, 3 * mesh->triangleCount );
+	r->gl.DisableClientState( GL_NORMAL_ARRAY );
+	r->gl.DisableClientState( GL_VERTEX_ARRAY );
+	r->gl.PopMatrix();
 
 	if ( ( flags & SMP_RENDER_CAST_SHADOW ) != 0 && r->frame.shadows )
 	{
 		if ( r->casterCount == r->casterCapacity )
 		{
 			int capacity = r->casterCapacity > 0 ? 2 * r->casterCapacity : 64;
-			smpShadowCaster* grown = (smpShadowCaster*)realloc( r->casters, (size_t)capacity * sizeof( smpShadowCaster ) );
+			smpShadowCaster* grown =
+				(smpShadowCaster*)realloc( r->casters, (size_t)capacity * sizeof( smpShadowCaster ) );
 			if ( grown == NULL )
 				return;
 			r->casters = grown;
@@ -600,61 +647,64 @@ void smpRenderer_End( smpRenderer* renderer )
 		P[6] = -L[2] / L[1];
 		P[14] = L[2] / L[1] * h;
 		P[15] = 1.0;
-		glDisable( GL_LIGHTING );
-		glDisable( GL_CULL_FACE );
-		glEnable( GL_BLEND );
-		glBlendFunc( GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA );
-		glDepthMask( GL_FALSE );
-		glEnable( GL_STENCIL_TEST );
-		glStencilFunc( GL_EQUAL, 0, 0xff );
-		glStencilOp( GL_KEEP, GL_KEEP, GL_INCR );
-		glColor4f( 0.05f, 0.06f, 0.10f, 0.38f );
-		glEnableClientState( GL_VERTEX_ARRAY );
+		r->gl.Disable( GL_LIGHTING );
+		r->gl.Disable( GL_CULL_FACE );
+		r->gl.Enable( GL_BLEND );
+		r->gl.BlendFunc( GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA );
+		r->gl.DepthMask( GL_FALSE );
+		r->gl.Enable( GL_STENCIL_TEST );
+		r->gl.StencilFunc( GL_EQUAL, 0, 0xff );
+		r->gl.StencilOp( GL_KEEP, GL_KEEP, GL_INCR );
+		r->gl.Color4f( 0.05f, 0.06f, 0.10f, 0.38f );
+		r->gl.EnableClientState( GL_VERTEX_ARRAY );
 		for ( int i = 0; i < r->casterCount; ++i )
 		{
-			glPushMatrix();
-			glMultMatrixd( P );
-			glMultMatrixd( r->casters[i].model );
-			glVertexPointer( 3, GL_FLOAT, 0, r->casters[i].mesh->positions );
-			glDrawArrays( GL_TRIANGLES, 0, 3 * r->casters[i].mesh->triangleCount );
-			glPopMatrix();
+			r->gl.PushMatrix();
+			r->gl.MultMatrixd( P );
+			r->gl.MultMatrixd( r->casters[i].model );
+			r->gl.VertexPointer( 3, GL_FLOAT, 0, r->casters[i].mesh->positions );
+			r->gl.DrawArrays( GL_TRIANGLES, 0, 3 * r->casters[i].mesh->triangleCount );
+			r->gl.PopMatrix();
 		}
-		glDisableClientState( GL_VERTEX_ARRAY );
-		glDisable( GL_STENCIL_TEST );
-		glDepthMask( GL_TRUE );
-		glDisable( GL_BLEND );
+		r->gl.DisableClientState( GL_VERTEX_ARRAY );
+		r->gl.Disable( GL_STENCIL_TEST );
+		r->gl.DepthMask( GL_TRUE );
+		r->gl.Disable( GL_BLEND );
 	}
 
 	if ( r->overlayCount > 0 )
 	{
-		glDisable( GL_LIGHTING );
-		glDisable( GL_DEPTH_TEST );
-		glLineWidth( 1.5f * (float)ss );
-		glBegin( GL_LINES );
+		r->gl.Disable( GL_LIGHTING );
+		r->gl.Disable( GL_DEPTH_TEST );
+		r->gl.LineWidth( 1.5f * (float)ss );
+		r->gl.Begin( GL_LINES );
 		for ( int i = 0; i < r->overlayCount; ++i )
 		{
 			const smpOverlay* o = r->overlays + i;
 			if ( o->size > 0.0f )
 				continue;
-			glColor3f( o->rgb[0], o->rgb[1], o->rgb[2] );
-			glVertex3dv( o->a );
-			glVertex3dv( o->b );
+			r->gl.Color3f( o->rgb[0], o->rgb[1], o->rgb[2] );
+			r->gl.Vertex3dv( o->a );
+			r->gl.Vertex3dv( o->b );
 		}
-		glEnd();
+		r->gl.End();
 		for ( int i = 0; i < r->overlayCount; ++i )
 		{
 			const smpOverlay* o = r->overlays + i;
 			if ( o->size <= 0.0f )
 				continue;
-			glPointSize( o->size * (float)ss );
-			glBegin( GL_POINTS );
-			glColor3f( o->rgb[0], o->rgb[1], o->rgb[2] );
-			glVertex3dv( o->a );
-			glEnd();
+			r->gl.PointSize( o->size * (float)ss );
+			r->gl.Begin( GL_POINTS );
+			r->gl.Color3f( o->rgb[0], o->rgb[1], o->rgb[2] );
+			r->gl.Vertex3dv( o->a );
+			r->gl.End();
 		}
-		glEnable( GL_DEPTH_TEST );
+		r->gl.Enable( GL_DEPTH_TEST );
 	}
-	glFinish();
+	// A window's frame stays in its back buffer until it is swapped or read back.
+	if ( r->osmesa == NULL )
+		return;
+	r->gl.Finish();
 
 	// Box filter ss x ss and flip to top row first.
 	int bw = r->width * ss;
@@ -684,8 +734,77 @@ void smpRenderer_End( smpRenderer* renderer )
 	}
 }
 
+// Flips rows of a width x rows RGBA block in place (bottom-first <-> top-first).
+static void smpFlipRows( uint8_t* rgba, int width, int rows )
+{
+	size_t stride = (size_t)width * 4;
+	uint8_t* swap = (uint8_t*)malloc( stride );
+	if ( swap == NULL )
+		return;
+	for ( int y = 0; y < rows / 2; ++y )
+	{
+		uint8_t* a = rgba + (size_t)y * stride;
+		uint8_t* b = rgba + (size_t)( rows - 1 - y ) * stride;
+		memcpy( swap, a, stride );
+		memcpy( a, b, stride );
+		memcpy( b, swap, stride );
+	}
+	free( swap );
+}
+
+const uint8_t* smpRenderer_ReadPixels( smpRenderer* renderer )
+{
+	smpRenderer* r = renderer;
+	if ( r->osmesa != NULL )
+		return r->pixels;
+	r->gl.ReadBuffer( GL_BACK );
+	r->gl.PixelStorei( GL_PACK_ALIGNMENT, 1 );
+	r->gl.ReadPixels( 0, 0, r->width, r->height, GL_RGBA, GL_UNSIGNED_BYTE, r->pixels );
+	smpFlipRows( r->pixels, r->width, r->height );
+	for ( size_t i = 0; i < (size_t)r->width * r->height; ++i )
+		r->pixels[4 * i + 3] = 255;
+	return r->pixels;
+}
+
+void smpRenderer_DrawLabel( smpRenderer* renderer, int x, int y, const char* text, int scale, const uint8_t rgb[3] )
+{
+	smpRenderer* r = renderer;
+	if ( r->osmesa != NULL )
+	{
+		smpDrawLabel( r->pixels, r->width, r->height, x, y, text, scale, rgb );
+		return;
+	}
+	// Window: read the band of rows the label covers (glyphs are 7 rows, the shade one more
+	// scale below), write the label into it on the CPU and draw the band back.
+	if ( scale < 1 )
+		scale = 1;
+	int top = y < 0 ? 0 : y;
+	int bottom = y + 8 * scale < r->height ? y + 8 * scale : r->height;
+	int rows = bottom - top;
+	if ( rows <= 0 || text == NULL )
+		return;
+	uint8_t* band = (uint8_t*)malloc( (size_t)r->width * (size_t)rows * 4 );
+	if ( band == NULL )
+		return;
+	int glY = r->height - bottom;
+	r->gl.ReadBuffer( GL_BACK );
+	r->gl.PixelStorei( GL_PACK_ALIGNMENT, 1 );
+	r->gl.PixelStorei( GL_UNPACK_ALIGNMENT, 1 );
+	r->gl.ReadPixels( 0, glY, r->width, rows, GL_RGBA, GL_UNSIGNED_BYTE, band );
+	smpFlipRows( band, r->width, rows );
+	smpDrawLabel( band, r->width, rows, x, y - top, text, scale, rgb );
+	smpFlipRows( band, r->width, rows );
+	r->gl.Disable( GL_DEPTH_TEST );
+	r->gl.Disable( GL_BLEND );
+	r->gl.Disable( GL_STENCIL_TEST );
+	r->gl.WindowPos2i( 0, glY );
+	r->gl.DrawPixels( r->width, rows, GL_RGBA, GL_UNSIGNED_BYTE, band );
+	r->gl.Enable( GL_DEPTH_TEST );
+	free( band );
+}
+
 void smpComposeSheet( const uint8_t* const* tiles, int tileCount, int tileWidth, int tileHeight, int columns, int pad,
-					 uint8_t* outRgba, int* outWidth, int* outHeight )
+					  uint8_t* outRgba, int* outWidth, int* outHeight )
 {
 	if ( columns < 1 )
 		columns = 1;

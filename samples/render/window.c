@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Interactive window (GLFW): shows frames rendered off-screen by the same renderer, and
-// reports mouse drags, wheel and key presses. Without GLFW or a display it says so.
+// Interactive window (GLFW): an OpenGL 2.1 context that the renderer draws into with the same
+// code as off-screen (smpWindow_CreateRenderer), and mouse drags, wheel and key presses.
+// Without GLFW or a display it says so.
 #include "render.h"
 
 #include <stdio.h>
@@ -32,20 +33,9 @@ bool smpWindowAvailable( char* reason, size_t reasonSize )
 
 #include <GLFW/glfw3.h>
 
-typedef void ( *smpGlViewportFcn )( GLint, GLint, GLsizei, GLsizei );
-typedef void ( *smpGlClearFcn )( GLbitfield );
-typedef void ( *smpGlWindowPosFcn )( GLint, GLint );
-typedef void ( *smpGlPixelZoomFcn )( GLfloat, GLfloat );
-typedef void ( *smpGlDrawPixelsFcn )( GLsizei, GLsizei, GLenum, GLenum, const void* );
-
 struct smpWindow
 {
 	GLFWwindow* window;
-	smpGlViewportFcn viewport;
-	smpGlClearFcn clear;
-	smpGlWindowPosFcn windowPos;
-	smpGlPixelZoomFcn pixelZoom;
-	smpGlDrawPixelsFcn drawPixels;
 	double lastX, lastY;
 	double scroll;
 	int keys[16];
@@ -79,8 +69,12 @@ smpWindow* smpCreateWindow( int width, int height, const char* title, char* erro
 			snprintf( error, errorSize, "cannot open a window: glfwInit failed (is the display reachable?)" );
 		return NULL;
 	}
+	// The renderer is fixed-function OpenGL: a 2.1 context (a compatibility one where newer
+	// versions exist), 4x multisampling in place of the off-screen supersampling.
+	glfwWindowHint( GLFW_CLIENT_API, GLFW_OPENGL_API );
 	glfwWindowHint( GLFW_CONTEXT_VERSION_MAJOR, 2 );
 	glfwWindowHint( GLFW_CONTEXT_VERSION_MINOR, 1 );
+	glfwWindowHint( GLFW_SAMPLES, 4 );
 	smpWindow* w = (smpWindow*)calloc( 1, sizeof( smpWindow ) );
 	if ( w != NULL )
 		w->window = glfwCreateWindow( width, height, title, NULL, NULL );
@@ -94,19 +88,6 @@ smpWindow* smpCreateWindow( int width, int height, const char* title, char* erro
 	}
 	glfwMakeContextCurrent( w->window );
 	glfwSwapInterval( 1 );
-	w->viewport = (smpGlViewportFcn)glfwGetProcAddress( "glViewport" );
-	w->clear = (smpGlClearFcn)glfwGetProcAddress( "glClear" );
-	w->windowPos = (smpGlWindowPosFcn)glfwGetProcAddress( "glWindowPos2i" );
-	w->pixelZoom = (smpGlPixelZoomFcn)glfwGetProcAddress( "glPixelZoom" );
-	w->drawPixels = (smpGlDrawPixelsFcn)glfwGetProcAddress( "glDrawPixels" );
-	if ( w->viewport == NULL || w->clear == NULL || w->windowPos == NULL || w->pixelZoom == NULL ||
-		 w->drawPixels == NULL )
-	{
-		if ( error != NULL && errorSize > 0 )
-			snprintf( error, errorSize, "cannot open a window: the window's OpenGL lacks glDrawPixels/glWindowPos2i" );
-		smpDestroyWindow( w );
-		return NULL;
-	}
 	glfwSetWindowUserPointer( w->window, w );
 	glfwSetKeyCallback( w->window, smpKeyCallback );
 	glfwSetScrollCallback( w->window, smpScrollCallback );
@@ -124,17 +105,21 @@ void smpDestroyWindow( smpWindow* window )
 	glfwTerminate();
 }
 
-void smpWindow_Present( smpWindow* window, const uint8_t* rgba, int width, int height )
+static void* smpWindowGetProc( void* user, const char* name )
+{
+	return (void*)glfwGetProcAddress( name );
+}
+
+smpRenderer* smpWindow_CreateRenderer( smpWindow* window, char* error, size_t errorSize )
 {
 	glfwMakeContextCurrent( window->window );
 	int fw = 0, fh = 0;
 	glfwGetFramebufferSize( window->window, &fw, &fh );
-	window->viewport( 0, 0, fw, fh );
-	window->clear( GL_COLOR_BUFFER_BIT );
-	// Our rows run top to bottom: start at the top-left corner and draw downwards.
-	window->windowPos( 0, height < fh ? height : fh );
-	window->pixelZoom( 1.0f, -1.0f );
-	window->drawPixels( width, height, GL_RGBA, GL_UNSIGNED_BYTE, rgba );
+	return smpCreateContextRenderer( smpWindowGetProc, NULL, fw, fh, error, errorSize );
+}
+
+void smpWindow_SwapBuffers( smpWindow* window )
+{
 	glfwSwapBuffers( window->window );
 }
 
@@ -175,7 +160,13 @@ smpWindow* smpCreateWindow( int width, int height, const char* title, char* erro
 
 void smpDestroyWindow( smpWindow* window ) {}
 
-void smpWindow_Present( smpWindow* window, const uint8_t* rgba, int width, int height ) {}
+smpRenderer* smpWindow_CreateRenderer( smpWindow* window, char* error, size_t errorSize )
+{
+	smpWindowAvailable( error, errorSize );
+	return NULL;
+}
+
+void smpWindow_SwapBuffers( smpWindow* window ) {}
 
 void smpWindow_Poll( smpWindow* window, smpWindowInput* outInput )
 {
