@@ -131,10 +131,8 @@ static pdStatus pdFail( pdPenetrationResult* out, pdStatus status, double startM
 	return pdFinish( out, status, startMs );
 }
 
-// Meshes, frames, tolerance, budget and the scratch of two feature sets, the planes and the
-// multipliers. q must be zeroed.
-static pdStatus pdQuery_Begin( pdPdQuery* q, const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-							   const pdTransform* poseB, const pdPenetrationDef* def, pdWorkspace* ws, double startMs )
+pdStatus pdQuery_Begin( pdPdQuery* q, const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+						const pdTransform* poseB, const pdPenetrationDef* def, pdWorkspace* ws, double startMs )
 {
 	pdStatus status = pdMakeFrame( poseA, &q->sc.frameA );
 	if ( status == PD_STATUS_OK )

@@ -47,6 +47,12 @@ typedef struct pdPdQuery
 } pdPdQuery;
 
 /// The pair's size: the smaller bounding-box diagonal, 1 for degenerate meshes.
+/// Sets up a query: meshes, frames, tolerance, budget (from startMs, pdNowMs() time) and the
+/// workspace scratch of two feature sets, the planes and the multipliers. q must be zeroed and
+/// def validated.
+pdStatus pdQuery_Begin( pdPdQuery* q, const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+						const pdTransform* poseB, const pdPenetrationDef* def, pdWorkspace* ws, double startMs );
+
 double pdPairScale( const pdMesh* meshA, const pdMesh* meshB );
 
 /// The contact tolerance a def gives the pair: what every relative threshold of a query scales with.

@@ -164,34 +164,8 @@ struct QueryState
 	bool Begin( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pdTransform& pb, pdWorkspace* ws )
 	{
 		std::memset( &q, 0, sizeof( q ) );
-		if ( pdValidatePenetrationDef( &def ) != PD_STATUS_OK || pdMakeFrame( &pa, &q.sc.frameA ) != PD_STATUS_OK ||
-			 pdMakeFrame( &pb, &q.sc.frameB ) != PD_STATUS_OK )
-		{
-			return false;
-		}
-		q.sc.meshA = a;
-		q.sc.meshB = b;
-		q.sc.rotationA = Unit( pa.q );
-		q.sc.rotationB = Unit( pb.q );
-		q.sc.containment = def.closedAsSolid && a->closed && b->closed;
-		q.sc.ws = ws;
-		q.def = &def;
-		q.scale = pdPairScale( a, b );
-		q.tol = pdPairTolerance( &def, a, b );
-		q.sc.tolerance = q.tol;
-		q.deadline = INFINITY;
-		if ( !pdBuffer_Reserve( &ws->pdFeatures, 2 * PD_MAX_PD_FEATURES * sizeof( pdContactFeature ), false ) ||
-			 !pdBuffer_Reserve( &ws->pdPlanes, 2 * PD_MAX_PD_FEATURES * sizeof( pdContactPlane ), false ) ||
-			 !pdBuffer_Reserve( &ws->pdScratch, PD_MAX_PD_FEATURES * sizeof( double ), false ) )
-		{
-			return false;
-		}
-		q.features[0] = static_cast<pdContactFeature*>( ws->pdFeatures.data );
-		q.features[1] = q.features[0] + PD_MAX_PD_FEATURES;
-		q.planes = static_cast<pdContactPlane*>( ws->pdPlanes.data );
-		q.memory = q.planes + PD_MAX_PD_FEATURES;
-		q.lambda = static_cast<double*>( ws->pdScratch.data );
-		return true;
+		return pdValidatePenetrationDef( &def ) == PD_STATUS_OK &&
+			   pdQuery_Begin( &q, a, &pa, b, &pb, &def, ws, 0.0 ) == PD_STATUS_OK;
 	}
 
 	// xc (A at most touching) as a start leaves it for pdQuery_Refine: its features in the
@@ -218,12 +192,6 @@ struct QueryState
 		pdQuery_Accept( &q );
 		pdQuery_Offer( &q, *outContact, 0, -1.0 );
 		return true;
-	}
-
-	static pdQuat Unit( pdQuat r )
-	{
-		double n = std::sqrt( r.w * r.w + r.x * r.x + r.y * r.y + r.z * r.z );
-		return { r.w / n, r.x / n, r.y / n, r.z / n };
 	}
 };
 

@@ -36,38 +36,7 @@ struct QueryState
 	pdStatus Begin( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pdTransform& pb, pdWorkspace* ws )
 	{
 		std::memset( &q, 0, sizeof( q ) );
-		pdStatus s = pdMakeFrame( &pa, &q.sc.frameA );
-		if ( s == PD_STATUS_OK )
-		{
-			s = pdMakeFrame( &pb, &q.sc.frameB );
-		}
-		if ( s != PD_STATUS_OK )
-		{
-			return s;
-		}
-		q.sc.meshA = a;
-		q.sc.meshB = b;
-		q.sc.rotationA = Unit( pa.q );
-		q.sc.rotationB = Unit( pb.q );
-		q.sc.containment = def.closedAsSolid && a->closed && b->closed;
-		q.sc.ws = ws;
-		q.def = &def;
-		q.scale = pdPairScale( a, b );
-		q.tol = pdPairTolerance( &def, a, b );
-		q.sc.tolerance = q.tol;
-		q.deadline = INFINITY;
-		if ( !pdBuffer_Reserve( &ws->pdFeatures, 2 * PD_MAX_PD_FEATURES * sizeof( pdContactFeature ), false ) )
-		{
-			return PD_STATUS_OUT_OF_MEMORY;
-		}
-		q.features[0] = (pdContactFeature*)ws->pdFeatures.data;
-		q.features[1] = q.features[0] + PD_MAX_PD_FEATURES;
-		return PD_STATUS_OK;
-	}
-	static pdQuat Unit( pdQuat q )
-	{
-		double n = std::sqrt( q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z );
-		return pdQuat{ q.w / n, q.x / n, q.y / n, q.z / n };
+		return pdQuery_Begin( &q, a, &pa, b, &pb, &def, ws, 0.0 );
 	}
 	// A translated by x from the query configuration.
 	pdTransform PoseA( pdVec3 x ) const { return pdQuery_PoseA( &q, x ); }
