@@ -18,46 +18,12 @@ extern "C"
 #include "workspace.h"
 }
 
+#include "query_fixture.h"
+
+using namespace polydepth::test;
+
 namespace
 {
-
-pdMesh* MakeMesh( smpSoup* soup )
-{
-	pdMeshReport report;
-	pdMesh* mesh = smpSoupCreateMesh( soup, &report );
-	EXPECT_NE( mesh, nullptr ) << report.message;
-	return mesh;
-}
-
-pdMesh* MakeShape( const char* name, int tris, double size )
-{
-	smpSoup soup = {};
-	EXPECT_TRUE( smpMakeShapeByName( name, tris, size, &soup ) ) << name;
-	pdMesh* mesh = MakeMesh( &soup );
-	smpFreeSoup( &soup );
-	return mesh;
-}
-
-pdMesh* MakeRandomSoup( unsigned seed, int count, double size, double triSize )
-{
-	std::mt19937 rng( seed );
-	std::uniform_real_distribution<double> u( -1.0, 1.0 );
-	std::vector<double> v;
-	std::vector<uint32_t> idx;
-	for ( int t = 0; t < count; ++t )
-	{
-		double cx = size * u( rng ), cy = size * u( rng ), cz = size * u( rng );
-		for ( int k = 0; k < 3; ++k )
-		{
-			v.push_back( cx + triSize * u( rng ) );
-			v.push_back( cy + triSize * u( rng ) );
-			v.push_back( cz + triSize * u( rng ) );
-			idx.push_back( (uint32_t)( 3 * t + k ) );
-		}
-	}
-	smpSoup soup = { v.data(), (int)v.size() / 3, idx.data(), count };
-	return MakeMesh( &soup );
-}
 
 bool BoxContainsPoint( const pdBvhNode& n, pdVec3 p, double tol )
 {
@@ -260,7 +226,8 @@ TEST( PdBvh, NodesContainTrianglesOnRandomSoups )
 		SCOPED_TRACE( ::testing::Message() << "seed " << seed );
 		// Includes a single triangle, odd counts and a soup far from the origin.
 		int counts[] = { 1, 2, 3, 17, 250, 1001 };
-		pdMesh* mesh = MakeRandomSoup( seed, counts[seed - 1], 10.0, 0.8 );
+		std::mt19937 rng( seed );
+		pdMesh* mesh = MakeRandomSoup( rng, counts[seed - 1], 10.0, 0.8 );
 		ASSERT_NE( mesh, nullptr );
 		CheckTree( mesh );
 		pdDestroyMesh( mesh );

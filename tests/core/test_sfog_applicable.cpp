@@ -197,19 +197,14 @@ TEST( PdSfog, NonConvexNeverPrunesLocallyValidContacts )
 TEST( PdSfog, DegenerateInputsNeverPruneWrongly )
 {
 	WorkspacePtr ws( pdCreateWorkspace() );
-	Soup sbox;
-	ASSERT_TRUE( smpMakeBox( pdV3( 1, 1, 1 ), 1, &sbox.soup ) );
-	std::vector<MeshPtr> odd = OddMeshes( sbox.soup );
+	OddMeshSet set = MakeOddMeshSet();
+	const std::vector<MeshPtr>& odd = set.odd;
+	const MeshPtr& ref = set.ref;
+	const pdMat33 ra = set.ra, rb = set.rb;
 	// Collinear edges: a box whose faces are split into slivers along one line.
 	Soup fine;
 	ASSERT_TRUE( smpMakeBox( pdV3( 1, 0.001, 1 ), 4, &fine.soup ) );
 	MeshPtr thin = MakeMesh( fine.soup );
-
-	Soup sref;
-	ASSERT_TRUE( smpMakeIcosphere( 1.0, 1, &sref.soup ) );
-	MeshPtr ref = MakeMesh( sref.soup );
-	Rng rng( 31337 );
-	pdMat33 ra = RandomRotation( rng ), rb = RandomRotation( rng );
 	for ( size_t i = 0; i < odd.size(); ++i )
 	{
 		SCOPED_TRACE( testing::Message() << "odd mesh " << i );

@@ -316,4 +316,28 @@ inline std::vector<MeshPtr> OddMeshes( const smpSoup& box )
 	return odd;
 }
 
+// The degenerate inputs of a unit box (OddMeshes), the level-1 icosphere they are checked
+// against, and two fixed random rotations (rng 31337).
+struct OddMeshSet
+{
+	std::vector<MeshPtr> odd;
+	MeshPtr ref;
+	pdMat33 ra, rb;
+};
+
+inline OddMeshSet MakeOddMeshSet()
+{
+	OddMeshSet set;
+	Soup sbox;
+	EXPECT_TRUE( smpMakeBox( pdV3( 1, 1, 1 ), 1, &sbox.soup ) );
+	set.odd = OddMeshes( sbox.soup );
+	Soup sref;
+	EXPECT_TRUE( smpMakeIcosphere( 1.0, 1, &sref.soup ) );
+	set.ref = MakeMesh( sref.soup );
+	Rng rng( 31337 );
+	set.ra = RandomRotation( rng );
+	set.rb = RandomRotation( rng );
+	return set;
+}
+
 } // namespace PdSfogTest

@@ -102,14 +102,10 @@ TEST( PdSfog, SweepEqualsNaive )
 TEST( PdSfog, DegenerateInputsSweepEqualsNaive )
 {
 	WorkspacePtr ws( pdCreateWorkspace() );
-	Soup sbox;
-	ASSERT_TRUE( smpMakeBox( pdV3( 1, 1, 1 ), 1, &sbox.soup ) );
-	std::vector<MeshPtr> odd = OddMeshes( sbox.soup );
-	Soup sref;
-	ASSERT_TRUE( smpMakeIcosphere( 1.0, 1, &sref.soup ) );
-	MeshPtr ref = MakeMesh( sref.soup );
-	Rng rng( 31337 );
-	pdMat33 ra = RandomRotation( rng ), rb = RandomRotation( rng );
+	OddMeshSet set = MakeOddMeshSet();
+	const std::vector<MeshPtr>& odd = set.odd;
+	const MeshPtr& ref = set.ref;
+	const pdMat33 ra = set.ra, rb = set.rb;
 	for ( size_t i = 0; i < odd.size(); ++i )
 	{
 		SCOPED_TRACE( testing::Message() << "odd mesh " << i );
