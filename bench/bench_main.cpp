@@ -21,6 +21,9 @@ static void usage( FILE* f )
 				  "  pd-path    the paper's predefined paths (motion coherence on and off)\n"
 				  "  sfog       orientation pruning on/off, exact convex PD against libccd EPA\n"
 				  "  debris     the Bullet debris scene, GImpact against PolyDepth, same seed\n"
+				  "  awake      scenes with Bullet's sleeping off (tori heap, torus chain, box stack, bowl,\n"
+				  "             kinematic sweep, 10 m/s drops): GImpact, PolyDepth and, on the tori scenes,\n"
+				  "             the convex peer; step times, lost bodies, penetration, resting speeds\n"
 				  "  contact-replay FILE\n"
 				  "             recorded plugin calls (polydepth-sample --record-calls) run again outside\n"
 				  "             Bullet: time per call and a hash of the contacts (--repeats, --json)\n"
@@ -34,7 +37,7 @@ static void usage( FILE* f )
 				  "  --repeats N queries (or repeats) per case\n"
 				  "  --seed S    seed of the random configurations\n"
 				  "  --only NAME pd-random, pd-path: run only this model (for profiling); sfog: only this\n"
-				  "              model in the sweep table (c)\n"
+				  "              model in the sweep table (c); awake: only this scene\n"
 				  "  --oracle N  pd-random: oracle cases per model (0 = no oracle, for profiling)\n"
 				  "  --cases     pd-random: one line per query on stderr: pose of A, answer, oracle, ms\n"
 				  "  --random-directions N\n"
@@ -144,6 +147,8 @@ int main( int argc, char** argv )
 		return runSfog( o );
 	if ( sub == "debris" )
 		return runDebris( o );
+	if ( sub == "awake" )
+		return runAwake( o );
 	if ( sub == "contact-replay" )
 		return runContactReplay( o );
 	std::fprintf( stderr, "polydepth-bench: unknown subcommand '%s' (try --help)\n", sub.c_str() );

@@ -351,6 +351,7 @@ int runPdRandom( const Options& o );
 int runPdPath( const Options& o );
 int runSfog( const Options& o );
 int runDebris( const Options& o );
+int runAwake( const Options& o );
 int runContactReplay( const Options& o );
 
 } // namespace bench

@@ -196,3 +196,11 @@ bool smpParseSceneKind( const char* text, smpSceneKind* outKind );
 /// "polydepth", "gimpact", "convex" -> algo; false for anything else.
 bool smpParseSceneAlgo( const char* text, smpSceneAlgo* outAlgo );
 const char* smpSceneAlgoName( smpSceneAlgo algo );
+
+/// The awake scenes (scene_awake.cpp), run with Bullet's sleeping off whatever config.sleeping
+/// says: "tori-heap", "torus-chain", "box-stack", "bowl-pour", "kinematic", "torus-drop".
+/// config.bodies and config.steps (<= 0: the scene's default) size them; the convex algorithm
+/// builds the tori scenes only (all but "box-stack").
+extern const char* const smpAwakeSceneNames[6];
+std::unique_ptr<smpScene> smpCreateAwakeScene( const std::string& name, const smpSceneConfig& config,
+											   std::string* error );

@@ -92,6 +92,17 @@ bool smpMakeDebrisShape( const std::string& name, const std::string& modelsDir, 
 	return true;
 }
 
+bool smpFileExists( const std::string& path )
+{
+	FILE* f = std::fopen( path.c_str(), "rb" );
+	if ( f == nullptr )
+		return false;
+	std::fclose( f );
+	return true;
+}
+
+} // namespace
+
 /// The convex algorithm's pieces of a torus from smpMakeTorus( R, r, major, minor ): its vertices
 /// are major rings of minor vertices in order, and segment i (the quads between rings i and
 /// i + 1) is planar trapezoids on the hull of those two rings, so the hulls' union is the mesh.
@@ -130,17 +141,6 @@ bool smpTorusPieces( const std::vector<double>& v, const std::vector<uint32_t>& 
 				( *pieces )[(size_t)i].push_back( (uint32_t)( ring * minor + j ) );
 	return true;
 }
-
-bool smpFileExists( const std::string& path )
-{
-	FILE* f = std::fopen( path.c_str(), "rb" );
-	if ( f == nullptr )
-		return false;
-	std::fclose( f );
-	return true;
-}
-
-} // namespace
 
 /// The open box: floor at y = 0, walls at |x| = 3 and |z| = 3, 12 x 12 cells per face.
 static void smpMakeContainer( std::vector<double>* v, std::vector<uint32_t>* t )

@@ -452,6 +452,8 @@ bool smpSceneWorld::step()
 	{
 		std::fprintf( stderr, "polydepth-sample: cannot record to %s\n", m_config.recordCallsPath.c_str() );
 	}
+	if ( m_beforeStep )
+		m_beforeStep( *this, m_step );
 	auto start = std::chrono::steady_clock::now();
 	m_world->stepSimulation( dt, substeps, dt / btScalar( substeps ) );
 	auto stop = std::chrono::steady_clock::now();
@@ -586,7 +588,8 @@ double smpSceneWorld::measurePenetration()
 
 	for ( int i : live )
 	{
-		// Floor: the deepest vertex below y = 0 (the floor is part of every environment).
+		// Floor: the deepest vertex below y = 0 (the floor is part of every environment), or into
+		// the static environment's analytic shape when the scene gives one.
 		const smpSceneShape& s = *m_shapes[m_bodies[i].shape];
 		const btTransform& t = m_bodies[i].body->getWorldTransform();
 		double minY = 0.0;
@@ -595,13 +598,20 @@ double smpSceneWorld::measurePenetration()
 			btVector3 p = t * btVector3( btScalar( s.vertices[k] ), btScalar( s.vertices[k + 1] ),
 										 btScalar( s.vertices[k + 2] ) );
 			minY = std::min( minY, (double)p.y() - m_area.floorY );
+			if ( m_staticDepth )
+				minY = std::min( minY, -m_staticDepth( p ) );
 		}
 		deepestBelowFloor = std::max( deepestBelowFloor, -minY );
 	}
 	m_lastFloorPenetration = deepestBelowFloor;
 	m_maxFloorPenetration = std::max( m_maxFloorPenetration, deepestBelowFloor );
 
-	for ( size_t a = 0; a < live.size(); ++a )
+	// Closed static solids (a static link, a kinematic body) are paired with the dynamic bodies.
+	size_t dynamicCount = live.size();
+	for ( size_t i = 0; i < m_bodies.size(); ++i )
+		if ( m_bodies[i].isStatic && m_shapes[m_bodies[i].shape]->closed )
+			live.push_back( (int)i );
+	for ( size_t a = 0; a < dynamicCount; ++a )
 	{
 		for ( size_t b = a + 1; b < live.size(); ++b )
 		{

@@ -8,6 +8,7 @@
 #include <btBulletDynamicsCommon.h>
 
 #include <array>
+#include <functional>
 #include <set>
 #include <utility>
 
@@ -125,6 +126,14 @@ class smpSceneWorld : public smpScene
 	void camera( double outEye[3], double outTarget[3] ) const override;
 	const char* name() const override { return m_name; }
 
+	/// Called before every step with the index of the step about to run (kinematic motion).
+	void setBeforeStep( std::function<void( smpSceneWorld&, int )> hook ) { m_beforeStep = std::move( hook ); }
+	/// Depth (m) of a world point into the static environment beyond the floor plane (an analytic
+	/// bowl, say); the floor measurement takes the larger of the two. None by default.
+	void setStaticDepth( std::function<double( const btVector3& )> depth ) { m_staticDepth = std::move( depth ); }
+	/// Marks a static shape as a closed solid, so that the penetration measurement pairs it with
+	/// the dynamic bodies (a static torus link, a kinematic body).
+	void setShapeClosed( int shape ) { m_shapes[shape]->closed = true; }
 	void setStepCount( int steps ) { m_stepCount = steps; }
 	void setBodySize( double size ) { m_bodySize = size; }
 
@@ -170,6 +179,8 @@ class smpSceneWorld : public smpScene
 	double m_maxJointAngleError = 0.0;
 	bool m_finite = true;
 	pdWorkspace* m_workspace = nullptr;
+	std::function<void( smpSceneWorld&, int )> m_beforeStep;
+	std::function<double( const btVector3& )> m_staticDepth;
 };
 
 /// Shape helpers shared by the scenes.
@@ -181,6 +192,11 @@ void smpSceneMakeCapsule( double radius, double height, int segments, int rings,
 /// corner + u * s + v * t for s, t in [0, 1]; the normal is u x v.
 void smpSceneAppendQuad( const btVector3& corner, const btVector3& u, const btVector3& v, int cells,
 						std::vector<double>* vertices, std::vector<uint32_t>* indices );
+
+/// The convex peer's pieces of a torus from smpMakeTorus( R, r, major, minor ): one per major
+/// segment (scene_debris.cpp). False with *error when the mesh does not have that layout.
+bool smpTorusPieces( const std::vector<double>& v, const std::vector<uint32_t>& t, int major, int minor,
+					std::vector<std::vector<uint32_t>>* pieces, std::string* error );
 
 std::unique_ptr<smpScene> smpCreateDebrisScene( const smpSceneConfig& config, std::string* error );
 std::unique_ptr<smpScene> smpCreateRagdollScene( const smpSceneConfig& config, std::string* error );

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // `polydepth-bench` run as a process: bad options (unknown, missing value, not a whole number,
 // out of range) give exit code 2, one line on stderr naming the option, and nothing on stdout,
-// before any benchmark starts.
+// before any benchmark starts; `awake --quick --json` on its two smallest scenes prints every key
+// with finite values.
 #include <gtest/gtest.h>
 
 #include "run_process.h"
@@ -37,6 +38,31 @@ TEST( PdBenchCli, BadOptionsExitWithCode2AndOneLineNamingTheOption )
 		EXPECT_EQ( lines, 1 );
 		EXPECT_NE( r.err.find( c.named ), std::string::npos );
 		EXPECT_EQ( r.out, "" );
+	}
+}
+
+TEST( PdBenchCli, AwakeQuickJsonHasEveryKeyWithFiniteValues )
+{
+	// One tori scene (all three algorithms) and the box stack (no convex peer), a few seconds each.
+	for ( const char* scene : { "torus-drop", "box-stack" } )
+	{
+		std::string args = std::string( "awake --quick --json --only " ) + scene;
+		TestProcessRun r = TestRunProcess( "", POLYDEPTH_BENCH_PATH, args.c_str() );
+		SCOPED_TRACE( args + ": stderr '" + r.err + "'" );
+		if ( r.exitCode == 2 && r.err.find( "without Bullet" ) != std::string::npos )
+			GTEST_SKIP() << "polydepth-bench is built without Bullet";
+		ASSERT_EQ( r.exitCode, 0 );
+		for ( const char* key : { "\"scenes\"", "\"name\"", "\"bodies\"", "\"steps\"", "\"body_size\"",
+								  "\"gimpact\"", "\"polydepth\"", "\"median_ms\"", "\"p95_ms\"", "\"mean_ms\"",
+								  "\"lost\"", "\"max_penetration\"", "\"settled_penetration\"", "\"rest_speed\"",
+								  "\"rest_speed_p90\"", "\"max_median_ratio\"", "\"max_p95_ratio\"" } )
+			EXPECT_NE( r.out.find( key ), std::string::npos ) << key;
+		bool tori = std::string( scene ) == "torus-drop";
+		EXPECT_EQ( r.out.find( "\"convex\"" ) != std::string::npos, tori );
+		// The JSON writer turns a non-finite number into null.
+		EXPECT_EQ( r.out.find( "null" ), std::string::npos );
+		EXPECT_EQ( r.out.find( "nan" ), std::string::npos );
+		EXPECT_EQ( r.out.find( "inf" ), std::string::npos );
 	}
 }
 #else
