@@ -167,13 +167,14 @@ int runAwake( const Options& o )
 	double maxMedianRatio = 0.0, maxP95Ratio = 0.0;
 	if ( !o.only.empty() )
 	{
-		scenes.erase( std::remove_if( scenes.begin(), scenes.end(),
-									  [&]( const AwakeScene& s ) { return o.only != s.name; } ),
-					  scenes.end() );
+		scenes.erase(
+			std::remove_if( scenes.begin(), scenes.end(), [&]( const AwakeScene& s ) { return o.only != s.name; } ),
+			scenes.end() );
 		if ( scenes.empty() )
 		{
-			std::fprintf( stderr, "polydepth-bench awake: no scene '%s' (tori-heap, torus-chain, box-stack, bowl-pour, "
-								  "kinematic, torus-drop)\n",
+			std::fprintf( stderr,
+						  "polydepth-bench awake: no scene '%s' (tori-heap, torus-chain, box-stack, bowl-pour, "
+						  "kinematic, torus-drop)\n",
 						  o.only.c_str() );
 			return 2;
 		}
