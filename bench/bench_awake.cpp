@@ -25,6 +25,8 @@ struct AwakeRun
 	double settledPenetration = 0.0;
 	double restSpeed = 0.0;
 	double restSpeedP90 = 0.0;
+	double topDrift = 0.0; ///< how far the highest body at the end of the arrival phase moved from there to the end (m)
+	double topEndSpeed = 0.0; ///< its speed over the last step (m/s)
 };
 
 struct AwakeScene
@@ -97,9 +99,19 @@ bool runOne( AwakeScene* s, smpSceneAlgo algo, const Options& o, AwakeRun* out, 
 	std::vector<double> bodyRestSpeed( dynamic.size(), 0.0 );
 	for ( size_t i = 0; i < dynamic.size(); ++i )
 		previous[i] = scene->bodyPose( dynamic[i] ).p;
+	size_t top = 0;
+	pdVec3 topAtArrival = previous.empty() ? pdVec3{ 0.0, 0.0, 0.0 } : previous[0];
 	while ( scene->step() )
 	{
 		int step = scene->stepIndex();
+		if ( step == arrival )
+		{
+			for ( size_t i = 0; i < dynamic.size(); ++i )
+				if ( scene->bodyPose( dynamic[i] ).p.y > scene->bodyPose( dynamic[top] ).p.y )
+					top = i;
+			if ( !dynamic.empty() )
+				topAtArrival = scene->bodyPose( dynamic[top] ).p;
+		}
 		if ( step % kPenetrationEvery == 0 )
 		{
 			double depth = deepest( scene.get() );
@@ -110,12 +122,13 @@ bool runOne( AwakeScene* s, smpSceneAlgo algo, const Options& o, AwakeRun* out, 
 		for ( size_t i = 0; i < dynamic.size(); ++i )
 		{
 			pdVec3 p = scene->bodyPose( dynamic[i] ).p;
+			double dx = p.x - previous[i].x, dy = p.y - previous[i].y, dz = p.z - previous[i].z;
+			double speed = std::sqrt( dx * dx + dy * dy + dz * dz ) / c.timeStep;
+			speed = std::isfinite( speed ) ? speed : 1e300;
 			if ( step > scene->stepCount() - lastSecond )
-			{
-				double dx = p.x - previous[i].x, dy = p.y - previous[i].y, dz = p.z - previous[i].z;
-				double speed = std::sqrt( dx * dx + dy * dy + dz * dz ) / c.timeStep;
-				bodyRestSpeed[i] = std::max( bodyRestSpeed[i], std::isfinite( speed ) ? speed : 1e300 );
-			}
+				bodyRestSpeed[i] = std::max( bodyRestSpeed[i], speed );
+			if ( i == top )
+				out->topEndSpeed = speed;
 			previous[i] = p;
 		}
 	}
@@ -123,6 +136,13 @@ bool runOne( AwakeScene* s, smpSceneAlgo algo, const Options& o, AwakeRun* out, 
 	out->maxPenetration = std::max( out->maxPenetration, depth );
 	out->settledPenetration = std::max( out->settledPenetration, depth );
 	out->m = scene->metrics();
+	if ( !dynamic.empty() )
+	{
+		pdVec3 p = scene->bodyPose( dynamic[top] ).p;
+		double dx = p.x - topAtArrival.x, dy = p.y - topAtArrival.y, dz = p.z - topAtArrival.z;
+		double drift = std::sqrt( dx * dx + dy * dy + dz * dz );
+		out->topDrift = std::isfinite( drift ) ? drift : 1e300;
+	}
 	if ( !bodyRestSpeed.empty() )
 	{
 		std::vector<double> sorted = bodyRestSpeed;
@@ -145,6 +165,8 @@ void writeRun( Json& j, const char* key, const AwakeRun& r )
 	j.field( "settled_penetration", r.settledPenetration );
 	j.field( "rest_speed", r.restSpeed );
 	j.field( "rest_speed_p90", r.restSpeedP90 );
+	j.field( "top_drift", r.topDrift );
+	j.field( "top_end_speed", r.topEndSpeed );
 	j.endObject();
 }
 
@@ -240,7 +262,15 @@ int runAwake( const Options& o )
 	std::printf( "largest polydepth / gimpact step time over the scenes: %.2f (median), %.2f (p95)\n", maxMedianRatio,
 				 maxP95Ratio );
 	for ( const AwakeScene& s : scenes )
-		std::printf( "%s: largest body %.3f m (1%% of it: %.1f mm)\n", s.name, s.bodySize, 10.0 * s.bodySize );
+	{
+		std::printf( "%s: largest body %.3f m (1%% of it: %.1f mm); the highest body after arrival, drift to the end / "
+					 "speed at the end:",
+					 s.name, s.bodySize, 10.0 * s.bodySize );
+		for ( int a = 0; a < 3; ++a )
+			if ( s.run[a].present )
+				std::printf( " %s %.2f mm / %.4f m/s;", names[a], 1e3 * s.run[a].topDrift, s.run[a].topEndSpeed );
+		std::printf( "\n" );
+	}
 	return 0;
 #endif
 }

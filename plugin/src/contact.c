@@ -76,7 +76,8 @@ static pdStatus pdcCheckDef( const pdContactDef* def )
 		 def->maxIterations < 1 || !isfinite( def->timeBudgetMs ) || def->timeBudgetMs < 0.0 ||
 		 !isfinite( def->regionCosine ) || !( def->regionCosine >= -1.0 && def->regionCosine <= 1.0 ) ||
 		 !isfinite( def->holdCosine ) || !( def->holdCosine >= -1.0 && def->holdCosine <= 1.0 ) ||
-		 def->maxFeatures < 1 || !isfinite( def->relativeSkin ) || def->relativeSkin < 0.0 || def->relativeSkin >= 0.1 ||
+		 def->maxFeatures < 1 || !isfinite( def->relativeSkin ) || def->relativeSkin < 0.0 ||
+		 def->relativeSkin >= 0.1 ||
 		 ( def->oneSided != PD_ONE_SIDED_AUTO && def->oneSided != PD_ONE_SIDED_ALWAYS &&
 		   def->oneSided != PD_ONE_SIDED_NEVER ) )
 	{
@@ -115,6 +116,11 @@ static void pdcBeginCall( pdcCall* call )
 					 ( def->oneSided == PD_ONE_SIDED_AUTO && !pdMesh_GetInfo( call->meshB ).closed );
 	// Anything closer than this gets contacts (the distance a contact reaches, with margin).
 	call->contactReach = fmax( def->contactDistance, def->speculativeDistance ) + 4.0 * call->tolerance;
+	call->supportBand = fmax( 0.05 * def->contactDistance, 8.0 * call->tolerance );
+	// The farthest any point of A moves: the linear part plus the rotation at A's size.
+	call->sweep = pdLength( pair->motion ) + pdLength( pair->rotation ) * call->diagA;
+	call->slow = call->sweep <= call->supportBand;
+	call->impact = call->sweep > def->contactDistance;
 	call->apart = pdcStillApart( call );
 	pair->apartValid = call->apart;
 }
@@ -170,18 +176,14 @@ static void pdcBeginRegions( pdcCall* call, pdcRegions* regions )
 	regions->count = 0;
 	regions->axis = pdcRotate( call->qB, pdV3( 1.0, 0.0, 0.0 ) );
 	call->deepMargin = fmax( 0.25 * def->contactDistance, 4.0 * tolerance );
-	call->supportBand = fmax( 0.05 * def->contactDistance, 8.0 * tolerance );
 	regions->band = call->supportBand;
 	call->restDepth = fmax( 0.05 * def->contactDistance, 4.0 * tolerance );
 	call->motion.linear = pair->motion;
 	call->motion.rotation = pair->rotation;
 	call->motion.pivot = pair->pivot;
 	regions->motion = &call->motion;
-	// The farthest any point of A moves: the linear part plus the rotation at A's size.
-	double sweep = pdLength( pair->motion ) + pdLength( pair->rotation ) * call->diagA;
-	call->slow = sweep <= call->supportBand;
-	regions->impact = sweep > def->contactDistance;
-	regions->arrival = call->slow		  ? 0.0
+	regions->impact = call->impact;
+	regions->arrival = call->slow        ? 0.0
 					   : regions->impact ? fmax( def->contactDistance, call->supportBand )
 										 : fmax( 0.25 * def->contactDistance, call->supportBand );
 	// A body that can close more than the contact distance this step gathers over its whole
@@ -192,6 +194,26 @@ static void pdcBeginRegions( pdcCall* call, pdcRegions* regions )
 	call->moving = pdDot( pair->motion, pair->motion ) > 0.0 || pdDot( pair->rotation, pair->rotation ) > 0.0;
 	call->maxFeatures = reaching && def->maxFeatures <= INT_MAX / 4 ? 4 * def->maxFeatures : def->maxFeatures;
 	call->translation = pdV3( 0.0, 0.0, 0.0 );
+}
+
+// How far apart every feature pair a gathering within reach left out is: the reach, or when
+// the cap kept only the closest, the farthest kept one's distance; 0 after a failure.
+static double pdcGatheredGap( pdStatus status, const pdContactFeature* features, int count, double reach )
+{
+	if ( status == PD_STATUS_OK )
+	{
+		return reach;
+	}
+	if ( status != PD_STATUS_FEATURE_LIMIT )
+	{
+		return 0.0;
+	}
+	double farthest = 0.0;
+	for ( int i = 0; i < count; ++i )
+	{
+		farthest = fmax( farthest, features[i].distance );
+	}
+	return fmin( farthest, reach );
 }
 
 // Regions from the feature pairs at the contact configuration A + d (moved; len = |d| of the
@@ -227,6 +249,19 @@ static void pdcGatherAtContact( pdcCall* call, const pdTransform* moved, double 
 	{
 		return;
 	}
+	// Pairs not gathered were more than reach - len apart at the input poses; of those gathered,
+	// the grouping drops the ones farther than its margin there: the nearest of both is the
+	// hold's gap.
+	double groupingMargin = fmax( margin, 4.0 * tolerance );
+	call->holdGap = swept ? 0.0 : pdcGatheredGap( st, features, count, reach ) - len;
+	for ( int i = 0; i < count; ++i )
+	{
+		double atInput = features[i].distance - pdDot( call->translation, features[i].normal );
+		if ( atInput > groupingMargin )
+		{
+			call->holdGap = fmin( call->holdGap, atInput );
+		}
+	}
 	// The local PDs come from the pairs just gathered at A + d: the query's own pass over the
 	// same configuration (within a smaller reach) would find the same ones again.
 	if ( !resolved &&
@@ -235,7 +270,7 @@ static void pdcGatherAtContact( pdcCall* call, const pdTransform* moved, double 
 		pdcRegionsFromLocal( &call->pr, def->regionCosine, regions );
 	}
 	pdcPosedPair at = { call->meshA, *moved, call->meshB, *call->poseB };
-	pdcGrouping grouping = { def->regionCosine, &call->translation, fmax( margin, 4.0 * tolerance ), 4.0 * tolerance };
+	pdcGrouping grouping = { def->regionCosine, &call->translation, groupingMargin, 4.0 * tolerance };
 	pdcGroupFeatures( &at, features, count, &grouping, regions );
 }
 
@@ -252,6 +287,7 @@ static void pdcGatherPenetrating( pdcCall* call, pdcRegions* regions )
 	pdcDropEmptyRegions( regions );
 	if ( regions->count == 0 )
 	{
+		call->holdGap = 0.0;
 		pdDistanceResult dr;
 		if ( pdComputeDistance( call->meshA, &moved, call->meshB, call->poseB, NULL, call->ws, &dr ) >= 0 && len > 0.0 )
 		{
@@ -291,6 +327,9 @@ static pdStatus pdcGatherNear( pdcCall* call, double range, pdcRegions* regions 
 		st = pdcGatherFeatures( call, call->poseA, swept ? closeRange : range, swept ? &stepMotion : NULL,
 								call->separatedApproach, call->maxFeatures, &count, &features );
 	}
+	// Every pair within the range is gathered and grouped: the range is the hold's gap (none
+	// when only the motion's pairs were gathered).
+	call->holdGap = swept ? 0.0 : pdcGatheredGap( st, features, count, range );
 	if ( st < 0 )
 	{
 		call->set->status = st;
@@ -393,9 +432,19 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 		return defStatus;
 	}
 
-	pdcCall call = { .pair = &ioPair->internal, .meshA = meshA, .poseA = poseA, .meshB = meshB,
-					 .poseB = poseB, .def = def, .ws = ioWorkspace, .set = outSet };
+	pdcCall call = { .pair = &ioPair->internal,
+					 .meshA = meshA,
+					 .poseA = poseA,
+					 .meshB = meshB,
+					 .poseB = poseB,
+					 .def = def,
+					 .ws = ioWorkspace,
+					 .set = outSet };
 	pdcBeginCall( &call );
+	if ( pdcAnswerFromHold( &call ) )
+	{
+		return outSet->status;
+	}
 	call.pdef = pdcPenetrationDef( def, call.tolerance );
 	pdcFindFreeSide( &call );
 	pdStatus status = pdcQueryPenetration( &call );
@@ -425,6 +474,7 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 	pdVec3 sideSum = pdcWriteManifolds( &call, &regions, slotOfRegion );
 	pdcSortManifolds( outSet );
 	pdcDropCoveredPoints( &call );
+	pdcMakeHold( &call );
 	pdcEndCall( &call, sideSum );
 	return outSet->status;
 }

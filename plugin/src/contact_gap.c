@@ -15,26 +15,23 @@ static double pdcOriginReach( const pdMesh* mesh )
 	return sqrt( x * x + y * y + z * z );
 }
 
-// A relative to B: its origin in B's frame and its rotation relative to B's.
-static void pdcRelativePose( const pdTransform* poseA, const pdTransform* poseB, pdVec3* outPosition,
-							 pdQuat* outRotation )
+void pdcRelativePose( const pdTransform* poseA, const pdTransform* poseB, pdVec3* outPosition, pdQuat* outRotation )
 {
 	pdQuat qA = pdcUnitQuat( poseA->q ), qB = pdcUnitQuat( poseB->q );
 	*outPosition = pdcRotateInv( qB, pdSub( poseA->p, poseB->p ) );
 	*outRotation = pdQuatMul( pdQuatConj( qB ), qA );
 }
 
-// How far any point of A can have moved relative to B since the reference: the origin's
-// displacement plus the rotation's chord at A's reach, |R p - R0 p| <= 2 sin(angle / 2) |p|.
-static double pdcMovedSinceApart( const pdContactPairInternal* pair, const pdMesh* meshA, const pdTransform* poseA,
-								  const pdTransform* poseB )
+// The origin's displacement plus the rotation's chord at A's reach, |R p - R0 p| <= 2 sin(angle / 2) |p|.
+double pdcMovedSince( pdVec3 position, pdQuat rotation, const pdMesh* meshA, const pdTransform* poseA,
+					  const pdTransform* poseB )
 {
 	pdVec3 p;
 	pdQuat q;
 	pdcRelativePose( poseA, poseB, &p, &q );
-	pdQuat dq = pdQuatMul( q, pdQuatConj( pair->apartRotation ) );
+	pdQuat dq = pdQuatMul( q, pdQuatConj( rotation ) );
 	double s = sqrt( dq.x * dq.x + dq.y * dq.y + dq.z * dq.z ); // sin(angle / 2)
-	double moved = pdLength( pdSub( p, pair->apartPosition ) ) + 2.0 * fmin( s, 1.0 ) * pdcOriginReach( meshA );
+	double moved = pdLength( pdSub( p, position ) ) + 2.0 * fmin( s, 1.0 ) * pdcOriginReach( meshA );
 	return isfinite( moved ) ? moved : INFINITY;
 }
 
@@ -43,11 +40,13 @@ static double pdcMovedSinceApart( const pdContactPairInternal* pair, const pdMes
 bool pdcStillApart( const pdcCall* call )
 {
 	const pdContactPairInternal* pair = call->pair;
-	if ( !( pair->apartValid && pair->apartMeshA == call->meshA && pair->apartMeshB == call->meshB ) )
+	if ( !( pair->apartValid && pair->proofMeshA == call->meshA && pair->proofMeshB == call->meshB ) )
 	{
 		return false;
 	}
-	return pair->apartBound - pdcMovedSinceApart( pair, call->meshA, call->poseA, call->poseB ) > call->contactReach;
+	return pair->apartBound -
+			   pdcMovedSince( pair->apartPosition, pair->apartRotation, call->meshA, call->poseA, call->poseB ) >
+		   call->contactReach;
 }
 
 // A pair the last query found apart, gathering over the contact distance only (nothing
@@ -78,7 +77,8 @@ void pdcConfirmApart( pdcCall* call )
 		gather.stopWithinGap = true;
 		gather.checkContainment = call->pdef.closedAsSolid;
 		pdContactFeatureResult r;
-		if ( pdComputeContactFeatures( call->meshA, call->poseA, call->meshB, call->poseB, &gather, call->ws, &r ) >= 0 &&
+		if ( pdComputeContactFeatures( call->meshA, call->poseA, call->meshB, call->poseB, &gather, call->ws, &r ) >=
+				 0 &&
 			 r.apart )
 		{
 			call->confirmedApart = true;
@@ -137,8 +137,8 @@ void pdcProveApart( pdcCall* call )
 	{
 		pair->apartValid = true;
 		pair->apartBound = proof;
-		pair->apartMeshA = call->meshA;
-		pair->apartMeshB = call->meshB;
+		pair->proofMeshA = call->meshA;
+		pair->proofMeshB = call->meshB;
 		pdcRelativePose( call->poseA, call->poseB, &pair->apartPosition, &pair->apartRotation );
 	}
 }
@@ -166,7 +166,8 @@ pdStatus pdcProveGap( const pdcCall* call, double gap, bool* outApart )
 	proof.gap = gap;
 	proof.stopWithinGap = true;
 	pdContactFeatureResult r;
-	pdStatus status = pdComputeContactFeatures( call->meshA, call->poseA, call->meshB, call->poseB, &proof, call->ws, &r );
+	pdStatus status =
+		pdComputeContactFeatures( call->meshA, call->poseA, call->meshB, call->poseB, &proof, call->ws, &r );
 	*outApart = r.apart;
 	return status;
 }

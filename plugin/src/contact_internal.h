@@ -191,10 +191,15 @@ typedef struct pdcCall
 	double supportBand; // points this close to a region's deepest form its supporting patch
 	double restDepth;   // regions shallower than this (and slow) are resting
 	pdcMotion motion;   // the step's motion hint
+	double sweep;       // the farthest any point of A moves relative to B this step (the hint)
 	bool slow;          // A barely moves relative to B this step
+	bool impact;        // A can move more than the contact distance this step
 	bool moving;        // a motion hint was given
 	int maxFeatures;    // contact features gathered
 	pdVec3 translation; // the global PD (zero when not penetrating)
+	// Every feature pair the call did not turn into a point was at least this far apart at the
+	// input poses (world units); 0 when not known (then no hold is made).
+	double holdGap;
 } pdcCall;
 
 // ---------------------------------------------------------------------------------------------
@@ -220,10 +225,20 @@ void pdcDropEmptyRegions( pdcRegions* regions );
 void pdcSettleNormals( pdcRegions* regions, double regionCosine, pdVec3 translation );
 
 // contact_gap.c
+// A relative to B: its origin in B's frame and its rotation relative to B's.
+void pdcRelativePose( const pdTransform* poseA, const pdTransform* poseB, pdVec3* outPosition, pdQuat* outRotation );
+// How far any point of A can have moved relative to B since A's relative pose was
+// (position, rotation) (pdcRelativePose); INFINITY when not finite.
+double pdcMovedSince( pdVec3 position, pdQuat rotation, const pdMesh* meshA, const pdTransform* poseA,
+					  const pdTransform* poseB );
 bool pdcStillApart( const pdcCall* call );
 void pdcConfirmApart( pdcCall* call );
 double pdcSeparatedRange( pdcCall* call );
 void pdcProveApart( pdcCall* call );
+
+// contact_hold.c
+bool pdcAnswerFromHold( pdcCall* call );
+void pdcMakeHold( pdcCall* call );
 
 // contact_one_sided.c
 void pdcFindFreeSide( pdcCall* call );

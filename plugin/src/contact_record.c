@@ -24,7 +24,7 @@ _Static_assert( offsetof( pdContactPair, internal ) == 0, "pdContactPair starts 
 _Static_assert( sizeof( pdContactPair ) == sizeof( pdContactPairInternal ), "pdContactPair is its private state" );
 
 #define PD_RECORD_MAGIC "PDCR"
-#define PD_RECORD_VERSION 1u
+#define PD_RECORD_VERSION 2u
 // Meshes per recording: a scene has a few shapes; more is a malformed file.
 #define PD_RECORD_MAX_MESHES 4096
 
@@ -175,16 +175,16 @@ pdStatus pdContactRecorder_Write( pdContactRecorder* recorder, const pdContactPa
 	}
 	pdContactDef defaults = pdDefaultContactDef();
 	int32_t ids[4] = { pdRecord_MeshId( recorder, meshA ), pdRecord_MeshId( recorder, meshB ),
-					   pdRecord_MeshId( recorder, pair->internal.apartMeshA ),
-					   pdRecord_MeshId( recorder, pair->internal.apartMeshB ) };
+					   pdRecord_MeshId( recorder, pair->internal.proofMeshA ),
+					   pdRecord_MeshId( recorder, pair->internal.proofMeshB ) };
 	if ( ids[0] < 0 || ids[1] < 0 || ids[2] < -1 || ids[3] < -1 )
 	{
 		recorder->failed = true;
 		return PD_STATUS_FAILED;
 	}
 	pdContactPair copy = *pair;
-	copy.internal.apartMeshA = NULL;
-	copy.internal.apartMeshB = NULL;
+	copy.internal.proofMeshA = NULL;
+	copy.internal.proofMeshB = NULL;
 	bool ok = pdRecord_Put( recorder, "C", 1 ) && pdRecord_Put( recorder, ids, sizeof( ids ) ) &&
 			  pdRecord_Put( recorder, poseA, sizeof( *poseA ) ) && pdRecord_Put( recorder, poseB, sizeof( *poseB ) ) &&
 			  pdRecord_Put( recorder, def != NULL ? def : &defaults, sizeof( pdContactDef ) ) &&
@@ -461,8 +461,8 @@ pdStatus pdContactReplay_Next( pdContactReplay* replay, pdContactCall* outCall, 
 		}
 		call.meshA = replay->meshes[ids[0]];
 		call.meshB = replay->meshes[ids[1]];
-		call.pair.internal.apartMeshA = ids[2] >= 0 ? replay->meshes[ids[2]] : NULL;
-		call.pair.internal.apartMeshB = ids[3] >= 0 ? replay->meshes[ids[3]] : NULL;
+		call.pair.internal.proofMeshA = ids[2] >= 0 ? replay->meshes[ids[2]] : NULL;
+		call.pair.internal.proofMeshB = ids[3] >= 0 ? replay->meshes[ids[3]] : NULL;
 		*outCall = call;
 		return PD_STATUS_OK;
 	}

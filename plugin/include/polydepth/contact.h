@@ -62,7 +62,7 @@ typedef struct pdContactDef
 	/// A region whose normal moved less than this (cosine) since the last frame keeps last
 	/// frame's normal, so resting contacts do not jitter. 1 disables. Default 0.99 (~8 deg).
 	double holdCosine;
-	int maxFeatures;   ///< contact features gathered per call (the closest ones; 4x for a fast body). Default 256
+	int maxFeatures; ///< contact features gathered per call (the closest ones; 4x for a fast body). Default 256
 	/// Skin, relative to the smaller mesh's bounding-box diagonal: every point's distance is
 	/// reported this much smaller than the surfaces' (pointA moves in with it), so a solver
 	/// that drives contact distances to zero rests the bodies a skin apart instead of
@@ -92,22 +92,41 @@ typedef struct pdContactPairInternal
 	pdVec3 slotNormals[PD_CONTACT_MAX_MANIFOLDS]; ///< their normals (B frame)
 	int slotPointCount[PD_CONTACT_MAX_MANIFOLDS]; ///< points each slot wrote last call
 	pdVec3 slotPoints[PD_CONTACT_MAX_MANIFOLDS][PD_CONTACT_MAX_POINTS]; ///< those points on B (B frame)
-	bool hasFreeSide;                             ///< freeSide is known
-	pdVec3 freeSide;                              ///< unit: the side of B that A was last free on (B frame)
-	bool hasFreePosition;                         ///< freePosition is known
-	pdVec3 freePosition;                          ///< A's origin at its last free configuration (B frame)
-	pdVec3 motion; ///< input hint: A's displacement relative to B over the last step (world)
-	pdVec3 rotation; ///< input hint: A's rotation relative to B over the step (axis * angle, world)
-	pdVec3 pivot;    ///< input hint: the world point A rotates about (its centre of mass)
+	bool hasFreeSide;                                                   ///< freeSide is known
+	pdVec3 freeSide;      ///< unit: the side of B that A was last free on (B frame)
+	bool hasFreePosition; ///< freePosition is known
+	pdVec3 freePosition;  ///< A's origin at its last free configuration (B frame)
+	pdVec3 motion;        ///< input hint: A's displacement relative to B over the last step (world)
+	pdVec3 rotation;      ///< input hint: A's rotation relative to B over the step (axis * angle, world)
+	pdVec3 pivot;         ///< input hint: the world point A rotates about (its centre of mass)
 	// A proven gap: at the reference pose (A relative to B) the meshes were at least
 	// apartBound apart; until A has moved, relative to B, by more than that bound minus the
 	// reach of a contact, the pair needs no query at all.
 	bool apartValid;
 	double apartBound;
-	pdVec3 apartPosition;  ///< A's origin in B's frame at the reference
-	pdQuat apartRotation;  ///< A's rotation relative to B at the reference
-	const pdMesh* apartMeshA; ///< the meshes the bound was proven for
-	const pdMesh* apartMeshB;
+	pdVec3 apartPosition;     ///< A's origin in B's frame at the reference
+	pdQuat apartRotation;     ///< A's rotation relative to B at the reference
+	const pdMesh* proofMeshA; ///< the meshes the proven gap and the held contact were made for
+	const pdMesh* proofMeshB;
+	// A held contact: the manifolds of the last full call, fixed to A and to B, answered again
+	// (points moved with the bodies, distances measured anew) while A has moved relative to B
+	// by less than holdBound since holdPosition/holdRotation. Every feature pair the full call
+	// did not turn into a point was at least twice that far apart, so none can touch meanwhile.
+	bool holdValid;
+	int holdCalls;       ///< calls answered from the hold since it was made
+	double holdBound;    ///< world units: the motion the hold allows
+	pdVec3 holdPosition; ///< A's origin in B's frame when the hold was made
+	pdQuat holdRotation; ///< A's rotation relative to B then
+	pdPenetrationState holdState;
+	bool holdSpeculative;
+	bool holdResolvedOneSided;
+	pdVec3 holdTranslation; ///< the PD translation (B frame)
+	int holdCount;          ///< manifolds held
+	int holdSlot[PD_CONTACT_MAX_MANIFOLDS];
+	int holdPointCount[PD_CONTACT_MAX_MANIFOLDS];
+	pdVec3 holdNormal[PD_CONTACT_MAX_MANIFOLDS];                        ///< B frame
+	pdVec3 holdPointA[PD_CONTACT_MAX_MANIFOLDS][PD_CONTACT_MAX_POINTS]; ///< on A (A's frame)
+	pdVec3 holdPointB[PD_CONTACT_MAX_MANIFOLDS][PD_CONTACT_MAX_POINTS]; ///< on B (B's frame)
 } pdContactPairInternal;
 
 /// Caller-owned per-pair state, kept by value (one per colliding pair). Zero-initialise it or
