@@ -35,6 +35,19 @@ double pdcMovedSince( pdVec3 position, pdQuat rotation, const pdMesh* meshA, con
 	return isfinite( moved ) ? moved : INFINITY;
 }
 
+void pdcSetProofMeshes( pdcCall* call )
+{
+	pdContactPairInternal* pair = call->pair;
+	if ( pair->proofMeshA != call->meshA || pair->proofMeshB != call->meshB )
+	{
+		pair->apartValid = false;
+		pair->holdValid = false;
+		pair->globalValid = false;
+		pair->proofMeshA = call->meshA;
+		pair->proofMeshB = call->meshB;
+	}
+}
+
 // True when the pair's proven gap, less how far A can have moved since, is still wider than
 // any contact reaches: exactly what the queries would find.
 bool pdcStillApart( const pdcCall* call )
@@ -135,10 +148,9 @@ void pdcProveApart( pdcCall* call )
 	double proof = 1.5 * call->contactReach;
 	if ( pdcProveGap( call, proof, &beyondProof ) >= 0 && beyondProof )
 	{
+		pdcSetProofMeshes( call );
 		pair->apartValid = true;
 		pair->apartBound = proof;
-		pair->proofMeshA = call->meshA;
-		pair->proofMeshB = call->meshB;
 		pdcRelativePose( call->poseA, call->poseB, &pair->apartPosition, &pair->apartRotation );
 	}
 }

@@ -130,8 +130,7 @@ void pdcMakeHold( pdcCall* call )
 	pair->holdTranslation = pdcRotateInv( call->qB, set->translation );
 	pair->holdBound = bound;
 	pair->holdCalls = 0;
-	pair->proofMeshA = call->meshA;
-	pair->proofMeshB = call->meshB;
+	pdcSetProofMeshes( call );
 	pdcRelativePose( call->poseA, call->poseB, &pair->holdPosition, &pair->holdRotation );
 	pair->holdValid = true;
 }

@@ -59,7 +59,8 @@ static bool pdcOutProjectToSide( const pdcCall* call, pdVec3* outTranslation )
 		pdTransform start = *call->poseA;
 		start.p = starts[s];
 		pdCcdResult cr;
-		pdStatus st = pdComputeTranslationalCcd( call->meshA, &start, p, call->meshB, call->poseB, &ccd, call->ws, &cr );
+		pdStatus st =
+			pdComputeTranslationalCcd( call->meshA, &start, p, call->meshB, call->poseB, &ccd, call->ws, &cr );
 		if ( st < 0 || cr.startColliding || !cr.hit )
 		{
 			continue;

@@ -438,7 +438,8 @@ pdStatus pdContactReplay_Next( pdContactReplay* replay, pdContactCall* outCall, 
 		}
 		int32_t ids[4];
 		pdContactCall call;
-		if ( !pdReplay_Get( replay, ids, sizeof( ids ) ) || !pdReplay_Get( replay, &call.poseA, sizeof( call.poseA ) ) ||
+		if ( !pdReplay_Get( replay, ids, sizeof( ids ) ) ||
+			 !pdReplay_Get( replay, &call.poseA, sizeof( call.poseA ) ) ||
 			 !pdReplay_Get( replay, &call.poseB, sizeof( call.poseB ) ) ||
 			 !pdReplay_Get( replay, &call.def, sizeof( call.def ) ) ||
 			 !pdReplay_Get( replay, &call.pair, sizeof( call.pair ) ) )

@@ -101,7 +101,6 @@ double pdcHullArea4( pdVec3 normal, const pdVec3* points, int count )
 	return best;
 }
 
-
 // Candidates besides the deepest: all of them up to 16, else the extreme points along 16
 // directions in the contact plane (the hull of the best 4 uses hull vertices only).
 static int pdcReductionCandidates( pdVec3 n, const pdVec3* points, int count, int deepest, int cand[16] )

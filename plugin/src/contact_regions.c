@@ -172,9 +172,8 @@ static bool pdcFeatureGapOf( const pdcPosedPair* at, const pdContactFeature* f, 
 		// (an edge of a flat floor under a tilted edge) would push sideways: its patch is
 		// reported by the vertex-face pairs with the face's own normal. Vertex-face pairs
 		// are kept: they are the patch (a tilted ring over a floor).
-		if ( f->kind != PD_CONTACT_VF &&
-			 !pdContactFeature_IsExtremeAlong( at->meshA, &at->poseA, at->meshB, &at->poseB, f,
-											   pdSub( f->pointA, f->pointB ) ) )
+		if ( f->kind != PD_CONTACT_VF && !pdContactFeature_IsExtremeAlong( at->meshA, &at->poseA, at->meshB, &at->poseB,
+																		   f, pdSub( f->pointA, f->pointB ) ) )
 		{
 			return false;
 		}
@@ -242,8 +241,8 @@ static void pdcJoinRegion( pdcRegion* r, const pdContactFeature* f, const pdcFea
 // Groups features by normal, the closest feature first (it seeds the first region's normal).
 // When g->translation is given (features gathered at the PD contact configuration), a point's
 // distance at the input poses is its distance there minus (translation . regionNormal).
-void pdcGroupFeatures( const pdcPosedPair* at, const pdContactFeature* features, int featureCount,
-					   const pdcGrouping* g, pdcRegions* regions )
+void pdcGroupFeatures( const pdcPosedPair* at, const pdContactFeature* features, int featureCount, const pdcGrouping* g,
+					   pdcRegions* regions )
 {
 	if ( features == NULL || featureCount <= 0 )
 	{

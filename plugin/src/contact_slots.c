@@ -235,7 +235,7 @@ static int pdcKeepPrevious( const pdContactPairInternal* pair, pdQuat qB, pdVec3
 static int pdcPickPoints( pdcCall* call, pdcRegion* r, bool resting, int slot, int picked[PD_CONTACT_MAX_POINTS] )
 {
 	const pdContactDef* def = call->def;
-	int pc = resting ? pdcReduceStable( r, 2, call->deepMargin, call->supportBand, picked, PD_CONTACT_MAX_POINTS )
+	int pc = resting     ? pdcReduceStable( r, 2, call->deepMargin, call->supportBand, picked, PD_CONTACT_MAX_POINTS )
 			 : r->impact ? pdcReduceImpact( r, 0.25 * def->contactDistance, picked )
 			 : r->arrival > 0.0 ? pdcReduceDeepest( r, fmax( r->band, r->arrival ), picked )
 								: pdContact_ReducePoints( r->normal, r->pointB, r->predicted, r->count, picked );

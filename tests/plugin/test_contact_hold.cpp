@@ -186,3 +186,49 @@ TEST( PdContactHold, SlidingContactEndsTheHold )
 	EXPECT_GT( full, 3 ) << "a rolling contact is re-picked";
 	EXPECT_LT( full, calls ) << "between re-picks it is held";
 }
+
+TEST( PdContactHold, PenetratingPairRefinesItsLastPdWithinTheBound )
+{
+	// Two rings pressed 1 mm into each other, swinging by millimetres every call: after the
+	// first global search a moving pair refines the last PD from its contacts alone, and every
+	// answer stays within the motion since that search of what a global search gives at the
+	// same poses.
+	MeshHolder torus{ makeTorus( 48, 16 ) };
+	ASSERT_NE( torus.mesh, nullptr );
+	WorkspaceHolder ws;
+	pdContactDef def = pdDefaultContactDef();
+	pdTransform poseB = at( 0.0, 0.0, 0.0 );
+	pdContactPair local, global;
+	pdContactPair_Reset( &local );
+	pdContactPair_Reset( &global );
+	int refined = 0;
+	const int calls = 30;
+	for ( int i = 0; i < calls; ++i )
+	{
+		// A's tube (r 0.15) lies on B's tube at B's ring (x = 0.5), A turned to stand in the xz plane.
+		double swing = 0.02 * std::sin( 0.3 * i );
+		pdTransform poseA = at( 0.5 + 0.5 - 0.3 + 1e-3, 0.0, swing );
+		poseA.q = quatMul( axisAngle( 2, 0.1 * swing ), axisAngle( 0, 0.5 * 3.14159265358979323846 ) );
+		// The step's motion, as an engine gives it: the swing moves A by millimetres per call.
+		double nextSwing = 0.02 * std::sin( 0.3 * ( i + 1 ) );
+		pdContactPair_SetMotion( &local, { 0.0, 0.0, nextSwing - swing } );
+		pdContactPair_SetMotion( &global, { 0.0, 0.0, nextSwing - swing } );
+		pdVec3 searchedAt = local.internal.globalPosition;
+		bool hadSearch = local.internal.globalValid;
+		global.internal.globalValid = false;
+		pdContactManifoldSet a, b;
+		ASSERT_GE( pdContact_Generate( &local, torus.mesh, &poseA, torus.mesh, &poseB, &def, ws.ws, &a ), 0 );
+		ASSERT_GE( pdContact_Generate( &global, torus.mesh, &poseA, torus.mesh, &poseB, &def, ws.ws, &b ), 0 );
+		ASSERT_EQ( a.state, PD_STATE_PENETRATING ) << "call " << i;
+		ASSERT_EQ( b.state, PD_STATE_PENETRATING ) << "call " << i;
+		bool wasRefined = hadSearch && local.internal.globalValid && local.internal.globalPosition.x == searchedAt.x &&
+						  local.internal.globalPosition.z == searchedAt.z;
+		refined += wasRefined ? 1 : 0;
+		// Both are valid free translations; the refined one is at most the motion since the
+		// search (here under 4 cm of swing at the ring) deeper than the search then.
+		EXPECT_LE( a.depth, local.internal.globalDepth + 0.05 ) << "call " << i;
+		EXPECT_NEAR( a.depth, b.depth, 2e-3 ) << "call " << i;
+	}
+	std::printf( "swinging linked rings: %d of %d calls refined the last PD\n", refined, calls );
+	EXPECT_GT( refined, calls / 2 );
+}
