@@ -149,10 +149,12 @@ static pdPenetrationDef pdcPenetrationDef( const pdContactDef* def, double toler
 	return pdef;
 }
 
-// The PD of a moving pair that was penetrating at the last call, refined from its last contact
-// configurations alone (no global search): true when that answer is kept. A slow pair takes the
-// global search, whose coherent start keeps its contact configuration fixed on B (and its
-// points with it); the carried start would move it with A. It is kept while A has moved
+// The PD of a moving pair that was shallowly penetrating at the last call, refined from its
+// last contact configurations alone (no global search): true when that answer is kept. A slow
+// pair takes the global search, whose coherent start keeps its contact configuration fixed on B
+// (and its points with it); the carried start would move it with A. A deep one (a landing
+// impact) takes it too: in the 60-tori heap, refining those too let the deepest pair sink to
+// 38 mm while it lands, against 19 mm. It is kept while A has moved
 // relative to B by at most the budget since the last global search and the answer is no deeper
 // than that search's plus the motion since (the PD changes by at most that much), so it is
 // within twice the motion of the global answer.
@@ -165,7 +167,8 @@ static bool pdcLocalPenetration( pdcCall* call, pdStatus* outStatus )
 		return false;
 	}
 	double moved = pdcMovedSince( pair->globalPosition, pair->globalRotation, call->meshA, call->poseA, call->poseB );
-	if ( !( moved <= PD_LOCAL_PD_BUDGET * call->def->contactDistance ) )
+	if ( !( moved <= PD_LOCAL_PD_BUDGET * call->def->contactDistance ) ||
+		 pair->globalDepth > PD_LOCAL_PD_MAX_DEPTH * call->def->contactDistance )
 	{
 		return false;
 	}

@@ -243,6 +243,9 @@ void pdcProveApart( pdcCall* call );
 #define PD_LOCAL_PD_BUDGET 1.0
 // Starts refined by such a pair: the carried last PD and the most recent cached contact.
 #define PD_LOCAL_PD_STARTS 2
+// Deeper than this at the last global search (relative to the contact distance), a pair takes
+// the global search again.
+#define PD_LOCAL_PD_MAX_DEPTH 0.5
 
 // contact_hold.c
 bool pdcAnswerFromHold( pdcCall* call );
