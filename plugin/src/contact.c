@@ -149,77 +149,17 @@ static pdPenetrationDef pdcPenetrationDef( const pdContactDef* def, double toler
 	return pdef;
 }
 
-// The PD of a moving pair that was shallowly penetrating at the last call, refined from its
-// last contact configurations alone (no global search): true when that answer is kept. A slow
-// pair takes the global search, whose coherent start keeps its contact configuration fixed on B
-// (and its points with it); the carried start would move it with A. A deep one (a landing
-// impact) takes it too: in the 60-tori heap, refining those too let the deepest pair sink to
-// 38 mm while it lands, against 19 mm. It is kept while A has moved
-// relative to B by at most the budget since the last global search and the answer is no deeper
-// than that search's plus the motion since (the PD changes by at most that much), so it is
-// within twice the motion of the global answer.
-static bool pdcLocalPenetration( pdcCall* call, pdStatus* outStatus )
-{
-	pdContactPairInternal* pair = call->pair;
-	if ( !pair->globalValid || pair->lastState != PD_STATE_PENETRATING || pair->penetration.count <= 0 || call->slow ||
-		 call->impact || pair->proofMeshA != call->meshA || pair->proofMeshB != call->meshB )
-	{
-		return false;
-	}
-	double moved = pdcMovedSince( pair->globalPosition, pair->globalRotation, call->meshA, call->poseA, call->poseB );
-	if ( !( moved <= PD_LOCAL_PD_BUDGET * call->def->contactDistance ) ||
-		 pair->globalDepth > PD_LOCAL_PD_MAX_DEPTH * call->def->contactDistance )
-	{
-		return false;
-	}
-	pdPenetrationDef local = call->pdef;
-	local.startStrategies = PD_START_COHERENCE;
-	local.maxStarts = PD_LOCAL_PD_STARTS;
-	local.randomDirections = 0;
-	// The starts: the last PD carried to the current poses (A's origin plus that translation, in
-	// B's frame: the contact configuration moved with A), tried first, then the pair's cached
-	// contact configurations where they were (a resting pair's usually still touch).
-	pdPenetrationCache carried = pair->penetration;
-	int slot = carried.next >= 0 && carried.next < 3 ? carried.next : 0;
-	pdQuat rotation;
-	pdVec3 origin;
-	pdcRelativePose( call->poseA, call->poseB, &origin, &rotation );
-	carried.configurations[slot] = pdAdd( origin, pair->lastTranslation );
-	carried.relativeRotation[slot] = rotation;
-	carried.next = ( slot + 1 ) % 3;
-	carried.count = carried.count >= 0 && carried.count < 3 ? carried.count + 1 : 3;
-	*outStatus = pdComputePenetration( call->meshA, call->poseA, call->meshB, call->poseB, &local, &carried, call->ws,
-									   &call->pr );
-	if ( *outStatus >= 0 &&
-		 ( call->pr.state != PD_STATE_PENETRATING || call->pr.depth <= pair->globalDepth + moved + call->tolerance ) )
-	{
-		pair->penetration = carried;
-		return true;
-	}
-	return false;
-}
-
 // The global PD, unless the pair is proven apart or the apart confirmation holds (then the
-// result stays zero and separated), or a local refinement is kept (pdcLocalPenetration).
+// result stays zero and separated).
 static pdStatus pdcQueryPenetration( pdcCall* call )
 {
-	pdContactPairInternal* pair = call->pair;
 	pdcConfirmApart( call );
 	memset( &call->pr, 0, sizeof( call->pr ) );
 	call->pr.state = PD_STATE_SEPARATED;
-	pdStatus status = PD_STATUS_OK;
-	if ( !call->apart && !call->confirmedApart && !pdcLocalPenetration( call, &status ) )
-	{
-		status = pdComputePenetration( call->meshA, call->poseA, call->meshB, call->poseB, &call->pdef,
-									   &pair->penetration, call->ws, &call->pr );
-		pdcSetProofMeshes( call );
-		pair->globalValid = status >= 0 && call->pr.state == PD_STATE_PENETRATING;
-		if ( pair->globalValid )
-		{
-			pair->globalDepth = call->pr.depth;
-			pdcRelativePose( call->poseA, call->poseB, &pair->globalPosition, &pair->globalRotation );
-		}
-	}
+	pdStatus status = call->apart || call->confirmedApart
+						  ? PD_STATUS_OK
+						  : pdComputePenetration( call->meshA, call->poseA, call->meshB, call->poseB, &call->pdef,
+												  &call->pair->penetration, call->ws, &call->pr );
 	call->set->iterations = call->pr.iterations;
 	return status;
 }

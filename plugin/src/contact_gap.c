@@ -42,7 +42,6 @@ void pdcSetProofMeshes( pdcCall* call )
 	{
 		pair->apartValid = false;
 		pair->holdValid = false;
-		pair->globalValid = false;
 		pair->proofMeshA = call->meshA;
 		pair->proofMeshB = call->meshB;
 	}

@@ -231,21 +231,12 @@ void pdcRelativePose( const pdTransform* poseA, const pdTransform* poseB, pdVec3
 // (position, rotation) (pdcRelativePose); INFINITY when not finite.
 double pdcMovedSince( pdVec3 position, pdQuat rotation, const pdMesh* meshA, const pdTransform* poseA,
 					  const pdTransform* poseB );
-// The meshes the pair's proofs (gap, hold, global PD) are made for; proofs made for others end.
+// The meshes the pair's proofs (gap, hold) are made for; proofs made for others end.
 void pdcSetProofMeshes( pdcCall* call );
 bool pdcStillApart( const pdcCall* call );
 void pdcConfirmApart( pdcCall* call );
 double pdcSeparatedRange( pdcCall* call );
 void pdcProveApart( pdcCall* call );
-
-// Motion, relative to the contact distance, after which a penetrating pair's PD takes the
-// global search again (pdcLocalPenetration in contact.c).
-#define PD_LOCAL_PD_BUDGET 1.0
-// Starts refined by such a pair: the carried last PD and the most recent cached contact.
-#define PD_LOCAL_PD_STARTS 2
-// Deeper than this at the last global search (relative to the contact distance), a pair takes
-// the global search again.
-#define PD_LOCAL_PD_MAX_DEPTH 0.5
 
 // contact_hold.c
 bool pdcAnswerFromHold( pdcCall* call );

@@ -127,14 +127,6 @@ typedef struct pdContactPairInternal
 	pdVec3 holdNormal[PD_CONTACT_MAX_MANIFOLDS];                        ///< B frame
 	pdVec3 holdPointA[PD_CONTACT_MAX_MANIFOLDS][PD_CONTACT_MAX_POINTS]; ///< on A (A's frame)
 	pdVec3 holdPointB[PD_CONTACT_MAX_MANIFOLDS][PD_CONTACT_MAX_POINTS]; ///< on B (B's frame)
-	// The last global PD search: its depth and A's pose relative to B then. Until A has moved
-	// by more than a budget since, a penetrating pair refines the PD from its last contact
-	// configuration alone, and keeps that answer while it is no deeper than the global one plus
-	// the motion since (the PD changes by at most the motion).
-	bool globalValid;
-	double globalDepth;
-	pdVec3 globalPosition;
-	pdQuat globalRotation;
 } pdContactPairInternal;
 
 /// Caller-owned per-pair state, kept by value (one per colliding pair). Zero-initialise it or
