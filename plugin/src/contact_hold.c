@@ -14,8 +14,8 @@
 #include <string.h>
 
 // Calls answered from one hold before a full call refreshes it: the held points do not slide
-// with a creeping contact, and a full call re-picks them every ninth call. On the awake box stack
-// the top box drifts 4.8 mm after its arrival with 8, 8.9 mm with 30 and 6.6 mm with no refresh.
+// with a creeping contact, and a full call re-picks them every ninth call (other periods:
+// docs/experiments.md).
 #define PD_HOLD_MAX_CALLS 8
 // A held point whose halves slid apart along the surface by more than this many support bands
 // ends the hold, as Bullet's manifold refresh drops such points.
