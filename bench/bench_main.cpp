@@ -10,52 +10,55 @@ using namespace bench;
 
 static void usage( FILE* f )
 {
-	std::fprintf( f,
-				  "usage: polydepth-bench SUBCOMMAND [--json] [--quick] [--models DIR] [--csv FILE] [--repeats N] [--seed S]\n"
-				  "                       [--only NAME] [--oracle N] [--cases] [--random-directions N]\n"
-				  "                       [--cone-directions N] [--max-starts N] [--part P] [--with-convex]\n"
-				  "subcommands:\n"
-				  "  proximity  collide, distance and CCD against FCL on the same poses\n"
-				  "  pd-random  the paper's random-configuration scenario, and the oracle on the other kinds of\n"
-				  "             shapes PD is judged on (torus, grate, cup, spoon, box)\n"
-				  "  pd-path    the paper's predefined paths (motion coherence on and off)\n"
-				  "  sfog       orientation pruning on/off, exact convex PD against libccd EPA\n"
-				  "  debris     the Bullet debris scene, GImpact against PolyDepth, same seed\n"
-				  "  awake      scenes with Bullet's sleeping off (tori heap, torus chain, box stack, bowl,\n"
-				  "             kinematic sweep, 10 m/s drops): GImpact, PolyDepth and, on the tori scenes,\n"
-				  "             the convex peer; step times, lost bodies, penetration, resting speeds\n"
-				  "  contact-replay FILE\n"
-				  "             recorded plugin calls (polydepth-sample --record-calls) run again outside\n"
-				  "             Bullet: time per call and a hash of the contacts (--repeats, --json)\n"
-				  "options:\n"
-				  "  --json      print one JSON object instead of tables\n"
-				  "  --quick     a small version that finishes in under a minute\n"
-				  "  --models D  the paper's model files (default: the POLYDEPTH_MODELS environment variable;\n"
-				  "              without either, each missing model is a generated stand-in, named so in\n"
-				  "              the output, and pd-path, which needs the paper's paths, skips)\n"
-				  "  --csv F     also write the per-case rows as CSV\n"
-				  "  --repeats N queries (or repeats) per case\n"
-				  "  --seed S    seed of the random configurations\n"
-				  "  --only NAME pd-random, pd-path: run only this model (for profiling); sfog: only this\n"
-				  "              model in the sweep table (c); awake: only this scene\n"
-				  "  --oracle N  pd-random: oracle cases per model (0 = no oracle, for profiling)\n"
-				  "  --cases     pd-random: one line per query on stderr: pose of A, answer, oracle, ms\n"
-				  "  --random-directions N\n"
-				  "              pd-random, pd-path: random start directions per query (0-4096; the\n"
-				  "              core's default is 512): the accuracy against the oracle bought with time\n"
-				  "  --cone-directions N\n"
-				  "              pd-random, pd-path: directions probed around the best answer (0-4096,\n"
-				  "              0 = off; the core's default is 128)\n"
-				  "  --max-starts N\n"
-				  "              pd-random, pd-path: free configurations refined at most (1-64; the\n"
-				  "              core's default is 12); with 1 and no directions the query is the\n"
-				  "              paper's single local optimisation\n"
-				  "  --part P    sfog: run only these tables, any of a (pruning in PolyDepth), b (convex PD\n"
-				  "              against EPA), c (overlay sweeps); default abc\n"
-				  "  --with-convex\n"
-				  "              debris: a third row, Bullet's own convex contacts on the tori cut into 48\n"
-				  "              convex hulls each (same mass, inertia and penetration measurement), and\n"
-				  "              a \"convex\" object in --json\n" );
+	std::fprintf(
+		f, "usage: polydepth-bench SUBCOMMAND [--json] [--quick] [--models DIR] [--csv FILE] [--repeats N] [--seed S]\n"
+		   "                       [--only NAME] [--oracle N] [--cases] [--random-directions N]\n"
+		   "                       [--cone-directions N] [--max-starts N] [--part P] [--with-convex]\n"
+		   "subcommands:\n"
+		   "  proximity  collide, distance and CCD against FCL on the same poses\n"
+		   "  pd-random  the paper's random-configuration scenario, and the oracle on the other kinds of\n"
+		   "             shapes PD is judged on (torus, grate, cup, spoon, box)\n"
+		   "  pd-path    the paper's predefined paths (motion coherence on and off)\n"
+		   "  pd-batch   the pd-random configurations as one batch call: queries per second on the\n"
+		   "             calling thread and on 2 threads, and whether the answers are identical\n"
+		   "  sfog       orientation pruning on/off, exact convex PD against libccd EPA\n"
+		   "  debris     the Bullet debris scene, GImpact against PolyDepth, same seed\n"
+		   "  awake      scenes with Bullet's sleeping off (tori heap, torus chain, box stack, bowl,\n"
+		   "             kinematic sweep, 10 m/s drops): GImpact, PolyDepth and, on the tori scenes,\n"
+		   "             the convex peer; step times, lost bodies, penetration, resting speeds\n"
+		   "  contact-replay FILE\n"
+		   "             recorded plugin calls (polydepth-sample --record-calls) run again outside\n"
+		   "             Bullet: time per call, a hash of the contacts and the same calls' cost as\n"
+		   "             distance queries (--repeats, --json)\n"
+		   "options:\n"
+		   "  --json      print one JSON object instead of tables\n"
+		   "  --quick     a small version that finishes in under a minute\n"
+		   "  --models D  the paper's model files (default: the POLYDEPTH_MODELS environment variable;\n"
+		   "              without either, each missing model is a generated stand-in, named so in\n"
+		   "              the output, and pd-path, which needs the paper's paths, skips)\n"
+		   "  --csv F     also write the per-case rows as CSV\n"
+		   "  --repeats N queries (or repeats) per case\n"
+		   "  --seed S    seed of the random configurations\n"
+		   "  --only NAME pd-random, pd-path: run only this model (for profiling); sfog: only this\n"
+		   "              model in the sweep table (c); awake: only this scene\n"
+		   "  --oracle N  pd-random: oracle cases per model (0 = no oracle, for profiling)\n"
+		   "  --cases     pd-random: one line per query on stderr: pose of A, answer, oracle, ms\n"
+		   "  --random-directions N\n"
+		   "              pd-random, pd-path: random start directions per query (0-4096; the\n"
+		   "              core's default is 512): the accuracy against the oracle bought with time\n"
+		   "  --cone-directions N\n"
+		   "              pd-random, pd-path: directions probed around the best answer (0-4096,\n"
+		   "              0 = off; the core's default is 128)\n"
+		   "  --max-starts N\n"
+		   "              pd-random, pd-path: free configurations refined at most (1-64; the\n"
+		   "              core's default is 12); with 1 and no directions the query is the\n"
+		   "              paper's single local optimisation\n"
+		   "  --part P    sfog: run only these tables, any of a (pruning in PolyDepth), b (convex PD\n"
+		   "              against EPA), c (overlay sweeps); default abc\n"
+		   "  --with-convex\n"
+		   "              debris: a third row, Bullet's own convex contacts on the tori cut into 48\n"
+		   "              convex hulls each (same mass, inertia and penetration measurement), and\n"
+		   "              a \"convex\" object in --json\n" );
 }
 
 int main( int argc, char** argv )
@@ -72,7 +75,8 @@ int main( int argc, char** argv )
 	for ( int i = 2; i < argc; ++i )
 	{
 		std::string a = argv[i];
-		auto value = [&]( const char* name ) -> const char* {
+		auto value = [&]( const char* name ) -> const char*
+		{
 			if ( i + 1 >= argc )
 			{
 				std::fprintf( stderr, "polydepth-bench: %s needs a value\n", name );
@@ -81,7 +85,8 @@ int main( int argc, char** argv )
 			return argv[++i];
 		};
 		// A whole decimal integer in [lo, hi], or a message naming the option and exit code 2.
-		auto integer = [&]( const char* name, long lo, long hi ) -> long {
+		auto integer = [&]( const char* name, long lo, long hi ) -> long
+		{
 			const char* text = value( name );
 			char* end = nullptr;
 			errno = 0;
@@ -123,7 +128,8 @@ int main( int argc, char** argv )
 			o.parts = value( "--part" );
 			if ( o.parts.empty() || o.parts.find_first_not_of( "abc" ) != std::string::npos )
 			{
-				std::fprintf( stderr, "polydepth-bench: --part expects letters from 'abc', got '%s'\n", o.parts.c_str() );
+				std::fprintf( stderr, "polydepth-bench: --part expects letters from 'abc', got '%s'\n",
+							  o.parts.c_str() );
 				return 2;
 			}
 		}
@@ -147,6 +153,8 @@ int main( int argc, char** argv )
 		return runSfog( o );
 	if ( sub == "debris" )
 		return runDebris( o );
+	if ( sub == "pd-batch" )
+		return runPdBatch( o );
 	if ( sub == "awake" )
 		return runAwake( o );
 	if ( sub == "contact-replay" )

@@ -3,8 +3,10 @@
 // scenarios, with the cost of a PD query as a multiple of one BVH distance query.
 #include "bench_util.h"
 
+#include <atomic>
 #include <cstring>
 #include <string>
+#include <thread>
 
 namespace bench
 {
@@ -82,7 +84,8 @@ pdVec3 rotated( pdQuat q, pdVec3 v )
 {
 	pdVec3 c{ q.y * v.z - q.z * v.y, q.z * v.x - q.x * v.z, q.x * v.y - q.y * v.x };
 	pdVec3 cc{ q.y * c.z - q.z * c.y, q.z * c.x - q.x * c.z, q.x * c.y - q.y * c.x };
-	return pdVec3{ v.x + 2.0 * ( q.w * c.x + cc.x ), v.y + 2.0 * ( q.w * c.y + cc.y ), v.z + 2.0 * ( q.w * c.z + cc.z ) };
+	return pdVec3{ v.x + 2.0 * ( q.w * c.x + cc.x ), v.y + 2.0 * ( q.w * c.y + cc.y ),
+				   v.z + 2.0 * ( q.w * c.z + cc.z ) };
 }
 
 /// Independent oracle: for many directions, the first free offset along the direction (march
@@ -93,7 +96,8 @@ double directionalOracle( const pdMesh* a, const pdTransform& pa, const pdMesh* 
 	double far = 1.2 * ( diagonalOf( a ) + diagonalOf( b ) );
 	double best = far;
 	pdVec3 bestDir{ 1, 0, 0 };
-	auto firstFree = [&]( pdVec3 u, double limit ) {
+	auto firstFree = [&]( pdVec3 u, double limit )
+	{
 		const int steps = 96;
 		double prev = 0.0;
 		for ( int i = 1; i <= steps; ++i )
@@ -101,9 +105,11 @@ double directionalOracle( const pdMesh* a, const pdTransform& pa, const pdMesh* 
 			double t = limit * (double)i / steps;
 			if ( !collides( a, translated( pa, pdVec3{ u.x * t, u.y * t, u.z * t } ), b, pb, ws ) )
 			{
-				return bisectToFree( prev, t, 40, [&]( double m ) {
-					return collides( a, translated( pa, pdVec3{ u.x * m, u.y * m, u.z * m } ), b, pb, ws );
-				} );
+				return bisectToFree(
+					prev, t, 40,
+					[&]( double m ) {
+						return collides( a, translated( pa, pdVec3{ u.x * m, u.y * m, u.z * m } ), b, pb, ws );
+					} );
 			}
 			prev = t;
 		}
@@ -210,22 +216,29 @@ pdPenetrationDef defWithQueryOptions( const Options& o )
 
 } // namespace
 
-int runPdRandom( const Options& o )
+/// The pd-random models (two with --quick).
+static std::vector<ModelSpec> pdRandomSpecs( const Options& o )
 {
 	std::vector<ModelSpec> specs = { { "knot-3k", "knot", 3000, 0, false },
-								   { "bunny-2k", "pqp_spinning_bunny.tris", 0, 0, true },
-								   { "bunny-9k", "pqp_spinning_bunny.tris", 0, 1, true },
-								   { "knot-40k", "knot", 40000, 0, false },
-								   { "bunny-70k", "bunny_noholes.tri", 0, 0, true },
-								   { "knot-170k", "knot", 170000, 0, false },
-								   // The other kinds of the hold-out set (issue 3), for the oracle column.
-								   { "torus-1k", "torus", 1000, 0, false },
-								   { "grate-1k", "grate", 1000, 0, false },
-								   { "cup-1k", "cup", 1000, 0, false },
-								   { "spoon-1k", "spoon", 1000, 0, false },
-								   { "box", "box", 12, 0, false } };
+									 { "bunny-2k", "pqp_spinning_bunny.tris", 0, 0, true },
+									 { "bunny-9k", "pqp_spinning_bunny.tris", 0, 1, true },
+									 { "knot-40k", "knot", 40000, 0, false },
+									 { "bunny-70k", "bunny_noholes.tri", 0, 0, true },
+									 { "knot-170k", "knot", 170000, 0, false },
+									 // The other kinds of the hold-out set (issue 3), for the oracle column.
+									 { "torus-1k", "torus", 1000, 0, false },
+									 { "grate-1k", "grate", 1000, 0, false },
+									 { "cup-1k", "cup", 1000, 0, false },
+									 { "spoon-1k", "spoon", 1000, 0, false },
+									 { "box", "box", 12, 0, false } };
 	if ( o.quick )
 		specs = { { "knot-3k", "knot", 3000, 0, false }, { "bunny-2k", "pqp_spinning_bunny.tris", 0, 0, true } };
+	return specs;
+}
+
+int runPdRandom( const Options& o )
+{
+	std::vector<ModelSpec> specs = pdRandomSpecs( o );
 	const int queries = o.repeats > 0 ? o.repeats : ( o.quick ? 10 : 60 );
 	const int oracleQueries = o.oracleCases >= 0 ? o.oracleCases : ( o.quick ? 2 : 6 );
 	struct Row
@@ -302,17 +315,20 @@ int runPdRandom( const Options& o )
 				if ( exact > 0.0 && len > 0.0 )
 				{
 					double c = ( r.translation.x * oracleDir.x + r.translation.y * oracleDir.y +
-								 r.translation.z * oracleDir.z ) / len;
-					std::snprintf( angle, sizeof( angle ), "%.1f", std::acos( std::max( -1.0, std::min( 1.0, c ) ) ) * 180.0 / M_PI );
+								 r.translation.z * oracleDir.z ) /
+							   len;
+					std::snprintf( angle, sizeof( angle ), "%.1f",
+								   std::acos( std::max( -1.0, std::min( 1.0, c ) ) ) * 180.0 / M_PI );
 				}
 				pdVec3 s = model.shift, rs = rotated( pa.q, s );
 				pdVec3 fileA{ pa.p.x + rs.x, pa.p.y + rs.y, pa.p.z + rs.z };
-				std::fprintf( stderr,
-							  "%s q%d pose-a %.17g %.17g %.17g %.17g %.17g %.17g %.17g pose-b 1 0 0 0 %.17g %.17g %.17g "
-							  "depth %.6g oracle %s angle %s starts %d iters %d ms %.3f\n",
-							  spec.name, q, pa.q.w, pa.q.x, pa.q.y, pa.q.z, fileA.x, fileA.y, fileA.z, s.x, s.y, s.z, r.depth,
-							  exact > 0.0 ? std::to_string( exact ).c_str() : "-", angle, r.starts, r.iterations,
-							  ( t1 - t0 ) * 1e-3 );
+				std::fprintf(
+					stderr,
+					"%s q%d pose-a %.17g %.17g %.17g %.17g %.17g %.17g %.17g pose-b 1 0 0 0 %.17g %.17g %.17g "
+					"depth %.6g oracle %s angle %s starts %d iters %d ms %.3f\n",
+					spec.name, q, pa.q.w, pa.q.x, pa.q.y, pa.q.z, fileA.x, fileA.y, fileA.z, s.x, s.y, s.z, r.depth,
+					exact > 0.0 ? std::to_string( exact ).c_str() : "-", angle, r.starts, r.iterations,
+					( t1 - t0 ) * 1e-3 );
 			}
 		}
 		row.medianMs = median( ms );
@@ -326,22 +342,26 @@ int runPdRandom( const Options& o )
 
 	if ( o.json )
 	{
-		printJsonObject( [&]( Json& j ) {
-			j.objects( "models", rows, [&]( const Row& r ) {
-				j.field( "name", r.name );
-				j.field( "tris", r.tris );
-				j.field( "queries", r.queries );
-				j.field( "median_ms", r.medianMs );
-				j.field( "p95_ms", r.p95Ms );
-				j.field( "contacts", r.contacts );
-				j.field( "iterations", r.iterations );
-				j.field( "pd_over_distance", r.pdOverDistance );
-				j.field( "valid", r.valid );
-				j.field( "oracle_cases", r.oracleCases );
-				j.field( "within_1pct", r.within1 );
-				j.field( "worst_ratio", r.worstRatio );
+		printJsonObject(
+			[&]( Json& j )
+			{
+				j.objects( "models", rows,
+						   [&]( const Row& r )
+						   {
+							   j.field( "name", r.name );
+							   j.field( "tris", r.tris );
+							   j.field( "queries", r.queries );
+							   j.field( "median_ms", r.medianMs );
+							   j.field( "p95_ms", r.p95Ms );
+							   j.field( "contacts", r.contacts );
+							   j.field( "iterations", r.iterations );
+							   j.field( "pd_over_distance", r.pdOverDistance );
+							   j.field( "valid", r.valid );
+							   j.field( "oracle_cases", r.oracleCases );
+							   j.field( "within_1pct", r.within1 );
+							   j.field( "worst_ratio", r.worstRatio );
+						   } );
 			} );
-		} );
 		return 0;
 	}
 	describeMachine( stdout );
@@ -351,9 +371,9 @@ int runPdRandom( const Options& o )
 	std::printf( "%-10s %7s %5s | %8s %8s | %8s %6s | %7s | %5s | %s\n", "model", "tris", "n", "med ms", "p95 ms",
 				 "contacts", "iters", "PD/dist", "valid", "oracle: within 1% / cases (worst ratio)" );
 	for ( const Row& r : rows )
-		std::printf( "%-10s %7d %5d | %8.3f %8.3f | %8.2f %6.2f | %7.2f | %5d | %d / %d (%.3f)\n", r.name.c_str(), r.tris,
-					 r.queries, r.medianMs, r.p95Ms, r.contacts, r.iterations, r.pdOverDistance, r.valid, r.within1,
-					 r.oracleCases, r.worstRatio );
+		std::printf( "%-10s %7d %5d | %8.3f %8.3f | %8.2f %6.2f | %7.2f | %5d | %d / %d (%.3f)\n", r.name.c_str(),
+					 r.tris, r.queries, r.medianMs, r.p95Ms, r.contacts, r.iterations, r.pdOverDistance, r.valid,
+					 r.within1, r.oracleCases, r.worstRatio );
 	int cases = 0, within = 0;
 	for ( const Row& r : rows )
 	{
@@ -438,7 +458,8 @@ int runPdPath( const Options& o )
 				tb.p = pdVec3{ pb.translations[3 * f], pb.translations[3 * f + 1], pb.translations[3 * f + 2] };
 				pdPenetrationResult r;
 				double t0 = nowUs();
-				pdComputePenetration( model.mesh, &ta, model.mesh, &tb, &def, row.coherence ? &cache : nullptr, ws, &r );
+				pdComputePenetration( model.mesh, &ta, model.mesh, &tb, &def, row.coherence ? &cache : nullptr, ws,
+									  &r );
 				double t1 = nowUs();
 				row.frames++;
 				if ( r.state == PD_STATE_PENETRATING )
@@ -461,18 +482,22 @@ int runPdPath( const Options& o )
 	pdDestroyWorkspace( ws );
 	if ( o.json )
 	{
-		printJsonObject( [&]( Json& j ) {
-			j.objects( "paths", rows, [&]( const Row& r ) {
-				j.field( "name", r.name );
-				j.field( "frames", r.frames );
-				j.field( "penetrating", r.penetrating );
-				j.field( "median_ms", r.medianMs );
-				j.field( "p95_ms", r.p95Ms );
-				j.flag( "coherence", r.coherence );
-				j.field( "mean_pd", r.meanPd );
-				j.field( "iterations", r.iterations );
+		printJsonObject(
+			[&]( Json& j )
+			{
+				j.objects( "paths", rows,
+						   [&]( const Row& r )
+						   {
+							   j.field( "name", r.name );
+							   j.field( "frames", r.frames );
+							   j.field( "penetrating", r.penetrating );
+							   j.field( "median_ms", r.medianMs );
+							   j.field( "p95_ms", r.p95Ms );
+							   j.flag( "coherence", r.coherence );
+							   j.field( "mean_pd", r.meanPd );
+							   j.field( "iterations", r.iterations );
+						   } );
 			} );
-		} );
 		return 0;
 	}
 	describeMachine( stdout );
@@ -481,6 +506,158 @@ int runPdPath( const Options& o )
 	for ( const Row& r : rows )
 		std::printf( "%-10s %-9s %6d %6d | %8.3f %8.3f | %9.4f %6.2f\n", r.name.c_str(), r.coherence ? "on" : "off",
 					 r.frames, r.penetrating, r.medianMs, r.p95Ms, r.meanPd, r.iterations );
+	return 0;
+}
+
+namespace
+{
+
+// A task system of std::threads for pdComputePenetrationBatch: enqueue starts `threads` threads
+// that pull ranges from a shared counter, finish joins them.
+struct BatchThreads
+{
+	int threads = 2;
+};
+
+struct BatchRunning
+{
+	std::vector<std::thread> threads;
+	std::atomic<int> next{ 0 };
+};
+
+void* enqueueBatchTask( pdTaskCallback* task, int itemCount, int minRange, void* taskContext, void* userContext )
+{
+	const BatchThreads* pool = static_cast<const BatchThreads*>( userContext );
+	BatchRunning* running = new BatchRunning;
+	for ( int w = 0; w < pool->threads; ++w )
+		running->threads.emplace_back(
+			[=]()
+			{
+				for ( int start = running->next.fetch_add( minRange ); start < itemCount;
+					  start = running->next.fetch_add( minRange ) )
+					task( start, std::min( start + minRange, itemCount ), w, taskContext );
+			} );
+	return running;
+}
+
+void finishBatchTask( void* userTask, void* )
+{
+	BatchRunning* running = static_cast<BatchRunning*>( userTask );
+	for ( std::thread& t : running->threads )
+		t.join();
+	delete running;
+}
+
+// Median seconds of `runs` batch calls over the items; the answers of the last call in *out.
+double timeBatch( const std::vector<pdBatchItem>& items, const pdBatchDef& def, int runs,
+				  std::vector<pdPenetrationResult>* out )
+{
+	std::vector<double> seconds;
+	out->assign( items.size(), pdPenetrationResult{} );
+	for ( int r = 0; r < runs; ++r )
+	{
+		double t0 = nowUs();
+		pdComputePenetrationBatch( items.data(), (int)items.size(), &def, out->data() );
+		seconds.push_back( ( nowUs() - t0 ) * 1e-6 );
+	}
+	return median( seconds );
+}
+
+bool sameAnswers( const std::vector<pdPenetrationResult>& a, const std::vector<pdPenetrationResult>& b )
+{
+	for ( size_t i = 0; i < a.size(); ++i )
+	{
+		pdPenetrationResult x = a[i], y = b[i];
+		x.elapsedMs = y.elapsedMs = 0.0;
+		if ( std::memcmp( &x, &y, sizeof( x ) ) != 0 )
+			return false;
+	}
+	return a.size() == b.size();
+}
+
+} // namespace
+
+// polydepth-bench pd-batch: the pd-random configurations answered by pdComputePenetrationBatch on
+// the calling thread and through a task system of 2 threads: queries per second at 1 and 2
+// threads, the speed-up, and whether the two gave identical answers.
+int runPdBatch( const Options& o )
+{
+	const int queries = o.repeats > 0 ? o.repeats : ( o.quick ? 16 : 48 );
+	const int runs = o.quick ? 1 : 3;
+	struct Row
+	{
+		std::string name;
+		int tris = 0, queries = 0;
+		double qps1 = 0, qps2 = 0;
+		bool identical = false;
+	};
+	std::vector<Row> rows;
+	pdPenetrationDef pdDef = defWithQueryOptions( o );
+	pdWorkspace* ws = pdCreateWorkspace();
+	for ( const ModelSpec& spec : pdRandomSpecs( o ) )
+	{
+		if ( !o.only.empty() && o.only != spec.name )
+			continue;
+		Model model;
+		if ( !buildModel( o, spec, &model ) )
+			continue;
+		Rng rng( o.seed * 104729u + (unsigned)model.triangles() );
+		std::vector<pdBatchItem> items;
+		for ( int q = 0; q < queries; ++q )
+		{
+			pdBatchItem item = { model.mesh, pdIdentityTransform(), model.mesh, pdIdentityTransform() };
+			if ( randomColliding( rng, model.mesh, model.mesh, ws, &item.poseA ) )
+				items.push_back( item );
+		}
+		pdBatchDef serial = pdDefaultBatchDef();
+		serial.penetration = &pdDef;
+		BatchThreads pool;
+		pdBatchDef parallel = serial;
+		parallel.workerCount = pool.threads;
+		parallel.enqueueTask = enqueueBatchTask;
+		parallel.finishTask = finishBatchTask;
+		parallel.userTaskContext = &pool;
+		std::vector<pdPenetrationResult> one, two;
+		double s1 = timeBatch( items, serial, runs, &one );
+		double s2 = timeBatch( items, parallel, runs, &two );
+		Row row;
+		row.name = model.name;
+		row.tris = model.triangles();
+		row.queries = (int)items.size();
+		row.qps1 = s1 > 0.0 ? items.size() / s1 : 0.0;
+		row.qps2 = s2 > 0.0 ? items.size() / s2 : 0.0;
+		row.identical = sameAnswers( one, two );
+		rows.push_back( row );
+	}
+	pdDestroyWorkspace( ws );
+	if ( o.json )
+	{
+		printJsonObject(
+			[&]( Json& j )
+			{
+				j.objects( "models", rows,
+						   [&]( const Row& r )
+						   {
+							   j.field( "name", r.name );
+							   j.field( "tris", r.tris );
+							   j.field( "queries", r.queries );
+							   j.field( "qps_1", r.qps1 );
+							   j.field( "qps_2", r.qps2 );
+							   j.field( "speedup", r.qps1 > 0.0 ? r.qps2 / r.qps1 : 0.0 );
+							   j.flag( "identical", r.identical );
+						   } );
+			} );
+		return 0;
+	}
+	describeMachine( stdout );
+	std::printf( "pd-random configurations as one pdComputePenetrationBatch call: on the calling thread (1) and on "
+				 "a task system of 2 threads (2); median of %d calls\n",
+				 runs );
+	std::printf( "%-10s %7s %5s | %9s %9s | %7s | %s\n", "model", "tris", "n", "q/s 1", "q/s 2", "speedup",
+				 "identical" );
+	for ( const Row& r : rows )
+		std::printf( "%-10s %7d %5d | %9.1f %9.1f | %7.2f | %s\n", r.name.c_str(), r.tris, r.queries, r.qps1, r.qps2,
+					 r.qps1 > 0.0 ? r.qps2 / r.qps1 : 0.0, r.identical ? "yes" : "NO" );
 	return 0;
 }
 

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "model_io.h"
-#include "shapes.h"
 #include "polydepth/polydepth.h"
+#include "shapes.h"
 
 #include <algorithm>
 #include <chrono>
@@ -24,9 +24,9 @@ struct Options
 	std::string csvPath;
 	int repeats = 0; ///< 0 = the subcommand's default
 	unsigned seed = 1;
-	std::string only;     ///< run only the model or case with this name (pd-random, pd-path)
-	int oracleCases = -1; ///< pd-random: oracle cases per model; -1 = the default, 0 = none
-	bool cases = false;   ///< pd-random: one line per query on stderr (pose, answer, oracle)
+	std::string only;          ///< run only the model or case with this name (pd-random, pd-path)
+	int oracleCases = -1;      ///< pd-random: oracle cases per model; -1 = the default, 0 = none
+	bool cases = false;        ///< pd-random: one line per query on stderr (pose, answer, oracle)
 	int randomDirections = -1; ///< pd-random, pd-path: pdPenetrationDef.randomDirections; -1 = the default
 	int coneDirections = -1;   ///< pd-random, pd-path: pdPenetrationDef.coneDirections; -1 = the default
 	int maxStarts = -1;        ///< pd-random, pd-path: pdPenetrationDef.maxStarts; -1 = the default
@@ -96,8 +96,9 @@ inline bool loadModelFile( const Options& o, const char* file, const char* who, 
 		return true;
 	}
 	int tris = std::string( file ) == "bunny_noholes.tri" ? 69000 : 2200;
-	std::fprintf( stderr, "%s: %s %s; using a generated stand-in: a distorted torus of about %d triangles\n", who,
-				  file, o.modelsDir.empty() ? "needs --models DIR or POLYDEPTH_MODELS" : ( "not found in " + o.modelsDir ).c_str(),
+	std::fprintf( stderr, "%s: %s %s; using a generated stand-in: a distorted torus of about %d triangles\n", who, file,
+				  o.modelsDir.empty() ? "needs --models DIR or POLYDEPTH_MODELS"
+									  : ( "not found in " + o.modelsDir ).c_str(),
 				  tris );
 	*outStandIn = true;
 	return smpMakeShapeByName( "distorted-torus", tris, 2.0, soup );
@@ -196,7 +197,7 @@ struct Rng
 /// Minimal JSON writer: numbers with %.17g (non-finite numbers become null, never NaN).
 class Json
 {
-public:
+  public:
 	std::string out;
 	void raw( const std::string& s ) { out += s; }
 	void key( const char* k )
@@ -281,7 +282,7 @@ public:
 		endArray();
 	}
 
-private:
+  private:
 	void comma()
 	{
 		if ( m_needComma )
@@ -349,6 +350,7 @@ inline void describeMachine( FILE* f )
 int runProximity( const Options& o );
 int runPdRandom( const Options& o );
 int runPdPath( const Options& o );
+int runPdBatch( const Options& o );
 int runSfog( const Options& o );
 int runDebris( const Options& o );
 int runAwake( const Options& o );

@@ -12,6 +12,9 @@
 //               poseB, the def, the pair with its two mesh pointers zeroed
 #include "polydepth/contact_record.h"
 
+#include "vec.h"
+
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -372,10 +375,45 @@ static pdStatus pdReplay_ReadMesh( pdContactReplay* r, char message[256] )
 
 // A pair state the plugin could have written: counts, indices and enums in range, and every
 // bool a 0 or 1 byte (the plugin indexes its arrays with these; a corrupt file must not).
+// A held contact (contact_hold.c) the plugin could have made: counts, slots and state in range,
+// every number finite (its points are written out as they are).
+static bool pdReplay_HoldInRange( const pdContactPairInternal* pair )
+{
+	int state = (int)pair->holdState;
+	if ( pair->holdCount < 0 || pair->holdCount > PD_CONTACT_MAX_MANIFOLDS || pair->holdCalls < 0 ||
+		 state < PD_STATE_SEPARATED || state > PD_STATE_PENETRATING || !isfinite( pair->holdBound ) ||
+		 !pdIsFiniteVec( pair->holdPosition ) || !pdIsFiniteVec( pair->holdTranslation ) ||
+		 !isfinite( pair->holdRotation.w + pair->holdRotation.x + pair->holdRotation.y + pair->holdRotation.z ) )
+	{
+		return false;
+	}
+	for ( int m = 0; m < pair->holdCount; ++m )
+	{
+		if ( pair->holdSlot[m] < 0 || pair->holdSlot[m] >= PD_CONTACT_MAX_MANIFOLDS || pair->holdPointCount[m] < 0 ||
+			 pair->holdPointCount[m] > PD_CONTACT_MAX_POINTS || !pdIsFiniteVec( pair->holdNormal[m] ) )
+		{
+			return false;
+		}
+		for ( int p = 0; p < pair->holdPointCount[m]; ++p )
+		{
+			if ( !pdIsFiniteVec( pair->holdPointA[m][p] ) || !pdIsFiniteVec( pair->holdPointB[m][p] ) )
+			{
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
 static bool pdReplay_PairInRange( const pdContactPairInternal* pair )
 {
-	const bool* flags[] = { &pair->penetration.lastSeparated, &pair->hasFreeSide, &pair->hasFreePosition,
-							&pair->apartValid };
+	const bool* flags[] = { &pair->penetration.lastSeparated,
+							&pair->hasFreeSide,
+							&pair->hasFreePosition,
+							&pair->apartValid,
+							&pair->holdValid,
+							&pair->holdSpeculative,
+							&pair->holdResolvedOneSided };
 	for ( size_t i = 0; i < sizeof( flags ) / sizeof( flags[0] ); ++i )
 	{
 		unsigned char byte;
@@ -399,7 +437,7 @@ static bool pdReplay_PairInRange( const pdContactPairInternal* pair )
 			return false;
 		}
 	}
-	return true;
+	return pdReplay_HoldInRange( pair );
 }
 
 pdStatus pdContactReplay_Next( pdContactReplay* replay, pdContactCall* outCall, bool* outDone, char message[256] )

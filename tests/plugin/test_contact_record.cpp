@@ -52,10 +52,12 @@ void expectSameSet( const pdContactManifoldSet& a, const pdContactManifoldSet& b
 	{
 		ASSERT_EQ( a.manifolds[m].pointCount, b.manifolds[m].pointCount ) << "call " << call;
 		EXPECT_EQ( a.manifolds[m].slot, b.manifolds[m].slot ) << "call " << call;
-		EXPECT_EQ( std::memcmp( &a.manifolds[m].normal, &b.manifolds[m].normal, sizeof( pdVec3 ) ), 0 ) << "call " << call;
+		EXPECT_EQ( std::memcmp( &a.manifolds[m].normal, &b.manifolds[m].normal, sizeof( pdVec3 ) ), 0 )
+			<< "call " << call;
 		for ( int p = 0; p < a.manifolds[m].pointCount; ++p )
 		{
-			EXPECT_EQ( std::memcmp( &a.manifolds[m].points[p], &b.manifolds[m].points[p], sizeof( pdContactPoint ) ), 0 )
+			EXPECT_EQ( std::memcmp( &a.manifolds[m].points[p], &b.manifolds[m].points[p], sizeof( pdContactPoint ) ),
+					   0 )
 				<< "call " << call << " region " << m << " point " << p;
 		}
 	}
@@ -184,11 +186,12 @@ TEST( PdContactRecord, BadFilesAreRejectedWithTheFileAndTheRecord )
 	b.p = { 0.0, 0.2, 0.0 };
 	ASSERT_EQ( pdContactRecorder_Write( recorder, &pair, torus, &a, torus, &b, nullptr ), PD_STATUS_OK );
 	ASSERT_EQ( pdContactRecorder_Write( recorder, &pair, torus, &a, torus, &b, nullptr ), PD_STATUS_OK );
-	EXPECT_EQ( pdContactRecorder_Write( recorder, nullptr, torus, &a, torus, &b, nullptr ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdContactRecorder_Write( recorder, nullptr, torus, &a, torus, &b, nullptr ),
+			   PD_STATUS_INVALID_ARGUMENT );
 	int notAMesh[64] = {};
-	EXPECT_EQ( pdContactRecorder_Write( recorder, &pair, torus, &a, reinterpret_cast<const pdMesh*>( notAMesh ), &b,
-										nullptr ),
-			   PD_STATUS_INVALID_MESH );
+	EXPECT_EQ(
+		pdContactRecorder_Write( recorder, &pair, torus, &a, reinterpret_cast<const pdMesh*>( notAMesh ), &b, nullptr ),
+		PD_STATUS_INVALID_MESH );
 	ASSERT_EQ( pdDestroyContactRecorder( recorder ), PD_STATUS_OK );
 	f = std::fopen( path.c_str(), "rb" );
 	ASSERT_NE( f, nullptr );
@@ -235,3 +238,71 @@ TEST( PdContactRecord, BadFilesAreRejectedWithTheFileAndTheRecord )
 	std::remove( path.c_str() );
 	std::remove( garbage.c_str() );
 }
+
+#ifdef POLYDEPTH_REPLAY_SEEDS_DIR
+TEST( PdContactRecord, FuzzSeedsAreReadableByThisBuild )
+{
+	// The recording reader's fuzz seeds follow the pair state's layout: a seed this build
+	// refuses would leave the fuzzer stuck at the header.
+	for ( const char* name : { "header-only.pdcr", "one-call-tetrahedra.pdcr", "two-calls-tetrahedra.pdcr" } )
+	{
+		std::string path = std::string( POLYDEPTH_REPLAY_SEEDS_DIR ) + "/" + name;
+		char message[256] = "";
+		pdStatus status = PD_STATUS_OK;
+		pdContactReplay* replay = pdCreateContactReplay( path.c_str(), &status, message );
+		ASSERT_NE( replay, nullptr ) << path << ": " << message;
+		int calls = 0;
+		for ( ;; )
+		{
+			pdContactCall call;
+			bool done = false;
+			ASSERT_EQ( pdContactReplay_Next( replay, &call, &done, message ), PD_STATUS_OK ) << path << ": " << message;
+			if ( done )
+				break;
+			++calls;
+		}
+		pdDestroyContactReplay( replay );
+		EXPECT_EQ( calls, name[0] == 'h' ? 0 : name[0] == 'o' ? 1 : 2 ) << path;
+	}
+}
+
+TEST( PdContactRecord, HeldContactOutOfRangeIsRejected )
+{
+	// A recorded pair whose held contact no plugin call writes (a point count past four, a NaN
+	// point) is refused before the plugin could answer from it.
+	std::string seed = std::string( POLYDEPTH_REPLAY_SEEDS_DIR ) + "/one-call-tetrahedra.pdcr";
+	FILE* f = std::fopen( seed.c_str(), "rb" );
+	ASSERT_NE( f, nullptr );
+	std::vector<unsigned char> bytes;
+	for ( int c = std::fgetc( f ); c != EOF; c = std::fgetc( f ) )
+		bytes.push_back( (unsigned char)c );
+	std::fclose( f );
+	ASSERT_GT( bytes.size(), sizeof( pdContactPair ) );
+	size_t pairAt = bytes.size() - sizeof( pdContactPair );
+	for ( int variant = 0; variant < 2; ++variant )
+	{
+		pdContactPair bad;
+		std::memcpy( &bad, bytes.data() + pairAt, sizeof( bad ) );
+		bad.internal.holdCount = 1;
+		bad.internal.holdPointCount[0] = variant == 0 ? 5 : 1;
+		bad.internal.holdPointA[0][0].y = variant == 0 ? 0.0 : std::nan( "" );
+		std::vector<unsigned char> edited = bytes;
+		std::memcpy( edited.data() + pairAt, &bad, sizeof( bad ) );
+		std::string path = ::testing::TempDir() + "pd-held-out-of-range.pdcr";
+		FILE* out = std::fopen( path.c_str(), "wb" );
+		ASSERT_NE( out, nullptr );
+		std::fwrite( edited.data(), 1, edited.size(), out );
+		std::fclose( out );
+		char message[256] = "";
+		pdStatus status = PD_STATUS_OK;
+		pdContactReplay* replay = pdCreateContactReplay( path.c_str(), &status, message );
+		ASSERT_NE( replay, nullptr ) << message;
+		pdContactCall call;
+		bool done = false;
+		EXPECT_EQ( pdContactReplay_Next( replay, &call, &done, message ), PD_STATUS_INVALID_ARGUMENT ) << variant;
+		EXPECT_NE( std::string( message ).find( "pair state out of range" ), std::string::npos ) << message;
+		pdDestroyContactReplay( replay );
+		std::remove( path.c_str() );
+	}
+}
+#endif

@@ -52,10 +52,11 @@ TEST( PdBenchCli, AwakeQuickJsonHasEveryKeyWithFiniteValues )
 		if ( r.exitCode == 2 && r.err.find( "without Bullet" ) != std::string::npos )
 			GTEST_SKIP() << "polydepth-bench is built without Bullet";
 		ASSERT_EQ( r.exitCode, 0 );
-		for ( const char* key : { "\"scenes\"", "\"name\"", "\"bodies\"", "\"steps\"", "\"body_size\"", "\"gimpact\"",
-								  "\"polydepth\"", "\"median_ms\"", "\"p95_ms\"", "\"mean_ms\"", "\"lost\"",
-								  "\"max_penetration\"", "\"settled_penetration\"", "\"rest_speed\"",
-								  "\"rest_speed_p90\"", "\"max_median_ratio\"", "\"max_p95_ratio\"" } )
+		for ( const char* key :
+			  { "\"scenes\"", "\"name\"", "\"bodies\"", "\"steps\"", "\"body_size\"", "\"gimpact\"", "\"polydepth\"",
+				"\"median_ms\"", "\"p95_ms\"", "\"mean_ms\"", "\"lost\"", "\"max_penetration\"",
+				"\"settled_penetration\"", "\"rest_speed\"", "\"rest_speed_p90\"", "\"top_drift\"", "\"top_end_speed\"",
+				"\"max_median_ratio\"", "\"max_p95_ratio\"" } )
 			EXPECT_NE( r.out.find( key ), std::string::npos ) << key;
 		bool tori = std::string( scene ) == "torus-drop";
 		EXPECT_EQ( r.out.find( "\"convex\"" ) != std::string::npos, tori );
@@ -64,6 +65,17 @@ TEST( PdBenchCli, AwakeQuickJsonHasEveryKeyWithFiniteValues )
 		EXPECT_EQ( r.out.find( "nan" ), std::string::npos );
 		EXPECT_EQ( r.out.find( "inf" ), std::string::npos );
 	}
+}
+TEST( PdBenchCli, PdBatchQuickJsonGivesIdenticalAnswersAtBothThreadCounts )
+{
+	TestProcessRun r = TestRunProcess( "", POLYDEPTH_BENCH_PATH, "pd-batch --quick --json --repeats 4 --only knot-3k" );
+	SCOPED_TRACE( "stderr '" + r.err + "'" );
+	ASSERT_EQ( r.exitCode, 0 );
+	for ( const char* key :
+		  { "\"models\"", "\"name\"", "\"tris\"", "\"queries\"", "\"qps_1\"", "\"qps_2\"", "\"speedup\"" } )
+		EXPECT_NE( r.out.find( key ), std::string::npos ) << key;
+	EXPECT_NE( r.out.find( "\"identical\": true" ), std::string::npos ) << r.out;
+	EXPECT_EQ( r.out.find( "null" ), std::string::npos );
 }
 #else
 TEST( PdBenchCli, NeedsTheBenchBinary )

@@ -37,3 +37,4 @@
 #include "mesh.h"
 #include "query.h"
 #include "penetration.h"
+#include "batch.h"

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+// Batch queries (batch.h): one workspace per worker, the items split into ranges by the caller's
+// task system (or run on the calling thread), every item answered by the single-query entry
+// point with no coherence cache, so the answers do not depend on how the items were split.
+#include "polydepth/batch.h"
+
+#include "core.h"
+
+#include <string.h>
+
+typedef struct pdBatchRun
+{
+	const pdBatchItem* items;
+	const pdPenetrationDef* penetration; // NULL for the defaults
+	const pdDistanceDef* distance;       // NULL for the defaults
+	pdPenetrationResult* penetrationResults;
+	pdDistanceResult* distanceResults; // one of the two result arrays is set
+	pdWorkspace** workspaces;
+	int workerCount;
+} pdBatchRun;
+
+pdBatchDef pdDefaultBatchDef( void )
+{
+	pdBatchDef def;
+	memset( &def, 0, sizeof( def ) );
+	def.workerCount = 1;
+	def.minRange = 1;
+	def.internalValue = PD_SECRET_COOKIE;
+	return def;
+}
+
+static void pdBatchTask( int startIndex, int endIndex, int workerIndex, void* taskContext )
+{
+	const pdBatchRun* run = (const pdBatchRun*)taskContext;
+	bool validWorker = workerIndex >= 0 && workerIndex < run->workerCount;
+	for ( int i = startIndex; i < endIndex; ++i )
+	{
+		const pdBatchItem* item = run->items + i;
+		if ( run->penetrationResults != NULL )
+		{
+			pdPenetrationResult* out = run->penetrationResults + i;
+			if ( !validWorker )
+			{
+				memset( out, 0, sizeof( *out ) );
+				out->status = PD_STATUS_INVALID_ARGUMENT;
+				continue;
+			}
+			pdComputePenetration( item->meshA, &item->poseA, item->meshB, &item->poseB, run->penetration, NULL,
+								  run->workspaces[workerIndex], out );
+		}
+		else
+		{
+			pdDistanceResult* out = run->distanceResults + i;
+			if ( !validWorker )
+			{
+				memset( out, 0, sizeof( *out ) );
+				out->status = PD_STATUS_INVALID_ARGUMENT;
+				continue;
+			}
+			out->status = pdComputeDistance( item->meshA, &item->poseA, item->meshB, &item->poseB, run->distance,
+											 run->workspaces[workerIndex], out );
+		}
+	}
+}
+
+static pdStatus pdCheckBatchDef( const pdBatchDef* def )
+{
+	if ( def->internalValue != PD_SECRET_COOKIE )
+	{
+		return PD_STATUS_DEF_NOT_INITIALIZED;
+	}
+	if ( def->workerCount < 1 || def->workerCount > 1024 || def->minRange < 1 ||
+		 ( def->enqueueTask != NULL && def->finishTask == NULL ) )
+	{
+		return PD_STATUS_INVALID_DEF;
+	}
+	return PD_STATUS_OK;
+}
+
+// The items' statuses that concern the whole batch: a def problem fails every item alike, and a
+// worker index the task system made up fails the items it was given.
+static pdStatus pdBatchStatus( const pdBatchRun* run, int count )
+{
+	for ( int i = 0; i < count; ++i )
+	{
+		pdStatus s =
+			run->penetrationResults != NULL ? run->penetrationResults[i].status : run->distanceResults[i].status;
+		if ( s == PD_STATUS_DEF_NOT_INITIALIZED || s == PD_STATUS_INVALID_DEF || s == PD_STATUS_INVALID_ARGUMENT )
+		{
+			return s;
+		}
+	}
+	return PD_STATUS_OK;
+}
+
+static pdStatus pdRunBatch( pdBatchRun* run, int count, const pdBatchDef* def )
+{
+	pdBatchDef defaults = pdDefaultBatchDef();
+	if ( def == NULL )
+	{
+		def = &defaults;
+	}
+	pdStatus status = pdCheckBatchDef( def );
+	if ( status != PD_STATUS_OK || count == 0 )
+	{
+		return status;
+	}
+	run->penetration = def->penetration;
+	run->distance = def->distance;
+	run->workerCount = def->workerCount;
+	size_t bytes = 0;
+	run->workspaces = (pdWorkspace**)pdAllocArray( (size_t)def->workerCount, sizeof( pdWorkspace* ), &bytes );
+	if ( run->workspaces == NULL )
+	{
+		return PD_STATUS_OUT_OF_MEMORY;
+	}
+	memset( run->workspaces, 0, bytes );
+	for ( int w = 0; w < def->workerCount && status == PD_STATUS_OK; ++w )
+	{
+		run->workspaces[w] = pdCreateWorkspace();
+		status = run->workspaces[w] != NULL ? PD_STATUS_OK : PD_STATUS_OUT_OF_MEMORY;
+	}
+	if ( status == PD_STATUS_OK )
+	{
+		if ( def->enqueueTask == NULL )
+		{
+			pdBatchTask( 0, count, 0, run );
+		}
+		else
+		{
+			void* task = def->enqueueTask( pdBatchTask, count, def->minRange, run, def->userTaskContext );
+			if ( task != NULL )
+			{
+				def->finishTask( task, def->userTaskContext );
+			}
+		}
+		status = pdBatchStatus( run, count );
+	}
+	for ( int w = 0; w < def->workerCount; ++w )
+	{
+		pdDestroyWorkspace( run->workspaces[w] );
+	}
+	pdFree( run->workspaces, bytes );
+	return status;
+}
+
+pdStatus pdComputePenetrationBatch( const pdBatchItem* items, int count, const pdBatchDef* def,
+									pdPenetrationResult* outResults )
+{
+	if ( count < 0 || ( count > 0 && ( items == NULL || outResults == NULL ) ) )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	pdBatchRun run;
+	memset( &run, 0, sizeof( run ) );
+	run.items = items;
+	run.penetrationResults = outResults;
+	return pdRunBatch( &run, count, def );
+}
+
+pdStatus pdComputeDistanceBatch( const pdBatchItem* items, int count, const pdBatchDef* def,
+								 pdDistanceResult* outResults )
+{
+	if ( count < 0 || ( count > 0 && ( items == NULL || outResults == NULL ) ) )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	pdBatchRun run;
+	memset( &run, 0, sizeof( run ) );
+	run.items = items;
+	run.distanceResults = outResults;
+	return pdRunBatch( &run, count, def );
+}
