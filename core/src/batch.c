@@ -144,30 +144,30 @@ static pdStatus pdRunBatch( pdBatchRun* run, int count, const pdBatchDef* def )
 	return status;
 }
 
-pdStatus pdComputePenetrationBatch( const pdBatchItem* items, int count, const pdBatchDef* def,
-									pdPenetrationResult* outResults )
+// The argument checks both entry points share, then the run; results: exactly one of the two.
+static pdStatus pdStartBatch( const pdBatchItem* items, int count, const pdBatchDef* def,
+							  pdPenetrationResult* penetrationResults, pdDistanceResult* distanceResults )
 {
-	if ( count < 0 || ( count > 0 && ( items == NULL || outResults == NULL ) ) )
+	if ( count < 0 || ( count > 0 && ( items == NULL || ( penetrationResults == NULL && distanceResults == NULL ) ) ) )
 	{
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
 	pdBatchRun run;
 	memset( &run, 0, sizeof( run ) );
 	run.items = items;
-	run.penetrationResults = outResults;
+	run.penetrationResults = penetrationResults;
+	run.distanceResults = distanceResults;
 	return pdRunBatch( &run, count, def );
+}
+
+pdStatus pdComputePenetrationBatch( const pdBatchItem* items, int count, const pdBatchDef* def,
+									pdPenetrationResult* outResults )
+{
+	return pdStartBatch( items, count, def, outResults, NULL );
 }
 
 pdStatus pdComputeDistanceBatch( const pdBatchItem* items, int count, const pdBatchDef* def,
 								 pdDistanceResult* outResults )
 {
-	if ( count < 0 || ( count > 0 && ( items == NULL || outResults == NULL ) ) )
-	{
-		return PD_STATUS_INVALID_ARGUMENT;
-	}
-	pdBatchRun run;
-	memset( &run, 0, sizeof( run ) );
-	run.items = items;
-	run.distanceResults = outResults;
-	return pdRunBatch( &run, count, def );
+	return pdStartBatch( items, count, def, NULL, outResults );
 }

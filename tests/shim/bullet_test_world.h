@@ -86,6 +86,25 @@ struct TorusAndFloor
 	}
 };
 
+/// Adds a body of shape (static when mass is 0) at position to world; bodies and states own it.
+inline btRigidBody* addOwnedBody( btDynamicsWorld* world, std::vector<std::unique_ptr<btRigidBody>>& bodies,
+								  std::vector<std::unique_ptr<btDefaultMotionState>>& states, btCollisionShape* shape,
+								  btScalar mass, const btVector3& position )
+{
+	btVector3 inertia( 0, 0, 0 );
+	if ( mass > 0 )
+	{
+		shape->calculateLocalInertia( mass, inertia );
+	}
+	btTransform t = btTransform::getIdentity();
+	t.setOrigin( position );
+	states.push_back( std::make_unique<btDefaultMotionState>( t ) );
+	btRigidBody::btRigidBodyConstructionInfo info( mass, states.back().get(), shape, inertia );
+	bodies.push_back( std::make_unique<btRigidBody>( info ) );
+	world->addRigidBody( bodies.back().get() );
+	return bodies.back().get();
+}
+
 // A dynamics world (gravity -9.81 in y) whose dispatcher has GImpact's algorithm and, over it,
 // the PolyDepth algorithm with def (defaults when null); owns the bodies added to it.
 struct World
@@ -117,18 +136,7 @@ struct World
 	}
 	btRigidBody* add( btCollisionShape* shape, btScalar mass, const btVector3& position )
 	{
-		btVector3 inertia( 0, 0, 0 );
-		if ( mass > 0 )
-		{
-			shape->calculateLocalInertia( mass, inertia );
-		}
-		btTransform t = btTransform::getIdentity();
-		t.setOrigin( position );
-		states.push_back( std::make_unique<btDefaultMotionState>( t ) );
-		btRigidBody::btRigidBodyConstructionInfo info( mass, states.back().get(), shape, inertia );
-		bodies.push_back( std::make_unique<btRigidBody>( info ) );
-		world->addRigidBody( bodies.back().get() );
-		return bodies.back().get();
+		return addOwnedBody( world.get(), bodies, states, shape, mass, position );
 	}
 };
 

@@ -51,16 +51,7 @@ struct MtWorld
 	}
 	btRigidBody* add( btCollisionShape* shape, btScalar mass, const btVector3& position )
 	{
-		btVector3 inertia( 0, 0, 0 );
-		if ( mass > 0 )
-			shape->calculateLocalInertia( mass, inertia );
-		btTransform t = btTransform::getIdentity();
-		t.setOrigin( position );
-		states.push_back( std::make_unique<btDefaultMotionState>( t ) );
-		btRigidBody::btRigidBodyConstructionInfo info( mass, states.back().get(), shape, inertia );
-		bodies.push_back( std::make_unique<btRigidBody>( info ) );
-		world->addRigidBody( bodies.back().get() );
-		return bodies.back().get();
+		return polydepth::test::addOwnedBody( world.get(), bodies, states, shape, mass, position );
 	}
 };
 
