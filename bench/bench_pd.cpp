@@ -404,8 +404,8 @@ int runPdPath( const Options& o )
 	{
 		std::string name;
 		bool coherence = false;
-		int frames = 0, penetrating = 0;
-		double medianMs = 0, p95Ms = 0, meanPd = 0, iterations = 0;
+		int frames = 0, penetrating = 0, tracked = 0;
+		double medianMs = 0, p95Ms = 0, meanPd = 0, iterations = 0, pdOverDistance = 0;
 	};
 	std::vector<Row> rows;
 	pdWorkspace* ws = pdCreateWorkspace();
@@ -447,7 +447,7 @@ int runPdPath( const Options& o )
 			pdPenetrationDef def = defWithQueryOptions( o );
 			if ( !row.coherence )
 				def.startStrategies &= ~(unsigned)PD_START_COHERENCE;
-			std::vector<double> ms;
+			std::vector<double> ms, ratio;
 			double pdSum = 0, iterSum = 0;
 			for ( int f = 0; f < frames; ++f )
 			{
@@ -465,15 +465,24 @@ int runPdPath( const Options& o )
 				if ( r.state == PD_STATE_PENETRATING )
 				{
 					row.penetrating++;
+					row.tracked += r.tracked ? 1 : 0;
 					ms.push_back( ( t1 - t0 ) * 1e-3 );
 					pdSum += r.depth;
 					iterSum += r.iterations;
+					// One full distance query on the same frame at the answer (a touching pose).
+					pdTransform moved = translated( ta, r.translation );
+					pdDistanceResult dr;
+					double d0 = nowUs();
+					pdComputeDistance( model.mesh, &moved, model.mesh, &tb, nullptr, ws, &dr );
+					double d1 = nowUs();
+					ratio.push_back( ( t1 - t0 ) / std::max( 1e-3, d1 - d0 ) );
 				}
 			}
 			row.medianMs = median( ms );
 			row.p95Ms = percentile( ms, 0.95 );
 			row.meanPd = row.penetrating > 0 ? pdSum / row.penetrating : 0;
 			row.iterations = row.penetrating > 0 ? iterSum / row.penetrating : 0;
+			row.pdOverDistance = median( ratio );
 			rows.push_back( row );
 		}
 		smpFreePath( &pa );
@@ -491,21 +500,24 @@ int runPdPath( const Options& o )
 							   j.field( "name", r.name );
 							   j.field( "frames", r.frames );
 							   j.field( "penetrating", r.penetrating );
+							   j.field( "tracked", r.tracked );
 							   j.field( "median_ms", r.medianMs );
 							   j.field( "p95_ms", r.p95Ms );
 							   j.flag( "coherence", r.coherence );
 							   j.field( "mean_pd", r.meanPd );
 							   j.field( "iterations", r.iterations );
+							   j.field( "pd_over_distance", r.pdOverDistance );
 						   } );
 			} );
 		return 0;
 	}
 	describeMachine( stdout );
-	std::printf( "%-10s %-9s %6s %6s | %8s %8s | %9s %6s\n", "path", "coherence", "frames", "pen.", "med ms", "p95 ms",
-				 "mean PD", "iters" );
+	std::printf( "%-10s %-9s %6s %6s %7s | %8s %8s | %9s %6s | %7s\n", "path", "coherence", "frames", "pen.", "tracked",
+				 "med ms", "p95 ms", "mean PD", "iters", "PD/dist" );
 	for ( const Row& r : rows )
-		std::printf( "%-10s %-9s %6d %6d | %8.3f %8.3f | %9.4f %6.2f\n", r.name.c_str(), r.coherence ? "on" : "off",
-					 r.frames, r.penetrating, r.medianMs, r.p95Ms, r.meanPd, r.iterations );
+		std::printf( "%-10s %-9s %6d %6d %7d | %8.3f %8.3f | %9.4f %6.2f | %7.2f\n", r.name.c_str(),
+					 r.coherence ? "on" : "off", r.frames, r.penetrating, r.tracked, r.medianMs, r.p95Ms, r.meanPd,
+					 r.iterations, r.pdOverDistance );
 	return 0;
 }
 

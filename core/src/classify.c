@@ -48,9 +48,21 @@ pdStatus pdQuery_ApartByTolerance( pdPdQuery* q, const pdTransform* poseA, const
 	return status;
 }
 
+pdStatus pdQuery_Collide( pdPdQuery* q, const pdTransform* poseA, const pdTransform* poseB, bool reportPairs,
+						  pdCollideResult* outCollide )
+{
+	pdCollideDef collideDef = pdDefaultCollideDef();
+	collideDef.reportAllPairs = reportPairs;
+	collideDef.maxPairs = 256;
+	collideDef.checkContainment = q->sc.containment;
+	pdStatus status = pdCollide( q->sc.meshA, poseA, q->sc.meshB, poseB, &collideDef, q->sc.ws, outCollide );
+	q->nodeVisits += outCollide->nodeVisits;
+	return status;
+}
+
 pdStatus pdQuery_ClassifyPair( pdPdQuery* q, const pdTransform* poseA, const pdTransform* poseB,
-							   pdPenetrationCache* ioCache, pdCollideResult* outCollide, pdPenetrationResult* out,
-							   bool* outClassified )
+							   pdPenetrationCache* ioCache, bool reportPairs, pdCollideResult* outCollide,
+							   pdPenetrationResult* out, bool* outClassified )
 {
 	*outClassified = false;
 	// A pair the last query found apart (a resting pair a skin apart, every step) is most likely
@@ -77,13 +89,8 @@ pdStatus pdQuery_ClassifyPair( pdPdQuery* q, const pdTransform* poseA, const pdT
 		}
 	}
 
-	// Colliding at all? The intersecting pairs also seed the start directions.
-	pdCollideDef collideDef = pdDefaultCollideDef();
-	collideDef.reportAllPairs = true;
-	collideDef.maxPairs = 256;
-	collideDef.checkContainment = q->sc.containment;
-	pdStatus status = pdCollide( q->sc.meshA, poseA, q->sc.meshB, poseB, &collideDef, q->sc.ws, outCollide );
-	q->nodeVisits += outCollide->nodeVisits;
+	// Colliding at all?
+	pdStatus status = pdQuery_Collide( q, poseA, poseB, reportPairs, outCollide );
 	if ( status < 0 || outCollide->colliding )
 	{
 		return status;

@@ -35,6 +35,7 @@ pdPenetrationDef pdDefaultPenetrationDef( void )
 	def.useConvexExactPath = true;
 	def.closedAsSolid = true;
 	def.computeLocalPenetrations = true;
+	def.maxTrackedQueries = 8;
 	def.internalValue = PD_SECRET_COOKIE;
 	return def;
 }
@@ -76,23 +77,30 @@ pdStatus pdValidatePenetrationDef( const pdPenetrationDef* def )
 		return PD_STATUS_INVALID_DEF;
 	}
 	if ( def->randomDirections < 0 || def->randomDirections > 4096 || def->coneDirections < 0 ||
-		 def->coneDirections > 4096 || ( def->startStrategies & ~(unsigned)PD_START_ALL ) )
+		 def->coneDirections > 4096 || ( def->startStrategies & ~(unsigned)PD_START_ALL ) ||
+		 def->maxTrackedQueries < 0 || def->maxTrackedQueries > 100000 )
 	{
 		return PD_STATUS_INVALID_DEF;
 	}
 	return PD_STATUS_OK;
 }
 
-static void pdUpdateCache( pdPdQuery* q, pdPenetrationCache* cache, pdVec3 x )
+static void pdUpdateCache( pdPdQuery* q, pdPenetrationCache* cache, pdVec3 x, bool tracked )
 {
 	if ( cache == NULL )
 	{
 		return;
 	}
-	if ( cache->count < 0 || cache->count > 3 || cache->next < 0 || cache->next > 2 )
+	bool sane = cache->count >= 0 && cache->count <= 3 && cache->next >= 0 && cache->next <= 2;
+	for ( int i = 0; sane && i < cache->count; ++i )
+	{
+		sane = pdIsFiniteVec( cache->configurations[i] );
+	}
+	if ( !sane )
 	{
 		memset( cache, 0, sizeof( *cache ) );
 	}
+	cache->trackedQueries = tracked ? cache->trackedQueries + 1 : 0;
 	pdVec3 rel = pdFrameApplyInverse( &q->sc.frameB, pdAdd( q->sc.frameA.p, x ) );
 	for ( int i = 0; i < cache->count; ++i )
 	{
@@ -108,7 +116,6 @@ static void pdUpdateCache( pdPdQuery* q, pdPenetrationCache* cache, pdVec3 x )
 	{
 		cache->count += 1;
 	}
-	cache->stamp += 1;
 }
 
 static pdQuat pdUnitQuat( pdQuat q )
@@ -331,6 +338,59 @@ static int pdQuery_RunStarts( pdPdQuery* q, pdPenetrationCache* ioCache, const p
 	return starts;
 }
 
+// A cached contact configuration is tracked only while the relative rotation stays within this
+// angle (radians, about 6 degrees) of the one it was found under: turned farther, the contact
+// space itself has moved. On pd-path's torus knot (0.29-0.41 rad a frame) tracking at any turn
+// left the mean PD 28% above the full search's.
+#define PD_TRACK_MAX_TURN 0.1
+
+// True when motion coherence answers the query from the newest cached contact configuration
+// alone (pdPenetrationDef.maxTrackedQueries), with its ring slot in *outSlot.
+static bool pdQuery_CanTrack( const pdPdQuery* q, const pdPenetrationCache* cache, int* outSlot )
+{
+	const pdPenetrationDef* def = q->def;
+	if ( cache == NULL || !( def->startStrategies & PD_START_COHERENCE ) || cache->count < 1 || cache->count > 3 ||
+		 cache->next < 0 || cache->next > 2 || cache->trackedQueries >= (unsigned)def->maxTrackedQueries )
+	{
+		return false;
+	}
+	int slot = ( cache->next + 2 ) % 3;
+	pdQuat now = pdQuatMul( pdQuatConj( q->sc.rotationB ), q->sc.rotationA );
+	pdQuat then = cache->relativeRotation[slot];
+	double dot = fabs( now.w * then.w + now.x * then.x + now.y * then.y + now.z * then.z );
+	if ( !isfinite( dot ) || !pdIsFiniteVec( cache->configurations[slot] ) )
+	{
+		return false;
+	}
+	*outSlot = slot;
+	return 2.0 * acos( fmin( 1.0, dot ) ) <= PD_TRACK_MAX_TURN;
+}
+
+// Motion coherence: the cached contact configuration in `slot`, carried to this query's frames,
+// refined as the only start, then the searches around its answer. The cone search with a
+// quarter of its directions is what keeps the answers as short as the full search's: the basin
+// tracked drifts, and one beside it can become the shorter (pd-path: the local refinement
+// alone left the mean PD 0.6% above the full search's, with 32 cone directions and the
+// pattern search it is level). Returns the starts refined; none when the cached contact gave
+// no bound.
+static int pdQuery_Track( pdPdQuery* q, const pdPenetrationCache* cache, int slot )
+{
+	pdStartCandidate candidate;
+	memset( &candidate, 0, sizeof( candidate ) );
+	pdVec3 world = pdFrameApply( &q->sc.frameB, cache->configurations[slot] );
+	candidate.translation = pdSub( world, q->sc.frameA.p );
+	candidate.strategy = PD_START_COHERENCE;
+	candidate.priority = true;
+	if ( !pdQuery_RunStart( q, &candidate ) )
+	{
+		return 0;
+	}
+	int starts = 1;
+	starts += pdQuery_ConeSearch( q, q->def->coneDirections / 4, q->def->maxStarts - starts );
+	starts += pdQuery_DirectionSearch( q, q->def->maxStarts - starts );
+	return starts;
+}
+
 // The answer: the best bound verified free, then tightened toward o so that the gap left by
 // the out-projection does not count against the depth.
 static pdVec3 pdQuery_FinalAnswer( pdPdQuery* q )
@@ -407,9 +467,12 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 	}
 
 	// 1. Apart, touching or colliding (classify.c); the intersecting pairs seed the starts.
+	// A tracked query needs no start seeds: the collision check stops at the first intersection.
 	pdCollideResult collide;
 	bool classified = false;
-	status = pdQuery_ClassifyPair( &q, poseA, poseB, ioCache, &collide, outResult, &classified );
+	int trackSlot = -1;
+	bool track = pdQuery_CanTrack( &q, ioCache, &trackSlot );
+	status = pdQuery_ClassifyPair( &q, poseA, poseB, ioCache, !track, &collide, outResult, &classified );
 	if ( status < 0 )
 	{
 		return pdFail( outResult, status, startMs );
@@ -419,11 +482,29 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 		return pdFinish( outResult, PD_STATUS_OK, startMs );
 	}
 
-	// 2. Convex pairs: the exact answer. 3-4. Otherwise the starts and the iteration from each.
+	// 2. Convex pairs: the exact answer. 3-4. Otherwise the cached contact tracked alone, or the
+	// starts and the iteration from each.
 	int starts = 0;
+	bool tracked = false;
 	if ( !pdQuery_ConvexExact( &q ) )
 	{
-		starts = pdQuery_RunStarts( &q, ioCache, &collide );
+		if ( track )
+		{
+			starts = pdQuery_Track( &q, ioCache, trackSlot );
+			tracked = q.haveBest;
+		}
+		if ( !tracked && track )
+		{
+			status = pdQuery_Collide( &q, poseA, poseB, true, &collide );
+			if ( status < 0 )
+			{
+				return pdFail( outResult, status, startMs );
+			}
+		}
+		if ( !tracked )
+		{
+			starts += pdQuery_RunStarts( &q, ioCache, &collide );
+		}
 	}
 
 	// 5. The answer, verified free and tightened toward o.
@@ -433,6 +514,7 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 	outResult->depth = pdLength( answer );
 	outResult->iterations = q.iterations;
 	outResult->starts = starts;
+	outResult->tracked = tracked;
 	outResult->contacts = q.bestPlanes;
 
 	// 6. Local PDs.
@@ -442,7 +524,7 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 	}
 
 	// 7. Motion coherence.
-	pdUpdateCache( &q, ioCache, answer );
+	pdUpdateCache( &q, ioCache, answer, tracked );
 	if ( ioCache != NULL )
 	{
 		ioCache->lastSeparated = false;

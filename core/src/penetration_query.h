@@ -175,14 +175,21 @@ bool pdQuery_FreeGapGathering( pdPdQuery* q, pdVec3 x, double* outGap, bool* out
 pdStatus pdQuery_ApartByTolerance( pdPdQuery* q, const pdTransform* poseA, const pdTransform* poseB,
 								   bool checkContainment, bool* outApart );
 
+/// Whether A at poseA collides with B at poseB (containment by the query's rule); with
+/// reportPairs, every intersecting triangle pair (up to 256, the seeds of the start directions)
+/// rather than the first.
+pdStatus pdQuery_Collide( pdPdQuery* q, const pdTransform* poseA, const pdTransform* poseB, bool reportPairs,
+						  pdCollideResult* outCollide );
+
 /// The pair's state unless it penetrates: with a cache that remembers it apart, one proof
 /// traversal at the tolerance first; otherwise (or when that fails) a collision check, and for
 /// a pair not colliding the proof that tells separated from touching. *outClassified true:
 /// out->state (SEPARATED or TOUCHING) and out->nodeVisits are set and ioCache records the
-/// state. false: the pair collides and outCollide holds the intersecting triangle pairs.
+/// state. false: the pair collides and outCollide holds the intersecting triangle pairs (all of
+/// them with reportPairs, else the first).
 pdStatus pdQuery_ClassifyPair( pdPdQuery* q, const pdTransform* poseA, const pdTransform* poseB,
-							   pdPenetrationCache* ioCache, pdCollideResult* outCollide, pdPenetrationResult* out,
-							   bool* outClassified );
+							   pdPenetrationCache* ioCache, bool reportPairs, pdCollideResult* outCollide,
+							   pdPenetrationResult* out, bool* outClassified );
 
 // --- refine.c
 

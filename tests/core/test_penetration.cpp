@@ -33,8 +33,10 @@ TEST_F( PdPenetration, InvalidInputIsRejectedWithZeroedResult )
 	EXPECT_EQ( pdComputePenetration( nullptr, &p, a.mesh, &p, nullptr, nullptr, ws, &r ), PD_STATUS_INVALID_MESH );
 	EXPECT_EQ( r.depth, 0.0 );
 	EXPECT_EQ( r.status, PD_STATUS_INVALID_MESH );
-	EXPECT_EQ( pdComputePenetration( a.mesh, &p, a.mesh, &p, nullptr, nullptr, nullptr, &r ), PD_STATUS_INVALID_ARGUMENT );
-	EXPECT_EQ( pdComputePenetration( a.mesh, &p, a.mesh, &p, nullptr, nullptr, ws, nullptr ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdComputePenetration( a.mesh, &p, a.mesh, &p, nullptr, nullptr, nullptr, &r ),
+			   PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdComputePenetration( a.mesh, &p, a.mesh, &p, nullptr, nullptr, ws, nullptr ),
+			   PD_STATUS_INVALID_ARGUMENT );
 	pdTransform bad = p;
 	bad.q.w = 2.0;
 	EXPECT_EQ( pdComputePenetration( a.mesh, &bad, a.mesh, &p, nullptr, nullptr, ws, &r ), PD_STATUS_INVALID_POSE );
@@ -227,7 +229,8 @@ TEST_F( PdPenetration, NonConvexPairsMatchTheDirectionalOracle )
 		pdVec3 offset;
 		pdQuat rotation;
 	};
-	auto make = []( int shape, Mesh* m ) {
+	auto make = []( int shape, Mesh* m )
+	{
 		switch ( shape )
 		{
 			case 0:
@@ -415,7 +418,8 @@ TEST_F( PdPenetration, RestingPairsReuseTheirCachedContact )
 		double jitter = 0.6 * tol * std::sin( 2.3 * frame );
 		pdTransform pa = deep;
 		pa.p = pdAdd( deep.p, pdScale( first.translation, 1.0 - ( 1.5 * tol + jitter ) / first.depth ) );
-		pa.p = pdAdd( pa.p, pdScale( pdNormalize( pdCross( u, pdV3( 0, 0, 1 ) ) ), 0.3 * tol * std::cos( 1.7 * frame ) ) );
+		pa.p =
+			pdAdd( pa.p, pdScale( pdNormalize( pdCross( u, pdV3( 0, 0, 1 ) ) ), 0.3 * tol * std::cos( 1.7 * frame ) ) );
 		pdPenetrationResult r = Run( a, pa, b, pb, nullptr, &cache );
 		if ( r.state != PD_STATE_PENETRATING )
 		{
@@ -433,6 +437,122 @@ TEST_F( PdPenetration, RestingPairsReuseTheirCachedContact )
 		EXPECT_LE( repeat.depth, r.depth + 1e-12 );
 	}
 	EXPECT_GE( penetrating, 8 );
+}
+
+// Motion coherence (pdPenetrationDef.maxTrackedQueries): a pair moving a little per query is
+// answered from its cached contact, at most maxTrackedQueries times in a row, then by the full
+// search; each answer is valid and as short as a query without history finds (within 1% and
+// the tolerance).
+TEST_F( PdPenetration, TrackedQueriesAreCappedAndAsShortAsTheFullSearch )
+{
+	Mesh a, b;
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
+	double tol = Tolerance( a.mesh, b.mesh );
+	pdTransform pb = Pose( { 0, 0, 0 } );
+	for ( int cap : { 0, 3 } )
+	{
+		SCOPED_TRACE( "maxTrackedQueries " + std::to_string( cap ) );
+		pdPenetrationDef def = pdDefaultPenetrationDef();
+		def.maxTrackedQueries = cap;
+		pdPenetrationCache cache;
+		memset( &cache, 0, sizeof( cache ) );
+		int trackedInARow = 0, tracked = 0;
+		for ( int frame = 0; frame < 12; ++frame )
+		{
+			SCOPED_TRACE( "frame " + std::to_string( frame ) );
+			// 4 mm and 0.6 degrees a frame: well inside the turn a cached contact is tracked over.
+			pdQuat turn = { std::cos( 0.005 * frame ), 0.0, 0.0, std::sin( 0.005 * frame ) };
+			pdTransform pa = Pose( { 0.3 + 0.004 * frame, 0.2, 0.1 }, Mul( turn, { 0.9, 0.4, 0.0, 0.1 } ) );
+			pdPenetrationResult r = Run( a, pa, b, pb, &def, &cache );
+			ASSERT_EQ( r.state, PD_STATE_PENETRATING );
+			EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) );
+			pdPenetrationResult fresh = Run( a, pa, b, pb );
+			EXPECT_FALSE( fresh.tracked );
+			EXPECT_LE( r.depth, 1.01 * fresh.depth + tol );
+			if ( frame == 0 || cap == 0 )
+			{
+				EXPECT_FALSE( r.tracked );
+			}
+			else
+			{
+				// Tracked until the cap, then one full search.
+				EXPECT_EQ( r.tracked, trackedInARow < cap );
+			}
+			trackedInARow = r.tracked ? trackedInARow + 1 : 0;
+			tracked += r.tracked ? 1 : 0;
+		}
+		EXPECT_EQ( tracked, cap == 0 ? 0 : 9 );
+	}
+}
+
+// A relative turn of more than about 6 degrees since the cached contact was found takes the
+// full search; a smaller one is tracked. Moving both meshes together turns nothing.
+TEST_F( PdPenetration, TrackingStopsWhenThePairTurns )
+{
+	Mesh a, b;
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
+	pdTransform pb = Pose( { 0, 0, 0 } );
+	pdQuat base = { 0.9, 0.4, 0.0, 0.1 };
+	struct Case
+	{
+		double angle;
+		bool tracked;
+	};
+	for ( Case c : { Case{ 0.05, true }, Case{ 0.2, false } } )
+	{
+		SCOPED_TRACE( "turn " + std::to_string( c.angle ) );
+		pdPenetrationCache cache;
+		memset( &cache, 0, sizeof( cache ) );
+		pdPenetrationResult first = Run( a, Pose( { 0.3, 0.2, 0.1 }, base ), b, pb, nullptr, &cache );
+		ASSERT_EQ( first.state, PD_STATE_PENETRATING );
+		pdQuat turn = { std::cos( 0.5 * c.angle ), 0.0, std::sin( 0.5 * c.angle ), 0.0 };
+		pdTransform pa = Pose( { 0.3, 0.2, 0.1 }, Mul( turn, base ) );
+		pdPenetrationResult r = Run( a, pa, b, pb, nullptr, &cache );
+		ASSERT_EQ( r.state, PD_STATE_PENETRATING );
+		EXPECT_EQ( r.tracked, c.tracked );
+		EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) );
+	}
+	// Both meshes turned by 0.5 rad together: the relative rotation is the cached one.
+	pdPenetrationCache cache;
+	memset( &cache, 0, sizeof( cache ) );
+	Run( a, Pose( { 0.3, 0.2, 0.1 }, base ), b, pb, nullptr, &cache );
+	pdQuat turn = { std::cos( 0.25 ), std::sin( 0.25 ), 0.0, 0.0 };
+	pdTransform pa = Pose( Rotate( turn, { 0.3, 0.2, 0.1 } ), Mul( turn, base ) );
+	pdTransform pbTurned = Pose( { 0, 0, 0 }, turn );
+	pdPenetrationResult r = Run( a, pa, b, pbTurned, nullptr, &cache );
+	EXPECT_TRUE( r.tracked );
+}
+
+// A cache written over with nonsense is not trusted: the query runs the full search, and a
+// maxTrackedQueries out of range is rejected.
+TEST_F( PdPenetration, TrackingDistrustsACorruptCache )
+{
+	Mesh a, b;
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
+	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
+	pdTransform pa = Pose( { 0.3, 0.2, 0.1 }, { 0.9, 0.4, 0.0, 0.1 } );
+	pdTransform pb = Pose( { 0, 0, 0 } );
+	pdPenetrationCache cache;
+	memset( &cache, 0, sizeof( cache ) );
+	Run( a, pa, b, pb, nullptr, &cache );
+	pdPenetrationCache bad = cache;
+	bad.configurations[( bad.next + 2 ) % 3].x = std::nan( "" );
+	pdPenetrationResult r = Run( a, pa, b, pb, nullptr, &bad );
+	EXPECT_FALSE( r.tracked );
+	EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) );
+	bad = cache;
+	bad.next = 7;
+	r = Run( a, pa, b, pb, nullptr, &bad );
+	EXPECT_FALSE( r.tracked );
+	EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) );
+
+	pdPenetrationDef def = pdDefaultPenetrationDef();
+	def.maxTrackedQueries = -1;
+	pdPenetrationResult out;
+	EXPECT_EQ( pdComputePenetration( a.mesh, &pa, b.mesh, &pb, &def, &cache, ws, &out ), PD_STATUS_INVALID_DEF );
+	EXPECT_EQ( out.depth, 0.0 );
 }
 
 TEST_F( PdPenetration, NoAllocationAfterWarmUp )
@@ -592,4 +712,3 @@ TEST_F( PdPenetration, ReproRoundTrip )
 	EXPECT_NE( std::string( error ).find( "line 4" ), std::string::npos ) << error;
 	std::remove( path.c_str() );
 }
-

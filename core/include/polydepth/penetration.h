@@ -26,22 +26,22 @@ typedef struct pdPenetrationDef
 	/// Contact tolerance (world units): the returned translation leaves A and B at most touching,
 	/// with any overlap shallower than this. <= 0 means 1e-4 of the smaller bounding-box diagonal.
 	double contactTolerance;
-	unsigned startStrategies;   ///< pdStartStrategy bits. Default PD_START_ALL
-	int maxStarts;              ///< free configurations refined at most. Default 12
-	int maxIterations;          ///< PolyDepth iterations per start (project, classify). Default 30
-	double timeBudgetMs;        ///< wall-clock budget; 0 = none. Default 0
-	int maxContactPlanes;       ///< contact planes kept for the in-projection (10..30). Default 20
-	int maxLcpIterations;       ///< projected Gauss-Seidel sweeps per in-projection. Default 100
+	unsigned startStrategies; ///< pdStartStrategy bits. Default PD_START_ALL
+	int maxStarts;            ///< free configurations refined at most. Default 12
+	int maxIterations;        ///< PolyDepth iterations per start (project, classify). Default 30
+	double timeBudgetMs;      ///< wall-clock budget; 0 = none. Default 0
+	int maxContactPlanes;     ///< contact planes kept for the in-projection (10..30). Default 20
+	int maxLcpIterations;     ///< projected Gauss-Seidel sweeps per in-projection. Default 100
 	/// Directions tried by PD_START_RANDOM, a Fibonacci sphere in B's frame: about 32 of them, evenly
 	/// spread, are also sampled for pockets nearer along the ray; the rest are probed once at the best
 	/// bound. Default 512
 	int randomDirections;
-	unsigned randomSeed;        ///< seed for PD_START_RANDOM (results are deterministic). Default 1
+	unsigned randomSeed; ///< seed for PD_START_RANDOM (results are deterministic). Default 1
 	/// Directions probed at the best bound around the best answer's direction once the starts are
 	/// done, spread over a cone of 29 degrees half-angle: a shorter translation in a basin a few
 	/// degrees wide beside the local optimum. 0 turns the cone search off. Default 128
 	int coneDirections;
-	bool lineRefinement;        ///< line-sampling refinement of a free start toward the query. Default true
+	bool lineRefinement; ///< line-sampling refinement of a free start toward the query. Default true
 	/// Drop inapplicable feature pairs from the contact space (SFOG applicability). Default
 	/// false: on the benchmark models it changed neither the query time (0.97-1.02x over 600
 	/// queries per model) nor, but for 2 of 96 oracle cases, the answer (bench/results/sfog.md).
@@ -49,12 +49,18 @@ typedef struct pdPenetrationDef
 	/// In the out-projection's CCD, skip triangles of a closed outward mesh that face away from
 	/// the motion (they cannot make the first contact). Default true
 	bool useOrientationCulling;
-	bool useConvexExactPath;    ///< exact PD from the SFOG overlay when both meshes are convex. Default true
-	bool closedAsSolid;         ///< closed meshes are solids (containment is penetration). Default true
+	bool useConvexExactPath; ///< exact PD from the SFOG overlay when both meshes are convex. Default true
+	bool closedAsSolid;      ///< closed meshes are solids (containment is penetration). Default true
 	/// Group the contacts at the answer into local PDs (result.local). Default true; a caller
 	/// that gathers its own contacts at the answer anyway can turn it off and call
 	/// pdComputeLocalPenetrations with them, so they are gathered once.
 	bool computeLocalPenetrations;
+	/// Motion coherence: with a cache that holds a contact configuration found under nearly the
+	/// same relative rotation, up to this many queries in a row are answered by refining from
+	/// that contact alone (no other starts, no searches around the answer); the next one runs
+	/// the full search, so a basin that has become shorter is found within this many queries.
+	/// 0 = every query runs the full search. Default 8
+	int maxTrackedQueries;
 	int internalValue;
 } pdPenetrationDef;
 
@@ -62,11 +68,11 @@ typedef struct pdPenetrationDef
 /// zero it again to forget the pair). Holds the last 3 contact configurations in B's frame.
 typedef struct pdPenetrationCache
 {
-	pdVec3 configurations[3]; ///< A's origin relative to B, in B's frame (private)
+	pdVec3 configurations[3];   ///< A's origin relative to B, in B's frame (private)
 	pdQuat relativeRotation[3]; ///< A's rotation relative to B when stored (private)
-	int count;                ///< valid entries (private)
-	int next;                 ///< ring position (private)
-	unsigned stamp;           ///< private
+	int count;                  ///< valid entries (private)
+	int next;                   ///< ring position (private)
+	unsigned trackedQueries;    ///< queries in a row answered by tracking the newest entry (private)
 	/// The last query found the pair farther apart than the contact tolerance (private): the
 	/// next one first tries to confirm that with one traversal that proves no two triangles
 	/// within the tolerance.
@@ -89,10 +95,10 @@ typedef enum pdPenetrationState
 /// diagonal). A face resting on a face is one region however it is tessellated.
 typedef struct pdLocalPenetration
 {
-	pdVec3 normal;   ///< unit, world, on B pointing toward A
-	double depth;    ///< d . normal (>= 0), world units: how deep A was along this normal
+	pdVec3 normal;      ///< unit, world, on B pointing toward A
+	double depth;       ///< d . normal (>= 0), world units: how deep A was along this normal
 	pdVec3 translation; ///< (d . n) n
-	int pointCount;  ///< contact points in this region, 1..PD_MAX_REGION_POINTS
+	int pointCount;     ///< contact points in this region, 1..PD_MAX_REGION_POINTS
 	/// On B's surface, world frame, at the contact configuration, no two equal. All of the
 	/// region's points when they fit (the closest contact first); otherwise its extent: the
 	/// extreme points along 8 directions in the region's plane, then those farthest from them.
@@ -101,15 +107,18 @@ typedef struct pdLocalPenetration
 
 typedef struct pdPenetrationResult
 {
-	pdStatus status;            ///< OK, or a cap status (ITERATION/TIME limit) with a valid upper bound
+	pdStatus status; ///< OK, or a cap status (ITERATION/TIME limit) with a valid upper bound
 	pdPenetrationState state;
-	double depth;               ///< |translation|, world units; 0 unless penetrating
-	pdVec3 translation;         ///< translate A by this (world) to leave A and B at most touching
-	int iterations;             ///< PolyDepth iterations summed over starts
-	int starts;                 ///< free configurations refined
-	int contacts;               ///< contact planes in the final in-projection
-	int nodeVisits;             ///< BVH node pairs visited in total
-	double elapsedMs;           ///< wall time of the query
+	double depth;       ///< |translation|, world units; 0 unless penetrating
+	pdVec3 translation; ///< translate A by this (world) to leave A and B at most touching
+	int iterations;     ///< PolyDepth iterations summed over starts
+	int starts;         ///< free configurations refined
+	/// Answered by motion coherence: the cached contact refined and searched around, without the
+	/// full start search (pdPenetrationDef.maxTrackedQueries)
+	bool tracked;
+	int contacts;     ///< contact planes in the final in-projection
+	int nodeVisits;   ///< BVH node pairs visited in total
+	double elapsedMs; ///< wall time of the query
 	int localCount;
 	pdLocalPenetration local[PD_MAX_LOCAL_REGIONS];
 } pdPenetrationResult;
