@@ -55,11 +55,12 @@ typedef struct pdPenetrationDef
 	/// that gathers its own contacts at the answer anyway can turn it off and call
 	/// pdComputeLocalPenetrations with them, so they are gathered once.
 	bool computeLocalPenetrations;
-	/// Motion coherence: with a cache that holds a contact configuration found under nearly the
-	/// same relative rotation, up to this many queries in a row are answered by refining from
-	/// that contact alone (no other starts, no searches around the answer); the next one runs
-	/// the full search, so a basin that has become shorter is found within this many queries.
-	/// 0 = every query runs the full search. Default 8
+	/// Motion coherence: with a cache whose newest contact configuration was found under nearly
+	/// the same relative rotation (within 0.1 rad), up to this many queries in a row are answered
+	/// by refining from that contact and searching around its answer (a quarter of
+	/// coneDirections, then the pattern search), without the other starts and the random
+	/// directions; the next one runs the full search, so a basin that has become shorter is
+	/// found within this many queries. 0 = every query runs the full search. Default 8
 	int maxTrackedQueries;
 	int internalValue;
 } pdPenetrationDef;
