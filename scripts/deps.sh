@@ -9,6 +9,8 @@ POLYDEPTH_PACKAGES=(
   # The viewer's window test (tests/samples/test_window.cpp): an X server, Mesa's GLX driver
   # (llvmpipe), and synthetic key events.
   xvfb xauth libglx-mesa0 xdotool
+  # The Python module (python/) and its tests and examples, for Debian's interpreter.
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-dask python3-distributed
 )
 
 polydepth_install_deps() {

@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: MIT
+// Batch queries: many poses over shared meshes in one call, without the GIL, through
+// pdComputePenetrationBatch / pdComputeDistanceBatch and a task system of std::threads.
+#include "bindings.h"
+
+#include <algorithm>
+#include <atomic>
+#include <sched.h>
+#include <string>
+#include <thread>
+
+namespace polydepth::python
+{
+
+namespace
+{
+
+// The task system: a batch's task runs on `threads` workers pulling ranges from a shared
+// counter. enqueue starts workers 1..threads-1 on new threads; finish runs worker 0 on the
+// calling thread, then joins the others.
+struct TaskRun
+{
+	pdTaskCallback* task;
+	void* taskContext;
+	int itemCount;
+	int range;
+	std::atomic<int> next{ 0 };
+	std::vector<std::thread> helpers;
+
+	void work( int worker )
+	{
+		for ( int start = next.fetch_add( range ); start < itemCount; start = next.fetch_add( range ) )
+			task( start, std::min( start + range, itemCount ), worker, taskContext );
+	}
+};
+
+void* enqueueTask( pdTaskCallback* task, int itemCount, int minRange, void* taskContext, void* userContext )
+{
+	int threads = *static_cast<const int*>( userContext );
+	TaskRun* run = new ( std::nothrow ) TaskRun;
+	if ( run == nullptr )
+	{
+		task( 0, itemCount, 0, taskContext ); // no memory for a task system: run it here, serially
+		return nullptr;
+	}
+	run->task = task;
+	run->taskContext = taskContext;
+	run->itemCount = itemCount;
+	run->range = std::max( minRange, 1 );
+	try
+	{
+		for ( int w = 1; w < threads; ++w )
+			run->helpers.emplace_back( [run, w]() { run->work( w ); } );
+	}
+	catch ( ... )
+	{
+		// Fewer threads than asked (the system refused one): the others and the caller cover every range.
+	}
+	return run;
+}
+
+void finishTask( void* userTask, void* )
+{
+	TaskRun* run = static_cast<TaskRun*>( userTask );
+	run->work( 0 );
+	for ( std::thread& t : run->helpers )
+		t.join();
+	delete run;
+}
+
+// Processors this process may run on.
+int availableCpus()
+{
+	cpu_set_t set;
+	if ( sched_getaffinity( 0, sizeof( set ), &set ) == 0 )
+		return std::max( 1, CPU_COUNT( &set ) );
+	return std::max( 1u, std::thread::hardware_concurrency() );
+}
+
+int toThreads( py::handle threads )
+{
+	if ( threads.is_none() )
+		return availableCpus();
+	if ( PyBool_Check( threads.ptr() ) || !PyIndex_Check( threads.ptr() ) )
+		throw py::type_error( "threads: expected an int or None, got " + typeName( threads ) );
+	long long n = py::reinterpret_steal<py::int_>( PyNumber_Index( threads.ptr() ) ).cast<long long>();
+	if ( n < 1 )
+		throw py::value_error( "threads: must be at least 1, got " + std::to_string( n ) );
+	return (int)std::min( n, 1024LL ); // the batch's worker cap
+}
+
+// One mesh for every item, or a sequence of one per item (*count = its length).
+std::vector<const pdMesh*> toMeshes( py::handle obj, const char* arg, long long* count )
+{
+	std::vector<const pdMesh*> out;
+	if ( py::isinstance<Mesh>( obj ) )
+	{
+		out.push_back( obj.cast<const Mesh&>().mesh );
+		*count = -1;
+		return out;
+	}
+	if ( !py::isinstance<py::sequence>( obj ) || py::isinstance<py::str>( obj ) )
+		throw py::type_error( std::string( arg ) + ": expected a polydepth.Mesh or a sequence of them, got " +
+							  typeName( obj ) );
+	py::sequence s = py::reinterpret_borrow<py::sequence>( obj );
+	for ( size_t i = 0; i < s.size(); ++i )
+		out.push_back( toMesh( s[i], ArgName{ arg, (long long)i } ) );
+	*count = (long long)out.size();
+	return out;
+}
+
+// The items of a batch from its four arguments: meshes and poses, each one for all or one per item.
+std::vector<pdBatchItem> toItems( py::handle a, py::handle posesA, py::handle b, py::handle posesB )
+{
+	long long counts[4];
+	std::vector<const pdMesh*> meshesA = toMeshes( a, "a", &counts[0] );
+	std::vector<pdTransform> pa = toTransforms( posesA, "poses_a", &counts[1] );
+	std::vector<const pdMesh*> meshesB = toMeshes( b, "b", &counts[2] );
+	std::vector<pdTransform> pb = toTransforms( posesB, "poses_b", &counts[3] );
+	static const char* names[4] = { "a", "poses_a", "b", "poses_b" };
+	long long k = -1;
+	int from = -1;
+	for ( int i = 0; i < 4; ++i )
+	{
+		if ( counts[i] < 0 )
+			continue;
+		if ( k >= 0 && counts[i] != k )
+			throw py::value_error( std::string( names[i] ) + ": " + std::to_string( counts[i] ) + " items, but " +
+								   names[from] + " has " + std::to_string( k ) );
+		k = counts[i];
+		from = i;
+	}
+	if ( k < 0 )
+		k = 1; // every argument is a single mesh or pose: one query
+	std::vector<pdBatchItem> items( (size_t)k );
+	for ( long long i = 0; i < k; ++i )
+	{
+		items[i].meshA = meshesA[counts[0] < 0 ? 0 : i];
+		items[i].poseA = pa[counts[1] < 0 ? 0 : i];
+		items[i].meshB = meshesB[counts[2] < 0 ? 0 : i];
+		items[i].poseB = pb[counts[3] < 0 ? 0 : i];
+	}
+	return items;
+}
+
+// A batch def over `threads` workers (the task system only when there is more than one).
+pdBatchDef batchDef( int* threads, size_t count )
+{
+	pdBatchDef def = pdDefaultBatchDef();
+	*threads = (int)std::max<size_t>( 1, std::min<size_t>( (size_t)*threads, count ) );
+	def.workerCount = *threads;
+	if ( *threads > 1 )
+	{
+		def.enqueueTask = enqueueTask;
+		def.finishTask = finishTask;
+		def.userTaskContext = threads;
+	}
+	return def;
+}
+
+template <class Result>
+struct Batch
+{
+	std::vector<Result> results;
+};
+using PenetrationBatch = Batch<pdPenetrationResult>;
+using DistanceBatch = Batch<pdDistanceResult>;
+
+PenetrationBatch penetrationBatch( py::handle a, py::handle posesA, py::handle b, py::handle posesB,
+								   py::handle threadsArg, const py::kwargs& kwargs )
+{
+	std::vector<pdBatchItem> items = toItems( a, posesA, b, posesB );
+	pdPenetrationDef pd;
+	std::vector<int> set;
+	applyOptions( kPenetrationOptions, kwargs, &pd, &set );
+	int threads = toThreads( threadsArg );
+	pdBatchDef def = batchDef( &threads, items.size() );
+	def.penetration = &pd;
+	PenetrationBatch out;
+	out.results.resize( items.size() );
+	pdStatus status;
+	{
+		py::gil_scoped_release release;
+		status = pdComputePenetrationBatch( items.data(), (int)items.size(), &def, out.results.data() );
+	}
+	if ( status == PD_STATUS_INVALID_DEF )
+		raiseInvalidOption( kPenetrationOptions, &pd, set, probePenetration );
+	raiseForInputStatus( status, "penetration_batch" );
+	return out;
+}
+
+DistanceBatch distanceBatch( py::handle a, py::handle posesA, py::handle b, py::handle posesB, py::handle threadsArg,
+							 const py::kwargs& kwargs )
+{
+	std::vector<pdBatchItem> items = toItems( a, posesA, b, posesB );
+	pdDistanceDef dd;
+	std::vector<int> set;
+	applyOptions( kDistanceOptions, kwargs, &dd, &set );
+	int threads = toThreads( threadsArg );
+	pdBatchDef def = batchDef( &threads, items.size() );
+	def.distance = &dd;
+	DistanceBatch out;
+	out.results.resize( items.size() );
+	pdStatus status;
+	{
+		py::gil_scoped_release release;
+		status = pdComputeDistanceBatch( items.data(), (int)items.size(), &def, out.results.data() );
+	}
+	if ( status == PD_STATUS_INVALID_DEF )
+		raiseInvalidOption( kDistanceOptions, &dd, set, probeDistance );
+	raiseForInputStatus( status, "distance_batch" );
+	return out;
+}
+
+// Python index (negative from the end) into a batch of n; IndexError outside.
+size_t itemIndex( long long i, size_t n )
+{
+	long long k = i < 0 ? i + (long long)n : i;
+	if ( k < 0 || k >= (long long)n )
+		throw py::index_error( "batch index " + std::to_string( i ) + " out of range for " + std::to_string( n ) +
+							   " results" );
+	return (size_t)k;
+}
+
+// A column of a batch: one value (or 3-vector) per result.
+template <class Result, class T, class Get>
+py::array_t<T> column( const Batch<Result>& batch, Get get )
+{
+	py::array_t<T> a( (py::ssize_t)batch.results.size() );
+	T* d = a.mutable_data();
+	for ( size_t i = 0; i < batch.results.size(); ++i )
+		d[i] = (T)get( batch.results[i] );
+	return a;
+}
+
+template <class Result, class Get>
+py::array_t<double> vectorColumn( const Batch<Result>& batch, Get get )
+{
+	std::vector<pdVec3> v;
+	v.reserve( batch.results.size() );
+	for ( const Result& r : batch.results )
+		v.push_back( get( r ) );
+	return vec3Rows( v.data(), (int)v.size() );
+}
+
+// The sequence protocol of a batch class; each item is the single query's result class.
+template <class Result, class Item>
+void bindSequence( py::class_<Batch<Result>>& c )
+{
+	using B = Batch<Result>;
+	c.def( "__len__", []( const B& b ) { return b.results.size(); } )
+		.def( "__getitem__", []( const B& b, long long i ) { return Item{ b.results[itemIndex( i, b.results.size() )] }; } )
+		.def( "__iter__",
+			  []( const B& b )
+			  {
+				  py::list items;
+				  for ( const Result& r : b.results )
+					  items.append( Item{ r } );
+				  return py::iter( items );
+			  } )
+		.def_property_readonly( "status", []( const B& b ) { return column<Result, int>( b, []( const Result& r ) { return r.status; } ); },
+								"(k,) int: each item's Status value" );
+}
+
+} // namespace
+
+void bindBatch( py::module_& m )
+{
+	py::class_<PenetrationBatch> pb( m, "PenetrationBatch",
+									 "The k answers of penetration_batch(): a sequence of PenetrationResult, and "
+									 "the main fields as arrays over the items." );
+	bindSequence<pdPenetrationResult, PenetrationResult>( pb );
+	pb.def_property_readonly( "depth", []( const PenetrationBatch& b )
+							  { return column<pdPenetrationResult, double>( b, []( const pdPenetrationResult& r ) { return r.depth; } ); },
+							  "(k,) float64" )
+		.def_property_readonly( "translation", []( const PenetrationBatch& b )
+								{ return vectorColumn( b, []( const pdPenetrationResult& r ) { return r.translation; } ); },
+								"(k, 3) float64" )
+		.def_property_readonly( "state", []( const PenetrationBatch& b )
+								{ return column<pdPenetrationResult, int>( b, []( const pdPenetrationResult& r ) { return r.state; } ); },
+								"(k,) int: each item's State value" )
+		.def_property_readonly( "elapsed_ms", []( const PenetrationBatch& b )
+								{ return column<pdPenetrationResult, double>( b, []( const pdPenetrationResult& r ) { return r.elapsedMs; } ); },
+								"(k,) float64" );
+
+	py::class_<DistanceBatch> db( m, "DistanceBatch",
+								  "The k answers of distance_batch(): a sequence of DistanceResult, and the main "
+								  "fields as arrays over the items." );
+	bindSequence<pdDistanceResult, DistanceResult>( db );
+	db.def_property_readonly( "distance", []( const DistanceBatch& b )
+							  { return column<pdDistanceResult, double>( b, []( const pdDistanceResult& r ) { return r.distance; } ); },
+							  "(k,) float64" )
+		.def_property_readonly( "point_a", []( const DistanceBatch& b )
+								{ return vectorColumn( b, []( const pdDistanceResult& r ) { return r.pointA; } ); } )
+		.def_property_readonly( "point_b", []( const DistanceBatch& b )
+								{ return vectorColumn( b, []( const pdDistanceResult& r ) { return r.pointB; } ); } );
+
+	std::string doc = "penetration_batch(a, poses_a, b, poses_b, threads=None, **options) -> PenetrationBatch\n\n"
+					  "k penetration() queries in one call, run without the GIL on `threads` threads (None: one "
+					  "per processor this process may use). Each answer is the one penetration() gives for that "
+					  "item, bit for bit, whatever the thread count (the wall time aside). a, b: a Mesh for every "
+					  "item or a sequence of k; poses_a, poses_b: a (k, 4, 4) array, one pose for every item (a "
+					  "4x4 matrix, Pose or pair), or a sequence of k poses. Options: those of penetration().";
+	m.def( "penetration_batch", &penetrationBatch, py::arg( "a" ), py::arg( "poses_a" ), py::arg( "b" ),
+		   py::arg( "poses_b" ), py::arg( "threads" ) = py::none(), doc.c_str() );
+	doc = "distance_batch(a, poses_a, b, poses_b, threads=None, **options) -> DistanceBatch\n\n"
+		  "k distance() queries in one call, the way penetration_batch() runs PD queries. Options: those of "
+		  "distance().";
+	m.def( "distance_batch", &distanceBatch, py::arg( "a" ), py::arg( "poses_a" ), py::arg( "b" ),
+		   py::arg( "poses_b" ), py::arg( "threads" ) = py::none(), doc.c_str() );
+	m.def( "available_cpus", &availableCpus, "Processors this process may run on (the default thread count)." );
+}
+
+} // namespace polydepth::python

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+// The Python classes and functions of the module, registered by one function per file.
+#pragma once
+
+#include "convert.h"
+
+#include <vector>
+
+namespace polydepth::python
+{
+
+/// Result objects: the C results by value (arrays the workspace owned are copied out).
+struct PenetrationResult
+{
+	pdPenetrationResult r;
+};
+struct LocalPenetration
+{
+	pdLocalPenetration l;
+};
+struct DistanceResult
+{
+	pdDistanceResult r;
+};
+struct CollideResult
+{
+	pdCollideResult r; ///< r.pairs is not used: pairs holds them
+	std::vector<pdTrianglePair> pairs;
+};
+struct ContactFeature
+{
+	pdContactFeature f;
+};
+struct CcdResult
+{
+	pdCcdResult r; ///< r.features is not used: features holds them
+	std::vector<pdContactFeature> features;
+};
+/// Per-pair memory for motion coherence (pdPenetrationCache).
+struct PenetrationCache
+{
+	pdPenetrationCache cache{};
+};
+
+/// The keyword options of each query kind, and a probe that runs the query on a small valid
+/// pair with a given def (for naming the option the library rejects).
+extern const OptionTable kMeshOptions;
+extern const OptionTable kPenetrationOptions;
+extern const OptionTable kDistanceOptions;
+pdStatus probePenetration( const void* def );
+pdStatus probeDistance( const void* def );
+
+void bindMeshAndPose( py::module_& m );
+void bindQueries( py::module_& m );
+void bindBatch( py::module_& m );
+
+} // namespace polydepth::python

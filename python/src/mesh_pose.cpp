@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+// The Mesh and Pose classes: creation from numpy arrays, what a mesh holds, pickling.
+#include "bindings.h"
+
+#include <cmath>
+#include <string>
+
+namespace polydepth::python
+{
+
+namespace
+{
+
+py::array_t<int> intRows( const int* values, int rows, int columns )
+{
+	py::array_t<int> a( { (py::ssize_t)rows, (py::ssize_t)columns } );
+	std::copy( values, values + (size_t)rows * columns, a.mutable_data() );
+	return a;
+}
+
+// The rotation matrix of a quaternion (w, x, y, z), normalised first.
+void rotationMatrix( pdQuat q, double r[3][3] )
+{
+	double n = std::sqrt( q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z );
+	double w = q.w / n, x = q.x / n, y = q.y / n, z = q.z / n;
+	r[0][0] = 1 - 2 * ( y * y + z * z );
+	r[0][1] = 2 * ( x * y - w * z );
+	r[0][2] = 2 * ( x * z + w * y );
+	r[1][0] = 2 * ( x * y + w * z );
+	r[1][1] = 1 - 2 * ( x * x + z * z );
+	r[1][2] = 2 * ( y * z - w * x );
+	r[2][0] = 2 * ( x * z - w * y );
+	r[2][1] = 2 * ( y * z + w * x );
+	r[2][2] = 1 - 2 * ( x * x + y * y );
+}
+
+Pose makePose( py::handle quaternion, py::handle translation )
+{
+	return Pose{ toTransform( py::make_tuple( quaternion, translation ), ArgName{ "Pose" } ) };
+}
+
+std::string meshRepr( const Mesh& m )
+{
+	pdMeshInfo info = pdMesh_GetInfo( m.mesh );
+	return "<polydepth.Mesh " + std::to_string( info.vertexCount ) + " vertices, " +
+		   std::to_string( info.triangleCount ) + " triangles" + ( info.convex ? ", convex" : info.closed ? ", closed" : "" ) +
+		   ">";
+}
+
+} // namespace
+
+static void bindPose( py::module_& m )
+{
+	py::class_<Pose>( m, "Pose",
+					  "A rigid pose: a unit quaternion (w, x, y, z) -- the scalar first, as in the polydepth tool; "
+					  "scipy's Rotation.as_quat() gives (x, y, z, w) -- and a translation. world = rotate(q, local) "
+					  "+ translation. Queries take it, a 4x4 homogeneous matrix or a (quaternion, translation) pair." )
+		.def( py::init( &makePose ), py::arg( "quaternion" ) = py::make_tuple( 1.0, 0.0, 0.0, 0.0 ),
+			  py::arg( "translation" ) = py::make_tuple( 0.0, 0.0, 0.0 ) )
+		.def_static(
+			"from_matrix", []( py::handle matrix ) { return Pose{ toTransform( matrix, ArgName{ "matrix" } ) }; },
+			py::arg( "matrix" ), "The pose of a 4x4 rigid homogeneous matrix." )
+		.def_property_readonly( "quaternion",
+								[]( const Pose& p )
+								{
+									py::array_t<double> a( 4 );
+									double* d = a.mutable_data();
+									d[0] = p.transform.q.w;
+									d[1] = p.transform.q.x;
+									d[2] = p.transform.q.y;
+									d[3] = p.transform.q.z;
+									return a;
+								},
+								"(w, x, y, z)" )
+		.def_property_readonly( "translation", []( const Pose& p ) { return vec3Array( p.transform.p ); } )
+		.def(
+			"matrix",
+			[]( const Pose& p )
+			{
+				double r[3][3];
+				rotationMatrix( p.transform.q, r );
+				py::array_t<double> a( { 4, 4 } );
+				auto d = a.mutable_unchecked<2>();
+				const double t[3] = { p.transform.p.x, p.transform.p.y, p.transform.p.z };
+				for ( int i = 0; i < 3; ++i )
+				{
+					for ( int j = 0; j < 3; ++j )
+						d( i, j ) = r[i][j];
+					d( i, 3 ) = t[i];
+					d( 3, i ) = 0.0;
+				}
+				d( 3, 3 ) = 1.0;
+				return a;
+			},
+			"The 4x4 homogeneous matrix." )
+		.def( py::pickle(
+			[]( const Pose& p )
+			{
+				const pdTransform& t = p.transform;
+				return py::make_tuple( py::make_tuple( t.q.w, t.q.x, t.q.y, t.q.z ), py::make_tuple( t.p.x, t.p.y, t.p.z ) );
+			},
+			[]( const py::tuple& state )
+			{
+				if ( state.size() != 2 )
+					throw py::value_error( "Pose: bad pickle state" );
+				return makePose( state[0], state[1] );
+			} ) )
+		.def( "__repr__",
+			  []( const Pose& p )
+			  {
+				  const pdTransform& t = p.transform;
+				  return py::str( "polydepth.Pose(quaternion=({!r}, {!r}, {!r}, {!r}), translation=({!r}, {!r}, {!r}))" )
+					  .format( t.q.w, t.q.x, t.q.y, t.q.z, t.p.x, t.p.y, t.p.z )
+					  .cast<std::string>();
+			  } );
+}
+
+static void bindMesh( py::module_& m )
+{
+	std::string doc = "Mesh(vertices, faces, **options): an immutable triangle mesh (a polygon soup: it need not be "
+					  "closed or manifold), shareable between threads, picklable.\n\n"
+					  "vertices: (n, 3) float64 or float32 (other real dtypes become float64); faces: (m, 3) "
+					  "integer vertex indices. The arrays are copied. Degenerate triangles are removed (faces keeps "
+					  "the rest; input_triangles maps them back) unless reject_degenerate is set. Bad input raises "
+					  "ValueError or TypeError naming the argument and the index.\n\nOptions:\n" +
+					  optionDoc( kMeshOptions );
+	py::class_<Mesh>( m, "Mesh", doc.c_str() )
+		.def( py::init( []( py::handle vertices, py::handle faces, const py::kwargs& options )
+						{ return createMesh( vertices, faces, options ); } ),
+			  py::arg( "vertices" ), py::arg( "faces" ) )
+		.def_property_readonly( "vertex_count", []( const Mesh& m ) { return pdMesh_GetInfo( m.mesh ).vertexCount; } )
+		.def_property_readonly( "triangle_count", []( const Mesh& m ) { return pdMesh_GetInfo( m.mesh ).triangleCount; },
+								"triangles kept (degenerate ones removed)" )
+		.def_property_readonly( "vertices",
+								[]( const Mesh& m )
+								{
+									pdMeshInfo info = pdMesh_GetInfo( m.mesh );
+									return vec3Rows( info.vertices, info.vertexCount );
+								},
+								"(n, 3) float64, the mesh's own frame" )
+		.def_property_readonly( "faces",
+								[]( const Mesh& m )
+								{
+									pdMeshInfo info = pdMesh_GetInfo( m.mesh );
+									return intRows( &info.triangles[0][0], info.triangleCount, 3 );
+								},
+								"(m, 3) vertex indices of the kept triangles; queries report kept-triangle indices" )
+		.def_property_readonly( "input_triangles",
+								[]( const Mesh& m )
+								{
+									pdMeshInfo info = pdMesh_GetInfo( m.mesh );
+									return py::array_t<int>( info.triangleCount, info.inputTriangles );
+								},
+								"the input index of each kept triangle" )
+		.def_property_readonly( "removed_triangles",
+								[]( const Mesh& m )
+								{
+									pdMeshInfo info = pdMesh_GetInfo( m.mesh );
+									return py::array_t<int>( info.removedTriangleCount, info.removedTriangles );
+								},
+								"input indices of the degenerate triangles removed" )
+		.def_property_readonly( "bounds",
+								[]( const Mesh& m )
+								{
+									pdMeshInfo info = pdMesh_GetInfo( m.mesh );
+									const pdVec3 b[2] = { info.boundsMin, info.boundsMax };
+									return vec3Rows( b, 2 );
+								},
+								"(2, 3): the axis-aligned box's min and max corners, the mesh's own frame" )
+		.def_property_readonly( "closed", []( const Mesh& m ) { return pdMesh_GetInfo( m.mesh ).closed; },
+								"every edge shared by exactly two consistently oriented faces" )
+		.def_property_readonly( "convex", []( const Mesh& m ) { return pdMesh_GetInfo( m.mesh ).convex; } )
+		.def_property_readonly( "memory_bytes", []( const Mesh& m ) { return pdMesh_GetInfo( m.mesh ).memoryBytes; } )
+		.def( py::pickle( []( const Mesh& m ) { return py::make_tuple( m.vertices, m.faces, m.options ); },
+						  []( const py::tuple& state )
+						  {
+							  if ( state.size() != 3 || !py::isinstance<py::dict>( state[2] ) )
+								  throw py::value_error( "Mesh: bad pickle state" );
+							  return std::unique_ptr<Mesh>(
+								  createMesh( state[0], state[1], state[2].cast<py::dict>() ) );
+						  } ) )
+		.def( "__repr__", &meshRepr );
+}
+
+void bindMeshAndPose( py::module_& m )
+{
+	bindPose( m );
+	bindMesh( m );
+}
+
+} // namespace polydepth::python

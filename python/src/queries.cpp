@@ -1,0 +1,519 @@
+// SPDX-License-Identifier: MIT
+// One query per call: penetration, distance, collide and ccd, their result classes, and the C
+// timing loop the overhead benchmark compares the Python call with.
+#include "bindings.h"
+
+#include <chrono>
+#include <string>
+
+namespace polydepth::python
+{
+
+// ---------------------------------------------------------------------------------------------
+// Options, one table per def (names are the snake_case of the def fields)
+
+#define PD_FIELD( def, name, cName, kind, doc ) { name, #cName, OptionField::kind, offsetof( def, cName ), doc }
+
+static const OptionField kPenetrationFields[] = {
+	PD_FIELD( pdPenetrationDef, "contact_tolerance", contactTolerance, Double,
+			  "world units: the answer leaves A and B at most touching, overlapping by less than this; <= 0 means "
+			  "1e-4 of the smaller bounding-box diagonal (finite)" ),
+	PD_FIELD( pdPenetrationDef, "start_strategies", startStrategies, Unsigned,
+			  "START_* bits: the free-configuration strategies tried (a subset of START_ALL)" ),
+	PD_FIELD( pdPenetrationDef, "max_starts", maxStarts, Int, "free configurations refined at most (1 to 1024)" ),
+	PD_FIELD( pdPenetrationDef, "max_iterations", maxIterations, Int,
+			  "PolyDepth iterations per start (1 to 100000)" ),
+	PD_FIELD( pdPenetrationDef, "time_budget_ms", timeBudgetMs, Double,
+			  "wall-clock budget in milliseconds, 0 = none (>= 0); when it runs out the status is TIME_LIMIT and "
+			  "the answer the best bound so far" ),
+	PD_FIELD( pdPenetrationDef, "max_contact_planes", maxContactPlanes, Int,
+			  "contact planes kept for the in-projection (at least 1)" ),
+	PD_FIELD( pdPenetrationDef, "max_lcp_iterations", maxLcpIterations, Int,
+			  "projected Gauss-Seidel sweeps per in-projection (1 to 100000)" ),
+	PD_FIELD( pdPenetrationDef, "random_directions", randomDirections, Int,
+			  "directions tried by START_RANDOM (0 to 4096)" ),
+	PD_FIELD( pdPenetrationDef, "random_seed", randomSeed, Unsigned,
+			  "seed of START_RANDOM (answers are deterministic)" ),
+	PD_FIELD( pdPenetrationDef, "cone_directions", coneDirections, Int,
+			  "directions probed around the best answer's direction, 0 = off (0 to 4096)" ),
+	PD_FIELD( pdPenetrationDef, "line_refinement", lineRefinement, Bool,
+			  "line-sampling refinement of a free start toward the query" ),
+	PD_FIELD( pdPenetrationDef, "use_orientation_pruning", useOrientationPruning, Bool,
+			  "drop inapplicable feature pairs from the contact space" ),
+	PD_FIELD( pdPenetrationDef, "use_orientation_culling", useOrientationCulling, Bool,
+			  "skip back-facing triangles of closed meshes in the out-projection" ),
+	PD_FIELD( pdPenetrationDef, "use_convex_exact_path", useConvexExactPath, Bool,
+			  "exact PD from the orientation-graph overlay when both meshes are convex" ),
+	PD_FIELD( pdPenetrationDef, "closed_as_solid", closedAsSolid, Bool,
+			  "closed meshes are solids (one inside the other is penetration)" ),
+	PD_FIELD( pdPenetrationDef, "compute_local_penetrations", computeLocalPenetrations, Bool,
+			  "group the contacts at the answer into local regions (result.local)" ),
+};
+static const pdPenetrationDef kPenetrationDefaults = pdDefaultPenetrationDef();
+const OptionTable kPenetrationOptions = { "penetration", kPenetrationFields,
+										  (int)( sizeof( kPenetrationFields ) / sizeof( kPenetrationFields[0] ) ),
+										  &kPenetrationDefaults, sizeof( pdPenetrationDef ) };
+
+static const OptionField kDistanceFields[] = {
+	PD_FIELD( pdDistanceDef, "lower_bound", lowerBound, Double,
+			  "world units: stop once the distance is proven below it (result.stopped_below), 0 = off (not NaN)" ),
+	PD_FIELD( pdDistanceDef, "upper_bound", upperBound, Double,
+			  "world units: stop once the distance is proven above it (result.stopped_above), inf = off (not NaN)" ),
+	PD_FIELD( pdDistanceDef, "max_node_visits", maxNodeVisits, Int, "cap on BVH node pairs visited (at least 1)" ),
+	PD_FIELD( pdDistanceDef, "known_separated", knownSeparated, Bool,
+			  "skip the first-hit collision check (same answer, less work when the meshes are apart)" ),
+};
+static const pdDistanceDef kDistanceDefaults = pdDefaultDistanceDef();
+const OptionTable kDistanceOptions = { "distance", kDistanceFields,
+									   (int)( sizeof( kDistanceFields ) / sizeof( kDistanceFields[0] ) ),
+									   &kDistanceDefaults, sizeof( pdDistanceDef ) };
+
+static const OptionField kCollideFields[] = {
+	PD_FIELD( pdCollideDef, "report_all_pairs", reportAllPairs, Bool,
+			  "gather every intersecting triangle pair (else stop at the first)" ),
+	PD_FIELD( pdCollideDef, "max_pairs", maxPairs, Int, "cap on gathered pairs (>= 0)" ),
+	PD_FIELD( pdCollideDef, "check_containment", checkContainment, Bool,
+			  "closed meshes: one inside the other without surface contact counts as colliding" ),
+	PD_FIELD( pdCollideDef, "max_node_visits", maxNodeVisits, Int, "cap on BVH node pairs visited (at least 1)" ),
+};
+static const pdCollideDef kCollideDefaults = pdDefaultCollideDef();
+static const OptionTable kCollideOptions = { "collide", kCollideFields,
+											 (int)( sizeof( kCollideFields ) / sizeof( kCollideFields[0] ) ),
+											 &kCollideDefaults, sizeof( pdCollideDef ) };
+
+static const OptionField kCcdFields[] = {
+	PD_FIELD( pdCcdDef, "contact_tolerance", contactTolerance, Double,
+			  "world units: the contact configuration stops at most this short of touching; <= 0 means 1e-4 of "
+			  "the smaller bounding-box diagonal (finite)" ),
+	PD_FIELD( pdCcdDef, "max_features", maxFeatures, Int, "cap on reported contact features (>= 0)" ),
+	PD_FIELD( pdCcdDef, "max_node_visits", maxNodeVisits, Int, "cap on BVH node pairs visited (at least 1)" ),
+	PD_FIELD( pdCcdDef, "cull_by_orientation", cullByOrientation, Bool,
+			  "skip primitives that cannot be hit first given the motion (closed meshes)" ),
+};
+static const pdCcdDef kCcdDefaults = pdDefaultCcdDef();
+static const OptionTable kCcdOptions = { "ccd", kCcdFields, (int)( sizeof( kCcdFields ) / sizeof( kCcdFields[0] ) ),
+										 &kCcdDefaults, sizeof( pdCcdDef ) };
+
+#undef PD_FIELD
+
+// Probes: the query on the two probe meshes, apart, with the def to test.
+static const pdTransform kProbePoseA = { { 1, 0, 0, 0 }, { 0, 0, 0 } };
+static const pdTransform kProbePoseB = { { 1, 0, 0, 0 }, { 3, 0, 0 } };
+
+pdStatus probePenetration( const void* def )
+{
+	pdPenetrationResult r;
+	return pdComputePenetration( probeMeshA(), &kProbePoseA, probeMeshB(), &kProbePoseB,
+								 static_cast<const pdPenetrationDef*>( def ), nullptr, threadWorkspace(), &r );
+}
+
+pdStatus probeDistance( const void* def )
+{
+	pdDistanceResult r;
+	return pdComputeDistance( probeMeshA(), &kProbePoseA, probeMeshB(), &kProbePoseB,
+							  static_cast<const pdDistanceDef*>( def ), threadWorkspace(), &r );
+}
+
+static pdStatus probeCollide( const void* def )
+{
+	pdCollideResult r;
+	return pdCollide( probeMeshA(), &kProbePoseA, probeMeshB(), &kProbePoseB, static_cast<const pdCollideDef*>( def ),
+					  threadWorkspace(), &r );
+}
+
+static pdStatus probeCcd( const void* def )
+{
+	pdCcdResult r;
+	return pdComputeTranslationalCcd( probeMeshA(), &kProbePoseA, pdVec3{ 1, 0, 0 }, probeMeshB(), &kProbePoseB,
+									  static_cast<const pdCcdDef*>( def ), threadWorkspace(), &r );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The queries
+
+namespace
+{
+
+// The meshes and poses of a query's first four arguments.
+struct Pair
+{
+	const pdMesh* a;
+	pdTransform poseA;
+	const pdMesh* b;
+	pdTransform poseB;
+};
+
+Pair toPair( py::handle a, py::handle poseA, py::handle b, py::handle poseB )
+{
+	Pair p;
+	p.a = toMesh( a, ArgName{ "a" } );
+	p.poseA = toTransform( poseA, ArgName{ "pose_a" } );
+	p.b = toMesh( b, ArgName{ "b" } );
+	p.poseB = toTransform( poseB, ArgName{ "pose_b" } );
+	return p;
+}
+
+pdPenetrationCache* toCache( const py::kwargs& kwargs )
+{
+	if ( !kwargs.contains( "cache" ) || kwargs["cache"].is_none() )
+		return nullptr;
+	py::handle c = kwargs["cache"];
+	if ( !py::isinstance<PenetrationCache>( c ) )
+		throw py::type_error( "cache: expected a polydepth.PenetrationCache, got " + typeName( c ) );
+	return &c.cast<PenetrationCache&>().cache;
+}
+
+PenetrationResult penetration( py::handle a, py::handle poseA, py::handle b, py::handle poseB,
+							   const py::kwargs& kwargs )
+{
+	Pair p = toPair( a, poseA, b, poseB );
+	pdPenetrationDef def;
+	std::vector<int> set;
+	applyOptions( kPenetrationOptions, kwargs, &def, &set, { "cache" } );
+	pdPenetrationCache* cache = toCache( kwargs );
+	pdWorkspace* ws = threadWorkspace();
+	PenetrationResult out;
+	{
+		py::gil_scoped_release release;
+		pdComputePenetration( p.a, &p.poseA, p.b, &p.poseB, &def, cache, ws, &out.r );
+	}
+	if ( out.r.status == PD_STATUS_INVALID_DEF )
+		raiseInvalidOption( kPenetrationOptions, &def, set, probePenetration );
+	raiseForInputStatus( out.r.status, "penetration" );
+	return out;
+}
+
+DistanceResult distance( py::handle a, py::handle poseA, py::handle b, py::handle poseB, const py::kwargs& kwargs )
+{
+	Pair p = toPair( a, poseA, b, poseB );
+	pdDistanceDef def;
+	std::vector<int> set;
+	applyOptions( kDistanceOptions, kwargs, &def, &set );
+	pdWorkspace* ws = threadWorkspace();
+	DistanceResult out;
+	{
+		py::gil_scoped_release release;
+		pdComputeDistance( p.a, &p.poseA, p.b, &p.poseB, &def, ws, &out.r );
+	}
+	if ( out.r.status == PD_STATUS_INVALID_DEF )
+		raiseInvalidOption( kDistanceOptions, &def, set, probeDistance );
+	raiseForInputStatus( out.r.status, "distance" );
+	return out;
+}
+
+CollideResult collide( py::handle a, py::handle poseA, py::handle b, py::handle poseB, const py::kwargs& kwargs )
+{
+	Pair p = toPair( a, poseA, b, poseB );
+	pdCollideDef def;
+	std::vector<int> set;
+	applyOptions( kCollideOptions, kwargs, &def, &set );
+	pdWorkspace* ws = threadWorkspace();
+	CollideResult out;
+	{
+		py::gil_scoped_release release;
+		pdCollide( p.a, &p.poseA, p.b, &p.poseB, &def, ws, &out.r );
+		out.pairs.assign( out.r.pairs, out.r.pairs + out.r.pairCount ); // the workspace's, until its next query
+		out.r.pairs = nullptr;
+	}
+	if ( out.r.status == PD_STATUS_INVALID_DEF )
+		raiseInvalidOption( kCollideOptions, &def, set, probeCollide );
+	raiseForInputStatus( out.r.status, "collide" );
+	return out;
+}
+
+CcdResult ccd( py::handle a, py::handle poseA, py::handle b, py::handle poseB, py::handle endPositionA,
+			   const py::kwargs& kwargs )
+{
+	Pair p = toPair( a, poseA, b, poseB );
+	pdVec3 end = toVec3( endPositionA, ArgName{ "end_position_a" } );
+	pdCcdDef def;
+	std::vector<int> set;
+	applyOptions( kCcdOptions, kwargs, &def, &set );
+	pdWorkspace* ws = threadWorkspace();
+	CcdResult out;
+	{
+		py::gil_scoped_release release;
+		pdComputeTranslationalCcd( p.a, &p.poseA, end, p.b, &p.poseB, &def, ws, &out.r );
+		out.features.assign( out.r.features, out.r.features + out.r.featureCount );
+		out.r.features = nullptr;
+	}
+	if ( out.r.status == PD_STATUS_INVALID_DEF )
+		raiseInvalidOption( kCcdOptions, &def, set, probeCcd );
+	raiseForInputStatus( out.r.status, "ccd" );
+	return out;
+}
+
+// Seconds per pdComputePenetration call, `repeats` calls in a row with no Python in between
+// (the same workspace and def a Python call uses).
+py::array_t<double> timeCPenetration( py::handle a, py::handle poseA, py::handle b, py::handle poseB, int repeats,
+									  const py::kwargs& kwargs )
+{
+	if ( repeats < 1 )
+		throw py::value_error( "repeats: must be at least 1, got " + std::to_string( repeats ) );
+	Pair p = toPair( a, poseA, b, poseB );
+	pdPenetrationDef def;
+	std::vector<int> set;
+	applyOptions( kPenetrationOptions, kwargs, &def, &set );
+	pdWorkspace* ws = threadWorkspace();
+	py::array_t<double> seconds( repeats );
+	double* s = seconds.mutable_data();
+	pdStatus status;
+	{
+		py::gil_scoped_release release;
+		pdPenetrationResult r;
+		for ( int i = 0; i < repeats; ++i )
+		{
+			auto t0 = std::chrono::steady_clock::now();
+			pdComputePenetration( p.a, &p.poseA, p.b, &p.poseB, &def, nullptr, ws, &r );
+			s[i] = std::chrono::duration<double>( std::chrono::steady_clock::now() - t0 ).count();
+		}
+		status = r.status;
+	}
+	if ( status == PD_STATUS_INVALID_DEF )
+		raiseInvalidOption( kPenetrationOptions, &def, set, probePenetration );
+	raiseForInputStatus( status, "_time_c_penetration" );
+	return seconds;
+}
+
+std::string stateName( pdPenetrationState s )
+{
+	return s == PD_STATE_PENETRATING ? "penetrating" : s == PD_STATE_TOUCHING ? "touching" : "separated";
+}
+
+py::array_t<int> triangle_pairs( const std::vector<pdTrianglePair>& pairs )
+{
+	py::array_t<int> a( { (py::ssize_t)pairs.size(), (py::ssize_t)2 } );
+	int* d = a.mutable_data();
+	for ( size_t i = 0; i < pairs.size(); ++i )
+	{
+		d[2 * i] = pairs[i].triangleA;
+		d[2 * i + 1] = pairs[i].triangleB;
+	}
+	return a;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Registration
+
+static void bindEnums( py::module_& m )
+{
+	py::enum_<pdStatus>( m, "Status", "A query's status: OK (0), a cap that was reached (> 0, the result is still "
+									  "valid), or an error (< 0)." )
+		.value( "OK", PD_STATUS_OK )
+		.value( "ITERATION_LIMIT", PD_STATUS_ITERATION_LIMIT )
+		.value( "TIME_LIMIT", PD_STATUS_TIME_LIMIT )
+		.value( "TRAVERSAL_LIMIT", PD_STATUS_TRAVERSAL_LIMIT )
+		.value( "FEATURE_LIMIT", PD_STATUS_FEATURE_LIMIT )
+		.value( "INVALID_ARGUMENT", PD_STATUS_INVALID_ARGUMENT )
+		.value( "DEF_NOT_INITIALIZED", PD_STATUS_DEF_NOT_INITIALIZED )
+		.value( "INVALID_VERTEX", PD_STATUS_INVALID_VERTEX )
+		.value( "INVALID_INDEX", PD_STATUS_INVALID_INDEX )
+		.value( "EMPTY_MESH", PD_STATUS_EMPTY_MESH )
+		.value( "DEGENERATE_MESH", PD_STATUS_DEGENERATE_MESH )
+		.value( "DEGENERATE_TRIANGLE", PD_STATUS_DEGENERATE_TRIANGLE )
+		.value( "OUT_OF_MEMORY", PD_STATUS_OUT_OF_MEMORY )
+		.value( "INVALID_POSE", PD_STATUS_INVALID_POSE )
+		.value( "INVALID_MESH", PD_STATUS_INVALID_MESH )
+		.value( "FAILED", PD_STATUS_FAILED )
+		.value( "INVALID_DEF", PD_STATUS_INVALID_DEF )
+		.def_property_readonly( "ok", []( pdStatus s ) { return s >= 0; }, "True unless the status is an error" )
+		.def_property_readonly( "message", []( pdStatus s ) { return std::string( pdStatusString( s ) ); } );
+	py::enum_<pdPenetrationState>( m, "State", "Whether A and B overlap, touch or are apart." )
+		.value( "SEPARATED", PD_STATE_SEPARATED )
+		.value( "TOUCHING", PD_STATE_TOUCHING )
+		.value( "PENETRATING", PD_STATE_PENETRATING );
+	py::enum_<pdFeatureType>( m, "FeatureType" )
+		.value( "VERTEX", PD_FEATURE_VERTEX )
+		.value( "EDGE", PD_FEATURE_EDGE )
+		.value( "FACE", PD_FEATURE_FACE );
+	py::enum_<pdContactKind>( m, "ContactKind", "VF: a vertex of A on a face of B; FV: a face of A on a vertex of "
+												"B; EE: an edge of A on an edge of B." )
+		.value( "VF", PD_CONTACT_VF )
+		.value( "FV", PD_CONTACT_FV )
+		.value( "EE", PD_CONTACT_EE );
+	m.attr( "START_COHERENCE" ) = (unsigned)PD_START_COHERENCE;
+	m.attr( "START_CLEARANCE" ) = (unsigned)PD_START_CLEARANCE;
+	m.attr( "START_CENTROID" ) = (unsigned)PD_START_CENTROID;
+	m.attr( "START_RANDOM" ) = (unsigned)PD_START_RANDOM;
+	m.attr( "START_CONTACT_NORMALS" ) = (unsigned)PD_START_CONTACT_NORMALS;
+	m.attr( "START_PRINCIPAL_AXES" ) = (unsigned)PD_START_PRINCIPAL_AXES;
+	m.attr( "START_ALL" ) = (unsigned)PD_START_ALL;
+}
+
+static void bindPenetrationResult( py::module_& m )
+{
+	py::class_<LocalPenetration>( m, "LocalPenetration",
+								  "One contact region after translating A by the global PD: a connected patch of "
+								  "contact with one normal." )
+		.def_property_readonly( "normal", []( const LocalPenetration& l ) { return vec3Array( l.l.normal ); },
+								"unit normal, world frame, on B pointing toward A" )
+		.def_property_readonly( "depth", []( const LocalPenetration& l ) { return l.l.depth; },
+								"how deep A was along the normal (>= 0, world units)" )
+		.def_property_readonly( "translation", []( const LocalPenetration& l ) { return vec3Array( l.l.translation ); },
+								"depth * normal, world frame" )
+		.def_property_readonly( "points", []( const LocalPenetration& l ) { return vec3Rows( l.l.points, l.l.pointCount ); },
+								"(p, 3) contact points on B's surface at the contact configuration, world frame" )
+		.def( "__repr__", []( const LocalPenetration& l )
+			  { return "<polydepth.LocalPenetration depth " + std::to_string( l.l.depth ) + ", " +
+					   std::to_string( l.l.pointCount ) + " points>"; } );
+
+	py::class_<PenetrationResult>( m, "PenetrationResult", "The answer of penetration()." )
+		.def_property_readonly( "status", []( const PenetrationResult& p ) { return p.r.status; },
+								"Status.OK, or a cap (ITERATION_LIMIT, TIME_LIMIT) with a valid upper bound" )
+		.def_property_readonly( "state", []( const PenetrationResult& p ) { return p.r.state; } )
+		.def_property_readonly( "penetrating", []( const PenetrationResult& p ) { return p.r.state == PD_STATE_PENETRATING; } )
+		.def_property_readonly( "depth", []( const PenetrationResult& p ) { return p.r.depth; },
+								"|translation| (world units), 0 unless penetrating" )
+		.def_property_readonly( "translation", []( const PenetrationResult& p ) { return vec3Array( p.r.translation ); },
+								"translate A by this (world frame) to leave A and B at most touching" )
+		.def_property_readonly( "local",
+								[]( const PenetrationResult& p )
+								{
+									py::list regions;
+									for ( int i = 0; i < p.r.localCount; ++i )
+										regions.append( LocalPenetration{ p.r.local[i] } );
+									return regions;
+								},
+								"the contact regions at the answer (LocalPenetration)" )
+		.def_property_readonly( "iterations", []( const PenetrationResult& p ) { return p.r.iterations; },
+								"PolyDepth iterations summed over starts" )
+		.def_property_readonly( "starts", []( const PenetrationResult& p ) { return p.r.starts; },
+								"free configurations refined" )
+		.def_property_readonly( "contacts", []( const PenetrationResult& p ) { return p.r.contacts; },
+								"contact planes in the final in-projection" )
+		.def_property_readonly( "node_visits", []( const PenetrationResult& p ) { return p.r.nodeVisits; } )
+		.def_property_readonly( "elapsed_ms", []( const PenetrationResult& p ) { return p.r.elapsedMs; },
+								"wall time of the query inside the library (ms)" )
+		.def( "__repr__", []( const PenetrationResult& p )
+			  { return "<polydepth.PenetrationResult " + stateName( p.r.state ) + ", depth " +
+					   std::to_string( p.r.depth ) + ", " + std::to_string( p.r.localCount ) + " regions, status " +
+					   pdStatusString( p.r.status ) + ">"; } );
+}
+
+static void bindOtherResults( py::module_& m )
+{
+	py::class_<pdFeature>( m, "Feature",
+						   "A feature of a kept triangle (Mesh.input_triangles maps the triangle to its input index)." )
+		.def_property_readonly( "type", []( const pdFeature& f ) { return f.type; } )
+		.def_readonly( "triangle", &pdFeature::triangle, "kept-triangle index" )
+		.def_readonly( "index", &pdFeature::index, "vertex 0..2 or edge 0..2 of the triangle; 0 for the face" )
+		.def_readonly( "vertex", &pdFeature::vertex, "mesh vertex of a vertex feature or an edge's first; -1 for a face" );
+
+	py::class_<DistanceResult>( m, "DistanceResult", "The answer of distance()." )
+		.def_property_readonly( "status", []( const DistanceResult& d ) { return d.r.status; } )
+		.def_property_readonly( "distance", []( const DistanceResult& d ) { return d.r.distance; },
+								"minimum distance, 0 when the surfaces intersect (world units)" )
+		.def_property_readonly( "point_a", []( const DistanceResult& d ) { return vec3Array( d.r.pointA ); } )
+		.def_property_readonly( "point_b", []( const DistanceResult& d ) { return vec3Array( d.r.pointB ); } )
+		.def_property_readonly( "feature_a", []( const DistanceResult& d ) { return d.r.featureA; } )
+		.def_property_readonly( "feature_b", []( const DistanceResult& d ) { return d.r.featureB; } )
+		.def_property_readonly( "stopped_below", []( const DistanceResult& d ) { return d.r.stoppedBelow; } )
+		.def_property_readonly( "stopped_above", []( const DistanceResult& d ) { return d.r.stoppedAbove; } )
+		.def_property_readonly( "node_visits", []( const DistanceResult& d ) { return d.r.nodeVisits; } )
+		.def( "__repr__", []( const DistanceResult& d )
+			  { return "<polydepth.DistanceResult distance " + std::to_string( d.r.distance ) + ">"; } );
+
+	py::class_<CollideResult>( m, "CollideResult", "The answer of collide()." )
+		.def_property_readonly( "status", []( const CollideResult& c ) { return c.r.status; } )
+		.def_property_readonly( "colliding", []( const CollideResult& c ) { return c.r.colliding; } )
+		.def_property_readonly( "containment", []( const CollideResult& c ) { return c.r.containment; },
+								"colliding because one closed mesh contains the other" )
+		.def_property_readonly( "pairs", []( const CollideResult& c ) { return triangle_pairs( c.pairs ); },
+								"(p, 2) intersecting kept-triangle pairs (A, B)" )
+		.def_property_readonly( "node_visits", []( const CollideResult& c ) { return c.r.nodeVisits; } )
+		.def( "__bool__", []( const CollideResult& c ) { return c.r.colliding; } )
+		.def( "__repr__", []( const CollideResult& c )
+			  { return std::string( "<polydepth.CollideResult " ) + ( c.r.colliding ? "colliding" : "free" ) + ">"; } );
+
+	py::class_<ContactFeature>( m, "ContactFeature", "A contact feature pair at a configuration where A and B touch." )
+		.def_property_readonly( "kind", []( const ContactFeature& c ) { return c.f.kind; } )
+		.def_property_readonly( "feature_a", []( const ContactFeature& c ) { return c.f.featureA; } )
+		.def_property_readonly( "feature_b", []( const ContactFeature& c ) { return c.f.featureB; } )
+		.def_property_readonly( "point_a", []( const ContactFeature& c ) { return vec3Array( c.f.pointA ); } )
+		.def_property_readonly( "point_b", []( const ContactFeature& c ) { return vec3Array( c.f.pointB ); } )
+		.def_property_readonly( "normal", []( const ContactFeature& c ) { return vec3Array( c.f.normal ); },
+								"unit, world frame, on B pointing toward A" )
+		.def_property_readonly( "distance", []( const ContactFeature& c ) { return c.f.distance; },
+								"signed separation along the normal (world units)" );
+
+	py::class_<CcdResult>( m, "CcdResult", "The answer of ccd()." )
+		.def_property_readonly( "status", []( const CcdResult& c ) { return c.r.status; } )
+		.def_property_readonly( "hit", []( const CcdResult& c ) { return c.r.hit; } )
+		.def_property_readonly( "start_colliding", []( const CcdResult& c ) { return c.r.startColliding; } )
+		.def_property_readonly( "toc", []( const CcdResult& c ) { return c.r.toc; },
+								"time of contact in [0, 1]; 1 when there is no hit" )
+		.def_property_readonly( "contact_position", []( const CcdResult& c ) { return vec3Array( c.r.contactPosition ); },
+								"A's position at toc, world frame" )
+		.def_property_readonly( "features",
+								[]( const CcdResult& c )
+								{
+									py::list out;
+									for ( const pdContactFeature& f : c.features )
+										out.append( ContactFeature{ f } );
+									return out;
+								} )
+		.def_property_readonly( "node_visits", []( const CcdResult& c ) { return c.r.nodeVisits; } )
+		.def( "__repr__", []( const CcdResult& c )
+			  { return std::string( "<polydepth.CcdResult " ) + ( c.r.hit ? "hit at toc " + std::to_string( c.r.toc ) : "no hit" ) + ">"; } );
+
+	py::class_<PenetrationCache>( m, "PenetrationCache",
+								  "Motion coherence for one pair queried again and again (the last contact "
+								  "configurations): pass it as penetration(..., cache=c). One pair, one thread at "
+								  "a time." )
+		.def( py::init<>() )
+		.def( "reset", []( PenetrationCache& c ) { c.cache = pdPenetrationCache{}; }, "forget the pair" );
+}
+
+static const char* kPoseDoc =
+	"A pose is a 4x4 homogeneous matrix (rigid: a rotation block, a translation column, last row [0, 0, 0, 1]), a "
+	"polydepth.Pose, or a pair (quaternion (w, x, y, z), translation (x, y, z)).";
+
+void bindQueries( py::module_& m )
+{
+	bindEnums( m );
+	bindPenetrationResult( m );
+	bindOtherResults( m );
+	std::string doc = std::string( "penetration(a, pose_a, b, pose_b, *, cache=None, **options) -> PenetrationResult\n\n"
+								   "Translational penetration depth of mesh a at pose_a against mesh b at pose_b: the "
+								   "shortest translation of A (world frame) after which A and B at most touch, with "
+								   "the contact regions there. " ) +
+					  kPoseDoc + " cache: a PenetrationCache for a pair queried repeatedly.\n\nOptions:\n" +
+					  optionDoc( kPenetrationOptions );
+	m.def( "penetration", &penetration, py::arg( "a" ), py::arg( "pose_a" ), py::arg( "b" ), py::arg( "pose_b" ),
+		   doc.c_str() );
+	doc = std::string( "distance(a, pose_a, b, pose_b, **options) -> DistanceResult\n\nMinimum distance between the "
+					   "surfaces and the closest points. " ) +
+		  kPoseDoc + "\n\nOptions:\n" + optionDoc( kDistanceOptions );
+	m.def( "distance", &distance, py::arg( "a" ), py::arg( "pose_a" ), py::arg( "b" ), py::arg( "pose_b" ), doc.c_str() );
+	doc = std::string( "collide(a, pose_a, b, pose_b, **options) -> CollideResult\n\nWhether the meshes intersect "
+					   "(or, closed, one contains the other). " ) +
+		  kPoseDoc + "\n\nOptions:\n" + optionDoc( kCollideOptions );
+	m.def( "collide", &collide, py::arg( "a" ), py::arg( "pose_a" ), py::arg( "b" ), py::arg( "pose_b" ), doc.c_str() );
+	doc = std::string( "ccd(a, pose_a, b, pose_b, end_position_a, **options) -> CcdResult\n\nTranslational "
+					   "continuous collision: A keeps pose_a's rotation while its position moves linearly from "
+					   "pose_a's translation to end_position_a (world frame); B stays at pose_b. " ) +
+		  kPoseDoc + "\n\nOptions:\n" + optionDoc( kCcdOptions );
+	m.def( "ccd", &ccd, py::arg( "a" ), py::arg( "pose_a" ), py::arg( "b" ), py::arg( "pose_b" ),
+		   py::arg( "end_position_a" ), doc.c_str() );
+	m.def( "_time_c_penetration", &timeCPenetration, py::arg( "a" ), py::arg( "pose_a" ), py::arg( "b" ),
+		   py::arg( "pose_b" ), py::arg( "repeats" ),
+		   "Seconds per C query: pdComputePenetration called `repeats` times in a loop with no Python in between "
+		   "(for measuring the binding's overhead)." );
+	m.def(
+		"defaults",
+		[]( const std::string& query )
+		{
+			for ( const OptionTable* t : { &kPenetrationOptions, &kDistanceOptions, &kCollideOptions, &kCcdOptions,
+										   &kMeshOptions } )
+				if ( query == t->function )
+					return optionDefaults( *t );
+			throw py::value_error( "query: expected 'penetration', 'distance', 'collide', 'ccd' or 'Mesh', got '" +
+								   query + "'" );
+		},
+		py::arg( "query" ), "The keyword options of a query ('penetration', 'distance', 'collide', 'ccd', 'Mesh') "
+							"with the library's defaults." );
+}
+
+} // namespace polydepth::python
