@@ -341,25 +341,34 @@ namespace polydepth::python
 namespace
 {
 
-// A (quaternion, translation) pair: a tuple or list of two items of 4 and 3 numbers.
+// A (quaternion, translation) pair: a tuple or list of two flat sequences (numbers, not rows);
+// their lengths are checked when they are read.
 bool isPosePair( py::handle obj )
 {
 	if ( !( py::isinstance<py::tuple>( obj ) || py::isinstance<py::list>( obj ) ) || py::len( obj ) != 2 )
 		return false;
-	py::sequence s = py::reinterpret_borrow<py::sequence>( obj );
-	auto lengthOf = []( py::handle item ) -> long long
+	auto flat = []( py::handle item )
 	{
 		if ( py::isinstance<py::str>( item ) || !py::hasattr( item, "__len__" ) )
-			return -1;
-		py::object first = py::len( item ) > 0 ? py::object( item[py::int_( 0 )] ) : py::none();
-		if ( py::hasattr( first, "__len__" ) )
-			return -1; // a nested sequence: a row of a matrix, not a quaternion
-		return (long long)py::len( item );
+			return false;
+		if ( py::len( item ) == 0 )
+			return true;
+		py::object first = item[py::int_( 0 )];
+		return !py::hasattr( first, "__len__" ) || py::isinstance<py::str>( first ) || py::isinstance<py::bytes>( first );
 	};
-	return lengthOf( s[0] ) == 4 && lengthOf( s[1] ) == 3;
+	py::sequence s = py::reinterpret_borrow<py::sequence>( obj );
+	return flat( s[0] ) && flat( s[1] );
 }
 
 } // namespace
+
+pdTransform pairToTransform( py::handle quaternion, py::handle translation, const ArgName& arg )
+{
+	double q[4], t[3];
+	readVector( quaternion, arg, "a quaternion (w, x, y, z)", 4, q );
+	readVector( translation, arg, "a translation (x, y, z)", 3, t );
+	return makeTransform( q, t, arg );
+}
 
 pdTransform toTransform( py::handle obj, const ArgName& arg )
 {
@@ -368,10 +377,7 @@ pdTransform toTransform( py::handle obj, const ArgName& arg )
 	if ( isPosePair( obj ) )
 	{
 		py::sequence s = py::reinterpret_borrow<py::sequence>( obj );
-		double q[4], t[3];
-		readVector( s[0], arg, "a quaternion (w, x, y, z)", 4, q );
-		readVector( s[1], arg, "a translation (x, y, z)", 3, t );
-		return makeTransform( q, t, arg );
+		return pairToTransform( s[0], s[1], arg );
 	}
 	py::array a = asArray( obj, arg, "a 4x4 matrix, a polydepth.Pose or a (quaternion, translation) pair" );
 	char kind = a.dtype().kind();

@@ -65,6 +65,9 @@ pdTransform matrixToTransform( const double* m, const ArgName& arg );
 /// finite, the quaternion is not unit length to 1e-4 or the translation is beyond 1e100.
 pdTransform makeTransform( const double q[4], const double t[3], const ArgName& arg );
 
+/// A pose from a quaternion (w, x, y, z) and a translation, each an array-like of numbers.
+pdTransform pairToTransform( py::handle quaternion, py::handle translation, const ArgName& arg );
+
 /// A 3-vector from an array-like (a position); ValueError / TypeError naming arg.
 pdVec3 toVec3( py::handle obj, const ArgName& arg );
 

@@ -36,7 +36,7 @@ void rotationMatrix( pdQuat q, double r[3][3] )
 
 Pose makePose( py::handle quaternion, py::handle translation )
 {
-	return Pose{ toTransform( py::make_tuple( quaternion, translation ), ArgName{ "Pose" } ) };
+	return Pose{ pairToTransform( quaternion, translation, ArgName{ "Pose" } ) };
 }
 
 std::string meshRepr( const Mesh& m )
