@@ -259,7 +259,22 @@ void bindSequence( py::class_<Batch<Result>>& c )
 				  return py::iter( items );
 			  } )
 		.def_property_readonly( "status", []( const B& b ) { return column<Result, int>( b, []( const Result& r ) { return r.status; } ); },
-								"(k,) int: each item's Status value" );
+								"(k,) int: each item's Status value" )
+		.def( py::pickle( // the results' bytes, as addBytePickling does for one result
+			[]( const B& b )
+			{ return py::bytes( reinterpret_cast<const char*>( b.results.data() ), b.results.size() * sizeof( Result ) ); },
+			[]( const py::bytes& state )
+			{
+				std::string data = state;
+				if ( data.size() % sizeof( Result ) != 0 )
+					throw py::value_error( "bad pickle state: " + std::to_string( data.size() ) +
+										   " bytes is not a whole number of results (another build of polydepth?)" );
+				B b;
+				b.results.resize( data.size() / sizeof( Result ) );
+				if ( !data.empty() )
+					std::memcpy( b.results.data(), data.data(), data.size() );
+				return b;
+			} ) );
 }
 
 } // namespace
@@ -268,7 +283,7 @@ void bindBatch( py::module_& m )
 {
 	py::class_<PenetrationBatch> pb( m, "PenetrationBatch",
 									 "The k answers of penetration_batch(): a sequence of PenetrationResult, and "
-									 "the main fields as arrays over the items." );
+									 "the main fields as arrays over the items (picklable)." );
 	bindSequence<pdPenetrationResult, PenetrationResult>( pb );
 	pb.def_property_readonly( "depth", []( const PenetrationBatch& b )
 							  { return column<pdPenetrationResult, double>( b, []( const pdPenetrationResult& r ) { return r.depth; } ); },
@@ -285,7 +300,7 @@ void bindBatch( py::module_& m )
 
 	py::class_<DistanceBatch> db( m, "DistanceBatch",
 								  "The k answers of distance_batch(): a sequence of DistanceResult, and the main "
-								  "fields as arrays over the items." );
+								  "fields as arrays over the items (picklable)." );
 	bindSequence<pdDistanceResult, DistanceResult>( db );
 	db.def_property_readonly( "distance", []( const DistanceBatch& b )
 							  { return column<pdDistanceResult, double>( b, []( const pdDistanceResult& r ) { return r.distance; } ); },

@@ -359,8 +359,9 @@ static void bindPenetrationResult( py::module_& m )
 			  { return "<polydepth.LocalPenetration depth " + std::to_string( l.l.depth ) + ", " +
 					   std::to_string( l.l.pointCount ) + " points>"; } );
 
-	py::class_<PenetrationResult>( m, "PenetrationResult", "The answer of penetration()." )
-		.def_property_readonly( "status", []( const PenetrationResult& p ) { return p.r.status; },
+	py::class_<PenetrationResult> result( m, "PenetrationResult", "The answer of penetration() (picklable)." );
+	addBytePickling<PenetrationResult, pdPenetrationResult, &PenetrationResult::r>( result );
+	result.def_property_readonly( "status", []( const PenetrationResult& p ) { return p.r.status; },
 								"Status.OK, or a cap (ITERATION_LIMIT, TIME_LIMIT) with a valid upper bound" )
 		.def_property_readonly( "state", []( const PenetrationResult& p ) { return p.r.state; } )
 		.def_property_readonly( "penetrating", []( const PenetrationResult& p ) { return p.r.state == PD_STATE_PENETRATING; } )
@@ -401,8 +402,9 @@ static void bindOtherResults( py::module_& m )
 		.def_readonly( "index", &pdFeature::index, "vertex 0..2 or edge 0..2 of the triangle; 0 for the face" )
 		.def_readonly( "vertex", &pdFeature::vertex, "mesh vertex of a vertex feature or an edge's first; -1 for a face" );
 
-	py::class_<DistanceResult>( m, "DistanceResult", "The answer of distance()." )
-		.def_property_readonly( "status", []( const DistanceResult& d ) { return d.r.status; } )
+	py::class_<DistanceResult> distance( m, "DistanceResult", "The answer of distance() (picklable)." );
+	addBytePickling<DistanceResult, pdDistanceResult, &DistanceResult::r>( distance );
+	distance.def_property_readonly( "status", []( const DistanceResult& d ) { return d.r.status; } )
 		.def_property_readonly( "distance", []( const DistanceResult& d ) { return d.r.distance; },
 								"minimum distance, 0 when the surfaces intersect (world units)" )
 		.def_property_readonly( "point_a", []( const DistanceResult& d ) { return vec3Array( d.r.pointA ); } )
