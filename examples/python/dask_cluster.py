@@ -12,7 +12,7 @@ import numpy as np
 from dask.distributed import Client, LocalCluster, wait
 
 import polydepth
-from workload import random_poses, same_answers, torus
+from workload import random_poses, report, torus
 
 
 def run_slice(mesh, poses):
@@ -47,11 +47,8 @@ def main():
                           silence_logs=40) as cluster, Client(cluster, timeout=args.timeout) as client:
             results = run(client, mesh, poses, slices, args.timeout)
 
-    same = same_answers(results, polydepth.penetration_batch(mesh, poses, mesh, np.eye(4)))
-    print("%d queries on %d Dask workers: %d penetrating, median depth %.4f; the same answers as here: %s"
-          % (len(results), args.workers, sum(r.penetrating for r in results),
-             np.median([r.depth for r in results]), "yes" if same else "NO"))
-    return 0 if same else 1
+    reference = polydepth.penetration_batch(mesh, poses, mesh, np.eye(4))
+    return report(results, reference, "%d Dask workers" % args.workers)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ import sys
 import numpy as np
 
 import polydepth
-from workload import random_poses, same_answers, torus
+from workload import random_poses, report, torus
 
 
 def run_slice(mesh, poses):
@@ -32,11 +32,8 @@ def main():
         futures = [pool.submit(run_slice, mesh, s) for s in slices]
         results = [r for f in futures for r in f.result(timeout=600)]
 
-    same = same_answers(results, polydepth.penetration_batch(mesh, poses, mesh, np.eye(4)))
-    print("%d queries on %d worker processes: %d penetrating, median depth %.4f; the same answers as here: %s"
-          % (len(results), args.workers, sum(r.penetrating for r in results),
-             np.median([r.depth for r in results]), "yes" if same else "NO"))
-    return 0 if same else 1
+    reference = polydepth.penetration_batch(mesh, poses, mesh, np.eye(4))
+    return report(results, reference, "%d worker processes" % args.workers)
 
 
 if __name__ == "__main__":

@@ -158,58 +158,55 @@ pdBatchDef batchDef( int* threads, size_t count )
 	return def;
 }
 
-template <class Result>
-struct Batch
+template <class Result> struct Batch
 {
 	std::vector<Result> results;
 };
 using PenetrationBatch = Batch<pdPenetrationResult>;
 using DistanceBatch = Batch<pdDistanceResult>;
 
-PenetrationBatch penetrationBatch( py::handle a, py::handle posesA, py::handle b, py::handle posesB,
-								   py::handle threadsArg, const py::kwargs& kwargs )
+// A batch of one query kind without the GIL: its options from the keywords, written into the
+// batch def's field for that kind; raises for a def the library rejects or for bad input.
+template <class Result, class Def>
+Batch<Result> runBatch( py::handle a, py::handle posesA, py::handle b, py::handle posesB, py::handle threadsArg,
+						const py::kwargs& kwargs, const OptionTable& table, pdStatus ( *probe )( const void* ),
+						const Def* pdBatchDef::*field,
+						pdStatus ( *compute )( const pdBatchItem*, int, const pdBatchDef*, Result* ), const char* name )
 {
 	std::vector<pdBatchItem> items = toItems( a, posesA, b, posesB );
-	pdPenetrationDef pd;
+	Def queryDef;
 	std::vector<int> set;
-	applyOptions( kPenetrationOptions, kwargs, &pd, &set );
+	applyOptions( table, kwargs, &queryDef, &set );
 	int threads = toThreads( threadsArg );
 	pdBatchDef def = batchDef( &threads, items.size() );
-	def.penetration = &pd;
-	PenetrationBatch out;
+	def.*field = &queryDef;
+	Batch<Result> out;
 	out.results.resize( items.size() );
 	pdStatus status;
 	{
 		py::gil_scoped_release release;
-		status = pdComputePenetrationBatch( items.data(), (int)items.size(), &def, out.results.data() );
+		status = compute( items.data(), (int)items.size(), &def, out.results.data() );
 	}
 	if ( status == PD_STATUS_INVALID_DEF )
-		raiseInvalidOption( kPenetrationOptions, &pd, set, probePenetration );
-	raiseForInputStatus( status, "penetration_batch" );
+		raiseInvalidOption( table, &queryDef, set, probe );
+	raiseForInputStatus( status, name );
 	return out;
 }
 
-DistanceBatch distanceBatch( py::handle a, py::handle posesA, py::handle b, py::handle posesB, py::handle threadsArg,
+PenetrationBatch penetrationBatch( py::handle a, py::handle posesA, py::handle b, py::handle posesB, py::handle threads,
+								   const py::kwargs& kwargs )
+{
+	return runBatch<pdPenetrationResult, pdPenetrationDef>( a, posesA, b, posesB, threads, kwargs, kPenetrationOptions,
+															probePenetration, &pdBatchDef::penetration,
+															pdComputePenetrationBatch, "penetration_batch" );
+}
+
+DistanceBatch distanceBatch( py::handle a, py::handle posesA, py::handle b, py::handle posesB, py::handle threads,
 							 const py::kwargs& kwargs )
 {
-	std::vector<pdBatchItem> items = toItems( a, posesA, b, posesB );
-	pdDistanceDef dd;
-	std::vector<int> set;
-	applyOptions( kDistanceOptions, kwargs, &dd, &set );
-	int threads = toThreads( threadsArg );
-	pdBatchDef def = batchDef( &threads, items.size() );
-	def.distance = &dd;
-	DistanceBatch out;
-	out.results.resize( items.size() );
-	pdStatus status;
-	{
-		py::gil_scoped_release release;
-		status = pdComputeDistanceBatch( items.data(), (int)items.size(), &def, out.results.data() );
-	}
-	if ( status == PD_STATUS_INVALID_DEF )
-		raiseInvalidOption( kDistanceOptions, &dd, set, probeDistance );
-	raiseForInputStatus( status, "distance_batch" );
-	return out;
+	return runBatch<pdDistanceResult, pdDistanceDef>( a, posesA, b, posesB, threads, kwargs, kDistanceOptions,
+													  probeDistance, &pdBatchDef::distance, pdComputeDistanceBatch,
+													  "distance_batch" );
 }
 
 // Python index (negative from the end) into a batch of n; IndexError outside.
@@ -223,8 +220,7 @@ size_t itemIndex( long long i, size_t n )
 }
 
 // A column of a batch: one value (or 3-vector) per result.
-template <class Result, class T, class Get>
-py::array_t<T> column( const Batch<Result>& batch, Get get )
+template <class Result, class T, class Get> py::array_t<T> column( const Batch<Result>& batch, Get get )
 {
 	py::array_t<T> a( (py::ssize_t)batch.results.size() );
 	T* d = a.mutable_data();
@@ -233,8 +229,7 @@ py::array_t<T> column( const Batch<Result>& batch, Get get )
 	return a;
 }
 
-template <class Result, class Get>
-py::array_t<double> vectorColumn( const Batch<Result>& batch, Get get )
+template <class Result, class Get> py::array_t<double> vectorColumn( const Batch<Result>& batch, Get get )
 {
 	std::vector<pdVec3> v;
 	v.reserve( batch.results.size() );
@@ -244,12 +239,12 @@ py::array_t<double> vectorColumn( const Batch<Result>& batch, Get get )
 }
 
 // The sequence protocol of a batch class; each item is the single query's result class.
-template <class Result, class Item>
-void bindSequence( py::class_<Batch<Result>>& c )
+template <class Result, class Item> void bindSequence( py::class_<Batch<Result>>& c )
 {
 	using B = Batch<Result>;
 	c.def( "__len__", []( const B& b ) { return b.results.size(); } )
-		.def( "__getitem__", []( const B& b, long long i ) { return Item{ b.results[itemIndex( i, b.results.size() )] }; } )
+		.def( "__getitem__",
+			  []( const B& b, long long i ) { return Item{ b.results[itemIndex( i, b.results.size() )] }; } )
 		.def( "__iter__",
 			  []( const B& b )
 			  {
@@ -258,11 +253,14 @@ void bindSequence( py::class_<Batch<Result>>& c )
 					  items.append( Item{ r } );
 				  return py::iter( items );
 			  } )
-		.def_property_readonly( "status", []( const B& b ) { return column<Result, int>( b, []( const Result& r ) { return r.status; } ); },
-								"(k,) int: each item's Status value" )
+		.def_property_readonly(
+			"status", []( const B& b ) { return column<Result, int>( b, []( const Result& r ) { return r.status; } ); },
+			"(k,) int: each item's Status value" )
 		.def( py::pickle( // the results' bytes, as addBytePickling does for one result
-			[]( const B& b )
-			{ return py::bytes( reinterpret_cast<const char*>( b.results.data() ), b.results.size() * sizeof( Result ) ); },
+			[]( const B& b ) {
+				return py::bytes( reinterpret_cast<const char*>( b.results.data() ),
+								  b.results.size() * sizeof( Result ) );
+			},
 			[]( const py::bytes& state )
 			{
 				std::string data = state;
@@ -285,26 +283,38 @@ void bindBatch( py::module_& m )
 									 "The k answers of penetration_batch(): a sequence of PenetrationResult, and "
 									 "the main fields as arrays over the items (picklable)." );
 	bindSequence<pdPenetrationResult, PenetrationResult>( pb );
-	pb.def_property_readonly( "depth", []( const PenetrationBatch& b )
-							  { return column<pdPenetrationResult, double>( b, []( const pdPenetrationResult& r ) { return r.depth; } ); },
-							  "(k,) float64" )
-		.def_property_readonly( "translation", []( const PenetrationBatch& b )
-								{ return vectorColumn( b, []( const pdPenetrationResult& r ) { return r.translation; } ); },
-								"(k, 3) float64" )
-		.def_property_readonly( "state", []( const PenetrationBatch& b )
-								{ return column<pdPenetrationResult, int>( b, []( const pdPenetrationResult& r ) { return r.state; } ); },
-								"(k,) int: each item's State value" )
-		.def_property_readonly( "elapsed_ms", []( const PenetrationBatch& b )
-								{ return column<pdPenetrationResult, double>( b, []( const pdPenetrationResult& r ) { return r.elapsedMs; } ); },
-								"(k,) float64" );
+	pb.def_property_readonly(
+		  "depth",
+		  []( const PenetrationBatch& b )
+		  { return column<pdPenetrationResult, double>( b, []( const pdPenetrationResult& r ) { return r.depth; } ); },
+		  "(k,) float64" )
+		.def_property_readonly(
+			"translation",
+			[]( const PenetrationBatch& b )
+			{ return vectorColumn( b, []( const pdPenetrationResult& r ) { return r.translation; } ); },
+			"(k, 3) float64" )
+		.def_property_readonly(
+			"state",
+			[]( const PenetrationBatch& b )
+			{ return column<pdPenetrationResult, int>( b, []( const pdPenetrationResult& r ) { return r.state; } ); },
+			"(k,) int: each item's State value" )
+		.def_property_readonly(
+			"elapsed_ms",
+			[]( const PenetrationBatch& b ) {
+				return column<pdPenetrationResult, double>( b, []( const pdPenetrationResult& r )
+															{ return r.elapsedMs; } );
+			},
+			"(k,) float64" );
 
 	py::class_<DistanceBatch> db( m, "DistanceBatch",
 								  "The k answers of distance_batch(): a sequence of DistanceResult, and the main "
 								  "fields as arrays over the items (picklable)." );
 	bindSequence<pdDistanceResult, DistanceResult>( db );
-	db.def_property_readonly( "distance", []( const DistanceBatch& b )
-							  { return column<pdDistanceResult, double>( b, []( const pdDistanceResult& r ) { return r.distance; } ); },
-							  "(k,) float64" )
+	db.def_property_readonly(
+		  "distance",
+		  []( const DistanceBatch& b )
+		  { return column<pdDistanceResult, double>( b, []( const pdDistanceResult& r ) { return r.distance; } ); },
+		  "(k,) float64" )
 		.def_property_readonly( "point_a", []( const DistanceBatch& b )
 								{ return vectorColumn( b, []( const pdDistanceResult& r ) { return r.pointA; } ); } )
 		.def_property_readonly( "point_b", []( const DistanceBatch& b )
@@ -321,8 +331,8 @@ void bindBatch( py::module_& m )
 	doc = "distance_batch(a, poses_a, b, poses_b, threads=None, **options) -> DistanceBatch\n\n"
 		  "k distance() queries in one call, the way penetration_batch() runs PD queries. Options: those of "
 		  "distance().";
-	m.def( "distance_batch", &distanceBatch, py::arg( "a" ), py::arg( "poses_a" ), py::arg( "b" ),
-		   py::arg( "poses_b" ), py::arg( "threads" ) = py::none(), doc.c_str() );
+	m.def( "distance_batch", &distanceBatch, py::arg( "a" ), py::arg( "poses_a" ), py::arg( "b" ), py::arg( "poses_b" ),
+		   py::arg( "threads" ) = py::none(), doc.c_str() );
 	m.def( "available_cpus", &availableCpus, "Processors this process may run on (the default thread count)." );
 }
 

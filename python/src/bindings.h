@@ -46,21 +46,21 @@ struct PenetrationCache
 
 /// Pickling for a class that holds one plain C struct (a result): the struct's bytes, checked
 /// for size when read back. The same build reads what it wrote, as worker processes do.
-template <class Holder, class Struct, Struct Holder::*member>
-void addBytePickling( py::class_<Holder>& c )
+template <class Holder, class Struct, Struct Holder::*member> void addBytePickling( py::class_<Holder>& c )
 {
-	c.def( py::pickle(
-		[]( const Holder& h ) { return py::bytes( reinterpret_cast<const char*>( &( h.*member ) ), sizeof( Struct ) ); },
-		[]( const py::bytes& state )
-		{
-			std::string data = state;
-			if ( data.size() != sizeof( Struct ) )
-				throw py::value_error( "bad pickle state: " + std::to_string( data.size() ) + " bytes, expected " +
-									   std::to_string( sizeof( Struct ) ) + " (another build of polydepth?)" );
-			Holder h{};
-			std::memcpy( &( h.*member ), data.data(), sizeof( Struct ) );
-			return h;
-		} ) );
+	c.def( py::pickle( []( const Holder& h )
+					   { return py::bytes( reinterpret_cast<const char*>( &( h.*member ) ), sizeof( Struct ) ); },
+					   []( const py::bytes& state )
+					   {
+						   std::string data = state;
+						   if ( data.size() != sizeof( Struct ) )
+							   throw py::value_error( "bad pickle state: " + std::to_string( data.size() ) +
+													  " bytes, expected " + std::to_string( sizeof( Struct ) ) +
+													  " (another build of polydepth?)" );
+						   Holder h{};
+						   std::memcpy( &( h.*member ), data.data(), sizeof( Struct ) );
+						   return h;
+					   } ) );
 }
 
 /// The keyword options of each query kind, and a probe that runs the query on a small valid

@@ -246,7 +246,8 @@ pdTransform makeTransform( const double q[4], const double t[3], const ArgName& 
 	for ( int i = 0; i < 3; ++i )
 		if ( !std::isfinite( t[i] ) || std::fabs( t[i] ) > kMaxPosition )
 			throw py::value_error( arg.str() + ": translation component " + std::to_string( i ) + " is " +
-								   ( std::isfinite( t[i] ) ? "beyond 1e100 (" : "not finite (" ) + number( t[i] ) + ")" );
+								   ( std::isfinite( t[i] ) ? "beyond 1e100 (" : "not finite (" ) + number( t[i] ) +
+								   ")" );
 	double norm = std::sqrt( q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] );
 	if ( std::fabs( norm - 1.0 ) > 1e-4 )
 		throw py::value_error( arg.str() + ": the quaternion (w, x, y, z) is not unit length (norm " + number( norm ) +
@@ -258,8 +259,8 @@ pdTransform matrixToTransform( const double* m, const ArgName& arg )
 {
 	for ( int i = 0; i < 16; ++i )
 		if ( !std::isfinite( m[i] ) )
-			throw py::value_error( arg.str() + ": element [" + std::to_string( i / 4 ) + ", " + std::to_string( i % 4 ) +
-								   "] is not finite (" + number( m[i] ) + ")" );
+			throw py::value_error( arg.str() + ": element [" + std::to_string( i / 4 ) + ", " +
+								   std::to_string( i % 4 ) + "] is not finite (" + number( m[i] ) + ")" );
 	if ( m[12] != 0.0 || m[13] != 0.0 || m[14] != 0.0 || m[15] != 1.0 )
 		throw py::value_error( arg.str() + ": the last row must be [0, 0, 0, 1], got [" + number( m[12] ) + ", " +
 							   number( m[13] ) + ", " + number( m[14] ) + ", " + number( m[15] ) + "]" );
@@ -329,7 +330,8 @@ pdVec3 toVec3( py::handle obj, const ArgName& arg )
 	for ( int i = 0; i < 3; ++i )
 		if ( !std::isfinite( v[i] ) || std::fabs( v[i] ) > kMaxPosition )
 			throw py::value_error( arg.str() + ": component " + std::to_string( i ) + " is " +
-								   ( std::isfinite( v[i] ) ? "beyond 1e100 (" : "not finite (" ) + number( v[i] ) + ")" );
+								   ( std::isfinite( v[i] ) ? "beyond 1e100 (" : "not finite (" ) + number( v[i] ) +
+								   ")" );
 	return pdVec3{ v[0], v[1], v[2] };
 }
 
@@ -354,7 +356,8 @@ bool isPosePair( py::handle obj )
 		if ( py::len( item ) == 0 )
 			return true;
 		py::object first = item[py::int_( 0 )];
-		return !py::hasattr( first, "__len__" ) || py::isinstance<py::str>( first ) || py::isinstance<py::bytes>( first );
+		return !py::hasattr( first, "__len__" ) || py::isinstance<py::str>( first ) ||
+			   py::isinstance<py::bytes>( first );
 	};
 	py::sequence s = py::reinterpret_borrow<py::sequence>( obj );
 	return flat( s[0] ) && flat( s[1] );
@@ -593,8 +596,8 @@ std::string optionDoc( const OptionTable& table )
 	{
 		const OptionField& f = table.fields[i];
 		doc += std::string( "    " ) + f.name + " (" + kinds[f.kind] + ", default " +
-			   py::repr( fieldValue( f, static_cast<const char*>( table.defaults ) ) ).cast<std::string>() + "): " +
-			   f.doc + "\n";
+			   py::repr( fieldValue( f, static_cast<const char*>( table.defaults ) ) ).cast<std::string>() +
+			   "): " + f.doc + "\n";
 	}
 	return doc;
 }

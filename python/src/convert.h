@@ -34,9 +34,9 @@ std::string typeName( py::handle obj );
 struct Mesh
 {
 	pdMesh* mesh = nullptr;
-	py::array vertices;  ///< (n, 3) float32 or float64, as given (C-contiguous copy)
-	py::array faces;     ///< (m, 3) uint32, as given
-	py::dict options;    ///< the creation keywords given
+	py::array vertices; ///< (n, 3) float32 or float64, as given (C-contiguous copy)
+	py::array faces;    ///< (m, 3) uint32, as given
+	py::dict options;   ///< the creation keywords given
 	Mesh() = default;
 	Mesh( const Mesh& ) = delete;
 	Mesh& operator=( const Mesh& ) = delete;

@@ -43,7 +43,10 @@ std::string meshRepr( const Mesh& m )
 {
 	pdMeshInfo info = pdMesh_GetInfo( m.mesh );
 	return "<polydepth.Mesh " + std::to_string( info.vertexCount ) + " vertices, " +
-		   std::to_string( info.triangleCount ) + " triangles" + ( info.convex ? ", convex" : info.closed ? ", closed" : "" ) +
+		   std::to_string( info.triangleCount ) + " triangles" +
+		   ( info.convex   ? ", convex"
+			 : info.closed ? ", closed"
+						   : "" ) +
 		   ">";
 }
 
@@ -60,18 +63,19 @@ static void bindPose( py::module_& m )
 		.def_static(
 			"from_matrix", []( py::handle matrix ) { return Pose{ toTransform( matrix, ArgName{ "matrix" } ) }; },
 			py::arg( "matrix" ), "The pose of a 4x4 rigid homogeneous matrix." )
-		.def_property_readonly( "quaternion",
-								[]( const Pose& p )
-								{
-									py::array_t<double> a( 4 );
-									double* d = a.mutable_data();
-									d[0] = p.transform.q.w;
-									d[1] = p.transform.q.x;
-									d[2] = p.transform.q.y;
-									d[3] = p.transform.q.z;
-									return a;
-								},
-								"(w, x, y, z)" )
+		.def_property_readonly(
+			"quaternion",
+			[]( const Pose& p )
+			{
+				py::array_t<double> a( 4 );
+				double* d = a.mutable_data();
+				d[0] = p.transform.q.w;
+				d[1] = p.transform.q.x;
+				d[2] = p.transform.q.y;
+				d[3] = p.transform.q.z;
+				return a;
+			},
+			"(w, x, y, z)" )
 		.def_property_readonly( "translation", []( const Pose& p ) { return vec3Array( p.transform.p ); } )
 		.def(
 			"matrix",
@@ -97,7 +101,8 @@ static void bindPose( py::module_& m )
 			[]( const Pose& p )
 			{
 				const pdTransform& t = p.transform;
-				return py::make_tuple( py::make_tuple( t.q.w, t.q.x, t.q.y, t.q.z ), py::make_tuple( t.p.x, t.p.y, t.p.z ) );
+				return py::make_tuple( py::make_tuple( t.q.w, t.q.x, t.q.y, t.q.z ),
+									   py::make_tuple( t.p.x, t.p.y, t.p.z ) );
 			},
 			[]( const py::tuple& state )
 			{
@@ -109,7 +114,8 @@ static void bindPose( py::module_& m )
 			  []( const Pose& p )
 			  {
 				  const pdTransform& t = p.transform;
-				  return py::str( "polydepth.Pose(quaternion=({!r}, {!r}, {!r}, {!r}), translation=({!r}, {!r}, {!r}))" )
+				  return py::str(
+							 "polydepth.Pose(quaternion=({!r}, {!r}, {!r}, {!r}), translation=({!r}, {!r}, {!r}))" )
 					  .format( t.q.w, t.q.x, t.q.y, t.q.z, t.p.x, t.p.y, t.p.z )
 					  .cast<std::string>();
 			  } );
@@ -129,46 +135,53 @@ static void bindMesh( py::module_& m )
 						{ return createMesh( vertices, faces, options ); } ),
 			  py::arg( "vertices" ), py::arg( "faces" ) )
 		.def_property_readonly( "vertex_count", []( const Mesh& m ) { return pdMesh_GetInfo( m.mesh ).vertexCount; } )
-		.def_property_readonly( "triangle_count", []( const Mesh& m ) { return pdMesh_GetInfo( m.mesh ).triangleCount; },
-								"triangles kept (degenerate ones removed)" )
-		.def_property_readonly( "vertices",
-								[]( const Mesh& m )
-								{
-									pdMeshInfo info = pdMesh_GetInfo( m.mesh );
-									return vec3Rows( info.vertices, info.vertexCount );
-								},
-								"(n, 3) float64, the mesh's own frame" )
-		.def_property_readonly( "faces",
-								[]( const Mesh& m )
-								{
-									pdMeshInfo info = pdMesh_GetInfo( m.mesh );
-									return intRows( &info.triangles[0][0], info.triangleCount, 3 );
-								},
-								"(m, 3) vertex indices of the kept triangles; queries report kept-triangle indices" )
-		.def_property_readonly( "input_triangles",
-								[]( const Mesh& m )
-								{
-									pdMeshInfo info = pdMesh_GetInfo( m.mesh );
-									return py::array_t<int>( info.triangleCount, info.inputTriangles );
-								},
-								"the input index of each kept triangle" )
-		.def_property_readonly( "removed_triangles",
-								[]( const Mesh& m )
-								{
-									pdMeshInfo info = pdMesh_GetInfo( m.mesh );
-									return py::array_t<int>( info.removedTriangleCount, info.removedTriangles );
-								},
-								"input indices of the degenerate triangles removed" )
-		.def_property_readonly( "bounds",
-								[]( const Mesh& m )
-								{
-									pdMeshInfo info = pdMesh_GetInfo( m.mesh );
-									const pdVec3 b[2] = { info.boundsMin, info.boundsMax };
-									return vec3Rows( b, 2 );
-								},
-								"(2, 3): the axis-aligned box's min and max corners, the mesh's own frame" )
-		.def_property_readonly( "closed", []( const Mesh& m ) { return pdMesh_GetInfo( m.mesh ).closed; },
-								"every edge shared by exactly two consistently oriented faces" )
+		.def_property_readonly(
+			"triangle_count", []( const Mesh& m ) { return pdMesh_GetInfo( m.mesh ).triangleCount; },
+			"triangles kept (degenerate ones removed)" )
+		.def_property_readonly(
+			"vertices",
+			[]( const Mesh& m )
+			{
+				pdMeshInfo info = pdMesh_GetInfo( m.mesh );
+				return vec3Rows( info.vertices, info.vertexCount );
+			},
+			"(n, 3) float64, the mesh's own frame" )
+		.def_property_readonly(
+			"faces",
+			[]( const Mesh& m )
+			{
+				pdMeshInfo info = pdMesh_GetInfo( m.mesh );
+				return intRows( &info.triangles[0][0], info.triangleCount, 3 );
+			},
+			"(m, 3) vertex indices of the kept triangles; queries report kept-triangle indices" )
+		.def_property_readonly(
+			"input_triangles",
+			[]( const Mesh& m )
+			{
+				pdMeshInfo info = pdMesh_GetInfo( m.mesh );
+				return py::array_t<int>( info.triangleCount, info.inputTriangles );
+			},
+			"the input index of each kept triangle" )
+		.def_property_readonly(
+			"removed_triangles",
+			[]( const Mesh& m )
+			{
+				pdMeshInfo info = pdMesh_GetInfo( m.mesh );
+				return py::array_t<int>( info.removedTriangleCount, info.removedTriangles );
+			},
+			"input indices of the degenerate triangles removed" )
+		.def_property_readonly(
+			"bounds",
+			[]( const Mesh& m )
+			{
+				pdMeshInfo info = pdMesh_GetInfo( m.mesh );
+				const pdVec3 b[2] = { info.boundsMin, info.boundsMax };
+				return vec3Rows( b, 2 );
+			},
+			"(2, 3): the axis-aligned box's min and max corners, the mesh's own frame" )
+		.def_property_readonly(
+			"closed", []( const Mesh& m ) { return pdMesh_GetInfo( m.mesh ).closed; },
+			"every edge shared by exactly two consistently oriented faces" )
 		.def_property_readonly( "convex", []( const Mesh& m ) { return pdMesh_GetInfo( m.mesh ).convex; } )
 		.def_property_readonly( "memory_bytes", []( const Mesh& m ) { return pdMesh_GetInfo( m.mesh ).memoryBytes; } )
 		.def( py::pickle( []( const Mesh& m ) { return py::make_tuple( m.vertices, m.faces, m.options ); },

@@ -12,7 +12,10 @@ namespace polydepth::python
 // ---------------------------------------------------------------------------------------------
 // Options, one table per def (names are the snake_case of the def fields)
 
-#define PD_FIELD( def, name, cName, kind, doc ) { name, #cName, OptionField::kind, offsetof( def, cName ), doc }
+#define PD_FIELD( def, name, cName, kind, doc )                                                                        \
+	{                                                                                                                  \
+		name, #cName, OptionField::kind, offsetof( def, cName ), doc                                                   \
+	}
 
 static const OptionField kPenetrationFields[] = {
 	PD_FIELD( pdPenetrationDef, "contact_tolerance", contactTolerance, Double,
@@ -21,8 +24,7 @@ static const OptionField kPenetrationFields[] = {
 	PD_FIELD( pdPenetrationDef, "start_strategies", startStrategies, Unsigned,
 			  "START_* bits: the free-configuration strategies tried (a subset of START_ALL)" ),
 	PD_FIELD( pdPenetrationDef, "max_starts", maxStarts, Int, "free configurations refined at most (1 to 1024)" ),
-	PD_FIELD( pdPenetrationDef, "max_iterations", maxIterations, Int,
-			  "PolyDepth iterations per start (1 to 100000)" ),
+	PD_FIELD( pdPenetrationDef, "max_iterations", maxIterations, Int, "PolyDepth iterations per start (1 to 100000)" ),
 	PD_FIELD( pdPenetrationDef, "time_budget_ms", timeBudgetMs, Double,
 			  "wall-clock budget in milliseconds, 0 = none (>= 0); when it runs out the status is TIME_LIMIT and "
 			  "the answer the best bound so far" ),
@@ -163,61 +165,63 @@ pdPenetrationCache* toCache( const py::kwargs& kwargs )
 	return &c.cast<PenetrationCache&>().cache;
 }
 
+// Runs a query without the GIL: the def from the keywords (the table's, less `skip`), the
+// calling thread's workspace; raises for a def the library rejects or for bad input it found.
+template <class Def, class Run>
+void runQuery( const OptionTable& table, const py::kwargs& kwargs, pdStatus ( *probe )( const void* ), Run run,
+			   const std::vector<const char*>& skip = {} )
+{
+	Def def;
+	std::vector<int> set;
+	applyOptions( table, kwargs, &def, &set, skip );
+	pdWorkspace* ws = threadWorkspace();
+	pdStatus status;
+	{
+		py::gil_scoped_release release;
+		status = run( def, ws );
+	}
+	if ( status == PD_STATUS_INVALID_DEF )
+		raiseInvalidOption( table, &def, set, probe );
+	raiseForInputStatus( status, table.function );
+}
+
 PenetrationResult penetration( py::handle a, py::handle poseA, py::handle b, py::handle poseB,
 							   const py::kwargs& kwargs )
 {
 	Pair p = toPair( a, poseA, b, poseB );
-	pdPenetrationDef def;
-	std::vector<int> set;
-	applyOptions( kPenetrationOptions, kwargs, &def, &set, { "cache" } );
 	pdPenetrationCache* cache = toCache( kwargs );
-	pdWorkspace* ws = threadWorkspace();
 	PenetrationResult out;
-	{
-		py::gil_scoped_release release;
-		pdComputePenetration( p.a, &p.poseA, p.b, &p.poseB, &def, cache, ws, &out.r );
-	}
-	if ( out.r.status == PD_STATUS_INVALID_DEF )
-		raiseInvalidOption( kPenetrationOptions, &def, set, probePenetration );
-	raiseForInputStatus( out.r.status, "penetration" );
+	runQuery<pdPenetrationDef>(
+		kPenetrationOptions, kwargs, probePenetration,
+		[&]( const pdPenetrationDef& def, pdWorkspace* ws )
+		{ return pdComputePenetration( p.a, &p.poseA, p.b, &p.poseB, &def, cache, ws, &out.r ); },
+		{ "cache" } );
 	return out;
 }
 
 DistanceResult distance( py::handle a, py::handle poseA, py::handle b, py::handle poseB, const py::kwargs& kwargs )
 {
 	Pair p = toPair( a, poseA, b, poseB );
-	pdDistanceDef def;
-	std::vector<int> set;
-	applyOptions( kDistanceOptions, kwargs, &def, &set );
-	pdWorkspace* ws = threadWorkspace();
 	DistanceResult out;
-	{
-		py::gil_scoped_release release;
-		pdComputeDistance( p.a, &p.poseA, p.b, &p.poseB, &def, ws, &out.r );
-	}
-	if ( out.r.status == PD_STATUS_INVALID_DEF )
-		raiseInvalidOption( kDistanceOptions, &def, set, probeDistance );
-	raiseForInputStatus( out.r.status, "distance" );
+	runQuery<pdDistanceDef>( kDistanceOptions, kwargs, probeDistance,
+							 [&]( const pdDistanceDef& def, pdWorkspace* ws )
+							 { return pdComputeDistance( p.a, &p.poseA, p.b, &p.poseB, &def, ws, &out.r ); } );
 	return out;
 }
 
 CollideResult collide( py::handle a, py::handle poseA, py::handle b, py::handle poseB, const py::kwargs& kwargs )
 {
 	Pair p = toPair( a, poseA, b, poseB );
-	pdCollideDef def;
-	std::vector<int> set;
-	applyOptions( kCollideOptions, kwargs, &def, &set );
-	pdWorkspace* ws = threadWorkspace();
 	CollideResult out;
-	{
-		py::gil_scoped_release release;
-		pdCollide( p.a, &p.poseA, p.b, &p.poseB, &def, ws, &out.r );
-		out.pairs.assign( out.r.pairs, out.r.pairs + out.r.pairCount ); // the workspace's, until its next query
-		out.r.pairs = nullptr;
-	}
-	if ( out.r.status == PD_STATUS_INVALID_DEF )
-		raiseInvalidOption( kCollideOptions, &def, set, probeCollide );
-	raiseForInputStatus( out.r.status, "collide" );
+	runQuery<pdCollideDef>( kCollideOptions, kwargs, probeCollide,
+							[&]( const pdCollideDef& def, pdWorkspace* ws )
+							{
+								pdStatus status = pdCollide( p.a, &p.poseA, p.b, &p.poseB, &def, ws, &out.r );
+								// The pairs are the workspace's until its next query: copied out.
+								out.pairs.assign( out.r.pairs, out.r.pairs + out.r.pairCount );
+								out.r.pairs = nullptr;
+								return status;
+							} );
 	return out;
 }
 
@@ -226,20 +230,16 @@ CcdResult ccd( py::handle a, py::handle poseA, py::handle b, py::handle poseB, p
 {
 	Pair p = toPair( a, poseA, b, poseB );
 	pdVec3 end = toVec3( endPositionA, ArgName{ "end_position_a" } );
-	pdCcdDef def;
-	std::vector<int> set;
-	applyOptions( kCcdOptions, kwargs, &def, &set );
-	pdWorkspace* ws = threadWorkspace();
 	CcdResult out;
-	{
-		py::gil_scoped_release release;
-		pdComputeTranslationalCcd( p.a, &p.poseA, end, p.b, &p.poseB, &def, ws, &out.r );
-		out.features.assign( out.r.features, out.r.features + out.r.featureCount );
-		out.r.features = nullptr;
-	}
-	if ( out.r.status == PD_STATUS_INVALID_DEF )
-		raiseInvalidOption( kCcdOptions, &def, set, probeCcd );
-	raiseForInputStatus( out.r.status, "ccd" );
+	runQuery<pdCcdDef>( kCcdOptions, kwargs, probeCcd,
+						[&]( const pdCcdDef& def, pdWorkspace* ws )
+						{
+							pdStatus status =
+								pdComputeTranslationalCcd( p.a, &p.poseA, end, p.b, &p.poseB, &def, ws, &out.r );
+							out.features.assign( out.r.features, out.r.features + out.r.featureCount );
+							out.r.features = nullptr;
+							return status;
+						} );
 	return out;
 }
 
@@ -251,27 +251,21 @@ py::array_t<double> timeCPenetration( py::handle a, py::handle poseA, py::handle
 	if ( repeats < 1 )
 		throw py::value_error( "repeats: must be at least 1, got " + std::to_string( repeats ) );
 	Pair p = toPair( a, poseA, b, poseB );
-	pdPenetrationDef def;
-	std::vector<int> set;
-	applyOptions( kPenetrationOptions, kwargs, &def, &set );
-	pdWorkspace* ws = threadWorkspace();
 	py::array_t<double> seconds( repeats );
 	double* s = seconds.mutable_data();
-	pdStatus status;
-	{
-		py::gil_scoped_release release;
-		pdPenetrationResult r;
-		for ( int i = 0; i < repeats; ++i )
+	runQuery<pdPenetrationDef>(
+		kPenetrationOptions, kwargs, probePenetration,
+		[&]( const pdPenetrationDef& def, pdWorkspace* ws )
 		{
-			auto t0 = std::chrono::steady_clock::now();
-			pdComputePenetration( p.a, &p.poseA, p.b, &p.poseB, &def, nullptr, ws, &r );
-			s[i] = std::chrono::duration<double>( std::chrono::steady_clock::now() - t0 ).count();
-		}
-		status = r.status;
-	}
-	if ( status == PD_STATUS_INVALID_DEF )
-		raiseInvalidOption( kPenetrationOptions, &def, set, probePenetration );
-	raiseForInputStatus( status, "_time_c_penetration" );
+			pdPenetrationResult r;
+			for ( int i = 0; i < repeats; ++i )
+			{
+				auto t0 = std::chrono::steady_clock::now();
+				pdComputePenetration( p.a, &p.poseA, p.b, &p.poseB, &def, nullptr, ws, &r );
+				s[i] = std::chrono::duration<double>( std::chrono::steady_clock::now() - t0 ).count();
+			}
+			return r.status;
+		} );
 	return seconds;
 }
 
@@ -299,8 +293,9 @@ py::array_t<int> triangle_pairs( const std::vector<pdTrianglePair>& pairs )
 
 static void bindEnums( py::module_& m )
 {
-	py::enum_<pdStatus>( m, "Status", "A query's status: OK (0), a cap that was reached (> 0, the result is still "
-									  "valid), or an error (< 0)." )
+	py::enum_<pdStatus>( m, "Status",
+						 "A query's status: OK (0), a cap that was reached (> 0, the result is still "
+						 "valid), or an error (< 0)." )
 		.value( "OK", PD_STATUS_OK )
 		.value( "ITERATION_LIMIT", PD_STATUS_ITERATION_LIMIT )
 		.value( "TIME_LIMIT", PD_STATUS_TIME_LIMIT )
@@ -318,7 +313,8 @@ static void bindEnums( py::module_& m )
 		.value( "INVALID_MESH", PD_STATUS_INVALID_MESH )
 		.value( "FAILED", PD_STATUS_FAILED )
 		.value( "INVALID_DEF", PD_STATUS_INVALID_DEF )
-		.def_property_readonly( "ok", []( pdStatus s ) { return s >= 0; }, "True unless the status is an error" )
+		.def_property_readonly(
+			"ok", []( pdStatus s ) { return s >= 0; }, "True unless the status is an error" )
 		.def_property_readonly( "message", []( pdStatus s ) { return std::string( pdStatusString( s ) ); } );
 	py::enum_<pdPenetrationState>( m, "State", "Whether A and B overlap, touch or are apart." )
 		.value( "SEPARATED", PD_STATE_SEPARATED )
@@ -328,8 +324,9 @@ static void bindEnums( py::module_& m )
 		.value( "VERTEX", PD_FEATURE_VERTEX )
 		.value( "EDGE", PD_FEATURE_EDGE )
 		.value( "FACE", PD_FEATURE_FACE );
-	py::enum_<pdContactKind>( m, "ContactKind", "VF: a vertex of A on a face of B; FV: a face of A on a vertex of "
-												"B; EE: an edge of A on an edge of B." )
+	py::enum_<pdContactKind>( m, "ContactKind",
+							  "VF: a vertex of A on a face of B; FV: a face of A on a vertex of "
+							  "B; EE: an edge of A on an edge of B." )
 		.value( "VF", PD_CONTACT_VF )
 		.value( "FV", PD_CONTACT_FV )
 		.value( "EE", PD_CONTACT_EE );
@@ -347,50 +344,69 @@ static void bindPenetrationResult( py::module_& m )
 	py::class_<LocalPenetration>( m, "LocalPenetration",
 								  "One contact region after translating A by the global PD: a connected patch of "
 								  "contact with one normal." )
-		.def_property_readonly( "normal", []( const LocalPenetration& l ) { return vec3Array( l.l.normal ); },
-								"unit normal, world frame, on B pointing toward A" )
-		.def_property_readonly( "depth", []( const LocalPenetration& l ) { return l.l.depth; },
-								"how deep A was along the normal (>= 0, world units)" )
-		.def_property_readonly( "translation", []( const LocalPenetration& l ) { return vec3Array( l.l.translation ); },
-								"depth * normal, world frame" )
-		.def_property_readonly( "points", []( const LocalPenetration& l ) { return vec3Rows( l.l.points, l.l.pointCount ); },
-								"(p, 3) contact points on B's surface at the contact configuration, world frame" )
-		.def( "__repr__", []( const LocalPenetration& l )
-			  { return "<polydepth.LocalPenetration depth " + std::to_string( l.l.depth ) + ", " +
-					   std::to_string( l.l.pointCount ) + " points>"; } );
+		.def_property_readonly(
+			"normal", []( const LocalPenetration& l ) { return vec3Array( l.l.normal ); },
+			"unit normal, world frame, on B pointing toward A" )
+		.def_property_readonly(
+			"depth", []( const LocalPenetration& l ) { return l.l.depth; },
+			"how deep A was along the normal (>= 0, world units)" )
+		.def_property_readonly(
+			"translation", []( const LocalPenetration& l ) { return vec3Array( l.l.translation ); },
+			"depth * normal, world frame" )
+		.def_property_readonly(
+			"points", []( const LocalPenetration& l ) { return vec3Rows( l.l.points, l.l.pointCount ); },
+			"(p, 3) contact points on B's surface at the contact configuration, world frame" )
+		.def( "__repr__",
+			  []( const LocalPenetration& l )
+			  {
+				  return "<polydepth.LocalPenetration depth " + std::to_string( l.l.depth ) + ", " +
+						 std::to_string( l.l.pointCount ) + " points>";
+			  } );
 
 	py::class_<PenetrationResult> result( m, "PenetrationResult", "The answer of penetration() (picklable)." );
 	addBytePickling<PenetrationResult, pdPenetrationResult, &PenetrationResult::r>( result );
-	result.def_property_readonly( "status", []( const PenetrationResult& p ) { return p.r.status; },
-								"Status.OK, or a cap (ITERATION_LIMIT, TIME_LIMIT) with a valid upper bound" )
+	result
+		.def_property_readonly(
+			"status", []( const PenetrationResult& p ) { return p.r.status; },
+			"Status.OK, or a cap (ITERATION_LIMIT, TIME_LIMIT) with a valid upper bound" )
 		.def_property_readonly( "state", []( const PenetrationResult& p ) { return p.r.state; } )
-		.def_property_readonly( "penetrating", []( const PenetrationResult& p ) { return p.r.state == PD_STATE_PENETRATING; } )
-		.def_property_readonly( "depth", []( const PenetrationResult& p ) { return p.r.depth; },
-								"|translation| (world units), 0 unless penetrating" )
-		.def_property_readonly( "translation", []( const PenetrationResult& p ) { return vec3Array( p.r.translation ); },
-								"translate A by this (world frame) to leave A and B at most touching" )
-		.def_property_readonly( "local",
-								[]( const PenetrationResult& p )
-								{
-									py::list regions;
-									for ( int i = 0; i < p.r.localCount; ++i )
-										regions.append( LocalPenetration{ p.r.local[i] } );
-									return regions;
-								},
-								"the contact regions at the answer (LocalPenetration)" )
-		.def_property_readonly( "iterations", []( const PenetrationResult& p ) { return p.r.iterations; },
-								"PolyDepth iterations summed over starts" )
-		.def_property_readonly( "starts", []( const PenetrationResult& p ) { return p.r.starts; },
-								"free configurations refined" )
-		.def_property_readonly( "contacts", []( const PenetrationResult& p ) { return p.r.contacts; },
-								"contact planes in the final in-projection" )
+		.def_property_readonly( "penetrating",
+								[]( const PenetrationResult& p ) { return p.r.state == PD_STATE_PENETRATING; } )
+		.def_property_readonly(
+			"depth", []( const PenetrationResult& p ) { return p.r.depth; },
+			"|translation| (world units), 0 unless penetrating" )
+		.def_property_readonly(
+			"translation", []( const PenetrationResult& p ) { return vec3Array( p.r.translation ); },
+			"translate A by this (world frame) to leave A and B at most touching" )
+		.def_property_readonly(
+			"local",
+			[]( const PenetrationResult& p )
+			{
+				py::list regions;
+				for ( int i = 0; i < p.r.localCount; ++i )
+					regions.append( LocalPenetration{ p.r.local[i] } );
+				return regions;
+			},
+			"the contact regions at the answer (LocalPenetration)" )
+		.def_property_readonly(
+			"iterations", []( const PenetrationResult& p ) { return p.r.iterations; },
+			"PolyDepth iterations summed over starts" )
+		.def_property_readonly(
+			"starts", []( const PenetrationResult& p ) { return p.r.starts; }, "free configurations refined" )
+		.def_property_readonly(
+			"contacts", []( const PenetrationResult& p ) { return p.r.contacts; },
+			"contact planes in the final in-projection" )
 		.def_property_readonly( "node_visits", []( const PenetrationResult& p ) { return p.r.nodeVisits; } )
-		.def_property_readonly( "elapsed_ms", []( const PenetrationResult& p ) { return p.r.elapsedMs; },
-								"wall time of the query inside the library (ms)" )
-		.def( "__repr__", []( const PenetrationResult& p )
-			  { return "<polydepth.PenetrationResult " + stateName( p.r.state ) + ", depth " +
-					   std::to_string( p.r.depth ) + ", " + std::to_string( p.r.localCount ) + " regions, status " +
-					   pdStatusString( p.r.status ) + ">"; } );
+		.def_property_readonly(
+			"elapsed_ms", []( const PenetrationResult& p ) { return p.r.elapsedMs; },
+			"wall time of the query inside the library (ms)" )
+		.def( "__repr__",
+			  []( const PenetrationResult& p )
+			  {
+				  return "<polydepth.PenetrationResult " + stateName( p.r.state ) + ", depth " +
+						 std::to_string( p.r.depth ) + ", " + std::to_string( p.r.localCount ) + " regions, status " +
+						 pdStatusString( p.r.status ) + ">";
+			  } );
 }
 
 static void bindOtherResults( py::module_& m )
@@ -400,13 +416,15 @@ static void bindOtherResults( py::module_& m )
 		.def_property_readonly( "type", []( const pdFeature& f ) { return f.type; } )
 		.def_readonly( "triangle", &pdFeature::triangle, "kept-triangle index" )
 		.def_readonly( "index", &pdFeature::index, "vertex 0..2 or edge 0..2 of the triangle; 0 for the face" )
-		.def_readonly( "vertex", &pdFeature::vertex, "mesh vertex of a vertex feature or an edge's first; -1 for a face" );
+		.def_readonly( "vertex", &pdFeature::vertex,
+					   "mesh vertex of a vertex feature or an edge's first; -1 for a face" );
 
 	py::class_<DistanceResult> distance( m, "DistanceResult", "The answer of distance() (picklable)." );
 	addBytePickling<DistanceResult, pdDistanceResult, &DistanceResult::r>( distance );
 	distance.def_property_readonly( "status", []( const DistanceResult& d ) { return d.r.status; } )
-		.def_property_readonly( "distance", []( const DistanceResult& d ) { return d.r.distance; },
-								"minimum distance, 0 when the surfaces intersect (world units)" )
+		.def_property_readonly(
+			"distance", []( const DistanceResult& d ) { return d.r.distance; },
+			"minimum distance, 0 when the surfaces intersect (world units)" )
 		.def_property_readonly( "point_a", []( const DistanceResult& d ) { return vec3Array( d.r.pointA ); } )
 		.def_property_readonly( "point_b", []( const DistanceResult& d ) { return vec3Array( d.r.pointB ); } )
 		.def_property_readonly( "feature_a", []( const DistanceResult& d ) { return d.r.featureA; } )
@@ -420,10 +438,12 @@ static void bindOtherResults( py::module_& m )
 	py::class_<CollideResult>( m, "CollideResult", "The answer of collide()." )
 		.def_property_readonly( "status", []( const CollideResult& c ) { return c.r.status; } )
 		.def_property_readonly( "colliding", []( const CollideResult& c ) { return c.r.colliding; } )
-		.def_property_readonly( "containment", []( const CollideResult& c ) { return c.r.containment; },
-								"colliding because one closed mesh contains the other" )
-		.def_property_readonly( "pairs", []( const CollideResult& c ) { return triangle_pairs( c.pairs ); },
-								"(p, 2) intersecting kept-triangle pairs (A, B)" )
+		.def_property_readonly(
+			"containment", []( const CollideResult& c ) { return c.r.containment; },
+			"colliding because one closed mesh contains the other" )
+		.def_property_readonly(
+			"pairs", []( const CollideResult& c ) { return triangle_pairs( c.pairs ); },
+			"(p, 2) intersecting kept-triangle pairs (A, B)" )
 		.def_property_readonly( "node_visits", []( const CollideResult& c ) { return c.r.nodeVisits; } )
 		.def( "__bool__", []( const CollideResult& c ) { return c.r.colliding; } )
 		.def( "__repr__", []( const CollideResult& c )
@@ -435,19 +455,22 @@ static void bindOtherResults( py::module_& m )
 		.def_property_readonly( "feature_b", []( const ContactFeature& c ) { return c.f.featureB; } )
 		.def_property_readonly( "point_a", []( const ContactFeature& c ) { return vec3Array( c.f.pointA ); } )
 		.def_property_readonly( "point_b", []( const ContactFeature& c ) { return vec3Array( c.f.pointB ); } )
-		.def_property_readonly( "normal", []( const ContactFeature& c ) { return vec3Array( c.f.normal ); },
-								"unit, world frame, on B pointing toward A" )
-		.def_property_readonly( "distance", []( const ContactFeature& c ) { return c.f.distance; },
-								"signed separation along the normal (world units)" );
+		.def_property_readonly(
+			"normal", []( const ContactFeature& c ) { return vec3Array( c.f.normal ); },
+			"unit, world frame, on B pointing toward A" )
+		.def_property_readonly(
+			"distance", []( const ContactFeature& c ) { return c.f.distance; },
+			"signed separation along the normal (world units)" );
 
 	py::class_<CcdResult>( m, "CcdResult", "The answer of ccd()." )
 		.def_property_readonly( "status", []( const CcdResult& c ) { return c.r.status; } )
 		.def_property_readonly( "hit", []( const CcdResult& c ) { return c.r.hit; } )
 		.def_property_readonly( "start_colliding", []( const CcdResult& c ) { return c.r.startColliding; } )
-		.def_property_readonly( "toc", []( const CcdResult& c ) { return c.r.toc; },
-								"time of contact in [0, 1]; 1 when there is no hit" )
-		.def_property_readonly( "contact_position", []( const CcdResult& c ) { return vec3Array( c.r.contactPosition ); },
-								"A's position at toc, world frame" )
+		.def_property_readonly(
+			"toc", []( const CcdResult& c ) { return c.r.toc; }, "time of contact in [0, 1]; 1 when there is no hit" )
+		.def_property_readonly(
+			"contact_position", []( const CcdResult& c ) { return vec3Array( c.r.contactPosition ); },
+			"A's position at toc, world frame" )
 		.def_property_readonly( "features",
 								[]( const CcdResult& c )
 								{
@@ -457,15 +480,20 @@ static void bindOtherResults( py::module_& m )
 									return out;
 								} )
 		.def_property_readonly( "node_visits", []( const CcdResult& c ) { return c.r.nodeVisits; } )
-		.def( "__repr__", []( const CcdResult& c )
-			  { return std::string( "<polydepth.CcdResult " ) + ( c.r.hit ? "hit at toc " + std::to_string( c.r.toc ) : "no hit" ) + ">"; } );
+		.def( "__repr__",
+			  []( const CcdResult& c )
+			  {
+				  return std::string( "<polydepth.CcdResult " ) +
+						 ( c.r.hit ? "hit at toc " + std::to_string( c.r.toc ) : "no hit" ) + ">";
+			  } );
 
 	py::class_<PenetrationCache>( m, "PenetrationCache",
 								  "Motion coherence for one pair queried again and again (the last contact "
 								  "configurations): pass it as penetration(..., cache=c). One pair, one thread at "
 								  "a time." )
 		.def( py::init<>() )
-		.def( "reset", []( PenetrationCache& c ) { c.cache = pdPenetrationCache{}; }, "forget the pair" );
+		.def(
+			"reset", []( PenetrationCache& c ) { c.cache = pdPenetrationCache{}; }, "forget the pair" );
 }
 
 static const char* kPoseDoc =
@@ -477,18 +505,20 @@ void bindQueries( py::module_& m )
 	bindEnums( m );
 	bindPenetrationResult( m );
 	bindOtherResults( m );
-	std::string doc = std::string( "penetration(a, pose_a, b, pose_b, *, cache=None, **options) -> PenetrationResult\n\n"
-								   "Translational penetration depth of mesh a at pose_a against mesh b at pose_b: the "
-								   "shortest translation of A (world frame) after which A and B at most touch, with "
-								   "the contact regions there. " ) +
-					  kPoseDoc + " cache: a PenetrationCache for a pair queried repeatedly.\n\nOptions:\n" +
-					  optionDoc( kPenetrationOptions );
+	std::string doc =
+		std::string( "penetration(a, pose_a, b, pose_b, *, cache=None, **options) -> PenetrationResult\n\n"
+					 "Translational penetration depth of mesh a at pose_a against mesh b at pose_b: the "
+					 "shortest translation of A (world frame) after which A and B at most touch, with "
+					 "the contact regions there. " ) +
+		kPoseDoc + " cache: a PenetrationCache for a pair queried repeatedly.\n\nOptions:\n" +
+		optionDoc( kPenetrationOptions );
 	m.def( "penetration", &penetration, py::arg( "a" ), py::arg( "pose_a" ), py::arg( "b" ), py::arg( "pose_b" ),
 		   doc.c_str() );
 	doc = std::string( "distance(a, pose_a, b, pose_b, **options) -> DistanceResult\n\nMinimum distance between the "
 					   "surfaces and the closest points. " ) +
 		  kPoseDoc + "\n\nOptions:\n" + optionDoc( kDistanceOptions );
-	m.def( "distance", &distance, py::arg( "a" ), py::arg( "pose_a" ), py::arg( "b" ), py::arg( "pose_b" ), doc.c_str() );
+	m.def( "distance", &distance, py::arg( "a" ), py::arg( "pose_a" ), py::arg( "b" ), py::arg( "pose_b" ),
+		   doc.c_str() );
 	doc = std::string( "collide(a, pose_a, b, pose_b, **options) -> CollideResult\n\nWhether the meshes intersect "
 					   "(or, closed, one contains the other). " ) +
 		  kPoseDoc + "\n\nOptions:\n" + optionDoc( kCollideOptions );
@@ -507,15 +537,16 @@ void bindQueries( py::module_& m )
 		"defaults",
 		[]( const std::string& query )
 		{
-			for ( const OptionTable* t : { &kPenetrationOptions, &kDistanceOptions, &kCollideOptions, &kCcdOptions,
-										   &kMeshOptions } )
+			for ( const OptionTable* t :
+				  { &kPenetrationOptions, &kDistanceOptions, &kCollideOptions, &kCcdOptions, &kMeshOptions } )
 				if ( query == t->function )
 					return optionDefaults( *t );
 			throw py::value_error( "query: expected 'penetration', 'distance', 'collide', 'ccd' or 'Mesh', got '" +
 								   query + "'" );
 		},
-		py::arg( "query" ), "The keyword options of a query ('penetration', 'distance', 'collide', 'ccd', 'Mesh') "
-							"with the library's defaults." );
+		py::arg( "query" ),
+		"The keyword options of a query ('penetration', 'distance', 'collide', 'ccd', 'Mesh') "
+		"with the library's defaults." );
 }
 
 } // namespace polydepth::python
