@@ -89,8 +89,10 @@ int toThreads( py::handle threads )
 	return (int)std::min( n, 1024LL ); // the batch's worker cap
 }
 
-// One mesh for every item, or a sequence of one per item (*count = its length).
-std::vector<const pdMesh*> toMeshes( py::handle obj, const char* arg, long long* count )
+// One mesh for every item, or a sequence of one per item (*count = its length). The Mesh objects
+// of a sequence are appended to keepAlive: the caller's list may change while the batch runs.
+std::vector<const pdMesh*> toMeshes( py::handle obj, const char* arg, long long* count,
+									 std::vector<py::object>* keepAlive )
 {
 	std::vector<const pdMesh*> out;
 	if ( py::isinstance<Mesh>( obj ) )
@@ -104,18 +106,24 @@ std::vector<const pdMesh*> toMeshes( py::handle obj, const char* arg, long long*
 							  typeName( obj ) );
 	py::sequence s = py::reinterpret_borrow<py::sequence>( obj );
 	for ( size_t i = 0; i < s.size(); ++i )
-		out.push_back( toMesh( s[i], ArgName{ arg, (long long)i } ) );
+	{
+		py::object item = s[i];
+		out.push_back( toMesh( item, ArgName{ arg, (long long)i } ) );
+		keepAlive->push_back( item );
+	}
 	*count = (long long)out.size();
 	return out;
 }
 
-// The items of a batch from its four arguments: meshes and poses, each one for all or one per item.
-std::vector<pdBatchItem> toItems( py::handle a, py::handle posesA, py::handle b, py::handle posesB )
+// The items of a batch from its four arguments: meshes and poses, each one for all or one per item
+// (the meshes of sequences are held in keepAlive).
+std::vector<pdBatchItem> toItems( py::handle a, py::handle posesA, py::handle b, py::handle posesB,
+								  std::vector<py::object>* keepAlive )
 {
 	long long counts[4];
-	std::vector<const pdMesh*> meshesA = toMeshes( a, "a", &counts[0] );
+	std::vector<const pdMesh*> meshesA = toMeshes( a, "a", &counts[0], keepAlive );
 	std::vector<pdTransform> pa = toTransforms( posesA, "poses_a", &counts[1] );
-	std::vector<const pdMesh*> meshesB = toMeshes( b, "b", &counts[2] );
+	std::vector<const pdMesh*> meshesB = toMeshes( b, "b", &counts[2], keepAlive );
 	std::vector<pdTransform> pb = toTransforms( posesB, "poses_b", &counts[3] );
 	static const char* names[4] = { "a", "poses_a", "b", "poses_b" };
 	long long k = -1;
@@ -173,7 +181,8 @@ Batch<Result> runBatch( py::handle a, py::handle posesA, py::handle b, py::handl
 						const Def* pdBatchDef::*field,
 						pdStatus ( *compute )( const pdBatchItem*, int, const pdBatchDef*, Result* ), const char* name )
 {
-	std::vector<pdBatchItem> items = toItems( a, posesA, b, posesB );
+	std::vector<py::object> keepAlive;
+	std::vector<pdBatchItem> items = toItems( a, posesA, b, posesB, &keepAlive );
 	Def queryDef;
 	std::vector<int> set;
 	applyOptions( table, kwargs, &queryDef, &set );

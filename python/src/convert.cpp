@@ -67,9 +67,13 @@ py::array vertexArray( py::handle obj )
 		throw py::value_error( "vertices: expected shape (n, 3), got " + shapeString( a ) );
 	if ( a.shape( 0 ) > INT_MAX )
 		throw py::value_error( "vertices: " + std::to_string( a.shape( 0 ) ) + " vertices is more than a mesh holds" );
-	if ( kind == 'f' && a.itemsize() == 4 )
-		return py::array_t<float, py::array::c_style | py::array::forcecast>::ensure( a );
-	return py::array_t<double, py::array::c_style | py::array::forcecast>::ensure( a );
+	py::array contiguous =
+		kind == 'f' && a.itemsize() == 4
+			? py::array( py::array_t<float, py::array::c_style | py::array::forcecast>::ensure( a ) )
+			: py::array( py::array_t<double, py::array::c_style | py::array::forcecast>::ensure( a ) );
+	// A copy of our own (ensure() passes a matching array through): the caller may change theirs
+	// while the mesh is built without the GIL, or later, and pickling must give what was built.
+	return py::array( contiguous.dtype(), { contiguous.shape( 0 ), (py::ssize_t)3 }, contiguous.data() );
 }
 
 // Integer faces as (m, 3) uint32, every index checked to be in [0, vertexCount) (the library

@@ -53,6 +53,15 @@ def test_pickling_round_trip_gives_identical_answers(torus):
     assert np.array_equal(pickle.loads(pickle.dumps(pose)).matrix(), pose.matrix())
 
 
+def test_the_mesh_keeps_its_own_copy_of_the_input():
+    vertices, faces = CUBE_VERTICES.copy(), CUBE_FACES.copy()
+    mesh = polydepth.Mesh(vertices, faces)
+    vertices[:] = 7.0
+    faces[:] = 0
+    copy = pickle.loads(pickle.dumps(mesh))
+    assert np.array_equal(copy.vertices, CUBE_VERTICES) and np.array_equal(copy.faces, CUBE_FACES)
+
+
 @pytest.mark.parametrize("vertices, faces, error, message", [
     (np.zeros((8, 2)), CUBE_FACES, ValueError, r"vertices: expected shape \(n, 3\), got \(8, 2\)"),
     (np.zeros(24), CUBE_FACES, ValueError, r"vertices: expected shape \(n, 3\), got \(24,\)"),
