@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <new>
 #include <sched.h>
 #include <string>
 #include <thread>
@@ -25,7 +26,7 @@ struct TaskRun
 	int itemCount;
 	int range;
 	std::atomic<int> next{ 0 };
-	std::vector<std::thread> helpers;
+	std::vector<std::thread> workerThreads;
 
 	void work( int worker )
 	{
@@ -50,7 +51,7 @@ void* enqueueTask( pdTaskCallback* task, int itemCount, int minRange, void* task
 	try
 	{
 		for ( int w = 1; w < threads; ++w )
-			run->helpers.emplace_back( [run, w]() { run->work( w ); } );
+			run->workerThreads.emplace_back( [run, w]() { run->work( w ); } );
 	}
 	catch ( ... )
 	{
@@ -63,7 +64,7 @@ void finishTask( void* userTask, void* )
 {
 	TaskRun* run = static_cast<TaskRun*>( userTask );
 	run->work( 0 );
-	for ( std::thread& t : run->helpers )
+	for ( std::thread& t : run->workerThreads )
 		t.join();
 	delete run;
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <sstream>
 
@@ -169,6 +170,7 @@ Mesh* createMesh( py::handle vertices, py::handle faces, const py::dict& options
 	def.indices = f.data();
 	def.triangleCount = (int)f.shape( 0 );
 	def.indexType = PD_INDEX_UINT32;
+	std::unique_ptr<Mesh> out( new Mesh );
 	pdMeshReport report;
 	pdMesh* mesh;
 	{
@@ -192,12 +194,11 @@ Mesh* createMesh( py::handle vertices, py::handle faces, const py::dict& options
 		}
 		throw py::value_error( reportArg( report, def ).str() + ": " + message );
 	}
-	Mesh* out = new Mesh;
 	out->mesh = mesh;
 	out->vertices = v;
 	out->faces = f;
 	out->options = options;
-	return out;
+	return out.release();
 }
 
 const pdMesh* toMesh( py::handle obj, const ArgName& arg )

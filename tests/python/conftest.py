@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Shapes and helpers shared by the Python tests. The tests generate their own meshes; ctest runs
+# Shapes and functions shared by the Python tests. The tests generate their own meshes; ctest runs
 # each file with PYTHONPATH at the built package (POLYDEPTH_CLI: the polydepth tool, for the C
 # answers to compare with; POLYDEPTH_BUILD_DIR: the build tree, for the install test).
 import math
