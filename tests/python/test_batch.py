@@ -78,7 +78,7 @@ def test_default_threads_and_more_threads_than_items(torus, poses):
 
 def test_the_gil_is_released_while_a_batch_runs(torus):
     rng = np.random.default_rng(9)
-    poses = np.stack([quaternion_matrix(q, t) for q, t in random_poses(rng, 64, 0.5)])
+    poses = np.stack([quaternion_matrix(q, t) for q, t in random_poses(rng, 128, 0.5)])
     ticks = []
     done = threading.Event()
 
@@ -95,7 +95,6 @@ def test_the_gil_is_released_while_a_batch_runs(torus):
     worker.join()
     elapsed = time.perf_counter() - start
     # Holding the GIL for the whole batch would leave the loop above at one or two ticks.
-    assert elapsed > 0.05, "the workload is too small to tell"
     assert len(ticks) >= 10, (elapsed, len(ticks))
 
 
