@@ -6,8 +6,8 @@
 #    the C call only), alternated call by call on each pose; the overhead is the median of the
 #    paired differences, in microseconds and as a fraction of the C query. Targets: under 20 us on the 12-triangle box pair, under 5% on the
 #    70k-triangle bunny pair.
-#  - batches: penetration_batch() on 1 and 2 threads, queries per second, and whether the answers
-#    are the same as one by one.
+#  - batches: penetration_batch() on 1 and 2 threads, calls alternated, queries per second, and
+#    whether the answers are the same as one by one.
 # Poses: random in-collision configurations of a model against itself (random rotation, centre
 # within 0.6 of B's box), as polydepth-bench pd-random makes them.
 #   PYTHONPATH=build/python /usr/bin/python3 bench/python/overhead.py [--models DIR] [--quick] [--json]
@@ -31,6 +31,7 @@ BOX_FACES = np.array([[0, 3, 1], [0, 2, 3], [4, 5, 7], [4, 7, 6], [0, 1, 5], [0,
 
 
 IDENTITY = np.eye(4)
+BATCH_RUNS, BATCH_RUNS_QUICK = 5, 1  # batch calls per thread count
 
 
 def load_tri(path):
@@ -88,16 +89,17 @@ def overhead_row(name, mesh, poses, pairs):
 
 
 def batch_row(name, mesh, poses, runs):
-    """Queries per second of penetration_batch() on 1 and 2 threads (median of runs calls each)."""
+    """Queries per second of penetration_batch() on 1 and 2 threads: runs calls of each, alternated
+    (so that both see the same machine load), the median of each."""
     row = {"name": name, "tris": mesh.triangle_count, "queries": len(poses)}
-    answers = {}
-    for threads in (1, 2):
-        seconds = []
-        for _ in range(runs):
+    answers, seconds = {}, {1: [], 2: []}
+    for _ in range(runs):
+        for threads in (1, 2):
             t0 = time.perf_counter()
             answers[threads] = polydepth.penetration_batch(mesh, poses, mesh, IDENTITY, threads=threads)
-            seconds.append(time.perf_counter() - t0)
-        row["qps_%d" % threads] = len(poses) / statistics.median(seconds)
+            seconds[threads].append(time.perf_counter() - t0)
+    for threads in (1, 2):
+        row["qps_%d" % threads] = len(poses) / statistics.median(seconds[threads])
     row["speedup"] = row["qps_2"] / row["qps_1"]
     one_by_one = [polydepth.penetration(mesh, p, mesh, IDENTITY) for p in poses]
     row["identical"] = all(
@@ -131,10 +133,10 @@ def main():
         poses = colliding_poses(mesh, count, args.seed)
         overhead.append(overhead_row(name, mesh, poses, pairs))
         batch_poses = colliding_poses(mesh, 48 if name != "box" else 2000, args.seed + 1)
-        batches.append(batch_row(name, mesh, batch_poses, 1 if args.quick else 3))
+        batches.append(batch_row(name, mesh, batch_poses, BATCH_RUNS_QUICK if args.quick else BATCH_RUNS))
 
     if args.json:
-        json.dump({"overhead": overhead, "batch": batches, "batch_runs": 1 if args.quick else 3,
+        json.dump({"overhead": overhead, "batch": batches, "batch_runs": BATCH_RUNS_QUICK if args.quick else BATCH_RUNS,
                    "python": platform.python_version(),
                    "numpy": np.__version__, "cpus": polydepth.available_cpus()}, sys.stdout, indent=1)
         print()
@@ -150,7 +152,7 @@ def main():
     for r in overhead:
         print("%-10s %7d %5d | %11.2f %11.2f | %11.2f %8.3f%%" % (r["name"], r["tris"], r["poses"], r["c_us"],
                                                                   r["python_us"], r["overhead_us"], r["overhead_pct"]))
-    print("\npenetration_batch() on 1 and 2 threads (median of the calls)")
+    print("\npenetration_batch() on 1 and 2 threads (median of the calls, alternated)")
     print("%-10s %7s %7s | %11s %11s | %7s | %s" % ("model", "tris", "queries", "q/s 1", "q/s 2", "speedup",
                                                     "identical"))
     for r in batches:
