@@ -50,6 +50,9 @@ static const OptionField kPenetrationFields[] = {
 			  "closed meshes are solids (one inside the other is penetration)" ),
 	PD_FIELD( pdPenetrationDef, "compute_local_penetrations", computeLocalPenetrations, Bool,
 			  "group the contacts at the answer into local regions (result.local)" ),
+	PD_FIELD( pdPenetrationDef, "max_tracked_queries", maxTrackedQueries, Int,
+			  "with a cache: queries in a row answered by refining the cached contact and searching around it "
+			  "instead of the full search, 0 = always the full search (0 to 100000)" ),
 };
 static const pdPenetrationDef kPenetrationDefaults = pdDefaultPenetrationDef();
 const OptionTable kPenetrationOptions = { "penetration", kPenetrationFields,
@@ -393,6 +396,9 @@ static void bindPenetrationResult( py::module_& m )
 			"PolyDepth iterations summed over starts" )
 		.def_property_readonly(
 			"starts", []( const PenetrationResult& p ) { return p.r.starts; }, "free configurations refined" )
+		.def_property_readonly(
+			"tracked", []( const PenetrationResult& p ) { return p.r.tracked; },
+			"answered by motion coherence (the cached contact refined and searched around, no full search)" )
 		.def_property_readonly(
 			"contacts", []( const PenetrationResult& p ) { return p.r.contacts; },
 			"contact planes in the final in-projection" )

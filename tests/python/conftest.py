@@ -63,8 +63,8 @@ def random_poses(rng, count, spread):
 
 def same_penetration(x, y):
     """Two PenetrationResults with the same answer, bit for bit (the wall time aside)."""
-    if (x.status, x.state, x.iterations, x.starts, x.contacts, x.node_visits) != \
-            (y.status, y.state, y.iterations, y.starts, y.contacts, y.node_visits):
+    if (x.status, x.state, x.iterations, x.starts, x.tracked, x.contacts, x.node_visits) != \
+            (y.status, y.state, y.iterations, y.starts, y.tracked, y.contacts, y.node_visits):
         return False
     if x.depth != y.depth or not np.array_equal(x.translation, y.translation) or len(x.local) != len(y.local):
         return False

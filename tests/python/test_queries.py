@@ -69,6 +69,7 @@ def test_options_are_keywords_with_the_library_defaults(cube):
     defaults = polydepth.defaults("penetration")
     assert defaults["max_starts"] == 12 and defaults["max_iterations"] == 30 and defaults["random_directions"] == 512
     assert defaults["compute_local_penetrations"] is True and defaults["start_strategies"] == polydepth.START_ALL
+    assert defaults["max_tracked_queries"] == 8
     pose = translation(0.8, 0, 0)
     base = polydepth.penetration(cube, pose, cube, np.eye(4))
     same = polydepth.penetration(cube, pose, cube, np.eye(4), **defaults)
@@ -87,6 +88,13 @@ def test_a_cache_gives_motion_coherence(torus):
     first = polydepth.penetration(torus, translation(0.3, 0, 0.1), torus, np.eye(4), cache=cache)
     again = polydepth.penetration(torus, translation(0.31, 0, 0.1), torus, np.eye(4), cache=cache)
     assert first.penetrating and again.penetrating
+    assert not first.tracked and again.tracked  # the second refines the cached contact
+    cache.reset()
+    untracked = polydepth.penetration(torus, translation(0.3, 0, 0.1), torus, np.eye(4), cache=cache,
+                                      max_tracked_queries=0)
+    assert not polydepth.penetration(torus, translation(0.31, 0, 0.1), torus, np.eye(4), cache=cache,
+                                     max_tracked_queries=0).tracked
+    assert untracked.depth == first.depth
     cache.reset()
     with pytest.raises(TypeError, match="cache"):
         polydepth.penetration(torus, np.eye(4), torus, np.eye(4), cache=object())
