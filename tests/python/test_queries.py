@@ -163,3 +163,26 @@ def test_answers_equal_the_c_library_through_the_polydepth_tool(tmp_path):
         assert len(c["local"]) == len(r.local)
         for cl, pl in zip(c["local"], r.local):
             assert cl["normal"] == list(pl.normal) and cl["depth"] == pl.depth
+
+
+HEADERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "core", "include", "polydepth")
+
+
+def def_fields(header, struct):
+    """The settable fields of a C def struct, snake_case (internalValue and pointers left out)."""
+    import re
+    text = open(os.path.join(HEADERS, header)).read()
+    body = re.search(r"typedef struct %s\s*\{(.*?)\}\s*%s;" % (struct, struct), text, re.S).group(1)
+    body = re.sub(r"//[^\n]*", "", body)
+    names = re.findall(r"^\s*(?:const\s+)?\w+\s+(\w+)\s*;", body, re.M)
+    return {re.sub(r"([A-Z])", r"_\1", n).lower() for n in names if n != "internalValue"}
+
+
+@pytest.mark.parametrize("query, header, struct", [
+    ("penetration", "penetration.h", "pdPenetrationDef"), ("distance", "query.h", "pdDistanceDef"),
+    ("collide", "query.h", "pdCollideDef"), ("ccd", "query.h", "pdCcdDef"), ("Mesh", "mesh.h", "pdMeshDef"),
+])
+def test_every_def_field_is_a_keyword(query, header, struct):
+    # The mesh def's arrays, counts, strides and types come from the arrays themselves.
+    from_arrays = {"vertex_count", "vertex_stride", "vertex_type", "triangle_count", "index_stride", "index_type"}
+    assert def_fields(header, struct) - from_arrays == set(polydepth.defaults(query))
