@@ -4,8 +4,8 @@
 #  - per query: polydepth.penetration() timed from Python against pdComputePenetration timed
 #    inside C++ (polydepth._time_c_penetration: the same workspace and def, the clock read around
 #    the C call only), alternated call by call on each pose; the overhead is the median of the
-#    paired differences, in microseconds and as a fraction of the C query. Targets: under 20 us on the 12-triangle box pair, under 5% on the
-#    70k-triangle bunny pair.
+#    paired differences, in microseconds and as a fraction of the C query. Targets: under 20 us
+#    on the 12-triangle box pair, under 5% on the 70k-triangle bunny pair.
 #  - batches: penetration_batch() on 1 and 2 threads, calls alternated, queries per second, and
 #    whether the answers are the same as one by one.
 # Poses: random in-collision configurations of a model against itself (random rotation, centre
