@@ -89,6 +89,9 @@ struct smpSceneConfig
 	/// PolyDepth only: pdBulletDef.relativeSkin (solver skin relative to the smaller mesh's
 	/// diagonal); < 0 keeps the shim's default (2.5e-4), 0 puts contacts at the exact surfaces.
 	double relativeSkin = -1.0;
+	/// > 0: the narrow phase runs on this many threads (polydepth::bullet::ParallelCollisionDispatcher,
+	/// Bullet's GImpact pairs on one of them); 0: a plain btCollisionDispatcher.
+	int collisionThreads = 0;
 	/// Keep the contact points of the last step for smpScene::contacts() (overlays).
 	bool recordContacts = false;
 	/// PolyDepth only: record the plugin calls of steps [recordFrom, recordFrom + recordSteps)

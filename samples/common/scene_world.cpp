@@ -3,6 +3,7 @@
 #include "scene_world.h"
 
 #include "polydepth/bullet.h"
+#include "polydepth/bullet_parallel.h"
 #include "polydepth/penetration.h"
 
 #include <BulletCollision/Gimpact/btGImpactCollisionAlgorithm.h>
@@ -230,7 +231,11 @@ smpSceneWorld::~smpSceneWorld()
 bool smpSceneWorld::initWorld( std::string* error )
 {
 	m_collisionConfig.reset( new btDefaultCollisionConfiguration() );
-	m_dispatcher.reset( new btCollisionDispatcher( m_collisionConfig.get() ) );
+	if ( m_config.collisionThreads > 0 )
+		m_dispatcher.reset(
+			new polydepth::bullet::ParallelCollisionDispatcher( m_collisionConfig.get(), m_config.collisionThreads ) );
+	else
+		m_dispatcher.reset( new btCollisionDispatcher( m_collisionConfig.get() ) );
 	btGImpactCollisionAlgorithm::registerAlgorithm( m_dispatcher.get() );
 	if ( m_config.algo == SMP_SCENE_ALGO_POLYDEPTH )
 	{

@@ -92,6 +92,15 @@ btCollisionAlgorithmCreateFunc* Registration::previous( int type0, int type1, bo
 	return nullptr;
 }
 
+bool Registration::handlesPair( const btCollisionShape* shape0, const btCollisionShape* shape1 ) const
+{
+	if ( !isSupportedShape( shape0 ) || !isSupportedShape( shape1 ) || !( isGImpactMesh( shape0 ) || isGImpactMesh( shape1 ) ) )
+	{
+		return false;
+	}
+	return DispatcherTables::contact( dispatcher, shape0->getShapeType(), shape1->getShapeType() ) == &contactFunc;
+}
+
 void Registration::record( const pdContactPair& pair, const pdMesh* meshA, const pdTransform& poseA,
 						   const pdMesh* meshB, const pdTransform& poseB, const pdContactDef& def )
 {
@@ -228,6 +237,14 @@ pdStatus withRegistration( btCollisionDispatcher* dispatcher, Fn fn )
 }
 
 } // namespace
+
+std::shared_ptr<Registration> findRegistration( btCollisionDispatcher* dispatcher )
+{
+	Registry& r = registry();
+	std::lock_guard<std::mutex> lock( r.mutex );
+	auto it = r.entries.find( dispatcher );
+	return it == r.entries.end() ? nullptr : it->second;
+}
 
 pdStatus startRecording( btCollisionDispatcher* dispatcher, const char* path )
 {

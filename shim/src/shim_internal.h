@@ -115,7 +115,13 @@ class Registration : public std::enable_shared_from_this<Registration>
 
 	/// The create function that was in the cell before us (NULL if we do not own the cell).
 	btCollisionAlgorithmCreateFunc* previous( int type0, int type1, bool closestPoints ) const;
+	/// True when the dispatcher's contact table gives a pair of these shapes to this
+	/// registration's PolyDepth algorithm (not to the create function it delegates to).
+	bool handlesPair( const btCollisionShape* shape0, const btCollisionShape* shape1 ) const;
 };
+
+/// The registration on dispatcher, or NULL when it has none (registration.cpp).
+std::shared_ptr<Registration> findRegistration( btCollisionDispatcher* dispatcher );
 
 /// Builds the algorithm object (collision_algorithm.cpp).
 btCollisionAlgorithm* createPolyDepthAlgorithm( btCollisionAlgorithmConstructionInfo& ci,
