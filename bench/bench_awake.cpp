@@ -4,10 +4,16 @@
 // peer (SMP_SCENE_ALGO_CONVEX), same seed, one run. Step times, lost bodies, penetration measured
 // independently of Bullet's contacts (the core's PD between touching bodies and against closed
 // static solids, analytic depth below the floor or into the bowl), and resting speeds.
+// With --threads N: GImpact and PolyDepth on each scene with the narrow phase on 1 and on N
+// threads (polydepth::bullet::ParallelCollisionDispatcher), step times and speed-ups.
 #include "bench_util.h"
 
 #ifdef POLYDEPTH_HAVE_BULLET
+#include "polydepth/bullet_parallel.h"
 #include "scene.h"
+#include "scene_world.h"
+
+#include <array>
 #endif
 
 namespace bench
@@ -27,6 +33,10 @@ struct AwakeRun
 	double restSpeedP90 = 0.0;
 	double topDrift = 0.0; ///< how far the highest body at the end of the arrival phase moved from there to the end (m)
 	double topEndSpeed = 0.0; ///< its speed over the last step (m/s)
+	/// With collision threads: pairs per step spread over the threads and kept on one (GImpact's),
+	/// and the most threads that ran pairs in one step.
+	double parallelPairs = 0.0, serialPairs = 0.0;
+	int mostThreads = 0;
 };
 
 struct AwakeScene
@@ -73,84 +83,141 @@ double deepest( smpScene* scene )
 	return std::max( pd, scene->metrics().lastFloorPenetration );
 }
 
-/// Runs one scene with one algorithm to the end. False with *error when it cannot be built.
-bool runOne( AwakeScene* s, smpSceneAlgo algo, const Options& o, AwakeRun* out, std::string* error )
+/// One scene with one algorithm, stepped by the caller, and what the awake benchmark measures on it.
+class AwakeRunner
 {
-	smpSceneConfig c;
-	c.algo = algo;
-	c.seed = o.seed;
-	c.modelsDir = o.modelsDir;
-	c.sleeping = false;
-	c.bodies = o.quick ? s->quickBodies : s->bodies;
-	c.steps = o.quick ? s->quickSteps : s->steps;
-	c.penetrationEvery = 0; // sampled below, with the settled phase told apart
-	const int arrival = o.quick ? s->quickArrival : s->arrival;
-	std::unique_ptr<smpScene> scene = smpCreateAwakeScene( s->name, c, error );
-	if ( !scene )
-		return false;
-	s->bodySize = largestBody( *scene );
-	const int lastSecond = (int)std::ceil( 1.0 / c.timeStep );
-	std::vector<int> dynamic;
-	for ( int b = 0; b < scene->bodyCount(); ++b )
-		if ( !scene->bodyIsStatic( b ) )
-			dynamic.push_back( b );
-	s->dynamicBodies = (int)dynamic.size();
-	std::vector<pdVec3> previous( dynamic.size() );
-	std::vector<double> bodyRestSpeed( dynamic.size(), 0.0 );
-	for ( size_t i = 0; i < dynamic.size(); ++i )
-		previous[i] = scene->bodyPose( dynamic[i] ).p;
-	size_t top = 0;
-	pdVec3 topAtArrival = previous.empty() ? pdVec3{ 0.0, 0.0, 0.0 } : previous[0];
-	while ( scene->step() )
+  public:
+	/// Builds the scene, the narrow phase on collisionThreads threads (0: Bullet's plain
+	/// dispatcher). False with *error when it cannot be built.
+	bool start( AwakeScene* s, smpSceneAlgo algo, int collisionThreads, const Options& o, std::string* error )
 	{
-		int step = scene->stepIndex();
-		if ( step == arrival )
+		smpSceneConfig c;
+		c.algo = algo;
+		c.collisionThreads = collisionThreads;
+		c.seed = o.seed;
+		c.modelsDir = o.modelsDir;
+		c.sleeping = false;
+		c.bodies = o.quick ? s->quickBodies : s->bodies;
+		c.steps = o.quick ? s->quickSteps : s->steps;
+		c.penetrationEvery = 0; // sampled below, with the settled phase told apart
+		m_timeStep = c.timeStep;
+		m_arrival = o.quick ? s->quickArrival : s->arrival;
+		m_scene = smpCreateAwakeScene( s->name, c, error );
+		if ( !m_scene )
+			return false;
+		s->bodySize = largestBody( *m_scene );
+		m_lastSecond = (int)std::ceil( 1.0 / c.timeStep );
+		for ( int b = 0; b < m_scene->bodyCount(); ++b )
+			if ( !m_scene->bodyIsStatic( b ) )
+				m_dynamic.push_back( b );
+		s->dynamicBodies = (int)m_dynamic.size();
+		m_previous.resize( m_dynamic.size() );
+		m_bodyRestSpeed.assign( m_dynamic.size(), 0.0 );
+		for ( size_t i = 0; i < m_dynamic.size(); ++i )
+			m_previous[i] = m_scene->bodyPose( m_dynamic[i] ).p;
+		m_topAtArrival = m_previous.empty() ? pdVec3{ 0.0, 0.0, 0.0 } : m_previous[0];
+		auto* world = dynamic_cast<smpSceneWorld*>( m_scene.get() );
+		m_parallel = world != nullptr ? dynamic_cast<polydepth::bullet::ParallelCollisionDispatcher*>(
+											world->world()->getDispatcher() )
+									  : nullptr;
+		return true;
+	}
+
+	/// One step and its bookkeeping; false (and no step) once the scene has ended.
+	bool step()
+	{
+		if ( !m_scene->step() )
+			return false;
+		int step = m_scene->stepIndex();
+		if ( m_parallel != nullptr )
 		{
-			for ( size_t i = 0; i < dynamic.size(); ++i )
-				if ( scene->bodyPose( dynamic[i] ).p.y > scene->bodyPose( dynamic[top] ).p.y )
-					top = i;
-			if ( !dynamic.empty() )
-				topAtArrival = scene->bodyPose( dynamic[top] ).p;
+			polydepth::bullet::ParallelDispatchCounts counts = m_parallel->getLastDispatchCounts();
+			m_parallelPairs += counts.parallelPairs;
+			m_serialPairs += counts.serialPairs;
+			m_out.mostThreads = std::max( m_out.mostThreads, counts.threadsUsed );
+		}
+		if ( step == m_arrival )
+		{
+			for ( size_t i = 0; i < m_dynamic.size(); ++i )
+				if ( m_scene->bodyPose( m_dynamic[i] ).p.y > m_scene->bodyPose( m_dynamic[m_top] ).p.y )
+					m_top = i;
+			if ( !m_dynamic.empty() )
+				m_topAtArrival = m_scene->bodyPose( m_dynamic[m_top] ).p;
 		}
 		if ( step % kPenetrationEvery == 0 )
 		{
-			double depth = deepest( scene.get() );
-			out->maxPenetration = std::max( out->maxPenetration, depth );
-			if ( step >= arrival )
-				out->settledPenetration = std::max( out->settledPenetration, depth );
+			double depth = deepest( m_scene.get() );
+			m_out.maxPenetration = std::max( m_out.maxPenetration, depth );
+			if ( step >= m_arrival )
+				m_out.settledPenetration = std::max( m_out.settledPenetration, depth );
 		}
-		for ( size_t i = 0; i < dynamic.size(); ++i )
+		for ( size_t i = 0; i < m_dynamic.size(); ++i )
 		{
-			pdVec3 p = scene->bodyPose( dynamic[i] ).p;
-			double dx = p.x - previous[i].x, dy = p.y - previous[i].y, dz = p.z - previous[i].z;
-			double speed = std::sqrt( dx * dx + dy * dy + dz * dz ) / c.timeStep;
+			pdVec3 p = m_scene->bodyPose( m_dynamic[i] ).p;
+			double dx = p.x - m_previous[i].x, dy = p.y - m_previous[i].y, dz = p.z - m_previous[i].z;
+			double speed = std::sqrt( dx * dx + dy * dy + dz * dz ) / m_timeStep;
 			speed = std::isfinite( speed ) ? speed : 1e300;
-			if ( step > scene->stepCount() - lastSecond )
-				bodyRestSpeed[i] = std::max( bodyRestSpeed[i], speed );
-			if ( i == top )
-				out->topEndSpeed = speed;
-			previous[i] = p;
+			if ( step > m_scene->stepCount() - m_lastSecond )
+				m_bodyRestSpeed[i] = std::max( m_bodyRestSpeed[i], speed );
+			if ( i == m_top )
+				m_out.topEndSpeed = speed;
+			m_previous[i] = p;
 		}
+		return true;
 	}
-	double depth = deepest( scene.get() );
-	out->maxPenetration = std::max( out->maxPenetration, depth );
-	out->settledPenetration = std::max( out->settledPenetration, depth );
-	out->m = scene->metrics();
-	if ( !dynamic.empty() )
+
+	/// The figures of the whole run (call after the last step).
+	AwakeRun finish()
 	{
-		pdVec3 p = scene->bodyPose( dynamic[top] ).p;
-		double dx = p.x - topAtArrival.x, dy = p.y - topAtArrival.y, dz = p.z - topAtArrival.z;
-		double drift = std::sqrt( dx * dx + dy * dy + dz * dz );
-		out->topDrift = std::isfinite( drift ) ? drift : 1e300;
+		double depth = deepest( m_scene.get() );
+		m_out.maxPenetration = std::max( m_out.maxPenetration, depth );
+		m_out.settledPenetration = std::max( m_out.settledPenetration, depth );
+		m_out.m = m_scene->metrics();
+		m_out.parallelPairs = (double)m_parallelPairs / std::max( m_out.m.steps, 1 );
+		m_out.serialPairs = (double)m_serialPairs / std::max( m_out.m.steps, 1 );
+		if ( !m_dynamic.empty() )
+		{
+			pdVec3 p = m_scene->bodyPose( m_dynamic[m_top] ).p;
+			double dx = p.x - m_topAtArrival.x, dy = p.y - m_topAtArrival.y, dz = p.z - m_topAtArrival.z;
+			double drift = std::sqrt( dx * dx + dy * dy + dz * dz );
+			m_out.topDrift = std::isfinite( drift ) ? drift : 1e300;
+		}
+		if ( !m_bodyRestSpeed.empty() )
+		{
+			std::vector<double> sorted = m_bodyRestSpeed;
+			std::sort( sorted.begin(), sorted.end() );
+			m_out.restSpeed = sorted.back();
+			m_out.restSpeedP90 = sorted[std::min( sorted.size() - 1, (size_t)std::ceil( 0.9 * sorted.size() ) - 1 )];
+		}
+		m_out.present = true;
+		return m_out;
 	}
-	if ( !bodyRestSpeed.empty() )
+
+  private:
+	std::unique_ptr<smpScene> m_scene;
+	polydepth::bullet::ParallelCollisionDispatcher* m_parallel = nullptr;
+	double m_timeStep = 0.0;
+	int m_arrival = 0, m_lastSecond = 0;
+	std::vector<int> m_dynamic;
+	std::vector<pdVec3> m_previous;
+	std::vector<double> m_bodyRestSpeed;
+	size_t m_top = 0;
+	pdVec3 m_topAtArrival{ 0.0, 0.0, 0.0 };
+	long m_parallelPairs = 0, m_serialPairs = 0;
+	AwakeRun m_out;
+};
+
+/// Runs one scene with one algorithm to the end on Bullet's plain dispatcher. False with *error
+/// when it cannot be built.
+bool runOne( AwakeScene* s, smpSceneAlgo algo, const Options& o, AwakeRun* out, std::string* error )
+{
+	AwakeRunner runner;
+	if ( !runner.start( s, algo, 0, o, error ) )
+		return false;
+	while ( runner.step() )
 	{
-		std::vector<double> sorted = bodyRestSpeed;
-		std::sort( sorted.begin(), sorted.end() );
-		out->restSpeed = sorted.back();
-		out->restSpeedP90 = sorted[std::min( sorted.size() - 1, (size_t)std::ceil( 0.9 * sorted.size() ) - 1 )];
 	}
-	out->present = true;
+	*out = runner.finish();
 	return true;
 }
 
@@ -168,6 +235,106 @@ void writeRun( Json& j, const char* key, const AwakeRun& r )
 	j.field( "top_drift", r.topDrift );
 	j.field( "top_end_speed", r.topEndSpeed );
 	j.endObject();
+}
+
+/// One algorithm on one scene with the narrow phase on 1 and on N threads.
+struct ThreadsPair
+{
+	AwakeRun one, many;
+	double medianSpeedup() const { return one.m.medianStepMs / std::max( many.m.medianStepMs, 1e-9 ); }
+	double meanSpeedup() const { return one.m.meanStepMs / std::max( many.m.meanStepMs, 1e-9 ); }
+	bool sameResult() const { return one.m.hash == many.m.hash; }
+};
+
+void writeThreadsRun( Json& j, const char* key, const AwakeRun& r )
+{
+	j.beginObject( key );
+	j.field( "median_ms", r.m.medianStepMs );
+	j.field( "p95_ms", r.m.p95StepMs );
+	j.field( "mean_ms", r.m.meanStepMs );
+	j.field( "lost", r.m.lost );
+	j.field( "parallel_pairs", r.parallelPairs );
+	j.field( "serial_pairs", r.serialPairs );
+	j.field( "most_threads", r.mostThreads );
+	j.endObject();
+}
+
+/// awake --threads N: GImpact and PolyDepth per scene on 1 and N threads, in one run; the two
+/// runs of an algorithm step in turns, so a change in the machine's load falls on both.
+int runAwakeThreads( std::vector<AwakeScene>& scenes, const Options& o )
+{
+	const char* names[2] = { "gimpact", "polydepth" };
+	const smpSceneAlgo algos[2] = { SMP_SCENE_ALGO_GIMPACT, SMP_SCENE_ALGO_POLYDEPTH };
+	std::vector<std::array<ThreadsPair, 2>> runs( scenes.size() );
+	for ( size_t i = 0; i < scenes.size(); ++i )
+		for ( int a = 0; a < 2; ++a )
+		{
+			std::string error;
+			AwakeRunner one, many;
+			if ( !one.start( &scenes[i], algos[a], 1, o, &error ) ||
+				 !many.start( &scenes[i], algos[a], o.threads, o, &error ) )
+			{
+				std::fprintf( stderr, "polydepth-bench awake: %s, %s: %s\n", scenes[i].name, names[a], error.c_str() );
+				return 1;
+			}
+			bool oneStepped = true, manyStepped = true;
+			while ( oneStepped || manyStepped )
+			{
+				oneStepped = oneStepped && one.step();
+				manyStepped = manyStepped && many.step();
+			}
+			runs[i][a].one = one.finish();
+			runs[i][a].many = many.finish();
+		}
+	if ( o.json )
+	{
+		printJsonObject(
+			[&]( Json& j )
+			{
+				j.field( "threads", o.threads );
+				size_t i = 0;
+				j.objects( "scenes", scenes,
+						   [&]( const AwakeScene& s )
+						   {
+							   j.field( "name", std::string( s.name ) );
+							   j.field( "bodies", s.dynamicBodies );
+							   j.field( "steps", runs[i][0].one.m.steps );
+							   j.field( "body_size", s.bodySize );
+							   for ( int a = 0; a < 2; ++a )
+							   {
+								   const ThreadsPair& r = runs[i][a];
+								   j.beginObject( names[a] );
+								   writeThreadsRun( j, "one_thread", r.one );
+								   writeThreadsRun( j, "threads", r.many );
+								   j.field( "median_speedup", r.medianSpeedup() );
+								   j.field( "mean_speedup", r.meanSpeedup() );
+								   j.field( "same_result", r.sameResult() );
+								   j.endObject();
+							   }
+							   ++i;
+						   } );
+			} );
+		return 0;
+	}
+	describeMachine( stdout );
+	std::printf( "awake --threads %d: Bullet sleeping off, steps of 1/60 s, seed %u%s; the narrow phase on 1 and on %d\n"
+				 "threads (ParallelCollisionDispatcher: PolyDepth and convex pairs spread over the threads, GImpact's\n"
+				 "pairs on one of them); step times in ms (the whole step); pairs per step; same = the bodies end\n"
+				 "bit for bit where the 1-thread run puts them\n",
+				 o.threads, o.seed, o.quick ? ", --quick: fewer bodies and steps" : "", o.threads );
+	std::printf( "%-11s %-9s %6s %5s | %8s %8s %7s | %8s %8s %7s | %8s %8s | %4s\n", "scene", "algorithm", "bodies",
+				 "steps", "med 1t", "med Nt", "speedup", "mean 1t", "mean Nt", "speedup", "parallel", "serial",
+				 "same" );
+	for ( size_t i = 0; i < scenes.size(); ++i )
+		for ( int a = 0; a < 2; ++a )
+		{
+			const ThreadsPair& r = runs[i][a];
+			std::printf( "%-11s %-9s %6d %5d | %8.2f %8.2f %6.2fx | %8.2f %8.2f %6.2fx | %8.1f %8.1f | %4s\n",
+						 scenes[i].name, names[a], scenes[i].dynamicBodies, r.one.m.steps, r.one.m.medianStepMs,
+						 r.many.m.medianStepMs, r.medianSpeedup(), r.one.m.meanStepMs, r.many.m.meanStepMs,
+						 r.meanSpeedup(), r.many.parallelPairs, r.many.serialPairs, r.sameResult() ? "yes" : "NO" );
+		}
+	return 0;
 }
 
 } // namespace
@@ -201,6 +368,8 @@ int runAwake( const Options& o )
 			return 2;
 		}
 	}
+	if ( o.threads > 0 )
+		return runAwakeThreads( scenes, o );
 	for ( AwakeScene& s : scenes )
 	{
 		for ( int a = 0; a < 3; ++a )
