@@ -308,7 +308,7 @@ int runAwakeThreads( std::vector<AwakeScene>& scenes, const Options& o )
 								   writeThreadsRun( j, "threads", r.many );
 								   j.field( "median_speedup", r.medianSpeedup() );
 								   j.field( "mean_speedup", r.meanSpeedup() );
-								   j.field( "same_result", r.sameResult() );
+								   j.flag( "same_result", r.sameResult() );
 								   j.endObject();
 							   }
 							   ++i;
