@@ -24,8 +24,10 @@
 // result does not depend on it (tests/shim/test_bullet_mt.cpp). This order differs from the one
 // a plain btCollisionDispatcher leaves, so the results are not bit-identical to that.
 //
-// The manifold and algorithm pools are guarded by a mutex; a near callback set with
-// setNearCallback must be safe to call from several threads at once.
+// The manifold and algorithm pools are guarded by a mutex. A near callback set with
+// setNearCallback, and Bullet's global contact callbacks (gContactAddedCallback,
+// gContactStartedCallback, gContactProcessedCallback, ...), are called from several threads at
+// once and must be safe there.
 #pragma once
 
 #include "polydepth/bullet.h"
