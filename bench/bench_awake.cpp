@@ -221,7 +221,8 @@ bool runOne( AwakeScene* s, smpSceneAlgo algo, const Options& o, AwakeRun* out, 
 	return true;
 }
 
-void writeRun( Json& j, const char* key, const AwakeRun& r )
+/// The run's figures as the object key; lanes adds where its pairs ran (--threads).
+void writeRun( Json& j, const char* key, const AwakeRun& r, bool lanes = false )
 {
 	j.beginObject( key );
 	j.field( "median_ms", r.m.medianStepMs );
@@ -234,6 +235,12 @@ void writeRun( Json& j, const char* key, const AwakeRun& r )
 	j.field( "rest_speed_p90", r.restSpeedP90 );
 	j.field( "top_drift", r.topDrift );
 	j.field( "top_end_speed", r.topEndSpeed );
+	if ( lanes )
+	{
+		j.field( "parallel_pairs", r.parallelPairs );
+		j.field( "serial_pairs", r.serialPairs );
+		j.field( "most_threads", r.mostThreads );
+	}
 	j.endObject();
 }
 
@@ -245,19 +252,6 @@ struct ThreadsPair
 	double meanSpeedup() const { return one.m.meanStepMs / std::max( many.m.meanStepMs, 1e-9 ); }
 	bool sameResult() const { return one.m.hash == many.m.hash; }
 };
-
-void writeThreadsRun( Json& j, const char* key, const AwakeRun& r )
-{
-	j.beginObject( key );
-	j.field( "median_ms", r.m.medianStepMs );
-	j.field( "p95_ms", r.m.p95StepMs );
-	j.field( "mean_ms", r.m.meanStepMs );
-	j.field( "lost", r.m.lost );
-	j.field( "parallel_pairs", r.parallelPairs );
-	j.field( "serial_pairs", r.serialPairs );
-	j.field( "most_threads", r.mostThreads );
-	j.endObject();
-}
 
 /// awake --threads N: GImpact and PolyDepth per scene on 1 and N threads, in one run; the two
 /// runs of an algorithm step in turns, so a change in the machine's load falls on both.
@@ -304,8 +298,8 @@ int runAwakeThreads( std::vector<AwakeScene>& scenes, const Options& o )
 							   {
 								   const ThreadsPair& r = runs[i][a];
 								   j.beginObject( names[a] );
-								   writeThreadsRun( j, "one_thread", r.one );
-								   writeThreadsRun( j, "threads", r.many );
+								   writeRun( j, "one_thread", r.one, true );
+								   writeRun( j, "threads", r.many, true );
 								   j.field( "median_speedup", r.medianSpeedup() );
 								   j.field( "mean_speedup", r.meanSpeedup() );
 								   j.flag( "same_result", r.sameResult() );
