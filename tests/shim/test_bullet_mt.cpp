@@ -212,17 +212,11 @@ ColumnsRun runColumns( int threads, bool polydepth, int steps )
 		out.lowestCentre = std::fmin( out.lowestCentre, (double)t.getOrigin().y() );
 	}
 	if ( polydepth )
-	{
 		EXPECT_EQ( pdBullet_GetStats( dispatcher.get(), &out.stats ), PD_STATUS_OK );
-		for ( auto& b : bodies )
-			world.removeRigidBody( b.get() );
+	for ( auto& b : bodies )
+		world.removeRigidBody( b.get() );
+	if ( polydepth )
 		polydepth::bullet::unregisterAlgorithm( dispatcher.get() );
-	}
-	else
-	{
-		for ( auto& b : bodies )
-			world.removeRigidBody( b.get() );
-	}
 	return out;
 }
 

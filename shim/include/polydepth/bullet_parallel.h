@@ -34,7 +34,6 @@
 
 #include <BulletCollision/CollisionDispatch/btCollisionDispatcher.h>
 
-#include <cstdint>
 #include <memory>
 
 namespace polydepth::bullet
