@@ -72,12 +72,16 @@ struct ParallelCollisionDispatcher::Pool
 	std::atomic<int> nextTask{ 0 };
 	std::atomic<int> threadsUsed{ 0 };
 
-	// Workers wait for a new generation, drain the tasks, and report back through `busy`.
+	// A dispatch opens a new generation; a worker that wakes while it is open joins it (active)
+	// and drains tasks. The caller drains too, then closes the generation and waits only for the
+	// workers that joined: a worker that wakes after the work is done never touches it, so a step
+	// with little work does not wait for threads to wake up.
 	std::mutex mutex;
 	std::condition_variable wake;
 	std::condition_variable done;
 	uint64_t generation = 0;
-	int busy = 0;
+	bool open = false;
+	int active = 0;
 	bool quit = false;
 	std::vector<std::thread> workers;
 
@@ -121,16 +125,17 @@ struct ParallelCollisionDispatcher::Pool
 		{
 			{
 				std::unique_lock<std::mutex> lock( mutex );
-				wake.wait( lock, [&] { return quit || generation != seen; } );
+				wake.wait( lock, [&] { return quit || ( open && generation != seen ); } );
 				if ( quit )
 				{
 					return;
 				}
 				seen = generation;
+				++active;
 			}
 			drain();
 			std::lock_guard<std::mutex> lock( mutex );
-			if ( --busy == 0 )
+			if ( --active == 0 )
 			{
 				done.notify_one();
 			}
@@ -149,13 +154,14 @@ struct ParallelCollisionDispatcher::Pool
 		}
 		{
 			std::lock_guard<std::mutex> lock( mutex );
-			busy = (int)workers.size();
 			++generation;
+			open = true;
 		}
 		wake.notify_all();
 		drain();
 		std::unique_lock<std::mutex> lock( mutex );
-		done.wait( lock, [&] { return busy == 0; } );
+		open = false;
+		done.wait( lock, [&] { return active == 0; } );
 	}
 };
 
