@@ -117,9 +117,10 @@ class AwakeRunner
 			m_previous[i] = m_scene->bodyPose( m_dynamic[i] ).p;
 		m_topAtArrival = m_previous.empty() ? pdVec3{ 0.0, 0.0, 0.0 } : m_previous[0];
 		auto* world = dynamic_cast<smpSceneWorld*>( m_scene.get() );
-		m_parallel = world != nullptr ? dynamic_cast<polydepth::bullet::ParallelCollisionDispatcher*>(
-											world->world()->getDispatcher() )
-									  : nullptr;
+		m_parallel =
+			world != nullptr
+				? dynamic_cast<polydepth::bullet::ParallelCollisionDispatcher*>( world->world()->getDispatcher() )
+				: nullptr;
 		return true;
 	}
 
@@ -311,11 +312,12 @@ int runAwakeThreads( std::vector<AwakeScene>& scenes, const Options& o )
 		return 0;
 	}
 	describeMachine( stdout );
-	std::printf( "awake --threads %d: Bullet sleeping off, steps of 1/60 s, seed %u%s; the narrow phase on 1 and on %d\n"
-				 "threads (ParallelCollisionDispatcher: PolyDepth and convex pairs spread over the threads, GImpact's\n"
-				 "pairs on one of them); step times in ms (the whole step); pairs per step; same = the bodies end\n"
-				 "bit for bit where the 1-thread run puts them\n",
-				 o.threads, o.seed, o.quick ? ", --quick: fewer bodies and steps" : "", o.threads );
+	std::printf(
+		"awake --threads %d: Bullet sleeping off, steps of 1/60 s, seed %u%s; the narrow phase on 1 and on %d\n"
+		"threads (ParallelCollisionDispatcher: PolyDepth and convex pairs spread over the threads, GImpact's\n"
+		"pairs on one of them); step times in ms (the whole step); pairs per step; same = the bodies end\n"
+		"bit for bit where the 1-thread run puts them\n",
+		o.threads, o.seed, o.quick ? ", --quick: fewer bodies and steps" : "", o.threads );
 	std::printf( "%-11s %-9s %6s %5s | %8s %8s %7s | %8s %8s %7s | %8s %8s | %4s\n", "scene", "algorithm", "bodies",
 				 "steps", "med 1t", "med Nt", "speedup", "mean 1t", "mean Nt", "speedup", "parallel", "serial",
 				 "same" );

@@ -33,7 +33,7 @@ struct Options
 	std::string parts = "abc"; ///< sfog: which of the tables (a), (b), (c) to run
 	std::string inputPath;     ///< contact-replay: the recording
 	bool withConvex = false;   ///< debris: also the convex-decomposition peer (SMP_SCENE_ALGO_CONVEX)
-	int threads = 0;           ///< awake: > 0 runs GImpact and PolyDepth with the narrow phase on 1 and on this many threads
+	int threads = 0;           ///< awake: > 0 runs GImpact and PolyDepth on 1 and on this many threads
 };
 
 inline double nowUs()

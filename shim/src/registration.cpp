@@ -94,7 +94,8 @@ btCollisionAlgorithmCreateFunc* Registration::previous( int type0, int type1, bo
 
 bool Registration::handlesPair( const btCollisionShape* shape0, const btCollisionShape* shape1 ) const
 {
-	if ( !isSupportedShape( shape0 ) || !isSupportedShape( shape1 ) || !( isGImpactMesh( shape0 ) || isGImpactMesh( shape1 ) ) )
+	if ( !isSupportedShape( shape0 ) || !isSupportedShape( shape1 ) ||
+		 !( isGImpactMesh( shape0 ) || isGImpactMesh( shape1 ) ) )
 	{
 		return false;
 	}

@@ -258,7 +258,8 @@ TEST( PdBulletMt, ParallelDispatcherRunsPairsOnSeveralThreadsWithTheSerialOutcom
 			if ( polydepth )
 			{
 				EXPECT_EQ( r.stats.meshBuilds, 2u ) << "the torus and the floor, each built once";
-				EXPECT_GT( r.stats.pairsProcessed, (uint64_t)( 8 * steps ) ) << "4 torus-floor pairs every step, then torus-torus";
+				EXPECT_GT( r.stats.pairsProcessed, (uint64_t)( 8 * steps ) )
+					<< "4 torus-floor pairs every step, then torus-torus";
 				EXPECT_GT( r.stats.contactsWritten, 0u );
 			}
 			for ( size_t b = 0; b < r.poses.size(); ++b )
@@ -336,10 +337,10 @@ TEST( PdBulletMt, FirstUseOfAShapeOnSeveralThreadsAtOnce )
 			pool.emplace_back(
 				[&, t]
 				{
-					btCollisionObjectWrapper w0( nullptr, shapes.torus.get(), &tori[t], tori[t].getWorldTransform(),
+					btCollisionObjectWrapper w0( nullptr, shapes.torus.get(), &tori[t], tori[t].getWorldTransform(), -1,
+												 -1 );
+					btCollisionObjectWrapper w1( nullptr, shapes.floor.get(), &floors[t], floors[t].getWorldTransform(),
 												 -1, -1 );
-					btCollisionObjectWrapper w1( nullptr, shapes.floor.get(), &floors[t],
-												 floors[t].getWorldTransform(), -1, -1 );
 					btManifoldResult result( &w0, &w1 );
 					start.arrive();
 					algorithms[t]->processCollision( &w0, &w1, info, &result );
