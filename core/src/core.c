@@ -34,7 +34,8 @@ void pdSetAllocator( pdAllocFcn* allocFcn, pdFreeFcn* freeFcn, void* context )
 
 pdAllocatorStats pdGetAllocatorStats( void )
 {
-	pdAllocatorStats stats = { atomic_load( &s_byteCount ), (uint64_t)atomic_load( &s_allocationCount ) };
+	pdAllocatorStats stats = { atomic_load_explicit( &s_byteCount, memory_order_relaxed ),
+							   (uint64_t)atomic_load_explicit( &s_allocationCount, memory_order_relaxed ) };
 	return stats;
 }
 
@@ -63,8 +64,10 @@ void* pdAlloc( size_t size )
 	}
 	if ( memory != NULL )
 	{
-		atomic_fetch_add( &s_byteCount, size );
-		atomic_fetch_add( &s_allocationCount, 1 );
+		// Relaxed: the counters are statistics and order nothing, so ThreadSanitizer does not take
+		// them for synchronisation between the threads that allocate (which would hide races).
+		atomic_fetch_add_explicit( &s_byteCount, size, memory_order_relaxed );
+		atomic_fetch_add_explicit( &s_allocationCount, 1, memory_order_relaxed );
 	}
 	return memory;
 }
@@ -107,7 +110,7 @@ void pdFree( void* memory, size_t size )
 	{
 		size = 1;
 	}
-	atomic_fetch_sub( &s_byteCount, size );
+	atomic_fetch_sub_explicit( &s_byteCount, size, memory_order_relaxed );
 	if ( s_freeFcn != NULL )
 	{
 		s_freeFcn( memory, size, s_allocContext );
