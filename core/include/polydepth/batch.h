@@ -43,8 +43,10 @@ typedef struct pdBatchDef
 	pdEnqueueTaskCallback* enqueueTask;
 	pdFinishTaskCallback* finishTask; ///< required with enqueueTask
 	void* userTaskContext;            ///< passed to enqueueTask and finishTask
-	int minRange;                     ///< fewest items per range handed to a worker. Default 1
-	int internalValue;                ///< set by pdDefaultBatchDef(); do not touch
+	/// Fewest items per range handed to a worker; the batch hands ranges of about 1/8 of a
+	/// worker's share when that is more. Default 1
+	int minRange;
+	int internalValue; ///< set by pdDefaultBatchDef(); do not touch
 } pdBatchDef;
 
 PD_API pdBatchDef pdDefaultBatchDef( void );
