@@ -344,8 +344,8 @@ static int pdQuery_RunStarts( pdPdQuery* q, pdPenetrationCache* ioCache, const p
 // left the mean PD 28% above the full search's.
 #define PD_TRACK_MAX_TURN 0.1
 
-// True when motion coherence answers the query from the newest cached contact configuration
-// alone (pdPenetrationDef.maxTrackedQueries), with its ring slot in *outSlot.
+// True when motion coherence answers the query by tracking the newest cached contact
+// configuration (pdPenetrationDef.maxTrackedQueries), with its ring slot in *outSlot.
 static bool pdQuery_CanTrack( const pdPdQuery* q, const pdPenetrationCache* cache, int* outSlot )
 {
 	const pdPenetrationDef* def = q->def;
@@ -482,8 +482,8 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 		return pdFinish( outResult, PD_STATUS_OK, startMs );
 	}
 
-	// 2. Convex pairs: the exact answer. 3-4. Otherwise the cached contact tracked alone, or the
-	// starts and the iteration from each.
+	// 2. Convex pairs: the exact answer. 3-4. Otherwise the cached contact tracked, or the starts
+	// and the iteration from each.
 	int starts = 0;
 	bool tracked = false;
 	if ( !pdQuery_ConvexExact( &q ) )
