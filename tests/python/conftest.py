@@ -72,11 +72,11 @@ def same_penetration(x, y):
                and np.array_equal(a.translation, b.translation) for a, b in zip(x.local, y.local))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def cube():
     return polydepth.Mesh(CUBE_VERTICES, CUBE_FACES)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def torus():
     return polydepth.Mesh(*torus_arrays())

@@ -105,6 +105,21 @@ inline btRigidBody* addOwnedBody( btDynamicsWorld* world, std::vector<std::uniqu
 	return bodies.back().get();
 }
 
+/// Takes the bodies added by addOwnedBody out of world, frees them, then the world, and takes
+/// the PolyDepth algorithm off the dispatcher: the teardown of every test world.
+template <class DynamicsWorld>
+void tearDownOwnedWorld( std::unique_ptr<DynamicsWorld>& world, std::vector<std::unique_ptr<btRigidBody>>& bodies,
+						 btCollisionDispatcher* dispatcher )
+{
+	for ( auto& b : bodies )
+	{
+		world->removeRigidBody( b.get() );
+	}
+	bodies.clear();
+	world.reset();
+	polydepth::bullet::unregisterAlgorithm( dispatcher );
+}
+
 // A dynamics world (gravity -9.81 in y) whose dispatcher has GImpact's algorithm and, over it,
 // the PolyDepth algorithm with def (defaults when null); owns the bodies added to it.
 struct World
@@ -124,16 +139,7 @@ struct World
 		world = std::make_unique<btDiscreteDynamicsWorld>( &dispatcher, &broadphase, &solver, &config );
 		world->setGravity( btVector3( 0, -9.81f, 0 ) );
 	}
-	~World()
-	{
-		for ( auto& b : bodies )
-		{
-			world->removeRigidBody( b.get() );
-		}
-		bodies.clear();
-		world.reset();
-		polydepth::bullet::unregisterAlgorithm( &dispatcher );
-	}
+	~World() { tearDownOwnedWorld( world, bodies, &dispatcher ); }
 	btRigidBody* add( btCollisionShape* shape, btScalar mass, const btVector3& position )
 	{
 		return addOwnedBody( world.get(), bodies, states, shape, mass, position );

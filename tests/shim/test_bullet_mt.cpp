@@ -49,14 +49,7 @@ struct MtWorld
 		world = std::make_unique<btDiscreteDynamicsWorldMt>( &dispatcher, &broadphase, &solverPool, nullptr, &config );
 		world->setGravity( btVector3( 0, -9.81f, 0 ) );
 	}
-	~MtWorld()
-	{
-		for ( auto& b : bodies )
-			world->removeRigidBody( b.get() );
-		bodies.clear();
-		world.reset();
-		polydepth::bullet::unregisterAlgorithm( &dispatcher );
-	}
+	~MtWorld() { polydepth::test::tearDownOwnedWorld( world, bodies, &dispatcher ); }
 	btRigidBody* add( btCollisionShape* shape, btScalar mass, const btVector3& position )
 	{
 		return polydepth::test::addOwnedBody( world.get(), bodies, states, shape, mass, position );
