@@ -18,6 +18,8 @@ static void usage( FILE* f )
 		   "  proximity  collide, distance and CCD against FCL on the same poses\n"
 		   "  pd-random  the paper's random-configuration scenario, and the oracle on the other kinds of\n"
 		   "             shapes PD is judged on (torus, grate, cup, spoon, box)\n"
+		   "  pd-frontier the pd-random poses at several settings of the global search (directions,\n"
+		   "             starts): the cost (PD/dist) and the accuracy against the oracle of each\n"
 		   "  pd-path    the paper's predefined paths (motion coherence on and off)\n"
 		   "  pd-batch   the pd-random configurations as one batch call: queries per second on the\n"
 		   "             calling thread and on 2 threads, and whether the answers are identical\n"
@@ -151,6 +153,8 @@ int main( int argc, char** argv )
 		return runProximity( o );
 	if ( sub == "pd-random" )
 		return runPdRandom( o );
+	if ( sub == "pd-frontier" )
+		return runPdFrontier( o );
 	if ( sub == "pd-path" )
 		return runPdPath( o );
 	if ( sub == "sfog" )

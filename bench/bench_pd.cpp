@@ -689,4 +689,182 @@ int runPdBatch( const Options& o )
 	return 0;
 }
 
+/// The cost and the accuracy of the query at several settings of its global search, on the
+/// pd-random poses: what each part of the search buys. One pass of the oracle per pose, shared
+/// by every setting.
+int runPdFrontier( const Options& o )
+{
+	struct Setting
+	{
+		const char* name;
+		int randomDirections, coneDirections, maxStarts;
+	};
+	const std::vector<Setting> settings = { { "defaults", 512, 128, 12 },   { "128 random, 128 cone", 128, 128, 12 },
+											{ "64 random, 64 cone", 64, 64, 12 }, { "cone only", 0, 128, 12 },
+											{ "random only", 512, 0, 12 },        { "starts only", 0, 0, 12 },
+											{ "single start", 0, 0, 1 } };
+	const int queries = o.repeats > 0 ? o.repeats : ( o.quick ? 6 : 30 );
+	const int oracleQueries = o.oracleCases >= 0 ? o.oracleCases : ( o.quick ? 2 : 12 );
+	struct Cell
+	{
+		std::string model;
+		int tris = 0, queries = 0, valid = 0, oracleCases = 0, within1 = 0;
+		double medianMs = 0, pdOverDistance = 0;
+	};
+	// cells[s] holds setting s's row per model.
+	std::vector<std::vector<Cell>> cells( settings.size() );
+	pdWorkspace* ws = pdCreateWorkspace();
+	for ( const ModelSpec& spec : pdRandomSpecs( o ) )
+	{
+		if ( !o.only.empty() && o.only != spec.name )
+			continue;
+		Model model;
+		if ( !buildModel( o, spec, &model ) )
+			continue;
+		const pdMesh* mesh = model.mesh;
+		const pdTransform pb = pdIdentityTransform();
+		// The pd-random poses (same seed), and the oracle's PD on the first of them.
+		Rng rng( o.seed * 104729u + (unsigned)model.triangles() );
+		std::vector<pdTransform> poses;
+		std::vector<double> exact;
+		for ( int q = 0; q < queries; ++q )
+		{
+			pdTransform pa;
+			if ( !randomColliding( rng, mesh, mesh, ws, &pa ) )
+				continue;
+			poses.push_back( pa );
+			pdVec3 direction;
+			bool oracle = q < oracleQueries && model.triangles() <= 12000;
+			exact.push_back( oracle ? directionalOracle( mesh, pa, mesh, pb, o.quick ? 200 : 600, ws, &direction ) : 0.0 );
+		}
+		for ( size_t s = 0; s < settings.size(); ++s )
+		{
+			pdPenetrationDef def = pdDefaultPenetrationDef();
+			def.randomDirections = settings[s].randomDirections;
+			def.coneDirections = settings[s].coneDirections;
+			def.maxStarts = settings[s].maxStarts;
+			Cell cell;
+			cell.model = spec.name;
+			cell.tris = model.triangles();
+			std::vector<double> ms, ratio;
+			for ( size_t q = 0; q < poses.size(); ++q )
+			{
+				pdPenetrationResult r;
+				pdComputePenetration( mesh, &poses[q], mesh, &pb, &def, nullptr, ws, &r ); // warm-up
+				double t0 = nowUs();
+				pdStatus st = pdComputePenetration( mesh, &poses[q], mesh, &pb, &def, nullptr, ws, &r );
+				double t1 = nowUs();
+				if ( st < 0 )
+				{
+					std::fprintf( stderr, "pd-frontier: %s query %zu failed: %s\n", spec.name, q, pdStatusString( st ) );
+					continue;
+				}
+				cell.queries++;
+				ms.push_back( ( t1 - t0 ) * 1e-3 );
+				pdTransform moved = translated( poses[q], r.translation );
+				cell.valid += collides( mesh, moved, mesh, pb, ws ) ? 0 : 1;
+				pdDistanceResult dr;
+				double d0 = nowUs();
+				pdComputeDistance( mesh, &moved, mesh, &pb, nullptr, ws, &dr );
+				double d1 = nowUs();
+				ratio.push_back( ( t1 - t0 ) / std::max( 1e-3, d1 - d0 ) );
+				if ( exact[q] > 0.0 )
+				{
+					cell.oracleCases++;
+					cell.within1 += r.depth <= 1.01 * exact[q] ? 1 : 0;
+				}
+			}
+			cell.medianMs = median( ms );
+			cell.pdOverDistance = median( ratio );
+			cells[s].push_back( cell );
+		}
+	}
+	pdDestroyWorkspace( ws );
+	if ( cells[0].empty() )
+	{
+		std::fprintf( stderr, "pd-frontier: no model measured%s%s\n", o.only.empty() ? "" : " named ",
+					  o.only.c_str() );
+		return 2;
+	}
+
+	// Per setting: the largest and smallest PD/dist over the models, the oracle over all of them.
+	struct Summary
+	{
+		double lo = 0, hi = 0;
+		int valid = 0, queries = 0, within1 = 0, oracleCases = 0;
+	};
+	std::vector<Summary> sums( settings.size() );
+	for ( size_t s = 0; s < settings.size(); ++s )
+	{
+		Summary& m = sums[s];
+		for ( size_t k = 0; k < cells[s].size(); ++k )
+		{
+			const Cell& c = cells[s][k];
+			m.lo = k == 0 ? c.pdOverDistance : std::min( m.lo, c.pdOverDistance );
+			m.hi = k == 0 ? c.pdOverDistance : std::max( m.hi, c.pdOverDistance );
+			m.valid += c.valid;
+			m.queries += c.queries;
+			m.within1 += c.within1;
+			m.oracleCases += c.oracleCases;
+		}
+	}
+	if ( o.json )
+	{
+		printJsonObject(
+			[&]( Json& j )
+			{
+				j.beginArray( "settings" );
+				for ( size_t s = 0; s < settings.size(); ++s )
+				{
+					j.beginObject();
+					j.field( "name", std::string( settings[s].name ) );
+					j.field( "random_directions", settings[s].randomDirections );
+					j.field( "cone_directions", settings[s].coneDirections );
+					j.field( "max_starts", settings[s].maxStarts );
+					j.field( "pd_over_distance_min", sums[s].lo );
+					j.field( "pd_over_distance_max", sums[s].hi );
+					j.field( "valid", sums[s].valid );
+					j.field( "queries", sums[s].queries );
+					j.field( "oracle_cases", sums[s].oracleCases );
+					j.field( "within_1pct", sums[s].within1 );
+					j.objects( "models", cells[s],
+							   [&]( const Cell& c )
+							   {
+								   j.field( "name", c.model );
+								   j.field( "tris", c.tris );
+								   j.field( "queries", c.queries );
+								   j.field( "median_ms", c.medianMs );
+								   j.field( "pd_over_distance", c.pdOverDistance );
+								   j.field( "valid", c.valid );
+								   j.field( "oracle_cases", c.oracleCases );
+								   j.field( "within_1pct", c.within1 );
+							   } );
+					j.endObject();
+				}
+				j.endArray();
+			} );
+		return 0;
+	}
+	describeMachine( stdout );
+	std::printf( "the pd-random poses, %d a model, at each setting of the global search; PD/dist per model, then "
+				 "the oracle over all models\n",
+				 queries );
+	std::printf( "%-22s %6s %5s %6s |", "setting", "random", "cone", "starts" );
+	if ( !cells.empty() )
+		for ( const Cell& c : cells[0] )
+			std::printf( " %9.9s", c.model.c_str() );
+	std::printf( " | %-17s | valid\n", "oracle within 1%" );
+	for ( size_t s = 0; s < settings.size(); ++s )
+	{
+		std::printf( "%-22s %6d %5d %6d |", settings[s].name, settings[s].randomDirections,
+					 settings[s].coneDirections, settings[s].maxStarts );
+		for ( const Cell& c : cells[s] )
+			std::printf( " %9.1f", c.pdOverDistance );
+		const Summary& m = sums[s];
+		std::printf( " | %3d / %3d (%5.1f%%) | %d / %d\n", m.within1, m.oracleCases,
+					 m.oracleCases > 0 ? 100.0 * m.within1 / m.oracleCases : 0.0, m.valid, m.queries );
+	}
+	return 0;
+}
+
 } // namespace bench

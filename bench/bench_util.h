@@ -350,6 +350,7 @@ inline void describeMachine( FILE* f )
 // Subcommands (each in its own file).
 int runProximity( const Options& o );
 int runPdRandom( const Options& o );
+int runPdFrontier( const Options& o );
 int runPdPath( const Options& o );
 int runPdBatch( const Options& o );
 int runSfog( const Options& o );

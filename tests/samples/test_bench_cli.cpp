@@ -77,6 +77,30 @@ TEST( PdBenchCli, PdBatchQuickJsonGivesIdenticalAnswersAtBothThreadCounts )
 	EXPECT_NE( r.out.find( "\"identical\": true" ), std::string::npos ) << r.out;
 	EXPECT_EQ( r.out.find( "null" ), std::string::npos );
 }
+TEST( PdBenchCli, PdFrontierQuickJsonHasEverySettingWithValidAnswers )
+{
+	TestProcessRun r =
+		TestRunProcess( "", POLYDEPTH_BENCH_PATH, "pd-frontier --quick --json --repeats 2 --oracle 1 --only knot-3k" );
+	SCOPED_TRACE( "stderr '" + r.err + "'" );
+	ASSERT_EQ( r.exitCode, 0 );
+	for ( const char* key : { "\"settings\"", "\"random_directions\"", "\"cone_directions\"", "\"max_starts\"",
+							  "\"pd_over_distance_min\"", "\"pd_over_distance_max\"", "\"oracle_cases\"",
+							  "\"within_1pct\"", "\"models\"", "\"pd_over_distance\"" } )
+		EXPECT_NE( r.out.find( key ), std::string::npos ) << key;
+	for ( const char* setting : { "\"defaults\"", "\"starts only\"", "\"single start\"" } )
+		EXPECT_NE( r.out.find( setting ), std::string::npos ) << setting;
+	// Seven settings, each with the knot's two queries valid and its one oracle case.
+	size_t count = 0;
+	for ( size_t at = r.out.find( "\"valid\": 2, \"queries\": 2, \"oracle_cases\": 1" ); at != std::string::npos;
+		  at = r.out.find( "\"valid\": 2, \"queries\": 2, \"oracle_cases\": 1", at + 1 ) )
+		++count;
+	EXPECT_EQ( count, 7u ) << r.out;
+	EXPECT_EQ( r.out.find( "null" ), std::string::npos );
+
+	TestProcessRun none = TestRunProcess( "", POLYDEPTH_BENCH_PATH, "pd-frontier --quick --only no-such-model" );
+	EXPECT_EQ( none.exitCode, 2 );
+	EXPECT_NE( none.err.find( "no-such-model" ), std::string::npos ) << none.err;
+}
 #else
 TEST( PdBenchCli, NeedsTheBenchBinary )
 {
