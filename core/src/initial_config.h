@@ -1,12 +1,23 @@
 // SPDX-License-Identifier: MIT
 // Private: free (collision-free) configurations for PolyDepth: start candidates
-// (initial_config.c) and the static checks they are verified with (start_checks.c).
+// (initial_config.c) and the static checks they are verified with (start_checks.c, with the
+// inner-ball certificate in ball_overlap.c).
 #pragma once
 
 #include "clearance.h"
 #include "mesh.h"
 #include "polydepth/penetration.h"
 #include "workspace.h"
+
+/// The inner-ball pairs of a query in a uniform grid over their translation-space balls
+/// (ball_overlap.c); the cells' pair lists live in the workspace.
+typedef struct pdBallGrid
+{
+	bool ready;  ///< built (false: every pair is tested)
+	pdVec3 lo, hi; ///< the box of every pair's ball, B's frame
+	double cell; ///< cell side
+	int size[3]; ///< cells along x, y, z
+} pdBallGrid;
 
 /// The query both start stages work on. Translations x are of A relative to the query
 /// configuration o = frameA.p, in world units.
@@ -39,6 +50,7 @@ typedef struct pdStartContext
 	bool ballsReady;
 	int ballTests, ballHits;
 	pdVec3 ballCentersA[PD_MAX_INNER_BALLS];
+	pdBallGrid ballGrid; ///< filled with ballCentersA
 } pdStartContext;
 
 /// A proposed start.
@@ -50,6 +62,13 @@ typedef struct pdStartCandidate
 	bool priority;      ///< worth sampling for a free pocket when the probe point collides
 	bool probeOnly;     ///< one probe at the bound, pocket samples only if pdStart_BallsSettleChecks (the dense random set)
 } pdStartCandidate;
+
+/// With solids (the containment rule): true when a ball inside A (translated as rel says)
+/// overlaps a ball inside B, so the solids overlap, which is a collision whether or not the
+/// surfaces cross. Counts the test (ballTests, ballHits); stops testing for a query whose
+/// tests rarely settle a check. Deep configurations, most of what the start search checks, are
+/// settled here without a traversal.
+bool pdStart_BallsOverlap( pdStartContext* ctx, const pdFrame* rel );
 
 /// True when the inner balls have settled at least three quarters of this query's static
 /// checks (after 16 tests): colliding checks are then cheap, and the start search samples

@@ -146,51 +146,6 @@ static void pdStart_Poses( const pdStartContext* ctx, pdVec3 x, pdTransform* out
 	outB->p = ctx->frameB.p;
 }
 
-// With solids (the containment rule): true when a ball inside A overlaps a ball inside B, so
-// the solids overlap, which is a collision whether or not the surfaces cross. Deep
-// configurations, most of what the start search checks, are settled here without a traversal.
-static bool pdStart_BallsOverlap( pdStartContext* ctx, const pdFrame* rel )
-{
-	const pdMesh* meshA = ctx->meshA;
-	const pdMesh* meshB = ctx->meshB;
-	if ( !ctx->containment || meshA->innerBallCount <= 0 || meshB->innerBallCount <= 0 )
-	{
-		return false;
-	}
-	// Thin-walled solids have small balls that seldom overlap: after 16 tests, a query whose
-	// tests settled fewer than one check in eight stops paying for them.
-	if ( ctx->ballTests >= 16 && 8 * ctx->ballHits < ctx->ballTests )
-	{
-		return false;
-	}
-	ctx->ballTests += 1;
-	int countA = meshA->innerBallCount < PD_MAX_INNER_BALLS ? meshA->innerBallCount : PD_MAX_INNER_BALLS;
-	if ( !ctx->ballsReady )
-	{
-		// rel's rotation is the same for every x of the query.
-		for ( int i = 0; i < countA; ++i )
-		{
-			ctx->ballCentersA[i] = pdMulMV( &rel->r, meshA->innerBalls[i].center );
-		}
-		ctx->ballsReady = true;
-	}
-	for ( int i = 0; i < countA; ++i )
-	{
-		pdVec3 c = pdAdd( ctx->ballCentersA[i], rel->p );
-		double ra = meshA->innerBalls[i].radius;
-		for ( int j = 0; j < meshB->innerBallCount; ++j )
-		{
-			double r = ra + meshB->innerBalls[j].radius;
-			if ( pdDistanceSq( c, meshB->innerBalls[j].center ) < r * r )
-			{
-				ctx->ballHits += 1;
-				return true;
-			}
-		}
-	}
-	return false;
-}
-
 bool pdStart_BallsSettleChecks( const pdStartContext* ctx )
 {
 	return ctx->ballTests >= 16 && 4 * ctx->ballHits >= 3 * ctx->ballTests;

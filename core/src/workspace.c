@@ -42,7 +42,7 @@ static void pdBuffer_Release( pdBuffer* buffer )
 
 #define PD_WORKSPACE_BUFFERS( X ) \
 	X( stack ) X( pairs ) X( features ) X( scratch ) X( pdFeatures ) X( pdPlanes ) X( pdStarts ) X( pdScratch ) \
-		X( sfogPairs ) X( sfogScratch )
+		X( ballGridStarts ) X( ballGridItems ) X( sfogPairs ) X( sfogScratch )
 
 pdWorkspace* pdCreateWorkspace( void )
 {

@@ -27,6 +27,8 @@ struct pdWorkspace
 	pdBuffer pdPlanes;   ///< contact planes
 	pdBuffer pdStarts;   ///< candidate free configurations
 	pdBuffer pdScratch;
+	pdBuffer ballGridStarts; ///< static checks: first pair of each cell of the inner-ball grid
+	pdBuffer ballGridItems;  ///< static checks: the inner-ball pairs filed by cell
 	// Orientation pruning (sfog.c).
 	pdBuffer sfogPairs;
 	pdBuffer sfogScratch;

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+// The inner-ball certificate of the static checks (solids only): A translated by x collides
+// with B when a ball inside A overlaps a ball inside B. A's ball i and B's ball j overlap when
+// A's origin, in B's frame, lies within r_i + r_j of c_j - R c_i: a ball in translation space.
+// The rotation R is the same for every check of a query, so those balls are put once into a
+// uniform grid over their boxes, and a check tests only the pairs of the cell it falls in,
+// with the same arithmetic as the test of every pair (so the verdict is that test's).
+#include "initial_config.h"
+
+#include <string.h>
+
+// Cells along the longest side of the grid's box at most.
+#define PD_BALL_GRID_SIDE 24
+// Cells a pair is filed in, on average, at most: a grid finer than that for its balls costs
+// more to build than the checks of a query save (large balls, as in a bulky solid, overlap
+// early in the plain loop anyway).
+#define PD_BALL_GRID_FILINGS 8
+
+typedef struct pdBallGridCell
+{
+	int x, y, z;
+} pdBallGridCell;
+
+static int pdBallGrid_Clamp( double v, int n )
+{
+	int k = (int)floor( v );
+	return k < 0 ? 0 : ( k >= n ? n - 1 : k );
+}
+
+static pdBallGridCell pdBallGrid_CellOf( const pdBallGrid* g, pdVec3 p )
+{
+	pdBallGridCell c = { pdBallGrid_Clamp( ( p.x - g->lo.x ) / g->cell, g->size[0] ),
+						 pdBallGrid_Clamp( ( p.y - g->lo.y ) / g->cell, g->size[1] ),
+						 pdBallGrid_Clamp( ( p.z - g->lo.z ) / g->cell, g->size[2] ) };
+	return c;
+}
+
+static int pdBallGrid_Index( const pdBallGrid* g, int x, int y, int z )
+{
+	return ( z * g->size[1] + y ) * g->size[0] + x;
+}
+
+// The box of pair (i, j)'s translation ball, padded for the rounding of the pair test.
+static void pdBallGrid_PairBox( const pdStartContext* ctx, int i, int j, pdVec3* outLo, pdVec3* outHi )
+{
+	const pdBall* bb = ctx->meshB->innerBalls + j;
+	pdVec3 c = pdSub( bb->center, ctx->ballCentersA[i] );
+	double r = ctx->meshA->innerBalls[i].radius + bb->radius;
+	double pad = r + 1e-9 * ( r + fabs( c.x ) + fabs( c.y ) + fabs( c.z ) + ctx->meshB->diagonal );
+	*outLo = pdV3( c.x - pad, c.y - pad, c.z - pad );
+	*outHi = pdV3( c.x + pad, c.y + pad, c.z + pad );
+}
+
+// Visits every cell of pair (i, j)'s box: counts it there (items == NULL), or files the pair in
+// the slot before the cell's end and moves the end down.
+static void pdBallGrid_File( pdBallGrid* g, const pdStartContext* ctx, int i, int j, int* ends, int* items )
+{
+	pdVec3 lo, hi;
+	pdBallGrid_PairBox( ctx, i, j, &lo, &hi );
+	pdBallGridCell a = pdBallGrid_CellOf( g, lo ), b = pdBallGrid_CellOf( g, hi );
+	for ( int z = a.z; z <= b.z; ++z )
+	{
+		for ( int y = a.y; y <= b.y; ++y )
+		{
+			for ( int x = a.x; x <= b.x; ++x )
+			{
+				int cell = pdBallGrid_Index( g, x, y, z );
+				if ( items == NULL )
+				{
+					ends[cell] += 1;
+				}
+				else
+				{
+					items[--ends[cell]] = ( i << 8 ) | j;
+				}
+			}
+		}
+	}
+}
+
+// Builds the grid of the query's ball pairs in the workspace. False (the caller then tests
+// every pair) when memory runs out or the boxes are not finite.
+static bool pdBallGrid_Build( pdStartContext* ctx, int countA, int countB )
+{
+	pdBallGrid* g = &ctx->ballGrid;
+	pdVec3 lo = pdV3( INFINITY, INFINITY, INFINITY ), hi = pdV3( -INFINITY, -INFINITY, -INFINITY );
+	for ( int i = 0; i < countA; ++i )
+	{
+		for ( int j = 0; j < countB; ++j )
+		{
+			pdVec3 l, h;
+			pdBallGrid_PairBox( ctx, i, j, &l, &h );
+			lo = pdMin3( lo, l );
+			hi = pdMax3( hi, h );
+		}
+	}
+	pdVec3 extent = pdSub( hi, lo );
+	double side = fmax( extent.x, fmax( extent.y, extent.z ) );
+	if ( !pdIsFiniteVec( lo ) || !pdIsFiniteVec( hi ) || !( side > 0.0 ) )
+	{
+		return false;
+	}
+	g->lo = lo;
+	g->hi = hi;
+	// The finest cell (down to side / PD_BALL_GRID_SIDE) whose filings stay within the budget.
+	g->cell = 0.0;
+	for ( int side_cells = PD_BALL_GRID_SIDE; side_cells >= 3 && g->cell == 0.0; side_cells /= 2 )
+	{
+		double h = side / side_cells;
+		double filings = 0.0;
+		for ( int i = 0; i < countA; ++i )
+		{
+			for ( int j = 0; j < countB; ++j )
+			{
+				double across = floor( 2.0 * ( ctx->meshA->innerBalls[i].radius + ctx->meshB->innerBalls[j].radius ) / h ) + 2.0;
+				across = fmin( across, side_cells );
+				filings += across * across * across;
+			}
+		}
+		if ( filings <= PD_BALL_GRID_FILINGS * countA * countB )
+		{
+			g->cell = h;
+		}
+	}
+	if ( g->cell == 0.0 )
+	{
+		return false;
+	}
+	g->size[0] = pdBallGrid_Clamp( extent.x / g->cell, PD_BALL_GRID_SIDE ) + 1;
+	g->size[1] = pdBallGrid_Clamp( extent.y / g->cell, PD_BALL_GRID_SIDE ) + 1;
+	g->size[2] = pdBallGrid_Clamp( extent.z / g->cell, PD_BALL_GRID_SIDE ) + 1;
+	int cells = g->size[0] * g->size[1] * g->size[2];
+	pdWorkspace* ws = ctx->ws;
+	if ( !pdBuffer_Reserve( &ws->ballGridStarts, (size_t)( cells + 1 ) * sizeof( int ), false ) )
+	{
+		return false;
+	}
+	// Counts, summed into each cell's end; filing moves every end down to the cell's start.
+	int* starts = ws->ballGridStarts.data;
+	memset( starts, 0, (size_t)( cells + 1 ) * sizeof( int ) );
+	for ( int i = 0; i < countA; ++i )
+	{
+		for ( int j = 0; j < countB; ++j )
+		{
+			pdBallGrid_File( g, ctx, i, j, starts, NULL );
+		}
+	}
+	for ( int k = 1; k < cells; ++k )
+	{
+		starts[k] += starts[k - 1];
+	}
+	starts[cells] = starts[cells - 1];
+	if ( !pdBuffer_Reserve( &ws->ballGridItems, (size_t)( starts[cells] > 0 ? starts[cells] : 1 ) * sizeof( int ),
+							false ) )
+	{
+		return false;
+	}
+	for ( int i = 0; i < countA; ++i )
+	{
+		for ( int j = 0; j < countB; ++j )
+		{
+			pdBallGrid_File( g, ctx, i, j, starts, ws->ballGridItems.data );
+		}
+	}
+	return true;
+}
+
+// The pair test: A's ball i (its centre turned into B's frame) moved by p overlaps B's ball j.
+static bool pdBallPairOverlaps( const pdStartContext* ctx, int i, int j, pdVec3 p )
+{
+	pdVec3 c = pdAdd( ctx->ballCentersA[i], p );
+	double r = ctx->meshA->innerBalls[i].radius + ctx->meshB->innerBalls[j].radius;
+	return pdDistanceSq( c, ctx->meshB->innerBalls[j].center ) < r * r;
+}
+
+// Some pair of the grid's cell holding p overlaps (none when p is outside the grid's box).
+static bool pdBallGrid_AnyOverlap( const pdStartContext* ctx, pdVec3 p )
+{
+	const pdBallGrid* g = &ctx->ballGrid;
+	if ( p.x < g->lo.x || p.y < g->lo.y || p.z < g->lo.z || p.x > g->hi.x || p.y > g->hi.y || p.z > g->hi.z )
+	{
+		return false;
+	}
+	pdBallGridCell c = pdBallGrid_CellOf( g, p );
+	int cell = pdBallGrid_Index( g, c.x, c.y, c.z );
+	const int* starts = ctx->ws->ballGridStarts.data;
+	const int* items = ctx->ws->ballGridItems.data;
+	for ( int k = starts[cell]; k < starts[cell + 1]; ++k )
+	{
+		if ( pdBallPairOverlaps( ctx, items[k] >> 8, items[k] & 0xff, p ) )
+		{
+			return true;
+		}
+	}
+	return false;
+}
+
+bool pdStart_BallsOverlap( pdStartContext* ctx, const pdFrame* rel )
+{
+	const pdMesh* meshA = ctx->meshA;
+	const pdMesh* meshB = ctx->meshB;
+	if ( !ctx->containment || meshA->innerBallCount <= 0 || meshB->innerBallCount <= 0 )
+	{
+		return false;
+	}
+	// Thin-walled solids have small balls that seldom overlap: after 16 tests, a query whose
+	// tests settled fewer than one check in eight stops paying for them.
+	if ( ctx->ballTests >= 16 && 8 * ctx->ballHits < ctx->ballTests )
+	{
+		return false;
+	}
+	ctx->ballTests += 1;
+	int countA = meshA->innerBallCount < PD_MAX_INNER_BALLS ? meshA->innerBallCount : PD_MAX_INNER_BALLS;
+	int countB = meshB->innerBallCount < PD_MAX_INNER_BALLS ? meshB->innerBallCount : PD_MAX_INNER_BALLS;
+	if ( !ctx->ballsReady )
+	{
+		// rel's rotation is the same for every x of the query.
+		for ( int i = 0; i < countA; ++i )
+		{
+			ctx->ballCentersA[i] = pdMulMV( &rel->r, meshA->innerBalls[i].center );
+		}
+		ctx->ballGrid.ready = pdBallGrid_Build( ctx, countA, countB );
+		ctx->ballsReady = true;
+	}
+	bool overlap = false;
+	if ( ctx->ballGrid.ready )
+	{
+		overlap = pdBallGrid_AnyOverlap( ctx, rel->p );
+	}
+	else
+	{
+		for ( int i = 0; i < countA && !overlap; ++i )
+		{
+			for ( int j = 0; j < countB && !overlap; ++j )
+			{
+				overlap = pdBallPairOverlaps( ctx, i, j, rel->p );
+			}
+		}
+	}
+	ctx->ballHits += overlap ? 1 : 0;
+	return overlap;
+}

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// The inner-ball certificate of the static checks (ball_overlap.c): its verdict, from the
+// grid of translation-space balls or from the plain loop, against every ball pair tested.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "start_fixture.h"
+
+namespace
+{
+
+// Every pair of inner balls of A (posed as rel says) and B, tested independently.
+bool AnyBallPairOverlaps( const pdMesh* a, const pdMesh* b, const pdFrame& rel )
+{
+	for ( int i = 0; i < a->innerBallCount; ++i )
+	{
+		pdVec3 c = pdFrameApply( &rel, a->innerBalls[i].center );
+		for ( int j = 0; j < b->innerBallCount; ++j )
+		{
+			double r = a->innerBalls[i].radius + b->innerBalls[j].radius;
+			if ( pdDistanceSq( c, b->innerBalls[j].center ) < r * r )
+				return true;
+		}
+	}
+	return false;
+}
+
+} // namespace
+
+// Shapes with many small balls (the grid) and one large ball (the plain loop), at translations
+// from deep overlap to apart; every call counts as one test, and a hit as one hit.
+TEST( PdBallOverlap, VerdictIsThatOfEveryBallPair )
+{
+	struct Shape
+	{
+		const char* name;
+		int tris;
+	};
+	const Shape shapes[] = { { "grate", 1000 }, { "knot", 3000 }, { "torus", 1000 }, { "box", 12 } };
+	pdWorkspace* ws = pdCreateWorkspace();
+	int gridShapes = 0, loopShapes = 0;
+	for ( const Shape& shape : shapes )
+	{
+		SCOPED_TRACE( shape.name );
+		Mesh m;
+		ASSERT_TRUE( smpMakeShapeByName( shape.name, shape.tris, 2.0, &m.soup ) && m.Make() );
+		ASSERT_GT( m.mesh->innerBallCount, 0 );
+		double n = std::sqrt( 0.81 + 0.09 + 0.01 + 0.04 );
+		pdTransform pa = { { 0.9 / n, 0.3 / n, 0.1 / n, 0.2 / n }, { 0.1, -0.2, 0.05 } };
+		pdTransform pb = pdIdentityTransform();
+		pdStartContext ctx = Context( m.mesh, pa, m.mesh, pb, ws );
+		int hits = 0, misses = 0;
+		for ( int k = 0; k < 729; ++k )
+		{
+			pdVec3 x = pdScale( pdV3( ( k % 9 ) - 4.0, ( ( k / 9 ) % 9 ) - 4.0, ( k / 81 ) - 4.0 ), 0.31 );
+			pdFrame moved = ctx.frameA;
+			moved.p = pdAdd( moved.p, x );
+			pdFrame rel = pdRelativeFrame( &moved, &ctx.frameB );
+			bool expected = AnyBallPairOverlaps( m.mesh, m.mesh, rel );
+			// The counters start afresh, so that the rule that stops a query testing balls which
+			// rarely settle a check does not apply here.
+			ctx.ballTests = 0;
+			ctx.ballHits = 0;
+			EXPECT_EQ( pdStart_BallsOverlap( &ctx, &rel ), expected ) << "translation " << k;
+			EXPECT_EQ( ctx.ballTests, 1 );
+			EXPECT_EQ( ctx.ballHits, expected ? 1 : 0 );
+			hits += expected ? 1 : 0;
+			misses += expected ? 0 : 1;
+		}
+		EXPECT_GT( hits, 20 );
+		EXPECT_GT( misses, 20 );
+		gridShapes += ctx.ballGrid.ready ? 1 : 0;
+		loopShapes += ctx.ballGrid.ready ? 0 : 1;
+	}
+	// Both ways of finding the pairs were exercised.
+	EXPECT_GE( gridShapes, 1 );
+	EXPECT_GE( loopShapes, 1 );
+	pdDestroyWorkspace( ws );
+}
+
+// Without the containment rule, or once a query's tests settle fewer than one check in eight,
+// no ball is tested.
+TEST( PdBallOverlap, NotAskedWithoutSolidsOrWhenItRarelySettles )
+{
+	Mesh m;
+	ASSERT_TRUE( smpMakeShapeByName( "torus", 1000, 2.0, &m.soup ) && m.Make() );
+	pdWorkspace* ws = pdCreateWorkspace();
+	pdTransform pose = pdIdentityTransform();
+	pdStartContext ctx = Context( m.mesh, pose, m.mesh, pose, ws );
+	pdFrame rel = pdRelativeFrame( &ctx.frameA, &ctx.frameB );
+	ASSERT_TRUE( AnyBallPairOverlaps( m.mesh, m.mesh, rel ) );
+	ctx.containment = false;
+	EXPECT_FALSE( pdStart_BallsOverlap( &ctx, &rel ) );
+	EXPECT_EQ( ctx.ballTests, 0 );
+	ctx.containment = true;
+	ctx.ballTests = 16;
+	ctx.ballHits = 1;
+	EXPECT_FALSE( pdStart_BallsOverlap( &ctx, &rel ) );
+	EXPECT_EQ( ctx.ballTests, 16 );
+	ctx.ballHits = 2;
+	EXPECT_TRUE( pdStart_BallsOverlap( &ctx, &rel ) );
+	EXPECT_EQ( ctx.ballTests, 17 );
+	EXPECT_EQ( ctx.ballHits, 3 );
+	pdDestroyWorkspace( ws );
+}
