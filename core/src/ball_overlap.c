@@ -78,6 +78,31 @@ static void pdBallGrid_File( pdBallGrid* g, const pdStartContext* ctx, int i, in
 	}
 }
 
+// The finest cell side, from side / PD_BALL_GRID_SIDE up to side / 3, at which the pairs are
+// filed in PD_BALL_GRID_FILINGS cells each on average at most; 0 when none is.
+static double pdBallGrid_ChooseCell( const pdStartContext* ctx, int countA, int countB, double side )
+{
+	for ( int sideCells = PD_BALL_GRID_SIDE; sideCells >= 3; sideCells /= 2 )
+	{
+		double h = side / sideCells;
+		double filings = 0.0;
+		for ( int i = 0; i < countA; ++i )
+		{
+			for ( int j = 0; j < countB; ++j )
+			{
+				double r = ctx->meshA->innerBalls[i].radius + ctx->meshB->innerBalls[j].radius;
+				double across = fmin( floor( 2.0 * r / h ) + 2.0, sideCells );
+				filings += across * across * across;
+			}
+		}
+		if ( filings <= PD_BALL_GRID_FILINGS * countA * countB )
+		{
+			return h;
+		}
+	}
+	return 0.0;
+}
+
 // Builds the grid of the query's ball pairs in the workspace. False (the caller then tests
 // every pair) when memory runs out or the boxes are not finite.
 static bool pdBallGrid_Build( pdStartContext* ctx, int countA, int countB )
@@ -102,26 +127,7 @@ static bool pdBallGrid_Build( pdStartContext* ctx, int countA, int countB )
 	}
 	g->lo = lo;
 	g->hi = hi;
-	// The finest cell (down to side / PD_BALL_GRID_SIDE) whose filings stay within the budget.
-	g->cell = 0.0;
-	for ( int side_cells = PD_BALL_GRID_SIDE; side_cells >= 3 && g->cell == 0.0; side_cells /= 2 )
-	{
-		double h = side / side_cells;
-		double filings = 0.0;
-		for ( int i = 0; i < countA; ++i )
-		{
-			for ( int j = 0; j < countB; ++j )
-			{
-				double across = floor( 2.0 * ( ctx->meshA->innerBalls[i].radius + ctx->meshB->innerBalls[j].radius ) / h ) + 2.0;
-				across = fmin( across, side_cells );
-				filings += across * across * across;
-			}
-		}
-		if ( filings <= PD_BALL_GRID_FILINGS * countA * countB )
-		{
-			g->cell = h;
-		}
-	}
+	g->cell = pdBallGrid_ChooseCell( ctx, countA, countB, side );
 	if ( g->cell == 0.0 )
 	{
 		return false;
@@ -177,7 +183,9 @@ static bool pdBallPairOverlaps( const pdStartContext* ctx, int i, int j, pdVec3 
 static bool pdBallGrid_AnyOverlap( const pdStartContext* ctx, pdVec3 p )
 {
 	const pdBallGrid* g = &ctx->ballGrid;
-	if ( p.x < g->lo.x || p.y < g->lo.y || p.z < g->lo.z || p.x > g->hi.x || p.y > g->hi.y || p.z > g->hi.z )
+	// Written so that a NaN coordinate is outside too (the plain loop's tests are false for it).
+	if ( !( p.x >= g->lo.x && p.y >= g->lo.y && p.z >= g->lo.z && p.x <= g->hi.x && p.y <= g->hi.y &&
+			p.z <= g->hi.z ) )
 	{
 		return false;
 	}
