@@ -15,6 +15,9 @@
 // more to build than the checks of a query save (large balls, as in a bulky solid, overlap
 // early in the plain loop anyway).
 #define PD_BALL_GRID_FILINGS 8
+// The test at which a query builds the grid: the build costs about a hundred plain tests of
+// 32 x 32 pairs, which a query with few static checks (a single start) never makes up.
+#define PD_BALL_GRID_AFTER 64
 
 typedef struct pdBallGridCell
 {
@@ -227,8 +230,11 @@ bool pdStart_BallsOverlap( pdStartContext* ctx, const pdFrame* rel )
 		{
 			ctx->ballCentersA[i] = pdMulMV( &rel->r, meshA->innerBalls[i].center );
 		}
-		ctx->ballGrid.ready = pdBallGrid_Build( ctx, countA, countB );
 		ctx->ballsReady = true;
+	}
+	if ( ctx->ballTests == PD_BALL_GRID_AFTER )
+	{
+		ctx->ballGrid.ready = pdBallGrid_Build( ctx, countA, countB );
 	}
 	bool overlap = false;
 	if ( ctx->ballGrid.ready )

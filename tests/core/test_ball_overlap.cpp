@@ -50,6 +50,11 @@ TEST( PdBallOverlap, VerdictIsThatOfEveryBallPair )
 		pdTransform pa = { { 0.9 / n, 0.3 / n, 0.1 / n, 0.2 / n }, { 0.1, -0.2, 0.05 } };
 		pdTransform pb = pdIdentityTransform();
 		pdStartContext ctx = Context( m.mesh, pa, m.mesh, pb, ws );
+		// As if 63 tests had settled their checks: the next one builds the grid (where the balls
+		// allow one), and the rule that stops a query testing balls which rarely settle a check
+		// is kept off by counting every test as a hit beforehand.
+		ctx.ballTests = 63;
+		ctx.ballHits = 63;
 		int hits = 0, misses = 0;
 		for ( int k = 0; k < 729; ++k )
 		{
@@ -58,13 +63,11 @@ TEST( PdBallOverlap, VerdictIsThatOfEveryBallPair )
 			moved.p = pdAdd( moved.p, x );
 			pdFrame rel = pdRelativeFrame( &moved, &ctx.frameB );
 			bool expected = AnyBallPairOverlaps( m.mesh, m.mesh, rel );
-			// The counters start afresh, so that the rule that stops a query testing balls which
-			// rarely settle a check does not apply here.
-			ctx.ballTests = 0;
-			ctx.ballHits = 0;
+			int tests = ctx.ballTests;
+			ctx.ballHits = tests;
 			EXPECT_EQ( pdStart_BallsOverlap( &ctx, &rel ), expected ) << "translation " << k;
-			EXPECT_EQ( ctx.ballTests, 1 );
-			EXPECT_EQ( ctx.ballHits, expected ? 1 : 0 );
+			EXPECT_EQ( ctx.ballTests, tests + 1 );
+			EXPECT_EQ( ctx.ballHits, tests + ( expected ? 1 : 0 ) );
 			hits += expected ? 1 : 0;
 			misses += expected ? 0 : 1;
 		}
@@ -102,5 +105,27 @@ TEST( PdBallOverlap, NotAskedWithoutSolidsOrWhenItRarelySettles )
 	EXPECT_TRUE( pdStart_BallsOverlap( &ctx, &rel ) );
 	EXPECT_EQ( ctx.ballTests, 17 );
 	EXPECT_EQ( ctx.ballHits, 3 );
+	pdDestroyWorkspace( ws );
+}
+
+// The grid is built at a query's 64th ball test, not before: a query with few static checks
+// does not pay for it. Before and after, the verdicts are those of every pair.
+TEST( PdBallOverlap, GridIsBuiltAtTheSixtyFourthTest )
+{
+	Mesh m;
+	ASSERT_TRUE( smpMakeShapeByName( "grate", 1000, 2.0, &m.soup ) && m.Make() );
+	pdWorkspace* ws = pdCreateWorkspace();
+	pdTransform pose = pdIdentityTransform();
+	pdStartContext ctx = Context( m.mesh, pose, m.mesh, pose, ws );
+	for ( int k = 1; k <= 80; ++k )
+	{
+		pdFrame moved = ctx.frameA;
+		moved.p = pdAdd( moved.p, pdV3( 0.01 * k, -0.005 * k, 0.002 * k ) );
+		pdFrame rel = pdRelativeFrame( &moved, &ctx.frameB );
+		ctx.ballHits = ctx.ballTests;
+		EXPECT_EQ( pdStart_BallsOverlap( &ctx, &rel ), AnyBallPairOverlaps( m.mesh, m.mesh, rel ) ) << k;
+		EXPECT_EQ( ctx.ballTests, k );
+		EXPECT_EQ( ctx.ballGrid.ready, k >= 64 ) << k;
+	}
 	pdDestroyWorkspace( ws );
 }
