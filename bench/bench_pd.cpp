@@ -214,6 +214,38 @@ pdPenetrationDef defWithQueryOptions( const Options& o )
 	return def;
 }
 
+/// One PD query of a model against itself (B at the identity), timed after a warm-up call, with
+/// what the pd benchmarks report of it.
+struct TimedPdQuery
+{
+	pdStatus status = PD_STATUS_OK;
+	pdPenetrationResult result{};
+	double ms = 0;             ///< the timed call
+	double pdOverDistance = 0; ///< its time over one distance query at its answer (a touching pose)
+	bool valid = false;        ///< A moved by the answer does not collide
+};
+
+TimedPdQuery timePdQuery( const pdMesh* mesh, const pdTransform& pa, const pdPenetrationDef& def, pdWorkspace* ws )
+{
+	TimedPdQuery t;
+	const pdTransform pb = pdIdentityTransform();
+	pdComputePenetration( mesh, &pa, mesh, &pb, &def, nullptr, ws, &t.result ); // warm-up
+	double t0 = nowUs();
+	t.status = pdComputePenetration( mesh, &pa, mesh, &pb, &def, nullptr, ws, &t.result );
+	double t1 = nowUs();
+	if ( t.status < 0 )
+		return t;
+	t.ms = ( t1 - t0 ) * 1e-3;
+	pdTransform moved = translated( pa, t.result.translation );
+	t.valid = !collides( mesh, moved, mesh, pb, ws );
+	pdDistanceResult dr;
+	double d0 = nowUs();
+	pdComputeDistance( mesh, &moved, mesh, &pb, nullptr, ws, &dr );
+	double d1 = nowUs();
+	t.pdOverDistance = ( t1 - t0 ) / std::max( 1e-3, d1 - d0 );
+	return t;
+}
+
 } // namespace
 
 /// The pd-random models (two with --quick).
@@ -236,9 +268,24 @@ static std::vector<ModelSpec> pdRandomSpecs( const Options& o )
 	return specs;
 }
 
+/// Calls fn( spec, model, rng ) for each pd-random model that --only allows, built, with the
+/// generator of its random poses (the same poses in every pd benchmark).
+template <typename Fn> static void forEachPdModel( const Options& o, Fn fn )
+{
+	for ( const ModelSpec& spec : pdRandomSpecs( o ) )
+	{
+		if ( !o.only.empty() && o.only != spec.name )
+			continue;
+		Model model;
+		if ( !buildModel( o, spec, &model ) )
+			continue;
+		Rng rng( o.seed * 104729u + (unsigned)model.triangles() );
+		fn( spec, model, rng );
+	}
+}
+
 int runPdRandom( const Options& o )
 {
-	std::vector<ModelSpec> specs = pdRandomSpecs( o );
 	const int queries = o.repeats > 0 ? o.repeats : ( o.quick ? 10 : 60 );
 	const int oracleQueries = o.oracleCases >= 0 ? o.oracleCases : ( o.quick ? 2 : 6 );
 	struct Row
@@ -250,15 +297,8 @@ int runPdRandom( const Options& o )
 	std::vector<Row> rows;
 	pdPenetrationDef pdDef = defWithQueryOptions( o );
 	pdWorkspace* ws = pdCreateWorkspace();
-	for ( const ModelSpec& spec : specs )
-	{
-		if ( !o.only.empty() && o.only != spec.name )
-			continue;
-		Model model;
-		if ( !buildModel( o, spec, &model ) )
-			continue;
+	forEachPdModel( o, [&]( const ModelSpec& spec, Model& model, Rng& rng ) {
 		const pdMesh* mesh = model.mesh;
-		Rng rng( o.seed * 104729u + (unsigned)model.triangles() );
 		Row row;
 		row.name = spec.name;
 		row.tris = model.triangles();
@@ -270,29 +310,19 @@ int runPdRandom( const Options& o )
 			pdTransform pa;
 			if ( !randomColliding( rng, mesh, mesh, ws, &pa ) )
 				continue;
-			pdPenetrationResult r;
-			pdComputePenetration( mesh, &pa, mesh, &pb, &pdDef, nullptr, ws, &r ); // warm-up
-			double t0 = nowUs();
-			pdStatus st = pdComputePenetration( mesh, &pa, mesh, &pb, &pdDef, nullptr, ws, &r );
-			double t1 = nowUs();
-			if ( st < 0 )
+			TimedPdQuery t = timePdQuery( mesh, pa, pdDef, ws );
+			if ( t.status < 0 )
 			{
-				std::fprintf( stderr, "pd-random: %s query %d failed: %s\n", spec.name, q, pdStatusString( st ) );
+				std::fprintf( stderr, "pd-random: %s query %d failed: %s\n", spec.name, q, pdStatusString( t.status ) );
 				continue;
 			}
-			ms.push_back( ( t1 - t0 ) * 1e-3 );
+			const pdPenetrationResult& r = t.result;
+			ms.push_back( t.ms );
 			contacts += r.contacts;
 			iterations += r.iterations;
 			row.queries++;
-			pdTransform moved = translated( pa, r.translation );
-			if ( !collides( mesh, moved, mesh, pb, ws ) )
-				row.valid++;
-			// One full distance query on the same pair, at the answer (a touching pose).
-			pdDistanceResult dr;
-			double d0 = nowUs();
-			pdComputeDistance( mesh, &moved, mesh, &pb, nullptr, ws, &dr );
-			double d1 = nowUs();
-			ratio.push_back( ( t1 - t0 ) / std::max( 1e-3, d1 - d0 ) );
+			row.valid += t.valid ? 1 : 0;
+			ratio.push_back( t.pdOverDistance );
 			double exact = 0.0;
 			pdVec3 oracleDir{ 0, 0, 0 };
 			if ( q < oracleQueries && row.tris <= 12000 )
@@ -328,7 +358,7 @@ int runPdRandom( const Options& o )
 					"depth %.6g oracle %s angle %s starts %d iters %d ms %.3f\n",
 					spec.name, q, pa.q.w, pa.q.x, pa.q.y, pa.q.z, fileA.x, fileA.y, fileA.z, s.x, s.y, s.z, r.depth,
 					exact > 0.0 ? std::to_string( exact ).c_str() : "-", angle, r.starts, r.iterations,
-					( t1 - t0 ) * 1e-3 );
+					t.ms );
 			}
 		}
 		row.medianMs = median( ms );
@@ -337,7 +367,7 @@ int runPdRandom( const Options& o )
 		row.iterations = row.queries > 0 ? iterations / row.queries : 0;
 		row.pdOverDistance = median( ratio );
 		rows.push_back( row );
-	}
+	} );
 	pdDestroyWorkspace( ws );
 
 	if ( o.json )
@@ -606,14 +636,7 @@ int runPdBatch( const Options& o )
 	std::vector<Row> rows;
 	pdPenetrationDef pdDef = defWithQueryOptions( o );
 	pdWorkspace* ws = pdCreateWorkspace();
-	for ( const ModelSpec& spec : pdRandomSpecs( o ) )
-	{
-		if ( !o.only.empty() && o.only != spec.name )
-			continue;
-		Model model;
-		if ( !buildModel( o, spec, &model ) )
-			continue;
-		Rng rng( o.seed * 104729u + (unsigned)model.triangles() );
+	forEachPdModel( o, [&]( const ModelSpec&, Model& model, Rng& rng ) {
 		std::vector<pdBatchItem> items;
 		for ( int q = 0; q < queries; ++q )
 		{
@@ -656,7 +679,7 @@ int runPdBatch( const Options& o )
 		row.qps2 = s2 > 0.0 ? items.size() / s2 : 0.0;
 		row.identical = sameAnswers( one, two );
 		rows.push_back( row );
-	}
+	} );
 	pdDestroyWorkspace( ws );
 	if ( o.json )
 	{
@@ -714,17 +737,10 @@ int runPdFrontier( const Options& o )
 	// cells[s] holds setting s's row per model.
 	std::vector<std::vector<Cell>> cells( settings.size() );
 	pdWorkspace* ws = pdCreateWorkspace();
-	for ( const ModelSpec& spec : pdRandomSpecs( o ) )
-	{
-		if ( !o.only.empty() && o.only != spec.name )
-			continue;
-		Model model;
-		if ( !buildModel( o, spec, &model ) )
-			continue;
+	forEachPdModel( o, [&]( const ModelSpec& spec, Model& model, Rng& rng ) {
 		const pdMesh* mesh = model.mesh;
 		const pdTransform pb = pdIdentityTransform();
-		// The pd-random poses (same seed), and the oracle's PD on the first of them.
-		Rng rng( o.seed * 104729u + (unsigned)model.triangles() );
+		// The pd-random poses, and the oracle's PD on the first of them.
 		std::vector<pdTransform> poses;
 		std::vector<double> exact;
 		for ( int q = 0; q < queries; ++q )
@@ -749,36 +765,28 @@ int runPdFrontier( const Options& o )
 			std::vector<double> ms, ratio;
 			for ( size_t q = 0; q < poses.size(); ++q )
 			{
-				pdPenetrationResult r;
-				pdComputePenetration( mesh, &poses[q], mesh, &pb, &def, nullptr, ws, &r ); // warm-up
-				double t0 = nowUs();
-				pdStatus st = pdComputePenetration( mesh, &poses[q], mesh, &pb, &def, nullptr, ws, &r );
-				double t1 = nowUs();
-				if ( st < 0 )
+				TimedPdQuery t = timePdQuery( mesh, poses[q], def, ws );
+				if ( t.status < 0 )
 				{
-					std::fprintf( stderr, "pd-frontier: %s query %zu failed: %s\n", spec.name, q, pdStatusString( st ) );
+					std::fprintf( stderr, "pd-frontier: %s query %zu failed: %s\n", spec.name, q,
+								  pdStatusString( t.status ) );
 					continue;
 				}
 				cell.queries++;
-				ms.push_back( ( t1 - t0 ) * 1e-3 );
-				pdTransform moved = translated( poses[q], r.translation );
-				cell.valid += collides( mesh, moved, mesh, pb, ws ) ? 0 : 1;
-				pdDistanceResult dr;
-				double d0 = nowUs();
-				pdComputeDistance( mesh, &moved, mesh, &pb, nullptr, ws, &dr );
-				double d1 = nowUs();
-				ratio.push_back( ( t1 - t0 ) / std::max( 1e-3, d1 - d0 ) );
+				ms.push_back( t.ms );
+				cell.valid += t.valid ? 1 : 0;
+				ratio.push_back( t.pdOverDistance );
 				if ( exact[q] > 0.0 )
 				{
 					cell.oracleCases++;
-					cell.within1 += r.depth <= 1.01 * exact[q] ? 1 : 0;
+					cell.within1 += t.result.depth <= 1.01 * exact[q] ? 1 : 0;
 				}
 			}
 			cell.medianMs = median( ms );
 			cell.pdOverDistance = median( ratio );
 			cells[s].push_back( cell );
 		}
-	}
+	} );
 	pdDestroyWorkspace( ws );
 	if ( cells[0].empty() )
 	{
