@@ -82,9 +82,12 @@ static void pdBallGrid_File( pdBallGrid* g, const pdStartContext* ctx, int i, in
 }
 
 // The finest cell side, from side / PD_BALL_GRID_SIDE up to side / 3, at which the pairs are
-// filed in PD_BALL_GRID_FILINGS cells each on average at most; 0 when none is.
-static double pdBallGrid_ChooseCell( const pdStartContext* ctx, int countA, int countB, double side )
+// filed in PD_BALL_GRID_FILINGS cells each on average at most and a cell holds an eighth of the
+// pairs at most on average (a coarser grid saves a check too little); 0 when none is.
+static double pdBallGrid_ChooseCell( const pdStartContext* ctx, int countA, int countB, pdVec3 extent )
 {
+	double side = fmax( extent.x, fmax( extent.y, extent.z ) );
+	int pairs = countA * countB;
 	for ( int sideCells = PD_BALL_GRID_SIDE; sideCells >= 3; sideCells /= 2 )
 	{
 		double h = side / sideCells;
@@ -98,7 +101,8 @@ static double pdBallGrid_ChooseCell( const pdStartContext* ctx, int countA, int 
 				filings += across * across * across;
 			}
 		}
-		if ( filings <= PD_BALL_GRID_FILINGS * countA * countB )
+		double cells = ( floor( extent.x / h ) + 1.0 ) * ( floor( extent.y / h ) + 1.0 ) * ( floor( extent.z / h ) + 1.0 );
+		if ( filings <= PD_BALL_GRID_FILINGS * pairs && 8.0 * filings <= cells * pairs )
 		{
 			return h;
 		}
@@ -130,7 +134,7 @@ static bool pdBallGrid_Build( pdStartContext* ctx, int countA, int countB )
 	}
 	g->lo = lo;
 	g->hi = hi;
-	g->cell = pdBallGrid_ChooseCell( ctx, countA, countB, side );
+	g->cell = pdBallGrid_ChooseCell( ctx, countA, countB, extent );
 	if ( g->cell == 0.0 )
 	{
 		return false;
