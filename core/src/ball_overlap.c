@@ -2,9 +2,10 @@
 // The inner-ball certificate of the static checks (solids only): A translated by x collides
 // with B when a ball inside A overlaps a ball inside B. A's ball i and B's ball j overlap when
 // A's origin, in B's frame, lies within r_i + r_j of c_j - R c_i: a ball in translation space.
-// The rotation R is the same for every check of a query, so those balls are put once into a
-// uniform grid over their boxes, and a check tests only the pairs of the cell it falls in,
-// with the same arithmetic as the test of every pair (so the verdict is that test's).
+// The rotation R is the same for every check of a query, so a query that tests balls often puts
+// those balls once into a uniform grid over their boxes (when its cells are selective), and a
+// check tests only the pairs of the cell it falls in, with the same arithmetic as the test of
+// every pair (so the verdict is that test's).
 #include "initial_config.h"
 
 #include <string.h>
