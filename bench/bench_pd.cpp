@@ -297,77 +297,80 @@ int runPdRandom( const Options& o )
 	std::vector<Row> rows;
 	pdPenetrationDef pdDef = defWithQueryOptions( o );
 	pdWorkspace* ws = pdCreateWorkspace();
-	forEachPdModel( o, [&]( const ModelSpec& spec, Model& model, Rng& rng ) {
-		const pdMesh* mesh = model.mesh;
-		Row row;
-		row.name = spec.name;
-		row.tris = model.triangles();
-		std::vector<double> ms, ratio;
-		double contacts = 0, iterations = 0;
-		pdTransform pb = pdIdentityTransform();
-		for ( int q = 0; q < queries; ++q )
+	forEachPdModel(
+		o,
+		[&]( const ModelSpec& spec, Model& model, Rng& rng )
 		{
-			pdTransform pa;
-			if ( !randomColliding( rng, mesh, mesh, ws, &pa ) )
-				continue;
-			TimedPdQuery t = timePdQuery( mesh, pa, pdDef, ws );
-			if ( t.status < 0 )
+			const pdMesh* mesh = model.mesh;
+			Row row;
+			row.name = spec.name;
+			row.tris = model.triangles();
+			std::vector<double> ms, ratio;
+			double contacts = 0, iterations = 0;
+			pdTransform pb = pdIdentityTransform();
+			for ( int q = 0; q < queries; ++q )
 			{
-				std::fprintf( stderr, "pd-random: %s query %d failed: %s\n", spec.name, q, pdStatusString( t.status ) );
-				continue;
-			}
-			const pdPenetrationResult& r = t.result;
-			ms.push_back( t.ms );
-			contacts += r.contacts;
-			iterations += r.iterations;
-			row.queries++;
-			row.valid += t.valid ? 1 : 0;
-			ratio.push_back( t.pdOverDistance );
-			double exact = 0.0;
-			pdVec3 oracleDir{ 0, 0, 0 };
-			if ( q < oracleQueries && row.tris <= 12000 )
-			{
-				exact = directionalOracle( mesh, pa, mesh, pb, o.quick ? 200 : 600, ws, &oracleDir );
-				double rel = r.depth / std::max( exact, 1e-12 );
-				row.oracleCases++;
-				row.within1 += rel <= 1.01 ? 1 : 0;
-				row.worstRatio = std::max( row.worstRatio, rel );
-			}
-			if ( o.cases )
-			{
-				// Enough to replay the query on a file model with `polydepth query FILE FILE --pose-a
-				// ... --pose-b ...`: the poses of the file's own vertices (the bench centred them by
-				// s, so B sits at s and A at p + R s). The angle between our direction and the
-				// oracle's tells a near miss in the same basin (a few degrees) from another basin.
-				char angle[32] = "-";
-				double len = std::sqrt( r.translation.x * r.translation.x + r.translation.y * r.translation.y +
-										r.translation.z * r.translation.z );
-				if ( exact > 0.0 && len > 0.0 )
+				pdTransform pa;
+				if ( !randomColliding( rng, mesh, mesh, ws, &pa ) )
+					continue;
+				TimedPdQuery t = timePdQuery( mesh, pa, pdDef, ws );
+				if ( t.status < 0 )
 				{
-					double c = ( r.translation.x * oracleDir.x + r.translation.y * oracleDir.y +
-								 r.translation.z * oracleDir.z ) /
-							   len;
-					std::snprintf( angle, sizeof( angle ), "%.1f",
-								   std::acos( std::max( -1.0, std::min( 1.0, c ) ) ) * 180.0 / M_PI );
+					std::fprintf( stderr, "pd-random: %s query %d failed: %s\n", spec.name, q,
+								  pdStatusString( t.status ) );
+					continue;
 				}
-				pdVec3 s = model.shift, rs = rotated( pa.q, s );
-				pdVec3 fileA{ pa.p.x + rs.x, pa.p.y + rs.y, pa.p.z + rs.z };
-				std::fprintf(
-					stderr,
-					"%s q%d pose-a %.17g %.17g %.17g %.17g %.17g %.17g %.17g pose-b 1 0 0 0 %.17g %.17g %.17g "
-					"depth %.6g oracle %s angle %s starts %d iters %d ms %.3f\n",
-					spec.name, q, pa.q.w, pa.q.x, pa.q.y, pa.q.z, fileA.x, fileA.y, fileA.z, s.x, s.y, s.z, r.depth,
-					exact > 0.0 ? std::to_string( exact ).c_str() : "-", angle, r.starts, r.iterations,
-					t.ms );
+				const pdPenetrationResult& r = t.result;
+				ms.push_back( t.ms );
+				contacts += r.contacts;
+				iterations += r.iterations;
+				row.queries++;
+				row.valid += t.valid ? 1 : 0;
+				ratio.push_back( t.pdOverDistance );
+				double exact = 0.0;
+				pdVec3 oracleDir{ 0, 0, 0 };
+				if ( q < oracleQueries && row.tris <= 12000 )
+				{
+					exact = directionalOracle( mesh, pa, mesh, pb, o.quick ? 200 : 600, ws, &oracleDir );
+					double rel = r.depth / std::max( exact, 1e-12 );
+					row.oracleCases++;
+					row.within1 += rel <= 1.01 ? 1 : 0;
+					row.worstRatio = std::max( row.worstRatio, rel );
+				}
+				if ( o.cases )
+				{
+					// Enough to replay the query on a file model with `polydepth query FILE FILE --pose-a
+					// ... --pose-b ...`: the poses of the file's own vertices (the bench centred them by
+					// s, so B sits at s and A at p + R s). The angle between our direction and the
+					// oracle's tells a near miss in the same basin (a few degrees) from another basin.
+					char angle[32] = "-";
+					double len = std::sqrt( r.translation.x * r.translation.x + r.translation.y * r.translation.y +
+											r.translation.z * r.translation.z );
+					if ( exact > 0.0 && len > 0.0 )
+					{
+						double c = ( r.translation.x * oracleDir.x + r.translation.y * oracleDir.y +
+									 r.translation.z * oracleDir.z ) /
+								   len;
+						std::snprintf( angle, sizeof( angle ), "%.1f",
+									   std::acos( std::max( -1.0, std::min( 1.0, c ) ) ) * 180.0 / M_PI );
+					}
+					pdVec3 s = model.shift, rs = rotated( pa.q, s );
+					pdVec3 fileA{ pa.p.x + rs.x, pa.p.y + rs.y, pa.p.z + rs.z };
+					std::fprintf(
+						stderr,
+						"%s q%d pose-a %.17g %.17g %.17g %.17g %.17g %.17g %.17g pose-b 1 0 0 0 %.17g %.17g %.17g "
+						"depth %.6g oracle %s angle %s starts %d iters %d ms %.3f\n",
+						spec.name, q, pa.q.w, pa.q.x, pa.q.y, pa.q.z, fileA.x, fileA.y, fileA.z, s.x, s.y, s.z, r.depth,
+						exact > 0.0 ? std::to_string( exact ).c_str() : "-", angle, r.starts, r.iterations, t.ms );
+				}
 			}
-		}
-		row.medianMs = median( ms );
-		row.p95Ms = percentile( ms, 0.95 );
-		row.contacts = row.queries > 0 ? contacts / row.queries : 0;
-		row.iterations = row.queries > 0 ? iterations / row.queries : 0;
-		row.pdOverDistance = median( ratio );
-		rows.push_back( row );
-	} );
+			row.medianMs = median( ms );
+			row.p95Ms = percentile( ms, 0.95 );
+			row.contacts = row.queries > 0 ? contacts / row.queries : 0;
+			row.iterations = row.queries > 0 ? iterations / row.queries : 0;
+			row.pdOverDistance = median( ratio );
+			rows.push_back( row );
+		} );
 	pdDestroyWorkspace( ws );
 
 	if ( o.json )
@@ -636,50 +639,52 @@ int runPdBatch( const Options& o )
 	std::vector<Row> rows;
 	pdPenetrationDef pdDef = defWithQueryOptions( o );
 	pdWorkspace* ws = pdCreateWorkspace();
-	forEachPdModel( o, [&]( const ModelSpec&, Model& model, Rng& rng ) {
-		std::vector<pdBatchItem> items;
-		for ( int q = 0; q < queries; ++q )
-		{
-			pdBatchItem item = { model.mesh, pdIdentityTransform(), model.mesh, pdIdentityTransform() };
-			if ( randomColliding( rng, model.mesh, model.mesh, ws, &item.poseA ) )
-				items.push_back( item );
-		}
-		pdBatchDef serial = pdDefaultBatchDef();
-		serial.penetration = &pdDef;
-		BatchThreads pool;
-		pdBatchDef parallel = serial;
-		parallel.workerCount = pool.threads;
-		parallel.enqueueTask = enqueueBatchTask;
-		parallel.finishTask = finishBatchTask;
-		parallel.userTaskContext = &pool;
-		std::vector<pdPenetrationResult> one, two;
-		// A batch of a few milliseconds (48 box queries take 2 ms) measures the start of the
-		// threads more than the queries: the poses repeat until the serial call takes 50 ms.
-		double pass = timeBatch( items, serial, 1, &one );
-		if ( pass > 0.0 && pass < 0.05 && !items.empty() )
-		{
-			size_t distinct = items.size();
-			int repeats = (int)std::ceil( 0.05 / pass );
-			for ( int k = 1; k < repeats; ++k )
-				items.insert( items.end(), items.begin(), items.begin() + distinct );
-		}
-		// Serial and parallel calls alternate, so a moment of load from elsewhere falls on both.
-		std::vector<double> t1, t2;
-		for ( int r = 0; r < runs; ++r )
-		{
-			t1.push_back( timeBatch( items, serial, 1, &one ) );
-			t2.push_back( timeBatch( items, parallel, 1, &two ) );
-		}
-		double s1 = median( t1 ), s2 = median( t2 );
-		Row row;
-		row.name = model.name;
-		row.tris = model.triangles();
-		row.queries = (int)items.size();
-		row.qps1 = s1 > 0.0 ? items.size() / s1 : 0.0;
-		row.qps2 = s2 > 0.0 ? items.size() / s2 : 0.0;
-		row.identical = sameAnswers( one, two );
-		rows.push_back( row );
-	} );
+	forEachPdModel( o,
+					[&]( const ModelSpec&, Model& model, Rng& rng )
+					{
+						std::vector<pdBatchItem> items;
+						for ( int q = 0; q < queries; ++q )
+						{
+							pdBatchItem item = { model.mesh, pdIdentityTransform(), model.mesh, pdIdentityTransform() };
+							if ( randomColliding( rng, model.mesh, model.mesh, ws, &item.poseA ) )
+								items.push_back( item );
+						}
+						pdBatchDef serial = pdDefaultBatchDef();
+						serial.penetration = &pdDef;
+						BatchThreads pool;
+						pdBatchDef parallel = serial;
+						parallel.workerCount = pool.threads;
+						parallel.enqueueTask = enqueueBatchTask;
+						parallel.finishTask = finishBatchTask;
+						parallel.userTaskContext = &pool;
+						std::vector<pdPenetrationResult> one, two;
+						// A batch of a few milliseconds (48 box queries take 2 ms) measures the start of the
+						// threads more than the queries: the poses repeat until the serial call takes 50 ms.
+						double pass = timeBatch( items, serial, 1, &one );
+						if ( pass > 0.0 && pass < 0.05 && !items.empty() )
+						{
+							size_t distinct = items.size();
+							int repeats = (int)std::ceil( 0.05 / pass );
+							for ( int k = 1; k < repeats; ++k )
+								items.insert( items.end(), items.begin(), items.begin() + distinct );
+						}
+						// Serial and parallel calls alternate, so a moment of load from elsewhere falls on both.
+						std::vector<double> t1, t2;
+						for ( int r = 0; r < runs; ++r )
+						{
+							t1.push_back( timeBatch( items, serial, 1, &one ) );
+							t2.push_back( timeBatch( items, parallel, 1, &two ) );
+						}
+						double s1 = median( t1 ), s2 = median( t2 );
+						Row row;
+						row.name = model.name;
+						row.tris = model.triangles();
+						row.queries = (int)items.size();
+						row.qps1 = s1 > 0.0 ? items.size() / s1 : 0.0;
+						row.qps2 = s2 > 0.0 ? items.size() / s2 : 0.0;
+						row.identical = sameAnswers( one, two );
+						rows.push_back( row );
+					} );
 	pdDestroyWorkspace( ws );
 	if ( o.json )
 	{
@@ -722,10 +727,11 @@ int runPdFrontier( const Options& o )
 		const char* name;
 		int randomDirections, coneDirections, maxStarts;
 	};
-	const std::vector<Setting> settings = { { "defaults", 512, 128, 12 },   { "128 random, 128 cone", 128, 128, 12 },
-											{ "64 random, 64 cone", 64, 64, 12 }, { "cone only", 0, 128, 12 },
-											{ "random only", 512, 0, 12 },        { "starts only", 0, 0, 12 },
-											{ "single start", 0, 0, 1 } };
+	const std::vector<Setting> settings = {
+		{ "defaults", 512, 128, 12 },         { "128 random, 128 cone", 128, 128, 12 },
+		{ "64 random, 64 cone", 64, 64, 12 }, { "cone only", 0, 128, 12 },
+		{ "random only", 512, 0, 12 },        { "starts only", 0, 0, 12 },
+		{ "single start", 0, 0, 1 } };
 	const int queries = o.repeats > 0 ? o.repeats : ( o.quick ? 6 : 30 );
 	const int oracleQueries = o.oracleCases >= 0 ? o.oracleCases : ( o.quick ? 2 : 12 );
 	struct Cell
@@ -737,61 +743,64 @@ int runPdFrontier( const Options& o )
 	// cells[s] holds setting s's row per model.
 	std::vector<std::vector<Cell>> cells( settings.size() );
 	pdWorkspace* ws = pdCreateWorkspace();
-	forEachPdModel( o, [&]( const ModelSpec& spec, Model& model, Rng& rng ) {
-		const pdMesh* mesh = model.mesh;
-		const pdTransform pb = pdIdentityTransform();
-		// The pd-random poses, and the oracle's PD on the first of them.
-		std::vector<pdTransform> poses;
-		std::vector<double> exact;
-		for ( int q = 0; q < queries; ++q )
-		{
-			pdTransform pa;
-			if ( !randomColliding( rng, mesh, mesh, ws, &pa ) )
-				continue;
-			poses.push_back( pa );
-			pdVec3 direction;
-			bool oracle = q < oracleQueries && model.triangles() <= 12000;
-			exact.push_back( oracle ? directionalOracle( mesh, pa, mesh, pb, o.quick ? 200 : 600, ws, &direction ) : 0.0 );
-		}
-		for ( size_t s = 0; s < settings.size(); ++s )
-		{
-			pdPenetrationDef def = pdDefaultPenetrationDef();
-			def.randomDirections = settings[s].randomDirections;
-			def.coneDirections = settings[s].coneDirections;
-			def.maxStarts = settings[s].maxStarts;
-			Cell cell;
-			cell.model = spec.name;
-			cell.tris = model.triangles();
-			std::vector<double> ms, ratio;
-			for ( size_t q = 0; q < poses.size(); ++q )
-			{
-				TimedPdQuery t = timePdQuery( mesh, poses[q], def, ws );
-				if ( t.status < 0 )
-				{
-					std::fprintf( stderr, "pd-frontier: %s query %zu failed: %s\n", spec.name, q,
-								  pdStatusString( t.status ) );
-					continue;
-				}
-				cell.queries++;
-				ms.push_back( t.ms );
-				cell.valid += t.valid ? 1 : 0;
-				ratio.push_back( t.pdOverDistance );
-				if ( exact[q] > 0.0 )
-				{
-					cell.oracleCases++;
-					cell.within1 += t.result.depth <= 1.01 * exact[q] ? 1 : 0;
-				}
-			}
-			cell.medianMs = median( ms );
-			cell.pdOverDistance = median( ratio );
-			cells[s].push_back( cell );
-		}
-	} );
+	forEachPdModel( o,
+					[&]( const ModelSpec& spec, Model& model, Rng& rng )
+					{
+						const pdMesh* mesh = model.mesh;
+						const pdTransform pb = pdIdentityTransform();
+						// The pd-random poses, and the oracle's PD on the first of them.
+						std::vector<pdTransform> poses;
+						std::vector<double> exact;
+						for ( int q = 0; q < queries; ++q )
+						{
+							pdTransform pa;
+							if ( !randomColliding( rng, mesh, mesh, ws, &pa ) )
+								continue;
+							poses.push_back( pa );
+							pdVec3 direction;
+							bool oracle = q < oracleQueries && model.triangles() <= 12000;
+							exact.push_back(
+								oracle ? directionalOracle( mesh, pa, mesh, pb, o.quick ? 200 : 600, ws, &direction )
+									   : 0.0 );
+						}
+						for ( size_t s = 0; s < settings.size(); ++s )
+						{
+							pdPenetrationDef def = pdDefaultPenetrationDef();
+							def.randomDirections = settings[s].randomDirections;
+							def.coneDirections = settings[s].coneDirections;
+							def.maxStarts = settings[s].maxStarts;
+							Cell cell;
+							cell.model = spec.name;
+							cell.tris = model.triangles();
+							std::vector<double> ms, ratio;
+							for ( size_t q = 0; q < poses.size(); ++q )
+							{
+								TimedPdQuery t = timePdQuery( mesh, poses[q], def, ws );
+								if ( t.status < 0 )
+								{
+									std::fprintf( stderr, "pd-frontier: %s query %zu failed: %s\n", spec.name, q,
+												  pdStatusString( t.status ) );
+									continue;
+								}
+								cell.queries++;
+								ms.push_back( t.ms );
+								cell.valid += t.valid ? 1 : 0;
+								ratio.push_back( t.pdOverDistance );
+								if ( exact[q] > 0.0 )
+								{
+									cell.oracleCases++;
+									cell.within1 += t.result.depth <= 1.01 * exact[q] ? 1 : 0;
+								}
+							}
+							cell.medianMs = median( ms );
+							cell.pdOverDistance = median( ratio );
+							cells[s].push_back( cell );
+						}
+					} );
 	pdDestroyWorkspace( ws );
 	if ( cells[0].empty() )
 	{
-		std::fprintf( stderr, "pd-frontier: no model measured%s%s\n", o.only.empty() ? "" : " named ",
-					  o.only.c_str() );
+		std::fprintf( stderr, "pd-frontier: no model measured%s%s\n", o.only.empty() ? "" : " named ", o.only.c_str() );
 		return 2;
 	}
 
@@ -864,8 +873,8 @@ int runPdFrontier( const Options& o )
 	std::printf( " | %-17s | valid\n", "oracle within 1%" );
 	for ( size_t s = 0; s < settings.size(); ++s )
 	{
-		std::printf( "%-22s %6d %5d %6d |", settings[s].name, settings[s].randomDirections,
-					 settings[s].coneDirections, settings[s].maxStarts );
+		std::printf( "%-22s %6d %5d %6d |", settings[s].name, settings[s].randomDirections, settings[s].coneDirections,
+					 settings[s].maxStarts );
 		for ( const Cell& c : cells[s] )
 			std::printf( " %9.1f", c.pdOverDistance );
 		const Summary& m = sums[s];

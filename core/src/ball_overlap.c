@@ -102,7 +102,8 @@ static double pdBallGrid_ChooseCell( const pdStartContext* ctx, int countA, int 
 				filings += across * across * across;
 			}
 		}
-		double cells = ( floor( extent.x / h ) + 1.0 ) * ( floor( extent.y / h ) + 1.0 ) * ( floor( extent.z / h ) + 1.0 );
+		double cells =
+			( floor( extent.x / h ) + 1.0 ) * ( floor( extent.y / h ) + 1.0 ) * ( floor( extent.z / h ) + 1.0 );
 		if ( filings <= PD_BALL_GRID_FILINGS * pairs && 8.0 * filings <= cells * pairs )
 		{
 			return h;
@@ -192,8 +193,7 @@ static bool pdBallGrid_AnyOverlap( const pdStartContext* ctx, pdVec3 p )
 {
 	const pdBallGrid* g = &ctx->ballGrid;
 	// Written so that a NaN coordinate is outside too (the plain loop's tests are false for it).
-	if ( !( p.x >= g->lo.x && p.y >= g->lo.y && p.z >= g->lo.z && p.x <= g->hi.x && p.y <= g->hi.y &&
-			p.z <= g->hi.z ) )
+	if ( !( p.x >= g->lo.x && p.y >= g->lo.y && p.z >= g->lo.z && p.x <= g->hi.x && p.y <= g->hi.y && p.z <= g->hi.z ) )
 	{
 		return false;
 	}

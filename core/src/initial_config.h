@@ -13,10 +13,10 @@
 /// (ball_overlap.c); the cells' pair lists live in the workspace.
 typedef struct pdBallGrid
 {
-	bool ready;  ///< built (false: every pair is tested); a query builds it at its 64th ball test
+	bool ready;    ///< built (false: every pair is tested); a query builds it at its 64th ball test
 	pdVec3 lo, hi; ///< the box of every pair's ball, B's frame
-	double cell; ///< cell side
-	int size[3]; ///< cells along x, y, z
+	double cell;   ///< cell side
+	int size[3];   ///< cells along x, y, z
 } pdBallGrid;
 
 /// The query both start stages work on. Translations x are of A relative to the query

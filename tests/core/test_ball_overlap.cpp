@@ -26,6 +26,30 @@ bool AnyBallPairOverlaps( const pdMesh* a, const pdMesh* b, const pdFrame& rel )
 	return false;
 }
 
+// The relative frame of A translated by x (what pdStart_Collides hands the certificate).
+pdFrame RelativeAt( const pdStartContext& ctx, pdVec3 x )
+{
+	pdFrame moved = ctx.frameA;
+	moved.p = pdAdd( moved.p, x );
+	return pdRelativeFrame( &moved, &ctx.frameB );
+}
+
+// A generated shape against itself, both at the identity, and the start context of the pair.
+struct ShapeAtRest
+{
+	Mesh m;
+	pdWorkspace* ws = pdCreateWorkspace();
+	pdStartContext ctx = {};
+	explicit ShapeAtRest( const char* name )
+	{
+		EXPECT_TRUE( smpMakeShapeByName( name, 1000, 2.0, &m.soup ) && m.Make() ) << name;
+		pdTransform pose = pdIdentityTransform();
+		if ( m.mesh != nullptr )
+			ctx = Context( m.mesh, pose, m.mesh, pose, ws );
+	}
+	~ShapeAtRest() { pdDestroyWorkspace( ws ); }
+};
+
 } // namespace
 
 // Shapes with many small balls (the grid) and one large ball (the plain loop), at translations
@@ -59,9 +83,7 @@ TEST( PdBallOverlap, VerdictIsThatOfEveryBallPair )
 		for ( int k = 0; k < 729; ++k )
 		{
 			pdVec3 x = pdScale( pdV3( ( k % 9 ) - 4.0, ( ( k / 9 ) % 9 ) - 4.0, ( k / 81 ) - 4.0 ), 0.31 );
-			pdFrame moved = ctx.frameA;
-			moved.p = pdAdd( moved.p, x );
-			pdFrame rel = pdRelativeFrame( &moved, &ctx.frameB );
+			pdFrame rel = RelativeAt( ctx, x );
 			bool expected = AnyBallPairOverlaps( m.mesh, m.mesh, rel );
 			int tests = ctx.ballTests;
 			ctx.ballHits = tests;
@@ -86,13 +108,11 @@ TEST( PdBallOverlap, VerdictIsThatOfEveryBallPair )
 // no ball is tested.
 TEST( PdBallOverlap, NotAskedWithoutSolidsOrWhenItRarelySettles )
 {
-	Mesh m;
-	ASSERT_TRUE( smpMakeShapeByName( "torus", 1000, 2.0, &m.soup ) && m.Make() );
-	pdWorkspace* ws = pdCreateWorkspace();
-	pdTransform pose = pdIdentityTransform();
-	pdStartContext ctx = Context( m.mesh, pose, m.mesh, pose, ws );
-	pdFrame rel = pdRelativeFrame( &ctx.frameA, &ctx.frameB );
-	ASSERT_TRUE( AnyBallPairOverlaps( m.mesh, m.mesh, rel ) );
+	ShapeAtRest torus( "torus" );
+	ASSERT_NE( torus.m.mesh, nullptr );
+	pdStartContext& ctx = torus.ctx;
+	pdFrame rel = RelativeAt( ctx, pdV3( 0.0, 0.0, 0.0 ) );
+	ASSERT_TRUE( AnyBallPairOverlaps( torus.m.mesh, torus.m.mesh, rel ) );
 	ctx.containment = false;
 	EXPECT_FALSE( pdStart_BallsOverlap( &ctx, &rel ) );
 	EXPECT_EQ( ctx.ballTests, 0 );
@@ -105,27 +125,21 @@ TEST( PdBallOverlap, NotAskedWithoutSolidsOrWhenItRarelySettles )
 	EXPECT_TRUE( pdStart_BallsOverlap( &ctx, &rel ) );
 	EXPECT_EQ( ctx.ballTests, 17 );
 	EXPECT_EQ( ctx.ballHits, 3 );
-	pdDestroyWorkspace( ws );
 }
 
 // The grid is built at a query's 64th ball test, not before: a query with few static checks
 // does not pay for it. Before and after, the verdicts are those of every pair.
 TEST( PdBallOverlap, GridIsBuiltAtTheSixtyFourthTest )
 {
-	Mesh m;
-	ASSERT_TRUE( smpMakeShapeByName( "grate", 1000, 2.0, &m.soup ) && m.Make() );
-	pdWorkspace* ws = pdCreateWorkspace();
-	pdTransform pose = pdIdentityTransform();
-	pdStartContext ctx = Context( m.mesh, pose, m.mesh, pose, ws );
+	ShapeAtRest grate( "grate" );
+	ASSERT_NE( grate.m.mesh, nullptr );
+	pdStartContext& ctx = grate.ctx;
 	for ( int k = 1; k <= 80; ++k )
 	{
-		pdFrame moved = ctx.frameA;
-		moved.p = pdAdd( moved.p, pdV3( 0.01 * k, -0.005 * k, 0.002 * k ) );
-		pdFrame rel = pdRelativeFrame( &moved, &ctx.frameB );
+		pdFrame rel = RelativeAt( ctx, pdV3( 0.01 * k, -0.005 * k, 0.002 * k ) );
 		ctx.ballHits = ctx.ballTests;
-		EXPECT_EQ( pdStart_BallsOverlap( &ctx, &rel ), AnyBallPairOverlaps( m.mesh, m.mesh, rel ) ) << k;
+		EXPECT_EQ( pdStart_BallsOverlap( &ctx, &rel ), AnyBallPairOverlaps( grate.m.mesh, grate.m.mesh, rel ) ) << k;
 		EXPECT_EQ( ctx.ballTests, k );
 		EXPECT_EQ( ctx.ballGrid.ready, k >= 64 ) << k;
 	}
-	pdDestroyWorkspace( ws );
 }
