@@ -10,7 +10,8 @@
 #include "workspace.h"
 
 /// The inner-ball pairs of a query in a uniform grid over their translation-space balls
-/// (ball_overlap.c); the cells' pair lists live in the workspace.
+/// (ball_overlap.c). The cells' pair lists live in the workspace, so a workspace serves one
+/// start context at a time (a query has one).
 typedef struct pdBallGrid
 {
 	bool ready;    ///< built (false: every pair is tested); a query builds it at its 64th ball test
