@@ -7,6 +7,32 @@
 
 #include <cstring>
 
+namespace
+{
+
+// Two copies of the torus the coherence tests share.
+bool MakeTwoTori( Mesh* a, Mesh* b )
+{
+	return smpMakeTorus( 1.0, 0.3, 24, 12, &a->soup ) && a->Make() && smpMakeTorus( 1.0, 0.3, 24, 12, &b->soup ) &&
+		   b->Make();
+}
+
+// The deep overlapping pose of A those tests start from (B at the origin).
+pdTransform DeepTorusPose()
+{
+	return Pose( { 0.3, 0.2, 0.1 }, { 0.9, 0.4, 0.0, 0.1 } );
+}
+
+// A cache for a new pair.
+pdPenetrationCache NewCache()
+{
+	pdPenetrationCache cache;
+	memset( &cache, 0, sizeof( cache ) );
+	return cache;
+}
+
+} // namespace
+
 TEST_F( PdPenetration, SeparatedAndTouching )
 {
 	Mesh a, b;
@@ -372,10 +398,8 @@ TEST_F( PdPenetration, CapsReturnAValidBound )
 TEST_F( PdPenetration, CoherentQueriesStayValid )
 {
 	Mesh a, b;
-	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
-	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
-	pdPenetrationCache cache;
-	memset( &cache, 0, sizeof( cache ) );
+	ASSERT_TRUE( MakeTwoTori( &a, &b ) );
+	pdPenetrationCache cache = NewCache();
 	pdPenetrationResult previous = {};
 	for ( int frame = 0; frame < 6; ++frame )
 	{
@@ -400,16 +424,14 @@ TEST_F( PdPenetration, CoherentQueriesStayValid )
 TEST_F( PdPenetration, RestingPairsReuseTheirCachedContact )
 {
 	Mesh a, b;
-	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
-	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
+	ASSERT_TRUE( MakeTwoTori( &a, &b ) );
 	double tol = Tolerance( a.mesh, b.mesh );
 	pdTransform pb = Pose( { 0, 0, 0 } );
-	pdTransform deep = Pose( { 0.3, 0.2, 0.1 }, { 0.9, 0.4, 0.0, 0.1 } );
+	pdTransform deep = DeepTorusPose();
 	pdPenetrationResult first = Run( a, deep, b, pb );
 	ASSERT_EQ( first.state, PD_STATE_PENETRATING );
 	pdVec3 u = pdNormalize( first.translation );
-	pdPenetrationCache cache;
-	memset( &cache, 0, sizeof( cache ) );
+	pdPenetrationCache cache = NewCache();
 	int penetrating = 0;
 	for ( int frame = 0; frame < 12; ++frame )
 	{
@@ -446,8 +468,7 @@ TEST_F( PdPenetration, RestingPairsReuseTheirCachedContact )
 TEST_F( PdPenetration, TrackedQueriesAreCappedAndAsShortAsTheFullSearch )
 {
 	Mesh a, b;
-	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
-	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
+	ASSERT_TRUE( MakeTwoTori( &a, &b ) );
 	double tol = Tolerance( a.mesh, b.mesh );
 	pdTransform pb = Pose( { 0, 0, 0 } );
 	for ( int cap : { 0, 3 } )
@@ -455,8 +476,7 @@ TEST_F( PdPenetration, TrackedQueriesAreCappedAndAsShortAsTheFullSearch )
 		SCOPED_TRACE( "maxTrackedQueries " + std::to_string( cap ) );
 		pdPenetrationDef def = pdDefaultPenetrationDef();
 		def.maxTrackedQueries = cap;
-		pdPenetrationCache cache;
-		memset( &cache, 0, sizeof( cache ) );
+		pdPenetrationCache cache = NewCache();
 		int trackedInARow = 0, tracked = 0;
 		for ( int frame = 0; frame < 12; ++frame )
 		{
@@ -491,8 +511,7 @@ TEST_F( PdPenetration, TrackedQueriesAreCappedAndAsShortAsTheFullSearch )
 TEST_F( PdPenetration, TrackingStopsWhenThePairTurns )
 {
 	Mesh a, b;
-	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
-	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
+	ASSERT_TRUE( MakeTwoTori( &a, &b ) );
 	pdTransform pb = Pose( { 0, 0, 0 } );
 	pdQuat base = { 0.9, 0.4, 0.0, 0.1 };
 	struct Case
@@ -503,8 +522,7 @@ TEST_F( PdPenetration, TrackingStopsWhenThePairTurns )
 	for ( Case c : { Case{ 0.05, true }, Case{ 0.2, false } } )
 	{
 		SCOPED_TRACE( "turn " + std::to_string( c.angle ) );
-		pdPenetrationCache cache;
-		memset( &cache, 0, sizeof( cache ) );
+		pdPenetrationCache cache = NewCache();
 		pdPenetrationResult first = Run( a, Pose( { 0.3, 0.2, 0.1 }, base ), b, pb, nullptr, &cache );
 		ASSERT_EQ( first.state, PD_STATE_PENETRATING );
 		pdQuat turn = { std::cos( 0.5 * c.angle ), 0.0, std::sin( 0.5 * c.angle ), 0.0 };
@@ -515,8 +533,7 @@ TEST_F( PdPenetration, TrackingStopsWhenThePairTurns )
 		EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) );
 	}
 	// Both meshes turned by 0.5 rad together: the relative rotation is the cached one.
-	pdPenetrationCache cache;
-	memset( &cache, 0, sizeof( cache ) );
+	pdPenetrationCache cache = NewCache();
 	Run( a, Pose( { 0.3, 0.2, 0.1 }, base ), b, pb, nullptr, &cache );
 	pdQuat turn = { std::cos( 0.25 ), std::sin( 0.25 ), 0.0, 0.0 };
 	pdTransform pa = Pose( Rotate( turn, { 0.3, 0.2, 0.1 } ), Mul( turn, base ) );
@@ -530,12 +547,10 @@ TEST_F( PdPenetration, TrackingStopsWhenThePairTurns )
 TEST_F( PdPenetration, TrackingDistrustsACorruptCache )
 {
 	Mesh a, b;
-	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
-	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
-	pdTransform pa = Pose( { 0.3, 0.2, 0.1 }, { 0.9, 0.4, 0.0, 0.1 } );
+	ASSERT_TRUE( MakeTwoTori( &a, &b ) );
+	pdTransform pa = DeepTorusPose();
 	pdTransform pb = Pose( { 0, 0, 0 } );
-	pdPenetrationCache cache;
-	memset( &cache, 0, sizeof( cache ) );
+	pdPenetrationCache cache = NewCache();
 	Run( a, pa, b, pb, nullptr, &cache );
 	pdPenetrationCache bad = cache;
 	bad.configurations[( bad.next + 2 ) % 3].x = std::nan( "" );
@@ -558,12 +573,10 @@ TEST_F( PdPenetration, TrackingDistrustsACorruptCache )
 TEST_F( PdPenetration, NoAllocationAfterWarmUp )
 {
 	Mesh a, b;
-	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
-	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
-	pdTransform pa = Pose( { 0.3, 0.2, 0.1 }, { 0.9, 0.4, 0.0, 0.1 } );
+	ASSERT_TRUE( MakeTwoTori( &a, &b ) );
+	pdTransform pa = DeepTorusPose();
 	pdTransform pb = Pose( { 0, 0, 0 } );
-	pdPenetrationCache cache;
-	memset( &cache, 0, sizeof( cache ) );
+	pdPenetrationCache cache = NewCache();
 	Run( a, pa, b, pb, nullptr, &cache );
 	Run( a, pa, b, pb, nullptr, &cache );
 	uint64_t before = pdGetAllocatorStats().allocations;
@@ -652,7 +665,7 @@ TEST_F( PdPenetration, ReproRoundTrip )
 	Mesh a, b;
 	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 12, 8, &a.soup ) && a.Make() );
 	ASSERT_TRUE( smpMakeBox( { 0.5, 0.4, 0.3 }, 1, &b.soup ) && b.Make() );
-	pdTransform pa = Pose( { 0.3, 0.2, 0.1 }, { 0.9, 0.4, 0.0, 0.1 } );
+	pdTransform pa = DeepTorusPose();
 	pdTransform pb = Pose( { -0.1, 0.05, 0.0 }, { 0.8, 0.0, 0.6, 0.0 } );
 	pdPenetrationDef def = pdDefaultPenetrationDef();
 	def.maxStarts = 7;
