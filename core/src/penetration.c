@@ -85,13 +85,19 @@ pdStatus pdValidatePenetrationDef( const pdPenetrationDef* def )
 	return PD_STATUS_OK;
 }
 
+// The ring's count and position are in range (a caller's cache may hold anything).
+static bool pdCache_InRange( const pdPenetrationCache* cache )
+{
+	return cache->count >= 0 && cache->count <= 3 && cache->next >= 0 && cache->next <= 2;
+}
+
 static void pdUpdateCache( pdPdQuery* q, pdPenetrationCache* cache, pdVec3 x, bool tracked )
 {
 	if ( cache == NULL )
 	{
 		return;
 	}
-	bool sane = cache->count >= 0 && cache->count <= 3 && cache->next >= 0 && cache->next <= 2;
+	bool sane = pdCache_InRange( cache );
 	for ( int i = 0; sane && i < cache->count; ++i )
 	{
 		sane = pdIsFiniteVec( cache->configurations[i] );
@@ -349,8 +355,8 @@ static int pdQuery_RunStarts( pdPdQuery* q, pdPenetrationCache* ioCache, const p
 static bool pdQuery_CanTrack( const pdPdQuery* q, const pdPenetrationCache* cache, int* outSlot )
 {
 	const pdPenetrationDef* def = q->def;
-	if ( cache == NULL || !( def->startStrategies & PD_START_COHERENCE ) || cache->count < 1 || cache->count > 3 ||
-		 cache->next < 0 || cache->next > 2 || cache->trackedQueries >= (unsigned)def->maxTrackedQueries )
+	if ( cache == NULL || !( def->startStrategies & PD_START_COHERENCE ) || !pdCache_InRange( cache ) ||
+		 cache->count < 1 || cache->trackedQueries >= (unsigned)def->maxTrackedQueries )
 	{
 		return false;
 	}
@@ -493,16 +499,17 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 			starts = pdQuery_Track( &q, ioCache, trackSlot );
 			tracked = q.haveBest;
 		}
-		if ( !tracked && track )
-		{
-			status = pdQuery_Collide( &q, poseA, poseB, true, &collide );
-			if ( status < 0 )
-			{
-				return pdFail( outResult, status, startMs );
-			}
-		}
 		if ( !tracked )
 		{
+			if ( track )
+			{
+				// The classification stopped at the first intersection: the starts want the pairs.
+				status = pdQuery_Collide( &q, poseA, poseB, true, &collide );
+				if ( status < 0 )
+				{
+					return pdFail( outResult, status, startMs );
+				}
+			}
 			starts += pdQuery_RunStarts( &q, ioCache, &collide );
 		}
 	}
