@@ -221,7 +221,7 @@ struct TimedPdQuery
 	pdStatus status = PD_STATUS_OK;
 	pdPenetrationResult result{};
 	double ms = 0;             ///< the timed call
-	double pdOverDistance = 0; ///< its time over one distance query at its answer (a touching pose)
+	double pdiOverDistance = 0; ///< its time over one distance query at its answer (a touching pose)
 	bool valid = false;        ///< A moved by the answer does not collide
 };
 
@@ -242,14 +242,14 @@ TimedPdQuery timePdQuery( const pdMesh* mesh, const pdTransform& pa, const pdPen
 	double d0 = nowUs();
 	pdComputeDistance( mesh, &moved, mesh, &pb, nullptr, ws, &dr );
 	double d1 = nowUs();
-	t.pdOverDistance = ( t1 - t0 ) / std::max( 1e-3, d1 - d0 );
+	t.pdiOverDistance = ( t1 - t0 ) / std::max( 1e-3, d1 - d0 );
 	return t;
 }
 
 } // namespace
 
 /// The pd-random models (two with --quick).
-static std::vector<ModelSpec> pdRandomSpecs( const Options& o )
+static std::vector<ModelSpec> pdiRandomSpecs( const Options& o )
 {
 	std::vector<ModelSpec> specs = { { "knot-3k", "knot", 3000, 0, false },
 									 { "bunny-2k", "pqp_spinning_bunny.tris", 0, 0, true },
@@ -272,7 +272,7 @@ static std::vector<ModelSpec> pdRandomSpecs( const Options& o )
 /// generator of its random poses (the same poses in every pd benchmark).
 template <typename Fn> static void forEachPdModel( const Options& o, Fn fn )
 {
-	for ( const ModelSpec& spec : pdRandomSpecs( o ) )
+	for ( const ModelSpec& spec : pdiRandomSpecs( o ) )
 	{
 		if ( !o.only.empty() && o.only != spec.name )
 			continue;
@@ -292,10 +292,10 @@ int runPdRandom( const Options& o )
 	{
 		std::string name;
 		int tris = 0, queries = 0, valid = 0, oracleCases = 0, within1 = 0;
-		double medianMs = 0, p95Ms = 0, contacts = 0, iterations = 0, pdOverDistance = 0, worstRatio = 0;
+		double medianMs = 0, p95Ms = 0, contacts = 0, iterations = 0, pdiOverDistance = 0, worstRatio = 0;
 	};
 	std::vector<Row> rows;
-	pdPenetrationDef pdDef = defWithQueryOptions( o );
+	pdPenetrationDef pdiDef = defWithQueryOptions( o );
 	pdWorkspace* ws = pdCreateWorkspace();
 	forEachPdModel(
 		o,
@@ -313,7 +313,7 @@ int runPdRandom( const Options& o )
 				pdTransform pa;
 				if ( !randomColliding( rng, mesh, mesh, ws, &pa ) )
 					continue;
-				TimedPdQuery t = timePdQuery( mesh, pa, pdDef, ws );
+				TimedPdQuery t = timePdQuery( mesh, pa, pdiDef, ws );
 				if ( t.status < 0 )
 				{
 					std::fprintf( stderr, "pd-random: %s query %d failed: %s\n", spec.name, q,
@@ -326,7 +326,7 @@ int runPdRandom( const Options& o )
 				iterations += r.iterations;
 				row.queries++;
 				row.valid += t.valid ? 1 : 0;
-				ratio.push_back( t.pdOverDistance );
+				ratio.push_back( t.pdiOverDistance );
 				double exact = 0.0;
 				pdVec3 oracleDir{ 0, 0, 0 };
 				if ( q < oracleQueries && row.tris <= 12000 )
@@ -368,7 +368,7 @@ int runPdRandom( const Options& o )
 			row.p95Ms = percentile( ms, 0.95 );
 			row.contacts = row.queries > 0 ? contacts / row.queries : 0;
 			row.iterations = row.queries > 0 ? iterations / row.queries : 0;
-			row.pdOverDistance = median( ratio );
+			row.pdiOverDistance = median( ratio );
 			rows.push_back( row );
 		} );
 	pdDestroyWorkspace( ws );
@@ -388,7 +388,7 @@ int runPdRandom( const Options& o )
 							   j.field( "p95_ms", r.p95Ms );
 							   j.field( "contacts", r.contacts );
 							   j.field( "iterations", r.iterations );
-							   j.field( "pd_over_distance", r.pdOverDistance );
+							   j.field( "pd_over_distance", r.pdiOverDistance );
 							   j.field( "valid", r.valid );
 							   j.field( "oracle_cases", r.oracleCases );
 							   j.field( "within_1pct", r.within1 );
@@ -400,12 +400,12 @@ int runPdRandom( const Options& o )
 	describeMachine( stdout );
 	std::printf( "random in-collision configurations (A = B, random rotation, centre in B's box); %d random start "
 				 "directions, %d cone directions, at most %d starts\n",
-				 pdDef.randomDirections, pdDef.coneDirections, pdDef.maxStarts );
+				 pdiDef.randomDirections, pdiDef.coneDirections, pdiDef.maxStarts );
 	std::printf( "%-10s %7s %5s | %8s %8s | %8s %6s | %7s | %5s | %s\n", "model", "tris", "n", "med ms", "p95 ms",
 				 "contacts", "iters", "PD/dist", "valid", "oracle: within 1% / cases (worst ratio)" );
 	for ( const Row& r : rows )
 		std::printf( "%-10s %7d %5d | %8.3f %8.3f | %8.2f %6.2f | %7.2f | %5d | %d / %d (%.3f)\n", r.name.c_str(),
-					 r.tris, r.queries, r.medianMs, r.p95Ms, r.contacts, r.iterations, r.pdOverDistance, r.valid,
+					 r.tris, r.queries, r.medianMs, r.p95Ms, r.contacts, r.iterations, r.pdiOverDistance, r.valid,
 					 r.within1, r.oracleCases, r.worstRatio );
 	int cases = 0, within = 0;
 	for ( const Row& r : rows )
@@ -438,7 +438,7 @@ int runPdPath( const Options& o )
 		std::string name;
 		bool coherence = false;
 		int frames = 0, penetrating = 0, tracked = 0;
-		double medianMs = 0, p95Ms = 0, meanPd = 0, iterations = 0, pdOverDistance = 0;
+		double medianMs = 0, p95Ms = 0, meanPd = 0, iterations = 0, pdiOverDistance = 0;
 	};
 	std::vector<Row> rows;
 	pdWorkspace* ws = pdCreateWorkspace();
@@ -481,7 +481,7 @@ int runPdPath( const Options& o )
 			if ( !row.coherence )
 				def.startStrategies &= ~(unsigned)PD_START_COHERENCE;
 			std::vector<double> ms, ratio;
-			double pdSum = 0, iterSum = 0;
+			double pdiSum = 0, iterSum = 0;
 			for ( int f = 0; f < frames; ++f )
 			{
 				pdTransform ta, tb;
@@ -500,7 +500,7 @@ int runPdPath( const Options& o )
 					row.penetrating++;
 					row.tracked += r.tracked ? 1 : 0;
 					ms.push_back( ( t1 - t0 ) * 1e-3 );
-					pdSum += r.depth;
+					pdiSum += r.depth;
 					iterSum += r.iterations;
 					// One full distance query on the same frame at the answer (a touching pose).
 					pdTransform moved = translated( ta, r.translation );
@@ -513,9 +513,9 @@ int runPdPath( const Options& o )
 			}
 			row.medianMs = median( ms );
 			row.p95Ms = percentile( ms, 0.95 );
-			row.meanPd = row.penetrating > 0 ? pdSum / row.penetrating : 0;
+			row.meanPd = row.penetrating > 0 ? pdiSum / row.penetrating : 0;
 			row.iterations = row.penetrating > 0 ? iterSum / row.penetrating : 0;
-			row.pdOverDistance = median( ratio );
+			row.pdiOverDistance = median( ratio );
 			rows.push_back( row );
 		}
 		smpFreePath( &pa );
@@ -539,7 +539,7 @@ int runPdPath( const Options& o )
 							   j.flag( "coherence", r.coherence );
 							   j.field( "mean_pd", r.meanPd );
 							   j.field( "iterations", r.iterations );
-							   j.field( "pd_over_distance", r.pdOverDistance );
+							   j.field( "pd_over_distance", r.pdiOverDistance );
 						   } );
 			} );
 		return 0;
@@ -550,7 +550,7 @@ int runPdPath( const Options& o )
 	for ( const Row& r : rows )
 		std::printf( "%-10s %-9s %6d %6d %7d | %8.3f %8.3f | %9.4f %6.2f | %7.2f\n", r.name.c_str(),
 					 r.coherence ? "on" : "off", r.frames, r.penetrating, r.tracked, r.medianMs, r.p95Ms, r.meanPd,
-					 r.iterations, r.pdOverDistance );
+					 r.iterations, r.pdiOverDistance );
 	return 0;
 }
 
@@ -637,7 +637,7 @@ int runPdBatch( const Options& o )
 		bool identical = false;
 	};
 	std::vector<Row> rows;
-	pdPenetrationDef pdDef = defWithQueryOptions( o );
+	pdPenetrationDef pdiDef = defWithQueryOptions( o );
 	pdWorkspace* ws = pdCreateWorkspace();
 	forEachPdModel( o,
 					[&]( const ModelSpec&, Model& model, Rng& rng )
@@ -650,7 +650,7 @@ int runPdBatch( const Options& o )
 								items.push_back( item );
 						}
 						pdBatchDef serial = pdDefaultBatchDef();
-						serial.penetration = &pdDef;
+						serial.penetration = &pdiDef;
 						BatchThreads pool;
 						pdBatchDef parallel = serial;
 						parallel.workerCount = pool.threads;
@@ -738,7 +738,7 @@ int runPdFrontier( const Options& o )
 	{
 		std::string model;
 		int tris = 0, queries = 0, valid = 0, oracleCases = 0, within1 = 0;
-		double medianMs = 0, pdOverDistance = 0;
+		double medianMs = 0, pdiOverDistance = 0;
 	};
 	// cells[s] holds setting s's row per model.
 	std::vector<std::vector<Cell>> cells( settings.size() );
@@ -785,7 +785,7 @@ int runPdFrontier( const Options& o )
 								cell.queries++;
 								ms.push_back( t.ms );
 								cell.valid += t.valid ? 1 : 0;
-								ratio.push_back( t.pdOverDistance );
+								ratio.push_back( t.pdiOverDistance );
 								if ( exact[q] > 0.0 )
 								{
 									cell.oracleCases++;
@@ -793,7 +793,7 @@ int runPdFrontier( const Options& o )
 								}
 							}
 							cell.medianMs = median( ms );
-							cell.pdOverDistance = median( ratio );
+							cell.pdiOverDistance = median( ratio );
 							cells[s].push_back( cell );
 						}
 					} );
@@ -817,8 +817,8 @@ int runPdFrontier( const Options& o )
 		for ( size_t k = 0; k < cells[s].size(); ++k )
 		{
 			const Cell& c = cells[s][k];
-			m.lo = k == 0 ? c.pdOverDistance : std::min( m.lo, c.pdOverDistance );
-			m.hi = k == 0 ? c.pdOverDistance : std::max( m.hi, c.pdOverDistance );
+			m.lo = k == 0 ? c.pdiOverDistance : std::min( m.lo, c.pdiOverDistance );
+			m.hi = k == 0 ? c.pdiOverDistance : std::max( m.hi, c.pdiOverDistance );
 			m.valid += c.valid;
 			m.queries += c.queries;
 			m.within1 += c.within1;
@@ -851,7 +851,7 @@ int runPdFrontier( const Options& o )
 								   j.field( "tris", c.tris );
 								   j.field( "queries", c.queries );
 								   j.field( "median_ms", c.medianMs );
-								   j.field( "pd_over_distance", c.pdOverDistance );
+								   j.field( "pd_over_distance", c.pdiOverDistance );
 								   j.field( "valid", c.valid );
 								   j.field( "oracle_cases", c.oracleCases );
 								   j.field( "within_1pct", c.within1 );
@@ -876,7 +876,7 @@ int runPdFrontier( const Options& o )
 		std::printf( "%-22s %6d %5d %6d |", settings[s].name, settings[s].randomDirections, settings[s].coneDirections,
 					 settings[s].maxStarts );
 		for ( const Cell& c : cells[s] )
-			std::printf( " %9.1f", c.pdOverDistance );
+			std::printf( " %9.1f", c.pdiOverDistance );
 		const Summary& m = sums[s];
 		std::printf( " | %3d / %3d (%5.1f%%) | %d / %d\n", m.within1, m.oracleCases,
 					 m.oracleCases > 0 ? 100.0 * m.within1 / m.oracleCases : 0.0, m.valid, m.queries );

@@ -246,8 +246,8 @@ int runSfog( const Options& o )
 		// Offsets in proportion to the model (the generated shapes have a diagonal of 2).
 		const double shift = 0.3 * 0.5 * std::sqrt( dot( sub( bhi, blo ), sub( bhi, blo ) ) );
 		pdTransform pb = pdIdentityTransform();
-		pdFrame fb;
-		pdMakeFrame( &pb, &fb );
+		pdiFrame fb;
+		pdiMakeFrame( &pb, &fb );
 		for ( int q = 0; q < queries; ++q )
 		{
 			pdTransform pa;
@@ -278,8 +278,8 @@ int runSfog( const Options& o )
 			// Feature pairs at the contact configuration, before and after the applicability test.
 			pdTransform moved = pa;
 			moved.p.x += r.translation.x, moved.p.y += r.translation.y, moved.p.z += r.translation.z;
-			pdFrame fa;
-			pdMakeFrame( &moved, &fa );
+			pdiFrame fa;
+			pdiMakeFrame( &moved, &fa );
 			pdVec3 lo = pdMesh_GetInfo( m.mesh ).boundsMin, hi = pdMesh_GetInfo( m.mesh ).boundsMax;
 			double tol = 0.01 * std::sqrt( dot( sub( hi, lo ), sub( hi, lo ) ) );
 			pdContactFeatureDef gather = pdDefaultContactFeatureDef();
@@ -292,7 +292,7 @@ int runSfog( const Options& o )
 			const pdContactFeature* f = gathered.features;
 			row.before += count;
 			for ( int i = 0; i < count; ++i )
-				row.after += pdSfog_IsApplicable( m.mesh, &fa.r, m.mesh, &fb.r, &f[i] ) ? 1 : 0;
+				row.after += pdiSfog_IsApplicable( m.mesh, &fa.r, m.mesh, &fb.r, &f[i] ) ? 1 : 0;
 			row.queries++;
 		}
 		row.msOn = median( times[0] );
@@ -340,16 +340,16 @@ int runSfog( const Options& o )
 			double exact = satPenetration( ha, ra, pa.p, hb );
 			if ( exact <= 0 )
 				continue;
-			pdFrame fa, fb;
-			pdMakeFrame( &pa, &fa );
-			pdMakeFrame( &pb, &fb );
+			pdiFrame fa, fb;
+			pdiMakeFrame( &pa, &fa );
+			pdiMakeFrame( &pb, &fb );
 			pdVec3 tr;
 			double depth = 0;
 			const int inner = 20;
-			pdStatus st = pdSfog_ConvexPenetration( ma.mesh, &fa, mb.mesh, &fb, ws, &tr, &depth, nullptr );
+			pdStatus st = pdiSfog_ConvexPenetration( ma.mesh, &fa, mb.mesh, &fb, ws, &tr, &depth, nullptr );
 			double t0 = nowUs();
 			for ( int r = 0; r < inner; ++r )
-				st = pdSfog_ConvexPenetration( ma.mesh, &fa, mb.mesh, &fb, ws, &tr, &depth, nullptr );
+				st = pdiSfog_ConvexPenetration( ma.mesh, &fa, mb.mesh, &fb, ws, &tr, &depth, nullptr );
 			double t1 = nowUs();
 			if ( st != PD_STATUS_OK )
 			{
@@ -464,28 +464,28 @@ int runSfog( const Options& o )
 				pdTransform ta = pdIdentityTransform(), tb = pdIdentityTransform();
 				ta.q = rng.rotation();
 				tb.q = rng.rotation();
-				pdFrame fa, fb;
-				pdMakeFrame( &ta, &fa );
-				pdMakeFrame( &tb, &fb );
-				std::vector<pdSfogPair> reference;
-				int variants[3] = { PD_SFOG_SWEEP_PLAIN, PD_SFOG_SWEEP_BANDED, PD_SFOG_SWEEP_BLOCKS };
+				pdiFrame fa, fb;
+				pdiMakeFrame( &ta, &fa );
+				pdiMakeFrame( &tb, &fb );
+				std::vector<pdiSfogPair> reference;
+				int variants[3] = { PDI_SFOG_SWEEP_PLAIN, PDI_SFOG_SWEEP_BANDED, PDI_SFOG_SWEEP_BLOCKS };
 				// Interleave the variants so that load on the shared machine hits them alike.
 				for ( int v = 0; v < 4; ++v )
 				{
 					int count = 0;
-					const pdSfogPair* pairs = nullptr;
-					pdSfogOverlayStats st;
+					const pdiSfogPair* pairs = nullptr;
+					pdiSfogOverlayStats st;
 					pdStatus status;
 					double t0 = nowUs();
 					if ( v < 3 )
-						status = pdSfog_OverlaySweep( m.mesh, &fa.r, m.mesh, &fb.r, variants[v], ws, &count, &pairs, &st );
+						status = pdiSfog_OverlaySweep( m.mesh, &fa.r, m.mesh, &fb.r, variants[v], ws, &count, &pairs, &st );
 					else
 					{
 						// The naive reference costs vertices x nodes + edges^2 predicate calls.
 						long long before = row.pairsBefore;
 						if ( before > ( o.quick ? 20000000LL : 400000000LL ) )
 							continue;
-						status = pdSfog_OverlayNaive( m.mesh, &fa.r, m.mesh, &fb.r, ws, &count, &pairs, &st );
+						status = pdiSfog_OverlayNaive( m.mesh, &fa.r, m.mesh, &fb.r, ws, &count, &pairs, &st );
 					}
 					double t1 = nowUs();
 					if ( status != PD_STATUS_OK )
@@ -506,7 +506,7 @@ int runSfog( const Options& o )
 					}
 					else if ( count != (int)reference.size() ||
 							  !std::equal( reference.begin(), reference.end(), pairs,
-										   []( const pdSfogPair& x, const pdSfogPair& y ) {
+										   []( const pdiSfogPair& x, const pdiSfogPair& y ) {
 											   return x.kind == y.kind && x.a == y.a && x.b == y.b;
 										   } ) )
 						row.agree = false;

@@ -11,64 +11,64 @@
 #include <string.h>
 
 // Cells along the longest side of the grid's box at most.
-#define PD_BALL_GRID_SIDE 24
+#define PDI_BALL_GRID_SIDE 24
 // Cells a pair is filed in, on average, at most: a grid finer than that for its balls costs
 // more to build than the checks of a query save (large balls, as in a bulky solid, overlap
 // early in the plain loop anyway).
-#define PD_BALL_GRID_FILINGS 8
+#define PDI_BALL_GRID_FILINGS 8
 // The test at which a query builds the grid: the build costs about a hundred plain tests of
 // 32 x 32 pairs, which a query with few static checks (a single start) never makes up.
-#define PD_BALL_GRID_AFTER 64
+#define PDI_BALL_GRID_AFTER 64
 
-typedef struct pdBallGridCell
+typedef struct pdiBallGridCell
 {
 	int x, y, z;
-} pdBallGridCell;
+} pdiBallGridCell;
 
-static int pdBallGrid_Clamp( double v, int n )
+static int pdiBallGrid_Clamp( double v, int n )
 {
 	int k = (int)floor( v );
 	return k < 0 ? 0 : ( k >= n ? n - 1 : k );
 }
 
-static pdBallGridCell pdBallGrid_CellOf( const pdBallGrid* g, pdVec3 p )
+static pdiBallGridCell pdiBallGrid_CellOf( const pdiBallGrid* g, pdVec3 p )
 {
-	pdBallGridCell c = { pdBallGrid_Clamp( ( p.x - g->lo.x ) / g->cell, g->size[0] ),
-						 pdBallGrid_Clamp( ( p.y - g->lo.y ) / g->cell, g->size[1] ),
-						 pdBallGrid_Clamp( ( p.z - g->lo.z ) / g->cell, g->size[2] ) };
+	pdiBallGridCell c = { pdiBallGrid_Clamp( ( p.x - g->lo.x ) / g->cell, g->size[0] ),
+						 pdiBallGrid_Clamp( ( p.y - g->lo.y ) / g->cell, g->size[1] ),
+						 pdiBallGrid_Clamp( ( p.z - g->lo.z ) / g->cell, g->size[2] ) };
 	return c;
 }
 
-static int pdBallGrid_Index( const pdBallGrid* g, int x, int y, int z )
+static int pdiBallGrid_Index( const pdiBallGrid* g, int x, int y, int z )
 {
 	return ( z * g->size[1] + y ) * g->size[0] + x;
 }
 
 // The box of pair (i, j)'s translation ball, padded for the rounding of the pair test.
-static void pdBallGrid_PairBox( const pdStartContext* ctx, int i, int j, pdVec3* outLo, pdVec3* outHi )
+static void pdiBallGrid_PairBox( const pdiStartContext* ctx, int i, int j, pdVec3* outLo, pdVec3* outHi )
 {
-	const pdBall* bb = ctx->meshB->innerBalls + j;
-	pdVec3 c = pdSub( bb->center, ctx->ballCentersA[i] );
+	const pdiBall* bb = ctx->meshB->innerBalls + j;
+	pdVec3 c = pdiSub( bb->center, ctx->ballCentersA[i] );
 	double r = ctx->meshA->innerBalls[i].radius + bb->radius;
 	double pad = r + 1e-9 * ( r + fabs( c.x ) + fabs( c.y ) + fabs( c.z ) + ctx->meshB->diagonal );
-	*outLo = pdV3( c.x - pad, c.y - pad, c.z - pad );
-	*outHi = pdV3( c.x + pad, c.y + pad, c.z + pad );
+	*outLo = pdiV3( c.x - pad, c.y - pad, c.z - pad );
+	*outHi = pdiV3( c.x + pad, c.y + pad, c.z + pad );
 }
 
 // Visits every cell of pair (i, j)'s box: counts it there (items == NULL), or files the pair in
 // the slot before the cell's end and moves the end down.
-static void pdBallGrid_File( pdBallGrid* g, const pdStartContext* ctx, int i, int j, int* ends, int* items )
+static void pdiBallGrid_File( pdiBallGrid* g, const pdiStartContext* ctx, int i, int j, int* ends, int* items )
 {
 	pdVec3 lo, hi;
-	pdBallGrid_PairBox( ctx, i, j, &lo, &hi );
-	pdBallGridCell a = pdBallGrid_CellOf( g, lo ), b = pdBallGrid_CellOf( g, hi );
+	pdiBallGrid_PairBox( ctx, i, j, &lo, &hi );
+	pdiBallGridCell a = pdiBallGrid_CellOf( g, lo ), b = pdiBallGrid_CellOf( g, hi );
 	for ( int z = a.z; z <= b.z; ++z )
 	{
 		for ( int y = a.y; y <= b.y; ++y )
 		{
 			for ( int x = a.x; x <= b.x; ++x )
 			{
-				int cell = pdBallGrid_Index( g, x, y, z );
+				int cell = pdiBallGrid_Index( g, x, y, z );
 				if ( items == NULL )
 				{
 					ends[cell] += 1;
@@ -82,14 +82,14 @@ static void pdBallGrid_File( pdBallGrid* g, const pdStartContext* ctx, int i, in
 	}
 }
 
-// The finest cell side, from side / PD_BALL_GRID_SIDE up to side / 3, at which the pairs are
-// filed in PD_BALL_GRID_FILINGS cells each on average at most and a cell holds an eighth of the
+// The finest cell side, from side / PDI_BALL_GRID_SIDE up to side / 3, at which the pairs are
+// filed in PDI_BALL_GRID_FILINGS cells each on average at most and a cell holds an eighth of the
 // pairs at most on average (a coarser grid saves a check too little); 0 when none is.
-static double pdBallGrid_ChooseCell( const pdStartContext* ctx, int countA, int countB, pdVec3 extent )
+static double pdiBallGrid_ChooseCell( const pdiStartContext* ctx, int countA, int countB, pdVec3 extent )
 {
 	double side = fmax( extent.x, fmax( extent.y, extent.z ) );
 	int pairs = countA * countB;
-	for ( int sideCells = PD_BALL_GRID_SIDE; sideCells >= 3; sideCells /= 2 )
+	for ( int sideCells = PDI_BALL_GRID_SIDE; sideCells >= 3; sideCells /= 2 )
 	{
 		double h = side / sideCells;
 		double filings = 0.0;
@@ -104,7 +104,7 @@ static double pdBallGrid_ChooseCell( const pdStartContext* ctx, int countA, int 
 		}
 		double cells =
 			( floor( extent.x / h ) + 1.0 ) * ( floor( extent.y / h ) + 1.0 ) * ( floor( extent.z / h ) + 1.0 );
-		if ( filings <= PD_BALL_GRID_FILINGS * pairs && 8.0 * filings <= cells * pairs )
+		if ( filings <= PDI_BALL_GRID_FILINGS * pairs && 8.0 * filings <= cells * pairs )
 		{
 			return h;
 		}
@@ -114,39 +114,39 @@ static double pdBallGrid_ChooseCell( const pdStartContext* ctx, int countA, int 
 
 // Builds the grid of the query's ball pairs in the workspace. False (the caller then tests
 // every pair) when memory runs out or the boxes are not finite.
-static bool pdBallGrid_Build( pdStartContext* ctx, int countA, int countB )
+static bool pdiBallGrid_Build( pdiStartContext* ctx, int countA, int countB )
 {
-	pdBallGrid* g = &ctx->ballGrid;
-	pdVec3 lo = pdV3( INFINITY, INFINITY, INFINITY ), hi = pdV3( -INFINITY, -INFINITY, -INFINITY );
+	pdiBallGrid* g = &ctx->ballGrid;
+	pdVec3 lo = pdiV3( INFINITY, INFINITY, INFINITY ), hi = pdiV3( -INFINITY, -INFINITY, -INFINITY );
 	for ( int i = 0; i < countA; ++i )
 	{
 		for ( int j = 0; j < countB; ++j )
 		{
 			pdVec3 l, h;
-			pdBallGrid_PairBox( ctx, i, j, &l, &h );
-			lo = pdMin3( lo, l );
-			hi = pdMax3( hi, h );
+			pdiBallGrid_PairBox( ctx, i, j, &l, &h );
+			lo = pdiMin3( lo, l );
+			hi = pdiMax3( hi, h );
 		}
 	}
-	pdVec3 extent = pdSub( hi, lo );
+	pdVec3 extent = pdiSub( hi, lo );
 	double side = fmax( extent.x, fmax( extent.y, extent.z ) );
-	if ( !pdIsFiniteVec( lo ) || !pdIsFiniteVec( hi ) || !( side > 0.0 ) )
+	if ( !pdiIsFiniteVec( lo ) || !pdiIsFiniteVec( hi ) || !( side > 0.0 ) )
 	{
 		return false;
 	}
 	g->lo = lo;
 	g->hi = hi;
-	g->cell = pdBallGrid_ChooseCell( ctx, countA, countB, extent );
+	g->cell = pdiBallGrid_ChooseCell( ctx, countA, countB, extent );
 	if ( g->cell == 0.0 )
 	{
 		return false;
 	}
-	g->size[0] = pdBallGrid_Clamp( extent.x / g->cell, PD_BALL_GRID_SIDE ) + 1;
-	g->size[1] = pdBallGrid_Clamp( extent.y / g->cell, PD_BALL_GRID_SIDE ) + 1;
-	g->size[2] = pdBallGrid_Clamp( extent.z / g->cell, PD_BALL_GRID_SIDE ) + 1;
+	g->size[0] = pdiBallGrid_Clamp( extent.x / g->cell, PDI_BALL_GRID_SIDE ) + 1;
+	g->size[1] = pdiBallGrid_Clamp( extent.y / g->cell, PDI_BALL_GRID_SIDE ) + 1;
+	g->size[2] = pdiBallGrid_Clamp( extent.z / g->cell, PDI_BALL_GRID_SIDE ) + 1;
 	int cells = g->size[0] * g->size[1] * g->size[2];
 	pdWorkspace* ws = ctx->ws;
-	if ( !pdBuffer_Reserve( &ws->ballGridStarts, (size_t)( cells + 1 ) * sizeof( int ), false ) )
+	if ( !pdiBuffer_Reserve( &ws->ballGridStarts, (size_t)( cells + 1 ) * sizeof( int ), false ) )
 	{
 		return false;
 	}
@@ -157,7 +157,7 @@ static bool pdBallGrid_Build( pdStartContext* ctx, int countA, int countB )
 	{
 		for ( int j = 0; j < countB; ++j )
 		{
-			pdBallGrid_File( g, ctx, i, j, starts, NULL );
+			pdiBallGrid_File( g, ctx, i, j, starts, NULL );
 		}
 	}
 	for ( int k = 1; k < cells; ++k )
@@ -165,7 +165,7 @@ static bool pdBallGrid_Build( pdStartContext* ctx, int countA, int countB )
 		starts[k] += starts[k - 1];
 	}
 	starts[cells] = starts[cells - 1];
-	if ( !pdBuffer_Reserve( &ws->ballGridItems, (size_t)( starts[cells] > 0 ? starts[cells] : 1 ) * sizeof( int ),
+	if ( !pdiBuffer_Reserve( &ws->ballGridItems, (size_t)( starts[cells] > 0 ? starts[cells] : 1 ) * sizeof( int ),
 							false ) )
 	{
 		return false;
@@ -174,36 +174,36 @@ static bool pdBallGrid_Build( pdStartContext* ctx, int countA, int countB )
 	{
 		for ( int j = 0; j < countB; ++j )
 		{
-			pdBallGrid_File( g, ctx, i, j, starts, ws->ballGridItems.data );
+			pdiBallGrid_File( g, ctx, i, j, starts, ws->ballGridItems.data );
 		}
 	}
 	return true;
 }
 
 // The pair test: A's ball i (its centre turned into B's frame) moved by p overlaps B's ball j.
-static bool pdBallPairOverlaps( const pdStartContext* ctx, int i, int j, pdVec3 p )
+static bool pdiBallPairOverlaps( const pdiStartContext* ctx, int i, int j, pdVec3 p )
 {
-	pdVec3 c = pdAdd( ctx->ballCentersA[i], p );
+	pdVec3 c = pdiAdd( ctx->ballCentersA[i], p );
 	double r = ctx->meshA->innerBalls[i].radius + ctx->meshB->innerBalls[j].radius;
-	return pdDistanceSq( c, ctx->meshB->innerBalls[j].center ) < r * r;
+	return pdiDistanceSq( c, ctx->meshB->innerBalls[j].center ) < r * r;
 }
 
 // Some pair of the grid's cell holding p overlaps (none when p is outside the grid's box).
-static bool pdBallGrid_AnyOverlap( const pdStartContext* ctx, pdVec3 p )
+static bool pdiBallGrid_AnyOverlap( const pdiStartContext* ctx, pdVec3 p )
 {
-	const pdBallGrid* g = &ctx->ballGrid;
+	const pdiBallGrid* g = &ctx->ballGrid;
 	// Written so that a NaN coordinate is outside too (the plain loop's tests are false for it).
 	if ( !( p.x >= g->lo.x && p.y >= g->lo.y && p.z >= g->lo.z && p.x <= g->hi.x && p.y <= g->hi.y && p.z <= g->hi.z ) )
 	{
 		return false;
 	}
-	pdBallGridCell c = pdBallGrid_CellOf( g, p );
-	int cell = pdBallGrid_Index( g, c.x, c.y, c.z );
+	pdiBallGridCell c = pdiBallGrid_CellOf( g, p );
+	int cell = pdiBallGrid_Index( g, c.x, c.y, c.z );
 	const int* starts = ctx->ws->ballGridStarts.data;
 	const int* items = ctx->ws->ballGridItems.data;
 	for ( int k = starts[cell]; k < starts[cell + 1]; ++k )
 	{
-		if ( pdBallPairOverlaps( ctx, items[k] >> 8, items[k] & 0xff, p ) )
+		if ( pdiBallPairOverlaps( ctx, items[k] >> 8, items[k] & 0xff, p ) )
 		{
 			return true;
 		}
@@ -211,7 +211,7 @@ static bool pdBallGrid_AnyOverlap( const pdStartContext* ctx, pdVec3 p )
 	return false;
 }
 
-bool pdStart_BallsOverlap( pdStartContext* ctx, const pdFrame* rel )
+bool pdiStart_BallsOverlap( pdiStartContext* ctx, const pdiFrame* rel )
 {
 	const pdMesh* meshA = ctx->meshA;
 	const pdMesh* meshB = ctx->meshB;
@@ -226,25 +226,25 @@ bool pdStart_BallsOverlap( pdStartContext* ctx, const pdFrame* rel )
 		return false;
 	}
 	ctx->ballTests += 1;
-	int countA = meshA->innerBallCount < PD_MAX_INNER_BALLS ? meshA->innerBallCount : PD_MAX_INNER_BALLS;
-	int countB = meshB->innerBallCount < PD_MAX_INNER_BALLS ? meshB->innerBallCount : PD_MAX_INNER_BALLS;
+	int countA = meshA->innerBallCount < PDI_MAX_INNER_BALLS ? meshA->innerBallCount : PDI_MAX_INNER_BALLS;
+	int countB = meshB->innerBallCount < PDI_MAX_INNER_BALLS ? meshB->innerBallCount : PDI_MAX_INNER_BALLS;
 	if ( !ctx->ballsReady )
 	{
 		// rel's rotation is the same for every x of the query.
 		for ( int i = 0; i < countA; ++i )
 		{
-			ctx->ballCentersA[i] = pdMulMV( &rel->r, meshA->innerBalls[i].center );
+			ctx->ballCentersA[i] = pdiMulMV( &rel->r, meshA->innerBalls[i].center );
 		}
 		ctx->ballsReady = true;
 	}
-	if ( ctx->ballTests == PD_BALL_GRID_AFTER )
+	if ( ctx->ballTests == PDI_BALL_GRID_AFTER )
 	{
-		ctx->ballGrid.ready = pdBallGrid_Build( ctx, countA, countB );
+		ctx->ballGrid.ready = pdiBallGrid_Build( ctx, countA, countB );
 	}
 	bool overlap = false;
 	if ( ctx->ballGrid.ready )
 	{
-		overlap = pdBallGrid_AnyOverlap( ctx, rel->p );
+		overlap = pdiBallGrid_AnyOverlap( ctx, rel->p );
 	}
 	else
 	{
@@ -252,7 +252,7 @@ bool pdStart_BallsOverlap( pdStartContext* ctx, const pdFrame* rel )
 		{
 			for ( int j = 0; j < countB && !overlap; ++j )
 			{
-				overlap = pdBallPairOverlaps( ctx, i, j, rel->p );
+				overlap = pdiBallPairOverlaps( ctx, i, j, rel->p );
 			}
 		}
 	}

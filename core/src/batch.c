@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-typedef struct pdBatchRun
+typedef struct pdiBatchRun
 {
 	const pdBatchItem* items;
 	const pdPenetrationDef* penetration; // NULL for the defaults
@@ -17,7 +17,7 @@ typedef struct pdBatchRun
 	pdDistanceResult* distanceResults; // one of the two result arrays is set
 	pdWorkspace** workspaces;
 	int workerCount;
-} pdBatchRun;
+} pdiBatchRun;
 
 pdBatchDef pdDefaultBatchDef( void )
 {
@@ -25,13 +25,13 @@ pdBatchDef pdDefaultBatchDef( void )
 	memset( &def, 0, sizeof( def ) );
 	def.workerCount = 1;
 	def.minRange = 1;
-	def.internalValue = PD_SECRET_COOKIE;
+	def.internalValue = PDI_SECRET_COOKIE;
 	return def;
 }
 
-static void pdBatchTask( int startIndex, int endIndex, int workerIndex, void* taskContext )
+static void pdiBatchTask( int startIndex, int endIndex, int workerIndex, void* taskContext )
 {
-	const pdBatchRun* run = (const pdBatchRun*)taskContext;
+	const pdiBatchRun* run = (const pdiBatchRun*)taskContext;
 	bool validWorker = workerIndex >= 0 && workerIndex < run->workerCount;
 	for ( int i = startIndex; i < endIndex; ++i )
 	{
@@ -63,9 +63,9 @@ static void pdBatchTask( int startIndex, int endIndex, int workerIndex, void* ta
 	}
 }
 
-static pdStatus pdCheckBatchDef( const pdBatchDef* def )
+static pdStatus pdiCheckBatchDef( const pdBatchDef* def )
 {
-	if ( def->internalValue != PD_SECRET_COOKIE )
+	if ( def->internalValue != PDI_SECRET_COOKIE )
 	{
 		return PD_STATUS_DEF_NOT_INITIALIZED;
 	}
@@ -79,7 +79,7 @@ static pdStatus pdCheckBatchDef( const pdBatchDef* def )
 
 // The items' statuses that concern the whole batch: a def problem fails every item alike, and a
 // worker index the task system made up fails the items it was given.
-static pdStatus pdBatchStatus( const pdBatchRun* run, int count )
+static pdStatus pdiBatchStatus( const pdiBatchRun* run, int count )
 {
 	for ( int i = 0; i < count; ++i )
 	{
@@ -97,20 +97,20 @@ static pdStatus pdBatchStatus( const pdBatchRun* run, int count )
 // Ranges of one item let the workers write neighbouring results, whose shared cache lines then
 // pass between the cores: 12-triangle box queries (40 us each) ran 1.61-1.85x faster on 2
 // threads with ranges of 1 item, 1.95x with 16.
-static int pdBatchRange( int count, const pdBatchDef* def )
+static int pdiBatchRange( int count, const pdBatchDef* def )
 {
 	int even = count / ( 8 * def->workerCount );
 	return even > def->minRange ? even : def->minRange;
 }
 
-static pdStatus pdRunBatch( pdBatchRun* run, int count, const pdBatchDef* def )
+static pdStatus pdiRunBatch( pdiBatchRun* run, int count, const pdBatchDef* def )
 {
 	pdBatchDef defaults = pdDefaultBatchDef();
 	if ( def == NULL )
 	{
 		def = &defaults;
 	}
-	pdStatus status = pdCheckBatchDef( def );
+	pdStatus status = pdiCheckBatchDef( def );
 	if ( status != PD_STATUS_OK || count == 0 )
 	{
 		return status;
@@ -119,7 +119,7 @@ static pdStatus pdRunBatch( pdBatchRun* run, int count, const pdBatchDef* def )
 	run->distance = def->distance;
 	run->workerCount = def->workerCount;
 	size_t bytes = 0;
-	run->workspaces = (pdWorkspace**)pdAllocArray( (size_t)def->workerCount, sizeof( pdWorkspace* ), &bytes );
+	run->workspaces = (pdWorkspace**)pdiAllocArray( (size_t)def->workerCount, sizeof( pdWorkspace* ), &bytes );
 	if ( run->workspaces == NULL )
 	{
 		return PD_STATUS_OUT_OF_MEMORY;
@@ -134,50 +134,50 @@ static pdStatus pdRunBatch( pdBatchRun* run, int count, const pdBatchDef* def )
 	{
 		if ( def->enqueueTask == NULL )
 		{
-			pdBatchTask( 0, count, 0, run );
+			pdiBatchTask( 0, count, 0, run );
 		}
 		else
 		{
-			void* task = def->enqueueTask( pdBatchTask, count, pdBatchRange( count, def ), run, def->userTaskContext );
+			void* task = def->enqueueTask( pdiBatchTask, count, pdiBatchRange( count, def ), run, def->userTaskContext );
 			if ( task != NULL )
 			{
 				def->finishTask( task, def->userTaskContext );
 			}
 		}
-		status = pdBatchStatus( run, count );
+		status = pdiBatchStatus( run, count );
 	}
 	for ( int w = 0; w < def->workerCount; ++w )
 	{
 		pdDestroyWorkspace( run->workspaces[w] );
 	}
-	pdFree( run->workspaces, bytes );
+	pdiFree( run->workspaces, bytes );
 	return status;
 }
 
 // The argument checks both entry points share, then the run; results: exactly one of the two.
-static pdStatus pdStartBatch( const pdBatchItem* items, int count, const pdBatchDef* def,
+static pdStatus pdiStartBatch( const pdBatchItem* items, int count, const pdBatchDef* def,
 							  pdPenetrationResult* penetrationResults, pdDistanceResult* distanceResults )
 {
 	if ( count < 0 || ( count > 0 && ( items == NULL || ( penetrationResults == NULL && distanceResults == NULL ) ) ) )
 	{
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
-	pdBatchRun run;
+	pdiBatchRun run;
 	memset( &run, 0, sizeof( run ) );
 	run.items = items;
 	run.penetrationResults = penetrationResults;
 	run.distanceResults = distanceResults;
-	return pdRunBatch( &run, count, def );
+	return pdiRunBatch( &run, count, def );
 }
 
 pdStatus pdComputePenetrationBatch( const pdBatchItem* items, int count, const pdBatchDef* def,
 									pdPenetrationResult* outResults )
 {
-	return pdStartBatch( items, count, def, outResults, NULL );
+	return pdiStartBatch( items, count, def, outResults, NULL );
 }
 
 pdStatus pdComputeDistanceBatch( const pdBatchItem* items, int count, const pdBatchDef* def,
 								 pdDistanceResult* outResults )
 {
-	return pdStartBatch( items, count, def, NULL, outResults );
+	return pdiStartBatch( items, count, def, NULL, outResults );
 }

@@ -5,7 +5,7 @@
 // Volume: an oriented box per node, fitted by principal axes (or the mesh-frame AABB when that
 // is smaller). Pair tests run in B's frame; a query computes A's relative pose once.
 // Split: object median of triangle centroids along the fitted box's longest axis, so the tree
-// is balanced (depth <= log2(n) + 1) and at most PD_BVH_LEAF_SIZE triangles sit in a leaf.
+// is balanced (depth <= log2(n) + 1) and at most PDI_BVH_LEAF_SIZE triangles sit in a leaf.
 //
 // Memory: a node is 128 bytes (15 doubles + 2 ints). Median splits stop at 4..8 triangles per
 // leaf (about 6 on average), so a tree over n triangles has about n / 3 nodes: about 44 bytes per
@@ -23,36 +23,36 @@
 struct pdMesh;
 
 /// Largest number of triangles a leaf normally holds.
-#define PD_BVH_LEAF_SIZE 8
+#define PDI_BVH_LEAF_SIZE 8
 /// Hard depth cap: deeper subtrees become one (large) leaf. Median splits never get here.
-#define PD_BVH_MAX_DEPTH 64
+#define PDI_BVH_MAX_DEPTH 64
 /// Traversal stack entries a pair query needs at most: each descent adds one entry.
-#define PD_BVH_PAIR_STACK ( 2 * PD_BVH_MAX_DEPTH + 8 )
+#define PDI_BVH_PAIR_STACK ( 2 * PDI_BVH_MAX_DEPTH + 8 )
 
-typedef struct pdBvhNode
+typedef struct pdiBvhNode
 {
-	pdMat33 axes;      ///< unit box axes (columns), mesh frame; right-handed
+	pdiMat33 axes;      ///< unit box axes (columns), mesh frame; right-handed
 	pdVec3 center;     ///< box centre, mesh frame
 	pdVec3 halfExtent; ///< half extents along the axes (>= 0), mesh units
-	int start; ///< internal: index of the right child (left child = this + 1); leaf: first entry of pdBvh.triangleOrder
+	int start; ///< internal: index of the right child (left child = this + 1); leaf: first entry of pdiBvh.triangleOrder
 	int count; ///< leaf: triangle count (> 0); internal: 0
-} pdBvhNode;
+} pdiBvhNode;
 
 /// A cone holding the outward face normals of a node's triangles: every normal n satisfies
 /// angle(n, axis) <= the half-angle, whose sine is `spread` (2 when the cone is wider than a
 /// half-space, i.e. nothing can be concluded). The translational CCD culls a whole node pair
 /// when one side's faces all point away from the motion (ccd.c).
-typedef struct pdBvhCone
+typedef struct pdiBvhCone
 {
 	pdVec3 axis; ///< unit, mesh frame
 	double spread;
-} pdBvhCone;
+} pdiBvhCone;
 
-typedef struct pdBvh
+typedef struct pdiBvh
 {
 	int nodeCount;
-	pdBvhNode* nodes;   ///< [nodeCount], depth-first order, root at 0
-	pdBvhCone* cones;   ///< [nodeCount] normal cones, same order (NULL if they could not be built)
+	pdiBvhNode* nodes;   ///< [nodeCount], depth-first order, root at 0
+	pdiBvhCone* cones;   ///< [nodeCount] normal cones, same order (NULL if they could not be built)
 	size_t nodeBytes;   ///< bytes allocated for nodes
 	int* triangleOrder; ///< [triangleCount] kept-triangle indices in leaf order
 	/// [triangleCount] in leaf order (slot k is triangle triangleOrder[k]): the vertices and
@@ -63,85 +63,85 @@ typedef struct pdBvh
 	pdVec3* leafHi;
 	/// [triangleCount] in leaf order: each triangle's plane, for the feature gathering's plane
 	/// culls, which would otherwise make a cross product and its root per triangle pair.
-	pdTrianglePlane* leafPlanes;
+	pdiTrianglePlane* leafPlanes;
 	int triangleCount;
 	int depth; ///< levels (a single leaf has depth 1)
 	size_t bytes;
-} pdBvh;
+} pdiBvh;
 
 /// Builds the tree for a mesh whose geometry is filled in. Returns PD_STATUS_OK or OUT_OF_MEMORY.
-pdStatus pdBvh_Build( pdBvh* outBvh, const struct pdMesh* mesh );
-void pdBvh_Destroy( pdBvh* bvh );
+pdStatus pdiBvh_Build( pdiBvh* outBvh, const struct pdMesh* mesh );
+void pdiBvh_Destroy( pdiBvh* bvh );
 
 // ---------------------------------------------------------------------------------------------
 // Node-pair geometry shared by the queries. Node a belongs to mesh A, node b to mesh B;
 // rel maps A's mesh frame into B's mesh frame.
 
 /// A's box expressed in b's box frame: c[i][j] = b_i . (R a_j), t = b's axes^T (R ca + p - cb).
-typedef struct pdBvhPair
+typedef struct pdiBvhPair
 {
 	double c[3][3];
 	double ac[3][3]; ///< |c| plus a small epsilon (parallel edges)
 	double t[3];
-} pdBvhPair;
+} pdiBvhPair;
 
 /// A's box (axes and centre) carried into B's mesh frame; shared by every pair with that node.
-typedef struct pdBvhMoved
+typedef struct pdiBvhMoved
 {
 	pdVec3 axis[3];
 	pdVec3 center;
-} pdBvhMoved;
+} pdiBvhMoved;
 
-static inline void pdBvh_MoveNode( const pdBvhNode* a, const pdFrame* rel, pdBvhMoved* out )
+static inline void pdiBvh_MoveNode( const pdiBvhNode* a, const pdiFrame* rel, pdiBvhMoved* out )
 {
-	out->axis[0] = pdMulMV( &rel->r, a->axes.cx );
-	out->axis[1] = pdMulMV( &rel->r, a->axes.cy );
-	out->axis[2] = pdMulMV( &rel->r, a->axes.cz );
-	out->center = pdFrameApply( rel, a->center );
+	out->axis[0] = pdiMulMV( &rel->r, a->axes.cx );
+	out->axis[1] = pdiMulMV( &rel->r, a->axes.cy );
+	out->axis[2] = pdiMulMV( &rel->r, a->axes.cz );
+	out->center = pdiFrameApply( rel, a->center );
 }
 
-static inline void pdBvh_RelateMoved( const pdBvhMoved* m, const pdBvhNode* b, pdBvhPair* out )
+static inline void pdiBvh_RelateMoved( const pdiBvhMoved* m, const pdiBvhNode* b, pdiBvhPair* out )
 {
 	pdVec3 ra0 = m->axis[0], ra1 = m->axis[1], ra2 = m->axis[2];
-	pdVec3 ca = pdSub( m->center, b->center );
+	pdVec3 ca = pdiSub( m->center, b->center );
 	const pdVec3* bx[3] = { &b->axes.cx, &b->axes.cy, &b->axes.cz };
 	for ( int i = 0; i < 3; ++i )
 	{
 		pdVec3 bi = *bx[i];
-		out->c[i][0] = pdDot( bi, ra0 );
-		out->c[i][1] = pdDot( bi, ra1 );
-		out->c[i][2] = pdDot( bi, ra2 );
+		out->c[i][0] = pdiDot( bi, ra0 );
+		out->c[i][1] = pdiDot( bi, ra1 );
+		out->c[i][2] = pdiDot( bi, ra2 );
 		out->ac[i][0] = fabs( out->c[i][0] ) + 1e-12;
 		out->ac[i][1] = fabs( out->c[i][1] ) + 1e-12;
 		out->ac[i][2] = fabs( out->c[i][2] ) + 1e-12;
-		out->t[i] = pdDot( bi, ca );
+		out->t[i] = pdiDot( bi, ca );
 	}
 }
 
-static inline void pdBvh_RelatePair( const pdBvhNode* a, const pdBvhNode* b, const pdFrame* rel, pdBvhPair* out )
+static inline void pdiBvh_RelatePair( const pdiBvhNode* a, const pdiBvhNode* b, const pdiFrame* rel, pdiBvhPair* out )
 {
-	pdBvhMoved m;
-	pdBvh_MoveNode( a, rel, &m );
-	pdBvh_RelateMoved( &m, b, out );
+	pdiBvhMoved m;
+	pdiBvh_MoveNode( a, rel, &m );
+	pdiBvh_RelateMoved( &m, b, out );
 }
 
 /// The two child pairs of a descent, (a0, b0) and (a1, b1): when B's node is the one split
 /// (a0 == a1), A's box is carried into B's frame once for both.
-static inline void pdBvh_RelateChildren( const pdBvhNode* nodesA, const pdBvhNode* nodesB, int a0, int b0, int a1,
-										 int b1, const pdFrame* rel, pdBvhPair* out0, pdBvhPair* out1 )
+static inline void pdiBvh_RelateChildren( const pdiBvhNode* nodesA, const pdiBvhNode* nodesB, int a0, int b0, int a1,
+										 int b1, const pdiFrame* rel, pdiBvhPair* out0, pdiBvhPair* out1 )
 {
-	pdBvhMoved m0;
-	pdBvh_MoveNode( nodesA + a0, rel, &m0 );
-	pdBvh_RelateMoved( &m0, nodesB + b0, out0 );
+	pdiBvhMoved m0;
+	pdiBvh_MoveNode( nodesA + a0, rel, &m0 );
+	pdiBvh_RelateMoved( &m0, nodesB + b0, out0 );
 	if ( a1 == a0 )
 	{
-		pdBvh_RelateMoved( &m0, nodesB + b1, out1 );
+		pdiBvh_RelateMoved( &m0, nodesB + b1, out1 );
 	}
 	else
 	{
-		pdBvhMoved m1;
-		pdBvh_MoveNode( nodesA + a1, rel, &m1 );
-		pdBvh_RelateMoved( &m1, nodesB + b1, out1 );
+		pdiBvhMoved m1;
+		pdiBvh_MoveNode( nodesA + a1, rel, &m1 );
+		pdiBvh_RelateMoved( &m1, nodesB + b1, out1 );
 	}
 }
 
@@ -150,7 +150,7 @@ static inline void pdBvh_RelateChildren( const pdBvhNode* nodesA, const pdBvhNod
 /// along one of the nine edge-cross axes pass too. The queries' leaf tests are exact, so this
 /// costs descents, not answers; the edge axes cost more than the descents they save (callgrind,
 /// 16 tori for 240 steps: 25.80 G instructions with all 15 axes, 24.39 G with the six).
-static inline bool pdBvh_PairOverlap( const pdBvhPair* p, const pdBvhNode* a, const pdBvhNode* b, double margin )
+static inline bool pdiBvh_PairOverlap( const pdiBvhPair* p, const pdiBvhNode* a, const pdiBvhNode* b, double margin )
 {
 	const double ha[3] = { a->halfExtent.x, a->halfExtent.y, a->halfExtent.z };
 	const double hb[3] = { b->halfExtent.x + margin, b->halfExtent.y + margin, b->halfExtent.z + margin };
@@ -178,7 +178,7 @@ static inline bool pdBvh_PairOverlap( const pdBvhPair* p, const pdBvhNode* a, co
 /// A lower bound on the distance between the two boxes: the largest gap along the six face axes
 /// and the centre line. Negative when the boxes overlap on all of them (then the value says how
 /// deeply, which orders the search among overlapping pairs); clamp at 0 for a distance.
-static inline double pdBvh_PairLowerBound( const pdBvhPair* p, const pdBvhNode* a, const pdBvhNode* b )
+static inline double pdiBvh_PairLowerBound( const pdiBvhPair* p, const pdiBvhNode* a, const pdiBvhNode* b )
 {
 	const double ha[3] = { a->halfExtent.x, a->halfExtent.y, a->halfExtent.z };
 	const double hb[3] = { b->halfExtent.x, b->halfExtent.y, b->halfExtent.z };
@@ -217,9 +217,9 @@ static inline double pdBvh_PairLowerBound( const pdBvhPair* p, const pdBvhNode* 
 /// A lower bound along one extra unit axis (B's mesh frame), typically the direction between
 /// the closest points found so far: near the answer the true separation is almost along it,
 /// where the box axes can underestimate by a factor up to sqrt(3).
-static inline double pdBvh_PairAxisGap( const pdBvhPair* p, const pdBvhNode* a, const pdBvhNode* b, pdVec3 axis )
+static inline double pdiBvh_PairAxisGap( const pdiBvhPair* p, const pdiBvhNode* a, const pdiBvhNode* b, pdVec3 axis )
 {
-	double n[3] = { pdDot( b->axes.cx, axis ), pdDot( b->axes.cy, axis ), pdDot( b->axes.cz, axis ) };
+	double n[3] = { pdiDot( b->axes.cx, axis ), pdiDot( b->axes.cy, axis ), pdiDot( b->axes.cz, axis ) };
 	const double( *c )[3] = p->c;
 	double s = p->t[0] * n[0] + p->t[1] * n[1] + p->t[2] * n[2];
 	double r = b->halfExtent.x * fabs( n[0] ) + b->halfExtent.y * fabs( n[1] ) + b->halfExtent.z * fabs( n[2] );
@@ -232,7 +232,7 @@ static inline double pdBvh_PairAxisGap( const pdBvhPair* p, const pdBvhNode* a, 
 /// A sharper lower bound for separated boxes: two rounds of alternating projections (closest
 /// point of one box to a point of the other) approach the closest pair, and the gap along the
 /// direction they give is a valid bound whatever its accuracy.
-static inline double pdBvh_PairRefinedGap( const pdBvhPair* p, const pdBvhNode* a, const pdBvhNode* b )
+static inline double pdiBvh_PairRefinedGap( const pdiBvhPair* p, const pdiBvhNode* a, const pdiBvhNode* b )
 {
 	const double ha[3] = { a->halfExtent.x, a->halfExtent.y, a->halfExtent.z };
 	const double hb[3] = { b->halfExtent.x, b->halfExtent.y, b->halfExtent.z };
@@ -276,20 +276,20 @@ static inline double pdBvh_PairRefinedGap( const pdBvhPair* p, const pdBvhNode* 
 }
 
 /// Node "size" used to decide which side of a pair to descend (the larger one).
-static inline double pdBvh_NodeSize( const pdBvhNode* n )
+static inline double pdiBvh_NodeSize( const pdiBvhNode* n )
 {
 	return n->halfExtent.x * n->halfExtent.x + n->halfExtent.y * n->halfExtent.y + n->halfExtent.z * n->halfExtent.z;
 }
 
 /// True when the pair should descend a (a is internal and b is a leaf or smaller).
-static inline bool pdBvh_DescendA( const pdBvhNode* a, const pdBvhNode* b )
+static inline bool pdiBvh_DescendA( const pdiBvhNode* a, const pdiBvhNode* b )
 {
-	return a->count == 0 && ( b->count != 0 || pdBvh_NodeSize( a ) >= pdBvh_NodeSize( b ) );
+	return a->count == 0 && ( b->count != 0 || pdiBvh_NodeSize( a ) >= pdiBvh_NodeSize( b ) );
 }
 
 /// Clips [*lo, *hi] by the linear constraint s + t * d <= 0 without ever dividing by a tiny
 /// number: ratios outside [-4, 4] are replaced by +-4 (callers use t within [0, 1]).
-static inline void pdClipLinear( double s, double d, double* lo, double* hi )
+static inline void pdiClipLinear( double s, double d, double* lo, double* hi )
 {
 	if ( d > 0.0 )
 	{
@@ -309,16 +309,16 @@ static inline void pdClipLinear( double s, double d, double* lo, double* hi )
 }
 
 /// Clips [*lo, *hi] to the times t at which |s + t d| <= r.
-static inline void pdClipSlab( double s, double d, double r, double* lo, double* hi )
+static inline void pdiClipSlab( double s, double d, double r, double* lo, double* hi )
 {
-	pdClipLinear( s - r, d, lo, hi );
-	pdClipLinear( -s - r, -d, lo, hi );
+	pdiClipLinear( s - r, d, lo, hi );
+	pdiClipLinear( -s - r, -d, lo, hi );
 }
 
 /// Earliest time in [0, tMax] at which the boxes (b inflated by margin) touch while A's box
 /// moves by t * w (w in b's box frame, w = b axes^T v). Exact for a pure translation: the boxes
 /// overlap exactly when all 15 separating-axis slabs do. Returns a value > tMax when never.
-static inline double pdBvh_PairSweep( const pdBvhPair* p, const pdBvhNode* a, const pdBvhNode* b, const double w[3],
+static inline double pdiBvh_PairSweep( const pdiBvhPair* p, const pdiBvhNode* a, const pdiBvhNode* b, const double w[3],
 									  double margin, double tMax )
 {
 	const double ha[3] = { a->halfExtent.x, a->halfExtent.y, a->halfExtent.z };
@@ -329,13 +329,13 @@ static inline double pdBvh_PairSweep( const pdBvhPair* p, const pdBvhNode* a, co
 	double lo = 0.0, hi = tMax;
 	for ( int i = 0; i < 3; ++i )
 	{
-		pdClipSlab( t[i], w[i], hb[i] + ha[0] * ac[i][0] + ha[1] * ac[i][1] + ha[2] * ac[i][2], &lo, &hi );
+		pdiClipSlab( t[i], w[i], hb[i] + ha[0] * ac[i][0] + ha[1] * ac[i][1] + ha[2] * ac[i][2], &lo, &hi );
 	}
 	for ( int j = 0; j < 3 && lo <= hi; ++j )
 	{
 		double s = t[0] * c[0][j] + t[1] * c[1][j] + t[2] * c[2][j];
 		double d = w[0] * c[0][j] + w[1] * c[1][j] + w[2] * c[2][j];
-		pdClipSlab( s, d, ha[j] + hb[0] * ac[0][j] + hb[1] * ac[1][j] + hb[2] * ac[2][j], &lo, &hi );
+		pdiClipSlab( s, d, ha[j] + hb[0] * ac[0][j] + hb[1] * ac[1][j] + hb[2] * ac[2][j], &lo, &hi );
 	}
 	for ( int i = 0; i < 3 && lo <= hi; ++i )
 	{
@@ -346,17 +346,17 @@ static inline double pdBvh_PairSweep( const pdBvhPair* p, const pdBvhNode* a, co
 			double s = t[i2] * c[i1][j] - t[i1] * c[i2][j];
 			double d = w[i2] * c[i1][j] - w[i1] * c[i2][j];
 			double r = hb[i1] * ac[i2][j] + hb[i2] * ac[i1][j] + ha[j1] * ac[i][j2] + ha[j2] * ac[i][j1];
-			pdClipSlab( s, d, r, &lo, &hi );
+			pdiClipSlab( s, d, r, &lo, &hi );
 		}
 	}
 	return lo <= hi ? lo : tMax + 1.0;
 }
 
 /// Squared distance from a point (mesh frame) to a node's box.
-static inline double pdBvh_PointDistanceSq( const pdBvhNode* n, pdVec3 point )
+static inline double pdiBvh_PointDistanceSq( const pdiBvhNode* n, pdVec3 point )
 {
-	pdVec3 d = pdSub( point, n->center );
-	double q[3] = { pdDot( d, n->axes.cx ), pdDot( d, n->axes.cy ), pdDot( d, n->axes.cz ) };
+	pdVec3 d = pdiSub( point, n->center );
+	double q[3] = { pdiDot( d, n->axes.cx ), pdiDot( d, n->axes.cy ), pdiDot( d, n->axes.cz ) };
 	double h[3] = { n->halfExtent.x, n->halfExtent.y, n->halfExtent.z };
 	double sum = 0.0;
 	for ( int i = 0; i < 3; ++i )
@@ -369,52 +369,52 @@ static inline double pdBvh_PointDistanceSq( const pdBvhNode* n, pdVec3 point )
 
 /// Largest translation component a query accepts (world units): beyond it squared distances
 /// overflow, so such a pose is rejected as PD_STATUS_INVALID_POSE instead of trapping.
-#define PD_MAX_POSITION 1e100
+#define PDI_MAX_POSITION 1e100
 
-static inline bool pdIsUsablePosition( pdVec3 p )
+static inline bool pdiIsUsablePosition( pdVec3 p )
 {
-	return fabs( p.x ) <= PD_MAX_POSITION && fabs( p.y ) <= PD_MAX_POSITION && fabs( p.z ) <= PD_MAX_POSITION;
+	return fabs( p.x ) <= PDI_MAX_POSITION && fabs( p.y ) <= PDI_MAX_POSITION && fabs( p.z ) <= PDI_MAX_POSITION;
 }
 
 /// Relative pose mapping A's mesh frame into B's mesh frame.
-static inline pdFrame pdRelativeFrame( const pdFrame* frameA, const pdFrame* frameB )
+static inline pdiFrame pdiRelativeFrame( const pdiFrame* frameA, const pdiFrame* frameB )
 {
-	pdFrame rel;
-	rel.r.cx = pdMulMTV( &frameB->r, frameA->r.cx );
-	rel.r.cy = pdMulMTV( &frameB->r, frameA->r.cy );
-	rel.r.cz = pdMulMTV( &frameB->r, frameA->r.cz );
-	rel.p = pdMulMTV( &frameB->r, pdSub( frameA->p, frameB->p ) );
+	pdiFrame rel;
+	rel.r.cx = pdiMulMTV( &frameB->r, frameA->r.cx );
+	rel.r.cy = pdiMulMTV( &frameB->r, frameA->r.cy );
+	rel.r.cz = pdiMulMTV( &frameB->r, frameA->r.cz );
+	rel.p = pdiMulMTV( &frameB->r, pdiSub( frameA->p, frameB->p ) );
 	return rel;
 }
 
 /// Axis-aligned bounds of a triangle.
-static inline void pdTriangleBox( const pdVec3 v[3], pdVec3* lo, pdVec3* hi )
+static inline void pdiTriangleBox( const pdVec3 v[3], pdVec3* lo, pdVec3* hi )
 {
-	lo->x = pdMinD( v[0].x, pdMinD( v[1].x, v[2].x ) );
-	lo->y = pdMinD( v[0].y, pdMinD( v[1].y, v[2].y ) );
-	lo->z = pdMinD( v[0].z, pdMinD( v[1].z, v[2].z ) );
-	hi->x = pdMaxD( v[0].x, pdMaxD( v[1].x, v[2].x ) );
-	hi->y = pdMaxD( v[0].y, pdMaxD( v[1].y, v[2].y ) );
-	hi->z = pdMaxD( v[0].z, pdMaxD( v[1].z, v[2].z ) );
+	lo->x = pdiMinD( v[0].x, pdiMinD( v[1].x, v[2].x ) );
+	lo->y = pdiMinD( v[0].y, pdiMinD( v[1].y, v[2].y ) );
+	lo->z = pdiMinD( v[0].z, pdiMinD( v[1].z, v[2].z ) );
+	hi->x = pdiMaxD( v[0].x, pdiMaxD( v[1].x, v[2].x ) );
+	hi->y = pdiMaxD( v[0].y, pdiMaxD( v[1].y, v[2].y ) );
+	hi->z = pdiMaxD( v[0].z, pdiMaxD( v[1].z, v[2].z ) );
 }
 
 /// Gap between the projections of two triangles on a unit axis (<= 0 when they overlap).
-static inline double pdAxisGap( pdVec3 axis, const pdVec3 a[3], const pdVec3 b[3] )
+static inline double pdiAxisGap( pdVec3 axis, const pdVec3 a[3], const pdVec3 b[3] )
 {
-	double a0 = pdDot( axis, a[0] ), a1 = pdDot( axis, a[1] ), a2 = pdDot( axis, a[2] );
-	double b0 = pdDot( axis, b[0] ), b1 = pdDot( axis, b[1] ), b2 = pdDot( axis, b[2] );
-	double aLo = pdMinD( a0, pdMinD( a1, a2 ) ), aHi = pdMaxD( a0, pdMaxD( a1, a2 ) );
-	double bLo = pdMinD( b0, pdMinD( b1, b2 ) ), bHi = pdMaxD( b0, pdMaxD( b1, b2 ) );
-	return pdMaxD( bLo - aHi, aLo - bHi );
+	double a0 = pdiDot( axis, a[0] ), a1 = pdiDot( axis, a[1] ), a2 = pdiDot( axis, a[2] );
+	double b0 = pdiDot( axis, b[0] ), b1 = pdiDot( axis, b[1] ), b2 = pdiDot( axis, b[2] );
+	double aLo = pdiMinD( a0, pdiMinD( a1, a2 ) ), aHi = pdiMaxD( a0, pdiMaxD( a1, a2 ) );
+	double bLo = pdiMinD( b0, pdiMinD( b1, b2 ) ), bHi = pdiMaxD( b0, pdiMaxD( b1, b2 ) );
+	return pdiMaxD( bLo - aHi, aLo - bHi );
 }
 
 /// Lower bound on the distance between a triangle's vertices v and the plane through p0 with
 /// unit normal n: the smallest |offset| when all three lie strictly on one side, else 0.
-static inline double pdPlaneGap( pdVec3 n, pdVec3 p0, const pdVec3 v[3] )
+static inline double pdiPlaneGap( pdVec3 n, pdVec3 p0, const pdVec3 v[3] )
 {
-	double s0 = pdDot( n, pdSub( v[0], p0 ) );
-	double s1 = pdDot( n, pdSub( v[1], p0 ) );
-	double s2 = pdDot( n, pdSub( v[2], p0 ) );
-	double lo = pdMinD( s0, pdMinD( s1, s2 ) ), hi = pdMaxD( s0, pdMaxD( s1, s2 ) );
+	double s0 = pdiDot( n, pdiSub( v[0], p0 ) );
+	double s1 = pdiDot( n, pdiSub( v[1], p0 ) );
+	double s2 = pdiDot( n, pdiSub( v[2], p0 ) );
+	double lo = pdiMinD( s0, pdiMinD( s1, s2 ) ), hi = pdiMaxD( s0, pdiMaxD( s1, s2 ) );
 	return lo > 0.0 ? lo : ( hi < 0.0 ? -hi : 0.0 );
 }

@@ -3,7 +3,7 @@
 // A keeps its rotation and moves from poseA->p to endPositionA, B is fixed. Node pairs get the
 // exact earliest time their boxes touch under the translation (separating-axis slabs swept
 // along the motion, B's box inflated by half the contact tolerance); leaf pairs get the minimal
-// directional distance of their triangles, pdTriangleTranslationToi with targetDistance =
+// directional distance of their triangles, pdiTriangleTranslationToi with targetDistance =
 // tolerance/2, so the contact configuration stops just short of touching. The traversal is
 // best-first: pending node pairs sit in a min-heap on the earliest time their boxes can touch,
 // so the pair taken next is always the one that could be hit first, and the search ends as
@@ -35,93 +35,93 @@ pdCcdDef pdDefaultCcdDef( void )
 	def.maxFeatures = 256;
 	def.maxNodeVisits = 50000000;
 	def.cullByOrientation = true;
-	def.internalValue = PD_SECRET_COOKIE;
+	def.internalValue = PDI_SECRET_COOKIE;
 	return def;
 }
 
 // True when the vertices v, moving by s * (0..1) along the unit plane normal n (s = the
 // normal component of the whole sweep), stay farther than reach from the plane through p0 on
 // one side: then the triangle never comes within reach of anything in that plane.
-static bool pdSweptPlaneClear( pdVec3 n, pdVec3 p0, const pdVec3 v[3], double s, double reach )
+static bool pdiSweptPlaneClear( pdVec3 n, pdVec3 p0, const pdVec3 v[3], double s, double reach )
 {
-	double s0 = pdDot( n, pdSub( v[0], p0 ) );
-	double s1 = pdDot( n, pdSub( v[1], p0 ) );
-	double s2 = pdDot( n, pdSub( v[2], p0 ) );
-	double lo = pdMinD( s0, pdMinD( s1, s2 ) ), hi = pdMaxD( s0, pdMaxD( s1, s2 ) );
-	return lo + pdMinD( s, 0.0 ) > reach || hi + pdMaxD( s, 0.0 ) < -reach;
+	double s0 = pdiDot( n, pdiSub( v[0], p0 ) );
+	double s1 = pdiDot( n, pdiSub( v[1], p0 ) );
+	double s2 = pdiDot( n, pdiSub( v[2], p0 ) );
+	double lo = pdiMinD( s0, pdiMinD( s1, s2 ) ), hi = pdiMaxD( s0, pdiMaxD( s1, s2 ) );
+	return lo + pdiMinD( s, 0.0 ) > reach || hi + pdiMaxD( s, 0.0 ) < -reach;
 }
 
 // True when every normal in the cone points strictly along dir (unit), with a margin well
 // above the per-triangle test's (n . v > 1e-9 |v|): all of the node's triangles would be
 // culled one by one, so the node pair is culled whole.
-static bool pdConeFacesAlong( const pdBvhCone* cone, pdVec3 dir )
+static bool pdiConeFacesAlong( const pdiBvhCone* cone, pdVec3 dir )
 {
-	return cone->spread <= 1.0 && pdDot( cone->axis, dir ) > cone->spread + 1e-6;
+	return cone->spread <= 1.0 && pdiDot( cone->axis, dir ) > cone->spread + 1e-6;
 }
 
-static void pdBoxVelocity( const pdBvhNode* b, pdVec3 v, double w[3] )
+static void pdiBoxVelocity( const pdiBvhNode* b, pdVec3 v, double w[3] )
 {
-	w[0] = pdDot( b->axes.cx, v );
-	w[1] = pdDot( b->axes.cy, v );
-	w[2] = pdDot( b->axes.cz, v );
+	w[0] = pdiDot( b->axes.cx, v );
+	w[1] = pdiDot( b->axes.cy, v );
+	w[2] = pdiDot( b->axes.cz, v );
 }
 
 pdStatus pdComputeTranslationalCcd( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endPositionA,
 									const pdMesh* meshB, const pdTransform* poseB, const pdCcdDef* def, pdWorkspace* ws,
 									pdCcdResult* outResult )
 {
-	return pdCcd_Sweep( meshA, poseA, endPositionA, meshB, poseB, def, ws, false, true, outResult );
+	return pdiCcd_Sweep( meshA, poseA, endPositionA, meshB, poseB, def, ws, false, true, outResult );
 }
 
 // One sweep from a free start: the motion and culling set-up, the heap of pending node pairs,
 // and the earliest leaf time found so far. Everything is in B's mesh frame.
-typedef struct pdSweepSearch
+typedef struct pdiSweepSearch
 {
 	const pdMesh* meshA;
 	const pdMesh* meshB;
-	pdFrame rel;             ///< A's mesh frame in B's mesh frame
+	pdiFrame rel;             ///< A's mesh frame in B's mesh frame
 	pdVec3 vB;               ///< A's whole translation
 	pdVec3 u;                ///< unit motion direction (zero without motion)
 	pdVec3 trailingA;        ///< -u carried into A's frame
 	bool cullA, cullB;       ///< per-triangle orientation culling on A's / B's side
 	double cullEps;          ///< the per-triangle culling margin, 1e-9 |vB|
-	const pdBvhCone* conesA; ///< A's normal cones when culling A, else NULL
-	const pdBvhCone* conesB; ///< B's normal cones when culling B, else NULL
+	const pdiBvhCone* conesA; ///< A's normal cones when culling A, else NULL
+	const pdiBvhCone* conesB; ///< B's normal cones when culling B, else NULL
 	double target;           ///< leaf pairs stop at this distance (half the tolerance)
 	double pad;              ///< rounding allowance of the cheap leaf-pair rejections
 	double margin;           ///< node boxes grow by this (the target distance)
 	int maxNodeVisits;
-	pdPairHeap heap; ///< pending node pairs keyed by the earliest time their boxes can touch
+	pdiPairHeap heap; ///< pending node pairs keyed by the earliest time their boxes can touch
 	int visits;      ///< node pairs visited, the start check's included
 	double best;     ///< earliest leaf time so far (1 before any)
 	bool found;      ///< some leaf pair gave best
-} pdSweepSearch;
+} pdiSweepSearch;
 
 // The set-up for a sweep of A by v (world frame). False when the heap cannot be allocated.
-static bool pdSweep_Init( pdSweepSearch* s, const pdMesh* meshA, const pdMesh* meshB, const pdPairFrames* frames,
+static bool pdiSweep_Init( pdiSweepSearch* s, const pdMesh* meshA, const pdMesh* meshB, const pdiPairFrames* frames,
 						  pdVec3 v, const pdCcdDef* def, double tolerance, pdWorkspace* ws )
 {
-	if ( !pdPairHeap_Init( &s->heap, &ws->stack ) )
+	if ( !pdiPairHeap_Init( &s->heap, &ws->stack ) )
 	{
 		return false;
 	}
 	s->meshA = meshA;
 	s->meshB = meshB;
 	s->rel = frames->rel;
-	s->vB = pdMulMTV( &frames->b.r, v );
-	double speed = pdLength( s->vB );
+	s->vB = pdiMulMTV( &frames->b.r, v );
+	double speed = pdiLength( s->vB );
 	s->cullA = def->cullByOrientation && meshA->closed && meshA->outwardWinding && speed > 0.0;
 	s->cullB = def->cullByOrientation && meshB->closed && meshB->outwardWinding && speed > 0.0;
 	s->cullEps = 1e-9 * speed;
 	// Node-level culling: B's faces turned away from the motion (along +u), A's trailing faces
 	// (along -u, carried into A's frame).
-	s->u = speed > 0.0 ? pdScale( s->vB, 1.0 / speed ) : pdV3( 0.0, 0.0, 0.0 );
-	s->trailingA = pdMulMTV( &s->rel.r, pdNeg( s->u ) );
+	s->u = speed > 0.0 ? pdiScale( s->vB, 1.0 / speed ) : pdiV3( 0.0, 0.0, 0.0 );
+	s->trailingA = pdiMulMTV( &s->rel.r, pdiNeg( s->u ) );
 	s->conesA = s->cullA ? meshA->bvh.cones : NULL;
 	s->conesB = s->cullB ? meshB->bvh.cones : NULL;
 	s->target = 0.5 * tolerance;
 	// Rounding allowance for the cheap pair rejections (they must never drop a real contact).
-	s->pad = 1e-12 * ( meshA->diagonal + meshB->diagonal + pdLength( s->rel.p ) + speed );
+	s->pad = 1e-12 * ( meshA->diagonal + meshB->diagonal + pdiLength( s->rel.p ) + speed );
 	// Boxes grow by the target distance so leaf pairs that come within it are reached.
 	s->margin = s->target;
 	s->maxNodeVisits = def->maxNodeVisits;
@@ -135,57 +135,57 @@ static bool pdSweep_Init( pdSweepSearch* s, const pdMesh* meshA, const pdMesh* m
 // motion, or all of node b's faces turn away from it, so nothing under the pair is hit first.
 // A node equal to keptA / keptB is the parent's own node carried down unchanged and is not
 // tested again (pass -1 to test both).
-static bool pdSweep_Culled( const pdSweepSearch* s, int a, int b, int keptA, int keptB )
+static bool pdiSweep_Culled( const pdiSweepSearch* s, int a, int b, int keptA, int keptB )
 {
-	return ( s->conesA != NULL && a != keptA && pdConeFacesAlong( s->conesA + a, s->trailingA ) ) ||
-		   ( s->conesB != NULL && b != keptB && pdConeFacesAlong( s->conesB + b, s->u ) );
+	return ( s->conesA != NULL && a != keptA && pdiConeFacesAlong( s->conesA + a, s->trailingA ) ) ||
+		   ( s->conesB != NULL && b != keptB && pdiConeFacesAlong( s->conesB + b, s->u ) );
 }
 
 // Queues the root pair when its boxes can touch within the sweep and orientation keeps it.
-static void pdSweep_PushRoot( pdSweepSearch* s )
+static void pdiSweep_PushRoot( pdiSweepSearch* s )
 {
-	const pdBvhNode* nodesA = s->meshA->bvh.nodes;
-	const pdBvhNode* nodesB = s->meshB->bvh.nodes;
+	const pdiBvhNode* nodesA = s->meshA->bvh.nodes;
+	const pdiBvhNode* nodesB = s->meshB->bvh.nodes;
 	double w[3];
-	pdBvhPair root;
-	pdBvh_RelatePair( nodesA, nodesB, &s->rel, &root );
-	pdBoxVelocity( nodesB, s->vB, w );
-	double t = pdBvh_PairSweep( &root, nodesA, nodesB, w, s->margin, 1.0 );
-	bool culled = pdSweep_Culled( s, 0, 0, -1, -1 );
+	pdiBvhPair root;
+	pdiBvh_RelatePair( nodesA, nodesB, &s->rel, &root );
+	pdiBoxVelocity( nodesB, s->vB, w );
+	double t = pdiBvh_PairSweep( &root, nodesA, nodesB, w, s->margin, 1.0 );
+	bool culled = pdiSweep_Culled( s, 0, 0, -1, -1 );
 	if ( t <= 1.0 && !culled )
 	{
-		pdPairHeap_Push( &s->heap, ( pdKeyedPair ){ 0, 0, t } ); // fits: an empty heap has room
+		pdiPairHeap_Push( &s->heap, ( pdiKeyedPair ){ 0, 0, t } ); // fits: an empty heap has room
 	}
 }
 
 // A's triangle va (normal nA; swept over [0, best] it fills the box loS..hiS) against a chunk of
 // B's leaf: the time of contact of every pair the cheap proofs do not rule out, keeping the
 // earliest.
-static void pdSweep_TriangleChunk( pdSweepSearch* s, const pdVec3 va[3], pdVec3 nA, pdVec3 loS, pdVec3 hiS,
-								   const pdLeafChunk* cb, double reach )
+static void pdiSweep_TriangleChunk( pdiSweepSearch* s, const pdVec3 va[3], pdVec3 nA, pdVec3 loS, pdVec3 hiS,
+								   const pdiLeafChunk* cb, double reach )
 {
 	const pdVec3* normalsB = s->meshB->faceNormals;
 	for ( int j = 0; j < cb->count; ++j )
 	{
 		int tb = cb->index[j];
-		if ( s->cullB && pdDot( normalsB[tb], s->vB ) > s->cullEps )
+		if ( s->cullB && pdiDot( normalsB[tb], s->vB ) > s->cullEps )
 		{
 			continue; // face of B turned away from the motion
 		}
 		const pdVec3* vb = cb->v[j];
 		// Cheap proofs that the pair never comes within target before best: the swept box, and
 		// both supporting planes with the vertices' linear motion.
-		if ( !pdBoxesWithin( loS, hiS, cb->lo[j], cb->hi[j], reach ) )
+		if ( !pdiBoxesWithin( loS, hiS, cb->lo[j], cb->hi[j], reach ) )
 		{
 			continue;
 		}
-		if ( pdSweptPlaneClear( normalsB[tb], vb[0], va, s->best * pdDot( normalsB[tb], s->vB ), reach ) ||
-			 pdSweptPlaneClear( nA, va[0], vb, -s->best * pdDot( nA, s->vB ), reach ) )
+		if ( pdiSweptPlaneClear( normalsB[tb], vb[0], va, s->best * pdiDot( normalsB[tb], s->vB ), reach ) ||
+			 pdiSweptPlaneClear( nA, va[0], vb, -s->best * pdiDot( nA, s->vB ), reach ) )
 		{
 			continue;
 		}
 		double t;
-		if ( pdTriangleTranslationToi( va, vb, s->vB, s->best, s->target, &t ) && ( !s->found || t < s->best ) )
+		if ( pdiTriangleTranslationToi( va, vb, s->vB, s->best, s->target, &t ) && ( !s->found || t < s->best ) )
 		{
 			s->best = t;
 			s->found = true;
@@ -194,33 +194,33 @@ static void pdSweep_TriangleChunk( pdSweepSearch* s, const pdVec3 va[3], pdVec3 
 }
 
 // Every triangle pair of the leaf pair (na, nb) that could touch before the best time.
-static void pdSweep_Leaves( pdSweepSearch* s, const pdBvhNode* na, const pdBvhNode* nb )
+static void pdiSweep_Leaves( pdiSweepSearch* s, const pdiBvhNode* na, const pdiBvhNode* nb )
 {
 	const pdMesh* meshA = s->meshA;
 	double reach = s->target + s->pad;
-	for ( int chunk = 0; chunk < nb->count; chunk += PD_BVH_LEAF_SIZE )
+	for ( int chunk = 0; chunk < nb->count; chunk += PDI_BVH_LEAF_SIZE )
 	{
-		pdLeafChunk cb;
-		pdLeafChunk_Load( s->meshB, nb, chunk, &cb );
+		pdiLeafChunk cb;
+		pdiLeafChunk_Load( s->meshB, nb, chunk, &cb );
 		for ( int i = 0; i < na->count; ++i )
 		{
 			int ta = meshA->bvh.triangleOrder[na->start + i];
-			if ( s->cullA && pdDot( pdMulMV( &s->rel.r, meshA->faceNormals[ta] ), s->vB ) < -s->cullEps )
+			if ( s->cullA && pdiDot( pdiMulMV( &s->rel.r, meshA->faceNormals[ta] ), s->vB ) < -s->cullEps )
 			{
 				continue; // trailing face of A
 			}
 			// A's triangle swept over [0, best], as a box.
 			pdVec3 va[3], loA, hiA;
-			pdMesh_MovedLeafTriangle( meshA, na->start + i, &s->rel, va, &loA, &hiA );
-			pdVec3 sweep = pdScale( s->vB, s->best );
-			pdVec3 loS = pdAdd( loA, pdMin3( sweep, pdV3( 0.0, 0.0, 0.0 ) ) );
-			pdVec3 hiS = pdAdd( hiA, pdMax3( sweep, pdV3( 0.0, 0.0, 0.0 ) ) );
-			if ( !pdBoxesWithin( loS, hiS, cb.allLo, cb.allHi, reach ) )
+			pdiMesh_MovedLeafTriangle( meshA, na->start + i, &s->rel, va, &loA, &hiA );
+			pdVec3 sweep = pdiScale( s->vB, s->best );
+			pdVec3 loS = pdiAdd( loA, pdiMin3( sweep, pdiV3( 0.0, 0.0, 0.0 ) ) );
+			pdVec3 hiS = pdiAdd( hiA, pdiMax3( sweep, pdiV3( 0.0, 0.0, 0.0 ) ) );
+			if ( !pdiBoxesWithin( loS, hiS, cb.allLo, cb.allHi, reach ) )
 			{
 				continue;
 			}
-			pdVec3 nA = pdMulMV( &s->rel.r, meshA->faceNormals[ta] );
-			pdSweep_TriangleChunk( s, va, nA, loS, hiS, &cb, reach );
+			pdVec3 nA = pdiMulMV( &s->rel.r, meshA->faceNormals[ta] );
+			pdiSweep_TriangleChunk( s, va, nA, loS, hiS, &cb, reach );
 		}
 	}
 }
@@ -228,52 +228,52 @@ static void pdSweep_Leaves( pdSweepSearch* s, const pdBvhNode* na, const pdBvhNo
 // Sweeps the boxes of both child pairs of the internal pair e and queues those that could touch
 // before the best time; a child whose faces all turn away gets no box test (nothing under it
 // can be hit first). False when the heap cannot grow.
-static bool pdSweep_PushChildren( pdSweepSearch* s, pdKeyedPair e )
+static bool pdiSweep_PushChildren( pdiSweepSearch* s, pdiKeyedPair e )
 {
-	const pdBvhNode* nodesA = s->meshA->bvh.nodes;
-	const pdBvhNode* nodesB = s->meshB->bvh.nodes;
-	pdChildPairs c = pdPairQuery_Split( nodesA + e.a, nodesB + e.b, e.a, e.b );
-	bool cull0 = pdSweep_Culled( s, c.a0, c.b0, e.a, e.b );
-	bool cull1 = pdSweep_Culled( s, c.a1, c.b1, e.a, e.b );
+	const pdiBvhNode* nodesA = s->meshA->bvh.nodes;
+	const pdiBvhNode* nodesB = s->meshB->bvh.nodes;
+	pdiChildPairs c = pdiPairQuery_Split( nodesA + e.a, nodesB + e.b, e.a, e.b );
+	bool cull0 = pdiSweep_Culled( s, c.a0, c.b0, e.a, e.b );
+	bool cull1 = pdiSweep_Culled( s, c.a1, c.b1, e.a, e.b );
 	if ( cull0 && cull1 )
 	{
 		return true;
 	}
-	pdBvhPair p0, p1;
+	pdiBvhPair p0, p1;
 	double w0[3], w1[3];
-	const pdBvhNode* nb0 = nodesB + c.b0;
-	const pdBvhNode* nb1 = nodesB + c.b1;
-	pdBvh_RelateChildren( nodesA, nodesB, c.a0, c.b0, c.a1, c.b1, &s->rel, &p0, &p1 );
-	pdBoxVelocity( nb0, s->vB, w0 );
-	pdBoxVelocity( nb1, s->vB, w1 );
-	double t0 = cull0 ? INFINITY : pdBvh_PairSweep( &p0, nodesA + c.a0, nb0, w0, s->margin, s->best );
-	double t1 = cull1 ? INFINITY : pdBvh_PairSweep( &p1, nodesA + c.a1, nb1, w1, s->margin, s->best );
+	const pdiBvhNode* nb0 = nodesB + c.b0;
+	const pdiBvhNode* nb1 = nodesB + c.b1;
+	pdiBvh_RelateChildren( nodesA, nodesB, c.a0, c.b0, c.a1, c.b1, &s->rel, &p0, &p1 );
+	pdiBoxVelocity( nb0, s->vB, w0 );
+	pdiBoxVelocity( nb1, s->vB, w1 );
+	double t0 = cull0 ? INFINITY : pdiBvh_PairSweep( &p0, nodesA + c.a0, nb0, w0, s->margin, s->best );
+	double t1 = cull1 ? INFINITY : pdiBvh_PairSweep( &p1, nodesA + c.a1, nb1, w1, s->margin, s->best );
 	// Pairs that cannot beat the best are dropped here.
 	bool keep0 = !cull0 && t0 <= s->best && !( s->found && t0 >= s->best );
 	bool keep1 = !cull1 && t1 <= s->best && !( s->found && t1 >= s->best );
-	if ( ( keep0 || keep1 ) && !pdPairHeap_Grow( &s->heap ) )
+	if ( ( keep0 || keep1 ) && !pdiPairHeap_Grow( &s->heap ) )
 	{
 		return false;
 	}
 	if ( keep0 )
 	{
-		pdPairHeap_Push( &s->heap, ( pdKeyedPair ){ c.a0, c.b0, t0 } );
+		pdiPairHeap_Push( &s->heap, ( pdiKeyedPair ){ c.a0, c.b0, t0 } );
 	}
 	if ( keep1 )
 	{
-		pdPairHeap_Push( &s->heap, ( pdKeyedPair ){ c.a1, c.b1, t1 } );
+		pdiPairHeap_Push( &s->heap, ( pdiKeyedPair ){ c.a1, c.b1, t1 } );
 	}
 	return true;
 }
 
 // Best-first descent until no pending pair can beat the best time. PD_STATUS_OK,
 // PD_STATUS_TRAVERSAL_LIMIT (the pending pairs stay in the heap) or PD_STATUS_OUT_OF_MEMORY.
-static pdStatus pdSweep_Traverse( pdSweepSearch* s )
+static pdStatus pdiSweep_Traverse( pdiSweepSearch* s )
 {
 	while ( s->heap.count > 0 )
 	{
 		// Every pending pair touches no earlier than the first: none can beat the best.
-		double first = pdPairHeap_Top( &s->heap )->key;
+		double first = pdiPairHeap_Top( &s->heap )->key;
 		if ( first > s->best || ( s->found && first >= s->best ) )
 		{
 			s->heap.count = 0;
@@ -283,20 +283,20 @@ static pdStatus pdSweep_Traverse( pdSweepSearch* s )
 		{
 			return PD_STATUS_TRAVERSAL_LIMIT;
 		}
-		pdKeyedPair e = pdPairHeap_Pop( &s->heap );
+		pdiKeyedPair e = pdiPairHeap_Pop( &s->heap );
 		++s->visits;
-		const pdBvhNode* na = s->meshA->bvh.nodes + e.a;
-		const pdBvhNode* nb = s->meshB->bvh.nodes + e.b;
+		const pdiBvhNode* na = s->meshA->bvh.nodes + e.a;
+		const pdiBvhNode* nb = s->meshB->bvh.nodes + e.b;
 		if ( na->count > 0 && nb->count > 0 )
 		{
-			pdSweep_Leaves( s, na, nb );
+			pdiSweep_Leaves( s, na, nb );
 			if ( s->found && s->best <= 0.0 )
 			{
 				break;
 			}
 			continue;
 		}
-		if ( !pdSweep_PushChildren( s, e ) )
+		if ( !pdiSweep_PushChildren( s, e ) )
 		{
 			return PD_STATUS_OUT_OF_MEMORY;
 		}
@@ -305,21 +305,21 @@ static pdStatus pdSweep_Traverse( pdSweepSearch* s )
 }
 
 // Where a query stands after the start check and after the sweep.
-typedef struct pdSweepOutcome
+typedef struct pdiSweepOutcome
 {
 	pdStatus status; ///< PD_STATUS_OK, or PD_STATUS_TRAVERSAL_LIMIT from the start check or the sweep
 	int visits;      ///< node pairs visited, the start check's included
 	bool hit;
 	double toc; ///< time of contact in [0, 1] (1 without a hit)
-} pdSweepOutcome;
+} pdiSweepOutcome;
 
 // Runs the sweep set up in s from a start the static check found free, updating io.
 // PD_STATUS_OUT_OF_MEMORY when the heap cannot grow, else PD_STATUS_OK.
-static pdStatus pdSweep_Run( pdSweepSearch* s, pdSweepOutcome* io )
+static pdStatus pdiSweep_Run( pdiSweepSearch* s, pdiSweepOutcome* io )
 {
 	s->visits = io->visits;
-	pdSweep_PushRoot( s );
-	pdStatus status = pdSweep_Traverse( s );
+	pdiSweep_PushRoot( s );
+	pdStatus status = pdiSweep_Traverse( s );
 	if ( status == PD_STATUS_OUT_OF_MEMORY )
 	{
 		return status;
@@ -332,7 +332,7 @@ static pdStatus pdSweep_Run( pdSweepSearch* s, pdSweepOutcome* io )
 	if ( io->status == PD_STATUS_TRAVERSAL_LIMIT && s->heap.count > 0 )
 	{
 		// Conservative: the earliest time anything pending could touch (the heap's first).
-		s->best = fmin( s->best, pdPairHeap_Top( &s->heap )->key );
+		s->best = fmin( s->best, pdiPairHeap_Top( &s->heap )->key );
 		s->found = true;
 	}
 	if ( s->found )
@@ -345,22 +345,22 @@ static pdStatus pdSweep_Run( pdSweepSearch* s, pdSweepOutcome* io )
 
 // The argument checks of a sweep: the def's ranges, the meshes, the workspace, both poses and
 // the end position. On PD_STATUS_OK outFrames holds the frames.
-static pdStatus pdCcd_Check( const pdCcdDef* def, const pdMesh* meshA, const pdTransform* poseA, pdVec3 endPositionA,
+static pdStatus pdiCcd_Check( const pdCcdDef* def, const pdMesh* meshA, const pdTransform* poseA, pdVec3 endPositionA,
 							 const pdMesh* meshB, const pdTransform* poseB, const pdWorkspace* ws,
-							 pdPairFrames* outFrames )
+							 pdiPairFrames* outFrames )
 {
-	pdStatus defStatus = pdPairQuery_DefStatus( def->internalValue );
+	pdStatus defStatus = pdiPairQuery_DefStatus( def->internalValue );
 	if ( defStatus == PD_STATUS_OK && ( def->maxFeatures < 0 || def->maxNodeVisits <= 0 ||
 										isnan( def->contactTolerance ) || isinf( def->contactTolerance ) ) )
 	{
 		defStatus = PD_STATUS_INVALID_DEF;
 	}
-	pdStatus status = pdPairQuery_Check( defStatus, meshA, poseA, meshB, poseB, ws, outFrames );
-	if ( status == PD_STATUS_OK && ( !pdIsFiniteVec( endPositionA ) || !pdIsUsablePosition( endPositionA ) ) )
+	pdStatus status = pdiPairQuery_Check( defStatus, meshA, poseA, meshB, poseB, ws, outFrames );
+	if ( status == PD_STATUS_OK && ( !pdiIsFiniteVec( endPositionA ) || !pdiIsUsablePosition( endPositionA ) ) )
 	{
 		status = PD_STATUS_INVALID_POSE;
 	}
-	if ( status == PD_STATUS_OK && !pdPairQuery_HasTrees( meshA, meshB ) )
+	if ( status == PD_STATUS_OK && !pdiPairQuery_HasTrees( meshA, meshB ) )
 	{
 		status = PD_STATUS_OUT_OF_MEMORY;
 	}
@@ -369,7 +369,7 @@ static pdStatus pdCcd_Check( const pdCcdDef* def, const pdMesh* meshA, const pdT
 
 // Adds to outResult the contact features at its contact position (A translated there). Returns
 // their status; a negative one has cleared the result.
-static pdStatus pdCcd_GatherFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+static pdStatus pdiCcd_GatherFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 									  const pdTransform* poseB, int maxFeatures, double tolerance, pdVec3 v,
 									  pdWorkspace* ws, pdCcdResult* outResult )
 {
@@ -391,7 +391,7 @@ static pdStatus pdCcd_GatherFeatures( const pdMesh* meshA, const pdTransform* po
 	return fs;
 }
 
-pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endPositionA, const pdMesh* meshB,
+pdStatus pdiCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endPositionA, const pdMesh* meshB,
 					  const pdTransform* poseB, const pdCcdDef* def, pdWorkspace* ws, bool startKnownFree,
 					  bool gatherFeatures, pdCcdResult* outResult )
 {
@@ -405,8 +405,8 @@ pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endP
 	{
 		def = &defaults;
 	}
-	pdPairFrames frames;
-	pdStatus status = pdCcd_Check( def, meshA, poseA, endPositionA, meshB, poseB, ws, &frames );
+	pdiPairFrames frames;
+	pdStatus status = pdiCcd_Check( def, meshA, poseA, endPositionA, meshB, poseB, ws, &frames );
 	if ( status != PD_STATUS_OK )
 	{
 		outResult->status = status;
@@ -415,7 +415,7 @@ pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endP
 
 	double tolerance =
 		def->contactTolerance > 0.0 ? def->contactTolerance : 1e-4 * fmin( meshA->diagonal, meshB->diagonal );
-	pdVec3 v = pdSub( endPositionA, poseA->p );
+	pdVec3 v = pdiSub( endPositionA, poseA->p );
 
 	// A start that already intersects (or contains): time of contact 0.
 	pdCollideResult start;
@@ -431,7 +431,7 @@ pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endP
 			return status;
 		}
 	}
-	pdSweepOutcome sweep = {
+	pdiSweepOutcome sweep = {
 		.status = status == PD_STATUS_TRAVERSAL_LIMIT ? status : PD_STATUS_OK,
 		.visits = start.nodeVisits,
 		.hit = false,
@@ -445,9 +445,9 @@ pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endP
 	}
 	else
 	{
-		pdSweepSearch s;
-		if ( !pdSweep_Init( &s, meshA, meshB, &frames, v, def, tolerance, ws ) ||
-			 pdSweep_Run( &s, &sweep ) != PD_STATUS_OK )
+		pdiSweepSearch s;
+		if ( !pdiSweep_Init( &s, meshA, meshB, &frames, v, def, tolerance, ws ) ||
+			 pdiSweep_Run( &s, &sweep ) != PD_STATUS_OK )
 		{
 			outResult->status = PD_STATUS_OUT_OF_MEMORY;
 			return outResult->status;
@@ -456,12 +456,12 @@ pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endP
 
 	outResult->hit = sweep.hit;
 	outResult->toc = sweep.toc;
-	outResult->contactPosition = sweep.hit ? pdMulAdd( poseA->p, sweep.toc, v ) : endPositionA;
+	outResult->contactPosition = sweep.hit ? pdiMulAdd( poseA->p, sweep.toc, v ) : endPositionA;
 	outResult->nodeVisits = sweep.visits;
 	status = sweep.status;
 	if ( sweep.hit && gatherFeatures )
 	{
-		pdStatus fs = pdCcd_GatherFeatures( meshA, poseA, meshB, poseB, def->maxFeatures, tolerance, v, ws, outResult );
+		pdStatus fs = pdiCcd_GatherFeatures( meshA, poseA, meshB, poseB, def->maxFeatures, tolerance, v, ws, outResult );
 		// An error replaces everything; otherwise a traversal cap outranks a feature cap.
 		status = fs < 0 || status == PD_STATUS_OK ? fs : status;
 	}

@@ -10,6 +10,6 @@
 /// the static check of the start (the caller proved it free with the same containment rule, so
 /// startColliding stays false), and gatherFeatures false leaves the features empty (the caller
 /// gathers them only for a contact it keeps).
-pdStatus pdCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endPositionA, const pdMesh* meshB,
+pdStatus pdiCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endPositionA, const pdMesh* meshB,
 					  const pdTransform* poseB, const pdCcdDef* def, pdWorkspace* ws, bool startKnownFree,
 					  bool gatherFeatures, pdCcdResult* outResult );

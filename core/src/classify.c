@@ -7,32 +7,32 @@
 
 #include "proximity.h"
 
-pdStartGap pdQuery_ClassifyGathering( pdPdQuery* q, pdVec3 x, double* outGap, bool* outGathered )
+pdiStartGap pdiQuery_ClassifyGathering( pdiPdQuery* q, pdVec3 x, double* outGap, bool* outGathered )
 {
 	*outGathered = false;
 	int count = 0;
 	const pdContactFeature* features = NULL;
-	pdStartGap verdict =
-		pdStart_FreeGapGathering( &q->sc, x, pdNeg( x ), PD_MAX_PD_FEATURES, outGap, &count, &features );
-	if ( verdict == PD_START_GAP_FREE && *outGap <= q->tol )
+	pdiStartGap verdict =
+		pdiStart_FreeGapGathering( &q->sc, x, pdiNeg( x ), PDI_MAX_PD_FEATURES, outGap, &count, &features );
+	if ( verdict == PDI_START_GAP_FREE && *outGap <= q->tol )
 	{
-		pdQuery_StoreFeatures( q, 1 - q->current, features, count );
+		pdiQuery_StoreFeatures( q, 1 - q->current, features, count );
 		*outGathered = true;
 	}
 	return verdict;
 }
 
-bool pdQuery_FreeGapGathering( pdPdQuery* q, pdVec3 x, double* outGap, bool* outGathered )
+bool pdiQuery_FreeGapGathering( pdiPdQuery* q, pdVec3 x, double* outGap, bool* outGathered )
 {
-	pdStartGap verdict = pdQuery_ClassifyGathering( q, x, outGap, outGathered );
-	if ( verdict == PD_START_GAP_UNKNOWN )
+	pdiStartGap verdict = pdiQuery_ClassifyGathering( q, x, outGap, outGathered );
+	if ( verdict == PDI_START_GAP_UNKNOWN )
 	{
-		return pdStart_FreeGap( &q->sc, x, q->tol, outGap );
+		return pdiStart_FreeGap( &q->sc, x, q->tol, outGap );
 	}
-	return verdict == PD_START_GAP_FREE;
+	return verdict == PDI_START_GAP_FREE;
 }
 
-pdStatus pdQuery_ApartByTolerance( pdPdQuery* q, const pdTransform* poseA, const pdTransform* poseB,
+pdStatus pdiQuery_ApartByTolerance( pdiPdQuery* q, const pdTransform* poseA, const pdTransform* poseB,
 								   bool checkContainment, bool* outApart )
 {
 	pdContactFeatureDef def = pdDefaultContactFeatureDef();
@@ -48,7 +48,7 @@ pdStatus pdQuery_ApartByTolerance( pdPdQuery* q, const pdTransform* poseA, const
 	return status;
 }
 
-pdStatus pdQuery_Collide( pdPdQuery* q, const pdTransform* poseA, const pdTransform* poseB, bool reportPairs,
+pdStatus pdiQuery_Collide( pdiPdQuery* q, const pdTransform* poseA, const pdTransform* poseB, bool reportPairs,
 						  pdCollideResult* outCollide )
 {
 	pdCollideDef collideDef = pdDefaultCollideDef();
@@ -60,7 +60,7 @@ pdStatus pdQuery_Collide( pdPdQuery* q, const pdTransform* poseA, const pdTransf
 	return status;
 }
 
-pdStatus pdQuery_ClassifyPair( pdPdQuery* q, const pdTransform* poseA, const pdTransform* poseB,
+pdStatus pdiQuery_ClassifyPair( pdiPdQuery* q, const pdTransform* poseA, const pdTransform* poseB,
 							   pdPenetrationCache* ioCache, bool reportPairs, pdCollideResult* outCollide,
 							   pdPenetrationResult* out, bool* outClassified )
 {
@@ -75,7 +75,7 @@ pdStatus pdQuery_ClassifyPair( pdPdQuery* q, const pdTransform* poseA, const pdT
 	if ( ioCache != NULL && ioCache->lastSeparated )
 	{
 		bool apart = false;
-		pdStatus status = pdQuery_ApartByTolerance( q, poseA, poseB, q->sc.containment, &apart );
+		pdStatus status = pdiQuery_ApartByTolerance( q, poseA, poseB, q->sc.containment, &apart );
 		if ( status < 0 )
 		{
 			return status;
@@ -90,7 +90,7 @@ pdStatus pdQuery_ClassifyPair( pdPdQuery* q, const pdTransform* poseA, const pdT
 	}
 
 	// Colliding at all?
-	pdStatus status = pdQuery_Collide( q, poseA, poseB, reportPairs, outCollide );
+	pdStatus status = pdiQuery_Collide( q, poseA, poseB, reportPairs, outCollide );
 	if ( status < 0 || outCollide->colliding )
 	{
 		return status;
@@ -98,7 +98,7 @@ pdStatus pdQuery_ClassifyPair( pdPdQuery* q, const pdTransform* poseA, const pdT
 	// Touching or apart: a pair within the tolerance is touching (the same proof as above,
 	// which decides exactly what a distance query bounded by the tolerance would).
 	bool apart = false;
-	status = pdQuery_ApartByTolerance( q, poseA, poseB, false, &apart );
+	status = pdiQuery_ApartByTolerance( q, poseA, poseB, false, &apart );
 	if ( status < 0 )
 	{
 		return status;

@@ -13,16 +13,16 @@
 // Maximally clear configurations
 
 // Index of grid cell (i, j, k) in a field of n[0] x n[1] x n[2] cells, x fastest.
-static inline size_t pdCellIndex( const int n[3], int i, int j, int k )
+static inline size_t pdiCellIndex( const int n[3], int i, int j, int k )
 {
 	return ( (size_t)k * n[1] + (size_t)j ) * n[0] + (size_t)i;
 }
 
 // True when interior cell (i, j, k) holds a local maximum of the field over its 26 neighbours.
 // Ties go to the first cell in scan order, so plateaus give one point.
-static bool pdIsLocalMaximum( const double* field, const int n[3], int i, int j, int k )
+static bool pdiIsLocalMaximum( const double* field, const int n[3], int i, int j, int k )
 {
-	double d = field[pdCellIndex( n, i, j, k )];
+	double d = field[pdiCellIndex( n, i, j, k )];
 	for ( int dk = -1; dk <= 1; ++dk )
 	{
 		for ( int dj = -1; dj <= 1; ++dj )
@@ -33,7 +33,7 @@ static bool pdIsLocalMaximum( const double* field, const int n[3], int i, int j,
 				{
 					continue;
 				}
-				double e = field[pdCellIndex( n, i + di, j + dj, k + dk )];
+				double e = field[pdiCellIndex( n, i + di, j + dj, k + dk )];
 				bool earlier = ( dk < 0 ) || ( dk == 0 && dj < 0 ) || ( dk == 0 && dj == 0 && di < 0 );
 				if ( e > d || ( e == d && earlier ) )
 				{
@@ -46,12 +46,12 @@ static bool pdIsLocalMaximum( const double* field, const int n[3], int i, int j,
 }
 
 // Inserts point p of clearance d into the list of the largest clearances (sorted, largest
-// first, at most PD_MAX_CLEARANCE_POINTS).
-static void pdKeepLargestClearance( pdVec3* points, double* radii, int* ioCount, pdVec3 p, double d )
+// first, at most PDI_MAX_CLEARANCE_POINTS).
+static void pdiKeepLargestClearance( pdVec3* points, double* radii, int* ioCount, pdVec3 p, double d )
 {
 	int count = *ioCount;
-	int slot = count < PD_MAX_CLEARANCE_POINTS ? count : PD_MAX_CLEARANCE_POINTS - 1;
-	if ( count == PD_MAX_CLEARANCE_POINTS && radii[slot] >= d )
+	int slot = count < PDI_MAX_CLEARANCE_POINTS ? count : PDI_MAX_CLEARANCE_POINTS - 1;
+	if ( count == PDI_MAX_CLEARANCE_POINTS && radii[slot] >= d )
 	{
 		return;
 	}
@@ -63,13 +63,13 @@ static void pdKeepLargestClearance( pdVec3* points, double* radii, int* ioCount,
 	}
 	points[slot] = p;
 	radii[slot] = d;
-	if ( count < PD_MAX_CLEARANCE_POINTS )
+	if ( count < PDI_MAX_CLEARANCE_POINTS )
 	{
 		*ioCount = count + 1;
 	}
 }
 
-pdStatus pdComputeClearancePoints( pdMesh* mesh, int gridResolution )
+pdStatus pdiComputeClearancePoints( pdMesh* mesh, int gridResolution )
 {
 	mesh->clearanceCount = 0;
 	mesh->clearancePoints = NULL;
@@ -82,7 +82,7 @@ pdStatus pdComputeClearancePoints( pdMesh* mesh, int gridResolution )
 	{
 		gridResolution = 128;
 	}
-	pdVec3 extent = pdSub( mesh->boundsMax, mesh->boundsMin );
+	pdVec3 extent = pdiSub( mesh->boundsMax, mesh->boundsMin );
 	double longest = fmax( extent.x, fmax( extent.y, extent.z ) );
 	if ( !( longest > 0.0 ) )
 	{
@@ -92,7 +92,7 @@ pdStatus pdComputeClearancePoints( pdMesh* mesh, int gridResolution )
 	int n[3];
 	for ( int axis = 0; axis < 3; ++axis )
 	{
-		double e = pdComponent( extent, axis );
+		double e = pdiComponent( extent, axis );
 		int c = (int)ceil( e / cell - 1e-9 );
 		n[axis] = c < 1 ? 1 : ( c > gridResolution ? gridResolution : c );
 	}
@@ -103,40 +103,40 @@ pdStatus pdComputeClearancePoints( pdMesh* mesh, int gridResolution )
 	}
 
 	size_t cells = (size_t)n[0] * n[1] * n[2];
-	double* field = pdAlloc( cells * sizeof( double ) );
+	double* field = pdiAlloc( cells * sizeof( double ) );
 	pdWorkspace* ws = pdCreateWorkspace();
 	if ( field == NULL || ws == NULL )
 	{
-		pdFree( field, cells * sizeof( double ) );
+		pdiFree( field, cells * sizeof( double ) );
 		pdDestroyWorkspace( ws );
 		return PD_STATUS_OUT_OF_MEMORY;
 	}
-	pdVec3 origin = pdMulAdd( mesh->boundsMin, 0.5, pdSub( extent, pdV3( n[0] * cell, n[1] * cell, n[2] * cell ) ) );
+	pdVec3 origin = pdiMulAdd( mesh->boundsMin, 0.5, pdiSub( extent, pdiV3( n[0] * cell, n[1] * cell, n[2] * cell ) ) );
 	for ( int k = 0; k < n[2]; ++k )
 	{
 		for ( int j = 0; j < n[1]; ++j )
 		{
 			for ( int i = 0; i < n[0]; ++i )
 			{
-				pdVec3 p = pdAdd( origin, pdV3( ( i + 0.5 ) * cell, ( j + 0.5 ) * cell, ( k + 0.5 ) * cell ) );
+				pdVec3 p = pdiAdd( origin, pdiV3( ( i + 0.5 ) * cell, ( j + 0.5 ) * cell, ( k + 0.5 ) * cell ) );
 				double d = -1.0;
 				bool interior = i > 0 && j > 0 && k > 0 && i < n[0] - 1 && j < n[1] - 1 && k < n[2] - 1;
 				if ( interior )
 				{
-					d = pdMesh_PointDistance( mesh, p, INFINITY, ws );
+					d = pdiMesh_PointDistance( mesh, p, INFINITY, ws );
 					// Inside a solid is not free space (polygon soups cannot tell: keep them).
-					if ( mesh->closed && pdMesh_ContainsPoint( mesh, p, ws ) )
+					if ( mesh->closed && pdiMesh_ContainsPoint( mesh, p, ws ) )
 					{
 						d = -1.0;
 					}
 				}
-				field[pdCellIndex( n, i, j, k )] = d;
+				field[pdiCellIndex( n, i, j, k )] = d;
 			}
 		}
 	}
 
-	pdVec3 points[PD_MAX_CLEARANCE_POINTS];
-	double radii[PD_MAX_CLEARANCE_POINTS];
+	pdVec3 points[PDI_MAX_CLEARANCE_POINTS];
+	double radii[PDI_MAX_CLEARANCE_POINTS];
 	int count = 0;
 	for ( int k = 1; k < n[2] - 1; ++k )
 	{
@@ -144,34 +144,34 @@ pdStatus pdComputeClearancePoints( pdMesh* mesh, int gridResolution )
 		{
 			for ( int i = 1; i < n[0] - 1; ++i )
 			{
-				double d = field[pdCellIndex( n, i, j, k )];
+				double d = field[pdiCellIndex( n, i, j, k )];
 				// Meaningful clearance only: more than a cell of free space around the point.
 				if ( !( d > cell ) )
 				{
 					continue;
 				}
-				if ( !pdIsLocalMaximum( field, n, i, j, k ) )
+				if ( !pdiIsLocalMaximum( field, n, i, j, k ) )
 				{
 					continue;
 				}
-				pdVec3 p = pdAdd( origin, pdV3( ( i + 0.5 ) * cell, ( j + 0.5 ) * cell, ( k + 0.5 ) * cell ) );
-				pdKeepLargestClearance( points, radii, &count, p, d );
+				pdVec3 p = pdiAdd( origin, pdiV3( ( i + 0.5 ) * cell, ( j + 0.5 ) * cell, ( k + 0.5 ) * cell ) );
+				pdiKeepLargestClearance( points, radii, &count, p, d );
 			}
 		}
 	}
-	pdFree( field, cells * sizeof( double ) );
+	pdiFree( field, cells * sizeof( double ) );
 	pdDestroyWorkspace( ws );
 
 	if ( count == 0 )
 	{
 		return PD_STATUS_OK;
 	}
-	mesh->clearancePoints = pdAlloc( (size_t)count * sizeof( pdVec3 ) );
-	mesh->clearanceRadii = pdAlloc( (size_t)count * sizeof( double ) );
+	mesh->clearancePoints = pdiAlloc( (size_t)count * sizeof( pdVec3 ) );
+	mesh->clearanceRadii = pdiAlloc( (size_t)count * sizeof( double ) );
 	if ( mesh->clearancePoints == NULL || mesh->clearanceRadii == NULL )
 	{
-		pdFree( mesh->clearancePoints, (size_t)count * sizeof( pdVec3 ) );
-		pdFree( mesh->clearanceRadii, (size_t)count * sizeof( double ) );
+		pdiFree( mesh->clearancePoints, (size_t)count * sizeof( pdVec3 ) );
+		pdiFree( mesh->clearanceRadii, (size_t)count * sizeof( double ) );
 		mesh->clearancePoints = NULL;
 		mesh->clearanceRadii = NULL;
 		return PD_STATUS_OUT_OF_MEMORY;
@@ -182,15 +182,15 @@ pdStatus pdComputeClearancePoints( pdMesh* mesh, int gridResolution )
 	return PD_STATUS_OK;
 }
 
-void pdFreeClearancePoints( pdMesh* mesh )
+void pdiFreeClearancePoints( pdMesh* mesh )
 {
 	if ( mesh->clearancePoints != NULL )
 	{
-		pdFree( mesh->clearancePoints, (size_t)mesh->clearanceCount * sizeof( pdVec3 ) );
+		pdiFree( mesh->clearancePoints, (size_t)mesh->clearanceCount * sizeof( pdVec3 ) );
 	}
 	if ( mesh->clearanceRadii != NULL )
 	{
-		pdFree( mesh->clearanceRadii, (size_t)mesh->clearanceCount * sizeof( double ) );
+		pdiFree( mesh->clearanceRadii, (size_t)mesh->clearanceCount * sizeof( double ) );
 	}
 	mesh->clearancePoints = NULL;
 	mesh->clearanceRadii = NULL;
@@ -206,9 +206,9 @@ void pdFreeClearancePoints( pdMesh* mesh )
 // Tessellated curved surfaces bulge a little into the exact tangent ball, so a ball counts as
 // empty when the surface keeps 95% of its radius from its centre; the caller certifies the
 // radius it keeps by measuring that distance.
-static double pdEmptyTangentBall( const pdMesh* mesh, pdVec3 p, pdVec3 inward, double cap, pdWorkspace* ws )
+static double pdiEmptyTangentBall( const pdMesh* mesh, pdVec3 p, pdVec3 inward, double cap, pdWorkspace* ws )
 {
-	if ( pdMesh_PointDistance( mesh, pdMulAdd( p, cap, inward ), INFINITY, ws ) >= 0.95 * cap )
+	if ( pdiMesh_PointDistance( mesh, pdiMulAdd( p, cap, inward ), INFINITY, ws ) >= 0.95 * cap )
 	{
 		return cap;
 	}
@@ -216,7 +216,7 @@ static double pdEmptyTangentBall( const pdMesh* mesh, pdVec3 p, pdVec3 inward, d
 	for ( int k = 0; k < 14; ++k )
 	{
 		double mid = 0.5 * ( lo + hi );
-		if ( pdMesh_PointDistance( mesh, pdMulAdd( p, mid, inward ), INFINITY, ws ) >= 0.95 * mid )
+		if ( pdiMesh_PointDistance( mesh, pdiMulAdd( p, mid, inward ), INFINITY, ws ) >= 0.95 * mid )
 		{
 			lo = mid;
 		}
@@ -228,7 +228,7 @@ static double pdEmptyTangentBall( const pdMesh* mesh, pdVec3 p, pdVec3 inward, d
 	return lo;
 }
 
-pdStatus pdComputeInnerBalls( pdMesh* mesh )
+pdStatus pdiComputeInnerBalls( pdMesh* mesh )
 {
 	mesh->innerBallCount = 0;
 	mesh->innerBalls = NULL;
@@ -241,53 +241,53 @@ pdStatus pdComputeInnerBalls( pdMesh* mesh )
 	{
 		return PD_STATUS_OUT_OF_MEMORY;
 	}
-	pdBall balls[PD_MAX_INNER_BALLS];
+	pdiBall balls[PDI_MAX_INNER_BALLS];
 	int count = 0;
 	double scale = mesh->diagonal;
 	double probe = 1e-3 * scale;
-	int samples = mesh->triangleCount < PD_INNER_BALL_SAMPLES ? mesh->triangleCount : PD_INNER_BALL_SAMPLES;
+	int samples = mesh->triangleCount < PDI_INNER_BALL_SAMPLES ? mesh->triangleCount : PDI_INNER_BALL_SAMPLES;
 	for ( int s = 0; s < samples; ++s )
 	{
 		int t = (int)( ( (long long)s * mesh->triangleCount ) / samples );
 		pdVec3 v[3];
-		pdMesh_TriangleVertices( mesh, t, v );
-		pdVec3 n = pdCross( pdSub( v[1], v[0] ), pdSub( v[2], v[0] ) );
-		double twiceArea = pdLength( n );
+		pdiMesh_TriangleVertices( mesh, t, v );
+		pdVec3 n = pdiCross( pdiSub( v[1], v[0] ), pdiSub( v[2], v[0] ) );
+		double twiceArea = pdiLength( n );
 		if ( !( twiceArea > 1e-12 * scale * scale ) )
 		{
 			continue;
 		}
-		n = pdScale( n, 1.0 / twiceArea );
-		pdVec3 p = pdScale( pdAdd( pdAdd( v[0], v[1] ), v[2] ), 1.0 / 3.0 );
+		n = pdiScale( n, 1.0 / twiceArea );
+		pdVec3 p = pdiScale( pdiAdd( pdiAdd( v[0], v[1] ), v[2] ), 1.0 / 3.0 );
 		// Closed soups need not be consistently wound: ask which side is inside.
-		if ( !pdMesh_ContainsPoint( mesh, pdMulAdd( p, -probe, n ), ws ) )
+		if ( !pdiMesh_ContainsPoint( mesh, pdiMulAdd( p, -probe, n ), ws ) )
 		{
-			n = pdNeg( n );
-			if ( !pdMesh_ContainsPoint( mesh, pdMulAdd( p, -probe, n ), ws ) )
+			n = pdiNeg( n );
+			if ( !pdiMesh_ContainsPoint( mesh, pdiMulAdd( p, -probe, n ), ws ) )
 			{
 				continue; // thinner than the probe, or the votes disagree
 			}
 		}
 		// n points outward.
-		double reach = pdEmptyTangentBall( mesh, p, pdNeg( n ), 0.5 * scale, ws );
+		double reach = pdiEmptyTangentBall( mesh, p, pdiNeg( n ), 0.5 * scale, ws );
 		if ( !( reach > probe ) )
 		{
 			continue;
 		}
-		pdVec3 center = pdMulAdd( p, -reach, n );
+		pdVec3 center = pdiMulAdd( p, -reach, n );
 		// The ball is empty of surface; its centre must be inside for the ball to be.
-		if ( !pdMesh_ContainsPoint( mesh, center, ws ) )
+		if ( !pdiMesh_ContainsPoint( mesh, center, ws ) )
 		{
 			continue;
 		}
 		// The radius kept is the measured distance from the centre to the surface.
-		double radius = pdMesh_PointDistance( mesh, center, INFINITY, ws );
+		double radius = pdiMesh_PointDistance( mesh, center, INFINITY, ws );
 		if ( !( radius > probe ) )
 		{
 			continue;
 		}
-		int slot = count < PD_MAX_INNER_BALLS ? count : PD_MAX_INNER_BALLS - 1;
-		if ( count == PD_MAX_INNER_BALLS && balls[slot].radius >= radius )
+		int slot = count < PDI_MAX_INNER_BALLS ? count : PDI_MAX_INNER_BALLS - 1;
+		if ( count == PDI_MAX_INNER_BALLS && balls[slot].radius >= radius )
 		{
 			continue;
 		}
@@ -296,8 +296,8 @@ pdStatus pdComputeInnerBalls( pdMesh* mesh )
 			balls[slot] = balls[slot - 1];
 			slot -= 1;
 		}
-		balls[slot] = ( pdBall ){ center, radius };
-		if ( count < PD_MAX_INNER_BALLS )
+		balls[slot] = ( pdiBall ){ center, radius };
+		if ( count < PDI_MAX_INNER_BALLS )
 		{
 			count += 1;
 		}
@@ -307,19 +307,19 @@ pdStatus pdComputeInnerBalls( pdMesh* mesh )
 	{
 		return PD_STATUS_OK;
 	}
-	mesh->innerBalls = pdAlloc( (size_t)count * sizeof( pdBall ) );
+	mesh->innerBalls = pdiAlloc( (size_t)count * sizeof( pdiBall ) );
 	if ( mesh->innerBalls == NULL )
 	{
 		return PD_STATUS_OUT_OF_MEMORY;
 	}
-	memcpy( mesh->innerBalls, balls, (size_t)count * sizeof( pdBall ) );
+	memcpy( mesh->innerBalls, balls, (size_t)count * sizeof( pdiBall ) );
 	mesh->innerBallCount = count;
 	return PD_STATUS_OK;
 }
 
-void pdFreeInnerBalls( pdMesh* mesh )
+void pdiFreeInnerBalls( pdMesh* mesh )
 {
-	pdFree( mesh->innerBalls, (size_t)mesh->innerBallCount * sizeof( pdBall ) );
+	pdiFree( mesh->innerBalls, (size_t)mesh->innerBallCount * sizeof( pdiBall ) );
 	mesh->innerBalls = NULL;
 	mesh->innerBallCount = 0;
 }

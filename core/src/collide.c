@@ -9,27 +9,27 @@
 
 #include <string.h>
 
-typedef struct pdPairEntry
+typedef struct pdiPairEntry
 {
 	int a, b;
-} pdPairEntry;
+} pdiPairEntry;
 
-bool pdCollide_Containment( const pdMesh* meshA, const pdMesh* meshB, const pdFrame* rel, pdWorkspace* ws )
+bool pdiCollide_Containment( const pdMesh* meshA, const pdMesh* meshB, const pdiFrame* rel, pdWorkspace* ws )
 {
 	// No surface crossing: each connected part is wholly inside or outside, so one vertex
 	// decides (for the component it belongs to).
 	if ( meshB->closed )
 	{
-		pdVec3 p = pdFrameApply( rel, meshA->vertices[meshA->triangles[0][0]] );
-		if ( pdMesh_ContainsPoint( meshB, p, ws ) )
+		pdVec3 p = pdiFrameApply( rel, meshA->vertices[meshA->triangles[0][0]] );
+		if ( pdiMesh_ContainsPoint( meshB, p, ws ) )
 		{
 			return true;
 		}
 	}
 	if ( meshA->closed )
 	{
-		pdVec3 p = pdMulMTV( &rel->r, pdSub( meshB->vertices[meshB->triangles[0][0]], rel->p ) );
-		return pdMesh_ContainsPoint( meshA, p, ws );
+		pdVec3 p = pdiMulMTV( &rel->r, pdiSub( meshB->vertices[meshB->triangles[0][0]], rel->p ) );
+		return pdiMesh_ContainsPoint( meshA, p, ws );
 	}
 	return false;
 }
@@ -42,23 +42,23 @@ pdCollideDef pdDefaultCollideDef( void )
 	def.maxPairs = 4096;
 	def.checkContainment = true;
 	def.maxNodeVisits = 50000000;
-	def.internalValue = PD_SECRET_COOKIE;
+	def.internalValue = PDI_SECRET_COOKIE;
 	return def;
 }
 
-static bool pdBoundsOverlap( pdVec3 loA, pdVec3 hiA, pdVec3 loB, pdVec3 hiB )
+static bool pdiBoundsOverlap( pdVec3 loA, pdVec3 hiA, pdVec3 loB, pdVec3 hiB )
 {
 	return loA.x <= hiB.x && loB.x <= hiA.x && loA.y <= hiB.y && loB.y <= hiA.y && loA.z <= hiB.z && loB.z <= hiA.z;
 }
 
 // Appends a pair; false when the cap is reached (the pair is then not stored).
-static bool pdPushPair( pdWorkspace* ws, int* count, int maxPairs, int ta, int tb, bool* outOfMemory )
+static bool pdiPushPair( pdWorkspace* ws, int* count, int maxPairs, int ta, int tb, bool* outOfMemory )
 {
 	if ( *count >= maxPairs )
 	{
 		return false;
 	}
-	if ( !pdBuffer_Reserve( &ws->pairs, (size_t)( *count + 1 ) * sizeof( pdTrianglePair ), true ) )
+	if ( !pdiBuffer_Reserve( &ws->pairs, (size_t)( *count + 1 ) * sizeof( pdTrianglePair ), true ) )
 	{
 		*outOfMemory = true;
 		return false;
@@ -70,13 +70,13 @@ static bool pdPushPair( pdWorkspace* ws, int* count, int maxPairs, int ta, int t
 }
 
 // One static collision query: the frames, the traversal's stack and counters, what it found.
-typedef struct pdCollideSearch
+typedef struct pdiCollideSearch
 {
 	const pdMesh* meshA;
 	const pdMesh* meshB;
 	const pdCollideDef* def;
 	pdWorkspace* ws;
-	pdFrame rel;      ///< A's mesh frame in B's mesh frame
+	pdiFrame rel;      ///< A's mesh frame in B's mesh frame
 	int maxPairs;     ///< pairs stored at most (1 for a first-hit query)
 	int pairCount;    ///< pairs stored in ws->pairs
 	int visits;       ///< node pairs visited
@@ -84,35 +84,35 @@ typedef struct pdCollideSearch
 	bool anyHit;      ///< some triangle pair intersects
 	bool done;        ///< the query has its answer (first hit, or the pair cap reached)
 	bool outOfMemory; ///< storing a pair failed
-} pdCollideSearch;
+} pdiCollideSearch;
 
 // Tests the triangle pairs of the leaf pair (na, nb) and stores the intersecting ones; sets done
 // when a first-hit query has its hit or the pair cap is reached.
-static void pdCollide_Leaves( pdCollideSearch* s, const pdBvhNode* na, const pdBvhNode* nb )
+static void pdiCollide_Leaves( pdiCollideSearch* s, const pdiBvhNode* na, const pdiBvhNode* nb )
 {
-	const pdBvh* bvhA = &s->meshA->bvh;
-	for ( int chunk = 0; chunk < nb->count && !s->done; chunk += PD_BVH_LEAF_SIZE )
+	const pdiBvh* bvhA = &s->meshA->bvh;
+	for ( int chunk = 0; chunk < nb->count && !s->done; chunk += PDI_BVH_LEAF_SIZE )
 	{
-		pdLeafChunk cb;
-		pdLeafChunk_Load( s->meshB, nb, chunk, &cb );
+		pdiLeafChunk cb;
+		pdiLeafChunk_Load( s->meshB, nb, chunk, &cb );
 		for ( int i = 0; i < na->count && !s->done; ++i )
 		{
 			int ta = bvhA->triangleOrder[na->start + i];
 			pdVec3 va[3], loA, hiA;
-			pdMesh_MovedLeafTriangle( s->meshA, na->start + i, &s->rel, va, &loA, &hiA );
-			if ( !pdBoundsOverlap( loA, hiA, cb.allLo, cb.allHi ) )
+			pdiMesh_MovedLeafTriangle( s->meshA, na->start + i, &s->rel, va, &loA, &hiA );
+			if ( !pdiBoundsOverlap( loA, hiA, cb.allLo, cb.allHi ) )
 			{
 				continue;
 			}
 			for ( int j = 0; j < cb.count; ++j )
 			{
-				if ( !pdBoundsOverlap( loA, hiA, cb.lo[j], cb.hi[j] ) || !pdTrianglesIntersect( va, cb.v[j] ) )
+				if ( !pdiBoundsOverlap( loA, hiA, cb.lo[j], cb.hi[j] ) || !pdiTrianglesIntersect( va, cb.v[j] ) )
 				{
 					continue;
 				}
 				int tb = cb.index[j];
 				s->anyHit = true;
-				if ( !pdPushPair( s->ws, &s->pairCount, s->maxPairs, ta, tb, &s->outOfMemory ) )
+				if ( !pdiPushPair( s->ws, &s->pairCount, s->maxPairs, ta, tb, &s->outOfMemory ) )
 				{
 					// The cap only counts as a limit when the caller wanted every pair.
 					if ( s->def->reportAllPairs && !s->outOfMemory )
@@ -135,20 +135,20 @@ static void pdCollide_Leaves( pdCollideSearch* s, const pdBvhNode* na, const pdB
 // Tests both child pairs of the internal pair e and pushes the overlapping ones, the pair with
 // the closer centres on top (more likely to hold an intersection, which ends a first-hit
 // query). The caller has checked that the stack has room for two.
-static void pdCollide_PushChildren( const pdCollideSearch* s, pdPairEntry e, pdPairEntry* stack, int* top )
+static void pdiCollide_PushChildren( const pdiCollideSearch* s, pdiPairEntry e, pdiPairEntry* stack, int* top )
 {
-	const pdBvh* bvhA = &s->meshA->bvh;
-	const pdBvh* bvhB = &s->meshB->bvh;
-	pdChildPairs c = pdPairQuery_Split( bvhA->nodes + e.a, bvhB->nodes + e.b, e.a, e.b );
-	pdPairEntry c0 = { c.a0, c.b0 }, c1 = { c.a1, c.b1 };
-	pdBvhPair p0, p1;
-	pdBvh_RelateChildren( bvhA->nodes, bvhB->nodes, c0.a, c0.b, c1.a, c1.b, &s->rel, &p0, &p1 );
-	bool o0 = pdBvh_PairOverlap( &p0, bvhA->nodes + c0.a, bvhB->nodes + c0.b, 0.0 );
-	bool o1 = pdBvh_PairOverlap( &p1, bvhA->nodes + c1.a, bvhB->nodes + c1.b, 0.0 );
+	const pdiBvh* bvhA = &s->meshA->bvh;
+	const pdiBvh* bvhB = &s->meshB->bvh;
+	pdiChildPairs c = pdiPairQuery_Split( bvhA->nodes + e.a, bvhB->nodes + e.b, e.a, e.b );
+	pdiPairEntry c0 = { c.a0, c.b0 }, c1 = { c.a1, c.b1 };
+	pdiBvhPair p0, p1;
+	pdiBvh_RelateChildren( bvhA->nodes, bvhB->nodes, c0.a, c0.b, c1.a, c1.b, &s->rel, &p0, &p1 );
+	bool o0 = pdiBvh_PairOverlap( &p0, bvhA->nodes + c0.a, bvhB->nodes + c0.b, 0.0 );
+	bool o1 = pdiBvh_PairOverlap( &p1, bvhA->nodes + c1.a, bvhB->nodes + c1.b, 0.0 );
 	double d0 = p0.t[0] * p0.t[0] + p0.t[1] * p0.t[1] + p0.t[2] * p0.t[2];
 	double d1 = p1.t[0] * p1.t[0] + p1.t[1] * p1.t[1] + p1.t[2] * p1.t[2];
 	bool firstOnTop = d0 <= d1;
-	pdPairEntry under = firstOnTop ? c1 : c0, over = firstOnTop ? c0 : c1;
+	pdiPairEntry under = firstOnTop ? c1 : c0, over = firstOnTop ? c0 : c1;
 	bool pushUnder = firstOnTop ? o1 : o0, pushOver = firstOnTop ? o0 : o1;
 	if ( pushUnder )
 	{
@@ -162,15 +162,15 @@ static void pdCollide_PushChildren( const pdCollideSearch* s, pdPairEntry e, pdP
 
 // Depth-first descent from the root pair (pushed when the roots overlap, so every entry on the
 // stack overlaps) until the stack empties, the query is done or a cap is hit.
-static void pdCollide_Traverse( pdCollideSearch* s, bool rootsOverlap )
+static void pdiCollide_Traverse( pdiCollideSearch* s, bool rootsOverlap )
 {
-	const pdBvh* bvhA = &s->meshA->bvh;
-	const pdBvh* bvhB = &s->meshB->bvh;
-	pdPairEntry* stack = s->ws->stack.data;
+	const pdiBvh* bvhA = &s->meshA->bvh;
+	const pdiBvh* bvhB = &s->meshB->bvh;
+	pdiPairEntry* stack = s->ws->stack.data;
 	int top = 0;
 	if ( rootsOverlap )
 	{
-		stack[top++] = ( pdPairEntry ){ 0, 0 };
+		stack[top++] = ( pdiPairEntry ){ 0, 0 };
 	}
 	while ( top > 0 && !s->done )
 	{
@@ -180,20 +180,20 @@ static void pdCollide_Traverse( pdCollideSearch* s, bool rootsOverlap )
 			break;
 		}
 		++s->visits;
-		pdPairEntry e = stack[--top];
-		const pdBvhNode* na = bvhA->nodes + e.a;
-		const pdBvhNode* nb = bvhB->nodes + e.b;
+		pdiPairEntry e = stack[--top];
+		const pdiBvhNode* na = bvhA->nodes + e.a;
+		const pdiBvhNode* nb = bvhB->nodes + e.b;
 		if ( na->count > 0 && nb->count > 0 )
 		{
-			pdCollide_Leaves( s, na, nb );
+			pdiCollide_Leaves( s, na, nb );
 			continue;
 		}
-		if ( top + 2 > PD_BVH_PAIR_STACK )
+		if ( top + 2 > PDI_BVH_PAIR_STACK )
 		{
 			s->status = PD_STATUS_TRAVERSAL_LIMIT;
 			break;
 		}
-		pdCollide_PushChildren( s, e, stack, &top );
+		pdiCollide_PushChildren( s, e, stack, &top );
 	}
 }
 
@@ -210,16 +210,16 @@ pdStatus pdCollide( const pdMesh* meshA, const pdTransform* poseA, const pdMesh*
 	{
 		def = &defaults;
 	}
-	pdStatus defStatus = pdPairQuery_DefStatus( def->internalValue );
+	pdStatus defStatus = pdiPairQuery_DefStatus( def->internalValue );
 	if ( defStatus == PD_STATUS_OK && ( def->maxPairs < 0 || def->maxNodeVisits <= 0 ) )
 	{
 		defStatus = PD_STATUS_INVALID_DEF;
 	}
-	pdPairFrames frames;
-	pdStatus status = pdPairQuery_Check( defStatus, meshA, poseA, meshB, poseB, ws, &frames );
+	pdiPairFrames frames;
+	pdStatus status = pdiPairQuery_Check( defStatus, meshA, poseA, meshB, poseB, ws, &frames );
 	if ( status == PD_STATUS_OK &&
-		 ( !pdPairQuery_HasTrees( meshA, meshB ) ||
-		   !pdBuffer_Reserve( &ws->stack, PD_BVH_PAIR_STACK * sizeof( pdPairEntry ), false ) ) )
+		 ( !pdiPairQuery_HasTrees( meshA, meshB ) ||
+		   !pdiBuffer_Reserve( &ws->stack, PDI_BVH_PAIR_STACK * sizeof( pdiPairEntry ), false ) ) )
 	{
 		status = PD_STATUS_OUT_OF_MEMORY;
 	}
@@ -229,7 +229,7 @@ pdStatus pdCollide( const pdMesh* meshA, const pdTransform* poseA, const pdMesh*
 		return status;
 	}
 
-	pdCollideSearch s = {
+	pdiCollideSearch s = {
 		.meshA = meshA,
 		.meshB = meshB,
 		.def = def,
@@ -238,10 +238,10 @@ pdStatus pdCollide( const pdMesh* meshA, const pdTransform* poseA, const pdMesh*
 		.maxPairs = def->reportAllPairs ? def->maxPairs : ( def->maxPairs > 0 ? 1 : 0 ),
 		.status = PD_STATUS_OK,
 	};
-	pdBvhPair rootPair;
-	pdBvh_RelatePair( meshA->bvh.nodes, meshB->bvh.nodes, &s.rel, &rootPair );
-	bool rootsOverlap = pdBvh_PairOverlap( &rootPair, meshA->bvh.nodes, meshB->bvh.nodes, 0.0 );
-	pdCollide_Traverse( &s, rootsOverlap );
+	pdiBvhPair rootPair;
+	pdiBvh_RelatePair( meshA->bvh.nodes, meshB->bvh.nodes, &s.rel, &rootPair );
+	bool rootsOverlap = pdiBvh_PairOverlap( &rootPair, meshA->bvh.nodes, meshB->bvh.nodes, 0.0 );
+	pdiCollide_Traverse( &s, rootsOverlap );
 	status = s.outOfMemory ? PD_STATUS_OUT_OF_MEMORY : s.status;
 
 	bool containment = false;
@@ -249,7 +249,7 @@ pdStatus pdCollide( const pdMesh* meshA, const pdTransform* poseA, const pdMesh*
 	if ( !s.anyHit && status == PD_STATUS_OK && def->checkContainment && ( meshA->closed || meshB->closed ) &&
 		 rootsOverlap )
 	{
-		containment = pdCollide_Containment( meshA, meshB, &s.rel, ws );
+		containment = pdiCollide_Containment( meshA, meshB, &s.rel, ws );
 	}
 
 	if ( status < 0 )

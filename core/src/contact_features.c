@@ -3,7 +3,7 @@
 // the way the gap proof (no two triangles within a gap) or the gap measure (the surfaces'
 // distance within the tolerance). One depth-first BVH-pair traversal (pair_traversal.c) hands
 // the triangle pairs that pass its culls to a collector: the feature collector tests them with
-// pdTriangleOwnedContactFeatures and keeps the closest maxFeatures (a feature shared by
+// pdiTriangleOwnedContactFeatures and keeps the closest maxFeatures (a feature shared by
 // neighbouring triangles is reported only by the triangle that owns it, pdMesh.featureOwnership,
 // so each feature pair comes out once, in traversal order); the gap collector runs the exact
 // triangle distance on the pairs within the gap and hands them on to the feature collector.
@@ -16,7 +16,7 @@
 
 #include <string.h>
 
-static void pdFillFeature( const pdMesh* mesh, int triangle, pdFeature* f )
+static void pdiFillFeature( const pdMesh* mesh, int triangle, pdFeature* f )
 {
 	f->triangle = triangle;
 	if ( f->type == PD_FEATURE_FACE )
@@ -32,14 +32,14 @@ static void pdFillFeature( const pdMesh* mesh, int triangle, pdFeature* f )
 
 // How close a kept pair comes during the step: its gap now, or the gap predicted at the end of
 // the step if smaller (world frame; first order in the motion).
-static double pdSweptKey( const pdContactFeature* f, const pdRigidMotion* motion )
+static double pdiSweptKey( const pdContactFeature* f, const pdRigidMotion* motion )
 {
 	if ( motion == NULL )
 	{
 		return f->distance;
 	}
-	pdVec3 move = pdAdd( motion->linear, pdCross( motion->angular, pdSub( f->pointA, motion->pivot ) ) );
-	double predicted = f->distance + pdDot( move, f->normal );
+	pdVec3 move = pdiAdd( motion->linear, pdiCross( motion->angular, pdiSub( f->pointA, motion->pivot ) ) );
+	double predicted = f->distance + pdiDot( move, f->normal );
 	return predicted < f->distance ? predicted : f->distance;
 }
 
@@ -49,26 +49,26 @@ static double pdSweptKey( const pdContactFeature* f, const pdRigidMotion* motion
 // ordered by nothing, the farthest kept pair is tracked, and the reach shrinks to it so the
 // traversal only looks for closer ones.
 
-typedef struct pdFeatureCollector
+typedef struct pdiFeatureCollector
 {
-	pdPairCollector base;
-	const pdPairTraversal* traversal;
+	pdiPairCollector base;
+	const pdiPairTraversal* traversal;
 	const pdRigidMotion* motion; // NULL: static
 	pdVec3 approachB;            // the approach direction in B's frame
-	pdBuffer* buffer;
+	pdiBuffer* buffer;
 	int cap;
 	int count;
 	bool full;
 	int worst;       // index of the farthest kept pair once full
 	double worstKey; // its distance (swept: how close it comes during the step)
-} pdFeatureCollector;
+} pdiFeatureCollector;
 
 // Keeps the world-frame feature f of the triangles (ta, tb) when it is within the tolerance
 // during the step and, once the list is full, closer than the farthest kept one.
-static void pdFeatureCollector_Keep( pdFeatureCollector* c, pdContactFeature f, int ta, int tb )
+static void pdiFeatureCollector_Keep( pdiFeatureCollector* c, pdContactFeature f, int ta, int tb )
 {
 	pdContactFeature* out = (pdContactFeature*)c->buffer->data;
-	double key = pdSweptKey( &f, c->motion );
+	double key = pdiSweptKey( &f, c->motion );
 	if ( c->motion != NULL && !( key <= c->traversal->tolerance ) )
 	{
 		return; // does not come within the tolerance during the step
@@ -83,8 +83,8 @@ static void pdFeatureCollector_Keep( pdFeatureCollector* c, pdContactFeature f, 
 		}
 		slot = c->worst;
 	}
-	pdFillFeature( c->traversal->meshA, ta, &f.featureA );
-	pdFillFeature( c->traversal->meshB, tb, &f.featureB );
+	pdiFillFeature( c->traversal->meshA, ta, &f.featureA );
+	pdiFillFeature( c->traversal->meshB, tb, &f.featureB );
 	out[slot] = f;
 	if ( slot == c->count )
 	{
@@ -94,26 +94,26 @@ static void pdFeatureCollector_Keep( pdFeatureCollector* c, pdContactFeature f, 
 	{
 		// (Re)find the farthest kept pair; only closer ones matter from here.
 		c->worst = 0;
-		c->worstKey = pdSweptKey( out, c->motion );
+		c->worstKey = pdiSweptKey( out, c->motion );
 		for ( int q = 1; q < c->count; ++q )
 		{
-			double qKey = pdSweptKey( out + q, c->motion );
+			double qKey = pdiSweptKey( out + q, c->motion );
 			if ( qKey > c->worstKey )
 			{
 				c->worst = q;
 				c->worstKey = qKey;
 			}
 		}
-		c->base.reach = pdMinD( c->traversal->tolerance, pdMaxD( c->worstKey, 0.0 ) );
+		c->base.reach = pdiMinD( c->traversal->tolerance, pdiMaxD( c->worstKey, 0.0 ) );
 	}
 }
 
-static void pdFeatureCollector_AddPair( pdPairCollector* self, const pdTrianglePairHit* hit )
+static void pdiFeatureCollector_AddPair( pdiPairCollector* self, const pdiTrianglePairHit* hit )
 {
-	pdFeatureCollector* c = (pdFeatureCollector*)self;
-	const pdPairTraversal* t = c->traversal;
+	pdiFeatureCollector* c = (pdiFeatureCollector*)self;
+	const pdiPairTraversal* t = c->traversal;
 	pdContactFeature local[15];
-	int n = pdTriangleOwnedContactFeatures( hit->va, hit->vb, hit->featureReach, c->approachB,
+	int n = pdiTriangleOwnedContactFeatures( hit->va, hit->vb, hit->featureReach, c->approachB,
 											t->meshA->featureOwnership[hit->triangleA],
 											t->meshB->featureOwnership[hit->triangleB], local );
 	if ( n <= 0 )
@@ -125,7 +125,7 @@ static void pdFeatureCollector_AddPair( pdPairCollector* self, const pdTriangleP
 		c->full = self->stop = true;
 		return;
 	}
-	if ( !pdBuffer_Reserve(
+	if ( !pdiBuffer_Reserve(
 			 c->buffer, (size_t)( c->count + n < c->cap ? c->count + n : c->cap ) * sizeof( pdContactFeature ), true ) )
 	{
 		self->status = PD_STATUS_OUT_OF_MEMORY;
@@ -135,22 +135,22 @@ static void pdFeatureCollector_AddPair( pdPairCollector* self, const pdTriangleP
 	for ( int k = 0; k < n; ++k )
 	{
 		pdContactFeature f = local[k];
-		f.pointA = pdFrameApply( &t->frameB, f.pointA );
-		f.pointB = pdFrameApply( &t->frameB, f.pointB );
-		f.normal = pdMulMV( &t->frameB.r, f.normal );
-		pdFeatureCollector_Keep( c, f, hit->triangleA, hit->triangleB );
+		f.pointA = pdiFrameApply( &t->frameB, f.pointA );
+		f.pointB = pdiFrameApply( &t->frameB, f.pointB );
+		f.normal = pdiMulMV( &t->frameB.r, f.normal );
+		pdiFeatureCollector_Keep( c, f, hit->triangleA, hit->triangleB );
 	}
 }
 
-static void pdFeatureCollector_Init( pdFeatureCollector* c, const pdPairTraversal* t, const pdRigidMotion* motion,
+static void pdiFeatureCollector_Init( pdiFeatureCollector* c, const pdiPairTraversal* t, const pdRigidMotion* motion,
 									 pdVec3 approachDirection, int maxFeatures, pdWorkspace* ws )
 {
 	memset( c, 0, sizeof( *c ) );
-	c->base.addPair = pdFeatureCollector_AddPair;
+	c->base.addPair = pdiFeatureCollector_AddPair;
 	c->base.reach = t->tolerance;
 	c->traversal = t;
 	c->motion = motion;
-	c->approachB = pdMulMTV( &t->frameB.r, approachDirection );
+	c->approachB = pdiMulMTV( &t->frameB.r, approachDirection );
 	c->buffer = &ws->features;
 	c->cap = maxFeatures;
 	c->worst = -1;
@@ -165,28 +165,28 @@ static void pdFeatureCollector_Init( pdFeatureCollector* c, const pdPairTraversa
 // cull) and ends at an intersecting pair. Then the pair goes on to the feature collector, if
 // any, unless the proof is all that is wanted or its answer is known and stopWithinGap says so.
 
-typedef struct pdGapCollector
+typedef struct pdiGapCollector
 {
-	pdPairCollector base;
-	pdFeatureCollector* features; // NULL: the proof alone, ending at the first pair within the gap
+	pdiPairCollector base;
+	pdiFeatureCollector* features; // NULL: the proof alone, ending at the first pair within the gap
 	double gap;
 	bool measure;       // measure the distance (else prove the gap)
 	bool stopWithinGap; // the first pair within the gap ends the traversal
 	bool withinGap;     // a triangle pair within the gap was found
 	double minDistance; // the smallest exact triangle distance computed
 	int closestA, closestB;
-} pdGapCollector;
+} pdiGapCollector;
 
-static void pdGapCollector_AddPair( pdPairCollector* self, const pdTrianglePairHit* hit )
+static void pdiGapCollector_AddPair( pdiPairCollector* self, const pdiTrianglePairHit* hit )
 {
-	pdGapCollector* c = (pdGapCollector*)self;
+	pdiGapCollector* c = (pdiGapCollector*)self;
 	double gap = c->gap;
-	if ( ( c->measure || !c->withinGap ) && pdBoxesWithin( hit->loA, hit->hiA, hit->loB, hit->hiB, gap ) &&
-		 !pdPlaneSeparated( hit->planeB, hit->vb, hit->va, gap ) &&
-		 !pdPlaneSeparated( hit->planeA, hit->va, hit->vb, gap ) && !pdCentroidAxisSeparated( hit->va, hit->vb, gap ) )
+	if ( ( c->measure || !c->withinGap ) && pdiBoxesWithin( hit->loA, hit->hiA, hit->loB, hit->hiB, gap ) &&
+		 !pdiPlaneSeparated( hit->planeB, hit->vb, hit->va, gap ) &&
+		 !pdiPlaneSeparated( hit->planeA, hit->va, hit->vb, gap ) && !pdiCentroidAxisSeparated( hit->va, hit->vb, gap ) )
 	{
 		pdVec3 pa, pb;
-		double d = pdTriangleDistance( hit->va, hit->vb, &pa, &pb, NULL, NULL );
+		double d = pdiTriangleDistance( hit->va, hit->vb, &pa, &pb, NULL, NULL );
 		c->withinGap = c->withinGap || d <= gap;
 		if ( d < c->minDistance )
 		{
@@ -205,7 +205,7 @@ static void pdGapCollector_AddPair( pdPairCollector* self, const pdTrianglePairH
 		self->stop = c->withinGap;
 		return;
 	}
-	pdPairCollector* inner = &c->features->base;
+	pdiPairCollector* inner = &c->features->base;
 	inner->addPair( inner, hit );
 	self->reach = inner->reach;
 	self->stop = inner->stop;
@@ -216,7 +216,7 @@ static void pdGapCollector_AddPair( pdPairCollector* self, const pdTrianglePairH
 // The gathering
 
 // One gathering: what the traversal looks for (private form of pdContactFeatureDef).
-typedef struct pdGathering
+typedef struct pdiGathering
 {
 	double tolerance;            // world units, >= 0
 	const pdRigidMotion* motion; // NULL or a nonzero finite motion
@@ -226,39 +226,39 @@ typedef struct pdGathering
 	bool proveGap;
 	bool stopWithinGap;
 	bool measureGap;
-} pdGathering;
+} pdiGathering;
 
-typedef struct pdGatheringOut
+typedef struct pdiGatheringOut
 {
 	int count;
 	const pdContactFeature* features;
 	bool apart;         // proving: no two triangles within the gap, every pair seen
-	double minDistance; // measuring: see pdContactFeatures_GatherMeasuringGap
+	double minDistance; // measuring: see pdiContactFeatures_GatherMeasuringGap
 	int closestPair[2];
 	int visits;
-} pdGatheringOut;
+} pdiGatheringOut;
 
-static pdStatus pdGather( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB, const pdTransform* poseB,
-						  const pdGathering* g, pdWorkspace* ws, pdGatheringOut* out )
+static pdStatus pdiGather( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB, const pdTransform* poseB,
+						  const pdiGathering* g, pdWorkspace* ws, pdiGatheringOut* out )
 {
 	memset( out, 0, sizeof( *out ) );
 	out->closestPair[0] = out->closestPair[1] = -1;
 	if ( !isfinite( g->tolerance ) || g->tolerance < 0.0 || g->maxFeatures < 0 ||
-		 !pdIsFiniteVec( g->approachDirection ) )
+		 !pdiIsFiniteVec( g->approachDirection ) )
 	{
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
-	pdPairTraversal t;
-	pdStatus status = pdPairTraversal_Make( meshA, poseA, meshB, poseB, g->tolerance, g->motion, ws, &t );
+	pdiPairTraversal t;
+	pdStatus status = pdiPairTraversal_Make( meshA, poseA, meshB, poseB, g->tolerance, g->motion, ws, &t );
 	if ( status != PD_STATUS_OK )
 	{
 		return status;
 	}
-	pdFeatureCollector features;
-	pdFeatureCollector_Init( &features, &t, g->motion, g->approachDirection, g->maxFeatures, ws );
-	pdGapCollector gap;
+	pdiFeatureCollector features;
+	pdiFeatureCollector_Init( &features, &t, g->motion, g->approachDirection, g->maxFeatures, ws );
+	pdiGapCollector gap;
 	memset( &gap, 0, sizeof( gap ) );
-	gap.base.addPair = pdGapCollector_AddPair;
+	gap.base.addPair = pdiGapCollector_AddPair;
 	gap.base.reach = g->tolerance;
 	// The proof alone (a gap to prove and no feature to keep) looks for no feature.
 	gap.features = g->proveGap && g->maxFeatures == 0 ? NULL : &features;
@@ -268,9 +268,9 @@ static pdStatus pdGather( const pdMesh* meshA, const pdTransform* poseA, const p
 	gap.minDistance = INFINITY;
 	gap.closestA = gap.closestB = -1;
 	bool withGap = g->proveGap || g->measureGap;
-	pdPairCollector* collector = withGap ? &gap.base : &features.base;
+	pdiPairCollector* collector = withGap ? &gap.base : &features.base;
 	int visits = 0;
-	status = pdPairTraversal_Run( &t, ws, collector, &visits );
+	status = pdiPairTraversal_Run( &t, ws, collector, &visits );
 	if ( status == PD_STATUS_OUT_OF_MEMORY )
 	{
 		return status;
@@ -298,31 +298,31 @@ pdContactFeatureDef pdDefaultContactFeatureDef( void )
 	pdContactFeatureDef def;
 	memset( &def, 0, sizeof( def ) );
 	def.reach = -1.0;
-	def.approachDirection = pdV3( 0.0, 0.0, 0.0 );
+	def.approachDirection = pdiV3( 0.0, 0.0, 0.0 );
 	def.maxFeatures = 256;
 	def.motion = NULL;
 	def.gap = -1.0;
 	def.stopWithinGap = false;
 	def.checkContainment = false;
-	def.internalValue = PD_SECRET_COOKIE;
+	def.internalValue = PDI_SECRET_COOKIE;
 	return def;
 }
 
-static bool pdIsValidMotion( const pdRigidMotion* motion )
+static bool pdiIsValidMotion( const pdRigidMotion* motion )
 {
 	return motion == NULL ||
-		   ( pdIsFiniteVec( motion->linear ) && pdIsFiniteVec( motion->angular ) && pdIsFiniteVec( motion->pivot ) );
+		   ( pdiIsFiniteVec( motion->linear ) && pdiIsFiniteVec( motion->angular ) && pdiIsFiniteVec( motion->pivot ) );
 }
 
 // The def's checks that come before the meshes'; PD_STATUS_OK or the status to return.
-static pdStatus pdValidateContactFeatureDef( const pdContactFeatureDef* def )
+static pdStatus pdiValidateContactFeatureDef( const pdContactFeatureDef* def )
 {
-	if ( def->internalValue != PD_SECRET_COOKIE )
+	if ( def->internalValue != PDI_SECRET_COOKIE )
 	{
 		return PD_STATUS_DEF_NOT_INITIALIZED;
 	}
-	if ( !isfinite( def->reach ) || def->maxFeatures < 0 || !pdIsFiniteVec( def->approachDirection ) ||
-		 !pdIsValidMotion( def->motion ) ||
+	if ( !isfinite( def->reach ) || def->maxFeatures < 0 || !pdiIsFiniteVec( def->approachDirection ) ||
+		 !pdiIsValidMotion( def->motion ) ||
 		 !( isfinite( def->gap ) || ( !isnan( def->gap ) && def->gap < 0.0 ) ) ) // NaN compares signal
 	{
 		return PD_STATUS_INVALID_ARGUMENT;
@@ -344,18 +344,18 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 	{
 		def = &defaults;
 	}
-	pdStatus status = pdValidateContactFeatureDef( def );
-	if ( status == PD_STATUS_OK && ( !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) ) )
+	pdStatus status = pdiValidateContactFeatureDef( def );
+	if ( status == PD_STATUS_OK && ( !pdiIsValidMesh( meshA ) || !pdiIsValidMesh( meshB ) ) )
 	{
 		status = PD_STATUS_INVALID_MESH;
 	}
-	pdGathering g;
+	pdiGathering g;
 	memset( &g, 0, sizeof( g ) );
 	if ( status == PD_STATUS_OK )
 	{
-		g.tolerance = def->reach >= 0.0 ? def->reach : pdDefaultContactTolerance( meshA, meshB );
+		g.tolerance = def->reach >= 0.0 ? def->reach : pdiDefaultContactTolerance( meshA, meshB );
 		bool still = def->motion == NULL ||
-					 ( pdLengthSq( def->motion->linear ) == 0.0 && pdLengthSq( def->motion->angular ) == 0.0 );
+					 ( pdiLengthSq( def->motion->linear ) == 0.0 && pdiLengthSq( def->motion->angular ) == 0.0 );
 		g.motion = still ? NULL : def->motion;
 		g.approachDirection = def->approachDirection;
 		g.maxFeatures = def->maxFeatures;
@@ -373,17 +373,17 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 		outResult->status = status;
 		return status;
 	}
-	pdGatheringOut out;
-	status = pdGather( meshA, poseA, meshB, poseB, &g, ioWorkspace, &out );
+	pdiGatheringOut out;
+	status = pdiGather( meshA, poseA, meshB, poseB, &g, ioWorkspace, &out );
 	bool apart = out.apart;
 	if ( apart && def->checkContainment && meshA->closed && meshB->closed )
 	{
 		// Surfaces apart: a closed solid can still be wholly inside the other.
-		pdFrame frameA, frameB;
-		pdMakeFrame( poseA, &frameA );
-		pdMakeFrame( poseB, &frameB );
-		pdFrame rel = pdRelativeFrame( &frameA, &frameB );
-		apart = !pdCollide_Containment( meshA, meshB, &rel, ioWorkspace );
+		pdiFrame frameA, frameB;
+		pdiMakeFrame( poseA, &frameA );
+		pdiMakeFrame( poseB, &frameB );
+		pdiFrame rel = pdiRelativeFrame( &frameA, &frameB );
+		apart = !pdiCollide_Containment( meshA, meshB, &rel, ioWorkspace );
 	}
 	outResult->status = status;
 	outResult->featureCount = out.count;
@@ -393,22 +393,22 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 	return status;
 }
 
-pdStatus pdContactFeatures_GatherMeasuringGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+pdStatus pdiContactFeatures_GatherMeasuringGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 											   const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
 											   int maxFeatures, pdWorkspace* ws, int* outCount,
 											   const pdContactFeature** outFeatures, double* outMinDistance,
 											   int outClosestPair[2], int* outVisits )
 {
-	pdGathering g;
+	pdiGathering g;
 	memset( &g, 0, sizeof( g ) );
 	g.tolerance = tolerance;
 	g.approachDirection = approachDirection;
 	g.maxFeatures = maxFeatures;
 	g.gap = tolerance;
 	g.measureGap = true;
-	pdGatheringOut out;
+	pdiGatheringOut out;
 	pdStatus status = outCount == NULL || outFeatures == NULL ? PD_STATUS_INVALID_ARGUMENT
-															  : pdGather( meshA, poseA, meshB, poseB, &g, ws, &out );
+															  : pdiGather( meshA, poseA, meshB, poseB, &g, ws, &out );
 	if ( status == PD_STATUS_INVALID_ARGUMENT )
 	{
 		memset( &out, 0, sizeof( out ) );

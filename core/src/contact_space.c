@@ -2,35 +2,35 @@
 // Contact features -> contact planes in configuration space.
 #include "contact_space.h"
 
-double pdContactPlaneOffset( const pdContactFeature* feature, pdVec3 contactTranslation )
+double pdiContactPlaneOffset( const pdContactFeature* feature, pdVec3 contactTranslation )
 {
 	// A point pA of A at x_c sits at pA - x_c + x when A is at x; the pair stays apart while
 	// n . (pA - x_c + x - pB) >= 0.
-	pdVec3 p = pdAdd( contactTranslation, pdSub( feature->pointB, feature->pointA ) );
-	return pdDot( feature->normal, p );
+	pdVec3 p = pdiAdd( contactTranslation, pdiSub( feature->pointB, feature->pointA ) );
+	return pdiDot( feature->normal, p );
 }
 
-int pdBuildContactPlanes( const pdContactFeature* features, int featureCount, pdVec3 contactTranslation, int maxPlanes,
-						  pdContactPlane* outPlanes, int* outMerged, int* outTruncated )
+int pdiBuildContactPlanes( const pdContactFeature* features, int featureCount, pdVec3 contactTranslation, int maxPlanes,
+						  pdiContactPlane* outPlanes, int* outMerged, int* outTruncated )
 {
 	int merged = 0;
 	int count = 0;
 	for ( int i = 0; i < featureCount; ++i )
 	{
 		const pdContactFeature* f = features + i;
-		if ( !pdIsFiniteVec( f->normal ) || !pdIsFiniteVec( f->pointA ) || !pdIsFiniteVec( f->pointB ) )
+		if ( !pdiIsFiniteVec( f->normal ) || !pdiIsFiniteVec( f->pointA ) || !pdiIsFiniteVec( f->pointB ) )
 		{
 			continue;
 		}
-		double len = pdLength( f->normal );
+		double len = pdiLength( f->normal );
 		if ( !( len > 0.5 ) )
 		{
 			continue;
 		}
-		pdVec3 n = pdScale( f->normal, 1.0 / len );
+		pdVec3 n = pdiScale( f->normal, 1.0 / len );
 		pdContactFeature unit = *f;
 		unit.normal = n;
-		double offset = pdContactPlaneOffset( &unit, contactTranslation );
+		double offset = pdiContactPlaneOffset( &unit, contactTranslation );
 		if ( !isfinite( offset ) )
 		{
 			continue;
@@ -40,7 +40,7 @@ int pdBuildContactPlanes( const pdContactFeature* features, int featureCount, pd
 		int same = -1;
 		for ( int j = 0; j < count; ++j )
 		{
-			if ( 1.0 - pdDot( outPlanes[j].normal, n ) < PD_PLANE_DEDUP_TOLERANCE )
+			if ( 1.0 - pdiDot( outPlanes[j].normal, n ) < PDI_PLANE_DEDUP_TOLERANCE )
 			{
 				same = j;
 				break;
@@ -65,7 +65,7 @@ int pdBuildContactPlanes( const pdContactFeature* features, int featureCount, pd
 	// Insertion sort by offset, largest first (counts are small); ties by source for determinism.
 	for ( int i = 1; i < count; ++i )
 	{
-		pdContactPlane key = outPlanes[i];
+		pdiContactPlane key = outPlanes[i];
 		int j = i - 1;
 		while ( j >= 0 && ( outPlanes[j].offset < key.offset ||
 							( outPlanes[j].offset == key.offset && outPlanes[j].source > key.source ) ) )

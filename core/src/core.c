@@ -45,7 +45,7 @@ void pdSetLogFcn( pdLogFcn* logFcn, void* context )
 	s_logContext = context;
 }
 
-void* pdAlloc( size_t size )
+void* pdiAlloc( size_t size )
 {
 	if ( size == 0 )
 	{
@@ -72,9 +72,9 @@ void* pdAlloc( size_t size )
 	return memory;
 }
 
-void* pdAllocZeroed( size_t size )
+void* pdiAllocZeroed( size_t size )
 {
-	void* memory = pdAlloc( size );
+	void* memory = pdiAlloc( size );
 	if ( memory != NULL )
 	{
 		memset( memory, 0, size );
@@ -82,7 +82,7 @@ void* pdAllocZeroed( size_t size )
 	return memory;
 }
 
-void* pdAllocArray( size_t count, size_t element, size_t* ioBytes )
+void* pdiAllocArray( size_t count, size_t element, size_t* ioBytes )
 {
 	if ( count == 0 )
 	{
@@ -92,7 +92,7 @@ void* pdAllocArray( size_t count, size_t element, size_t* ioBytes )
 	{
 		return NULL;
 	}
-	void* p = pdAlloc( count * element );
+	void* p = pdiAlloc( count * element );
 	if ( p != NULL )
 	{
 		*ioBytes += count * element;
@@ -100,7 +100,7 @@ void* pdAllocArray( size_t count, size_t element, size_t* ioBytes )
 	return p;
 }
 
-void pdFree( void* memory, size_t size )
+void pdiFree( void* memory, size_t size )
 {
 	if ( memory == NULL )
 	{
@@ -121,9 +121,9 @@ void pdFree( void* memory, size_t size )
 	}
 }
 
-void* pdRealloc( void* memory, size_t oldSize, size_t newSize )
+void* pdiRealloc( void* memory, size_t oldSize, size_t newSize )
 {
-	void* fresh = pdAlloc( newSize );
+	void* fresh = pdiAlloc( newSize );
 	if ( fresh == NULL )
 	{
 		return NULL;
@@ -131,12 +131,12 @@ void* pdRealloc( void* memory, size_t oldSize, size_t newSize )
 	if ( memory != NULL )
 	{
 		memcpy( fresh, memory, oldSize < newSize ? oldSize : newSize );
-		pdFree( memory, oldSize );
+		pdiFree( memory, oldSize );
 	}
 	return fresh;
 }
 
-void pdLog( const char* format, ... )
+void pdiLog( const char* format, ... )
 {
 	if ( s_logFcn == NULL )
 	{
@@ -150,8 +150,8 @@ void pdLog( const char* format, ... )
 	s_logFcn( line, s_logContext );
 }
 
-#if !( defined( NDEBUG ) && !defined( PD_ENABLE_ASSERT ) )
-void pdAssertFailed( const char* condition, const char* file, int line )
+#if !( defined( NDEBUG ) && !defined( PDI_ENABLE_ASSERT ) )
+void pdiAssertFailed( const char* condition, const char* file, int line )
 {
 	// Internal invariant broken: a bug in PolyDepth, never a reaction to user data.
 	fprintf( stderr, "polydepth: assertion failed: %s (%s:%d)\n", condition, file, line );
@@ -159,7 +159,7 @@ void pdAssertFailed( const char* condition, const char* file, int line )
 }
 #endif
 
-double pdNowMs( void )
+double pdiNowMs( void )
 {
 	struct timespec ts;
 	clock_gettime( CLOCK_MONOTONIC, &ts );
@@ -208,7 +208,7 @@ const char* pdStatusString( pdStatus status )
 	return "unknown status";
 }
 
-pdStatus pdMakeFrame( const pdTransform* pose, pdFrame* outFrame )
+pdStatus pdiMakeFrame( const pdTransform* pose, pdiFrame* outFrame )
 {
 	if ( outFrame == NULL )
 	{
@@ -221,7 +221,7 @@ pdStatus pdMakeFrame( const pdTransform* pose, pdFrame* outFrame )
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
 	pdQuat q = pose->q;
-	if ( !isfinite( q.w ) || !isfinite( q.x ) || !isfinite( q.y ) || !isfinite( q.z ) || !pdIsFiniteVec( pose->p ) )
+	if ( !isfinite( q.w ) || !isfinite( q.x ) || !isfinite( q.y ) || !isfinite( q.z ) || !pdiIsFiniteVec( pose->p ) )
 	{
 		return PD_STATUS_INVALID_POSE;
 	}
@@ -235,7 +235,7 @@ pdStatus pdMakeFrame( const pdTransform* pose, pdFrame* outFrame )
 	q.x *= inv;
 	q.y *= inv;
 	q.z *= inv;
-	outFrame->r = pdMat33FromQuat( q );
+	outFrame->r = pdiMat33FromQuat( q );
 	outFrame->p = pose->p;
 	return PD_STATUS_OK;
 }

@@ -5,17 +5,17 @@
 #include "penetration_query.h"
 
 // Two unit vectors completing u (unit) to an orthonormal basis.
-static void pdQuery_Basis( pdVec3 u, pdVec3* e1, pdVec3* e2 )
+static void pdiQuery_Basis( pdVec3 u, pdVec3* e1, pdVec3* e2 )
 {
-	pdVec3 a = fabs( u.x ) < 0.9 ? pdCross( u, pdV3( 1.0, 0.0, 0.0 ) ) : pdCross( u, pdV3( 0.0, 1.0, 0.0 ) );
-	*e1 = pdNormalize( a );
-	*e2 = pdCross( u, *e1 );
+	pdVec3 a = fabs( u.x ) < 0.9 ? pdiCross( u, pdiV3( 1.0, 0.0, 0.0 ) ) : pdiCross( u, pdiV3( 0.0, 1.0, 0.0 ) );
+	*e1 = pdiNormalize( a );
+	*e2 = pdiCross( u, *e1 );
 }
 
 // One start along the unit direction u, just inside the best bound: if A is free there, the
 // out-projection toward o finds a contact shorter than the best and the iteration refines it.
 // True when that happened.
-static bool pdQuery_ProbeDirection( pdPdQuery* q, pdVec3 u )
+static bool pdiQuery_ProbeDirection( pdiPdQuery* q, pdVec3 u )
 {
 	double bound = q->bestLength;
 	double limit = bound - fmax( q->tol, 1e-3 * bound );
@@ -23,48 +23,48 @@ static bool pdQuery_ProbeDirection( pdPdQuery* q, pdVec3 u )
 	{
 		return false;
 	}
-	pdVec3 start = pdScale( u, limit );
-	if ( pdStart_Collides( &q->sc, start ) )
+	pdVec3 start = pdiScale( u, limit );
+	if ( pdiStart_Collides( &q->sc, start ) )
 	{
 		return false;
 	}
 	pdVec3 contact;
-	double accept = bound - pdQuery_Epsilon( q, bound );
-	if ( !pdQuery_OutProjectEx( q, start, pdV3( 0.0, 0.0, 0.0 ), true, accept, &contact ) ||
-		 !( pdLength( contact ) < accept ) )
+	double accept = bound - pdiQuery_Epsilon( q, bound );
+	if ( !pdiQuery_OutProjectEx( q, start, pdiV3( 0.0, 0.0, 0.0 ), true, accept, &contact ) ||
+		 !( pdiLength( contact ) < accept ) )
 	{
 		return false;
 	}
-	pdQuery_Accept( q );
-	pdQuery_Offer( q, contact, 0, -1.0 );
-	pdQuery_Refine( q, contact );
+	pdiQuery_Accept( q );
+	pdiQuery_Offer( q, contact, 0, -1.0 );
+	pdiQuery_Refine( q, contact );
 	return true;
 }
 
 // Half-angle of the cone searched around the best answer's direction (radians, about 29
 // degrees): the near misses it recovers lay 12-24 degrees from the answer found before.
-#define PD_CONE_HALF_ANGLE 0.5
+#define PDI_CONE_HALF_ANGLE 0.5
 
-// Cone search: directions spread evenly over the cap of PD_CONE_HALF_ANGLE around the best
+// Cone search: directions spread evenly over the cap of PDI_CONE_HALF_ANGLE around the best
 // answer's direction (a Fibonacci cap, nearest first), each probed at the current bound. On a
 // tessellated surface a shorter translation can lie in a basin of free space a few degrees wide
 // beside the local optimum the iteration stopped in; the random directions (about 9 degrees
 // apart at 512) step over it. With it, bunny-2k has 36 of 36 oracle cases within 1% against 32
 // without (bench/results/pd-random.md).
-int pdQuery_ConeSearch( pdPdQuery* q, int directions, int maxStarts )
+int pdiQuery_ConeSearch( pdiPdQuery* q, int directions, int maxStarts )
 {
 	int starts = 0;
 	if ( directions <= 0 || !q->haveBest || !( q->bestLength > 0.0 ) )
 	{
 		return 0;
 	}
-	pdVec3 axis = pdScale( q->best, 1.0 / q->bestLength );
+	pdVec3 axis = pdiScale( q->best, 1.0 / q->bestLength );
 	pdVec3 e1, e2;
-	pdQuery_Basis( axis, &e1, &e2 );
-	double zMin = cos( PD_CONE_HALF_ANGLE );
+	pdiQuery_Basis( axis, &e1, &e2 );
+	double zMin = cos( PDI_CONE_HALF_ANGLE );
 	for ( int k = 0; k < directions && starts < maxStarts; ++k )
 	{
-		if ( pdQuery_Settled( q ) || pdQuery_OutOfTime( q ) )
+		if ( pdiQuery_Settled( q ) || pdiQuery_OutOfTime( q ) )
 		{
 			break;
 		}
@@ -73,8 +73,8 @@ int pdQuery_ConeSearch( pdPdQuery* q, int directions, int maxStarts )
 		double r = sqrt( fmax( 0.0, 1.0 - z * z ) );
 		double phi = k * 2.399963229728653;
 		pdVec3 probe =
-			pdAdd( pdScale( axis, z ), pdAdd( pdScale( e1, r * cos( phi ) ), pdScale( e2, r * sin( phi ) ) ) );
-		if ( pdQuery_ProbeDirection( q, probe ) )
+			pdiAdd( pdiScale( axis, z ), pdiAdd( pdiScale( e1, r * cos( phi ) ), pdiScale( e2, r * sin( phi ) ) ) );
+		if ( pdiQuery_ProbeDirection( q, probe ) )
 		{
 			starts += 1;
 		}
@@ -84,10 +84,10 @@ int pdQuery_ConeSearch( pdPdQuery* q, int directions, int maxStarts )
 
 // Probes directions around the best answer's at shrinking angles; every free probe point short
 // of the bound is out-projected and refined. Returns the starts it refined.
-int pdQuery_DirectionSearch( pdPdQuery* q, int maxStarts )
+int pdiQuery_DirectionSearch( pdiPdQuery* q, int maxStarts )
 {
 	int starts = 0;
-	if ( !q->haveBest || !( q->bestLength > 0.0 ) || pdQuery_Settled( q ) )
+	if ( !q->haveBest || !( q->bestLength > 0.0 ) || pdiQuery_Settled( q ) )
 	{
 		return 0;
 	}
@@ -97,19 +97,19 @@ int pdQuery_DirectionSearch( pdPdQuery* q, int maxStarts )
 		for ( int round = 0; round < 4 && moved && starts < maxStarts; ++round )
 		{
 			moved = false;
-			if ( pdQuery_OutOfTime( q ) )
+			if ( pdiQuery_OutOfTime( q ) )
 			{
 				return starts;
 			}
-			pdVec3 u = pdScale( q->best, 1.0 / q->bestLength );
+			pdVec3 u = pdiScale( q->best, 1.0 / q->bestLength );
 			pdVec3 e1, e2;
-			pdQuery_Basis( u, &e1, &e2 );
+			pdiQuery_Basis( u, &e1, &e2 );
 			for ( int k = 0; k < 8 && !moved; ++k )
 			{
 				double phi = k * 0.78539816339744831;
-				pdVec3 side = pdAdd( pdScale( e1, cos( phi ) ), pdScale( e2, sin( phi ) ) );
-				pdVec3 probe = pdNormalize( pdAdd( pdScale( u, cos( angle ) ), pdScale( side, sin( angle ) ) ) );
-				if ( pdQuery_ProbeDirection( q, probe ) )
+				pdVec3 side = pdiAdd( pdiScale( e1, cos( phi ) ), pdiScale( e2, sin( phi ) ) );
+				pdVec3 probe = pdiNormalize( pdiAdd( pdiScale( u, cos( angle ) ), pdiScale( side, sin( angle ) ) ) );
+				if ( pdiQuery_ProbeDirection( q, probe ) )
 				{
 					starts += 1;
 					moved = true;

@@ -19,11 +19,11 @@ pdDistanceDef pdDefaultDistanceDef( void )
 	def.lowerBound = 0.0;
 	def.upperBound = INFINITY;
 	def.maxNodeVisits = 50000000;
-	def.internalValue = PD_SECRET_COOKIE;
+	def.internalValue = PDI_SECRET_COOKIE;
 	return def;
 }
 
-static pdFeature pdMakeFeature( const pdMesh* mesh, int triangle, pdTriFeature f )
+static pdFeature pdiMakeFeature( const pdMesh* mesh, int triangle, pdiTriFeature f )
 {
 	pdFeature out;
 	out.type = f.type;
@@ -34,84 +34,84 @@ static pdFeature pdMakeFeature( const pdMesh* mesh, int triangle, pdTriFeature f
 }
 
 // A leaf triangle in B's frame with the data the cheap rejection tests use.
-typedef struct pdLeafTriangle
+typedef struct pdiLeafTriangle
 {
 	pdVec3 v[3];
 	pdVec3 lo, hi;         ///< axis-aligned bounds
 	pdVec3 normal;         ///< unit face normal
 	double axisLo, axisHi; ///< projection interval on the best axis so far
 	int index;
-} pdLeafTriangle;
+} pdiLeafTriangle;
 
-static inline void pdLeafTriangle_Project( pdLeafTriangle* t, pdVec3 axis )
+static inline void pdiLeafTriangle_Project( pdiLeafTriangle* t, pdVec3 axis )
 {
-	double p0 = pdDot( axis, t->v[0] ), p1 = pdDot( axis, t->v[1] ), p2 = pdDot( axis, t->v[2] );
-	t->axisLo = pdMinD( p0, pdMinD( p1, p2 ) );
-	t->axisHi = pdMaxD( p0, pdMaxD( p1, p2 ) );
+	double p0 = pdiDot( axis, t->v[0] ), p1 = pdiDot( axis, t->v[1] ), p2 = pdiDot( axis, t->v[2] );
+	t->axisLo = pdiMinD( p0, pdiMinD( p1, p2 ) );
+	t->axisHi = pdiMaxD( p0, pdiMaxD( p1, p2 ) );
 }
 
 // Squared gap between two axis-aligned boxes (0 when they overlap).
-static double pdBoundsGapSq( pdVec3 loA, pdVec3 hiA, pdVec3 loB, pdVec3 hiB )
+static double pdiBoundsGapSq( pdVec3 loA, pdVec3 hiA, pdVec3 loB, pdVec3 hiB )
 {
-	double gx = pdMaxD( pdMaxD( loA.x - hiB.x, loB.x - hiA.x ), 0.0 );
-	double gy = pdMaxD( pdMaxD( loA.y - hiB.y, loB.y - hiA.y ), 0.0 );
-	double gz = pdMaxD( pdMaxD( loA.z - hiB.z, loB.z - hiA.z ), 0.0 );
+	double gx = pdiMaxD( pdiMaxD( loA.x - hiB.x, loB.x - hiA.x ), 0.0 );
+	double gy = pdiMaxD( pdiMaxD( loA.y - hiB.y, loB.y - hiA.y ), 0.0 );
+	double gz = pdiMaxD( pdiMaxD( loA.z - hiB.z, loB.z - hiA.z ), 0.0 );
 	return gx * gx + gy * gy + gz * gz;
 }
 
 // One distance query: the frames and bounds it runs with, its heap of pending node pairs, and
 // the closest triangle pair found so far.
-typedef struct pdDistanceSearch
+typedef struct pdiDistanceSearch
 {
 	const pdMesh* meshA;
 	const pdMesh* meshB;
-	pdFrame rel; ///< A's mesh frame in B's mesh frame; the search works in B's frame
+	pdiFrame rel; ///< A's mesh frame in B's mesh frame; the search works in B's frame
 	double lowerBound, upperBound;
 	int maxNodeVisits;
-	pdPairHeap heap; ///< pending node pairs keyed by a lower bound on their distance
+	pdiPairHeap heap; ///< pending node pairs keyed by a lower bound on their distance
 	int visits;
 	double best;        ///< smallest exact triangle distance so far
 	double prunedAbove; ///< smallest bound of a pair dropped for exceeding upperBound
 	int bestA, bestB;   ///< the triangles of best (-1 before the first pair)
 	pdVec3 bestPA, bestPB;
-	pdTriFeature bestFA, bestFB;
+	pdiTriFeature bestFA, bestFB;
 	bool stoppedBelow;
 	bool haveAxis;
 	pdVec3 bestAxis; ///< unit, B's frame: from A's closest point toward B's
-} pdDistanceSearch;
+} pdiDistanceSearch;
 
 // Makes triangles ta of A and tb of B the closest pair: their distance (returned), closest
 // points and features.
-static double pdDistance_TakePair( pdDistanceSearch* s, int ta, int tb )
+static double pdiDistance_TakePair( pdiDistanceSearch* s, int ta, int tb )
 {
 	s->bestA = ta;
 	s->bestB = tb;
 	pdVec3 va[3], vb[3];
-	pdMesh_TriangleVertices( s->meshA, ta, va );
-	pdMesh_TriangleVertices( s->meshB, tb, vb );
+	pdiMesh_TriangleVertices( s->meshA, ta, va );
+	pdiMesh_TriangleVertices( s->meshB, tb, vb );
 	for ( int k = 0; k < 3; ++k )
 	{
-		va[k] = pdFrameApply( &s->rel, va[k] );
+		va[k] = pdiFrameApply( &s->rel, va[k] );
 	}
-	return pdTriangleDistance( va, vb, &s->bestPA, &s->bestPB, &s->bestFA, &s->bestFB );
+	return pdiTriangleDistance( va, vb, &s->bestPA, &s->bestPB, &s->bestFA, &s->bestFB );
 }
 
 // Seeds the search with the root pair. Overlapping roots first get a first-hit collide: it is
 // much cheaper than an ordered descent among box pairs that all have a zero bound, and settles
 // intersecting meshes at distance 0. (Wasted on meshes that do not intersect: the caller who
 // knows says so with knownSeparated.)
-static void pdDistance_Seed( pdDistanceSearch* s, const pdDistanceDef* def, const pdTransform* poseA,
+static void pdiDistance_Seed( pdiDistanceSearch* s, const pdDistanceDef* def, const pdTransform* poseA,
 							 const pdTransform* poseB, pdWorkspace* ws )
 {
-	const pdBvh* bvhA = &s->meshA->bvh;
-	const pdBvh* bvhB = &s->meshB->bvh;
-	pdBvhPair root;
-	pdBvhMoved rootMoved;
-	pdBvh_MoveNode( bvhA->nodes, &s->rel, &rootMoved );
-	pdBvh_RelateMoved( &rootMoved, bvhB->nodes, &root );
-	if ( def->knownSeparated || !pdBvh_PairOverlap( &root, bvhA->nodes, bvhB->nodes, 0.0 ) )
+	const pdiBvh* bvhA = &s->meshA->bvh;
+	const pdiBvh* bvhB = &s->meshB->bvh;
+	pdiBvhPair root;
+	pdiBvhMoved rootMoved;
+	pdiBvh_MoveNode( bvhA->nodes, &s->rel, &rootMoved );
+	pdiBvh_RelateMoved( &rootMoved, bvhB->nodes, &root );
+	if ( def->knownSeparated || !pdiBvh_PairOverlap( &root, bvhA->nodes, bvhB->nodes, 0.0 ) )
 	{
-		pdPairHeap_Push( &s->heap, ( pdKeyedPair ){ 0, 0, pdBvh_PairLowerBound( &root, bvhA->nodes, bvhB->nodes ) } );
+		pdiPairHeap_Push( &s->heap, ( pdiKeyedPair ){ 0, 0, pdiBvh_PairLowerBound( &root, bvhA->nodes, bvhB->nodes ) } );
 		return;
 	}
 	pdCollideDef collideDef = pdDefaultCollideDef();
@@ -122,27 +122,27 @@ static void pdDistance_Seed( pdDistanceSearch* s, const pdDistanceDef* def, cons
 	s->visits = hit.nodeVisits;
 	if ( hit.colliding && hit.pairCount > 0 )
 	{
-		s->best = pdDistance_TakePair( s, hit.pairs[0].triangleA, hit.pairs[0].triangleB );
+		s->best = pdiDistance_TakePair( s, hit.pairs[0].triangleA, hit.pairs[0].triangleB );
 		s->stoppedBelow = s->best < s->lowerBound;
 	}
 	else
 	{
-		pdPairHeap_Push( &s->heap, ( pdKeyedPair ){ 0, 0, 0.0 } );
+		pdiPairHeap_Push( &s->heap, ( pdiKeyedPair ){ 0, 0, 0.0 } );
 	}
 }
 
-// Triangles [chunk, chunk + PD_BVH_LEAF_SIZE) of B's leaf nb (one chunk for an ordinary leaf),
+// Triangles [chunk, chunk + PDI_BVH_LEAF_SIZE) of B's leaf nb (one chunk for an ordinary leaf),
 // gathered once rather than once per triangle of A, projected on the best axis, with the box of
 // them all. Returns how many.
-static int pdDistance_LoadChunk( const pdDistanceSearch* s, const pdBvhNode* nb, int chunk,
-								 pdLeafTriangle cb[PD_BVH_LEAF_SIZE], pdVec3* outLo, pdVec3* outHi )
+static int pdiDistance_LoadChunk( const pdiDistanceSearch* s, const pdiBvhNode* nb, int chunk,
+								 pdiLeafTriangle cb[PDI_BVH_LEAF_SIZE], pdVec3* outLo, pdVec3* outHi )
 {
-	const pdBvh* bvhB = &s->meshB->bvh;
-	int chunkCount = nb->count - chunk < PD_BVH_LEAF_SIZE ? nb->count - chunk : PD_BVH_LEAF_SIZE;
-	pdVec3 leafLo = pdV3( INFINITY, INFINITY, INFINITY ), leafHi = pdV3( -INFINITY, -INFINITY, -INFINITY );
+	const pdiBvh* bvhB = &s->meshB->bvh;
+	int chunkCount = nb->count - chunk < PDI_BVH_LEAF_SIZE ? nb->count - chunk : PDI_BVH_LEAF_SIZE;
+	pdVec3 leafLo = pdiV3( INFINITY, INFINITY, INFINITY ), leafHi = pdiV3( -INFINITY, -INFINITY, -INFINITY );
 	for ( int j = 0; j < chunkCount; ++j )
 	{
-		pdLeafTriangle* t = cb + j;
+		pdiLeafTriangle* t = cb + j;
 		int slot = nb->start + chunk + j;
 		t->index = bvhB->triangleOrder[slot];
 		t->v[0] = bvhB->leafVertices[slot][0];
@@ -151,9 +151,9 @@ static int pdDistance_LoadChunk( const pdDistanceSearch* s, const pdBvhNode* nb,
 		t->lo = bvhB->leafLo[slot];
 		t->hi = bvhB->leafHi[slot];
 		t->normal = s->meshB->faceNormals[t->index];
-		pdLeafTriangle_Project( t, s->bestAxis );
-		leafLo = pdV3( pdMinD( leafLo.x, t->lo.x ), pdMinD( leafLo.y, t->lo.y ), pdMinD( leafLo.z, t->lo.z ) );
-		leafHi = pdV3( pdMaxD( leafHi.x, t->hi.x ), pdMaxD( leafHi.y, t->hi.y ), pdMaxD( leafHi.z, t->hi.z ) );
+		pdiLeafTriangle_Project( t, s->bestAxis );
+		leafLo = pdiV3( pdiMinD( leafLo.x, t->lo.x ), pdiMinD( leafLo.y, t->lo.y ), pdiMinD( leafLo.z, t->lo.z ) );
+		leafHi = pdiV3( pdiMaxD( leafHi.x, t->hi.x ), pdiMaxD( leafHi.y, t->hi.y ), pdiMaxD( leafHi.z, t->hi.z ) );
 	}
 	*outLo = leafLo;
 	*outHi = leafHi;
@@ -162,34 +162,34 @@ static int pdDistance_LoadChunk( const pdDistanceSearch* s, const pdBvhNode* nb,
 
 // Triangle ta of A (ca, in B's frame) against a chunk of B's leaf: the exact distance of every
 // pair the cheap bounds do not rule out, keeping the closest.
-static void pdDistance_TriangleChunk( pdDistanceSearch* s, int ta, pdLeafTriangle* ca, pdLeafTriangle* cb,
+static void pdiDistance_TriangleChunk( pdiDistanceSearch* s, int ta, pdiLeafTriangle* ca, pdiLeafTriangle* cb,
 									  int chunkCount )
 {
 	for ( int j = 0; j < chunkCount; ++j )
 	{
-		const pdLeafTriangle* tb = cb + j;
+		const pdiLeafTriangle* tb = cb + j;
 		if ( s->bestA >= 0 )
 		{
 			// Cheap lower bounds first (box gap, the best axis, both supporting planes): the
 			// exact triangle distance is the expensive part.
 			double best = s->best;
-			if ( pdBoundsGapSq( ca->lo, ca->hi, tb->lo, tb->hi ) >= best * best ||
-				 ( s->haveAxis && pdMaxD( tb->axisLo - ca->axisHi, ca->axisLo - tb->axisHi ) >= best ) ||
-				 pdPlaneGap( tb->normal, tb->v[0], ca->v ) >= best ||
-				 pdPlaneGap( ca->normal, ca->v[0], tb->v ) >= best )
+			if ( pdiBoundsGapSq( ca->lo, ca->hi, tb->lo, tb->hi ) >= best * best ||
+				 ( s->haveAxis && pdiMaxD( tb->axisLo - ca->axisHi, ca->axisLo - tb->axisHi ) >= best ) ||
+				 pdiPlaneGap( tb->normal, tb->v[0], ca->v ) >= best ||
+				 pdiPlaneGap( ca->normal, ca->v[0], tb->v ) >= best )
 			{
 				continue;
 			}
 		}
 		pdVec3 pa, pb;
-		pdTriFeature fa, fb;
-		double d = pdTriangleDistance( ca->v, tb->v, &pa, &pb, &fa, &fb );
+		pdiTriFeature fa, fb;
+		double d = pdiTriangleDistance( ca->v, tb->v, &pa, &pb, &fa, &fb );
 		if ( d < s->best || s->bestA < 0 )
 		{
-			pdVec3 gap = pdSub( pb, pa );
-			double len = pdLength( gap );
+			pdVec3 gap = pdiSub( pb, pa );
+			double len = pdiLength( gap );
 			s->haveAxis = len > 0.0;
-			s->bestAxis = s->haveAxis ? pdScale( gap, 1.0 / len ) : s->bestAxis;
+			s->bestAxis = s->haveAxis ? pdiScale( gap, 1.0 / len ) : s->bestAxis;
 			s->best = d;
 			s->bestA = ta;
 			s->bestB = tb->index;
@@ -198,87 +198,87 @@ static void pdDistance_TriangleChunk( pdDistanceSearch* s, int ta, pdLeafTriangl
 			s->bestFA = fa;
 			s->bestFB = fb;
 			// The axis moved: refresh the projections that use it.
-			pdLeafTriangle_Project( ca, s->bestAxis );
+			pdiLeafTriangle_Project( ca, s->bestAxis );
 			for ( int k = 0; k < chunkCount; ++k )
 			{
-				pdLeafTriangle_Project( cb + k, s->bestAxis );
+				pdiLeafTriangle_Project( cb + k, s->bestAxis );
 			}
 		}
 	}
 }
 
 // Every triangle pair of the leaf pair (na, nb) that could beat the best.
-static void pdDistance_Leaves( pdDistanceSearch* s, const pdBvhNode* na, const pdBvhNode* nb )
+static void pdiDistance_Leaves( pdiDistanceSearch* s, const pdiBvhNode* na, const pdiBvhNode* nb )
 {
-	const pdBvh* bvhA = &s->meshA->bvh;
-	for ( int chunk = 0; chunk < nb->count; chunk += PD_BVH_LEAF_SIZE )
+	const pdiBvh* bvhA = &s->meshA->bvh;
+	for ( int chunk = 0; chunk < nb->count; chunk += PDI_BVH_LEAF_SIZE )
 	{
-		pdLeafTriangle cb[PD_BVH_LEAF_SIZE];
+		pdiLeafTriangle cb[PDI_BVH_LEAF_SIZE];
 		pdVec3 leafLo, leafHi;
-		int chunkCount = pdDistance_LoadChunk( s, nb, chunk, cb, &leafLo, &leafHi );
+		int chunkCount = pdiDistance_LoadChunk( s, nb, chunk, cb, &leafLo, &leafHi );
 		for ( int i = 0; i < na->count; ++i )
 		{
 			int ta = bvhA->triangleOrder[na->start + i];
-			pdLeafTriangle ca;
-			pdMesh_MovedLeafTriangle( s->meshA, na->start + i, &s->rel, ca.v, &ca.lo, &ca.hi );
+			pdiLeafTriangle ca;
+			pdiMesh_MovedLeafTriangle( s->meshA, na->start + i, &s->rel, ca.v, &ca.lo, &ca.hi );
 			// The whole chunk is out of reach of this triangle.
-			if ( s->bestA >= 0 && pdBoundsGapSq( ca.lo, ca.hi, leafLo, leafHi ) >= s->best * s->best )
+			if ( s->bestA >= 0 && pdiBoundsGapSq( ca.lo, ca.hi, leafLo, leafHi ) >= s->best * s->best )
 			{
 				continue;
 			}
-			ca.normal = pdMulMV( &s->rel.r, s->meshA->faceNormals[ta] );
-			pdLeafTriangle_Project( &ca, s->bestAxis );
-			pdDistance_TriangleChunk( s, ta, &ca, cb, chunkCount );
+			ca.normal = pdiMulMV( &s->rel.r, s->meshA->faceNormals[ta] );
+			pdiLeafTriangle_Project( &ca, s->bestAxis );
+			pdiDistance_TriangleChunk( s, ta, &ca, cb, chunkCount );
 		}
 	}
 }
 
 // Bounds both child pairs of the internal pair e and queues those that could beat the best.
 // The heap has room for two (the caller grew it).
-static void pdDistance_PushChildren( pdDistanceSearch* s, pdKeyedPair e )
+static void pdiDistance_PushChildren( pdiDistanceSearch* s, pdiKeyedPair e )
 {
-	const pdBvhNode* nodesA = s->meshA->bvh.nodes;
-	const pdBvhNode* nodesB = s->meshB->bvh.nodes;
-	pdChildPairs c = pdPairQuery_Split( nodesA + e.a, nodesB + e.b, e.a, e.b );
-	pdBvhPair p0, p1;
-	pdBvh_RelateChildren( nodesA, nodesB, c.a0, c.b0, c.a1, c.b1, &s->rel, &p0, &p1 );
-	double d0 = pdBvh_PairLowerBound( &p0, nodesA + c.a0, nodesB + c.b0 );
-	double d1 = pdBvh_PairLowerBound( &p1, nodesA + c.a1, nodesB + c.b1 );
+	const pdiBvhNode* nodesA = s->meshA->bvh.nodes;
+	const pdiBvhNode* nodesB = s->meshB->bvh.nodes;
+	pdiChildPairs c = pdiPairQuery_Split( nodesA + e.a, nodesB + e.b, e.a, e.b );
+	pdiBvhPair p0, p1;
+	pdiBvh_RelateChildren( nodesA, nodesB, c.a0, c.b0, c.a1, c.b1, &s->rel, &p0, &p1 );
+	double d0 = pdiBvh_PairLowerBound( &p0, nodesA + c.a0, nodesB + c.b0 );
+	double d1 = pdiBvh_PairLowerBound( &p1, nodesA + c.a1, nodesB + c.b1 );
 	// The best axis is cheap and, near the answer, the sharpest; the refined gap (costlier)
 	// only runs for separated pairs that would still be expanded.
 	if ( s->haveAxis )
 	{
-		d0 = pdMaxD( d0, pdBvh_PairAxisGap( &p0, nodesA + c.a0, nodesB + c.b0, s->bestAxis ) );
-		d1 = pdMaxD( d1, pdBvh_PairAxisGap( &p1, nodesA + c.a1, nodesB + c.b1, s->bestAxis ) );
+		d0 = pdiMaxD( d0, pdiBvh_PairAxisGap( &p0, nodesA + c.a0, nodesB + c.b0, s->bestAxis ) );
+		d1 = pdiMaxD( d1, pdiBvh_PairAxisGap( &p1, nodesA + c.a1, nodesB + c.b1, s->bestAxis ) );
 	}
 	if ( d0 > 0.0 && d0 < s->best )
 	{
-		d0 = pdMaxD( d0, pdBvh_PairRefinedGap( &p0, nodesA + c.a0, nodesB + c.b0 ) );
+		d0 = pdiMaxD( d0, pdiBvh_PairRefinedGap( &p0, nodesA + c.a0, nodesB + c.b0 ) );
 	}
 	if ( d1 > 0.0 && d1 < s->best )
 	{
-		d1 = pdMaxD( d1, pdBvh_PairRefinedGap( &p1, nodesA + c.a1, nodesB + c.b1 ) );
+		d1 = pdiMaxD( d1, pdiBvh_PairRefinedGap( &p1, nodesA + c.a1, nodesB + c.b1 ) );
 	}
 	// Pairs that cannot beat the best so far are dropped right away.
 	if ( d0 < s->best )
 	{
-		pdPairHeap_Push( &s->heap, ( pdKeyedPair ){ c.a0, c.b0, d0 } );
+		pdiPairHeap_Push( &s->heap, ( pdiKeyedPair ){ c.a0, c.b0, d0 } );
 	}
 	if ( d1 < s->best )
 	{
-		pdPairHeap_Push( &s->heap, ( pdKeyedPair ){ c.a1, c.b1, d1 } );
+		pdiPairHeap_Push( &s->heap, ( pdiKeyedPair ){ c.a1, c.b1, d1 } );
 	}
 }
 
 // Best-first descent until the heap empties or what is left cannot change the answer. Returns
 // PD_STATUS_TRAVERSAL_LIMIT when a cap ended it (the entry that met the cap stays in the heap
 // for the conservative bound), else PD_STATUS_OK.
-static pdStatus pdDistance_Traverse( pdDistanceSearch* s )
+static pdStatus pdiDistance_Traverse( pdiDistanceSearch* s )
 {
 	// Every pop removes one entry and a visit adds at most two, so maxNodeVisits bounds the loop.
 	while ( s->heap.count > 0 )
 	{
-		pdKeyedPair e = pdPairHeap_Pop( &s->heap );
+		pdiKeyedPair e = pdiPairHeap_Pop( &s->heap );
 		// Entries come out in increasing bound: once one cannot matter, none after it can.
 		if ( e.key >= s->best )
 		{
@@ -291,15 +291,15 @@ static pdStatus pdDistance_Traverse( pdDistanceSearch* s )
 		}
 		if ( s->visits >= s->maxNodeVisits )
 		{
-			pdPairHeap_Push( &s->heap, e ); // keep the entry for the conservative bound
+			pdiPairHeap_Push( &s->heap, e ); // keep the entry for the conservative bound
 			return PD_STATUS_TRAVERSAL_LIMIT;
 		}
 		++s->visits;
-		const pdBvhNode* na = s->meshA->bvh.nodes + e.a;
-		const pdBvhNode* nb = s->meshB->bvh.nodes + e.b;
+		const pdiBvhNode* na = s->meshA->bvh.nodes + e.a;
+		const pdiBvhNode* nb = s->meshB->bvh.nodes + e.b;
 		if ( na->count > 0 && nb->count > 0 )
 		{
-			pdDistance_Leaves( s, na, nb );
+			pdiDistance_Leaves( s, na, nb );
 			if ( s->best < s->lowerBound )
 			{
 				s->stoppedBelow = true;
@@ -311,18 +311,18 @@ static pdStatus pdDistance_Traverse( pdDistanceSearch* s )
 			}
 			continue;
 		}
-		if ( !pdPairHeap_Grow( &s->heap ) )
+		if ( !pdiPairHeap_Grow( &s->heap ) )
 		{
-			pdPairHeap_Push( &s->heap, e ); // room for one is left: the pop freed it
+			pdiPairHeap_Push( &s->heap, e ); // room for one is left: the pop freed it
 			return PD_STATUS_TRAVERSAL_LIMIT;
 		}
-		pdDistance_PushChildren( s, e );
+		pdiDistance_PushChildren( s, e );
 	}
 	return PD_STATUS_OK;
 }
 
-// Fills the result from the finished search (status from pdDistance_Traverse).
-static void pdDistance_Finish( pdDistanceSearch* s, pdStatus status, const pdFrame* frameB,
+// Fills the result from the finished search (status from pdiDistance_Traverse).
+static void pdiDistance_Finish( pdiDistanceSearch* s, pdStatus status, const pdiFrame* frameB,
 							   pdDistanceResult* outResult )
 {
 	double distance = s->best;
@@ -334,7 +334,7 @@ static void pdDistance_Finish( pdDistanceSearch* s, pdStatus status, const pdFra
 		if ( s->bestA < 0 )
 		{
 			double pending = s->prunedAbove;
-			const pdKeyedPair* pendingEntries = s->heap.buffer->data;
+			const pdiKeyedPair* pendingEntries = s->heap.buffer->data;
 			for ( int k = 0; k < s->heap.count; ++k )
 			{
 				pending = fmin( pending, pendingEntries[k].key );
@@ -356,18 +356,18 @@ static void pdDistance_Finish( pdDistanceSearch* s, pdStatus status, const pdFra
 	{
 		// No triangle pair evaluated (stopped above at the roots): report the first leaf pair's
 		// closest points so every field stays meaningful.
-		const pdBvhNode* la = s->meshA->bvh.nodes;
-		const pdBvhNode* lb = s->meshB->bvh.nodes;
-		pdDistance_TakePair( s, s->meshA->bvh.triangleOrder[la->count > 0 ? la->start : 0],
+		const pdiBvhNode* la = s->meshA->bvh.nodes;
+		const pdiBvhNode* lb = s->meshB->bvh.nodes;
+		pdiDistance_TakePair( s, s->meshA->bvh.triangleOrder[la->count > 0 ? la->start : 0],
 							 s->meshB->bvh.triangleOrder[lb->count > 0 ? lb->start : 0] );
 	}
 
 	outResult->status = status;
 	outResult->distance = distance;
-	outResult->pointA = pdFrameApply( frameB, s->bestPA );
-	outResult->pointB = pdFrameApply( frameB, s->bestPB );
-	outResult->featureA = pdMakeFeature( s->meshA, s->bestA, s->bestFA );
-	outResult->featureB = pdMakeFeature( s->meshB, s->bestB, s->bestFB );
+	outResult->pointA = pdiFrameApply( frameB, s->bestPA );
+	outResult->pointB = pdiFrameApply( frameB, s->bestPB );
+	outResult->featureA = pdiMakeFeature( s->meshA, s->bestA, s->bestFA );
+	outResult->featureB = pdiMakeFeature( s->meshB, s->bestB, s->bestFB );
 	outResult->stoppedBelow = s->stoppedBelow;
 	outResult->stoppedAbove = stoppedAbove;
 	outResult->nodeVisits = s->visits;
@@ -389,17 +389,17 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 	{
 		def = &defaults;
 	}
-	pdStatus defStatus = pdPairQuery_DefStatus( def->internalValue );
+	pdStatus defStatus = pdiPairQuery_DefStatus( def->internalValue );
 	if ( defStatus == PD_STATUS_OK &&
 		 ( def->maxNodeVisits <= 0 || isnan( def->lowerBound ) || isnan( def->upperBound ) ) )
 	{
 		defStatus = PD_STATUS_INVALID_DEF;
 	}
-	pdPairFrames frames;
-	pdDistanceSearch s;
-	pdStatus status = pdPairQuery_Check( defStatus, meshA, poseA, meshB, poseB, ws, &frames );
+	pdiPairFrames frames;
+	pdiDistanceSearch s;
+	pdStatus status = pdiPairQuery_Check( defStatus, meshA, poseA, meshB, poseB, ws, &frames );
 	if ( status == PD_STATUS_OK &&
-		 ( !pdPairQuery_HasTrees( meshA, meshB ) || !pdPairHeap_Init( &s.heap, &ws->stack ) ) )
+		 ( !pdiPairQuery_HasTrees( meshA, meshB ) || !pdiPairHeap_Init( &s.heap, &ws->stack ) ) )
 	{
 		status = PD_STATUS_OUT_OF_MEMORY;
 	}
@@ -419,13 +419,13 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 	s.best = INFINITY;
 	s.prunedAbove = INFINITY;
 	s.bestA = s.bestB = -1;
-	s.bestPA = s.bestPB = pdV3( 0.0, 0.0, 0.0 );
-	s.bestFA = s.bestFB = ( pdTriFeature ){ PD_FEATURE_FACE, 0 };
+	s.bestPA = s.bestPB = pdiV3( 0.0, 0.0, 0.0 );
+	s.bestFA = s.bestFB = ( pdiTriFeature ){ PD_FEATURE_FACE, 0 };
 	s.stoppedBelow = false;
 	s.haveAxis = false;
-	s.bestAxis = pdV3( 0.0, 0.0, 1.0 );
-	pdDistance_Seed( &s, def, poseA, poseB, ws );
-	status = pdDistance_Traverse( &s );
-	pdDistance_Finish( &s, status, &frames.b, outResult );
+	s.bestAxis = pdiV3( 0.0, 0.0, 1.0 );
+	pdiDistance_Seed( &s, def, poseA, poseB, ws );
+	status = pdiDistance_Traverse( &s );
+	pdiDistance_Finish( &s, status, &frames.b, outResult );
 	return status;
 }

@@ -5,10 +5,10 @@
 #include <math.h>
 #include <stddef.h>
 
-#define PD_EIGEN_MAX_SWEEPS 32
+#define PDI_EIGEN_MAX_SWEEPS 32
 
 // Rotates rows and columns p and q of a by (c, s), and columns p and q of v with them.
-static void pdJacobiRotate( double a[3][3], double v[3][3], int p, int q, double c, double s )
+static void pdiJacobiRotate( double a[3][3], double v[3][3], int p, int q, double c, double s )
 {
 	for ( int k = 0; k < 3; ++k )
 	{
@@ -30,7 +30,7 @@ static void pdJacobiRotate( double a[3][3], double v[3][3], int p, int q, double
 	}
 }
 
-void pdSymmetricEigen( double ioA[3][3], const pdEigenDef* def, double outV[3][3], double outW[3] )
+void pdiSymmetricEigen( double ioA[3][3], const pdiEigenDef* def, double outV[3][3], double outW[3] )
 {
 	double( *a )[3] = ioA;
 	for ( int i = 0; i < 3; ++i )
@@ -40,7 +40,7 @@ void pdSymmetricEigen( double ioA[3][3], const pdEigenDef* def, double outV[3][3
 			outV[i][j] = i == j ? 1.0 : 0.0;
 		}
 	}
-	for ( int sweep = 0; sweep < PD_EIGEN_MAX_SWEEPS; ++sweep )
+	for ( int sweep = 0; sweep < PDI_EIGEN_MAX_SWEEPS; ++sweep )
 	{
 		double off = fabs( a[0][1] ) + fabs( a[0][2] ) + fabs( a[1][2] );
 		double diag = fabs( a[0][0] ) + fabs( a[1][1] ) + fabs( a[2][2] );
@@ -61,7 +61,7 @@ void pdSymmetricEigen( double ioA[3][3], const pdEigenDef* def, double outV[3][3
 				double theta = ( a[q][q] - a[p][p] ) / ( 2.0 * apq );
 				double t = ( theta >= 0.0 ? 1.0 : -1.0 ) / ( fabs( theta ) + sqrt( theta * theta + 1.0 ) );
 				double c = 1.0 / sqrt( t * t + 1.0 );
-				pdJacobiRotate( a, outV, p, q, c, t * c );
+				pdiJacobiRotate( a, outV, p, q, c, t * c );
 			}
 		}
 	}

@@ -7,16 +7,16 @@
 #include "mesh.h"
 
 // Angular slack for neighbours level with the feature (a flat patch, a ring lying flat).
-#define PD_LOCAL_SLACK 1e-6
+#define PDI_LOCAL_SLACK 1e-6
 
 // False when some vertex w among `count` lies further along dir than p (beyond the slack).
-static bool pdNoneAhead( const pdMesh* mesh, const int* vertices, int count, pdVec3 p, pdVec3 dir )
+static bool pdiNoneAhead( const pdMesh* mesh, const int* vertices, int count, pdVec3 p, pdVec3 dir )
 {
 	for ( int i = 0; i < count; ++i )
 	{
-		pdVec3 w = pdSub( mesh->vertices[vertices[i]], p );
-		double len = pdLength( w );
-		if ( len > 0.0 && pdDot( w, dir ) > PD_LOCAL_SLACK * len )
+		pdVec3 w = pdiSub( mesh->vertices[vertices[i]], p );
+		double len = pdiLength( w );
+		if ( len > 0.0 && pdiDot( w, dir ) > PDI_LOCAL_SLACK * len )
 		{
 			return false;
 		}
@@ -27,7 +27,7 @@ static bool pdNoneAhead( const pdMesh* mesh, const int* vertices, int count, pdV
 // True when the vertex or edge f of mesh is the mesh's extreme along dir (mesh frame) among
 // its neighbours: the vertices of the faces around a vertex, the opposite vertices of the two
 // faces of an edge.
-static bool pdFeatureIsExtreme( const pdMesh* mesh, const pdFeature* f, pdVec3 dir )
+static bool pdiFeatureIsExtreme( const pdMesh* mesh, const pdFeature* f, pdVec3 dir )
 {
 	if ( f->triangle < 0 || f->triangle >= mesh->triangleCount || f->index < 0 || f->index > 2 )
 	{
@@ -41,7 +41,7 @@ static bool pdFeatureIsExtreme( const pdMesh* mesh, const pdFeature* f, pdVec3 d
 		pdVec3 p = mesh->vertices[v];
 		for ( int k = mesh->vertexFaceStart[c]; k < mesh->vertexFaceStart[c + 1]; ++k )
 		{
-			if ( !pdNoneAhead( mesh, mesh->triangles[mesh->vertexFaces[k]], 3, p, dir ) )
+			if ( !pdiNoneAhead( mesh, mesh->triangles[mesh->vertexFaces[k]], 3, p, dir ) )
 			{
 				return false;
 			}
@@ -50,15 +50,15 @@ static bool pdFeatureIsExtreme( const pdMesh* mesh, const pdFeature* f, pdVec3 d
 	}
 	if ( f->type == PD_FEATURE_EDGE )
 	{
-		const pdMeshEdge* e = mesh->edges + mesh->triangleEdges[f->triangle][f->index];
+		const pdiMeshEdge* e = mesh->edges + mesh->triangleEdges[f->triangle][f->index];
 		if ( e->face0 < 0 || e->face1 < 0 ||
-			 ( e->flags & ( PD_EDGE_BOUNDARY | PD_EDGE_NONMANIFOLD | PD_EDGE_INCONSISTENT ) ) )
+			 ( e->flags & ( PDI_EDGE_BOUNDARY | PDI_EDGE_NONMANIFOLD | PDI_EDGE_INCONSISTENT ) ) )
 		{
 			return true;
 		}
 		pdVec3 p = mesh->vertices[tri[f->index]];
-		return pdNoneAhead( mesh, mesh->triangles[e->face0], 3, p, dir ) &&
-			   pdNoneAhead( mesh, mesh->triangles[e->face1], 3, p, dir );
+		return pdiNoneAhead( mesh, mesh->triangles[e->face0], 3, p, dir ) &&
+			   pdiNoneAhead( mesh, mesh->triangles[e->face1], 3, p, dir );
 	}
 	return true;
 }
@@ -66,24 +66,24 @@ static bool pdFeatureIsExtreme( const pdMesh* mesh, const pdFeature* f, pdVec3 d
 bool pdContactFeature_IsExtremeAlong( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 									  const pdTransform* poseB, const pdContactFeature* feature, pdVec3 direction )
 {
-	if ( feature == NULL || poseA == NULL || poseB == NULL || !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) )
+	if ( feature == NULL || poseA == NULL || poseB == NULL || !pdiIsValidMesh( meshA ) || !pdiIsValidMesh( meshB ) )
 	{
 		return true;
 	}
-	double len = pdLength( direction );
+	double len = pdiLength( direction );
 	if ( !( len > 0.0 ) || !isfinite( len ) )
 	{
 		return true;
 	}
-	pdVec3 d = pdScale( direction, 1.0 / len );
-	pdFrame frameA, frameB;
-	if ( pdMakeFrame( poseA, &frameA ) != PD_STATUS_OK || pdMakeFrame( poseB, &frameB ) != PD_STATUS_OK )
+	pdVec3 d = pdiScale( direction, 1.0 / len );
+	pdiFrame frameA, frameB;
+	if ( pdiMakeFrame( poseA, &frameA ) != PD_STATUS_OK || pdiMakeFrame( poseB, &frameB ) != PD_STATUS_OK )
 	{
 		return true;
 	}
 	// A's feature must be A's extreme toward B (-d), B's its extreme toward A (+d).
-	pdVec3 towardB = pdMulMTV( &frameA.r, pdNeg( d ) );
-	pdVec3 towardA = pdMulMTV( &frameB.r, d );
-	return pdFeatureIsExtreme( meshA, &feature->featureA, towardB ) &&
-		   pdFeatureIsExtreme( meshB, &feature->featureB, towardA );
+	pdVec3 towardB = pdiMulMTV( &frameA.r, pdiNeg( d ) );
+	pdVec3 towardA = pdiMulMTV( &frameB.r, d );
+	return pdiFeatureIsExtreme( meshA, &feature->featureA, towardB ) &&
+		   pdiFeatureIsExtreme( meshB, &feature->featureB, towardA );
 }

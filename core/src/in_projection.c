@@ -7,19 +7,19 @@
 
 #include "sfog.h"
 
-int pdQuery_BuildPlanes( pdPdQuery* q, pdVec3 xc )
+int pdiQuery_BuildPlanes( pdiPdQuery* q, pdVec3 xc )
 {
 	pdContactFeature* features = q->features[q->current];
 	int count = q->featureCount[q->current];
 	if ( q->def->useOrientationPruning && count > 0 )
 	{
 		// One applicability test per feature; the verdicts are kept while the list compacts.
-		bool applicable[PD_MAX_PD_FEATURES];
+		bool applicable[PDI_MAX_PD_FEATURES];
 		int kept = 0;
 		for ( int i = 0; i < count; ++i )
 		{
 			applicable[i] =
-				pdSfog_IsApplicable( q->sc.meshA, &q->sc.frameA.r, q->sc.meshB, &q->sc.frameB.r, features + i );
+				pdiSfog_IsApplicable( q->sc.meshA, &q->sc.frameA.r, q->sc.meshB, &q->sc.frameB.r, features + i );
 			kept += applicable[i] ? 1 : 0;
 		}
 		// Pruning everything means the graph cannot decide here: keep them all.
@@ -41,8 +41,8 @@ int pdQuery_BuildPlanes( pdPdQuery* q, pdVec3 xc )
 	{
 		// Only vertex-vertex or parallel-edge contacts (dropped as features): the closest pair
 		// still gives one supporting plane with the natural normal (p_A - p_B)/|p_A - p_B|.
-		pdTransform poseA = pdQuery_PoseA( q, xc );
-		pdTransform poseB = pdQuery_PoseB( q );
+		pdTransform poseA = pdiQuery_PoseA( q, xc );
+		pdTransform poseB = pdiQuery_PoseB( q );
 		pdDistanceDef def = pdDefaultDistanceDef();
 		pdDistanceResult r;
 		if ( pdComputeDistance( q->sc.meshA, &poseA, q->sc.meshB, &poseB, &def, q->sc.ws, &r ) >= 0 &&
@@ -54,14 +54,14 @@ int pdQuery_BuildPlanes( pdPdQuery* q, pdVec3 xc )
 			f.kind = PD_CONTACT_VF;
 			f.pointA = r.pointA;
 			f.pointB = r.pointB;
-			f.normal = pdNormalize( pdSub( r.pointA, r.pointB ) );
+			f.normal = pdiNormalize( pdiSub( r.pointA, r.pointB ) );
 			f.distance = r.distance;
 			features[0] = f;
 			count = 1;
 			q->featureCount[q->current] = 1;
 		}
 	}
-	int planeCount = pdBuildContactPlanes( features, count, xc, q->def->maxContactPlanes, q->planes, NULL, NULL );
+	int planeCount = pdiBuildContactPlanes( features, count, xc, q->def->maxContactPlanes, q->planes, NULL, NULL );
 	// Out-projected contacts stop tol/2 short of touching; project onto the same offset so the
 	// projected configuration classifies as "in contact" rather than touching-as-colliding.
 	for ( int i = 0; i < planeCount; ++i )
@@ -75,18 +75,18 @@ int pdQuery_BuildPlanes( pdPdQuery* q, pdVec3 xc )
 	int cap = q->def->maxContactPlanes;
 	for ( int m = 0; m < q->memoryCount && planeCount < cap; ++m )
 	{
-		pdContactPlane p = q->memory[m];
+		pdiContactPlane p = q->memory[m];
 		// Only planes still nearly active here: a violated or distant plane belongs to another
 		// part of a non-convex contact space.
-		double residual = pdDot( p.normal, xc ) - p.offset;
-		if ( residual < -q->tol || residual > fmax( 20.0 * q->tol, 0.05 * pdLength( xc ) ) )
+		double residual = pdiDot( p.normal, xc ) - p.offset;
+		if ( residual < -q->tol || residual > fmax( 20.0 * q->tol, 0.05 * pdiLength( xc ) ) )
 		{
 			continue;
 		}
 		int same = -1;
 		for ( int j = 0; j < planeCount && same < 0; ++j )
 		{
-			if ( 1.0 - pdDot( q->planes[j].normal, p.normal ) < PD_PLANE_DEDUP_TOLERANCE )
+			if ( 1.0 - pdiDot( q->planes[j].normal, p.normal ) < PDI_PLANE_DEDUP_TOLERANCE )
 			{
 				same = j;
 			}
@@ -99,31 +99,31 @@ int pdQuery_BuildPlanes( pdPdQuery* q, pdVec3 xc )
 		p.source = -1;
 		q->planes[planeCount++] = p;
 	}
-	memcpy( q->memory, q->planes, (size_t)planeCount * sizeof( pdContactPlane ) );
+	memcpy( q->memory, q->planes, (size_t)planeCount * sizeof( pdiContactPlane ) );
 	q->memoryCount = planeCount;
 	return planeCount;
 }
 
 // A direction along which every active pair separates (the in-projection of n_i . y >= 1),
 // for backing off a contact configuration before the next out-projection.
-pdVec3 pdQuery_Escape( pdPdQuery* q, int planeCount, pdVec3 xc )
+pdVec3 pdiQuery_Escape( pdiPdQuery* q, int planeCount, pdVec3 xc )
 {
-	pdVec3 fallback = pdNormalize( xc );
+	pdVec3 fallback = pdiNormalize( xc );
 	if ( planeCount <= 0 )
 	{
 		return fallback;
 	}
-	pdContactPlane unit[PD_MAX_PD_FEATURES];
+	pdiContactPlane unit[PDI_MAX_PD_FEATURES];
 	for ( int i = 0; i < planeCount; ++i )
 	{
 		unit[i] = q->planes[i];
 		unit[i].offset = 1.0;
 	}
-	pdLcpResult r = pdSolveInProjection( unit, planeCount, q->def->maxLcpIterations, NULL );
-	double len = pdLength( r.x );
+	pdiLcpResult r = pdiSolveInProjection( unit, planeCount, q->def->maxLcpIterations, NULL );
+	double len = pdiLength( r.x );
 	if ( !r.converged || r.infeasible || !( len > 0.0 ) || len > 1e3 )
 	{
 		return fallback;
 	}
-	return pdScale( r.x, 1.0 / len );
+	return pdiScale( r.x, 1.0 / len );
 }

@@ -15,42 +15,42 @@
 // ---------------------------------------------------------------------------------------------
 // Candidates
 
-typedef struct pdCandidateList
+typedef struct pdiCandidateList
 {
-	pdStartCandidate* items;
+	pdiStartCandidate* items;
 	int count;
 	int capacity;
-} pdCandidateList;
+} pdiCandidateList;
 
 // Random directions sampled for pockets when the probe at the bound collides (an even subset).
-#define PD_POCKET_DIRECTIONS 32
+#define PDI_POCKET_DIRECTIONS 32
 
 // Adds a candidate; a direction already among the first compareCount is not worth a second
 // probe and is dropped.
-static void pdAddCandidateAfter( pdCandidateList* list, pdVec3 x, unsigned strategy, bool direction, bool priority,
+static void pdiAddCandidateAfter( pdiCandidateList* list, pdVec3 x, unsigned strategy, bool direction, bool priority,
 								 int compareCount )
 {
-	if ( list->count >= list->capacity || !pdIsFiniteVec( x ) )
+	if ( list->count >= list->capacity || !pdiIsFiniteVec( x ) )
 	{
 		return;
 	}
 	if ( direction )
 	{
-		x = pdNormalize( x );
-		if ( pdLengthSq( x ) < 0.25 )
+		x = pdiNormalize( x );
+		if ( pdiLengthSq( x ) < 0.25 )
 		{
 			return;
 		}
 		for ( int i = 0; i < compareCount; ++i )
 		{
-			const pdStartCandidate* c = list->items + i;
-			if ( c->direction && pdDot( c->translation, x ) > 1.0 - 1e-6 )
+			const pdiStartCandidate* c = list->items + i;
+			if ( c->direction && pdiDot( c->translation, x ) > 1.0 - 1e-6 )
 			{
 				return;
 			}
 		}
 	}
-	pdStartCandidate* c = list->items + list->count++;
+	pdiStartCandidate* c = list->items + list->count++;
 	c->translation = x;
 	c->strategy = strategy;
 	c->direction = direction;
@@ -58,19 +58,19 @@ static void pdAddCandidateAfter( pdCandidateList* list, pdVec3 x, unsigned strat
 	c->probeOnly = false;
 }
 
-static void pdAddCandidate( pdCandidateList* list, pdVec3 x, unsigned strategy, bool direction, bool priority )
+static void pdiAddCandidate( pdiCandidateList* list, pdVec3 x, unsigned strategy, bool direction, bool priority )
 {
-	pdAddCandidateAfter( list, x, strategy, direction, priority, list->count );
+	pdiAddCandidateAfter( list, x, strategy, direction, priority, list->count );
 }
 
-#define PD_NORMAL_CLUSTERS 24
-#define PD_NORMAL_DIRECTIONS 8
+#define PDI_NORMAL_CLUSTERS 24
+#define PDI_NORMAL_DIRECTIONS 8
 
-static void pdAddContactNormalCandidates( pdStartContext* ctx, pdCandidateList* list, const pdTrianglePair* pairs,
+static void pdiAddContactNormalCandidates( pdiStartContext* ctx, pdiCandidateList* list, const pdTrianglePair* pairs,
 										  int pairCount )
 {
-	pdVec3 sums[PD_NORMAL_CLUSTERS];
-	int counts[PD_NORMAL_CLUSTERS];
+	pdVec3 sums[PDI_NORMAL_CLUSTERS];
+	int counts[PDI_NORMAL_CLUSTERS];
 	int clusters = 0;
 	const double cosCluster = 0.94; // about 20 degrees
 	const pdMesh* meshA = ctx->meshA;
@@ -79,38 +79,38 @@ static void pdAddContactNormalCandidates( pdStartContext* ctx, pdCandidateList* 
 	{
 		pdVec3 dirs[4];
 		int dirCount = 0;
-		pdVec3 nB = pdMulMV( &ctx->frameB.r, meshB->faceNormals[pairs[p].triangleB] );
-		pdVec3 nA = pdMulMV( &ctx->frameA.r, meshA->faceNormals[pairs[p].triangleA] );
+		pdVec3 nB = pdiMulMV( &ctx->frameB.r, meshB->faceNormals[pairs[p].triangleB] );
+		pdVec3 nA = pdiMulMV( &ctx->frameA.r, meshA->faceNormals[pairs[p].triangleA] );
 		// A leaves along B's outward normal, or against its own; soups get both signs.
 		if ( meshB->closed )
 		{
-			dirs[dirCount++] = meshB->outwardWinding ? nB : pdNeg( nB );
+			dirs[dirCount++] = meshB->outwardWinding ? nB : pdiNeg( nB );
 		}
 		else
 		{
 			dirs[dirCount++] = nB;
-			dirs[dirCount++] = pdNeg( nB );
+			dirs[dirCount++] = pdiNeg( nB );
 		}
 		if ( meshA->closed )
 		{
-			dirs[dirCount++] = meshA->outwardWinding ? pdNeg( nA ) : nA;
+			dirs[dirCount++] = meshA->outwardWinding ? pdiNeg( nA ) : nA;
 		}
 		else
 		{
 			dirs[dirCount++] = nA;
-			dirs[dirCount++] = pdNeg( nA );
+			dirs[dirCount++] = pdiNeg( nA );
 		}
 		for ( int d = 0; d < dirCount; ++d )
 		{
 			pdVec3 u = dirs[d];
-			if ( !pdIsFiniteVec( u ) || pdLengthSq( u ) < 0.25 )
+			if ( !pdiIsFiniteVec( u ) || pdiLengthSq( u ) < 0.25 )
 			{
 				continue;
 			}
 			int found = -1;
 			for ( int c = 0; c < clusters; ++c )
 			{
-				if ( pdDot( pdNormalize( sums[c] ), u ) > cosCluster )
+				if ( pdiDot( pdiNormalize( sums[c] ), u ) > cosCluster )
 				{
 					found = c;
 					break;
@@ -118,10 +118,10 @@ static void pdAddContactNormalCandidates( pdStartContext* ctx, pdCandidateList* 
 			}
 			if ( found >= 0 )
 			{
-				sums[found] = pdAdd( sums[found], u );
+				sums[found] = pdiAdd( sums[found], u );
 				counts[found] += 1;
 			}
-			else if ( clusters < PD_NORMAL_CLUSTERS )
+			else if ( clusters < PDI_NORMAL_CLUSTERS )
 			{
 				sums[clusters] = u;
 				counts[clusters] = 1;
@@ -130,7 +130,7 @@ static void pdAddContactNormalCandidates( pdStartContext* ctx, pdCandidateList* 
 		}
 	}
 	// The most supported directions first.
-	for ( int taken = 0; taken < PD_NORMAL_DIRECTIONS && taken < clusters; ++taken )
+	for ( int taken = 0; taken < PDI_NORMAL_DIRECTIONS && taken < clusters; ++taken )
 	{
 		int best = -1;
 		for ( int c = 0; c < clusters; ++c )
@@ -144,12 +144,12 @@ static void pdAddContactNormalCandidates( pdStartContext* ctx, pdCandidateList* 
 		{
 			break;
 		}
-		pdAddCandidate( list, sums[best], PD_START_CONTACT_NORMALS, true, taken < 4 );
+		pdiAddCandidate( list, sums[best], PD_START_CONTACT_NORMALS, true, taken < 4 );
 		counts[best] = 0;
 	}
 }
 
-static void pdAddPrincipalAxisCandidates( pdStartContext* ctx, pdCandidateList* list, const pdTrianglePair* pairs,
+static void pdiAddPrincipalAxisCandidates( pdiStartContext* ctx, pdiCandidateList* list, const pdTrianglePair* pairs,
 										  int pairCount )
 {
 	if ( pairCount <= 0 )
@@ -157,7 +157,7 @@ static void pdAddPrincipalAxisCandidates( pdStartContext* ctx, pdCandidateList* 
 		return;
 	}
 	// Vertices of the intersecting triangles of both meshes, world frame.
-	pdVec3 mean = pdV3( 0.0, 0.0, 0.0 );
+	pdVec3 mean = pdiV3( 0.0, 0.0, 0.0 );
 	double weight = 0.0;
 	for ( int pass = 0; pass < 2; ++pass )
 	{
@@ -165,19 +165,19 @@ static void pdAddPrincipalAxisCandidates( pdStartContext* ctx, pdCandidateList* 
 		for ( int p = 0; p < pairCount; ++p )
 		{
 			pdVec3 tri[6];
-			pdMesh_TriangleVertices( ctx->meshA, pairs[p].triangleA, tri );
-			pdMesh_TriangleVertices( ctx->meshB, pairs[p].triangleB, tri + 3 );
+			pdiMesh_TriangleVertices( ctx->meshA, pairs[p].triangleA, tri );
+			pdiMesh_TriangleVertices( ctx->meshB, pairs[p].triangleB, tri + 3 );
 			for ( int k = 0; k < 6; ++k )
 			{
-				pdVec3 w = k < 3 ? pdFrameApply( &ctx->frameA, tri[k] ) : pdFrameApply( &ctx->frameB, tri[k] );
+				pdVec3 w = k < 3 ? pdiFrameApply( &ctx->frameA, tri[k] ) : pdiFrameApply( &ctx->frameB, tri[k] );
 				if ( pass == 0 )
 				{
-					mean = pdAdd( mean, w );
+					mean = pdiAdd( mean, w );
 					weight += 1.0;
 				}
 				else
 				{
-					pdVec3 d = pdSub( w, mean );
+					pdVec3 d = pdiSub( w, mean );
 					double dv[3] = { d.x, d.y, d.z };
 					for ( int i = 0; i < 3; ++i )
 					{
@@ -191,14 +191,14 @@ static void pdAddPrincipalAxisCandidates( pdStartContext* ctx, pdCandidateList* 
 		}
 		if ( pass == 0 )
 		{
-			mean = pdScale( mean, 1.0 / weight );
+			mean = pdiScale( mean, 1.0 / weight );
 			continue;
 		}
 		// Entries strictly below 1e-300 are negligible; no relative test.
 		double tiny = nextafter( 1e-300, 0.0 );
-		pdEigenDef eigenDef = { .stopFloor = tiny, .skipFloor = tiny, .skipRelative = 0.0 };
+		pdiEigenDef eigenDef = { .stopFloor = tiny, .skipFloor = tiny, .skipRelative = 0.0 };
 		double v[3][3], w[3];
-		pdSymmetricEigen( cov, &eigenDef, v, w );
+		pdiSymmetricEigen( cov, &eigenDef, v, w );
 		// The thinnest axis of the overlap first: pushing across it is usually shortest.
 		int order[3] = { 0, 1, 2 };
 		for ( int i = 0; i < 3; ++i )
@@ -216,14 +216,14 @@ static void pdAddPrincipalAxisCandidates( pdStartContext* ctx, pdCandidateList* 
 		for ( int i = 0; i < 3; ++i )
 		{
 			int c = order[i];
-			pdVec3 axis = pdV3( v[0][c], v[1][c], v[2][c] );
-			pdAddCandidate( list, axis, PD_START_PRINCIPAL_AXES, true, i == 0 );
-			pdAddCandidate( list, pdNeg( axis ), PD_START_PRINCIPAL_AXES, true, i == 0 );
+			pdVec3 axis = pdiV3( v[0][c], v[1][c], v[2][c] );
+			pdiAddCandidate( list, axis, PD_START_PRINCIPAL_AXES, true, i == 0 );
+			pdiAddCandidate( list, pdiNeg( axis ), PD_START_PRINCIPAL_AXES, true, i == 0 );
 		}
 	}
 }
 
-static uint32_t pdNextRandom( uint32_t* state )
+static uint32_t pdiNextRandom( uint32_t* state )
 {
 	// xorshift32: deterministic, no global state.
 	uint32_t x = *state;
@@ -234,40 +234,40 @@ static uint32_t pdNextRandom( uint32_t* state )
 	return x;
 }
 
-static void pdAddClearanceCandidates( pdStartContext* ctx, pdCandidateList* list )
+static void pdiAddClearanceCandidates( pdiStartContext* ctx, pdiCandidateList* list )
 {
-	pdVec3 cA = pdFrameApply( &ctx->frameA, ctx->meshA->centroid );
-	pdVec3 cB = pdFrameApply( &ctx->frameB, ctx->meshB->centroid );
+	pdVec3 cA = pdiFrameApply( &ctx->frameA, ctx->meshA->centroid );
+	pdVec3 cB = pdiFrameApply( &ctx->frameB, ctx->meshB->centroid );
 	// A's centroid on a clear point of B, and B's centroid on a clear point of A (B9: with the
 	// full poses of both meshes).
 	for ( int i = 0; i < ctx->meshB->clearanceCount; ++i )
 	{
-		pdVec3 p = pdFrameApply( &ctx->frameB, ctx->meshB->clearancePoints[i] );
-		pdAddCandidate( list, pdSub( p, cA ), PD_START_CLEARANCE, false, false );
+		pdVec3 p = pdiFrameApply( &ctx->frameB, ctx->meshB->clearancePoints[i] );
+		pdiAddCandidate( list, pdiSub( p, cA ), PD_START_CLEARANCE, false, false );
 	}
 	for ( int i = 0; i < ctx->meshA->clearanceCount; ++i )
 	{
-		pdVec3 p = pdFrameApply( &ctx->frameA, ctx->meshA->clearancePoints[i] );
-		pdAddCandidate( list, pdSub( cB, p ), PD_START_CLEARANCE, false, false );
+		pdVec3 p = pdiFrameApply( &ctx->frameA, ctx->meshA->clearancePoints[i] );
+		pdiAddCandidate( list, pdiSub( cB, p ), PD_START_CLEARANCE, false, false );
 	}
 }
 
-int pdProposeStarts( pdStartContext* ctx, unsigned strategies, const pdPenetrationCache* cache,
+int pdiProposeStarts( pdiStartContext* ctx, unsigned strategies, const pdPenetrationCache* cache,
 					 const pdTrianglePair* pairs, int pairCount, int randomDirections, unsigned seed,
-					 const pdStartCandidate** outCandidates )
+					 const pdiStartCandidate** outCandidates )
 {
 	*outCandidates = NULL;
 	if ( randomDirections < 0 )
 	{
 		randomDirections = 0;
 	}
-	int capacity = 3 + PD_NORMAL_DIRECTIONS + 6 + 1 + 2 * PD_MAX_CLEARANCE_POINTS + randomDirections + 8;
-	if ( !pdBuffer_Reserve( &ctx->ws->pdStarts, (size_t)capacity * sizeof( pdStartCandidate ), false ) )
+	int capacity = 3 + PDI_NORMAL_DIRECTIONS + 6 + 1 + 2 * PDI_MAX_CLEARANCE_POINTS + randomDirections + 8;
+	if ( !pdiBuffer_Reserve( &ctx->ws->pdiStarts, (size_t)capacity * sizeof( pdiStartCandidate ), false ) )
 	{
 		return 0;
 	}
-	pdCandidateList list;
-	list.items = ctx->ws->pdStarts.data;
+	pdiCandidateList list;
+	list.items = ctx->ws->pdiStarts.data;
 	list.count = 0;
 	list.capacity = capacity;
 
@@ -278,33 +278,33 @@ int pdProposeStarts( pdStartContext* ctx, unsigned strategies, const pdPenetrati
 		for ( int k = 0; k < count; ++k )
 		{
 			int slot = ( ( cache->next - 1 - k ) % 3 + 3 ) % 3;
-			pdVec3 world = pdFrameApply( &ctx->frameB, cache->configurations[slot] );
-			pdAddCandidate( &list, pdSub( world, ctx->frameA.p ), PD_START_COHERENCE, false, true );
+			pdVec3 world = pdiFrameApply( &ctx->frameB, cache->configurations[slot] );
+			pdiAddCandidate( &list, pdiSub( world, ctx->frameA.p ), PD_START_COHERENCE, false, true );
 		}
 	}
 	if ( ( strategies & PD_START_CONTACT_NORMALS ) && pairs != NULL )
 	{
-		pdAddContactNormalCandidates( ctx, &list, pairs, pairCount );
+		pdiAddContactNormalCandidates( ctx, &list, pairs, pairCount );
 	}
 	if ( ( strategies & PD_START_PRINCIPAL_AXES ) && pairs != NULL )
 	{
-		pdAddPrincipalAxisCandidates( ctx, &list, pairs, pairCount );
+		pdiAddPrincipalAxisCandidates( ctx, &list, pairs, pairCount );
 	}
 	if ( strategies & PD_START_CENTROID )
 	{
-		pdVec3 cA = pdFrameApply( &ctx->frameA, ctx->meshA->centroid );
-		pdVec3 cB = pdFrameApply( &ctx->frameB, ctx->meshB->centroid );
-		pdVec3 d = pdSub( cA, cB );
+		pdVec3 cA = pdiFrameApply( &ctx->frameA, ctx->meshA->centroid );
+		pdVec3 cB = pdiFrameApply( &ctx->frameB, ctx->meshB->centroid );
+		pdVec3 d = pdiSub( cA, cB );
 		double scale = fmin( ctx->meshA->diagonal, ctx->meshB->diagonal );
-		if ( pdLength( d ) <= 1e-9 * scale )
+		if ( pdiLength( d ) <= 1e-9 * scale )
 		{
-			d = pdV3( 1.0, 0.0, 0.0 );
+			d = pdiV3( 1.0, 0.0, 0.0 );
 		}
-		pdAddCandidate( &list, d, PD_START_CENTROID, true, true );
+		pdiAddCandidate( &list, d, PD_START_CENTROID, true, true );
 	}
 	if ( strategies & PD_START_CLEARANCE )
 	{
-		pdAddClearanceCandidates( ctx, &list );
+		pdiAddClearanceCandidates( ctx, &list );
 	}
 	if ( ( strategies & PD_START_RANDOM ) && randomDirections > 0 )
 	{
@@ -318,16 +318,16 @@ int pdProposeStarts( pdStartContext* ctx, unsigned strategies, const pdPenetrati
 		double len2 = 0.0;
 		for ( int attempt = 0; attempt < 16 && len2 < 1e-6; ++attempt )
 		{
-			q.w = (double)pdNextRandom( &state ) / 4294967295.0 - 0.5;
-			q.x = (double)pdNextRandom( &state ) / 4294967295.0 - 0.5;
-			q.y = (double)pdNextRandom( &state ) / 4294967295.0 - 0.5;
-			q.z = (double)pdNextRandom( &state ) / 4294967295.0 - 0.5;
+			q.w = (double)pdiNextRandom( &state ) / 4294967295.0 - 0.5;
+			q.x = (double)pdiNextRandom( &state ) / 4294967295.0 - 0.5;
+			q.y = (double)pdiNextRandom( &state ) / 4294967295.0 - 0.5;
+			q.z = (double)pdiNextRandom( &state ) / 4294967295.0 - 0.5;
 			len2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
 		}
-		pdMat33 r;
+		pdiMat33 r;
 		if ( len2 < 1e-6 )
 		{
-			r = pdMat33FromQuat( ( pdQuat ){ 1.0, 0.0, 0.0, 0.0 } );
+			r = pdiMat33FromQuat( ( pdQuat ){ 1.0, 0.0, 0.0, 0.0 } );
 		}
 		else
 		{
@@ -336,26 +336,26 @@ int pdProposeStarts( pdStartContext* ctx, unsigned strategies, const pdPenetrati
 			q.x *= inv;
 			q.y *= inv;
 			q.z *= inv;
-			r = pdMat33FromQuat( q );
+			r = pdiMat33FromQuat( q );
 		}
 		const double golden = 2.399963229728653; // pi (3 - sqrt 5)
 		// In B's frame, so that moving both meshes rigidly moves the answer with them.
 		// A Fibonacci set has no two equal directions: each is compared with the candidates
 		// proposed before the set only (a quadratic scan over 512 would cost more than probing).
 		int before = list.count;
-		// An even subset of PD_POCKET_DIRECTIONS is sampled for pockets; the rest get one probe at
+		// An even subset of PDI_POCKET_DIRECTIONS is sampled for pockets; the rest get one probe at
 		// the bound each, which is what finds a basin no other start reaches, for a fraction of
 		// the cost (bench/results/pd-random.md).
-		int pocketStride = randomDirections > PD_POCKET_DIRECTIONS ? randomDirections / PD_POCKET_DIRECTIONS : 1;
+		int pocketStride = randomDirections > PDI_POCKET_DIRECTIONS ? randomDirections / PDI_POCKET_DIRECTIONS : 1;
 		for ( int i = 0; i < randomDirections; ++i )
 		{
 			double z = 1.0 - ( 2.0 * i + 1.0 ) / randomDirections;
 			double rad = sqrt( fmax( 0.0, 1.0 - z * z ) );
 			double phi = golden * i;
-			pdVec3 u = pdV3( rad * cos( phi ), rad * sin( phi ), z );
+			pdVec3 u = pdiV3( rad * cos( phi ), rad * sin( phi ), z );
 			int added = list.count;
-			pdVec3 direction = pdMulMV( &ctx->frameB.r, pdMulMV( &r, u ) );
-			pdAddCandidateAfter( &list, direction, PD_START_RANDOM, true, false, before );
+			pdVec3 direction = pdiMulMV( &ctx->frameB.r, pdiMulMV( &r, u ) );
+			pdiAddCandidateAfter( &list, direction, PD_START_RANDOM, true, false, before );
 			if ( list.count > added )
 			{
 				list.items[added].probeOnly = i % pocketStride != 0;
@@ -369,17 +369,17 @@ int pdProposeStarts( pdStartContext* ctx, unsigned strategies, const pdPenetrati
 // ---------------------------------------------------------------------------------------------
 // Free starts
 
-#define PD_LINE_SAMPLES 5
+#define PDI_LINE_SAMPLES 5
 // Probes shorter than this many tolerances get no pocket samples.
-#define PD_POCKET_MIN_PROBE 8.0
+#define PDI_POCKET_MIN_PROBE 8.0
 
 // The free sample of the segment from o to start closest to o (start itself if none).
-static pdVec3 pdRefineAlongLine( pdStartContext* ctx, pdVec3 start )
+static pdVec3 pdiRefineAlongLine( pdiStartContext* ctx, pdVec3 start )
 {
-	for ( int k = 1; k < PD_LINE_SAMPLES; ++k )
+	for ( int k = 1; k < PDI_LINE_SAMPLES; ++k )
 	{
-		pdVec3 x = pdScale( start, (double)k / PD_LINE_SAMPLES );
-		if ( !pdStart_Collides( ctx, x ) )
+		pdVec3 x = pdiScale( start, (double)k / PDI_LINE_SAMPLES );
+		if ( !pdiStart_Collides( ctx, x ) )
 		{
 			return x;
 		}
@@ -387,35 +387,35 @@ static pdVec3 pdRefineAlongLine( pdStartContext* ctx, pdVec3 start )
 	return start;
 }
 
-double pdStart_FirstPush( const pdStartContext* ctx )
+double pdiStart_FirstPush( const pdiStartContext* ctx )
 {
 	return 2.0 * ctx->tolerance;
 }
 
-double pdStart_Limit( const pdStartContext* ctx, double bound )
+double pdiStart_Limit( const pdiStartContext* ctx, double bound )
 {
 	// A start must beat the bound by a margin, or its contact cannot improve on the best.
 	return bound < INFINITY ? bound - fmax( ctx->tolerance, 1e-3 * bound ) : bound;
 }
 
-bool pdStart_MakeFree( pdStartContext* ctx, const pdStartCandidate* candidate, double bound, bool lineRefinement,
+bool pdiStart_MakeFree( pdiStartContext* ctx, const pdiStartCandidate* candidate, double bound, bool lineRefinement,
 					   pdVec3* outStart )
 {
-	return pdStart_MakeFreeKnowing( ctx, candidate, bound, lineRefinement, PD_START_GAP_UNKNOWN, outStart );
+	return pdiStart_MakeFreeKnowing( ctx, candidate, bound, lineRefinement, PDI_START_GAP_UNKNOWN, outStart );
 }
 
-bool pdStart_MakeFreeKnowing( pdStartContext* ctx, const pdStartCandidate* candidate, double bound,
-							  bool lineRefinement, pdStartGap atPoint, pdVec3* outStart )
+bool pdiStart_MakeFreeKnowing( pdiStartContext* ctx, const pdiStartCandidate* candidate, double bound,
+							  bool lineRefinement, pdiStartGap atPoint, pdVec3* outStart )
 {
-	*outStart = pdV3( 0.0, 0.0, 0.0 );
+	*outStart = pdiV3( 0.0, 0.0, 0.0 );
 	pdVec3 x = candidate->translation;
-	double len = pdLength( x );
-	if ( !( len > 0.0 ) || !pdIsFiniteVec( x ) )
+	double len = pdiLength( x );
+	if ( !( len > 0.0 ) || !pdiIsFiniteVec( x ) )
 	{
 		return false;
 	}
-	pdVec3 u = pdScale( x, 1.0 / len );
-	double limit = pdStart_Limit( ctx, bound );
+	pdVec3 u = pdiScale( x, 1.0 / len );
+	double limit = pdiStart_Limit( ctx, bound );
 	if ( !( limit > 0.0 ) )
 	{
 		return false;
@@ -424,7 +424,7 @@ bool pdStart_MakeFreeKnowing( pdStartContext* ctx, const pdStartCandidate* candi
 	pdVec3 start = x;
 
 	if ( !candidate->direction && len < limit &&
-		 ( atPoint == PD_START_GAP_UNKNOWN ? !pdStart_Collides( ctx, x ) : atPoint == PD_START_GAP_FREE ) )
+		 ( atPoint == PDI_START_GAP_UNKNOWN ? !pdiStart_Collides( ctx, x ) : atPoint == PDI_START_GAP_FREE ) )
 	{
 		found = true;
 	}
@@ -435,7 +435,7 @@ bool pdStart_MakeFreeKnowing( pdStartContext* ctx, const pdStartCandidate* candi
 		// the next step): a few tolerances out usually clears it and keeps the out-projection's
 		// sweep short; then steps of 5% of the size, for a pair that sank far since.
 		double step = 0.05 * fmin( ctx->meshA->diagonal, ctx->meshB->diagonal );
-		const double pushes[] = { pdStart_FirstPush( ctx ), 8.0 * ctx->tolerance, 32.0 * ctx->tolerance,
+		const double pushes[] = { pdiStart_FirstPush( ctx ), 8.0 * ctx->tolerance, 32.0 * ctx->tolerance,
 								  step, 2.0 * step, 3.0 * step };
 		for ( int k = 0; k < 6 && !found; ++k )
 		{
@@ -443,8 +443,8 @@ bool pdStart_MakeFreeKnowing( pdStartContext* ctx, const pdStartCandidate* candi
 			{
 				continue;
 			}
-			pdVec3 y = pdMulAdd( x, pushes[k], u );
-			if ( pdLength( y ) < limit && !pdStart_Collides( ctx, y ) )
+			pdVec3 y = pdiMulAdd( x, pushes[k], u );
+			if ( pdiLength( y ) < limit && !pdiStart_Collides( ctx, y ) )
 			{
 				start = y;
 				found = true;
@@ -455,14 +455,14 @@ bool pdStart_MakeFreeKnowing( pdStartContext* ctx, const pdStartCandidate* candi
 	{
 		// Probe along the direction: only a free point short of the bound can lead to a
 		// shorter contact along this ray.
-		double t = pdStart_SeparationDistance( ctx, u );
+		double t = pdiStart_SeparationDistance( ctx, u );
 		bool byConstruction = !( limit < t );
 		if ( limit < t )
 		{
 			t = limit;
 		}
-		pdVec3 y = pdScale( u, t );
-		if ( !pdStart_Collides( ctx, y ) )
+		pdVec3 y = pdiScale( u, t );
+		if ( !pdiStart_Collides( ctx, y ) )
 		{
 			start = y;
 			found = true;
@@ -480,15 +480,15 @@ bool pdStart_MakeFreeKnowing( pdStartContext* ctx, const pdStartCandidate* candi
 			// nearer to o than that would be a PD under the probe's length, inside a shell of
 			// colliding configurations a fraction of a tolerance thick. The plugin's resting pairs
 			// (bounds of a few tolerances) made 5 to 10 checks per direction here.
-			bool sampleAll = pdStart_BallsSettleChecks( ctx );
-			int samples = t < PD_POCKET_MIN_PROBE * ctx->tolerance ? 1
+			bool sampleAll = pdiStart_BallsSettleChecks( ctx );
+			int samples = t < PDI_POCKET_MIN_PROBE * ctx->tolerance ? 1
 						  : candidate->probeOnly && !sampleAll	 ? 1
-						  : candidate->priority					 ? 2 * PD_LINE_SAMPLES
-																 : PD_LINE_SAMPLES;
+						  : candidate->priority					 ? 2 * PDI_LINE_SAMPLES
+																 : PDI_LINE_SAMPLES;
 			for ( int k = 1; k < samples; ++k )
 			{
-				pdVec3 z = pdScale( y, (double)k / samples );
-				if ( !pdStart_Collides( ctx, z ) )
+				pdVec3 z = pdiScale( y, (double)k / samples );
+				if ( !pdiStart_Collides( ctx, z ) )
 				{
 					*outStart = z;
 					return true;
@@ -499,7 +499,7 @@ bool pdStart_MakeFreeKnowing( pdStartContext* ctx, const pdStartCandidate* candi
 	}
 	if ( lineRefinement )
 	{
-		start = pdRefineAlongLine( ctx, start );
+		start = pdiRefineAlongLine( ctx, start );
 	}
 	*outStart = start;
 	return true;

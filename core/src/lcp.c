@@ -7,7 +7,7 @@
 
 // Solves the k x k system g r = b (k <= 3) by Gaussian elimination with partial pivoting.
 // False when the matrix is (numerically) singular.
-static bool pdSolveSmall( double g[3][3], double b[3], int k, double r[3] )
+static bool pdiSolveSmall( double g[3][3], double b[3], int k, double r[3] )
 {
 	double m[3][4];
 	for ( int i = 0; i < k; ++i )
@@ -62,7 +62,7 @@ static bool pdSolveSmall( double g[3][3], double b[3], int k, double r[3] )
 	return true;
 }
 
-static double pdOffsetScale( const pdContactPlane* planes, int count )
+static double pdiOffsetScale( const pdiContactPlane* planes, int count )
 {
 	double scale = 0.0;
 	for ( int i = 0; i < count; ++i )
@@ -74,24 +74,24 @@ static double pdOffsetScale( const pdContactPlane* planes, int count )
 
 // The dual active-set method's state: the current point and the active planes (at most 3 in
 // 3-D) with their multipliers.
-typedef struct pdActiveSet
+typedef struct pdiActiveSet
 {
 	pdVec3 x;
 	int active[3];
 	double lambda[3];
 	int count;
-} pdActiveSet;
+} pdiActiveSet;
 
-typedef enum pdActiveStep
+typedef enum pdiActiveStep
 {
-	PD_ACTIVE_STEP_DROPPED,    ///< an active multiplier reached zero first: its plane left the set
-	PD_ACTIVE_STEP_ADDED,      ///< the new plane became satisfied and joined the set
-	PD_ACTIVE_STEP_SINGULAR,   ///< the active normals were dependent (cannot happen for a valid set)
-	PD_ACTIVE_STEP_INFEASIBLE, ///< the new plane conflicts with the active ones
-} pdActiveStep;
+	PDI_ACTIVE_STEP_DROPPED,    ///< an active multiplier reached zero first: its plane left the set
+	PDI_ACTIVE_STEP_ADDED,      ///< the new plane became satisfied and joined the set
+	PDI_ACTIVE_STEP_SINGULAR,   ///< the active normals were dependent (cannot happen for a valid set)
+	PDI_ACTIVE_STEP_INFEASIBLE, ///< the new plane conflicts with the active ones
+} pdiActiveStep;
 
 // The most violated plane (by more than tol) not yet active, or -1 when none is.
-static int pdMostViolated( const pdContactPlane* planes, int count, const pdActiveSet* set, double tol )
+static int pdiMostViolated( const pdiContactPlane* planes, int count, const pdiActiveSet* set, double tol )
 {
 	int p = -1;
 	double worst = tol;
@@ -102,7 +102,7 @@ static int pdMostViolated( const pdContactPlane* planes, int count, const pdActi
 		{
 			isActive = isActive || set->active[a] == i;
 		}
-		double violation = planes[i].offset - pdDot( planes[i].normal, set->x );
+		double violation = planes[i].offset - pdiDot( planes[i].normal, set->x );
 		if ( !isActive && violation > worst )
 		{
 			worst = violation;
@@ -114,7 +114,7 @@ static int pdMostViolated( const pdContactPlane* planes, int count, const pdActi
 
 // Coefficients r of np in the active normals (least squares by the normal equations). False
 // when the active normals are dependent.
-static bool pdActiveCoefficients( const pdActiveSet* set, const pdContactPlane* planes, pdVec3 np, double r[3] )
+static bool pdiActiveCoefficients( const pdiActiveSet* set, const pdiContactPlane* planes, pdVec3 np, double r[3] )
 {
 	double g[3][3], b[3];
 	for ( int i = 0; i < set->count; ++i )
@@ -122,35 +122,35 @@ static bool pdActiveCoefficients( const pdActiveSet* set, const pdContactPlane* 
 		pdVec3 ni = planes[set->active[i]].normal;
 		for ( int j = 0; j < set->count; ++j )
 		{
-			g[i][j] = pdDot( ni, planes[set->active[j]].normal );
+			g[i][j] = pdiDot( ni, planes[set->active[j]].normal );
 		}
-		b[i] = pdDot( ni, np );
+		b[i] = pdiDot( ni, np );
 	}
-	return pdSolveSmall( g, b, set->count, r );
+	return pdiSolveSmall( g, b, set->count, r );
 }
 
 // One step toward satisfying plane p, whose multiplier so far is *ioLambdaP: x moves along z,
 // the part of p's normal the active normals do not span, until p is satisfied (t1) or an active
 // multiplier reaches zero (t2), whichever comes first; that plane is dropped, or p is added.
-static pdActiveStep pdActiveSet_Step( pdActiveSet* set, const pdContactPlane* planes, int p, double* ioLambdaP )
+static pdiActiveStep pdiActiveSet_Step( pdiActiveSet* set, const pdiContactPlane* planes, int p, double* ioLambdaP )
 {
 	pdVec3 np = planes[p].normal;
 	double r[3] = { 0.0, 0.0, 0.0 };
-	if ( set->count > 0 && !pdActiveCoefficients( set, planes, np, r ) )
+	if ( set->count > 0 && !pdiActiveCoefficients( set, planes, np, r ) )
 	{
-		return PD_ACTIVE_STEP_SINGULAR;
+		return PDI_ACTIVE_STEP_SINGULAR;
 	}
 	pdVec3 z = np;
 	for ( int i = 0; i < set->count; ++i )
 	{
-		z = pdMulAdd( z, -r[i], planes[set->active[i]].normal );
+		z = pdiMulAdd( z, -r[i], planes[set->active[i]].normal );
 	}
-	double zz = pdDot( z, z );
+	double zz = pdiDot( z, z );
 
 	double t1 = INFINITY;
 	if ( zz > 1e-18 )
 	{
-		t1 = ( planes[p].offset - pdDot( np, set->x ) ) / zz;
+		t1 = ( planes[p].offset - pdiDot( np, set->x ) ) / zz;
 	}
 	double t2 = INFINITY;
 	int drop = -1;
@@ -170,13 +170,13 @@ static pdActiveStep pdActiveSet_Step( pdActiveSet* set, const pdContactPlane* pl
 	{
 		// np is spanned by the active normals with non-positive weights: no point satisfies
 		// them all.
-		return PD_ACTIVE_STEP_INFEASIBLE;
+		return PDI_ACTIVE_STEP_INFEASIBLE;
 	}
 
 	double t = t1 < t2 ? t1 : t2;
 	if ( t1 != INFINITY )
 	{
-		set->x = pdMulAdd( set->x, t, z );
+		set->x = pdiMulAdd( set->x, t, z );
 	}
 	for ( int i = 0; i < set->count; ++i )
 	{
@@ -193,7 +193,7 @@ static pdActiveStep pdActiveSet_Step( pdActiveSet* set, const pdContactPlane* pl
 			set->lambda[i] = set->lambda[i + 1];
 		}
 		set->count -= 1;
-		return PD_ACTIVE_STEP_DROPPED;
+		return PDI_ACTIVE_STEP_DROPPED;
 	}
 	if ( set->count < 3 )
 	{
@@ -201,12 +201,12 @@ static pdActiveStep pdActiveSet_Step( pdActiveSet* set, const pdContactPlane* pl
 		set->lambda[set->count] = *ioLambdaP;
 		set->count += 1;
 	}
-	return PD_ACTIVE_STEP_ADDED;
+	return PDI_ACTIVE_STEP_ADDED;
 }
 
-pdLcpResult pdSolveInProjection( const pdContactPlane* planes, int count, int maxIterations, double* outLambda )
+pdiLcpResult pdiSolveInProjection( const pdiContactPlane* planes, int count, int maxIterations, double* outLambda )
 {
-	pdLcpResult result;
+	pdiLcpResult result;
 	memset( &result, 0, sizeof( result ) );
 	if ( outLambda != NULL )
 	{
@@ -227,15 +227,15 @@ pdLcpResult pdSolveInProjection( const pdContactPlane* planes, int count, int ma
 
 	// Violations below this count as satisfied: relative to the offsets, so the answer does not
 	// depend on the model's units.
-	double tol = 1e-12 * pdOffsetScale( planes, count );
+	double tol = 1e-12 * pdiOffsetScale( planes, count );
 
-	pdActiveSet set;
-	set.x = pdV3( 0.0, 0.0, 0.0 );
+	pdiActiveSet set;
+	set.x = pdiV3( 0.0, 0.0, 0.0 );
 	set.count = 0;
 	bool done = false;
 	while ( result.iterations < maxIterations )
 	{
-		int p = pdMostViolated( planes, count, &set, tol );
+		int p = pdiMostViolated( planes, count, &set, tol );
 		if ( p < 0 )
 		{
 			done = true;
@@ -246,16 +246,16 @@ pdLcpResult pdSolveInProjection( const pdContactPlane* planes, int count, int ma
 		while ( !added && result.iterations < maxIterations )
 		{
 			result.iterations += 1;
-			pdActiveStep step = pdActiveSet_Step( &set, planes, p, &lambdaP );
-			if ( step == PD_ACTIVE_STEP_SINGULAR || step == PD_ACTIVE_STEP_INFEASIBLE )
+			pdiActiveStep step = pdiActiveSet_Step( &set, planes, p, &lambdaP );
+			if ( step == PDI_ACTIVE_STEP_SINGULAR || step == PDI_ACTIVE_STEP_INFEASIBLE )
 			{
 				// Singular: treated as converged-as-is (not converged, not infeasible).
-				result.infeasible = step == PD_ACTIVE_STEP_INFEASIBLE;
+				result.infeasible = step == PDI_ACTIVE_STEP_INFEASIBLE;
 				result.x = set.x;
 				result.activeCount = set.count;
 				return result;
 			}
-			added = step == PD_ACTIVE_STEP_ADDED;
+			added = step == PDI_ACTIVE_STEP_ADDED;
 		}
 	}
 
@@ -267,9 +267,9 @@ pdLcpResult pdSolveInProjection( const pdContactPlane* planes, int count, int ma
 		double worst = 0.0;
 		for ( int i = 0; i < count; ++i )
 		{
-			worst = fmax( worst, planes[i].offset - pdDot( planes[i].normal, set.x ) );
+			worst = fmax( worst, planes[i].offset - pdiDot( planes[i].normal, set.x ) );
 		}
-		done = worst <= 1e-9 * fmax( pdOffsetScale( planes, count ), DBL_MIN );
+		done = worst <= 1e-9 * fmax( pdiOffsetScale( planes, count ), DBL_MIN );
 	}
 	result.converged = done;
 	if ( outLambda != NULL )
@@ -282,9 +282,9 @@ pdLcpResult pdSolveInProjection( const pdContactPlane* planes, int count, int ma
 	return result;
 }
 
-pdLcpResult pdSolveInProjectionPgs( const pdContactPlane* planes, int count, int maxIterations, double* lambda )
+pdiLcpResult pdiSolveInProjectionPgs( const pdiContactPlane* planes, int count, int maxIterations, double* lambda )
 {
-	pdLcpResult result;
+	pdiLcpResult result;
 	memset( &result, 0, sizeof( result ) );
 	if ( planes == NULL || lambda == NULL || count <= 0 )
 	{
@@ -295,18 +295,18 @@ pdLcpResult pdSolveInProjectionPgs( const pdContactPlane* planes, int count, int
 	{
 		maxIterations = 1;
 	}
-	double scale = pdOffsetScale( planes, count );
+	double scale = pdiOffsetScale( planes, count );
 	double tol = 1e-12 * fmax( scale, DBL_MIN );
 
 	// x = sum lambda_i n_i is kept up to date, so a sweep costs O(count), not O(count^2).
-	pdVec3 x = pdV3( 0.0, 0.0, 0.0 );
+	pdVec3 x = pdiV3( 0.0, 0.0, 0.0 );
 	for ( int i = 0; i < count; ++i )
 	{
 		if ( !( lambda[i] > 0.0 ) )
 		{
 			lambda[i] = 0.0;
 		}
-		x = pdMulAdd( x, lambda[i], planes[i].normal );
+		x = pdiMulAdd( x, lambda[i], planes[i].normal );
 	}
 
 	bool settled = false;
@@ -317,12 +317,12 @@ pdLcpResult pdSolveInProjectionPgs( const pdContactPlane* planes, int count, int
 		for ( int i = 0; i < count; ++i )
 		{
 			pdVec3 n = planes[i].normal;
-			double nn = pdDot( n, n );
+			double nn = pdiDot( n, n );
 			if ( nn < 1e-30 )
 			{
 				continue;
 			}
-			double next = lambda[i] + ( planes[i].offset - pdDot( n, x ) ) / nn;
+			double next = lambda[i] + ( planes[i].offset - pdiDot( n, x ) ) / nn;
 			if ( next < 0.0 )
 			{
 				next = 0.0;
@@ -330,7 +330,7 @@ pdLcpResult pdSolveInProjectionPgs( const pdContactPlane* planes, int count, int
 			double delta = next - lambda[i];
 			if ( delta != 0.0 )
 			{
-				x = pdMulAdd( x, delta, n );
+				x = pdiMulAdd( x, delta, n );
 				lambda[i] = next;
 				maxChange = fmax( maxChange, fabs( delta ) );
 			}
@@ -342,7 +342,7 @@ pdLcpResult pdSolveInProjectionPgs( const pdContactPlane* planes, int count, int
 	double worst = 0.0;
 	for ( int i = 0; i < count; ++i )
 	{
-		double slack = pdDot( planes[i].normal, x ) - planes[i].offset;
+		double slack = pdiDot( planes[i].normal, x ) - planes[i].offset;
 		worst = fmax( worst, -slack );
 		if ( lambda[i] > 0.0 )
 		{
@@ -353,6 +353,6 @@ pdLcpResult pdSolveInProjectionPgs( const pdContactPlane* planes, int count, int
 	result.converged = worst <= 1e-9 * fmax( scale, DBL_MIN );
 	result.x = x;
 	// Multipliers that keep growing while x stays put mean the planes have no common point.
-	result.infeasible = !result.converged && result.iterations >= maxIterations && pdLength( x ) > 1e6 * fmax( scale, DBL_MIN );
+	result.infeasible = !result.converged && result.iterations >= maxIterations && pdiLength( x ) > 1e6 * fmax( scale, DBL_MIN );
 	return result;
 }

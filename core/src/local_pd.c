@@ -8,25 +8,25 @@
 
 // Grouping thresholds: a region's normals lie within 15 degrees of its seed's; contacts whose
 // points lie within 5% of the size of each other touch.
-#define PD_REGION_COSINE 0.9659
-#define PD_REGION_LINK 0.05
+#define PDI_REGION_COSINE 0.9659
+#define PDI_REGION_LINK 0.05
 
 // The features of one local-PD pass with what grouping needs: each one's unit normal (zero when
 // unusable) and the mesh vertices its feature on A and on B consists of.
-typedef struct pdRegionFeatures
+typedef struct pdiRegionFeatures
 {
-	const pdContactFeature* f[PD_MAX_PD_FEATURES];
+	const pdContactFeature* f[PDI_MAX_PD_FEATURES];
 	int count;
 	double scale;
-	pdVec3 normal[PD_MAX_PD_FEATURES];
-	int verticesA[PD_MAX_PD_FEATURES][3];
-	int verticesB[PD_MAX_PD_FEATURES][3];
-} pdRegionFeatures;
+	pdVec3 normal[PDI_MAX_PD_FEATURES];
+	int verticesA[PDI_MAX_PD_FEATURES][3];
+	int verticesB[PDI_MAX_PD_FEATURES][3];
+} pdiRegionFeatures;
 
 // The mesh vertices (welded ids, so a soup's copies of one position are one vertex) of a
 // feature: 1 for a vertex, 2 for an edge, 3 for a face; -1 fills the rest, and all of out for a
 // feature that names no kept triangle (features may come from a caller).
-static void pdFeatureVertices( const pdMesh* mesh, pdFeature feature, int out[3] )
+static void pdiFeatureVertices( const pdMesh* mesh, pdFeature feature, int out[3] )
 {
 	out[0] = out[1] = out[2] = -1;
 	if ( feature.triangle < 0 || feature.triangle >= mesh->triangleCount || feature.index < 0 || feature.index > 2 )
@@ -42,7 +42,7 @@ static void pdFeatureVertices( const pdMesh* mesh, pdFeature feature, int out[3]
 	}
 }
 
-static bool pdSharesVertex( const int a[3], const int b[3] )
+static bool pdiSharesVertex( const int a[3], const int b[3] )
 {
 	for ( int i = 0; i < 3; ++i )
 	{
@@ -57,7 +57,7 @@ static bool pdSharesVertex( const int a[3], const int b[3] )
 	return false;
 }
 
-static void pdRegionFeatures_Init( pdRegionFeatures* rf, const pdMesh* meshA, const pdMesh* meshB,
+static void pdiRegionFeatures_Init( pdiRegionFeatures* rf, const pdMesh* meshA, const pdMesh* meshB,
 								   const pdContactFeature* features, const int* index, int count, double scale )
 {
 	rf->count = count;
@@ -66,21 +66,21 @@ static void pdRegionFeatures_Init( pdRegionFeatures* rf, const pdMesh* meshA, co
 	{
 		const pdContactFeature* f = features + index[i];
 		rf->f[i] = f;
-		bool usable = pdIsFiniteVec( f->normal ) && pdLengthSq( f->normal ) >= 0.25;
-		rf->normal[i] = usable ? pdNormalize( f->normal ) : pdV3( 0.0, 0.0, 0.0 );
-		pdFeatureVertices( meshA, f->featureA, rf->verticesA[i] );
-		pdFeatureVertices( meshB, f->featureB, rf->verticesB[i] );
+		bool usable = pdiIsFiniteVec( f->normal ) && pdiLengthSq( f->normal ) >= 0.25;
+		rf->normal[i] = usable ? pdiNormalize( f->normal ) : pdiV3( 0.0, 0.0, 0.0 );
+		pdiFeatureVertices( meshA, f->featureA, rf->verticesA[i] );
+		pdiFeatureVertices( meshB, f->featureB, rf->verticesB[i] );
 	}
 }
 
 // Two contacts touch when their features share a vertex of A or of B (a face's contacts all
 // share its vertices, a ring's consecutive ones their edge's) or their points lie close.
-static bool pdFeaturesTouch( const pdRegionFeatures* rf, int i, int j )
+static bool pdiFeaturesTouch( const pdiRegionFeatures* rf, int i, int j )
 {
-	double link = PD_REGION_LINK * rf->scale;
-	return pdSharesVertex( rf->verticesA[i], rf->verticesA[j] ) ||
-		   pdSharesVertex( rf->verticesB[i], rf->verticesB[j] ) ||
-		   pdDistanceSq( rf->f[i]->pointB, rf->f[j]->pointB ) < link * link;
+	double link = PDI_REGION_LINK * rf->scale;
+	return pdiSharesVertex( rf->verticesA[i], rf->verticesA[j] ) ||
+		   pdiSharesVertex( rf->verticesB[i], rf->verticesB[j] ) ||
+		   pdiDistanceSq( rf->f[i]->pointB, rf->f[j]->pointB ) < link * link;
 }
 
 // Groups the features into regions: connected patches of contact with one normal. Each region
@@ -88,9 +88,9 @@ static bool pdFeaturesTouch( const pdRegionFeatures* rf, int i, int j )
 // normal lies within 15 degrees of the seed's, so it holds every feature of the patch whatever
 // their order. region[i] gets the feature's region (-1 for an unusable normal), sums[r] the sum
 // of a region's unit normals. Returns the regions.
-static int pdGroupRegions( const pdRegionFeatures* rf, int* region, pdVec3* sums )
+static int pdiGroupRegions( const pdiRegionFeatures* rf, int* region, pdVec3* sums )
 {
-	int members[PD_MAX_PD_FEATURES];
+	int members[PDI_MAX_PD_FEATURES];
 	int regions = 0;
 	for ( int i = 0; i < rf->count; ++i )
 	{
@@ -101,7 +101,7 @@ static int pdGroupRegions( const pdRegionFeatures* rf, int* region, pdVec3* sums
 		int seed = -1;
 		for ( int i = 0; i < rf->count; ++i )
 		{
-			if ( region[i] < 0 && pdLengthSq( rf->normal[i] ) > 0.0 &&
+			if ( region[i] < 0 && pdiLengthSq( rf->normal[i] ) > 0.0 &&
 				 ( seed < 0 || rf->f[i]->distance < rf->f[seed]->distance ) )
 			{
 				seed = i;
@@ -121,11 +121,11 @@ static int pdGroupRegions( const pdRegionFeatures* rf, int* region, pdVec3* sums
 		{
 			for ( int j = 0; j < rf->count; ++j )
 			{
-				if ( region[j] < 0 && pdDot( rf->normal[j], n ) >= PD_REGION_COSINE &&
-					 pdFeaturesTouch( rf, members[head], j ) )
+				if ( region[j] < 0 && pdiDot( rf->normal[j], n ) >= PDI_REGION_COSINE &&
+					 pdiFeaturesTouch( rf, members[head], j ) )
 				{
 					region[j] = r;
-					sums[r] = pdAdd( sums[r], rf->normal[j] );
+					sums[r] = pdiAdd( sums[r], rf->normal[j] );
 					members[memberCount++] = j;
 				}
 			}
@@ -135,7 +135,7 @@ static int pdGroupRegions( const pdRegionFeatures* rf, int* region, pdVec3* sums
 
 // The distinct points of region r (the closest feature's first) as feature indices in out;
 // returns how many.
-static int pdDistinctPoints( const pdRegionFeatures* rf, const int* region, int r, int* out )
+static int pdiDistinctPoints( const pdiRegionFeatures* rf, const int* region, int r, int* out )
 {
 	int first = -1;
 	for ( int i = 0; i < rf->count; ++i )
@@ -157,7 +157,7 @@ static int pdDistinctPoints( const pdRegionFeatures* rf, const int* region, int 
 		bool repeated = region[i] != r;
 		for ( int k = 0; k < n && !repeated; ++k )
 		{
-			repeated = pdDistanceSq( rf->f[i]->pointB, rf->f[out[k]]->pointB ) <= same;
+			repeated = pdiDistanceSq( rf->f[i]->pointB, rf->f[out[k]]->pointB ) <= same;
 		}
 		if ( !repeated )
 		{
@@ -169,19 +169,19 @@ static int pdDistinctPoints( const pdRegionFeatures* rf, const int* region, int 
 
 // The point of pts (feature indices) farthest along dir (taken or not), or, with dir zero, the
 // one not taken farthest from the points already in local (-1 when every one is taken).
-static int pdFarthestPoint( const pdRegionFeatures* rf, const int* pts, int n, const bool* taken, pdVec3 dir,
+static int pdiFarthestPoint( const pdiRegionFeatures* rf, const int* pts, int n, const bool* taken, pdVec3 dir,
 							const pdLocalPenetration* local )
 {
-	bool along = pdLengthSq( dir ) > 0.0;
+	bool along = pdiLengthSq( dir ) > 0.0;
 	int best = -1;
 	double bestValue = -INFINITY;
 	for ( int k = 0; k < n; ++k )
 	{
 		pdVec3 p = rf->f[pts[k]]->pointB;
-		double value = along ? pdDot( p, dir ) : INFINITY;
+		double value = along ? pdiDot( p, dir ) : INFINITY;
 		for ( int j = 0; j < local->pointCount && !along; ++j )
 		{
-			value = fmin( value, pdDistanceSq( p, local->points[j] ) );
+			value = fmin( value, pdiDistanceSq( p, local->points[j] ) );
 		}
 		if ( ( along || !taken[k] ) && value > bestValue )
 		{
@@ -196,12 +196,12 @@ static int pdFarthestPoint( const pdRegionFeatures* rf, const int* pts, int n, c
 // else its extent: the extremes along 8 directions in the region's plane (turned 0.1 rad off
 // the plane's axes, so an edge of a patch parallel to one gives its corner, not a tie), then
 // the points farthest from those already kept. False when the region has no feature.
-static bool pdSpreadPoints( const pdRegionFeatures* rf, const int* region, int r, pdVec3 normal,
+static bool pdiSpreadPoints( const pdiRegionFeatures* rf, const int* region, int r, pdVec3 normal,
 							pdLocalPenetration* local )
 {
-	int pts[PD_MAX_PD_FEATURES];
-	bool taken[PD_MAX_PD_FEATURES] = { false };
-	int n = pdDistinctPoints( rf, region, r, pts );
+	int pts[PDI_MAX_PD_FEATURES];
+	bool taken[PDI_MAX_PD_FEATURES] = { false };
+	int n = pdiDistinctPoints( rf, region, r, pts );
 	if ( n <= PD_MAX_REGION_POINTS )
 	{
 		for ( int k = 0; k < n; ++k )
@@ -210,14 +210,14 @@ static bool pdSpreadPoints( const pdRegionFeatures* rf, const int* region, int r
 		}
 		return n > 0;
 	}
-	pdVec3 axis = fabs( normal.x ) < 0.57 ? pdV3( 1.0, 0.0, 0.0 ) : pdV3( 0.0, 1.0, 0.0 );
-	pdVec3 u = pdNormalize( pdCross( normal, axis ) );
-	pdVec3 v = pdCross( normal, u );
+	pdVec3 axis = fabs( normal.x ) < 0.57 ? pdiV3( 1.0, 0.0, 0.0 ) : pdiV3( 0.0, 1.0, 0.0 );
+	pdVec3 u = pdiNormalize( pdiCross( normal, axis ) );
+	pdVec3 v = pdiCross( normal, u );
 	for ( int d = 0; d < 8 + PD_MAX_REGION_POINTS && local->pointCount < PD_MAX_REGION_POINTS; ++d )
 	{
 		double angle = 0.1 + 0.25 * 3.14159265358979323846 * d;
-		pdVec3 dir = d < 8 ? pdAdd( pdScale( u, cos( angle ) ), pdScale( v, sin( angle ) ) ) : pdV3( 0.0, 0.0, 0.0 );
-		int k = pdFarthestPoint( rf, pts, n, taken, dir, local );
+		pdVec3 dir = d < 8 ? pdiAdd( pdiScale( u, cos( angle ) ), pdiScale( v, sin( angle ) ) ) : pdiV3( 0.0, 0.0, 0.0 );
+		int k = pdiFarthestPoint( rf, pts, n, taken, dir, local );
 		if ( k >= 0 && ( d >= 8 || !taken[k] ) )
 		{
 			taken[k] = true;
@@ -229,7 +229,7 @@ static bool pdSpreadPoints( const pdRegionFeatures* rf, const int* region, int r
 
 // Inserts local into out's list, deepest regions first; the list keeps at most
 // PD_MAX_LOCAL_REGIONS.
-static void pdInsertByDepth( pdPenetrationResult* out, const pdLocalPenetration* local )
+static void pdiInsertByDepth( pdPenetrationResult* out, const pdLocalPenetration* local )
 {
 	double depth = local->depth;
 	int slot = out->localCount < PD_MAX_LOCAL_REGIONS ? out->localCount : PD_MAX_LOCAL_REGIONS - 1;
@@ -250,26 +250,26 @@ static void pdInsertByDepth( pdPenetrationResult* out, const pdLocalPenetration*
 }
 
 // Groups contact features at A + d into regions and gives each its normal n, depth d . n and
-// points. index lists the features to use (at most PD_MAX_PD_FEATURES).
-static void pdLocalFromFeatures( const pdMesh* meshA, const pdMesh* meshB, const pdContactFeature* features,
+// points. index lists the features to use (at most PDI_MAX_PD_FEATURES).
+static void pdiLocalFromFeatures( const pdMesh* meshA, const pdMesh* meshB, const pdContactFeature* features,
 								 const int* index, int count, pdVec3 d, double tol, double scale,
 								 pdPenetrationResult* out )
 {
 	out->localCount = 0;
-	double depthTotal = pdLength( d );
+	double depthTotal = pdiLength( d );
 	if ( !( depthTotal > 0.0 ) || count <= 0 )
 	{
 		return;
 	}
-	pdRegionFeatures rf;
-	pdRegionFeatures_Init( &rf, meshA, meshB, features, index, count, scale );
-	int region[PD_MAX_PD_FEATURES];
-	pdVec3 sums[PD_MAX_PD_FEATURES];
-	int regions = pdGroupRegions( &rf, region, sums );
+	pdiRegionFeatures rf;
+	pdiRegionFeatures_Init( &rf, meshA, meshB, features, index, count, scale );
+	int region[PDI_MAX_PD_FEATURES];
+	pdVec3 sums[PDI_MAX_PD_FEATURES];
+	int regions = pdiGroupRegions( &rf, region, sums );
 	for ( int r = 0; r < regions; ++r )
 	{
-		pdVec3 n = pdNormalize( sums[r] );
-		double depth = pdDot( d, n );
+		pdVec3 n = pdiNormalize( sums[r] );
+		double depth = pdiDot( d, n );
 		if ( !( depth > fmax( 0.1 * tol, 1e-3 * depthTotal ) ) )
 		{
 			continue;
@@ -278,43 +278,43 @@ static void pdLocalFromFeatures( const pdMesh* meshA, const pdMesh* meshB, const
 		memset( &local, 0, sizeof( local ) );
 		local.normal = n;
 		local.depth = depth;
-		local.translation = pdScale( n, depth );
-		if ( pdSpreadPoints( &rf, region, r, n, &local ) )
+		local.translation = pdiScale( n, depth );
+		if ( pdiSpreadPoints( &rf, region, r, n, &local ) )
 		{
-			pdInsertByDepth( out, &local );
+			pdiInsertByDepth( out, &local );
 		}
 	}
 }
 
 // The features gathered at the answer reach a little beyond the tolerance: the answer keeps a
 // small gap.
-#define PD_LOCAL_REACH 1.5
+#define PDI_LOCAL_REACH 1.5
 
-void pdQuery_LocalPenetrations( pdPdQuery* q, pdVec3 d, pdPenetrationResult* out )
+void pdiQuery_LocalPenetrations( pdiPdQuery* q, pdVec3 d, pdPenetrationResult* out )
 {
 	out->localCount = 0;
-	if ( !( pdLength( d ) > 0.0 ) )
+	if ( !( pdiLength( d ) > 0.0 ) )
 	{
 		return;
 	}
-	pdTransform poseA = pdQuery_PoseA( q, d );
+	pdTransform poseA = pdiQuery_PoseA( q, d );
 	int count = 0;
 	const pdContactFeature* features = NULL;
-	if ( pdQuery_ContactFeatures( q, &poseA, PD_LOCAL_REACH * q->tol, pdNeg( d ), &count, &features ) < 0 ||
+	if ( pdiQuery_ContactFeatures( q, &poseA, PDI_LOCAL_REACH * q->tol, pdiNeg( d ), &count, &features ) < 0 ||
 		 count <= 0 )
 	{
 		return;
 	}
-	if ( count > PD_MAX_PD_FEATURES )
+	if ( count > PDI_MAX_PD_FEATURES )
 	{
-		count = PD_MAX_PD_FEATURES;
+		count = PDI_MAX_PD_FEATURES;
 	}
-	int index[PD_MAX_PD_FEATURES];
+	int index[PDI_MAX_PD_FEATURES];
 	for ( int i = 0; i < count; ++i )
 	{
 		index[i] = i;
 	}
-	pdLocalFromFeatures( q->sc.meshA, q->sc.meshB, features, index, count, d, q->tol, q->scale, out );
+	pdiLocalFromFeatures( q->sc.meshA, q->sc.meshB, features, index, count, d, q->tol, q->scale, out );
 }
 
 pdStatus pdComputeLocalPenetrations( const pdMesh* meshA, const pdMesh* meshB, const pdPenetrationDef* def,
@@ -325,32 +325,32 @@ pdStatus pdComputeLocalPenetrations( const pdMesh* meshA, const pdMesh* meshB, c
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
 	ioResult->localCount = 0;
-	if ( !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) )
+	if ( !pdiIsValidMesh( meshA ) || !pdiIsValidMesh( meshB ) )
 	{
 		return PD_STATUS_INVALID_MESH;
 	}
 	pdPenetrationDef defaults = pdDefaultPenetrationDef();
-	pdStatus status = pdValidatePenetrationDef( def != NULL ? def : &defaults );
+	pdStatus status = pdiValidatePenetrationDef( def != NULL ? def : &defaults );
 	if ( status != PD_STATUS_OK )
 	{
 		return status;
 	}
-	if ( ioResult->state != PD_STATE_PENETRATING || !pdIsFiniteVec( ioResult->translation ) )
+	if ( ioResult->state != PD_STATE_PENETRATING || !pdiIsFiniteVec( ioResult->translation ) )
 	{
 		return PD_STATUS_OK;
 	}
-	double scale = pdPairScale( meshA, meshB );
-	double tol = pdPairTolerance( def != NULL ? def : &defaults, meshA, meshB );
+	double scale = pdiPairScale( meshA, meshB );
+	double tol = pdiPairTolerance( def != NULL ? def : &defaults, meshA, meshB );
 	// The same features the query would gather: within the local reach, in the caller's order.
-	int index[PD_MAX_PD_FEATURES];
+	int index[PDI_MAX_PD_FEATURES];
 	int used = 0;
-	for ( int i = 0; i < count && used < PD_MAX_PD_FEATURES; ++i )
+	for ( int i = 0; i < count && used < PDI_MAX_PD_FEATURES; ++i )
 	{
-		if ( fabs( features[i].distance ) <= PD_LOCAL_REACH * tol )
+		if ( fabs( features[i].distance ) <= PDI_LOCAL_REACH * tol )
 		{
 			index[used++] = i;
 		}
 	}
-	pdLocalFromFeatures( meshA, meshB, features, index, used, ioResult->translation, tol, scale, ioResult );
+	pdiLocalFromFeatures( meshA, meshB, features, index, used, ioResult->translation, tol, scale, ioResult );
 	return PD_STATUS_OK;
 }

@@ -5,7 +5,7 @@
 //
 // Orientation: a closed mesh whose signed volume is negative (inward winding) stays closed with
 // outwardWinding = false; its edge convexity flags are then computed with the normals flipped,
-// so PD_EDGE_CONVEX always means convex as seen from outside the solid.
+// so PDI_EDGE_CONVEX always means convex as seen from outside the solid.
 #include "mesh_topology.h"
 
 #include "core.h"
@@ -15,9 +15,9 @@
 #include <string.h>
 
 // Edge flatness tolerance, relative to the bounding-box diagonal.
-#define PD_MESH_FLAT_TOLERANCE 1e-12
+#define PDI_MESH_FLAT_TOLERANCE 1e-12
 
-static uint64_t pdHashVertex( pdVec3 v )
+static uint64_t pdiHashVertex( pdVec3 v )
 {
 	uint64_t bits[3];
 	memcpy( &bits[0], &v.x, 8 );
@@ -33,7 +33,7 @@ static uint64_t pdHashVertex( pdVec3 v )
 	return h;
 }
 
-bool pdWeldVertices( pdMesh* mesh )
+bool pdiWeldVertices( pdMesh* mesh )
 {
 	int n = mesh->vertexCount;
 	size_t capacity = 16;
@@ -42,7 +42,7 @@ bool pdWeldVertices( pdMesh* mesh )
 		capacity *= 2;
 	}
 	size_t scratch = 0;
-	int* table = (int*)pdAllocArray( capacity, sizeof( int ), &scratch );
+	int* table = (int*)pdiAllocArray( capacity, sizeof( int ), &scratch );
 	if ( table == NULL )
 	{
 		return false;
@@ -55,7 +55,7 @@ bool pdWeldVertices( pdMesh* mesh )
 	for ( int i = 0; i < n; ++i )
 	{
 		pdVec3 v = mesh->vertices[i];
-		size_t slot = (size_t)pdHashVertex( v ) & ( capacity - 1 );
+		size_t slot = (size_t)pdiHashVertex( v ) & ( capacity - 1 );
 		// The table is at most half full, so a free slot exists within capacity probes.
 		for ( size_t probe = 0; probe < capacity; ++probe )
 		{
@@ -77,21 +77,21 @@ bool pdWeldVertices( pdMesh* mesh )
 		}
 	}
 	mesh->canonicalVertexCount = distinct;
-	pdFree( table, scratch );
+	pdiFree( table, scratch );
 	return true;
 }
 
-typedef struct pdHalfEdge
+typedef struct pdiHalfEdge
 {
 	uint64_t key; // (min id << 32) | max id: canonical ids for adjacency, raw for ownership
 	int face;
 	int local; // local edge index: vertex local -> vertex local+1
-} pdHalfEdge;
+} pdiHalfEdge;
 
-static int pdCompareHalfEdges( const void* a, const void* b )
+static int pdiCompareHalfEdges( const void* a, const void* b )
 {
-	const pdHalfEdge* x = (const pdHalfEdge*)a;
-	const pdHalfEdge* y = (const pdHalfEdge*)b;
+	const pdiHalfEdge* x = (const pdiHalfEdge*)a;
+	const pdiHalfEdge* y = (const pdiHalfEdge*)b;
 	if ( x->key != y->key )
 	{
 		return x->key < y->key ? -1 : 1;
@@ -104,12 +104,12 @@ static int pdCompareHalfEdges( const void* a, const void* b )
 }
 
 // Does face f traverse its local edge from canonical a to canonical b?
-static bool pdHalfEdgeForward( const pdMesh* mesh, int face, int local, int a )
+static bool pdiHalfEdgeForward( const pdMesh* mesh, int face, int local, int a )
 {
 	return mesh->canonicalVertex[mesh->triangles[face][local]] == a;
 }
 
-static void pdSetHalfEdge( pdHalfEdge* h, int a, int b, int face, int local )
+static void pdiSetHalfEdge( pdiHalfEdge* h, int a, int b, int face, int local )
 {
 	int lo = a < b ? a : b;
 	int hi = a < b ? b : a;
@@ -118,13 +118,13 @@ static void pdSetHalfEdge( pdHalfEdge* h, int a, int b, int face, int local )
 	h->local = local;
 }
 
-bool pdBuildFeatureOwnership( pdMesh* mesh, size_t* ioBytes )
+bool pdiBuildFeatureOwnership( pdMesh* mesh, size_t* ioBytes )
 {
 	int triangleCount = mesh->triangleCount;
-	mesh->featureOwnership = (unsigned char*)pdAllocArray( (size_t)triangleCount, 1, ioBytes );
+	mesh->featureOwnership = (unsigned char*)pdiAllocArray( (size_t)triangleCount, 1, ioBytes );
 	size_t seenBytes = 0, halfBytes = 0;
-	unsigned char* vertexSeen = (unsigned char*)pdAllocArray( (size_t)mesh->vertexCount, 1, &seenBytes );
-	pdHalfEdge* half = (pdHalfEdge*)pdAllocArray( 3 * (size_t)triangleCount, sizeof( pdHalfEdge ), &halfBytes );
+	unsigned char* vertexSeen = (unsigned char*)pdiAllocArray( (size_t)mesh->vertexCount, 1, &seenBytes );
+	pdiHalfEdge* half = (pdiHalfEdge*)pdiAllocArray( 3 * (size_t)triangleCount, sizeof( pdiHalfEdge ), &halfBytes );
 	bool ok = mesh->featureOwnership != NULL && vertexSeen != NULL && half != NULL;
 	if ( ok )
 	{
@@ -139,31 +139,31 @@ bool pdBuildFeatureOwnership( pdMesh* mesh, size_t* ioBytes )
 				if ( !vertexSeen[a] )
 				{
 					vertexSeen[a] = 1;
-					own |= (unsigned char)PD_OWN_VERTEX( k );
+					own |= (unsigned char)PDI_OWN_VERTEX( k );
 				}
-				pdSetHalfEdge( half + 3 * (size_t)f + k, a, b, f, k );
+				pdiSetHalfEdge( half + 3 * (size_t)f + k, a, b, f, k );
 			}
 			mesh->featureOwnership[f] = own;
 		}
 		// The first face of each edge (the sort breaks key ties by face) owns it.
 		size_t halfCount = 3 * (size_t)triangleCount;
-		qsort( half, halfCount, sizeof( pdHalfEdge ), pdCompareHalfEdges );
+		qsort( half, halfCount, sizeof( pdiHalfEdge ), pdiCompareHalfEdges );
 		for ( size_t i = 0; i < halfCount; ++i )
 		{
 			if ( i == 0 || half[i].key != half[i - 1].key )
 			{
-				mesh->featureOwnership[half[i].face] |= (unsigned char)PD_OWN_EDGE( half[i].local );
+				mesh->featureOwnership[half[i].face] |= (unsigned char)PDI_OWN_EDGE( half[i].local );
 			}
 		}
 	}
-	pdFree( vertexSeen, seenBytes );
-	pdFree( half, halfBytes );
+	pdiFree( vertexSeen, seenBytes );
+	pdiFree( half, halfBytes );
 	return ok;
 }
 
 // Vertex -> faces CSR on canonical ids. Kept triangles have three distinct canonical vertices
 // (equal coordinates give zero area), so there are exactly 3 entries per face.
-static bool pdBuildVertexFaces( pdMesh* mesh )
+static bool pdiBuildVertexFaces( pdMesh* mesh )
 {
 	int triangleCount = mesh->triangleCount;
 	int vertexCount = mesh->vertexCount;
@@ -181,7 +181,7 @@ static bool pdBuildVertexFaces( pdMesh* mesh )
 		start[v + 1] += start[v];
 	}
 	size_t fillBytes = 0;
-	int* fill = (int*)pdAllocArray( (size_t)vertexCount, sizeof( int ), &fillBytes );
+	int* fill = (int*)pdiAllocArray( (size_t)vertexCount, sizeof( int ), &fillBytes );
 	if ( fill == NULL )
 	{
 		return false;
@@ -195,16 +195,16 @@ static bool pdBuildVertexFaces( pdMesh* mesh )
 			mesh->vertexFaces[fill[c]++] = f;
 		}
 	}
-	pdFree( fill, fillBytes );
+	pdiFree( fill, fillBytes );
 	return true;
 }
 
-bool pdBuildAdjacency( pdMesh* mesh, size_t* ioBytes )
+bool pdiBuildAdjacency( pdMesh* mesh, size_t* ioBytes )
 {
 	int triangleCount = mesh->triangleCount;
 	size_t halfCount = 3 * (size_t)triangleCount;
 	size_t scratch = 0;
-	pdHalfEdge* half = (pdHalfEdge*)pdAllocArray( halfCount, sizeof( pdHalfEdge ), &scratch );
+	pdiHalfEdge* half = (pdiHalfEdge*)pdiAllocArray( halfCount, sizeof( pdiHalfEdge ), &scratch );
 	if ( half == NULL )
 	{
 		return false;
@@ -215,10 +215,10 @@ bool pdBuildAdjacency( pdMesh* mesh, size_t* ioBytes )
 		{
 			int a = mesh->canonicalVertex[mesh->triangles[f][k]];
 			int b = mesh->canonicalVertex[mesh->triangles[f][( k + 1 ) % 3]];
-			pdSetHalfEdge( half + 3 * (size_t)f + k, a, b, f, k );
+			pdiSetHalfEdge( half + 3 * (size_t)f + k, a, b, f, k );
 		}
 	}
-	qsort( half, halfCount, sizeof( pdHalfEdge ), pdCompareHalfEdges );
+	qsort( half, halfCount, sizeof( pdiHalfEdge ), pdiCompareHalfEdges );
 
 	int edgeCount = 0;
 	for ( size_t i = 0; i < halfCount; ++i )
@@ -229,10 +229,10 @@ bool pdBuildAdjacency( pdMesh* mesh, size_t* ioBytes )
 		}
 	}
 	mesh->edgeCount = edgeCount;
-	mesh->edges = (pdMeshEdge*)pdAllocArray( (size_t)edgeCount, sizeof( pdMeshEdge ), ioBytes );
+	mesh->edges = (pdiMeshEdge*)pdiAllocArray( (size_t)edgeCount, sizeof( pdiMeshEdge ), ioBytes );
 	if ( mesh->edges == NULL )
 	{
-		pdFree( half, scratch );
+		pdiFree( half, scratch );
 		return false;
 	}
 
@@ -247,9 +247,9 @@ bool pdBuildAdjacency( pdMesh* mesh, size_t* ioBytes )
 		if ( i > 0 )
 		{
 			// Close the group [groupStart, i).
-			pdMeshEdge* edge = mesh->edges + e;
+			pdiMeshEdge* edge = mesh->edges + e;
 			size_t n = i - groupStart;
-			const pdHalfEdge* h0 = half + groupStart;
+			const pdiHalfEdge* h0 = half + groupStart;
 			edge->v0 = (int)( h0->key >> 32 );
 			edge->v1 = (int)( h0->key & 0xffffffffu );
 			edge->face0 = h0->face;
@@ -261,22 +261,22 @@ bool pdBuildAdjacency( pdMesh* mesh, size_t* ioBytes )
 			}
 			if ( n == 1 )
 			{
-				edge->flags = PD_EDGE_BOUNDARY;
+				edge->flags = PDI_EDGE_BOUNDARY;
 			}
 			else
 			{
-				const pdHalfEdge* h1 = h0 + 1;
-				bool forward0 = pdHalfEdgeForward( mesh, h0->face, h0->local, edge->v0 );
-				bool forward1 = pdHalfEdgeForward( mesh, h1->face, h1->local, edge->v0 );
+				const pdiHalfEdge* h1 = h0 + 1;
+				bool forward0 = pdiHalfEdgeForward( mesh, h0->face, h0->local, edge->v0 );
+				bool forward1 = pdiHalfEdgeForward( mesh, h1->face, h1->local, edge->v0 );
 				edge->face0 = forward0 || !forward1 ? h0->face : h1->face;
 				edge->face1 = forward0 || !forward1 ? h1->face : h0->face;
 				if ( n > 2 )
 				{
-					edge->flags = PD_EDGE_NONMANIFOLD;
+					edge->flags = PDI_EDGE_NONMANIFOLD;
 				}
 				else if ( forward0 == forward1 )
 				{
-					edge->flags = PD_EDGE_INCONSISTENT;
+					edge->flags = PDI_EDGE_INCONSISTENT;
 				}
 			}
 		}
@@ -286,12 +286,12 @@ bool pdBuildAdjacency( pdMesh* mesh, size_t* ioBytes )
 			groupStart = i;
 		}
 	}
-	pdFree( half, scratch );
-	return pdBuildVertexFaces( mesh );
+	pdiFree( half, scratch );
+	return pdiBuildVertexFaces( mesh );
 }
 
 // Vertex of face f that is not on its local edge `local`.
-static pdVec3 pdOppositeVertex( const pdMesh* mesh, int face, int edgeId )
+static pdVec3 pdiOppositeVertex( const pdMesh* mesh, int face, int edgeId )
 {
 	for ( int k = 0; k < 3; ++k )
 	{
@@ -303,12 +303,12 @@ static pdVec3 pdOppositeVertex( const pdMesh* mesh, int face, int edgeId )
 	return mesh->vertices[mesh->triangles[face][0]];
 }
 
-void pdComputeTopologyAndShape( pdMesh* mesh )
+void pdiComputeTopologyAndShape( pdMesh* mesh )
 {
 	bool closed = mesh->edgeCount > 0;
 	for ( int e = 0; e < mesh->edgeCount; ++e )
 	{
-		if ( mesh->edges[e].flags & ( PD_EDGE_BOUNDARY | PD_EDGE_NONMANIFOLD | PD_EDGE_INCONSISTENT ) )
+		if ( mesh->edges[e].flags & ( PDI_EDGE_BOUNDARY | PDI_EDGE_NONMANIFOLD | PDI_EDGE_INCONSISTENT ) )
 		{
 			closed = false;
 		}
@@ -316,22 +316,22 @@ void pdComputeTopologyAndShape( pdMesh* mesh )
 	mesh->closed = closed;
 
 	// Signed volume and centroids relative to the bounds centre (smaller rounding).
-	pdVec3 ref = pdScale( pdAdd( mesh->boundsMin, mesh->boundsMax ), 0.5 );
+	pdVec3 ref = pdiScale( pdiAdd( mesh->boundsMin, mesh->boundsMax ), 0.5 );
 	double signedVolume6 = 0.0;
-	pdVec3 volumeMoment = pdV3( 0.0, 0.0, 0.0 );
+	pdVec3 volumeMoment = pdiV3( 0.0, 0.0, 0.0 );
 	double totalArea = 0.0;
-	pdVec3 areaMoment = pdV3( 0.0, 0.0, 0.0 );
+	pdVec3 areaMoment = pdiV3( 0.0, 0.0, 0.0 );
 	for ( int f = 0; f < mesh->triangleCount; ++f )
 	{
 		pdVec3 p[3];
-		pdMesh_TriangleVertices( mesh, f, p );
-		pdVec3 a = pdSub( p[0], ref ), b = pdSub( p[1], ref ), c = pdSub( p[2], ref );
-		double v6 = pdDot( a, pdCross( b, c ) );
-		pdVec3 sum = pdAdd( pdAdd( a, b ), c );
+		pdiMesh_TriangleVertices( mesh, f, p );
+		pdVec3 a = pdiSub( p[0], ref ), b = pdiSub( p[1], ref ), c = pdiSub( p[2], ref );
+		double v6 = pdiDot( a, pdiCross( b, c ) );
+		pdVec3 sum = pdiAdd( pdiAdd( a, b ), c );
 		signedVolume6 += v6;
-		volumeMoment = pdMulAdd( volumeMoment, v6 * 0.25, sum );
+		volumeMoment = pdiMulAdd( volumeMoment, v6 * 0.25, sum );
 		totalArea += mesh->faceAreas[f];
-		areaMoment = pdMulAdd( areaMoment, mesh->faceAreas[f] / 3.0, sum );
+		areaMoment = pdiMulAdd( areaMoment, mesh->faceAreas[f] / 3.0, sum );
 	}
 	double signedVolume = signedVolume6 / 6.0;
 	double d = mesh->diagonal;
@@ -339,13 +339,13 @@ void pdComputeTopologyAndShape( pdMesh* mesh )
 	if ( hasVolume )
 	{
 		// Each tetrahedron's moment is v6/6 * (a+b+c)/4 (the reference point is the origin).
-		mesh->centroid = pdAdd( ref, pdScale( volumeMoment, 1.0 / signedVolume6 ) );
+		mesh->centroid = pdiAdd( ref, pdiScale( volumeMoment, 1.0 / signedVolume6 ) );
 		mesh->volume = fabs( signedVolume );
 	}
 	else
 	{
 		// totalArea > 0: every kept triangle has a positive area.
-		mesh->centroid = pdAdd( ref, pdScale( areaMoment, 1.0 / totalArea ) );
+		mesh->centroid = pdiAdd( ref, pdiScale( areaMoment, 1.0 / totalArea ) );
 		mesh->volume = closed ? fabs( signedVolume ) : 0.0;
 	}
 	mesh->outwardWinding = closed && signedVolume > 0.0;
@@ -353,38 +353,38 @@ void pdComputeTopologyAndShape( pdMesh* mesh )
 	double radiusSq = 0.0;
 	for ( int v = 0; v < mesh->vertexCount; ++v )
 	{
-		radiusSq = fmax( radiusSq, pdDistanceSq( mesh->vertices[v], mesh->centroid ) );
+		radiusSq = fmax( radiusSq, pdiDistanceSq( mesh->vertices[v], mesh->centroid ) );
 	}
 	mesh->radius = sqrt( radiusSq );
 
 	// Edge convexity: face0 traverses v0->v1; the edge is convex when face1's opposite vertex
 	// lies below face0's plane. An inward-wound closed mesh flips the test.
 	double orientation = ( closed && signedVolume < 0.0 ) ? -1.0 : 1.0;
-	double flatTolerance = PD_MESH_FLAT_TOLERANCE * d;
+	double flatTolerance = PDI_MESH_FLAT_TOLERANCE * d;
 	bool convex = closed;
 	for ( int e = 0; e < mesh->edgeCount; ++e )
 	{
-		pdMeshEdge* edge = mesh->edges + e;
+		pdiMeshEdge* edge = mesh->edges + e;
 		if ( edge->flags != 0 )
 		{
 			continue;
 		}
 		pdVec3 n0 = mesh->faceNormals[edge->face0];
 		pdVec3 base = mesh->vertices[mesh->triangles[edge->face0][0]];
-		pdVec3 opposite = pdOppositeVertex( mesh, edge->face1, e );
-		double height = orientation * pdDot( n0, pdSub( opposite, base ) );
+		pdVec3 opposite = pdiOppositeVertex( mesh, edge->face1, e );
+		double height = orientation * pdiDot( n0, pdiSub( opposite, base ) );
 		if ( height < -flatTolerance )
 		{
-			edge->flags = PD_EDGE_CONVEX;
+			edge->flags = PDI_EDGE_CONVEX;
 		}
 		else if ( height > flatTolerance )
 		{
-			edge->flags = PD_EDGE_CONCAVE;
+			edge->flags = PDI_EDGE_CONCAVE;
 			convex = false;
 		}
 		else
 		{
-			edge->flags = PD_EDGE_FLAT;
+			edge->flags = PDI_EDGE_FLAT;
 		}
 	}
 	mesh->convex = convex;

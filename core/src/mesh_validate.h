@@ -5,19 +5,19 @@
 
 #include "mesh.h"
 
-/// Degeneracy reasons (pdClassifyTriangle).
+/// Degeneracy reasons (pdiClassifyTriangle).
 enum
 {
-	PD_TRI_OK = 0,
-	PD_TRI_REPEATED = 1,
-	PD_TRI_SMALL = 2,
+	PDI_TRI_OK = 0,
+	PDI_TRI_REPEATED = 1,
+	PDI_TRI_SMALL = 2,
 };
 
 /// A report with status OK and no bad vertex or triangle.
-void pdResetReport( pdMeshReport* report );
+void pdiResetReport( pdMeshReport* report );
 
 /// Sets the report's status and message (printf format); returns status.
-pdStatus pdFailReport( pdMeshReport* report, pdStatus status, const char* format, ... )
+pdStatus pdiFailReport( pdMeshReport* report, pdStatus status, const char* format, ... )
 #if defined( __GNUC__ )
 	__attribute__( ( format( printf, 3, 4 ) ) )
 #endif
@@ -25,14 +25,14 @@ pdStatus pdFailReport( pdMeshReport* report, pdStatus status, const char* format
 
 /// Everything both entry points check, in a fixed order. No allocation. On success
 /// *outDiagonalSq holds the squared diagonal of all vertices' bounds.
-pdStatus pdCheckMeshDef( const pdMeshDef* def, pdMeshReport* report, double* outDiagonalSq );
+pdStatus pdiCheckMeshDef( const pdMeshDef* def, pdMeshReport* report, double* outDiagonalSq );
 
 /// The three vertex indices of the def's triangle t.
-void pdReadTriangle( const pdMeshDef* def, int t, uint32_t out[3] );
+void pdiReadTriangle( const pdMeshDef* def, int t, uint32_t out[3] );
 
 /// Vertex i of a checked def, in double (-0 read as +0).
-pdVec3 pdReadVertexValue( const pdMeshDef* def, int i );
+pdVec3 pdiReadVertexValue( const pdMeshDef* def, int i );
 
-/// The one degeneracy predicate (validation and creation both call it): a PD_TRI_* reason.
+/// The one degeneracy predicate (validation and creation both call it): a PDI_TRI_* reason.
 /// outArea (may be NULL) receives the triangle's area.
-int pdClassifyTriangle( const pdMeshDef* def, const uint32_t tri[3], double diagonalSq, double* outArea );
+int pdiClassifyTriangle( const pdMeshDef* def, const uint32_t tri[3], double diagonalSq, double* outArea );

@@ -4,14 +4,14 @@
 // contact the caller refines) fill the query's candidate feature slot.
 #include "penetration_query.h"
 
-pdStatus pdQuery_ContactFeatures( pdPdQuery* q, const pdTransform* poseA, double reach, pdVec3 approach, int* outCount,
+pdStatus pdiQuery_ContactFeatures( pdiPdQuery* q, const pdTransform* poseA, double reach, pdVec3 approach, int* outCount,
 								  const pdContactFeature** outFeatures )
 {
-	pdTransform poseB = pdQuery_PoseB( q );
+	pdTransform poseB = pdiQuery_PoseB( q );
 	pdContactFeatureDef def = pdDefaultContactFeatureDef();
 	def.reach = reach;
 	def.approachDirection = approach;
-	def.maxFeatures = PD_MAX_PD_FEATURES;
+	def.maxFeatures = PDI_MAX_PD_FEATURES;
 	pdContactFeatureResult r;
 	pdStatus status = pdComputeContactFeatures( q->sc.meshA, poseA, q->sc.meshB, &poseB, &def, q->sc.ws, &r );
 	*outCount = r.featureCount;
@@ -19,11 +19,11 @@ pdStatus pdQuery_ContactFeatures( pdPdQuery* q, const pdTransform* poseA, double
 	return status;
 }
 
-void pdQuery_StoreFeatures( pdPdQuery* q, int slot, const pdContactFeature* features, int count )
+void pdiQuery_StoreFeatures( pdiPdQuery* q, int slot, const pdContactFeature* features, int count )
 {
-	if ( count > PD_MAX_PD_FEATURES )
+	if ( count > PDI_MAX_PD_FEATURES )
 	{
-		count = PD_MAX_PD_FEATURES;
+		count = PDI_MAX_PD_FEATURES;
 	}
 	if ( count < 0 || features == NULL )
 	{
@@ -36,26 +36,26 @@ void pdQuery_StoreFeatures( pdPdQuery* q, int slot, const pdContactFeature* feat
 	q->featureCount[slot] = count;
 }
 
-bool pdQuery_OutProjectEx( pdPdQuery* q, pdVec3 from, pdVec3 to, bool knownFree, double acceptBelow,
+bool pdiQuery_OutProjectEx( pdiPdQuery* q, pdVec3 from, pdVec3 to, bool knownFree, double acceptBelow,
 						   pdVec3* outContact )
 {
-	pdTransform poseA = pdQuery_PoseA( q, from );
-	pdTransform poseB = pdQuery_PoseB( q );
+	pdTransform poseA = pdiQuery_PoseA( q, from );
+	pdTransform poseB = pdiQuery_PoseB( q );
 	pdCcdDef def = pdDefaultCcdDef();
 	def.contactTolerance = q->tol;
-	def.maxFeatures = PD_MAX_PD_FEATURES;
+	def.maxFeatures = PDI_MAX_PD_FEATURES;
 	def.cullByOrientation = q->def->useOrientationCulling;
 	bool sameRule = q->sc.containment || ( !q->sc.meshA->closed && !q->sc.meshB->closed );
 	pdCcdResult r;
-	pdStatus status = pdCcd_Sweep( q->sc.meshA, &poseA, pdAdd( q->sc.frameA.p, to ), q->sc.meshB, &poseB, &def,
+	pdStatus status = pdiCcd_Sweep( q->sc.meshA, &poseA, pdiAdd( q->sc.frameA.p, to ), q->sc.meshB, &poseB, &def,
 								   q->sc.ws, knownFree && sameRule, false, &r );
 	q->nodeVisits += r.nodeVisits;
-	if ( status < 0 || !r.hit || r.startColliding || !pdIsFiniteVec( r.contactPosition ) )
+	if ( status < 0 || !r.hit || r.startColliding || !pdiIsFiniteVec( r.contactPosition ) )
 	{
 		return false;
 	}
-	*outContact = pdSub( r.contactPosition, q->sc.frameA.p );
-	double length = pdLength( *outContact );
+	*outContact = pdiSub( r.contactPosition, q->sc.frameA.p );
+	double length = pdiLength( *outContact );
 	if ( length < acceptBelow && length > q->tol )
 	{
 		// Exactly the sweep's own gathering: the contact pose and the motion as approach.
@@ -63,13 +63,13 @@ bool pdQuery_OutProjectEx( pdPdQuery* q, pdVec3 from, pdVec3 to, bool knownFree,
 		contactPose.p = r.contactPosition;
 		int count = 0;
 		const pdContactFeature* features = NULL;
-		pdStatus fs = pdQuery_ContactFeatures( q, &contactPose, q->tol, pdSub( to, from ), &count, &features );
+		pdStatus fs = pdiQuery_ContactFeatures( q, &contactPose, q->tol, pdiSub( to, from ), &count, &features );
 		if ( fs < 0 )
 		{
 			q->featureCount[1 - q->current] = 0;
 			return false;
 		}
-		pdQuery_StoreFeatures( q, 1 - q->current, features, count );
+		pdiQuery_StoreFeatures( q, 1 - q->current, features, count );
 	}
 	else
 	{
@@ -78,23 +78,23 @@ bool pdQuery_OutProjectEx( pdPdQuery* q, pdVec3 from, pdVec3 to, bool knownFree,
 	return true;
 }
 
-bool pdQuery_OutProject( pdPdQuery* q, pdVec3 from, pdVec3 to, pdVec3* outContact )
+bool pdiQuery_OutProject( pdiPdQuery* q, pdVec3 from, pdVec3 to, pdVec3* outContact )
 {
-	return pdQuery_OutProjectEx( q, from, to, false, INFINITY, outContact );
+	return pdiQuery_OutProjectEx( q, from, to, false, INFINITY, outContact );
 }
 
 // Features of the configuration x (A at most touching) into the candidate slot.
-bool pdQuery_GatherFeatures( pdPdQuery* q, pdVec3 x )
+bool pdiQuery_GatherFeatures( pdiPdQuery* q, pdVec3 x )
 {
-	pdTransform poseA = pdQuery_PoseA( q, x );
+	pdTransform poseA = pdiQuery_PoseA( q, x );
 	int count = 0;
 	const pdContactFeature* features = NULL;
-	pdStatus status = pdQuery_ContactFeatures( q, &poseA, q->tol, pdNeg( x ), &count, &features );
+	pdStatus status = pdiQuery_ContactFeatures( q, &poseA, q->tol, pdiNeg( x ), &count, &features );
 	if ( status < 0 )
 	{
 		q->featureCount[1 - q->current] = 0;
 		return false;
 	}
-	pdQuery_StoreFeatures( q, 1 - q->current, features, count );
+	pdiQuery_StoreFeatures( q, 1 - q->current, features, count );
 	return true;
 }

@@ -12,40 +12,40 @@
 
 #include <limits.h>
 
-typedef struct pdKeyedPair
+typedef struct pdiKeyedPair
 {
 	int a, b;   ///< node of A, node of B
 	double key; ///< smaller keys come out first
-} pdKeyedPair;
+} pdiKeyedPair;
 
 // Entries a heap starts with: small, so the growth path runs in ordinary tests.
-#define PD_PAIR_HEAP_START 64
+#define PDI_PAIR_HEAP_START 64
 
-typedef struct pdPairHeap
+typedef struct pdiPairHeap
 {
-	pdBuffer* buffer;
+	pdiBuffer* buffer;
 	int count, capacity;
-} pdPairHeap;
+} pdiPairHeap;
 
-/// An empty heap over buffer with room for PD_PAIR_HEAP_START entries. False on out of memory.
-static inline bool pdPairHeap_Init( pdPairHeap* h, pdBuffer* buffer )
+/// An empty heap over buffer with room for PDI_PAIR_HEAP_START entries. False on out of memory.
+static inline bool pdiPairHeap_Init( pdiPairHeap* h, pdiBuffer* buffer )
 {
 	h->buffer = buffer;
 	h->count = 0;
 	h->capacity = 0;
-	if ( buffer->capacity < PD_PAIR_HEAP_START * sizeof( pdKeyedPair ) &&
-		 !pdBuffer_Reserve( buffer, PD_PAIR_HEAP_START * sizeof( pdKeyedPair ), false ) )
+	if ( buffer->capacity < PDI_PAIR_HEAP_START * sizeof( pdiKeyedPair ) &&
+		 !pdiBuffer_Reserve( buffer, PDI_PAIR_HEAP_START * sizeof( pdiKeyedPair ), false ) )
 	{
 		return false;
 	}
-	size_t capacity = buffer->capacity / sizeof( pdKeyedPair );
+	size_t capacity = buffer->capacity / sizeof( pdiKeyedPair );
 	h->capacity = capacity > INT_MAX / 4 ? INT_MAX / 4 : (int)capacity;
 	return true;
 }
 
 /// Makes room for two more entries. False when the allocator refuses or the count would
 /// overflow (callers report the traversal limit or out of memory).
-static inline bool pdPairHeap_Grow( pdPairHeap* h )
+static inline bool pdiPairHeap_Grow( pdiPairHeap* h )
 {
 	if ( h->count + 2 <= h->capacity )
 	{
@@ -56,7 +56,7 @@ static inline bool pdPairHeap_Grow( pdPairHeap* h )
 		return false;
 	}
 	int capacity = 2 * h->capacity;
-	if ( !pdBuffer_Reserve( h->buffer, (size_t)capacity * sizeof( pdKeyedPair ), true ) )
+	if ( !pdiBuffer_Reserve( h->buffer, (size_t)capacity * sizeof( pdiKeyedPair ), true ) )
 	{
 		return false;
 	}
@@ -64,10 +64,10 @@ static inline bool pdPairHeap_Grow( pdPairHeap* h )
 	return true;
 }
 
-/// Adds e; the caller made room (pdPairHeap_Grow, or a pop since).
-static inline void pdPairHeap_Push( pdPairHeap* h, pdKeyedPair e )
+/// Adds e; the caller made room (pdiPairHeap_Grow, or a pop since).
+static inline void pdiPairHeap_Push( pdiPairHeap* h, pdiKeyedPair e )
 {
-	pdKeyedPair* d = h->buffer->data;
+	pdiKeyedPair* d = h->buffer->data;
 	int i = h->count++;
 	// Sift up: at most log2(count) steps.
 	while ( i > 0 )
@@ -84,17 +84,17 @@ static inline void pdPairHeap_Push( pdPairHeap* h, pdKeyedPair e )
 }
 
 /// The entry with the smallest key (count > 0).
-static inline const pdKeyedPair* pdPairHeap_Top( const pdPairHeap* h )
+static inline const pdiKeyedPair* pdiPairHeap_Top( const pdiPairHeap* h )
 {
 	return h->buffer->data;
 }
 
 /// Removes and returns the entry with the smallest key (count > 0).
-static inline pdKeyedPair pdPairHeap_Pop( pdPairHeap* h )
+static inline pdiKeyedPair pdiPairHeap_Pop( pdiPairHeap* h )
 {
-	pdKeyedPair* d = h->buffer->data;
-	pdKeyedPair top = d[0];
-	pdKeyedPair last = d[--h->count];
+	pdiKeyedPair* d = h->buffer->data;
+	pdiKeyedPair top = d[0];
+	pdiKeyedPair last = d[--h->count];
 	int n = h->count, i = 0;
 	// Sift down: each step doubles i, so at most log2(count) steps.
 	while ( n > 0 )

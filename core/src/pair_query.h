@@ -10,75 +10,75 @@
 
 /// The mesh frames of a two-mesh query and A's frame relative to B's (rel maps A's mesh frame
 /// into B's mesh frame; the traversals work in B's frame).
-typedef struct pdPairFrames
+typedef struct pdiPairFrames
 {
-	pdFrame a, b, rel;
-} pdPairFrames;
+	pdiFrame a, b, rel;
+} pdiPairFrames;
 
 /// PD_STATUS_DEF_NOT_INITIALIZED unless a def's cookie says it came from its pdDefaultXxxDef();
 /// a query reads the def's other fields (its range check) only after PD_STATUS_OK here.
-static inline pdStatus pdPairQuery_DefStatus( int internalValue )
+static inline pdStatus pdiPairQuery_DefStatus( int internalValue )
 {
-	return internalValue == PD_SECRET_COOKIE ? PD_STATUS_OK : PD_STATUS_DEF_NOT_INITIALIZED;
+	return internalValue == PDI_SECRET_COOKIE ? PD_STATUS_OK : PD_STATUS_DEF_NOT_INITIALIZED;
 }
 
 /// The checks a two-mesh query runs after its def's (defStatus: PD_STATUS_OK,
 /// PD_STATUS_DEF_NOT_INITIALIZED or PD_STATUS_INVALID_DEF, returned as it is when not OK): both
 /// meshes valid, a valid workspace, both poses usable. On PD_STATUS_OK outFrames holds
 /// both frames and the relative frame.
-static inline pdStatus pdPairQuery_Check( pdStatus defStatus, const pdMesh* meshA, const pdTransform* poseA,
+static inline pdStatus pdiPairQuery_Check( pdStatus defStatus, const pdMesh* meshA, const pdTransform* poseA,
 										  const pdMesh* meshB, const pdTransform* poseB, const pdWorkspace* ws,
-										  pdPairFrames* outFrames )
+										  pdiPairFrames* outFrames )
 {
 	if ( defStatus != PD_STATUS_OK )
 	{
 		return defStatus;
 	}
-	if ( !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) )
+	if ( !pdiIsValidMesh( meshA ) || !pdiIsValidMesh( meshB ) )
 	{
 		return PD_STATUS_INVALID_MESH;
 	}
-	if ( !pdIsValidWorkspace( ws ) )
+	if ( !pdiIsValidWorkspace( ws ) )
 	{
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
-	pdStatus status = pdMakeFrame( poseA, &outFrames->a );
+	pdStatus status = pdiMakeFrame( poseA, &outFrames->a );
 	if ( status != PD_STATUS_OK )
 	{
 		return status;
 	}
-	status = pdMakeFrame( poseB, &outFrames->b );
+	status = pdiMakeFrame( poseB, &outFrames->b );
 	if ( status != PD_STATUS_OK )
 	{
 		return status;
 	}
-	if ( !pdIsUsablePosition( outFrames->a.p ) || !pdIsUsablePosition( outFrames->b.p ) )
+	if ( !pdiIsUsablePosition( outFrames->a.p ) || !pdiIsUsablePosition( outFrames->b.p ) )
 	{
 		return PD_STATUS_INVALID_POSE;
 	}
-	outFrames->rel = pdRelativeFrame( &outFrames->a, &outFrames->b );
+	outFrames->rel = pdiRelativeFrame( &outFrames->a, &outFrames->b );
 	return PD_STATUS_OK;
 }
 
 /// True when both meshes have a BVH to traverse (a query reports PD_STATUS_OUT_OF_MEMORY
 /// otherwise: the tree's allocation is what failed).
-static inline bool pdPairQuery_HasTrees( const pdMesh* meshA, const pdMesh* meshB )
+static inline bool pdiPairQuery_HasTrees( const pdMesh* meshA, const pdMesh* meshB )
 {
 	return meshA->bvh.nodeCount > 0 && meshB->bvh.nodeCount > 0;
 }
 
-/// The two child pairs of an internal node pair (a, b): A's children with b when pdBvh_DescendA
+/// The two child pairs of an internal node pair (a, b): A's children with b when pdiBvh_DescendA
 /// splits A, else a with B's children. Child 0 is the node's first child (its index + 1),
 /// child 1 its second (node->start).
-typedef struct pdChildPairs
+typedef struct pdiChildPairs
 {
 	int a0, b0, a1, b1;
-} pdChildPairs;
+} pdiChildPairs;
 
-static inline pdChildPairs pdPairQuery_Split( const pdBvhNode* na, const pdBvhNode* nb, int a, int b )
+static inline pdiChildPairs pdiPairQuery_Split( const pdiBvhNode* na, const pdiBvhNode* nb, int a, int b )
 {
-	pdChildPairs c;
-	if ( pdBvh_DescendA( na, nb ) )
+	pdiChildPairs c;
+	if ( pdiBvh_DescendA( na, nb ) )
 	{
 		c.a0 = a + 1;
 		c.a1 = na->start;

@@ -3,7 +3,7 @@
 // boxes (B's inflated by the collector's reach; A's swept along the step's motion and grown by
 // the rotation's reach when moving) overlap are descended; leaf pairs cull triangle pairs by
 // their boxes and separating planes, or for a triangle the step moves by more than the
-// tolerance by the swept triangle's separating axes (pdSweptTrianglesApart), and hand the
+// tolerance by the swept triangle's separating axes (pdiSweptTrianglesApart), and hand the
 // rest to the collector.
 #include "pair_traversal.h"
 
@@ -11,16 +11,16 @@
 
 #include <string.h>
 
-typedef struct pdNodePair
+typedef struct pdiNodePair
 {
 	int a, b;
-} pdNodePair;
+} pdiNodePair;
 
 // The projections of p (moving to pEnd) and q on axis n, more than reach apart (n unnormalised).
-static bool pdAxisSeparatesMoving( pdVec3 n, pdVec3 origin, const pdVec3 p[3], const pdVec3 pEnd[3], const pdVec3 q[3],
+static bool pdiAxisSeparatesMoving( pdVec3 n, pdVec3 origin, const pdVec3 p[3], const pdVec3 pEnd[3], const pdVec3 q[3],
 								   double reach )
 {
-	double len = pdLength( n );
+	double len = pdiLength( n );
 	if ( !( len > 0.0 ) )
 	{
 		return false;
@@ -28,12 +28,12 @@ static bool pdAxisSeparatesMoving( pdVec3 n, pdVec3 origin, const pdVec3 p[3], c
 	double pMin = INFINITY, pMax = -INFINITY, qMin = INFINITY, qMax = -INFINITY;
 	for ( int k = 0; k < 3; ++k )
 	{
-		double a = pdDot( n, pdSub( p[k], origin ) ), b = pdDot( n, pdSub( pEnd[k], origin ) );
-		pMin = pdMinD( pMin, pdMinD( a, b ) );
-		pMax = pdMaxD( pMax, pdMaxD( a, b ) );
-		double c = pdDot( n, pdSub( q[k], origin ) );
-		qMin = pdMinD( qMin, c );
-		qMax = pdMaxD( qMax, c );
+		double a = pdiDot( n, pdiSub( p[k], origin ) ), b = pdiDot( n, pdiSub( pEnd[k], origin ) );
+		pMin = pdiMinD( pMin, pdiMinD( a, b ) );
+		pMax = pdiMaxD( pMax, pdiMaxD( a, b ) );
+		double c = pdiDot( n, pdiSub( q[k], origin ) );
+		qMin = pdiMinD( qMin, c );
+		qMax = pdiMaxD( qMax, c );
 	}
 	double limit = reach * len;
 	return qMin - pMax > limit || pMin - qMax > limit;
@@ -46,43 +46,43 @@ static bool pdAxisSeparatesMoving( pdVec3 n, pdVec3 origin, const pdVec3 p[3], c
 // from A), and the line through the centroids. A feature pair of such triangles can look
 // closing only through the first-order gap's error (a sideways motion read along a slanted
 // normal), not by coming within reach.
-static bool pdSweptTrianglesApart( const pdVec3 a[3], const pdVec3 aEnd[3], const pdTrianglePlane* planeA,
+static bool pdiSweptTrianglesApart( const pdVec3 a[3], const pdVec3 aEnd[3], const pdiTrianglePlane* planeA,
 								   const pdVec3 b[3], pdVec3 linear, pdVec3 angular, pdVec3 pivot, double reach )
 {
 	pdVec3 bBack[3];
 	for ( int k = 0; k < 3; ++k )
 	{
-		bBack[k] = pdSub( b[k], pdAdd( linear, pdCross( angular, pdSub( b[k], pivot ) ) ) );
+		bBack[k] = pdiSub( b[k], pdiAdd( linear, pdiCross( angular, pdiSub( b[k], pivot ) ) ) );
 	}
-	if ( pdAxisSeparatesMoving( planeA->n, a[0], b, bBack, a, reach ) )
+	if ( pdiAxisSeparatesMoving( planeA->n, a[0], b, bBack, a, reach ) )
 	{
 		return true;
 	}
 	pdVec3 centreA =
-		pdScale( pdAdd( pdAdd( pdAdd( a[0], a[1] ), pdAdd( a[2], aEnd[0] ) ), pdAdd( aEnd[1], aEnd[2] ) ), 1.0 / 6.0 );
-	pdVec3 centreB = pdScale( pdAdd( pdAdd( b[0], b[1] ), b[2] ), 1.0 / 3.0 );
-	return pdAxisSeparatesMoving( pdSub( centreB, centreA ), centreA, a, aEnd, b, reach );
+		pdiScale( pdiAdd( pdiAdd( pdiAdd( a[0], a[1] ), pdiAdd( a[2], aEnd[0] ) ), pdiAdd( aEnd[1], aEnd[2] ) ), 1.0 / 6.0 );
+	pdVec3 centreB = pdiScale( pdiAdd( pdiAdd( b[0], b[1] ), b[2] ), 1.0 / 3.0 );
+	return pdiAxisSeparatesMoving( pdiSub( centreB, centreA ), centreA, a, aEnd, b, reach );
 }
 
-pdStatus pdPairTraversal_Make( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+pdStatus pdiPairTraversal_Make( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 							   const pdTransform* poseB, double tolerance, const pdRigidMotion* motion, pdWorkspace* ws,
-							   pdPairTraversal* out )
+							   pdiPairTraversal* out )
 {
 	memset( out, 0, sizeof( *out ) );
-	if ( !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) )
+	if ( !pdiIsValidMesh( meshA ) || !pdiIsValidMesh( meshB ) )
 	{
 		return PD_STATUS_INVALID_MESH;
 	}
-	if ( !pdIsValidWorkspace( ws ) )
+	if ( !pdiIsValidWorkspace( ws ) )
 	{
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
-	pdStatus status = pdMakeFrame( poseA, &out->frameA );
+	pdStatus status = pdiMakeFrame( poseA, &out->frameA );
 	if ( status == PD_STATUS_OK )
 	{
-		status = pdMakeFrame( poseB, &out->frameB );
+		status = pdiMakeFrame( poseB, &out->frameB );
 	}
-	if ( status == PD_STATUS_OK && ( !pdIsUsablePosition( out->frameA.p ) || !pdIsUsablePosition( out->frameB.p ) ) )
+	if ( status == PD_STATUS_OK && ( !pdiIsUsablePosition( out->frameA.p ) || !pdiIsUsablePosition( out->frameB.p ) ) )
 	{
 		status = PD_STATUS_INVALID_POSE;
 	}
@@ -93,66 +93,66 @@ pdStatus pdPairTraversal_Make( const pdMesh* meshA, const pdTransform* poseA, co
 	out->meshA = meshA;
 	out->meshB = meshB;
 	out->tolerance = tolerance;
-	out->rel = pdRelativeFrame( &out->frameA, &out->frameB );
+	out->rel = pdiRelativeFrame( &out->frameA, &out->frameB );
 	// The motion in B's mesh frame: A's boxes sweep along linearB, grown by the rotation's reach
 	// at their distance from the pivot.
-	out->linearB = pdV3( 0.0, 0.0, 0.0 );
-	out->pivotB = pdV3( 0.0, 0.0, 0.0 );
-	out->angularB = pdV3( 0.0, 0.0, 0.0 );
+	out->linearB = pdiV3( 0.0, 0.0, 0.0 );
+	out->pivotB = pdiV3( 0.0, 0.0, 0.0 );
+	out->angularB = pdiV3( 0.0, 0.0, 0.0 );
 	if ( motion != NULL )
 	{
-		const pdFrame* frameB = &out->frameB;
+		const pdiFrame* frameB = &out->frameB;
 		out->moving = true;
-		out->linearB = pdMulMTV( &frameB->r, motion->linear );
-		out->pivotB = pdMulMTV( &frameB->r, pdSub( motion->pivot, frameB->p ) );
-		out->angularB = pdMulMTV( &frameB->r, motion->angular );
-		out->spin = pdLength( motion->angular );
-		out->travel = pdLength( motion->linear );
+		out->linearB = pdiMulMTV( &frameB->r, motion->linear );
+		out->pivotB = pdiMulMTV( &frameB->r, pdiSub( motion->pivot, frameB->p ) );
+		out->angularB = pdiMulMTV( &frameB->r, motion->angular );
+		out->spin = pdiLength( motion->angular );
+		out->travel = pdiLength( motion->linear );
 	}
 	return PD_STATUS_OK;
 }
 
 // True when the node pair cannot hold a triangle pair within reach (moving: A's box swept
 // along the step and grown by the rotation's reach).
-static bool pdPairTraversal_NodesFar( const pdPairTraversal* t, const pdBvhNode* na, const pdBvhNode* nb, double reach )
+static bool pdiPairTraversal_NodesFar( const pdiPairTraversal* t, const pdiBvhNode* na, const pdiBvhNode* nb, double reach )
 {
-	pdBvhPair pair;
+	pdiBvhPair pair;
 	if ( !t->moving )
 	{
-		pdBvh_RelatePair( na, nb, &t->rel, &pair );
-		return !pdBvh_PairOverlap( &pair, na, nb, reach );
+		pdiBvh_RelatePair( na, nb, &t->rel, &pair );
+		return !pdiBvh_PairOverlap( &pair, na, nb, reach );
 	}
-	pdBvhMoved moved;
-	pdBvh_MoveNode( na, &t->rel, &moved );
-	pdBvh_RelateMoved( &moved, nb, &pair );
-	double radius = pdLength( pdSub( moved.center, t->pivotB ) ) + pdLength( na->halfExtent );
+	pdiBvhMoved moved;
+	pdiBvh_MoveNode( na, &t->rel, &moved );
+	pdiBvh_RelateMoved( &moved, nb, &pair );
+	double radius = pdiLength( pdiSub( moved.center, t->pivotB ) ) + pdiLength( na->halfExtent );
 	double grown = reach + t->spin * radius;
-	if ( !pdBvh_PairOverlap( &pair, na, nb, grown + t->travel ) )
+	if ( !pdiBvh_PairOverlap( &pair, na, nb, grown + t->travel ) )
 	{
 		return true;
 	}
-	double w[3] = { pdDot( nb->axes.cx, t->linearB ), pdDot( nb->axes.cy, t->linearB ),
-					pdDot( nb->axes.cz, t->linearB ) };
-	return pdBvh_PairSweep( &pair, na, nb, w, grown, 1.0 ) > 1.0;
+	double w[3] = { pdiDot( nb->axes.cx, t->linearB ), pdiDot( nb->axes.cy, t->linearB ),
+					pdiDot( nb->axes.cz, t->linearB ) };
+	return pdiBvh_PairSweep( &pair, na, nb, w, grown, 1.0 ) > 1.0;
 }
 
 // A's triangle of a leaf pair, moved into B's frame, with what its culls need.
-typedef struct pdLeafTriangleA
+typedef struct pdiLeafTriangleA
 {
 	pdVec3 v[3];
 	pdVec3 lo, hi; // its box, swept along the step when moving
-	pdTrianglePlane plane;
+	pdiTrianglePlane plane;
 	bool havePlane; // made at the first pair that reaches the plane culls
 	pdVec3 vEnd[3];
 	bool haveEnd;        // the triangle at the end of the step (swept culls)
 	double boxReach;     // the box cull's reach
 	double featureReach; // the features that can close to the tolerance within the step
 	bool sweptCulls;
-} pdLeafTriangleA;
+} pdiLeafTriangleA;
 
-static void pdLeafTriangleA_Make( const pdPairTraversal* t, int slot, double reach, pdLeafTriangleA* a )
+static void pdiLeafTriangleA_Make( const pdiPairTraversal* t, int slot, double reach, pdiLeafTriangleA* a )
 {
-	pdMesh_MovedLeafTriangle( t->meshA, slot, &t->rel, a->v, &a->lo, &a->hi );
+	pdiMesh_MovedLeafTriangle( t->meshA, slot, &t->rel, a->v, &a->lo, &a->hi );
 	a->havePlane = false;
 	a->haveEnd = false;
 	// Moving: the box swept along the step, within reach grown by the rotation, and the
@@ -164,16 +164,16 @@ static void pdLeafTriangleA_Make( const pdPairTraversal* t, int slot, double rea
 		double radius = 0.0;
 		for ( int k = 0; k < 3; ++k )
 		{
-			radius = pdMaxD( radius, pdLength( pdSub( a->v[k], t->pivotB ) ) );
+			radius = pdiMaxD( radius, pdiLength( pdiSub( a->v[k], t->pivotB ) ) );
 		}
-		pdVec3 loEnd = pdAdd( a->lo, t->linearB ), hiEnd = pdAdd( a->hi, t->linearB );
-		a->lo = pdV3( pdMinD( a->lo.x, loEnd.x ), pdMinD( a->lo.y, loEnd.y ), pdMinD( a->lo.z, loEnd.z ) );
-		a->hi = pdV3( pdMaxD( a->hi.x, hiEnd.x ), pdMaxD( a->hi.y, hiEnd.y ), pdMaxD( a->hi.z, hiEnd.z ) );
+		pdVec3 loEnd = pdiAdd( a->lo, t->linearB ), hiEnd = pdiAdd( a->hi, t->linearB );
+		a->lo = pdiV3( pdiMinD( a->lo.x, loEnd.x ), pdiMinD( a->lo.y, loEnd.y ), pdiMinD( a->lo.z, loEnd.z ) );
+		a->hi = pdiV3( pdiMaxD( a->hi.x, hiEnd.x ), pdiMaxD( a->hi.y, hiEnd.y ), pdiMaxD( a->hi.z, hiEnd.z ) );
 		a->boxReach = reach + t->spin * radius;
 		a->featureReach = t->tolerance + t->travel + t->spin * radius;
 	}
 	// Where the step moves the triangle by more than the tolerance, culls on the swept triangle
-	// (pdSweptTrianglesApart) instead of the static ones at featureReach; below that the static
+	// (pdiSweptTrianglesApart) instead of the static ones at featureReach; below that the static
 	// culls are nearly as tight, and cheaper. Nothing is lost by skipping the static ones: a
 	// pair they reject has no feature within featureReach, and every point of A moves by at
 	// most featureReach - tolerance, so B's swept plane test rejects it too.
@@ -182,70 +182,70 @@ static void pdLeafTriangleA_Make( const pdPairTraversal* t, int slot, double rea
 
 // True when the planes (or the swept triangle's axes) keep A's triangle and B's triangle j of
 // the chunk apart by more than the reach that matters. Makes A's plane when it gets that far.
-static bool pdPairTraversal_TrianglesApart( const pdPairTraversal* t, pdLeafTriangleA* a, const pdLeafChunk* cb, int j )
+static bool pdiPairTraversal_TrianglesApart( const pdiPairTraversal* t, pdiLeafTriangleA* a, const pdiLeafChunk* cb, int j )
 {
 	if ( a->sweptCulls )
 	{
-		// Rounding allowance as in pdPlaneSeparated.
-		double allowance = 1e-12 * pdPairCoordinateScale( a->v, cb->v[j] );
+		// Rounding allowance as in pdiPlaneSeparated.
+		double allowance = 1e-12 * pdiPairCoordinateScale( a->v, cb->v[j] );
 		if ( !a->haveEnd )
 		{
 			for ( int k = 0; k < 3; ++k )
 			{
-				a->vEnd[k] = pdAdd( a->v[k], pdAdd( t->linearB, pdCross( t->angularB, pdSub( a->v[k], t->pivotB ) ) ) );
+				a->vEnd[k] = pdiAdd( a->v[k], pdiAdd( t->linearB, pdiCross( t->angularB, pdiSub( a->v[k], t->pivotB ) ) ) );
 			}
 			a->haveEnd = true;
 		}
-		if ( pdAxisSeparatesMoving( cb->plane[j].n, cb->v[j][0], a->v, a->vEnd, cb->v[j], t->tolerance + allowance ) )
+		if ( pdiAxisSeparatesMoving( cb->plane[j].n, cb->v[j][0], a->v, a->vEnd, cb->v[j], t->tolerance + allowance ) )
 		{
 			return true;
 		}
 		if ( !a->havePlane )
 		{
-			pdTrianglePlane_Make( a->v, &a->plane );
+			pdiTrianglePlane_Make( a->v, &a->plane );
 			a->havePlane = true;
 		}
-		return pdSweptTrianglesApart( a->v, a->vEnd, &a->plane, cb->v[j], t->linearB, t->angularB, t->pivotB,
+		return pdiSweptTrianglesApart( a->v, a->vEnd, &a->plane, cb->v[j], t->linearB, t->angularB, t->pivotB,
 									  t->tolerance + allowance );
 	}
-	if ( pdPlaneSeparated( cb->plane + j, cb->v[j], a->v, a->featureReach ) )
+	if ( pdiPlaneSeparated( cb->plane + j, cb->v[j], a->v, a->featureReach ) )
 	{
 		return true;
 	}
 	if ( !a->havePlane )
 	{
-		pdTrianglePlane_Make( a->v, &a->plane );
+		pdiTrianglePlane_Make( a->v, &a->plane );
 		a->havePlane = true;
 	}
-	return pdPlaneSeparated( &a->plane, a->v, cb->v[j], a->featureReach ) ||
-		   pdCentroidAxisSeparated( a->v, cb->v[j], a->featureReach );
+	return pdiPlaneSeparated( &a->plane, a->v, cb->v[j], a->featureReach ) ||
+		   pdiCentroidAxisSeparated( a->v, cb->v[j], a->featureReach );
 }
 
 // Every triangle pair of two leaves that passes the culls goes to the collector.
-static void pdPairTraversal_Leaves( const pdPairTraversal* t, const pdBvhNode* na, const pdBvhNode* nb,
-									pdPairCollector* collector )
+static void pdiPairTraversal_Leaves( const pdiPairTraversal* t, const pdiBvhNode* na, const pdiBvhNode* nb,
+									pdiPairCollector* collector )
 {
-	const pdBvh* bvhA = &t->meshA->bvh;
-	for ( int chunk = 0; chunk < nb->count && !collector->stop; chunk += PD_BVH_LEAF_SIZE )
+	const pdiBvh* bvhA = &t->meshA->bvh;
+	for ( int chunk = 0; chunk < nb->count && !collector->stop; chunk += PDI_BVH_LEAF_SIZE )
 	{
-		pdLeafChunk cb;
-		pdLeafChunk_Load( t->meshB, nb, chunk, &cb );
+		pdiLeafChunk cb;
+		pdiLeafChunk_Load( t->meshB, nb, chunk, &cb );
 		for ( int i = 0; i < na->count && !collector->stop; ++i )
 		{
-			pdLeafTriangleA a;
-			pdLeafTriangleA_Make( t, na->start + i, collector->reach, &a );
-			if ( !pdBoxesWithin( a.lo, a.hi, cb.allLo, cb.allHi, a.boxReach ) )
+			pdiLeafTriangleA a;
+			pdiLeafTriangleA_Make( t, na->start + i, collector->reach, &a );
+			if ( !pdiBoxesWithin( a.lo, a.hi, cb.allLo, cb.allHi, a.boxReach ) )
 			{
 				continue;
 			}
 			for ( int j = 0; j < cb.count && !collector->stop; ++j )
 			{
-				if ( !pdBoxesWithin( a.lo, a.hi, cb.lo[j], cb.hi[j], a.boxReach ) ||
-					 pdPairTraversal_TrianglesApart( t, &a, &cb, j ) )
+				if ( !pdiBoxesWithin( a.lo, a.hi, cb.lo[j], cb.hi[j], a.boxReach ) ||
+					 pdiPairTraversal_TrianglesApart( t, &a, &cb, j ) )
 				{
 					continue;
 				}
-				pdTrianglePairHit hit;
+				pdiTrianglePairHit hit;
 				hit.triangleA = bvhA->triangleOrder[na->start + i];
 				hit.triangleB = cb.index[j];
 				hit.va = a.v;
@@ -263,59 +263,59 @@ static void pdPairTraversal_Leaves( const pdPairTraversal* t, const pdBvhNode* n
 	}
 }
 
-pdStatus pdPairTraversal_Run( const pdPairTraversal* t, pdWorkspace* ws, pdPairCollector* collector, int* outVisits )
+pdStatus pdiPairTraversal_Run( const pdiPairTraversal* t, pdWorkspace* ws, pdiPairCollector* collector, int* outVisits )
 {
 	*outVisits = 0;
-	const pdBvh* bvhA = &t->meshA->bvh;
-	const pdBvh* bvhB = &t->meshB->bvh;
+	const pdiBvh* bvhA = &t->meshA->bvh;
+	const pdiBvh* bvhB = &t->meshB->bvh;
 	if ( bvhA->nodeCount == 0 || bvhB->nodeCount == 0 ||
-		 !pdBuffer_Reserve( &ws->stack, PD_BVH_PAIR_STACK * sizeof( pdNodePair ), false ) )
+		 !pdiBuffer_Reserve( &ws->stack, PDI_BVH_PAIR_STACK * sizeof( pdiNodePair ), false ) )
 	{
 		return PD_STATUS_OUT_OF_MEMORY;
 	}
 	pdStatus status = PD_STATUS_OK;
 	int visits = 0;
-	pdNodePair* stack = ws->stack.data;
+	pdiNodePair* stack = ws->stack.data;
 	int top = 0;
-	stack[top++] = ( pdNodePair ){ 0, 0 };
+	stack[top++] = ( pdiNodePair ){ 0, 0 };
 	while ( top > 0 && !collector->stop )
 	{
-		if ( visits >= PD_PAIR_TRAVERSAL_MAX_VISITS )
+		if ( visits >= PDI_PAIR_TRAVERSAL_MAX_VISITS )
 		{
 			status = PD_STATUS_TRAVERSAL_LIMIT;
 			break;
 		}
 		++visits;
-		pdNodePair e = stack[--top];
-		const pdBvhNode* na = bvhA->nodes + e.a;
-		const pdBvhNode* nb = bvhB->nodes + e.b;
-		if ( pdPairTraversal_NodesFar( t, na, nb, collector->reach ) )
+		pdiNodePair e = stack[--top];
+		const pdiBvhNode* na = bvhA->nodes + e.a;
+		const pdiBvhNode* nb = bvhB->nodes + e.b;
+		if ( pdiPairTraversal_NodesFar( t, na, nb, collector->reach ) )
 		{
 			continue;
 		}
 		if ( na->count > 0 && nb->count > 0 )
 		{
-			pdPairTraversal_Leaves( t, na, nb, collector );
+			pdiPairTraversal_Leaves( t, na, nb, collector );
 			if ( collector->status < 0 )
 			{
 				return collector->status;
 			}
 			continue;
 		}
-		if ( top + 2 > PD_BVH_PAIR_STACK )
+		if ( top + 2 > PDI_BVH_PAIR_STACK )
 		{
 			status = PD_STATUS_TRAVERSAL_LIMIT;
 			break;
 		}
-		if ( pdBvh_DescendA( na, nb ) )
+		if ( pdiBvh_DescendA( na, nb ) )
 		{
-			stack[top++] = ( pdNodePair ){ na->start, e.b };
-			stack[top++] = ( pdNodePair ){ e.a + 1, e.b };
+			stack[top++] = ( pdiNodePair ){ na->start, e.b };
+			stack[top++] = ( pdiNodePair ){ e.a + 1, e.b };
 		}
 		else
 		{
-			stack[top++] = ( pdNodePair ){ e.a, nb->start };
-			stack[top++] = ( pdNodePair ){ e.a, e.b + 1 };
+			stack[top++] = ( pdiNodePair ){ e.a, nb->start };
+			stack[top++] = ( pdiNodePair ){ e.a, e.b + 1 };
 		}
 	}
 	*outVisits = visits;

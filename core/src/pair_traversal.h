@@ -15,9 +15,9 @@
 // True when p's plane (prepared: the BVH keeps B's, A's is made once per triangle) puts all of
 // q's corners farther than reach on one side: then no feature pair of the two is within reach.
 // The allowance is a few ulps of the coordinates involved.
-static inline bool pdPlaneSeparated( const pdTrianglePlane* plane, const pdVec3 p[3], const pdVec3 q[3], double reach )
+static inline bool pdiPlaneSeparated( const pdiTrianglePlane* plane, const pdVec3 p[3], const pdVec3 q[3], double reach )
 {
-	return pdTrianglePlane_Separates( plane, p[0], q, reach + 1e-12 * pdPairCoordinateScale( p, q ) );
+	return pdiTrianglePlane_Separates( plane, p[0], q, reach + 1e-12 * pdiPairCoordinateScale( p, q ) );
 }
 
 // True when the two triangles' projections on the line through their centroids are more than
@@ -25,30 +25,30 @@ static inline bool pdPlaneSeparated( const pdTrianglePlane* plane, const pdVec3 
 // the pairs that lie side by side, level with each other (a ring resting on a ring), which
 // neither plane test can: 17% of the pairs that pass both in the debris scene, none of which
 // had a feature pair within reach. Coincident centroids prove nothing.
-static inline bool pdCentroidAxisSeparated( const pdVec3 p[3], const pdVec3 q[3], double reach )
+static inline bool pdiCentroidAxisSeparated( const pdVec3 p[3], const pdVec3 q[3], double reach )
 {
-	pdVec3 w = pdSub( pdAdd( pdAdd( q[0], q[1] ), q[2] ), pdAdd( pdAdd( p[0], p[1] ), p[2] ) );
-	double len = pdLength( w );
+	pdVec3 w = pdiSub( pdiAdd( pdiAdd( q[0], q[1] ), q[2] ), pdiAdd( pdiAdd( p[0], p[1] ), p[2] ) );
+	double len = pdiLength( w );
 	if ( !( len > 0.0 ) )
 	{
 		return false;
 	}
-	double maxP = pdMaxD( pdDot( w, p[0] ), pdMaxD( pdDot( w, p[1] ), pdDot( w, p[2] ) ) );
-	double minQ = pdMinD( pdDot( w, q[0] ), pdMinD( pdDot( w, q[1] ), pdDot( w, q[2] ) ) );
-	// Rounding allowance as in pdPlaneSeparated: a few ulps of the coordinates involved.
-	return minQ - maxP > ( reach + 1e-12 * pdPairCoordinateScale( p, q ) ) * len;
+	double maxP = pdiMaxD( pdiDot( w, p[0] ), pdiMaxD( pdiDot( w, p[1] ), pdiDot( w, p[2] ) ) );
+	double minQ = pdiMinD( pdiDot( w, q[0] ), pdiMinD( pdiDot( w, q[1] ), pdiDot( w, q[2] ) ) );
+	// Rounding allowance as in pdiPlaneSeparated: a few ulps of the coordinates involved.
+	return minQ - maxP > ( reach + 1e-12 * pdiPairCoordinateScale( p, q ) ) * len;
 }
 
 /// Node pairs a traversal visits at most before it stops with PD_STATUS_TRAVERSAL_LIMIT.
-#define PD_PAIR_TRAVERSAL_MAX_VISITS 50000000
+#define PDI_PAIR_TRAVERSAL_MAX_VISITS 50000000
 
 /// A posed pair and the motion of A over a step, in B's mesh frame.
-typedef struct pdPairTraversal
+typedef struct pdiPairTraversal
 {
 	const pdMesh* meshA;
 	const pdMesh* meshB;
-	pdFrame frameA, frameB;
-	pdFrame rel;      ///< A's mesh frame relative to B's
+	pdiFrame frameA, frameB;
+	pdiFrame rel;      ///< A's mesh frame relative to B's
 	double tolerance; ///< world units: the pairs of features within it are the ones sought
 	bool moving;      ///< a step's motion sweeps A's boxes and triangles
 	pdVec3 linearB;   ///< the motion's translation, B's frame
@@ -56,28 +56,28 @@ typedef struct pdPairTraversal
 	pdVec3 pivotB;    ///< the rotation's pivot, B's frame
 	double spin;      ///< |angular| (radians)
 	double travel;    ///< |linear| (world units)
-} pdPairTraversal;
+} pdiPairTraversal;
 
 /// One triangle pair that passed the traversal's culls, in B's mesh frame.
-typedef struct pdTrianglePairHit
+typedef struct pdiTrianglePairHit
 {
 	int triangleA, triangleB;      ///< kept-triangle indices
 	const pdVec3* va;              ///< A's triangle (3 corners) moved into B's frame
 	const pdVec3* vb;              ///< B's triangle (3 corners)
-	const pdTrianglePlane* planeA; ///< A's triangle's plane
-	const pdTrianglePlane* planeB; ///< B's triangle's plane
+	const pdiTrianglePlane* planeA; ///< A's triangle's plane
+	const pdiTrianglePlane* planeB; ///< B's triangle's plane
 	pdVec3 loA, hiA;               ///< A's triangle box (swept along the step when moving)
 	pdVec3 loB, hiB;               ///< B's triangle box
 	double featureReach;           ///< world units: the tolerance plus how far the step can move the triangle
-} pdTrianglePairHit;
+} pdiTrianglePairHit;
 
 /// What a traversal hands its triangle pairs to. The traversal reads reach before every cull
 /// (a collector that keeps the closest pairs shrinks it once full) and ends when stop is set;
 /// a status below zero (out of memory) ends it with that status.
-typedef struct pdPairCollector pdPairCollector;
-struct pdPairCollector
+typedef struct pdiPairCollector pdiPairCollector;
+struct pdiPairCollector
 {
-	void ( *addPair )( pdPairCollector* self, const pdTrianglePairHit* hit );
+	void ( *addPair )( pdiPairCollector* self, const pdiTrianglePairHit* hit );
 	double reach; ///< world units: node and triangle pairs farther apart are culled
 	bool stop;
 	pdStatus status;
@@ -86,11 +86,11 @@ struct pdPairCollector
 /// Validates the meshes, the workspace and the poses and makes the traversal of the pair at
 /// the poses (motion NULL: static; otherwise finite, world frame). PD_STATUS_INVALID_MESH,
 /// INVALID_ARGUMENT (workspace), a pose's status or INVALID_POSE.
-pdStatus pdPairTraversal_Make( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+pdStatus pdiPairTraversal_Make( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 							   const pdTransform* poseB, double tolerance, const pdRigidMotion* motion, pdWorkspace* ws,
-							   pdPairTraversal* out );
+							   pdiPairTraversal* out );
 
 /// Runs the traversal depth first from the root pair, A's or B's node descended as
-/// pdBvh_DescendA says. Returns PD_STATUS_OK, PD_STATUS_TRAVERSAL_LIMIT (visit cap or stack),
+/// pdiBvh_DescendA says. Returns PD_STATUS_OK, PD_STATUS_TRAVERSAL_LIMIT (visit cap or stack),
 /// PD_STATUS_OUT_OF_MEMORY or the collector's failure; *outVisits gets the node pairs visited.
-pdStatus pdPairTraversal_Run( const pdPairTraversal* t, pdWorkspace* ws, pdPairCollector* collector, int* outVisits );
+pdStatus pdiPairTraversal_Run( const pdiPairTraversal* t, pdWorkspace* ws, pdiPairCollector* collector, int* outVisits );

@@ -36,30 +36,30 @@ pdPenetrationDef pdDefaultPenetrationDef( void )
 	def.closedAsSolid = true;
 	def.computeLocalPenetrations = true;
 	def.maxTrackedQueries = 8;
-	def.internalValue = PD_SECRET_COOKIE;
+	def.internalValue = PDI_SECRET_COOKIE;
 	return def;
 }
 
-double pdDefaultContactTolerance( const pdMesh* meshA, const pdMesh* meshB )
+double pdiDefaultContactTolerance( const pdMesh* meshA, const pdMesh* meshB )
 {
 	double scale = fmin( meshA->diagonal, meshB->diagonal );
 	return 1e-4 * ( scale > 0.0 ? scale : 1.0 );
 }
 
-double pdPairScale( const pdMesh* meshA, const pdMesh* meshB )
+double pdiPairScale( const pdMesh* meshA, const pdMesh* meshB )
 {
 	double scale = fmin( meshA->diagonal, meshB->diagonal );
 	return scale > 0.0 ? scale : 1.0;
 }
 
-double pdPairTolerance( const pdPenetrationDef* def, const pdMesh* meshA, const pdMesh* meshB )
+double pdiPairTolerance( const pdPenetrationDef* def, const pdMesh* meshA, const pdMesh* meshB )
 {
-	return def->contactTolerance > 0.0 ? def->contactTolerance : pdDefaultContactTolerance( meshA, meshB );
+	return def->contactTolerance > 0.0 ? def->contactTolerance : pdiDefaultContactTolerance( meshA, meshB );
 }
 
-pdStatus pdValidatePenetrationDef( const pdPenetrationDef* def )
+pdStatus pdiValidatePenetrationDef( const pdPenetrationDef* def )
 {
-	if ( def->internalValue != PD_SECRET_COOKIE )
+	if ( def->internalValue != PDI_SECRET_COOKIE )
 	{
 		return PD_STATUS_DEF_NOT_INITIALIZED;
 	}
@@ -71,7 +71,7 @@ pdStatus pdValidatePenetrationDef( const pdPenetrationDef* def )
 	{
 		return PD_STATUS_INVALID_DEF;
 	}
-	if ( def->maxContactPlanes < 1 || def->maxContactPlanes > PD_MAX_PD_FEATURES || def->maxLcpIterations < 1 ||
+	if ( def->maxContactPlanes < 1 || def->maxContactPlanes > PDI_MAX_PD_FEATURES || def->maxLcpIterations < 1 ||
 		 def->maxLcpIterations > 100000 )
 	{
 		return PD_STATUS_INVALID_DEF;
@@ -86,37 +86,37 @@ pdStatus pdValidatePenetrationDef( const pdPenetrationDef* def )
 }
 
 // The ring's count and position are in range (a caller's cache may hold anything).
-static bool pdCache_InRange( const pdPenetrationCache* cache )
+static bool pdiCache_InRange( const pdPenetrationCache* cache )
 {
 	return cache->count >= 0 && cache->count <= 3 && cache->next >= 0 && cache->next <= 2;
 }
 
-static void pdUpdateCache( pdPdQuery* q, pdPenetrationCache* cache, pdVec3 x, bool tracked )
+static void pdiUpdateCache( pdiPdQuery* q, pdPenetrationCache* cache, pdVec3 x, bool tracked )
 {
 	if ( cache == NULL )
 	{
 		return;
 	}
-	bool sane = pdCache_InRange( cache );
+	bool sane = pdiCache_InRange( cache );
 	for ( int i = 0; sane && i < cache->count; ++i )
 	{
-		sane = pdIsFiniteVec( cache->configurations[i] );
+		sane = pdiIsFiniteVec( cache->configurations[i] );
 	}
 	if ( !sane )
 	{
 		memset( cache, 0, sizeof( *cache ) );
 	}
 	cache->trackedQueries = tracked ? cache->trackedQueries + 1 : 0;
-	pdVec3 rel = pdFrameApplyInverse( &q->sc.frameB, pdAdd( q->sc.frameA.p, x ) );
+	pdVec3 rel = pdiFrameApplyInverse( &q->sc.frameB, pdiAdd( q->sc.frameA.p, x ) );
 	for ( int i = 0; i < cache->count; ++i )
 	{
-		if ( pdDistanceSq( cache->configurations[i], rel ) <= 1e-18 * q->scale * q->scale )
+		if ( pdiDistanceSq( cache->configurations[i], rel ) <= 1e-18 * q->scale * q->scale )
 		{
 			return;
 		}
 	}
 	cache->configurations[cache->next] = rel;
-	cache->relativeRotation[cache->next] = pdQuatMul( pdQuatConj( q->sc.rotationB ), q->sc.rotationA );
+	cache->relativeRotation[cache->next] = pdiQuatMul( pdiQuatConj( q->sc.rotationB ), q->sc.rotationA );
 	cache->next = ( cache->next + 1 ) % 3;
 	if ( cache->count < 3 )
 	{
@@ -124,33 +124,33 @@ static void pdUpdateCache( pdPdQuery* q, pdPenetrationCache* cache, pdVec3 x, bo
 	}
 }
 
-static pdQuat pdUnitQuat( pdQuat q )
+static pdQuat pdiUnitQuat( pdQuat q )
 {
 	double n = sqrt( q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z );
 	pdQuat r = { q.w / n, q.x / n, q.y / n, q.z / n };
 	return r;
 }
 
-static pdStatus pdFinish( pdPenetrationResult* out, pdStatus status, double startMs )
+static pdStatus pdiFinish( pdPenetrationResult* out, pdStatus status, double startMs )
 {
 	out->status = status;
-	out->elapsedMs = pdNowMs() - startMs;
+	out->elapsedMs = pdiNowMs() - startMs;
 	return status;
 }
 
-static pdStatus pdFail( pdPenetrationResult* out, pdStatus status, double startMs )
+static pdStatus pdiFail( pdPenetrationResult* out, pdStatus status, double startMs )
 {
 	memset( out, 0, sizeof( *out ) );
-	return pdFinish( out, status, startMs );
+	return pdiFinish( out, status, startMs );
 }
 
-pdStatus pdQuery_Begin( pdPdQuery* q, const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+pdStatus pdiQuery_Begin( pdiPdQuery* q, const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 						const pdTransform* poseB, const pdPenetrationDef* def, pdWorkspace* ws, double startMs )
 {
-	pdStatus status = pdMakeFrame( poseA, &q->sc.frameA );
+	pdStatus status = pdiMakeFrame( poseA, &q->sc.frameA );
 	if ( status == PD_STATUS_OK )
 	{
-		status = pdMakeFrame( poseB, &q->sc.frameB );
+		status = pdiMakeFrame( poseB, &q->sc.frameB );
 	}
 	if ( status != PD_STATUS_OK )
 	{
@@ -158,33 +158,33 @@ pdStatus pdQuery_Begin( pdPdQuery* q, const pdMesh* meshA, const pdTransform* po
 	}
 	q->sc.meshA = meshA;
 	q->sc.meshB = meshB;
-	q->sc.rotationA = pdUnitQuat( poseA->q );
-	q->sc.rotationB = pdUnitQuat( poseB->q );
+	q->sc.rotationA = pdiUnitQuat( poseA->q );
+	q->sc.rotationB = pdiUnitQuat( poseB->q );
 	q->sc.containment = def->closedAsSolid && meshA->closed && meshB->closed;
 	q->sc.ws = ws;
 	q->def = def;
-	q->scale = pdPairScale( meshA, meshB );
-	q->tol = pdPairTolerance( def, meshA, meshB );
+	q->scale = pdiPairScale( meshA, meshB );
+	q->tol = pdiPairTolerance( def, meshA, meshB );
 	q->sc.tolerance = q->tol;
 	q->deadline = def->timeBudgetMs > 0.0 ? startMs + def->timeBudgetMs : INFINITY;
 
-	if ( !pdBuffer_Reserve( &ws->pdFeatures, 2 * PD_MAX_PD_FEATURES * sizeof( pdContactFeature ), false ) ||
-		 !pdBuffer_Reserve( &ws->pdPlanes, 2 * PD_MAX_PD_FEATURES * sizeof( pdContactPlane ), false ) ||
-		 !pdBuffer_Reserve( &ws->pdScratch, PD_MAX_PD_FEATURES * sizeof( double ), false ) )
+	if ( !pdiBuffer_Reserve( &ws->pdiFeatures, 2 * PDI_MAX_PD_FEATURES * sizeof( pdContactFeature ), false ) ||
+		 !pdiBuffer_Reserve( &ws->pdiPlanes, 2 * PDI_MAX_PD_FEATURES * sizeof( pdiContactPlane ), false ) ||
+		 !pdiBuffer_Reserve( &ws->pdiScratch, PDI_MAX_PD_FEATURES * sizeof( double ), false ) )
 	{
 		return PD_STATUS_OUT_OF_MEMORY;
 	}
-	q->features[0] = ws->pdFeatures.data;
-	q->features[1] = q->features[0] + PD_MAX_PD_FEATURES;
-	q->planes = ws->pdPlanes.data;
-	q->memory = q->planes + PD_MAX_PD_FEATURES;
-	q->lambda = ws->pdScratch.data;
+	q->features[0] = ws->pdiFeatures.data;
+	q->features[1] = q->features[0] + PDI_MAX_PD_FEATURES;
+	q->planes = ws->pdiPlanes.data;
+	q->memory = q->planes + PDI_MAX_PD_FEATURES;
+	q->lambda = ws->pdiScratch.data;
 	return PD_STATUS_OK;
 }
 
 // Convex pairs: the exact answer from the orientation-graph overlay, offered as the bound when
 // a padding of it is free. True when it was.
-static bool pdQuery_ConvexExact( pdPdQuery* q )
+static bool pdiQuery_ConvexExact( pdiPdQuery* q )
 {
 	const pdMesh* meshA = q->sc.meshA;
 	const pdMesh* meshB = q->sc.meshB;
@@ -196,18 +196,18 @@ static bool pdQuery_ConvexExact( pdPdQuery* q )
 	pdVec3 t;
 	double depth = 0.0;
 	int candidates = 0;
-	if ( pdSfog_ConvexPenetration( meshA, &q->sc.frameA, meshB, &q->sc.frameB, q->sc.ws, &t, &depth, &candidates ) ==
+	if ( pdiSfog_ConvexPenetration( meshA, &q->sc.frameA, meshB, &q->sc.frameB, q->sc.ws, &t, &depth, &candidates ) ==
 			 PD_STATUS_OK &&
-		 pdIsFiniteVec( t ) && pdLength( t ) > 0.0 )
+		 pdiIsFiniteVec( t ) && pdiLength( t ) > 0.0 )
 	{
 		// Exactly touching: keep a small gap so the answer is not colliding.
-		pdVec3 u = pdNormalize( t );
+		pdVec3 u = pdiNormalize( t );
 		for ( int k = 0; k < 4 && !exact; ++k )
 		{
-			pdVec3 padded = pdMulAdd( t, ( 0.05 + 0.5 * k ) * q->tol, u );
-			if ( !pdStart_Collides( &q->sc, padded ) )
+			pdVec3 padded = pdiMulAdd( t, ( 0.05 + 0.5 * k ) * q->tol, u );
+			if ( !pdiStart_Collides( &q->sc, padded ) )
 			{
-				pdQuery_Offer( q, padded, 0, -1.0 );
+				pdiQuery_Offer( q, padded, 0, -1.0 );
 				exact = true;
 			}
 		}
@@ -221,29 +221,29 @@ static bool pdQuery_ConvexExact( pdPdQuery* q )
 // a collision check, a sweep and a gathering, is not needed). Sunk a little since, the push's
 // first step is classified the same way and, free, stands for the cached point (*ioCandidate
 // then points at *outPushed). Returns the classification of the candidate's own point.
-static pdStartGap pdQuery_TryCachedContact( pdPdQuery* q, const pdStartCandidate** ioCandidate,
-											pdStartCandidate* outPushed, double limit, pdVec3* outContact,
+static pdiStartGap pdiQuery_TryCachedContact( pdiPdQuery* q, const pdiStartCandidate** ioCandidate,
+											pdiStartCandidate* outPushed, double limit, pdVec3* outContact,
 											double* outGap, bool* outGathered )
 {
-	const pdStartCandidate* candidate = *ioCandidate;
-	double cachedLength = pdLength( candidate->translation );
+	const pdiStartCandidate* candidate = *ioCandidate;
+	double cachedLength = pdiLength( candidate->translation );
 	if ( candidate->strategy != PD_START_COHERENCE || candidate->direction || !( cachedLength < limit ) )
 	{
-		return PD_START_GAP_UNKNOWN;
+		return PDI_START_GAP_UNKNOWN;
 	}
 	*outContact = candidate->translation;
-	pdStartGap atPoint = pdQuery_ClassifyGathering( q, *outContact, outGap, outGathered );
-	if ( atPoint == PD_START_GAP_COLLIDING && cachedLength > 0.0 )
+	pdiStartGap atPoint = pdiQuery_ClassifyGathering( q, *outContact, outGap, outGathered );
+	if ( atPoint == PDI_START_GAP_COLLIDING && cachedLength > 0.0 )
 	{
 		pdVec3 pushed =
-			pdMulAdd( candidate->translation, pdStart_FirstPush( &q->sc ) / cachedLength, candidate->translation );
-		if ( pdLength( pushed ) < limit &&
-			 pdQuery_ClassifyGathering( q, pushed, outGap, outGathered ) == PD_START_GAP_FREE )
+			pdiMulAdd( candidate->translation, pdiStart_FirstPush( &q->sc ) / cachedLength, candidate->translation );
+		if ( pdiLength( pushed ) < limit &&
+			 pdiQuery_ClassifyGathering( q, pushed, outGap, outGathered ) == PDI_START_GAP_FREE )
 		{
 			*outPushed = *candidate;
 			outPushed->translation = pushed;
 			*ioCandidate = outPushed;
-			atPoint = PD_START_GAP_FREE;
+			atPoint = PDI_START_GAP_FREE;
 			*outContact = pushed;
 		}
 	}
@@ -252,81 +252,81 @@ static pdStartGap pdQuery_TryCachedContact( pdPdQuery* q, const pdStartCandidate
 
 // One start: the candidate made free and out-projected toward o (or its cached contact taken
 // as it is), then refined when its contact beats the best bound. True when it was refined.
-static bool pdQuery_RunStart( pdPdQuery* q, const pdStartCandidate* candidate )
+static bool pdiQuery_RunStart( pdiPdQuery* q, const pdiStartCandidate* candidate )
 {
 	double bound = q->haveBest ? q->bestLength : INFINITY;
-	double accept = q->haveBest ? q->bestLength - pdQuery_Epsilon( q, q->bestLength ) : INFINITY;
+	double accept = q->haveBest ? q->bestLength - pdiQuery_Epsilon( q, q->bestLength ) : INFINITY;
 	pdVec3 contact;
 	double contactGap = -1.0;
 	bool gathered = false;
-	pdStartCandidate pushedCandidate;
-	double limit = pdStart_Limit( &q->sc, bound );
-	pdStartGap atPoint =
-		pdQuery_TryCachedContact( q, &candidate, &pushedCandidate, limit, &contact, &contactGap, &gathered );
+	pdiStartCandidate pushedCandidate;
+	double limit = pdiStart_Limit( &q->sc, bound );
+	pdiStartGap atPoint =
+		pdiQuery_TryCachedContact( q, &candidate, &pushedCandidate, limit, &contact, &contactGap, &gathered );
 	if ( !gathered )
 	{
 		pdVec3 start;
 		contactGap = -1.0;
-		if ( !pdStart_MakeFreeKnowing( &q->sc, candidate, bound, q->def->lineRefinement, atPoint, &start ) )
+		if ( !pdiStart_MakeFreeKnowing( &q->sc, candidate, bound, q->def->lineRefinement, atPoint, &start ) )
 		{
 			return false;
 		}
-		if ( !pdQuery_OutProjectEx( q, start, pdV3( 0.0, 0.0, 0.0 ), true, accept, &contact ) )
+		if ( !pdiQuery_OutProjectEx( q, start, pdiV3( 0.0, 0.0, 0.0 ), true, accept, &contact ) )
 		{
 			return false;
 		}
 	}
-	if ( q->haveBest && !( pdLength( contact ) < accept ) )
+	if ( q->haveBest && !( pdiLength( contact ) < accept ) )
 	{
 		return false;
 	}
-	pdQuery_Accept( q );
-	pdQuery_Offer( q, contact, 0, contactGap );
-	pdQuery_Refine( q, contact );
+	pdiQuery_Accept( q );
+	pdiQuery_Offer( q, contact, 0, contactGap );
+	pdiQuery_Refine( q, contact );
 	return true;
 }
 
 // Nothing proposed or nothing worked: back off along the centroid difference past the enclosing
 // spheres (free by construction), then out-project once. Returns the starts it made (0 or 1).
-static int pdQuery_FallbackStart( pdPdQuery* q )
+static int pdiQuery_FallbackStart( pdiPdQuery* q )
 {
-	pdVec3 cA = pdFrameApply( &q->sc.frameA, q->sc.meshA->centroid );
-	pdVec3 cB = pdFrameApply( &q->sc.frameB, q->sc.meshB->centroid );
-	pdVec3 u = pdNormalize( pdSub( cA, cB ) );
-	if ( pdLengthSq( u ) < 0.25 )
+	pdVec3 cA = pdiFrameApply( &q->sc.frameA, q->sc.meshA->centroid );
+	pdVec3 cB = pdiFrameApply( &q->sc.frameB, q->sc.meshB->centroid );
+	pdVec3 u = pdiNormalize( pdiSub( cA, cB ) );
+	if ( pdiLengthSq( u ) < 0.25 )
 	{
-		u = pdV3( 1.0, 0.0, 0.0 );
+		u = pdiV3( 1.0, 0.0, 0.0 );
 	}
-	pdVec3 far = pdScale( u, pdStart_SeparationDistance( &q->sc, u ) );
+	pdVec3 far = pdiScale( u, pdiStart_SeparationDistance( &q->sc, u ) );
 	pdVec3 contact;
-	if ( pdQuery_OutProject( q, far, pdV3( 0.0, 0.0, 0.0 ), &contact ) )
+	if ( pdiQuery_OutProject( q, far, pdiV3( 0.0, 0.0, 0.0 ), &contact ) )
 	{
-		pdQuery_Accept( q );
-		pdQuery_Offer( q, contact, 0, -1.0 );
+		pdiQuery_Accept( q );
+		pdiQuery_Offer( q, contact, 0, -1.0 );
 		return 1;
 	}
-	pdQuery_Offer( q, far, 0, -1.0 );
+	pdiQuery_Offer( q, far, 0, -1.0 );
 	return 0;
 }
 
 // The starts proposed for the pair (seeded by the intersecting triangle pairs) and the PolyDepth
 // iteration from each, pruned by the best bound; then the searches around the best answer.
 // Returns the starts refined.
-static int pdQuery_RunStarts( pdPdQuery* q, pdPenetrationCache* ioCache, const pdCollideResult* collide )
+static int pdiQuery_RunStarts( pdiPdQuery* q, pdPenetrationCache* ioCache, const pdCollideResult* collide )
 {
 	const pdPenetrationDef* def = q->def;
 	int starts = 0;
-	const pdStartCandidate* candidates = NULL;
-	int candidateCount = pdProposeStarts( &q->sc, def->startStrategies, ioCache, collide->pairs, collide->pairCount,
+	const pdiStartCandidate* candidates = NULL;
+	int candidateCount = pdiProposeStarts( &q->sc, def->startStrategies, ioCache, collide->pairs, collide->pairCount,
 										  def->randomDirections, def->randomSeed, &candidates );
 	for ( int i = 0; i < candidateCount && starts < def->maxStarts; ++i )
 	{
 		// At least one start always runs, so even a tiny budget returns a real contact.
-		if ( pdQuery_Settled( q ) || ( q->haveBest && pdQuery_OutOfTime( q ) ) )
+		if ( pdiQuery_Settled( q ) || ( q->haveBest && pdiQuery_OutOfTime( q ) ) )
 		{
 			break;
 		}
-		if ( pdQuery_RunStart( q, candidates + i ) )
+		if ( pdiQuery_RunStart( q, candidates + i ) )
 		{
 			starts += 1;
 		}
@@ -334,12 +334,12 @@ static int pdQuery_RunStarts( pdPdQuery* q, pdPenetrationCache* ioCache, const p
 
 	// Basins beside the best answer, then a pattern search on its direction: the contact space iteration
 	// stalls at vertex-vertex and parallel-edge contacts of tessellated curved surfaces.
-	starts += pdQuery_ConeSearch( q, def->coneDirections, def->maxStarts - starts );
-	starts += pdQuery_DirectionSearch( q, def->maxStarts - starts );
+	starts += pdiQuery_ConeSearch( q, def->coneDirections, def->maxStarts - starts );
+	starts += pdiQuery_DirectionSearch( q, def->maxStarts - starts );
 
 	if ( !q->haveBest )
 	{
-		starts += pdQuery_FallbackStart( q );
+		starts += pdiQuery_FallbackStart( q );
 	}
 	return starts;
 }
@@ -348,28 +348,28 @@ static int pdQuery_RunStarts( pdPdQuery* q, pdPenetrationCache* ioCache, const p
 // angle (radians, about 6 degrees) of the one it was found under: turned farther, the contact
 // space itself has moved. On pd-path's torus knot (0.29-0.41 rad a frame) tracking at any turn
 // left the mean PD 28% above the full search's.
-#define PD_TRACK_MAX_TURN 0.1
+#define PDI_TRACK_MAX_TURN 0.1
 
 // True when motion coherence answers the query by tracking the newest cached contact
 // configuration (pdPenetrationDef.maxTrackedQueries), with its ring slot in *outSlot.
-static bool pdQuery_CanTrack( const pdPdQuery* q, const pdPenetrationCache* cache, int* outSlot )
+static bool pdiQuery_CanTrack( const pdiPdQuery* q, const pdPenetrationCache* cache, int* outSlot )
 {
 	const pdPenetrationDef* def = q->def;
-	if ( cache == NULL || !( def->startStrategies & PD_START_COHERENCE ) || !pdCache_InRange( cache ) ||
+	if ( cache == NULL || !( def->startStrategies & PD_START_COHERENCE ) || !pdiCache_InRange( cache ) ||
 		 cache->count < 1 || cache->trackedQueries >= (unsigned)def->maxTrackedQueries )
 	{
 		return false;
 	}
 	int slot = ( cache->next + 2 ) % 3;
-	pdQuat now = pdQuatMul( pdQuatConj( q->sc.rotationB ), q->sc.rotationA );
+	pdQuat now = pdiQuatMul( pdiQuatConj( q->sc.rotationB ), q->sc.rotationA );
 	pdQuat then = cache->relativeRotation[slot];
 	double dot = fabs( now.w * then.w + now.x * then.x + now.y * then.y + now.z * then.z );
-	if ( !isfinite( dot ) || !pdIsFiniteVec( cache->configurations[slot] ) )
+	if ( !isfinite( dot ) || !pdiIsFiniteVec( cache->configurations[slot] ) )
 	{
 		return false;
 	}
 	*outSlot = slot;
-	return 2.0 * acos( fmin( 1.0, dot ) ) <= PD_TRACK_MAX_TURN;
+	return 2.0 * acos( fmin( 1.0, dot ) ) <= PDI_TRACK_MAX_TURN;
 }
 
 // Motion coherence: the cached contact configuration in `slot`, carried to this query's frames,
@@ -379,33 +379,33 @@ static bool pdQuery_CanTrack( const pdPdQuery* q, const pdPenetrationCache* cach
 // alone left the mean PD 0.6% above the full search's, with 32 cone directions and the
 // pattern search it is level). Returns the starts refined; none when the cached contact gave
 // no bound.
-static int pdQuery_Track( pdPdQuery* q, const pdPenetrationCache* cache, int slot )
+static int pdiQuery_Track( pdiPdQuery* q, const pdPenetrationCache* cache, int slot )
 {
-	pdStartCandidate candidate;
+	pdiStartCandidate candidate;
 	memset( &candidate, 0, sizeof( candidate ) );
-	pdVec3 world = pdFrameApply( &q->sc.frameB, cache->configurations[slot] );
-	candidate.translation = pdSub( world, q->sc.frameA.p );
+	pdVec3 world = pdiFrameApply( &q->sc.frameB, cache->configurations[slot] );
+	candidate.translation = pdiSub( world, q->sc.frameA.p );
 	candidate.strategy = PD_START_COHERENCE;
 	candidate.priority = true;
-	if ( !pdQuery_RunStart( q, &candidate ) )
+	if ( !pdiQuery_RunStart( q, &candidate ) )
 	{
 		return 0;
 	}
 	int starts = 1;
-	starts += pdQuery_ConeSearch( q, q->def->coneDirections / 4, q->def->maxStarts - starts );
-	starts += pdQuery_DirectionSearch( q, q->def->maxStarts - starts );
+	starts += pdiQuery_ConeSearch( q, q->def->coneDirections / 4, q->def->maxStarts - starts );
+	starts += pdiQuery_DirectionSearch( q, q->def->maxStarts - starts );
 	return starts;
 }
 
 // The answer: the best bound verified free, then tightened toward o so that the gap left by
 // the out-projection does not count against the depth.
-static pdVec3 pdQuery_FinalAnswer( pdPdQuery* q )
+static pdVec3 pdiQuery_FinalAnswer( pdiPdQuery* q )
 {
 	pdVec3 answer = q->best;
-	pdVec3 u = pdNormalize( answer );
-	if ( pdLengthSq( u ) < 0.25 )
+	pdVec3 u = pdiNormalize( answer );
+	if ( pdiLengthSq( u ) < 0.25 )
 	{
-		u = pdV3( 1.0, 0.0, 0.0 );
+		u = pdiV3( 1.0, 0.0, 0.0 );
 	}
 	// An answer where an in-projection landed in contact was already proven free with its gap
 	// measured exactly: the same check again would give the same distance.
@@ -415,23 +415,23 @@ static pdVec3 pdQuery_FinalAnswer( pdPdQuery* q )
 	{
 		// Out-projected answers stop about tol/2 short of touching; a bound well above that
 		// keeps the distance search short, and an answer farther out is tightened from it.
-		valid = pdStart_FreeGap( &q->sc, answer, 16.0 * q->tol, &gap );
+		valid = pdiStart_FreeGap( &q->sc, answer, 16.0 * q->tol, &gap );
 	}
 	for ( int k = 1; k <= 8 && !valid; ++k )
 	{
-		answer = pdMulAdd( q->best, k * q->tol, u );
-		valid = pdStart_FreeGap( &q->sc, answer, 16.0 * q->tol, &gap );
+		answer = pdiMulAdd( q->best, k * q->tol, u );
+		valid = pdiStart_FreeGap( &q->sc, answer, 16.0 * q->tol, &gap );
 	}
 	if ( !valid )
 	{
-		return pdScale( u, pdStart_SeparationDistance( &q->sc, u ) );
+		return pdiScale( u, pdiStart_SeparationDistance( &q->sc, u ) );
 	}
 	double pull = gap - 0.05 * q->tol;
-	if ( pull > 0.0 && pull < pdLength( answer ) )
+	if ( pull > 0.0 && pull < pdiLength( answer ) )
 	{
 		// Moving by less than the gap (a lower bound on the distance) cannot make the
 		// surfaces meet, nor put one solid inside the other: free without another check.
-		answer = pdMulAdd( answer, -pull, u );
+		answer = pdiMulAdd( answer, -pull, u );
 	}
 	return answer;
 }
@@ -440,36 +440,36 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 							   const pdTransform* poseB, const pdPenetrationDef* def, pdPenetrationCache* ioCache,
 							   pdWorkspace* ioWorkspace, pdPenetrationResult* outResult )
 {
-	double startMs = pdNowMs();
+	double startMs = pdiNowMs();
 	if ( outResult == NULL )
 	{
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
 	memset( outResult, 0, sizeof( *outResult ) );
-	if ( !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) )
+	if ( !pdiIsValidMesh( meshA ) || !pdiIsValidMesh( meshB ) )
 	{
-		return pdFail( outResult, PD_STATUS_INVALID_MESH, startMs );
+		return pdiFail( outResult, PD_STATUS_INVALID_MESH, startMs );
 	}
-	if ( !pdIsValidWorkspace( ioWorkspace ) || poseA == NULL || poseB == NULL )
+	if ( !pdiIsValidWorkspace( ioWorkspace ) || poseA == NULL || poseB == NULL )
 	{
-		return pdFail( outResult, PD_STATUS_INVALID_ARGUMENT, startMs );
+		return pdiFail( outResult, PD_STATUS_INVALID_ARGUMENT, startMs );
 	}
 	pdPenetrationDef defaults = pdDefaultPenetrationDef();
 	if ( def == NULL )
 	{
 		def = &defaults;
 	}
-	pdStatus status = pdValidatePenetrationDef( def );
+	pdStatus status = pdiValidatePenetrationDef( def );
 	if ( status != PD_STATUS_OK )
 	{
-		return pdFail( outResult, status, startMs );
+		return pdiFail( outResult, status, startMs );
 	}
-	pdPdQuery q;
+	pdiPdQuery q;
 	memset( &q, 0, sizeof( q ) );
-	status = pdQuery_Begin( &q, meshA, poseA, meshB, poseB, def, ioWorkspace, startMs );
+	status = pdiQuery_Begin( &q, meshA, poseA, meshB, poseB, def, ioWorkspace, startMs );
 	if ( status != PD_STATUS_OK )
 	{
-		return pdFail( outResult, status, startMs );
+		return pdiFail( outResult, status, startMs );
 	}
 
 	// 1. Apart, touching or colliding (classify.c); the intersecting pairs seed the starts.
@@ -477,26 +477,26 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 	pdCollideResult collide;
 	bool classified = false;
 	int trackSlot = -1;
-	bool track = pdQuery_CanTrack( &q, ioCache, &trackSlot );
-	status = pdQuery_ClassifyPair( &q, poseA, poseB, ioCache, !track, &collide, outResult, &classified );
+	bool track = pdiQuery_CanTrack( &q, ioCache, &trackSlot );
+	status = pdiQuery_ClassifyPair( &q, poseA, poseB, ioCache, !track, &collide, outResult, &classified );
 	if ( status < 0 )
 	{
-		return pdFail( outResult, status, startMs );
+		return pdiFail( outResult, status, startMs );
 	}
 	if ( classified )
 	{
-		return pdFinish( outResult, PD_STATUS_OK, startMs );
+		return pdiFinish( outResult, PD_STATUS_OK, startMs );
 	}
 
 	// 2. Convex pairs: the exact answer. 3-4. Otherwise the cached contact tracked, or the starts
 	// and the iteration from each.
 	int starts = 0;
 	bool tracked = false;
-	if ( !pdQuery_ConvexExact( &q ) )
+	if ( !pdiQuery_ConvexExact( &q ) )
 	{
 		if ( track )
 		{
-			starts = pdQuery_Track( &q, ioCache, trackSlot );
+			starts = pdiQuery_Track( &q, ioCache, trackSlot );
 			tracked = q.haveBest;
 		}
 		if ( !tracked )
@@ -504,21 +504,21 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 			if ( track )
 			{
 				// The classification stopped at the first intersection: the starts want the pairs.
-				status = pdQuery_Collide( &q, poseA, poseB, true, &collide );
+				status = pdiQuery_Collide( &q, poseA, poseB, true, &collide );
 				if ( status < 0 )
 				{
-					return pdFail( outResult, status, startMs );
+					return pdiFail( outResult, status, startMs );
 				}
 			}
-			starts += pdQuery_RunStarts( &q, ioCache, &collide );
+			starts += pdiQuery_RunStarts( &q, ioCache, &collide );
 		}
 	}
 
 	// 5. The answer, verified free and tightened toward o.
-	pdVec3 answer = pdQuery_FinalAnswer( &q );
+	pdVec3 answer = pdiQuery_FinalAnswer( &q );
 	outResult->state = PD_STATE_PENETRATING;
 	outResult->translation = answer;
-	outResult->depth = pdLength( answer );
+	outResult->depth = pdiLength( answer );
 	outResult->iterations = q.iterations;
 	outResult->starts = starts;
 	outResult->tracked = tracked;
@@ -527,11 +527,11 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 	// 6. Local PDs.
 	if ( def->computeLocalPenetrations )
 	{
-		pdQuery_LocalPenetrations( &q, answer, outResult );
+		pdiQuery_LocalPenetrations( &q, answer, outResult );
 	}
 
 	// 7. Motion coherence.
-	pdUpdateCache( &q, ioCache, answer, tracked );
+	pdiUpdateCache( &q, ioCache, answer, tracked );
 	if ( ioCache != NULL )
 	{
 		ioCache->lastSeparated = false;
@@ -547,5 +547,5 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 	{
 		final = PD_STATUS_ITERATION_LIMIT;
 	}
-	return pdFinish( outResult, final, startMs );
+	return pdiFinish( outResult, final, startMs );
 }

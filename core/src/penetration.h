@@ -8,10 +8,10 @@
 #include "polydepth/penetration.h"
 
 /// Most contact features kept per contact configuration.
-#define PD_MAX_PD_FEATURES 256
+#define PDI_MAX_PD_FEATURES 256
 
 /// The default contact tolerance for a pair: 1e-4 of the smaller bounding-box diagonal.
-double pdDefaultContactTolerance( const pdMesh* meshA, const pdMesh* meshB );
+double pdiDefaultContactTolerance( const pdMesh* meshA, const pdMesh* meshB );
 
 /// Checks a def's cookie and ranges. PD_STATUS_OK, DEF_NOT_INITIALIZED or INVALID_DEF.
-pdStatus pdValidatePenetrationDef( const pdPenetrationDef* def );
+pdStatus pdiValidatePenetrationDef( const pdPenetrationDef* def );

@@ -5,106 +5,106 @@
 
 #include "core.h"
 
-typedef struct pdPointEntry
+typedef struct pdiPointEntry
 {
 	int node;
 	double d2;
-} pdPointEntry;
+} pdiPointEntry;
 
 // Squared distance from p to triangle (a, b, c); regions as in Ericson, Real-Time Collision
 // Detection 5.1.5, with every division guarded so degenerate triangles stay finite.
-static double pdPointTriangleDistanceSq( pdVec3 p, pdVec3 a, pdVec3 b, pdVec3 c )
+static double pdiPointTriangleDistanceSq( pdVec3 p, pdVec3 a, pdVec3 b, pdVec3 c )
 {
-	pdVec3 ab = pdSub( b, a ), ac = pdSub( c, a ), ap = pdSub( p, a );
-	double d1 = pdDot( ab, ap ), d2 = pdDot( ac, ap );
+	pdVec3 ab = pdiSub( b, a ), ac = pdiSub( c, a ), ap = pdiSub( p, a );
+	double d1 = pdiDot( ab, ap ), d2 = pdiDot( ac, ap );
 	if ( d1 <= 0.0 && d2 <= 0.0 )
 	{
-		return pdLengthSq( ap );
+		return pdiLengthSq( ap );
 	}
-	pdVec3 bp = pdSub( p, b );
-	double d3 = pdDot( ab, bp ), d4 = pdDot( ac, bp );
+	pdVec3 bp = pdiSub( p, b );
+	double d3 = pdiDot( ab, bp ), d4 = pdiDot( ac, bp );
 	if ( d3 >= 0.0 && d4 <= d3 )
 	{
-		return pdLengthSq( bp );
+		return pdiLengthSq( bp );
 	}
 	double vc = d1 * d4 - d3 * d2;
 	if ( vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 )
 	{
 		double den = d1 - d3;
 		double v = den > 0.0 ? d1 / den : 0.0;
-		return pdDistanceSq( p, pdMulAdd( a, v, ab ) );
+		return pdiDistanceSq( p, pdiMulAdd( a, v, ab ) );
 	}
-	pdVec3 cp = pdSub( p, c );
-	double d5 = pdDot( ab, cp ), d6 = pdDot( ac, cp );
+	pdVec3 cp = pdiSub( p, c );
+	double d5 = pdiDot( ab, cp ), d6 = pdiDot( ac, cp );
 	if ( d6 >= 0.0 && d5 <= d6 )
 	{
-		return pdLengthSq( cp );
+		return pdiLengthSq( cp );
 	}
 	double vb = d5 * d2 - d1 * d6;
 	if ( vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 )
 	{
 		double den = d2 - d6;
 		double w = den > 0.0 ? d2 / den : 0.0;
-		return pdDistanceSq( p, pdMulAdd( a, w, ac ) );
+		return pdiDistanceSq( p, pdiMulAdd( a, w, ac ) );
 	}
 	double va = d3 * d6 - d5 * d4;
 	if ( va <= 0.0 && ( d4 - d3 ) >= 0.0 && ( d5 - d6 ) >= 0.0 )
 	{
 		double den = ( d4 - d3 ) + ( d5 - d6 );
 		double w = den > 0.0 ? ( d4 - d3 ) / den : 0.0;
-		return pdDistanceSq( p, pdMulAdd( b, w, pdSub( c, b ) ) );
+		return pdiDistanceSq( p, pdiMulAdd( b, w, pdiSub( c, b ) ) );
 	}
 	double den = va + vb + vc;
 	if ( !( den > 0.0 ) )
 	{
 		// Degenerate: the nearest of the three edges' end points is still an upper bound;
 		// use the segment distances to stay exact for slivers.
-		double best = fmin( pdLengthSq( ap ), fmin( pdLengthSq( bp ), pdLengthSq( cp ) ) );
+		double best = fmin( pdiLengthSq( ap ), fmin( pdiLengthSq( bp ), pdiLengthSq( cp ) ) );
 		return best;
 	}
 	double v = vb / den, w = vc / den;
-	return pdDistanceSq( p, pdAdd( a, pdAdd( pdScale( ab, v ), pdScale( ac, w ) ) ) );
+	return pdiDistanceSq( p, pdiAdd( a, pdiAdd( pdiScale( ab, v ), pdiScale( ac, w ) ) ) );
 }
 
-double pdMesh_PointDistance( const pdMesh* mesh, pdVec3 localPoint, double maxDistance, pdWorkspace* ws )
+double pdiMesh_PointDistance( const pdMesh* mesh, pdVec3 localPoint, double maxDistance, pdWorkspace* ws )
 {
-	const pdBvh* bvh = &mesh->bvh;
-	if ( bvh->nodeCount == 0 || !pdBuffer_Reserve( &ws->stack, PD_BVH_PAIR_STACK * sizeof( pdPointEntry ), false ) )
+	const pdiBvh* bvh = &mesh->bvh;
+	if ( bvh->nodeCount == 0 || !pdiBuffer_Reserve( &ws->stack, PDI_BVH_PAIR_STACK * sizeof( pdiPointEntry ), false ) )
 	{
 		return maxDistance;
 	}
-	pdPointEntry* stack = ws->stack.data;
+	pdiPointEntry* stack = ws->stack.data;
 	double best = maxDistance * maxDistance;
 	if ( !( maxDistance < 1e150 ) )
 	{
 		best = INFINITY;
 	}
 	int top = 0;
-	stack[top++] = ( pdPointEntry ){ 0, pdBvh_PointDistanceSq( bvh->nodes, localPoint ) };
+	stack[top++] = ( pdiPointEntry ){ 0, pdiBvh_PointDistanceSq( bvh->nodes, localPoint ) };
 	// Every node is pushed at most once, so nodeCount pops bound the loop.
 	for ( int guard = 0; guard <= bvh->nodeCount && top > 0; ++guard )
 	{
-		pdPointEntry e = stack[--top];
+		pdiPointEntry e = stack[--top];
 		if ( e.d2 >= best )
 		{
 			continue;
 		}
-		const pdBvhNode* node = bvh->nodes + e.node;
+		const pdiBvhNode* node = bvh->nodes + e.node;
 		if ( node->count > 0 )
 		{
 			for ( int k = 0; k < node->count; ++k )
 			{
 				pdVec3 v[3];
-				pdMesh_TriangleVertices( mesh, bvh->triangleOrder[node->start + k], v );
-				double d2 = pdPointTriangleDistanceSq( localPoint, v[0], v[1], v[2] );
+				pdiMesh_TriangleVertices( mesh, bvh->triangleOrder[node->start + k], v );
+				double d2 = pdiPointTriangleDistanceSq( localPoint, v[0], v[1], v[2] );
 				best = d2 < best ? d2 : best;
 			}
 			continue;
 		}
 		int left = e.node + 1, right = node->start;
-		double dl = pdBvh_PointDistanceSq( bvh->nodes + left, localPoint );
-		double dr = pdBvh_PointDistanceSq( bvh->nodes + right, localPoint );
-		if ( top + 2 > PD_BVH_PAIR_STACK )
+		double dl = pdiBvh_PointDistanceSq( bvh->nodes + left, localPoint );
+		double dr = pdiBvh_PointDistanceSq( bvh->nodes + right, localPoint );
+		if ( top + 2 > PDI_BVH_PAIR_STACK )
 		{
 			break; // cannot happen with the depth cap; stay finite anyway
 		}
@@ -113,22 +113,22 @@ double pdMesh_PointDistance( const pdMesh* mesh, pdVec3 localPoint, double maxDi
 		{
 			if ( dr < best )
 			{
-				stack[top++] = ( pdPointEntry ){ right, dr };
+				stack[top++] = ( pdiPointEntry ){ right, dr };
 			}
 			if ( dl < best )
 			{
-				stack[top++] = ( pdPointEntry ){ left, dl };
+				stack[top++] = ( pdiPointEntry ){ left, dl };
 			}
 		}
 		else
 		{
 			if ( dl < best )
 			{
-				stack[top++] = ( pdPointEntry ){ left, dl };
+				stack[top++] = ( pdiPointEntry ){ left, dl };
 			}
 			if ( dr < best )
 			{
-				stack[top++] = ( pdPointEntry ){ right, dr };
+				stack[top++] = ( pdiPointEntry ){ right, dr };
 			}
 		}
 	}
@@ -142,44 +142,44 @@ double pdMesh_PointDistance( const pdMesh* mesh, pdVec3 localPoint, double maxDi
 
 enum
 {
-	PD_RAY_CLEAN = 0,
-	PD_RAY_GRAZING = 1,
-	PD_RAY_ON_SURFACE = 2,
+	PDI_RAY_CLEAN = 0,
+	PDI_RAY_GRAZING = 1,
+	PDI_RAY_ON_SURFACE = 2,
 };
 
-static int pdSign( double x, double eps )
+static int pdiSign( double x, double eps )
 {
 	return x > eps ? 1 : ( x < -eps ? -1 : 0 );
 }
 
 // Counts crossings of the ray origin + s * dir (s in (0, 1]) with the mesh. Returns the
-// crossing count in outCount and PD_RAY_GRAZING when the ray passes within a relative epsilon
-// of an edge or vertex (or lies in a triangle's plane), PD_RAY_ON_SURFACE when the origin lies
+// crossing count in outCount and PDI_RAY_GRAZING when the ray passes within a relative epsilon
+// of an edge or vertex (or lies in a triangle's plane), PDI_RAY_ON_SURFACE when the origin lies
 // on the surface.
-static int pdCastParityRay( const pdMesh* mesh, pdVec3 origin, pdVec3 dir, int* stack, int* outCount )
+static int pdiCastParityRay( const pdMesh* mesh, pdVec3 origin, pdVec3 dir, int* stack, int* outCount )
 {
-	const pdBvh* bvh = &mesh->bvh;
+	const pdiBvh* bvh = &mesh->bvh;
 	int count = 0, top = 0;
 	stack[top++] = 0;
-	double dirLen = pdLength( dir );
+	double dirLen = pdiLength( dir );
 	for ( int guard = 0; guard <= bvh->nodeCount && top > 0; ++guard )
 	{
 		int index = stack[--top];
-		const pdBvhNode* node = bvh->nodes + index;
-		pdVec3 rel = pdSub( origin, node->center );
+		const pdiBvhNode* node = bvh->nodes + index;
+		pdVec3 rel = pdiSub( origin, node->center );
 		double lo = 0.0, hi = 1.0;
-		pdClipSlab( pdDot( rel, node->axes.cx ), pdDot( dir, node->axes.cx ), node->halfExtent.x, &lo, &hi );
-		pdClipSlab( pdDot( rel, node->axes.cy ), pdDot( dir, node->axes.cy ), node->halfExtent.y, &lo, &hi );
-		pdClipSlab( pdDot( rel, node->axes.cz ), pdDot( dir, node->axes.cz ), node->halfExtent.z, &lo, &hi );
+		pdiClipSlab( pdiDot( rel, node->axes.cx ), pdiDot( dir, node->axes.cx ), node->halfExtent.x, &lo, &hi );
+		pdiClipSlab( pdiDot( rel, node->axes.cy ), pdiDot( dir, node->axes.cy ), node->halfExtent.y, &lo, &hi );
+		pdiClipSlab( pdiDot( rel, node->axes.cz ), pdiDot( dir, node->axes.cz ), node->halfExtent.z, &lo, &hi );
 		if ( lo > hi )
 		{
 			continue;
 		}
 		if ( node->count == 0 )
 		{
-			if ( top + 2 > PD_BVH_PAIR_STACK )
+			if ( top + 2 > PDI_BVH_PAIR_STACK )
 			{
-				return PD_RAY_GRAZING; // cannot happen with the depth cap; discard the ray
+				return PDI_RAY_GRAZING; // cannot happen with the depth cap; discard the ray
 			}
 			stack[top++] = node->start;
 			stack[top++] = index + 1;
@@ -188,16 +188,16 @@ static int pdCastParityRay( const pdMesh* mesh, pdVec3 origin, pdVec3 dir, int* 
 		for ( int k = 0; k < node->count; ++k )
 		{
 			pdVec3 v[3];
-			pdMesh_TriangleVertices( mesh, bvh->triangleOrder[node->start + k], v );
-			pdVec3 a = pdSub( v[0], origin ), b = pdSub( v[1], origin ), c = pdSub( v[2], origin );
-			double la = pdLength( a ), lb = pdLength( b ), lc = pdLength( c );
+			pdiMesh_TriangleVertices( mesh, bvh->triangleOrder[node->start + k], v );
+			pdVec3 a = pdiSub( v[0], origin ), b = pdiSub( v[1], origin ), c = pdiSub( v[2], origin );
+			double la = pdiLength( a ), lb = pdiLength( b ), lc = pdiLength( c );
 			// Signed volumes: the line crosses the triangle exactly when all three agree.
-			double u = pdDot( dir, pdCross( b, c ) );
-			double w0 = pdDot( dir, pdCross( c, a ) );
-			double w1 = pdDot( dir, pdCross( a, b ) );
-			int su = pdSign( u, 1e-10 * dirLen * lb * lc );
-			int sv = pdSign( w0, 1e-10 * dirLen * lc * la );
-			int sw = pdSign( w1, 1e-10 * dirLen * la * lb );
+			double u = pdiDot( dir, pdiCross( b, c ) );
+			double w0 = pdiDot( dir, pdiCross( c, a ) );
+			double w1 = pdiDot( dir, pdiCross( a, b ) );
+			int su = pdiSign( u, 1e-10 * dirLen * lb * lc );
+			int sv = pdiSign( w0, 1e-10 * dirLen * lc * la );
+			int sw = pdiSign( w1, 1e-10 * dirLen * la * lb );
 			bool pos = su > 0 || sv > 0 || sw > 0;
 			bool neg = su < 0 || sv < 0 || sw < 0;
 			if ( pos && neg )
@@ -205,21 +205,21 @@ static int pdCastParityRay( const pdMesh* mesh, pdVec3 origin, pdVec3 dir, int* 
 				continue; // clean miss of the line
 			}
 			// Where along the line: sign of the volume of the origin against the plane.
-			double vol = pdDot( a, pdCross( b, c ) );
-			int sVol = pdSign( vol, 1e-12 * la * lb * lc );
+			double vol = pdiDot( a, pdiCross( b, c ) );
+			int sVol = pdiSign( vol, 1e-12 * la * lb * lc );
 			if ( su == 0 || sv == 0 || sw == 0 )
 			{
 				if ( sVol == 0 && ( su != 0 || sv != 0 || sw != 0 ) )
 				{
-					return PD_RAY_ON_SURFACE; // origin on an edge of this triangle
+					return PDI_RAY_ON_SURFACE; // origin on an edge of this triangle
 				}
 				// The line grazes an edge or vertex (or lies in the plane): only matters ahead of
 				// the origin, but deciding that is as fragile as the graze itself.
-				return PD_RAY_GRAZING;
+				return PDI_RAY_GRAZING;
 			}
 			if ( sVol == 0 )
 			{
-				return PD_RAY_ON_SURFACE;
+				return PDI_RAY_ON_SURFACE;
 			}
 			// The hit parameter has the sign of vol / (u + v + w); u, v, w share one sign.
 			if ( ( sVol > 0 ) == ( su > 0 ) )
@@ -229,21 +229,21 @@ static int pdCastParityRay( const pdMesh* mesh, pdVec3 origin, pdVec3 dir, int* 
 		}
 	}
 	*outCount = count;
-	return PD_RAY_CLEAN;
+	return PDI_RAY_CLEAN;
 }
 
-bool pdMesh_ContainsPoint( const pdMesh* mesh, pdVec3 localPoint, pdWorkspace* ws )
+bool pdiMesh_ContainsPoint( const pdMesh* mesh, pdVec3 localPoint, pdWorkspace* ws )
 {
 	if ( !mesh->closed || mesh->bvh.nodeCount == 0 )
 	{
 		return false;
 	}
 	// Outside the root box: outside the solid.
-	if ( pdBvh_PointDistanceSq( mesh->bvh.nodes, localPoint ) > 0.0 )
+	if ( pdiBvh_PointDistanceSq( mesh->bvh.nodes, localPoint ) > 0.0 )
 	{
 		return false;
 	}
-	if ( !pdBuffer_Reserve( &ws->stack, PD_BVH_PAIR_STACK * sizeof( int ), false ) )
+	if ( !pdiBuffer_Reserve( &ws->stack, PDI_BVH_PAIR_STACK * sizeof( int ), false ) )
 	{
 		return false;
 	}
@@ -259,21 +259,21 @@ bool pdMesh_ContainsPoint( const pdMesh* mesh, pdVec3 localPoint, pdWorkspace* w
 		{ -0.8320502943378437, 0.2773500981126146, 0.4803844614152614 },
 		{ 0.4472135954999579, 0.4082482904638631, -0.7953949089757175 },
 	};
-	pdVec3 c = pdScale( pdAdd( mesh->boundsMin, mesh->boundsMax ), 0.5 );
+	pdVec3 c = pdiScale( pdiAdd( mesh->boundsMin, mesh->boundsMax ), 0.5 );
 	// Long enough to leave the bounds from any point inside them.
-	double length = 2.0 * ( pdLength( pdSub( localPoint, c ) ) + mesh->diagonal ) + 1e-300;
+	double length = 2.0 * ( pdiLength( pdiSub( localPoint, c ) ) + mesh->diagonal ) + 1e-300;
 	int inside = 0, outside = 0;
 	// Majority of three clean rays; two that agree already decide it.
 	for ( int k = 0; k < 7 && inside < 2 && outside < 2; ++k )
 	{
-		pdVec3 d = pdScale( pdNormalize( pdV3( dirs[k][0], dirs[k][1], dirs[k][2] ) ), length );
+		pdVec3 d = pdiScale( pdiNormalize( pdiV3( dirs[k][0], dirs[k][1], dirs[k][2] ) ), length );
 		int crossings = 0;
-		int kind = pdCastParityRay( mesh, localPoint, d, stack, &crossings );
-		if ( kind == PD_RAY_ON_SURFACE )
+		int kind = pdiCastParityRay( mesh, localPoint, d, stack, &crossings );
+		if ( kind == PDI_RAY_ON_SURFACE )
 		{
 			return false;
 		}
-		if ( kind == PD_RAY_CLEAN )
+		if ( kind == PDI_RAY_CLEAN )
 		{
 			if ( crossings & 1 )
 			{

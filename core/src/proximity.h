@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Private: proximity helpers other stages use. The point queries on one mesh
-// (pdMesh_PointDistance, pdMesh_ContainsPoint) are in proximity.c, the containment test of two
-// meshes (pdCollide_Containment) in collide.c, and the contact-feature gathering variants
-// (pdContactFeatures_*) in contact_features.c.
+// (pdiMesh_PointDistance, pdiMesh_ContainsPoint) are in proximity.c, the containment test of two
+// meshes (pdiCollide_Containment) in collide.c, and the contact-feature gathering variants
+// (pdiContactFeatures_*) in contact_features.c.
 #pragma once
 
 #include "mesh.h"
@@ -10,15 +10,15 @@
 
 /// Distance from a point (mesh frame) to the mesh surface, searching no farther than maxDistance
 /// (pass INFINITY for no limit; returns maxDistance when nothing is closer). Uses ws->stack.
-double pdMesh_PointDistance( const pdMesh* mesh, pdVec3 localPoint, double maxDistance, pdWorkspace* ws );
+double pdiMesh_PointDistance( const pdMesh* mesh, pdVec3 localPoint, double maxDistance, pdWorkspace* ws );
 
 /// For a closed mesh: true when the point (mesh frame) is strictly inside the solid (robust
 /// ray parity with several directions). Always false for an open mesh. Uses ws->stack.
-bool pdMesh_ContainsPoint( const pdMesh* mesh, pdVec3 localPoint, pdWorkspace* ws );
+bool pdiMesh_ContainsPoint( const pdMesh* mesh, pdVec3 localPoint, pdWorkspace* ws );
 
 /// With no surface pair intersecting: whether one closed mesh contains the other (A's frame
 /// relative to B's is rel), decided by one vertex of each, as pdCollide's containment test.
-bool pdCollide_Containment( const pdMesh* meshA, const pdMesh* meshB, const pdFrame* rel, pdWorkspace* ws );
+bool pdiCollide_Containment( const pdMesh* meshA, const pdMesh* meshB, const pdiFrame* rel, pdWorkspace* ws );
 
 /// The contact features within the tolerance at rest (pdComputeContactFeatures) that also measure
 /// the surfaces' distance within the tolerance in the same traversal (contact_features.c):
@@ -27,7 +27,7 @@ bool pdCollide_Containment( const pdMesh* meshA, const pdMesh* meshB, const pdFr
 /// ends early and the features are incomplete). Only meaningful with status PD_STATUS_OK: a full feature list (PD_STATUS_FEATURE_LIMIT) or a traversal cap
 /// narrowed the search. outClosestPair (may be NULL) gets the triangles of that distance (-1
 /// when no pair came within the tolerance), outVisits (may be NULL) the node pairs visited.
-pdStatus pdContactFeatures_GatherMeasuringGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+pdStatus pdiContactFeatures_GatherMeasuringGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 												const pdTransform* poseB, double tolerance, pdVec3 approachDirection,
 												int maxFeatures, pdWorkspace* ws, int* outCount,
 												const pdContactFeature** outFeatures, double* outMinDistance,

@@ -8,26 +8,26 @@
 #include "lcp.h"
 
 // Samples along the ray of a colliding in-projection.
-#define PD_RAY_SAMPLES 6
+#define PDI_RAY_SAMPLES 6
 
 // The in-projection of o onto the planes (direct LCP, projected Gauss-Seidel when that does
 // not converge). False when the planes are infeasible or the answer is not finite.
-static bool pdQuery_InProject( pdPdQuery* q, int planeCount, pdVec3* outX )
+static bool pdiQuery_InProject( pdiPdQuery* q, int planeCount, pdVec3* outX )
 {
-	pdLcpResult lcp = pdSolveInProjection( q->planes, planeCount, q->def->maxLcpIterations, q->lambda );
+	pdiLcpResult lcp = pdiSolveInProjection( q->planes, planeCount, q->def->maxLcpIterations, q->lambda );
 	if ( !lcp.converged && !lcp.infeasible )
 	{
 		for ( int i = 0; i < planeCount; ++i )
 		{
 			q->lambda[i] = 0.0;
 		}
-		pdLcpResult pgs = pdSolveInProjectionPgs( q->planes, planeCount, q->def->maxLcpIterations, q->lambda );
+		pdiLcpResult pgs = pdiSolveInProjectionPgs( q->planes, planeCount, q->def->maxLcpIterations, q->lambda );
 		if ( pgs.converged )
 		{
 			lcp = pgs;
 		}
 	}
-	if ( lcp.infeasible || !pdIsFiniteVec( lcp.x ) )
+	if ( lcp.infeasible || !pdiIsFiniteVec( lcp.x ) )
 	{
 		return false;
 	}
@@ -38,20 +38,20 @@ static bool pdQuery_InProject( pdPdQuery* q, int planeCount, pdVec3* outX )
 // The linearisation points at a shorter answer behind an obstacle: look for free space outward
 // along the projected ray from target, then come back in along it. True with *outNext, a
 // contact shorter than limit, when the first free sample's out-projection found one.
-static bool pdQuery_RaySearch( pdPdQuery* q, pdVec3 target, double limit, pdVec3* outNext )
+static bool pdiQuery_RaySearch( pdiPdQuery* q, pdVec3 target, double limit, pdVec3* outNext )
 {
-	double lenT = pdLength( target );
-	pdVec3 u = pdScale( target, 1.0 / lenT );
-	for ( int k = 1; k < PD_RAY_SAMPLES; ++k )
+	double lenT = pdiLength( target );
+	pdVec3 u = pdiScale( target, 1.0 / lenT );
+	for ( int k = 1; k < PDI_RAY_SAMPLES; ++k )
 	{
-		double t = lenT + ( limit - lenT ) * k / PD_RAY_SAMPLES;
-		pdVec3 y = pdScale( u, t );
-		if ( pdStart_Collides( &q->sc, y ) )
+		double t = lenT + ( limit - lenT ) * k / PDI_RAY_SAMPLES;
+		pdVec3 y = pdiScale( u, t );
+		if ( pdiStart_Collides( &q->sc, y ) )
 		{
 			continue;
 		}
-		return pdQuery_OutProjectEx( q, y, pdV3( 0.0, 0.0, 0.0 ), true, limit, outNext ) &&
-			   pdLength( *outNext ) < limit;
+		return pdiQuery_OutProjectEx( q, y, pdiV3( 0.0, 0.0, 0.0 ), true, limit, outNext ) &&
+			   pdiLength( *outNext ) < limit;
 	}
 	return false;
 }
@@ -61,28 +61,28 @@ static bool pdQuery_RaySearch( pdPdQuery* q, pdVec3 target, double limit, pdVec3
 // out-projection toward o from it; colliding, the out-projection from just off *ioXc toward
 // it (then, undamped, the ray search). Accepted only when shorter than limit. True when *ioXc
 // (and *ioGap, the gap measured there or -1) moved.
-static bool pdQuery_Step( pdPdQuery* q, pdVec3 target, int currentPlanes, double limit, int damp, pdVec3* ioXc,
+static bool pdiQuery_Step( pdiPdQuery* q, pdVec3 target, int currentPlanes, double limit, int damp, pdVec3* ioXc,
 						  double* ioGap )
 {
 	pdVec3 next;
 	double d;
 	bool gathered = false;
-	if ( pdQuery_FreeGapGathering( q, target, &d, &gathered ) )
+	if ( pdiQuery_FreeGapGathering( q, target, &d, &gathered ) )
 	{
 		if ( d <= q->tol )
 		{
 			// In contact: the projected configuration itself is the step's contact configuration.
-			if ( !gathered && !pdQuery_GatherFeatures( q, target ) )
+			if ( !gathered && !pdiQuery_GatherFeatures( q, target ) )
 			{
 				return false;
 			}
-			pdQuery_Accept( q );
+			pdiQuery_Accept( q );
 			*ioXc = target;
 			*ioGap = d;
 			return true;
 		}
-		if ( !pdQuery_OutProjectEx( q, target, pdV3( 0.0, 0.0, 0.0 ), true, limit, &next ) ||
-			 !( pdLength( next ) < limit ) )
+		if ( !pdiQuery_OutProjectEx( q, target, pdiV3( 0.0, 0.0, 0.0 ), true, limit, &next ) ||
+			 !( pdiLength( next ) < limit ) )
 		{
 			return false;
 		}
@@ -90,26 +90,26 @@ static bool pdQuery_Step( pdPdQuery* q, pdVec3 target, int currentPlanes, double
 	else
 	{
 		// Colliding: the first contact on the way from (just off) x_c to the target.
-		pdVec3 back = pdMulAdd( *ioXc, q->tol, pdQuery_Escape( q, currentPlanes, *ioXc ) );
-		bool found = pdQuery_OutProjectEx( q, back, target, false, limit, &next ) && pdLength( next ) < limit;
-		if ( !found && ( damp != 0 || !pdQuery_RaySearch( q, target, limit, &next ) ) )
+		pdVec3 back = pdiMulAdd( *ioXc, q->tol, pdiQuery_Escape( q, currentPlanes, *ioXc ) );
+		bool found = pdiQuery_OutProjectEx( q, back, target, false, limit, &next ) && pdiLength( next ) < limit;
+		if ( !found && ( damp != 0 || !pdiQuery_RaySearch( q, target, limit, &next ) ) )
 		{
 			return false;
 		}
 	}
-	pdQuery_Accept( q );
+	pdiQuery_Accept( q );
 	*ioXc = next;
 	*ioGap = -1.0;
 	return true;
 }
 
-void pdQuery_Refine( pdPdQuery* q, pdVec3 xc )
+void pdiQuery_Refine( pdiPdQuery* q, pdVec3 xc )
 {
 	q->memoryCount = 0;
 	double xcGap = -1.0; // measured gap at xc, when xc came from a free-gap check
 	for ( int it = 0;; ++it )
 	{
-		if ( pdQuery_OutOfTime( q ) || pdQuery_Settled( q ) )
+		if ( pdiQuery_OutOfTime( q ) || pdiQuery_Settled( q ) )
 		{
 			return;
 		}
@@ -120,16 +120,16 @@ void pdQuery_Refine( pdPdQuery* q, pdVec3 xc )
 		}
 		q->iterations += 1;
 
-		int planeCount = pdQuery_BuildPlanes( q, xc );
+		int planeCount = pdiQuery_BuildPlanes( q, xc );
 		int currentPlanes = q->currentPlanes;
 		pdVec3 xp;
-		if ( planeCount == 0 || !pdQuery_InProject( q, planeCount, &xp ) )
+		if ( planeCount == 0 || !pdiQuery_InProject( q, planeCount, &xp ) )
 		{
 			return;
 		}
-		double lenC = pdLength( xc );
-		double limit = lenC - pdQuery_Epsilon( q, lenC );
-		if ( !( pdLength( xp ) < limit ) )
+		double lenC = pdiLength( xc );
+		double limit = lenC - pdiQuery_Epsilon( q, lenC );
+		if ( !( pdiLength( xp ) < limit ) )
 		{
 			return; // a local minimum of the linearised contact space
 		}
@@ -137,12 +137,12 @@ void pdQuery_Refine( pdPdQuery* q, pdVec3 xc )
 		double s = 1.0;
 		for ( int damp = 0; damp < 3 && !improved; ++damp, s *= 0.5 )
 		{
-			improved = pdQuery_Step( q, pdLerp( xc, xp, s ), currentPlanes, limit, damp, &xc, &xcGap );
+			improved = pdiQuery_Step( q, pdiLerp( xc, xp, s ), currentPlanes, limit, damp, &xc, &xcGap );
 		}
 		if ( !improved )
 		{
 			return;
 		}
-		pdQuery_Offer( q, xc, planeCount, xcGap );
+		pdiQuery_Offer( q, xc, planeCount, xcGap );
 	}
 }

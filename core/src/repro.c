@@ -19,7 +19,7 @@
 //   mesh a <vertexCount> <triangleCount>, then "v x y z" and "f i j k" (0-based) lines
 //   mesh b ...
 //   end
-static bool pdWriteReproMesh( FILE* file, char name, const pdMesh* mesh )
+static bool pdiWriteReproMesh( FILE* file, char name, const pdMesh* mesh )
 {
 	if ( fprintf( file, "mesh %c %d %d\n", name, mesh->vertexCount, mesh->triangleCount ) < 0 )
 	{
@@ -44,7 +44,7 @@ static bool pdWriteReproMesh( FILE* file, char name, const pdMesh* mesh )
 	return true;
 }
 
-static bool pdWriteReproPose( FILE* file, char name, const pdTransform* pose )
+static bool pdiWriteReproPose( FILE* file, char name, const pdTransform* pose )
 {
 	return fprintf( file, "pose %c %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", name, pose->q.w, pose->q.x, pose->q.y,
 					pose->q.z, pose->p.x, pose->p.y, pose->p.z ) >= 0;
@@ -53,7 +53,7 @@ static bool pdWriteReproPose( FILE* file, char name, const pdTransform* pose )
 pdStatus pdWriteRepro( const char* path, const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 					   const pdTransform* poseB, const pdPenetrationDef* def )
 {
-	if ( path == NULL || !pdIsValidMesh( meshA ) || !pdIsValidMesh( meshB ) || poseA == NULL || poseB == NULL )
+	if ( path == NULL || !pdiIsValidMesh( meshA ) || !pdiIsValidMesh( meshB ) || poseA == NULL || poseB == NULL )
 	{
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
@@ -73,8 +73,8 @@ pdStatus pdWriteRepro( const char* path, const pdMesh* meshA, const pdTransform*
 						def->maxLcpIterations, def->randomDirections, def->randomSeed, def->lineRefinement ? 1 : 0,
 						def->useOrientationPruning ? 1 : 0, def->useConvexExactPath ? 1 : 0,
 						def->closedAsSolid ? 1 : 0, def->useOrientationCulling ? 1 : 0, def->coneDirections ) >= 0;
-	ok = ok && pdWriteReproPose( file, 'a', poseA ) && pdWriteReproPose( file, 'b', poseB );
-	ok = ok && pdWriteReproMesh( file, 'a', meshA ) && pdWriteReproMesh( file, 'b', meshB );
+	ok = ok && pdiWriteReproPose( file, 'a', poseA ) && pdiWriteReproPose( file, 'b', poseB );
+	ok = ok && pdiWriteReproMesh( file, 'a', meshA ) && pdiWriteReproMesh( file, 'b', meshB );
 	ok = ok && fprintf( file, "end\n" ) >= 0;
 	ok = ( fclose( file ) == 0 ) && ok;
 	return ok ? PD_STATUS_OK : PD_STATUS_INVALID_ARGUMENT;

@@ -12,14 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PD_SFOG_EDGE_BAD ( PD_EDGE_BOUNDARY | PD_EDGE_NONMANIFOLD | PD_EDGE_INCONSISTENT )
+#define PDI_SFOG_EDGE_BAD ( PDI_EDGE_BOUNDARY | PDI_EDGE_NONMANIFOLD | PDI_EDGE_INCONSISTENT )
 
 // Geometric thresholds of the build (unit vectors, so these are angles in radians).
-#define PD_SFOG_SUPPORT_EPS 1e-10 // a face plane supports an edge direction
-#define PD_SFOG_SAME_EPS 1e-9     // two corners are the same direction
-#define PD_SFOG_KNIFE_EPS 1e-6    // |n0 + n1| below this: the arc's half circle is ill-defined
+#define PDI_SFOG_SUPPORT_EPS 1e-10 // a face plane supports an edge direction
+#define PDI_SFOG_SAME_EPS 1e-9     // two corners are the same direction
+#define PDI_SFOG_KNIFE_EPS 1e-6    // |n0 + n1| below this: the arc's half circle is ill-defined
 
-static int pdUnionFind_Root( int* parent, int i )
+static int pdiUnionFind_Root( int* parent, int i )
 {
 	int root = i;
 	// Path length is bounded by the element count; the cap only guards corrupted input.
@@ -36,32 +36,32 @@ static int pdUnionFind_Root( int* parent, int i )
 	return root;
 }
 
-static size_t pdAlign8( size_t n )
+static size_t pdiAlign8( size_t n )
 {
 	return ( n + 7u ) & ~(size_t)7u;
 }
 
-static bool pdSfog_EdgeIsSolid( int flags )
+static bool pdiSfog_EdgeIsSolid( int flags )
 {
-	return ( flags & PD_SFOG_EDGE_BAD ) == 0 && ( flags & ( PD_EDGE_CONVEX | PD_EDGE_CONCAVE | PD_EDGE_FLAT ) ) != 0;
+	return ( flags & PDI_SFOG_EDGE_BAD ) == 0 && ( flags & ( PDI_EDGE_CONVEX | PDI_EDGE_CONCAVE | PDI_EDGE_FLAT ) ) != 0;
 }
 
 // Local index (0..2) of canonical vertex v in triangle t.
-static int pdSfog_LocalIndex( const pdMesh* mesh, int t, int v )
+static int pdiSfog_LocalIndex( const pdMesh* mesh, int t, int v )
 {
 	const int* tri = mesh->triangles[t];
-	return pdSfog_Canonical( mesh, tri[0] ) == v ? 0 : ( pdSfog_Canonical( mesh, tri[1] ) == v ? 1 : 2 );
+	return pdiSfog_Canonical( mesh, tri[0] ) == v ? 0 : ( pdiSfog_Canonical( mesh, tri[1] ) == v ? 1 : 2 );
 }
 
-static int pdSfog_Corner( const pdMesh* mesh, int t, int local )
+static int pdiSfog_Corner( const pdMesh* mesh, int t, int local )
 {
-	return pdSfog_Canonical( mesh, mesh->triangles[t][local % 3] );
+	return pdiSfog_Canonical( mesh, mesh->triangles[t][local % 3] );
 }
 
 // Orders the triangles around vertex v into one cycle (outward winding: the successor of
 // (v, a, b) is the triangle (v, b, c)). Fills ring arrays; returns false when the faces do not
 // form a single cycle (non-manifold vertex, open fan).
-static bool pdSfog_OrderRing( const pdMesh* mesh, int v, int* tris, int* locals, int count )
+static bool pdiSfog_OrderRing( const pdMesh* mesh, int v, int* tris, int* locals, int count )
 {
 	if ( count < 3 )
 	{
@@ -69,15 +69,15 @@ static bool pdSfog_OrderRing( const pdMesh* mesh, int v, int* tris, int* locals,
 	}
 	for ( int j = 0; j < count; ++j )
 	{
-		locals[j] = pdSfog_LocalIndex( mesh, tris[j], v );
+		locals[j] = pdiSfog_LocalIndex( mesh, tris[j], v );
 	}
 	for ( int j = 0; j + 1 < count; ++j )
 	{
-		int prev = pdSfog_Corner( mesh, tris[j], locals[j] + 2 );
+		int prev = pdiSfog_Corner( mesh, tris[j], locals[j] + 2 );
 		int found = -1;
 		for ( int k = j + 1; k < count; ++k )
 		{
-			if ( pdSfog_Corner( mesh, tris[k], locals[k] + 1 ) == prev )
+			if ( pdiSfog_Corner( mesh, tris[k], locals[k] + 1 ) == prev )
 			{
 				if ( found >= 0 )
 				{
@@ -97,23 +97,23 @@ static bool pdSfog_OrderRing( const pdMesh* mesh, int v, int* tris, int* locals,
 		locals[found] = tl;
 	}
 	// Close the cycle.
-	return pdSfog_Corner( mesh, tris[0], locals[0] + 1 ) ==
-		   pdSfog_Corner( mesh, tris[count - 1], locals[count - 1] + 2 );
+	return pdiSfog_Corner( mesh, tris[0], locals[0] + 1 ) ==
+		   pdiSfog_Corner( mesh, tris[count - 1], locals[count - 1] + 2 );
 }
 
 // Removes consecutive (cyclic) duplicates; returns the new count.
-static int pdSfog_DedupeCorners( pdVec3* corners, int count )
+static int pdiSfog_DedupeCorners( pdVec3* corners, int count )
 {
 	int m = 0;
 	for ( int j = 0; j < count; ++j )
 	{
-		if ( m > 0 && pdDistanceSq( corners[m - 1], corners[j] ) < PD_SFOG_SAME_EPS * PD_SFOG_SAME_EPS )
+		if ( m > 0 && pdiDistanceSq( corners[m - 1], corners[j] ) < PDI_SFOG_SAME_EPS * PDI_SFOG_SAME_EPS )
 		{
 			continue;
 		}
 		corners[m++] = corners[j];
 	}
-	while ( m > 1 && pdDistanceSq( corners[m - 1], corners[0] ) < PD_SFOG_SAME_EPS * PD_SFOG_SAME_EPS )
+	while ( m > 1 && pdiDistanceSq( corners[m - 1], corners[0] ) < PDI_SFOG_SAME_EPS * PDI_SFOG_SAME_EPS )
 	{
 		--m;
 	}
@@ -122,46 +122,46 @@ static int pdSfog_DedupeCorners( pdVec3* corners, int count )
 
 // Region of a convex vertex: the node normals of its ordered faces, consecutive duplicates
 // removed. Undecidable when two consecutive corners are antipodal (knife edge).
-static pdSfogVertexKind pdSfog_ConvexRegion( const pdSfog* s, const int* tris, int count, pdVec3* outCorners,
+static pdiSfogVertexKind pdiSfog_ConvexRegion( const pdiSfog* s, const int* tris, int count, pdVec3* outCorners,
 											 int* outCornerCount )
 {
 	for ( int j = 0; j < count; ++j )
 	{
 		outCorners[j] = s->nodeNormals[s->triangleNode[tris[j]]];
 	}
-	int m = pdSfog_DedupeCorners( outCorners, count );
+	int m = pdiSfog_DedupeCorners( outCorners, count );
 	for ( int j = 0; j < m && m > 1; ++j )
 	{
-		if ( pdDot( outCorners[j], outCorners[( j + 1 ) % m] ) < -1.0 + PD_SFOG_KNIFE_EPS )
+		if ( pdiDot( outCorners[j], outCorners[( j + 1 ) % m] ) < -1.0 + PDI_SFOG_KNIFE_EPS )
 		{
-			return PD_SFOG_VERTEX_UNDECIDABLE;
+			return PDI_SFOG_VERTEX_UNDECIDABLE;
 		}
 	}
 	*outCornerCount = m;
-	return PD_SFOG_VERTEX_CONVEX;
+	return PDI_SFOG_VERTEX_CONVEX;
 }
 
 // Orders corners[count] around their mean so they bound the region in sequence. False when the
 // mean is too short to define the order.
-static bool pdSfog_OrderCornersAroundMean( pdVec3* corners, int count )
+static bool pdiSfog_OrderCornersAroundMean( pdVec3* corners, int count )
 {
-	pdVec3 axis = pdV3( 0.0, 0.0, 0.0 );
+	pdVec3 axis = pdiV3( 0.0, 0.0, 0.0 );
 	for ( int q = 0; q < count; ++q )
 	{
-		axis = pdAdd( axis, corners[q] );
+		axis = pdiAdd( axis, corners[q] );
 	}
-	if ( pdLength( axis ) < 1e-6 )
+	if ( pdiLength( axis ) < 1e-6 )
 	{
 		return false;
 	}
-	axis = pdNormalize( axis );
-	pdVec3 ref = fabs( axis.x ) < 0.6 ? pdV3( 1.0, 0.0, 0.0 ) : pdV3( 0.0, 1.0, 0.0 );
-	pdVec3 bu = pdNormalize( pdCross( axis, ref ) );
-	pdVec3 bw = pdCross( axis, bu );
-	double angles[PD_SFOG_MAX_VALENCE];
+	axis = pdiNormalize( axis );
+	pdVec3 ref = fabs( axis.x ) < 0.6 ? pdiV3( 1.0, 0.0, 0.0 ) : pdiV3( 0.0, 1.0, 0.0 );
+	pdVec3 bu = pdiNormalize( pdiCross( axis, ref ) );
+	pdVec3 bw = pdiCross( axis, bu );
+	double angles[PDI_SFOG_MAX_VALENCE];
 	for ( int q = 0; q < count; ++q )
 	{
-		angles[q] = atan2( pdDot( corners[q], bw ), pdDot( corners[q], bu ) );
+		angles[q] = atan2( pdiDot( corners[q], bw ), pdiDot( corners[q], bu ) );
 	}
 	for ( int q = 1; q < count; ++q )
 	{
@@ -183,7 +183,7 @@ static bool pdSfog_OrderCornersAroundMean( pdVec3* corners, int count )
 // Region of a pseudo-vertex: the normals of the supporting planes of the cone of edge
 // directions (brute force over pairs, build time only), every edge on one of them convex.
 // Undecidable for a saddle (no supporting plane) or when a concave edge bounds the hull.
-static pdSfogVertexKind pdSfog_PseudoRegion( const pdMesh* mesh, int count, const int* ringEdge, const pdVec3* dirs,
+static pdiSfogVertexKind pdiSfog_PseudoRegion( const pdMesh* mesh, int count, const int* ringEdge, const pdVec3* dirs,
 											 pdVec3* outCorners, int* outCornerCount )
 {
 	int facetCount = 0;
@@ -191,20 +191,20 @@ static pdSfogVertexKind pdSfog_PseudoRegion( const pdMesh* mesh, int count, cons
 	{
 		for ( int j = i + 1; j < count; ++j )
 		{
-			pdVec3 cr = pdCross( dirs[i], dirs[j] );
-			double len = pdLength( cr );
+			pdVec3 cr = pdiCross( dirs[i], dirs[j] );
+			double len = pdiLength( cr );
 			if ( len < 1e-9 )
 			{
 				continue;
 			}
-			cr = pdScale( cr, 1.0 / len );
+			cr = pdiScale( cr, 1.0 / len );
 			for ( int sign = 0; sign < 2; ++sign )
 			{
-				pdVec3 f = sign == 0 ? cr : pdNeg( cr );
+				pdVec3 f = sign == 0 ? cr : pdiNeg( cr );
 				bool supports = true;
 				for ( int k = 0; k < count; ++k )
 				{
-					if ( pdDot( f, dirs[k] ) > PD_SFOG_SUPPORT_EPS )
+					if ( pdiDot( f, dirs[k] ) > PDI_SFOG_SUPPORT_EPS )
 					{
 						supports = false;
 						break;
@@ -217,7 +217,7 @@ static pdSfogVertexKind pdSfog_PseudoRegion( const pdMesh* mesh, int count, cons
 				bool duplicate = false;
 				for ( int q = 0; q < facetCount; ++q )
 				{
-					if ( pdDistanceSq( outCorners[q], f ) < PD_SFOG_SAME_EPS * PD_SFOG_SAME_EPS )
+					if ( pdiDistanceSq( outCorners[q], f ) < PDI_SFOG_SAME_EPS * PDI_SFOG_SAME_EPS )
 					{
 						duplicate = true;
 						break;
@@ -229,14 +229,14 @@ static pdSfogVertexKind pdSfog_PseudoRegion( const pdMesh* mesh, int count, cons
 				}
 				if ( facetCount >= count )
 				{
-					return PD_SFOG_VERTEX_UNDECIDABLE;
+					return PDI_SFOG_VERTEX_UNDECIDABLE;
 				}
 				for ( int k = 0; k < count; ++k )
 				{
 					int flags = mesh->edges[ringEdge[k]].flags;
-					if ( fabs( pdDot( f, dirs[k] ) ) <= 1e-9 && ( flags & ( PD_EDGE_CONVEX | PD_EDGE_FLAT ) ) == 0 )
+					if ( fabs( pdiDot( f, dirs[k] ) ) <= 1e-9 && ( flags & ( PDI_EDGE_CONVEX | PDI_EDGE_FLAT ) ) == 0 )
 					{
-						return PD_SFOG_VERTEX_UNDECIDABLE; // a concave edge bounds the hull: no pseudo-vertex
+						return PDI_SFOG_VERTEX_UNDECIDABLE; // a concave edge bounds the hull: no pseudo-vertex
 					}
 				}
 				outCorners[facetCount++] = f;
@@ -245,18 +245,18 @@ static pdSfogVertexKind pdSfog_PseudoRegion( const pdMesh* mesh, int count, cons
 	}
 	if ( facetCount == 0 )
 	{
-		return PD_SFOG_VERTEX_UNDECIDABLE; // saddle: the edges surround the vertex
+		return PDI_SFOG_VERTEX_UNDECIDABLE; // saddle: the edges surround the vertex
 	}
-	if ( !pdSfog_OrderCornersAroundMean( outCorners, facetCount ) )
+	if ( !pdiSfog_OrderCornersAroundMean( outCorners, facetCount ) )
 	{
-		return PD_SFOG_VERTEX_UNDECIDABLE;
+		return PDI_SFOG_VERTEX_UNDECIDABLE;
 	}
 	*outCornerCount = facetCount;
-	return PD_SFOG_VERTEX_PSEUDO;
+	return PDI_SFOG_VERTEX_PSEUDO;
 }
 
 // Classifies vertex v and writes its corners (at most valence of them). Returns the kind.
-static pdSfogVertexKind pdSfog_ClassifyVertex( const pdMesh* mesh, const pdSfog* s, const int* tris, int count,
+static pdiSfogVertexKind pdiSfog_ClassifyVertex( const pdMesh* mesh, const pdiSfog* s, const int* tris, int count,
 											   const int* ringEdge, const pdVec3* dirs, pdVec3* outCorners,
 											   int* outCornerCount )
 {
@@ -265,11 +265,11 @@ static pdSfogVertexKind pdSfog_ClassifyVertex( const pdMesh* mesh, const pdSfog*
 	for ( int k = 0; k < count; ++k )
 	{
 		int flags = mesh->edges[ringEdge[k]].flags;
-		if ( !pdSfog_EdgeIsSolid( flags ) || pdLengthSq( dirs[k] ) < 0.25 )
+		if ( !pdiSfog_EdgeIsSolid( flags ) || pdiLengthSq( dirs[k] ) < 0.25 )
 		{
-			return PD_SFOG_VERTEX_UNDECIDABLE;
+			return PDI_SFOG_VERTEX_UNDECIDABLE;
 		}
-		if ( ( flags & ( PD_EDGE_CONVEX | PD_EDGE_FLAT ) ) == 0 )
+		if ( ( flags & ( PDI_EDGE_CONVEX | PDI_EDGE_FLAT ) ) == 0 )
 		{
 			allConvex = false;
 		}
@@ -282,7 +282,7 @@ static pdSfogVertexKind pdSfog_ClassifyVertex( const pdMesh* mesh, const pdSfog*
 			pdVec3 n = mesh->faceNormals[tris[j]];
 			for ( int k = 0; k < count; ++k )
 			{
-				if ( pdDot( n, dirs[k] ) > PD_SFOG_SUPPORT_EPS )
+				if ( pdiDot( n, dirs[k] ) > PDI_SFOG_SUPPORT_EPS )
 				{
 					allConvex = false;
 					break;
@@ -292,14 +292,14 @@ static pdSfogVertexKind pdSfog_ClassifyVertex( const pdMesh* mesh, const pdSfog*
 	}
 	if ( allConvex )
 	{
-		return pdSfog_ConvexRegion( s, tris, count, outCorners, outCornerCount );
+		return pdiSfog_ConvexRegion( s, tris, count, outCorners, outCornerCount );
 	}
-	return pdSfog_PseudoRegion( mesh, count, ringEdge, dirs, outCorners, outCornerCount );
+	return pdiSfog_PseudoRegion( mesh, count, ringEdge, dirs, outCorners, outCornerCount );
 }
 
 // Face nodes: union-find over flat edges. Writes each triangle's node (numbered in order of
 // first appearance) to nodeOf[T] and returns the node count.
-static int pdSfog_MergeFaceNodes( const pdMesh* mesh, int T, int E, int* parent, int* nodeOf )
+static int pdiSfog_MergeFaceNodes( const pdMesh* mesh, int T, int E, int* parent, int* nodeOf )
 {
 	for ( int t = 0; t < T; ++t )
 	{
@@ -308,12 +308,12 @@ static int pdSfog_MergeFaceNodes( const pdMesh* mesh, int T, int E, int* parent,
 	}
 	for ( int e = 0; e < E; ++e )
 	{
-		const pdMeshEdge* edge = mesh->edges + e;
-		if ( ( edge->flags & PD_EDGE_FLAT ) && ( edge->flags & PD_SFOG_EDGE_BAD ) == 0 && edge->face0 >= 0 &&
+		const pdiMeshEdge* edge = mesh->edges + e;
+		if ( ( edge->flags & PDI_EDGE_FLAT ) && ( edge->flags & PDI_SFOG_EDGE_BAD ) == 0 && edge->face0 >= 0 &&
 			 edge->face1 >= 0 && edge->face0 < T && edge->face1 < T )
 		{
-			int r0 = pdUnionFind_Root( parent, edge->face0 );
-			int r1 = pdUnionFind_Root( parent, edge->face1 );
+			int r0 = pdiUnionFind_Root( parent, edge->face0 );
+			int r1 = pdiUnionFind_Root( parent, edge->face1 );
 			if ( r0 != r1 )
 			{
 				parent[r0 < r1 ? r1 : r0] = r0 < r1 ? r0 : r1;
@@ -323,7 +323,7 @@ static int pdSfog_MergeFaceNodes( const pdMesh* mesh, int T, int E, int* parent,
 	int N = 0;
 	for ( int t = 0; t < T; ++t )
 	{
-		int r = pdUnionFind_Root( parent, t );
+		int r = pdiUnionFind_Root( parent, t );
 		if ( nodeOf[r] < 0 )
 		{
 			nodeOf[r] = N++;
@@ -334,57 +334,57 @@ static int pdSfog_MergeFaceNodes( const pdMesh* mesh, int T, int E, int* parent,
 }
 
 // Element counts of a graph, which fix the layout of its single allocation.
-typedef struct pdSfogCounts
+typedef struct pdiSfogCounts
 {
 	int T, E, V, R, N;
 	int arcEntries; ///< 2 per edge joining two different nodes
-} pdSfogCounts;
+} pdiSfogCounts;
 
 // Allocates the graph and its arrays in one zeroed block and sets the counts and pointers.
-static pdSfog* pdSfog_Allocate( const pdSfogCounts* c )
+static pdiSfog* pdiSfog_Allocate( const pdiSfogCounts* c )
 {
-	size_t bytes = pdAlign8( sizeof( pdSfog ) );
+	size_t bytes = pdiAlign8( sizeof( pdiSfog ) );
 	size_t offNodeNormals = bytes;
-	bytes += pdAlign8( sizeof( pdVec3 ) * (size_t)c->N );
+	bytes += pdiAlign8( sizeof( pdVec3 ) * (size_t)c->N );
 	size_t offArcAxis = bytes;
-	bytes += pdAlign8( sizeof( pdVec3 ) * (size_t)c->E );
+	bytes += pdiAlign8( sizeof( pdVec3 ) * (size_t)c->E );
 	size_t offRingDir = bytes;
-	bytes += pdAlign8( sizeof( pdVec3 ) * (size_t)c->R );
+	bytes += pdiAlign8( sizeof( pdVec3 ) * (size_t)c->R );
 	size_t offRingVec = bytes;
-	bytes += pdAlign8( sizeof( pdVec3 ) * (size_t)c->R );
+	bytes += pdiAlign8( sizeof( pdVec3 ) * (size_t)c->R );
 	size_t offCorners = bytes;
-	bytes += pdAlign8( sizeof( pdVec3 ) * (size_t)c->R );
+	bytes += pdiAlign8( sizeof( pdVec3 ) * (size_t)c->R );
 	size_t offCornerAxis = bytes;
-	bytes += pdAlign8( sizeof( pdVec3 ) * (size_t)c->R );
+	bytes += pdiAlign8( sizeof( pdVec3 ) * (size_t)c->R );
 	size_t offNodePoint = bytes;
-	bytes += pdAlign8( sizeof( int ) * (size_t)c->N );
+	bytes += pdiAlign8( sizeof( int ) * (size_t)c->N );
 	size_t offNodeArcStart = bytes;
-	bytes += pdAlign8( sizeof( int ) * (size_t)( c->N + 1 ) );
+	bytes += pdiAlign8( sizeof( int ) * (size_t)( c->N + 1 ) );
 	size_t offNodeArcs = bytes;
-	bytes += pdAlign8( sizeof( int ) * (size_t)c->arcEntries );
+	bytes += pdiAlign8( sizeof( int ) * (size_t)c->arcEntries );
 	size_t offTriangleNode = bytes;
-	bytes += pdAlign8( sizeof( int ) * (size_t)c->T );
+	bytes += pdiAlign8( sizeof( int ) * (size_t)c->T );
 	size_t offArcNode = bytes;
-	bytes += pdAlign8( sizeof( int ) * 2u * (size_t)c->E );
+	bytes += pdiAlign8( sizeof( int ) * 2u * (size_t)c->E );
 	size_t offRingStart = bytes;
-	bytes += pdAlign8( sizeof( int ) * (size_t)( c->V + 1 ) );
+	bytes += pdiAlign8( sizeof( int ) * (size_t)( c->V + 1 ) );
 	size_t offRingVertex = bytes;
-	bytes += pdAlign8( sizeof( int ) * (size_t)c->R );
+	bytes += pdiAlign8( sizeof( int ) * (size_t)c->R );
 	size_t offRingEdge = bytes;
-	bytes += pdAlign8( sizeof( int ) * (size_t)c->R );
+	bytes += pdiAlign8( sizeof( int ) * (size_t)c->R );
 	size_t offCornerStart = bytes;
-	bytes += pdAlign8( sizeof( int ) * (size_t)( c->V + 1 ) );
+	bytes += pdiAlign8( sizeof( int ) * (size_t)( c->V + 1 ) );
 	size_t offArcKind = bytes;
-	bytes += pdAlign8( (size_t)c->E );
+	bytes += pdiAlign8( (size_t)c->E );
 	size_t offVertexKind = bytes;
-	bytes += pdAlign8( (size_t)c->V );
+	bytes += pdiAlign8( (size_t)c->V );
 
-	char* block = pdAllocZeroed( bytes );
+	char* block = pdiAllocZeroed( bytes );
 	if ( block == NULL )
 	{
 		return NULL;
 	}
-	pdSfog* s = (pdSfog*)block;
+	pdiSfog* s = (pdiSfog*)block;
 	s->bytes = bytes;
 	s->nodeCount = c->N;
 	s->nodeNormals = (pdVec3*)( block + offNodeNormals );
@@ -412,7 +412,7 @@ static pdSfog* pdSfog_Allocate( const pdSfogCounts* c )
 
 // Node normals (area-weighted; the triangles agree to 1e-12 anyway) and a point of each node.
 // A node without a usable normal makes the graph undecidable.
-static void pdSfog_FillNodes( const pdMesh* mesh, pdSfog* s, const int* nodeOf )
+static void pdiSfog_FillNodes( const pdMesh* mesh, pdiSfog* s, const int* nodeOf )
 {
 	int N = s->nodeCount, T = s->triangleCount;
 	for ( int i = 0; i < N; ++i )
@@ -424,7 +424,7 @@ static void pdSfog_FillNodes( const pdMesh* mesh, pdSfog* s, const int* nodeOf )
 		int n = nodeOf[t];
 		s->triangleNode[t] = n;
 		double area = mesh->faceAreas != NULL ? mesh->faceAreas[t] : 1.0;
-		s->nodeNormals[n] = pdMulAdd( s->nodeNormals[n], area > 0.0 ? area : 1e-300, mesh->faceNormals[t] );
+		s->nodeNormals[n] = pdiMulAdd( s->nodeNormals[n], area > 0.0 ? area : 1e-300, mesh->faceNormals[t] );
 		if ( s->nodePoint[n] < 0 )
 		{
 			s->nodePoint[n] = mesh->triangles[t][0];
@@ -432,15 +432,15 @@ static void pdSfog_FillNodes( const pdMesh* mesh, pdSfog* s, const int* nodeOf )
 	}
 }
 
-static void pdSfog_NormalizeNodes( pdSfog* s )
+static void pdiSfog_NormalizeNodes( pdiSfog* s )
 {
 	for ( int i = 0; i < s->nodeCount; ++i )
 	{
-		pdVec3 n = pdNormalize( s->nodeNormals[i] );
-		if ( pdLengthSq( n ) < 0.25 )
+		pdVec3 n = pdiNormalize( s->nodeNormals[i] );
+		if ( pdiLengthSq( n ) < 0.25 )
 		{
 			s->decidable = false; // a node without a usable normal: prune nothing on this mesh
-			n = pdV3( 0.0, 0.0, 1.0 );
+			n = pdiV3( 0.0, 0.0, 1.0 );
 		}
 		s->nodeNormals[i] = n;
 	}
@@ -448,57 +448,57 @@ static void pdSfog_NormalizeNodes( pdSfog* s )
 
 // Classifies every edge's arc and its great-circle axis. Returns convex cleared when an arc
 // rules out the convex overlay (bad edge, knife edge, concave edge).
-static bool pdSfog_BuildArcs( const pdMesh* mesh, pdSfog* s, bool convex )
+static bool pdiSfog_BuildArcs( const pdMesh* mesh, pdiSfog* s, bool convex )
 {
 	int T = s->triangleCount, E = s->edgeCount;
 	for ( int e = 0; e < E; ++e )
 	{
-		const pdMeshEdge* edge = mesh->edges + e;
+		const pdiMeshEdge* edge = mesh->edges + e;
 		bool faces = edge->face0 >= 0 && edge->face1 >= 0 && edge->face0 < T && edge->face1 < T;
 		int n0 = faces ? s->triangleNode[edge->face0] : -1;
 		int n1 = faces ? s->triangleNode[edge->face1] : -1;
 		s->arcNode[2 * e] = n0;
 		s->arcNode[2 * e + 1] = n1;
-		s->arcKind[e] = PD_SFOG_ARC_UNDECIDABLE;
-		if ( !faces || !pdSfog_EdgeIsSolid( edge->flags ) )
+		s->arcKind[e] = PDI_SFOG_ARC_UNDECIDABLE;
+		if ( !faces || !pdiSfog_EdgeIsSolid( edge->flags ) )
 		{
 			convex = false;
 			continue;
 		}
 		if ( n0 == n1 )
 		{
-			s->arcKind[e] = PD_SFOG_ARC_POINT;
+			s->arcKind[e] = PDI_SFOG_ARC_POINT;
 			continue;
 		}
 		pdVec3 a0 = s->nodeNormals[n0], a1 = s->nodeNormals[n1];
-		pdVec3 cr = pdCross( a0, a1 );
-		double len = pdLength( cr );
-		if ( pdLength( pdAdd( a0, a1 ) ) < PD_SFOG_KNIFE_EPS || len < 1e-12 )
+		pdVec3 cr = pdiCross( a0, a1 );
+		double len = pdiLength( cr );
+		if ( pdiLength( pdiAdd( a0, a1 ) ) < PDI_SFOG_KNIFE_EPS || len < 1e-12 )
 		{
-			if ( len < 1e-12 && pdDot( a0, a1 ) > 0.0 )
+			if ( len < 1e-12 && pdiDot( a0, a1 ) > 0.0 )
 			{
-				s->arcKind[e] = PD_SFOG_ARC_POINT;
+				s->arcKind[e] = PDI_SFOG_ARC_POINT;
 				continue;
 			}
 			convex = false; // knife edge: the half circle is not determined by its endpoints
 			continue;
 		}
-		s->arcAxis[e] = pdScale( cr, 1.0 / len );
-		if ( edge->flags & PD_EDGE_CONCAVE )
+		s->arcAxis[e] = pdiScale( cr, 1.0 / len );
+		if ( edge->flags & PDI_EDGE_CONCAVE )
 		{
-			s->arcKind[e] = PD_SFOG_ARC_MAJOR;
+			s->arcKind[e] = PDI_SFOG_ARC_MAJOR;
 			convex = false;
 		}
 		else
 		{
-			s->arcKind[e] = PD_SFOG_ARC_MINOR;
+			s->arcKind[e] = PDI_SFOG_ARC_MINOR;
 		}
 	}
 	return convex;
 }
 
 // Node adjacency (CSR): the arcs leaving each node.
-static void pdSfog_BuildNodeAdjacency( pdSfog* s )
+static void pdiSfog_BuildNodeAdjacency( pdiSfog* s )
 {
 	int N = s->nodeCount, E = s->edgeCount;
 	for ( int e = 0; e < E; ++e )
@@ -537,35 +537,35 @@ static void pdSfog_BuildNodeAdjacency( pdSfog* s )
 // The ring of vertex v (one entry per incident triangle: the vertex after v and the edge to it)
 // and, when the ring closes and the graph is decidable, its region. Returns the corner count
 // written at s->corners + cornerCursor.
-static int pdSfog_BuildVertex( const pdMesh* mesh, pdSfog* s, int v, int cursor, int cornerCursor )
+static int pdiSfog_BuildVertex( const pdMesh* mesh, pdiSfog* s, int v, int cursor, int cornerCursor )
 {
-	int tris[PD_SFOG_MAX_VALENCE];
-	int locals[PD_SFOG_MAX_VALENCE];
+	int tris[PDI_SFOG_MAX_VALENCE];
+	int locals[PDI_SFOG_MAX_VALENCE];
 	int begin = mesh->vertexFaceStart[v], count = mesh->vertexFaceStart[v + 1] - begin;
 	bool ordered = false;
-	if ( count <= PD_SFOG_MAX_VALENCE )
+	if ( count <= PDI_SFOG_MAX_VALENCE )
 	{
 		memcpy( tris, mesh->vertexFaces + begin, sizeof( int ) * (size_t)count );
-		ordered = pdSfog_OrderRing( mesh, v, tris, locals, count );
+		ordered = pdiSfog_OrderRing( mesh, v, tris, locals, count );
 	}
 	for ( int j = 0; j < count; ++j )
 	{
 		int t = ordered ? tris[j] : mesh->vertexFaces[begin + j];
-		int li = pdSfog_LocalIndex( mesh, t, v );
-		int next = pdSfog_Corner( mesh, t, li + 1 );
+		int li = pdiSfog_LocalIndex( mesh, t, v );
+		int next = pdiSfog_Corner( mesh, t, li + 1 );
 		s->ringVertex[cursor + j] = next;
 		s->ringEdge[cursor + j] = mesh->triangleEdges[t][li];
-		s->ringVec[cursor + j] = pdSub( mesh->vertices[next], mesh->vertices[v] );
-		s->ringDir[cursor + j] = pdNormalize( s->ringVec[cursor + j] );
+		s->ringVec[cursor + j] = pdiSub( mesh->vertices[next], mesh->vertices[v] );
+		s->ringDir[cursor + j] = pdiNormalize( s->ringVec[cursor + j] );
 	}
 	if ( !ordered || !s->decidable )
 	{
 		return 0;
 	}
 	int m = 0;
-	pdSfogVertexKind kind = pdSfog_ClassifyVertex( mesh, s, tris, count, s->ringEdge + cursor, s->ringDir + cursor,
+	pdiSfogVertexKind kind = pdiSfog_ClassifyVertex( mesh, s, tris, count, s->ringEdge + cursor, s->ringDir + cursor,
 												   s->corners + cornerCursor, &m );
-	if ( kind == PD_SFOG_VERTEX_UNDECIDABLE || m < 1 )
+	if ( kind == PDI_SFOG_VERTEX_UNDECIDABLE || m < 1 )
 	{
 		return 0;
 	}
@@ -573,13 +573,13 @@ static int pdSfog_BuildVertex( const pdMesh* mesh, pdSfog* s, int v, int cursor,
 	pdVec3* c = s->corners + cornerCursor;
 	for ( int j = 0; j < m; ++j )
 	{
-		s->cornerAxis[cornerCursor + j] = pdNormalize( pdCross( c[j], c[( j + 1 ) % m] ) );
+		s->cornerAxis[cornerCursor + j] = pdiNormalize( pdiCross( c[j], c[( j + 1 ) % m] ) );
 	}
 	return m;
 }
 
 // Vertex rings and regions (CSR). Returns convex cleared when a vertex is not convex.
-static bool pdSfog_BuildVertices( const pdMesh* mesh, pdSfog* s, bool convex )
+static bool pdiSfog_BuildVertices( const pdMesh* mesh, pdiSfog* s, bool convex )
 {
 	int V = s->vertexCount;
 	int cursor = 0, cornerCursor = 0;
@@ -587,14 +587,14 @@ static bool pdSfog_BuildVertices( const pdMesh* mesh, pdSfog* s, bool convex )
 	{
 		s->ringStart[v] = cursor;
 		s->cornerStart[v] = cornerCursor;
-		s->vertexKind[v] = PD_SFOG_VERTEX_UNDECIDABLE;
+		s->vertexKind[v] = PDI_SFOG_VERTEX_UNDECIDABLE;
 		int count = mesh->vertexFaceStart[v + 1] - mesh->vertexFaceStart[v];
 		if ( count <= 0 )
 		{
 			continue;
 		}
-		cornerCursor += pdSfog_BuildVertex( mesh, s, v, cursor, cornerCursor );
-		if ( s->vertexKind[v] != PD_SFOG_VERTEX_CONVEX )
+		cornerCursor += pdiSfog_BuildVertex( mesh, s, v, cursor, cornerCursor );
+		if ( s->vertexKind[v] != PDI_SFOG_VERTEX_CONVEX )
 		{
 			convex = false;
 		}
@@ -605,13 +605,13 @@ static bool pdSfog_BuildVertices( const pdMesh* mesh, pdSfog* s, bool convex )
 	return convex;
 }
 
-pdSfog* pdSfog_Build( const pdMesh* mesh )
+pdiSfog* pdiSfog_Build( const pdMesh* mesh )
 {
 	if ( mesh == NULL )
 	{
 		return NULL;
 	}
-	pdSfogCounts c = { 0 };
+	pdiSfogCounts c = { 0 };
 	bool haveAdjacency = mesh->edges != NULL && mesh->triangleEdges != NULL && mesh->vertexFaceStart != NULL &&
 						 mesh->vertexFaces != NULL && mesh->faceNormals != NULL && mesh->triangleCount > 0 &&
 						 mesh->vertexCount > 0;
@@ -628,20 +628,20 @@ pdSfog* pdSfog_Build( const pdMesh* mesh )
 	int* nodeOf = NULL;
 	if ( T > 0 )
 	{
-		parent = pdAlloc( sizeof( int ) * (size_t)T );
-		nodeOf = pdAlloc( sizeof( int ) * (size_t)T );
+		parent = pdiAlloc( sizeof( int ) * (size_t)T );
+		nodeOf = pdiAlloc( sizeof( int ) * (size_t)T );
 		if ( parent == NULL || nodeOf == NULL )
 		{
-			pdFree( parent, sizeof( int ) * (size_t)T );
-			pdFree( nodeOf, sizeof( int ) * (size_t)T );
+			pdiFree( parent, sizeof( int ) * (size_t)T );
+			pdiFree( nodeOf, sizeof( int ) * (size_t)T );
 			return NULL;
 		}
 	}
-	c.N = pdSfog_MergeFaceNodes( mesh, T, c.E, parent, nodeOf );
-	pdFree( parent, sizeof( int ) * (size_t)T );
+	c.N = pdiSfog_MergeFaceNodes( mesh, T, c.E, parent, nodeOf );
+	pdiFree( parent, sizeof( int ) * (size_t)T );
 	for ( int e = 0; e < c.E; ++e )
 	{
-		const pdMeshEdge* edge = mesh->edges + e;
+		const pdiMeshEdge* edge = mesh->edges + e;
 		if ( edge->face0 >= 0 && edge->face1 >= 0 && edge->face0 < T && edge->face1 < T &&
 			 nodeOf[edge->face0] != nodeOf[edge->face1] )
 		{
@@ -649,34 +649,34 @@ pdSfog* pdSfog_Build( const pdMesh* mesh )
 		}
 	}
 
-	pdSfog* s = pdSfog_Allocate( &c );
+	pdiSfog* s = pdiSfog_Allocate( &c );
 	if ( s == NULL )
 	{
-		pdFree( nodeOf, sizeof( int ) * (size_t)T );
+		pdiFree( nodeOf, sizeof( int ) * (size_t)T );
 		return NULL;
 	}
 	s->decidable = haveAdjacency && mesh->closed && mesh->outwardWinding;
-	pdSfog_FillNodes( mesh, s, nodeOf );
-	pdFree( nodeOf, sizeof( int ) * (size_t)T );
-	pdSfog_NormalizeNodes( s );
+	pdiSfog_FillNodes( mesh, s, nodeOf );
+	pdiFree( nodeOf, sizeof( int ) * (size_t)T );
+	pdiSfog_NormalizeNodes( s );
 
 	bool convex = s->decidable && mesh->convex;
-	convex = pdSfog_BuildArcs( mesh, s, convex );
-	pdSfog_BuildNodeAdjacency( s );
-	convex = pdSfog_BuildVertices( mesh, s, convex );
+	convex = pdiSfog_BuildArcs( mesh, s, convex );
+	pdiSfog_BuildNodeAdjacency( s );
+	convex = pdiSfog_BuildVertices( mesh, s, convex );
 	s->convex = convex && c.N >= 2;
 	return s;
 }
 
-void pdSfog_Destroy( pdSfog* sfog )
+void pdiSfog_Destroy( pdiSfog* sfog )
 {
 	if ( sfog != NULL )
 	{
-		pdFree( sfog, sfog->bytes );
+		pdiFree( sfog, sfog->bytes );
 	}
 }
 
-size_t pdSfog_Bytes( const pdSfog* sfog )
+size_t pdiSfog_Bytes( const pdiSfog* sfog )
 {
 	return sfog != NULL ? sfog->bytes : 0;
 }

@@ -8,18 +8,18 @@
 // face node) and every EE pair (each A edge crossed), and walking A's face graph across B's
 // reflected regions yields every FV pair. The cost is linear in the output times the valence.
 // The applicable pairs are the faces of the Minkowski sum, so the PD is the smallest overlap
-// along their normals. For the PD alone (pdSfog_ConvexPenetration) both walks skip, with a
+// along their normals. For the PD alone (pdiSfog_ConvexPenetration) both walks skip, with a
 // proof, every part of the sphere where no pair can beat the best overlap found so far.
 #include "sfog.h"
 
 #include "core.h"
 
-typedef struct pdSfogWalk
+typedef struct pdiSfogWalk
 {
 	const pdMesh* meshA;
-	const pdSfog* sA;
+	const pdiSfog* sA;
 	const pdMesh* meshB;
-	const pdSfog* sB;
+	const pdiSfog* sB;
 	const pdVec3* vertsB;   ///< [V_B] B's vertices in A's frame
 	const pdVec3* normalsB; ///< [N_B] B's node normals in A's frame (not reflected)
 	pdWorkspace* ws;
@@ -33,20 +33,20 @@ typedef struct pdSfogWalk
 	double* crossScore; ///< [2 * E_A] per A edge end: closeness of the nearest crossing to that end
 	int* crossEdge;     ///< [2 * E_A] the B edge of that crossing (-1 none)
 	bool failed;
-} pdSfogWalk;
+} pdiSfogWalk;
 
-bool pdSfog_PushPair( pdWorkspace* ws, int* ioCount, pdContactKind kind, int a, int b )
+bool pdiSfog_PushPair( pdWorkspace* ws, int* ioCount, pdContactKind kind, int a, int b )
 {
-	if ( *ioCount >= PD_SFOG_MAX_PAIRS )
+	if ( *ioCount >= PDI_SFOG_MAX_PAIRS )
 	{
 		return false;
 	}
-	size_t need = sizeof( pdSfogPair ) * (size_t)( *ioCount + 1 );
-	if ( need > ws->sfogPairs.capacity && !pdBuffer_Reserve( &ws->sfogPairs, need, true ) )
+	size_t need = sizeof( pdiSfogPair ) * (size_t)( *ioCount + 1 );
+	if ( need > ws->sfogPairs.capacity && !pdiBuffer_Reserve( &ws->sfogPairs, need, true ) )
 	{
 		return false;
 	}
-	pdSfogPair* pairs = ws->sfogPairs.data;
+	pdiSfogPair* pairs = ws->sfogPairs.data;
 	pairs[*ioCount].kind = kind;
 	pairs[*ioCount].a = a;
 	pairs[*ioCount].b = b;
@@ -54,7 +54,7 @@ bool pdSfog_PushPair( pdWorkspace* ws, int* ioCount, pdContactKind kind, int a, 
 	return true;
 }
 
-static void pdSfog_Consider( pdSfogWalk* w, double overlap, pdVec3 axis )
+static void pdiSfog_Consider( pdiSfogWalk* w, double overlap, pdVec3 axis )
 {
 	if ( overlap < w->best )
 	{
@@ -63,10 +63,10 @@ static void pdSfog_Consider( pdSfogWalk* w, double overlap, pdVec3 axis )
 	}
 }
 
-static void pdSfog_RecordVF( pdSfogWalk* w, int vertexA, int nodeB )
+static void pdiSfog_RecordVF( pdiSfogWalk* w, int vertexA, int nodeB )
 {
 	w->evaluated += 1;
-	if ( w->store && !pdSfog_PushPair( w->ws, &w->count, PD_CONTACT_VF, vertexA, nodeB ) )
+	if ( w->store && !pdiSfog_PushPair( w->ws, &w->count, PD_CONTACT_VF, vertexA, nodeB ) )
 	{
 		w->failed = true;
 	}
@@ -75,61 +75,61 @@ static void pdSfog_RecordVF( pdSfogWalk* w, int vertexA, int nodeB )
 		// B's face normal: A leaves along it by max_B n.x - min_A n.x.
 		pdVec3 u = w->normalsB[nodeB];
 		pdVec3 b = w->vertsB[w->sB->nodePoint[nodeB]];
-		pdSfog_Consider( w, pdDot( u, pdSub( b, w->meshA->vertices[vertexA] ) ), u );
+		pdiSfog_Consider( w, pdiDot( u, pdiSub( b, w->meshA->vertices[vertexA] ) ), u );
 	}
 }
 
-static void pdSfog_RecordFV( pdSfogWalk* w, int nodeA, int vertexB )
+static void pdiSfog_RecordFV( pdiSfogWalk* w, int nodeA, int vertexB )
 {
 	w->evaluated += 1;
-	if ( w->store && !pdSfog_PushPair( w->ws, &w->count, PD_CONTACT_FV, nodeA, vertexB ) )
+	if ( w->store && !pdiSfog_PushPair( w->ws, &w->count, PD_CONTACT_FV, nodeA, vertexB ) )
 	{
 		w->failed = true;
 	}
 	if ( w->evaluate )
 	{
 		// A's face normal n: A leaves along -n.
-		pdVec3 u = pdNeg( w->sA->nodeNormals[nodeA] );
+		pdVec3 u = pdiNeg( w->sA->nodeNormals[nodeA] );
 		pdVec3 a = w->meshA->vertices[w->sA->nodePoint[nodeA]];
-		pdSfog_Consider( w, pdDot( u, pdSub( w->vertsB[vertexB], a ) ), u );
+		pdiSfog_Consider( w, pdiDot( u, pdiSub( w->vertsB[vertexB], a ) ), u );
 	}
 }
 
-static void pdSfog_RecordEE( pdSfogWalk* w, int edgeA, int edgeB )
+static void pdiSfog_RecordEE( pdiSfogWalk* w, int edgeA, int edgeB )
 {
 	w->evaluated += 1;
-	if ( w->store && !pdSfog_PushPair( w->ws, &w->count, PD_CONTACT_EE, edgeA, edgeB ) )
+	if ( w->store && !pdiSfog_PushPair( w->ws, &w->count, PD_CONTACT_EE, edgeA, edgeB ) )
 	{
 		w->failed = true;
 	}
-	const pdMeshEdge* ea = w->meshA->edges + edgeA;
-	const pdMeshEdge* eb = w->meshB->edges + edgeB;
+	const pdiMeshEdge* ea = w->meshA->edges + edgeA;
+	const pdiMeshEdge* eb = w->meshB->edges + edgeB;
 	pdVec3 a0 = w->meshA->vertices[ea->v0];
-	pdVec3 da = pdSub( w->meshA->vertices[ea->v1], a0 );
+	pdVec3 da = pdiSub( w->meshA->vertices[ea->v1], a0 );
 	pdVec3 b0 = w->vertsB[eb->v0];
-	pdVec3 db = pdSub( w->vertsB[eb->v1], b0 );
-	pdVec3 c = pdCross( da, db );
-	double cc = pdLengthSq( c );
-	if ( !( cc > 1e-24 * pdLengthSq( da ) * pdLengthSq( db ) ) || cc <= 0.0 )
+	pdVec3 db = pdiSub( w->vertsB[eb->v1], b0 );
+	pdVec3 c = pdiCross( da, db );
+	double cc = pdiLengthSq( c );
+	if ( !( cc > 1e-24 * pdiLengthSq( da ) * pdiLengthSq( db ) ) || cc <= 0.0 )
 	{
 		return; // parallel edges: the face of the Minkowski sum comes from a face pair
 	}
-	c = pdScale( c, 1.0 / sqrt( cc ) );
+	c = pdiScale( c, 1.0 / sqrt( cc ) );
 	// The crossing direction lies on A's arc and its reflection on B's arc; orient c by the
 	// better conditioned of the two, then A leaves along the reflection (B's normal).
 	const int* na = w->sA->arcNode + 2 * edgeA;
 	const int* nb = w->sB->arcNode + 2 * edgeB;
 	pdVec3 n0 = w->sA->nodeNormals[na[0]], n1 = w->sA->nodeNormals[na[1]];
-	double sideA = pdDot( c, pdAdd( n0, n1 ) );
-	double sideB = -pdDot( c, pdAdd( w->normalsB[nb[0]], w->normalsB[nb[1]] ) );
+	double sideA = pdiDot( c, pdiAdd( n0, n1 ) );
+	double sideB = -pdiDot( c, pdiAdd( w->normalsB[nb[0]], w->normalsB[nb[1]] ) );
 	double side = fabs( sideA ) >= fabs( sideB ) ? sideA : sideB;
-	pdVec3 u = side >= 0.0 ? pdNeg( c ) : c;
+	pdVec3 u = side >= 0.0 ? pdiNeg( c ) : c;
 	// Remember the crossing nearest to each end of A's arc: the B region just past it is where
 	// that A face node lies (a starting guess for the full FV pass; the pruned one, which has
 	// its own, leaves crossScore NULL).
 	if ( w->crossScore != NULL )
 	{
-		double s0 = -pdDot( u, n0 ), s1 = -pdDot( u, n1 );
+		double s0 = -pdiDot( u, n0 ), s1 = -pdiDot( u, n1 );
 		if ( s0 > w->crossScore[2 * edgeA] )
 		{
 			w->crossScore[2 * edgeA] = s0;
@@ -143,7 +143,7 @@ static void pdSfog_RecordEE( pdSfogWalk* w, int edgeA, int edgeB )
 	}
 	if ( w->evaluate )
 	{
-		pdSfog_Consider( w, pdDot( u, pdSub( b0, a0 ) ), u );
+		pdiSfog_Consider( w, pdiDot( u, pdiSub( b0, a0 ) ), u );
 	}
 }
 
@@ -151,7 +151,7 @@ static void pdSfog_RecordEE( pdSfogWalk* w, int edgeA, int edgeB )
 // graph (p and q in the graph's own frame), starting at vertex v whose region contains p.
 // Records an EE pair for every arc crossed when edgeB >= 0. Returns the vertex whose region
 // contains q; stops early on reaching target (already known to hold q).
-static int pdSfog_Climb( pdSfogWalk* w, const pdSfog* s, int v, pdVec3 p, pdVec3 q, int edgeB, int target )
+static int pdiSfog_Climb( pdiSfogWalk* w, const pdiSfog* s, int v, pdVec3 p, pdVec3 q, int edgeB, int target )
 {
 	for ( int iter = 0; iter <= s->vertexCount; ++iter )
 	{
@@ -165,12 +165,12 @@ static int pdSfog_Climb( pdSfogWalk* w, const pdSfog* s, int v, pdVec3 p, pdVec3
 		for ( int k = s->ringStart[v]; k < end; ++k )
 		{
 			pdVec3 diff = s->ringVec[k];
-			double g1 = pdDot( q, diff );
+			double g1 = pdiDot( q, diff );
 			if ( g1 <= 0.0 )
 			{
 				continue; // still behind this neighbour at the end of the arc
 			}
-			double g0 = pdDot( p, diff );
+			double g0 = pdiDot( p, diff );
 			double t = g0 <= 0.0 ? g0 / ( g0 - g1 ) : 0.0;
 			if ( t < bestT )
 			{
@@ -183,9 +183,9 @@ static int pdSfog_Climb( pdSfogWalk* w, const pdSfog* s, int v, pdVec3 p, pdVec3
 			return v;
 		}
 		int edge = s->ringEdge[bestK];
-		if ( edgeB >= 0 && s->arcKind[edge] != PD_SFOG_ARC_POINT )
+		if ( edgeB >= 0 && s->arcKind[edge] != PDI_SFOG_ARC_POINT )
 		{
-			pdSfog_RecordEE( w, edge, edgeB );
+			pdiSfog_RecordEE( w, edge, edgeB );
 		}
 		v = s->ringVertex[bestK];
 		w->steps += 1;
@@ -197,8 +197,8 @@ static int pdSfog_Climb( pdSfogWalk* w, const pdSfog* s, int v, pdVec3 p, pdVec3
 // The vertex of a convex graph whose region contains direction q (the support vertex along q),
 // by steepest ascent of q . x from vertex v. On a convex mesh q . x has no local maximum but the
 // global one, and it rises at every step, so this ends within vertexCount steps; following the
-// great circle (pdSfog_Climb) is needed only where the crossings are recorded.
-static int pdSfog_Locate( pdSfogWalk* w, const pdSfog* s, int v, pdVec3 q )
+// great circle (pdiSfog_Climb) is needed only where the crossings are recorded.
+static int pdiSfog_Locate( pdiSfogWalk* w, const pdiSfog* s, int v, pdVec3 q )
 {
 	for ( int iter = 0; iter <= s->vertexCount; ++iter )
 	{
@@ -207,7 +207,7 @@ static int pdSfog_Locate( pdSfogWalk* w, const pdSfog* s, int v, pdVec3 q )
 		int end = s->ringStart[v + 1];
 		for ( int k = s->ringStart[v]; k < end; ++k )
 		{
-			double gain = pdDot( q, s->ringVec[k] );
+			double gain = pdiDot( q, s->ringVec[k] );
 			if ( gain > bestGain )
 			{
 				bestGain = gain;
@@ -226,13 +226,13 @@ static int pdSfog_Locate( pdSfogWalk* w, const pdSfog* s, int v, pdVec3 q )
 }
 
 // The node at the other end of arc e from node f.
-static int pdSfog_OtherNode( const pdSfog* s, int e, int f )
+static int pdiSfog_OtherNode( const pdiSfog* s, int e, int f )
 {
 	return s->arcNode[2 * e] == f ? s->arcNode[2 * e + 1] : s->arcNode[2 * e];
 }
 
 // A vertex with a ring (vertex 0 may be unreferenced or a welded duplicate).
-static int pdSfog_StartVertex( const pdMesh* mesh )
+static int pdiSfog_StartVertex( const pdMesh* mesh )
 {
 	int v = mesh->triangles[0][0];
 	return mesh->canonicalVertex != NULL ? mesh->canonicalVertex[v] : v;
@@ -250,15 +250,15 @@ static int pdSfog_StartVertex( const pdMesh* mesh )
 // otherwise the node is located after all (a climb without recording from the walked node it
 // hangs from) and queued again to be walked. Every arc is walked or certified and every node
 // walked or certified, so the smallest overlap is the one the full walk finds.
-static void pdSfog_PrunedFaceWalk( pdSfogWalk* w, int startNode, int* vertexOfB, int* anchorOfB, int* queue,
+static void pdiSfog_PrunedFaceWalk( pdiSfogWalk* w, int startNode, int* vertexOfB, int* anchorOfB, int* queue,
 								   uint8_t* edgeDone, uint8_t* nodeSeen )
 {
-	const pdSfog* sA = w->sA;
-	const pdSfog* sB = w->sB;
+	const pdiSfog* sA = w->sA;
+	const pdiSfog* sB = w->sB;
 	const pdVec3* normalsB = w->normalsB;
 	int NB = sB->nodeCount;
-	pdVec3 p0 = pdNeg( normalsB[startNode] );
-	vertexOfB[startNode] = pdSfog_Locate( w, sA, pdSfog_StartVertex( w->meshA ), p0 );
+	pdVec3 p0 = pdiNeg( normalsB[startNode] );
+	vertexOfB[startNode] = pdiSfog_Locate( w, sA, pdiSfog_StartVertex( w->meshA ), p0 );
 	int head = 0, tail = 0, seen = 1;
 	queue[tail++] = startNode;
 	nodeSeen[startNode] = 1;
@@ -269,7 +269,7 @@ static void pdSfog_PrunedFaceWalk( pdSfogWalk* w, int startNode, int* vertexOfB,
 		{
 			// Certified: pass the certificate on where it holds, else locate f and walk it. The
 			// witness pairs f's own B point (B's support along n_f) with the anchor's A vertex.
-			pdVec3 m = pdSub( w->vertsB[sB->nodePoint[f]], w->meshA->vertices[vertexOfB[anchorOfB[f]]] );
+			pdVec3 m = pdiSub( w->vertsB[sB->nodePoint[f]], w->meshA->vertices[vertexOfB[anchorOfB[f]]] );
 			bool locate = false;
 			for ( int j = sB->nodeArcStart[f]; j < sB->nodeArcStart[f + 1] && !locate; ++j )
 			{
@@ -278,8 +278,8 @@ static void pdSfog_PrunedFaceWalk( pdSfogWalk* w, int startNode, int* vertexOfB,
 				{
 					continue;
 				}
-				int g = pdSfog_OtherNode( sB, e, f );
-				if ( w->best >= 0.0 && pdDot( normalsB[g], m ) > w->best )
+				int g = pdiSfog_OtherNode( sB, e, f );
+				if ( w->best >= 0.0 && pdiDot( normalsB[g], m ) > w->best )
 				{
 					edgeDone[e] = 1;
 					if ( !nodeSeen[g] )
@@ -296,16 +296,16 @@ static void pdSfog_PrunedFaceWalk( pdSfogWalk* w, int startNode, int* vertexOfB,
 			}
 			if ( locate )
 			{
-				vertexOfB[f] = pdSfog_Locate( w, sA, vertexOfB[anchorOfB[f]], pdNeg( normalsB[f] ) );
+				vertexOfB[f] = pdiSfog_Locate( w, sA, vertexOfB[anchorOfB[f]], pdiNeg( normalsB[f] ) );
 				queue[tail++] = f;
 			}
 			continue;
 		}
 		int vf = vertexOfB[f];
-		pdVec3 pf = pdNeg( normalsB[f] );
-		pdSfog_RecordVF( w, vf, f );
-		pdVec3 m = pdSub( w->vertsB[sB->nodePoint[f]], w->meshA->vertices[vf] ); // the support point at n_f
-		double overlapF = pdDot( normalsB[f], m );
+		pdVec3 pf = pdiNeg( normalsB[f] );
+		pdiSfog_RecordVF( w, vf, f );
+		pdVec3 m = pdiSub( w->vertsB[sB->nodePoint[f]], w->meshA->vertices[vf] ); // the support point at n_f
+		double overlapF = pdiDot( normalsB[f], m );
 		for ( int j = sB->nodeArcStart[f]; j < sB->nodeArcStart[f + 1]; ++j )
 		{
 			int e = sB->nodeArcs[j];
@@ -314,8 +314,8 @@ static void pdSfog_PrunedFaceWalk( pdSfogWalk* w, int startNode, int* vertexOfB,
 				continue;
 			}
 			edgeDone[e] = 1;
-			int g = pdSfog_OtherNode( sB, e, f );
-			bool certified = w->best >= 0.0 && overlapF > w->best && pdDot( normalsB[g], m ) > w->best;
+			int g = pdiSfog_OtherNode( sB, e, f );
+			bool certified = w->best >= 0.0 && overlapF > w->best && pdiDot( normalsB[g], m ) > w->best;
 			if ( certified && nodeSeen[g] )
 			{
 				continue;
@@ -327,7 +327,7 @@ static void pdSfog_PrunedFaceWalk( pdSfogWalk* w, int startNode, int* vertexOfB,
 			else
 			{
 				int target = vertexOfB[g];
-				int vg = pdSfog_Climb( w, sA, vf, pf, pdNeg( normalsB[g] ), e, target );
+				int vg = pdiSfog_Climb( w, sA, vf, pf, pdiNeg( normalsB[g] ), e, target );
 				if ( target >= 0 )
 				{
 					continue; // already located, and queued when it was
@@ -353,16 +353,16 @@ static void pdSfog_PrunedFaceWalk( pdSfogWalk* w, int startNode, int* vertexOfB,
 // direction so far, each face's B region climbed from its parent's (short climbs), and no climb
 // where a known vertex of B already proves the FV overlap above the best (any vertex of B bounds
 // B's support along the direction from below).
-static void pdSfog_PrunedFvPass( pdSfogWalk* w, const pdMat33* rotationBA, int* vertexOfA, int* queue, int* guessOfA )
+static void pdiSfog_PrunedFvPass( pdiSfogWalk* w, const pdiMat33* rotationBA, int* vertexOfA, int* queue, int* guessOfA )
 {
-	const pdSfog* sA = w->sA;
-	const pdSfog* sB = w->sB;
+	const pdiSfog* sA = w->sA;
+	const pdiSfog* sB = w->sB;
 	int NA = sA->nodeCount;
 	int start = 0;
 	double startScore = -INFINITY;
 	for ( int g = 0; g < NA; ++g )
 	{
-		double score = -pdDot( sA->nodeNormals[g], w->bestAxis );
+		double score = -pdiDot( sA->nodeNormals[g], w->bestAxis );
 		if ( score > startScore )
 		{
 			startScore = score;
@@ -372,28 +372,28 @@ static void pdSfog_PrunedFvPass( pdSfogWalk* w, const pdMat33* rotationBA, int* 
 	}
 	int head = 0, tail = 0;
 	queue[tail++] = start;
-	guessOfA[start] = pdSfog_StartVertex( w->meshB );
+	guessOfA[start] = pdiSfog_StartVertex( w->meshB );
 	while ( head < tail && !w->failed )
 	{
 		int g = queue[head++];
-		pdVec3 d = pdNeg( sA->nodeNormals[g] );
+		pdVec3 d = pdiNeg( sA->nodeNormals[g] );
 		int guess = guessOfA[g];
 		int located = guess;
-		if ( pdDot( d, pdSub( w->vertsB[guess], w->meshA->vertices[sA->nodePoint[g]] ) ) > w->best )
+		if ( pdiDot( d, pdiSub( w->vertsB[guess], w->meshA->vertices[sA->nodePoint[g]] ) ) > w->best )
 		{
 			w->evaluated += 1;
 		}
 		else
 		{
-			pdVec3 p = pdNeg( pdMulMTV( rotationBA, sA->nodeNormals[g] ) );
-			vertexOfA[g] = pdSfog_Locate( w, sB, guess, p );
+			pdVec3 p = pdiNeg( pdiMulMTV( rotationBA, sA->nodeNormals[g] ) );
+			vertexOfA[g] = pdiSfog_Locate( w, sB, guess, p );
 			located = vertexOfA[g];
-			pdSfog_RecordFV( w, g, located );
+			pdiSfog_RecordFV( w, g, located );
 		}
 		for ( int j = sA->nodeArcStart[g]; j < sA->nodeArcStart[g + 1]; ++j )
 		{
 			int e = sA->nodeArcs[j];
-			int h = pdSfog_OtherNode( sA, e, g );
+			int h = pdiSfog_OtherNode( sA, e, g );
 			if ( guessOfA[h] < 0 )
 			{
 				guessOfA[h] = located;
@@ -409,21 +409,21 @@ static void pdSfog_PrunedFvPass( pdSfogWalk* w, const pdMat33* rotationBA, int* 
 
 // B's face graph across A's vertex regions, breadth-first from startNode: the A vertex at each
 // B node (VF) and, along each arc, the A edges it crosses (EE, recorded by the climb).
-static void pdSfog_FaceWalk( pdSfogWalk* w, int startNode, int* vertexOfB, int* queue, uint8_t* edgeDone )
+static void pdiSfog_FaceWalk( pdiSfogWalk* w, int startNode, int* vertexOfB, int* queue, uint8_t* edgeDone )
 {
-	const pdSfog* sA = w->sA;
-	const pdSfog* sB = w->sB;
+	const pdiSfog* sA = w->sA;
+	const pdiSfog* sB = w->sB;
 	const pdVec3* normalsB = w->normalsB;
 	int NB = sB->nodeCount;
-	pdVec3 p0 = pdNeg( normalsB[startNode] );
-	vertexOfB[startNode] = pdSfog_Locate( w, sA, pdSfog_StartVertex( w->meshA ), p0 );
+	pdVec3 p0 = pdiNeg( normalsB[startNode] );
+	vertexOfB[startNode] = pdiSfog_Locate( w, sA, pdiSfog_StartVertex( w->meshA ), p0 );
 	int head = 0, tail = 0;
 	queue[tail++] = startNode;
 	while ( head < tail && !w->failed )
 	{
 		int f = queue[head++];
 		int vf = vertexOfB[f];
-		pdVec3 pf = pdNeg( normalsB[f] );
+		pdVec3 pf = pdiNeg( normalsB[f] );
 		for ( int j = sB->nodeArcStart[f]; j < sB->nodeArcStart[f + 1]; ++j )
 		{
 			int e = sB->nodeArcs[j];
@@ -432,8 +432,8 @@ static void pdSfog_FaceWalk( pdSfogWalk* w, int startNode, int* vertexOfB, int* 
 				continue;
 			}
 			edgeDone[e] = 1;
-			int g = pdSfog_OtherNode( sB, e, f );
-			int vg = pdSfog_Climb( w, sA, vf, pf, pdNeg( normalsB[g] ), e, vertexOfB[g] );
+			int g = pdiSfog_OtherNode( sB, e, f );
+			int vg = pdiSfog_Climb( w, sA, vf, pf, pdiNeg( normalsB[g] ), e, vertexOfB[g] );
 			if ( vertexOfB[g] < 0 )
 			{
 				vertexOfB[g] = vg;
@@ -447,21 +447,21 @@ static void pdSfog_FaceWalk( pdSfogWalk* w, int startNode, int* vertexOfB, int* 
 	}
 	for ( int f = 0; f < NB && !w->failed; ++f )
 	{
-		pdSfog_RecordVF( w, vertexOfB[f], f );
+		pdiSfog_RecordVF( w, vertexOfB[f], f );
 	}
 }
 
 // A's face nodes located in B's reflected regions (FV), each starting from the guess that the
 // crossings recorded by the face walk give (normalsAinB: A's node normals in B's frame).
-static void pdSfog_FvPass( pdSfogWalk* w, const pdVec3* normalsAinB, int* vertexOfA )
+static void pdiSfog_FvPass( pdiSfogWalk* w, const pdVec3* normalsAinB, int* vertexOfA )
 {
-	const pdSfog* sA = w->sA;
+	const pdiSfog* sA = w->sA;
 	const pdVec3* vertsB = w->vertsB;
 	int NA = sA->nodeCount;
-	int guess = pdSfog_StartVertex( w->meshB );
+	int guess = pdiSfog_StartVertex( w->meshB );
 	for ( int g = 0; g < NA && !w->failed; ++g )
 	{
-		pdVec3 d = pdNeg( sA->nodeNormals[g] );
+		pdVec3 d = pdiNeg( sA->nodeNormals[g] );
 		for ( int j = sA->nodeArcStart[g]; j < sA->nodeArcStart[g + 1]; ++j )
 		{
 			int e = sA->nodeArcs[j];
@@ -470,21 +470,21 @@ static void pdSfog_FvPass( pdSfogWalk* w, const pdVec3* normalsAinB, int* vertex
 			if ( eB >= 0 )
 			{
 				int w0 = w->meshB->edges[eB].v0, w1 = w->meshB->edges[eB].v1;
-				guess = pdDot( d, pdSub( vertsB[w1], vertsB[w0] ) ) > 0.0 ? w1 : w0;
+				guess = pdiDot( d, pdiSub( vertsB[w1], vertsB[w0] ) ) > 0.0 ? w1 : w0;
 				break;
 			}
 		}
-		pdVec3 p = pdNeg( normalsAinB[g] );
-		vertexOfA[g] = pdSfog_Locate( w, w->sB, guess, p );
+		pdVec3 p = pdiNeg( normalsAinB[g] );
+		vertexOfA[g] = pdiSfog_Locate( w, w->sB, guess, p );
 		guess = vertexOfA[g];
-		pdSfog_RecordFV( w, g, vertexOfA[g] );
+		pdiSfog_RecordFV( w, g, vertexOfA[g] );
 	}
 }
 
-static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationBA, pdVec3 translationBA )
+static pdStatus pdiSfog_RunConvexOverlay( pdiSfogWalk* w, const pdiMat33* rotationBA, pdVec3 translationBA )
 {
-	const pdSfog* sA = w->sA;
-	const pdSfog* sB = w->sB;
+	const pdiSfog* sA = w->sA;
+	const pdiSfog* sB = w->sB;
 	int VB = sB->vertexCount, NA = sA->nodeCount, NB = sB->nodeCount, EB = sB->edgeCount, EA = sA->edgeCount;
 	// The pruned walk may queue a node twice (once certified, once walked).
 	int NM = NA > 2 * NB ? NA : 2 * NB;
@@ -492,7 +492,7 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 				   sizeof( pdVec3 ) * ( (size_t)VB + (size_t)NB + (size_t)NA ) +
 				   sizeof( int ) * ( 2u * (size_t)NB + 2u * (size_t)NA + (size_t)NM + 2u * (size_t)EA ) + (size_t)EB +
 				   (size_t)NB + 16;
-	if ( !pdBuffer_Reserve( &w->ws->sfogScratch, bytes, false ) )
+	if ( !pdiBuffer_Reserve( &w->ws->sfogScratch, bytes, false ) )
 	{
 		return PD_STATUS_OUT_OF_MEMORY;
 	}
@@ -525,17 +525,17 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 	}
 	for ( int i = 0; i < VB; ++i )
 	{
-		vertsB[i] = pdAdd( pdMulMV( rotationBA, w->meshB->vertices[i] ), translationBA );
+		vertsB[i] = pdiAdd( pdiMulMV( rotationBA, w->meshB->vertices[i] ), translationBA );
 	}
-	pdVec3 centreB = pdAdd( pdMulMV( rotationBA, w->meshB->centroid ), translationBA );
-	pdVec3 away = pdSub( w->meshA->centroid, centreB );
+	pdVec3 centreB = pdiAdd( pdiMulMV( rotationBA, w->meshB->centroid ), translationBA );
+	pdVec3 away = pdiSub( w->meshA->centroid, centreB );
 	int startNode = 0;
 	double startScore = -INFINITY;
 	for ( int i = 0; i < NB; ++i )
 	{
-		normalsB[i] = pdMulMV( rotationBA, sB->nodeNormals[i] );
+		normalsB[i] = pdiMulMV( rotationBA, sB->nodeNormals[i] );
 		vertexOfB[i] = -1;
-		double score = pdDot( normalsB[i], away );
+		double score = pdiDot( normalsB[i], away );
 		if ( prune && score > startScore )
 		{
 			startScore = score;
@@ -547,7 +547,7 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 		// The pruned FV pass turns only the normals it climbs to.
 		if ( !prune )
 		{
-			normalsAinB[i] = pdMulMTV( rotationBA, sA->nodeNormals[i] );
+			normalsAinB[i] = pdiMulMTV( rotationBA, sA->nodeNormals[i] );
 		}
 		vertexOfA[i] = -1;
 	}
@@ -565,11 +565,11 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 	// B's face graph across A's vertex regions: VF at the nodes, EE along the arcs.
 	if ( prune )
 	{
-		pdSfog_PrunedFaceWalk( w, startNode, vertexOfB, anchorOfB, queue, edgeDone, nodeSeen );
+		pdiSfog_PrunedFaceWalk( w, startNode, vertexOfB, anchorOfB, queue, edgeDone, nodeSeen );
 	}
 	else
 	{
-		pdSfog_FaceWalk( w, startNode, vertexOfB, queue, edgeDone );
+		pdiSfog_FaceWalk( w, startNode, vertexOfB, queue, edgeDone );
 	}
 	// FV: each A face node lies in the reflected B region just before the first crossing on
 	// any of its arcs (one of the crossed B edge's two vertices). That guess is verified, and
@@ -577,25 +577,25 @@ static pdStatus pdSfog_RunConvexOverlay( pdSfogWalk* w, const pdMat33* rotationB
 	// parallel edges, B nodes on A's arcs) only cost a few more steps.
 	if ( !w->failed && prune )
 	{
-		pdSfog_PrunedFvPass( w, rotationBA, vertexOfA, queue, guessOfA );
+		pdiSfog_PrunedFvPass( w, rotationBA, vertexOfA, queue, guessOfA );
 	}
 	else if ( !w->failed )
 	{
-		pdSfog_FvPass( w, normalsAinB, vertexOfA );
+		pdiSfog_FvPass( w, normalsAinB, vertexOfA );
 	}
 	return w->failed ? PD_STATUS_FAILED : PD_STATUS_OK;
 }
 
-static bool pdSfog_UsableConvex( const pdMesh* mesh )
+static bool pdiSfog_UsableConvex( const pdMesh* mesh )
 {
-	return pdIsValidMesh( mesh ) && mesh->sfog != NULL && mesh->sfog->convex && mesh->sfog->vertexCount > 0 &&
+	return pdiIsValidMesh( mesh ) && mesh->sfog != NULL && mesh->sfog->convex && mesh->sfog->vertexCount > 0 &&
 		   mesh->sfog->nodeCount > 0;
 }
 
 // A walk over the convex overlay of A's and B's graphs, storing and evaluating nothing yet.
-static pdSfogWalk pdSfog_NewWalk( const pdMesh* meshA, const pdMesh* meshB, pdWorkspace* ws )
+static pdiSfogWalk pdiSfog_NewWalk( const pdMesh* meshA, const pdMesh* meshB, pdWorkspace* ws )
 {
-	pdSfogWalk w = { 0 };
+	pdiSfogWalk w = { 0 };
 	w.meshA = meshA;
 	w.sA = meshA->sfog;
 	w.meshB = meshB;
@@ -605,7 +605,7 @@ static pdSfogWalk pdSfog_NewWalk( const pdMesh* meshA, const pdMesh* meshB, pdWo
 	return w;
 }
 
-static void pdSfog_FillStats( const pdSfog* sA, const pdSfog* sB, int count, int steps, pdSfogOverlayStats* outStats )
+static void pdiSfog_FillStats( const pdiSfog* sA, const pdiSfog* sB, int count, int steps, pdiSfogOverlayStats* outStats )
 {
 	if ( outStats == NULL )
 	{
@@ -619,55 +619,55 @@ static void pdSfog_FillStats( const pdSfog* sA, const pdSfog* sB, int count, int
 	outStats->steps = steps;
 }
 
-pdStatus pdSfog_OverlayConvex( const pdMesh* meshA, const pdMat33* rotationA, const pdMesh* meshB,
-							   const pdMat33* rotationB, pdWorkspace* ws, int* outCount, const pdSfogPair** outPairs,
-							   pdSfogOverlayStats* outStats )
+pdStatus pdiSfog_OverlayConvex( const pdMesh* meshA, const pdiMat33* rotationA, const pdMesh* meshB,
+							   const pdiMat33* rotationB, pdWorkspace* ws, int* outCount, const pdiSfogPair** outPairs,
+							   pdiSfogOverlayStats* outStats )
 {
 	*outCount = 0;
 	*outPairs = NULL;
 	if ( outStats != NULL )
 	{
-		*outStats = ( pdSfogOverlayStats ){ 0 };
+		*outStats = ( pdiSfogOverlayStats ){ 0 };
 	}
-	if ( !pdIsValidWorkspace( ws ) || !pdSfog_UsableConvex( meshA ) || !pdSfog_UsableConvex( meshB ) ||
+	if ( !pdiIsValidWorkspace( ws ) || !pdiSfog_UsableConvex( meshA ) || !pdiSfog_UsableConvex( meshB ) ||
 		 rotationA == NULL || rotationB == NULL )
 	{
 		return PD_STATUS_FAILED;
 	}
-	pdSfogWalk w = pdSfog_NewWalk( meshA, meshB, ws );
+	pdiSfogWalk w = pdiSfog_NewWalk( meshA, meshB, ws );
 	w.store = true;
-	pdMat33 r = pdSfog_RelativeRotation( rotationA, rotationB );
-	pdStatus status = pdSfog_RunConvexOverlay( &w, &r, pdV3( 0.0, 0.0, 0.0 ) );
+	pdiMat33 r = pdiSfog_RelativeRotation( rotationA, rotationB );
+	pdStatus status = pdiSfog_RunConvexOverlay( &w, &r, pdiV3( 0.0, 0.0, 0.0 ) );
 	if ( status != PD_STATUS_OK )
 	{
 		return status;
 	}
 	*outCount = w.count;
 	*outPairs = ws->sfogPairs.data;
-	pdSfog_FillStats( w.sA, w.sB, w.count, w.steps, outStats );
+	pdiSfog_FillStats( w.sA, w.sB, w.count, w.steps, outStats );
 	return PD_STATUS_OK;
 }
 
-pdStatus pdSfog_ConvexPenetration( const pdMesh* meshA, const pdFrame* frameA, const pdMesh* meshB,
-								   const pdFrame* frameB, pdWorkspace* ws, pdVec3* outTranslation, double* outDepth,
+pdStatus pdiSfog_ConvexPenetration( const pdMesh* meshA, const pdiFrame* frameA, const pdMesh* meshB,
+								   const pdiFrame* frameB, pdWorkspace* ws, pdVec3* outTranslation, double* outDepth,
 								   int* outCandidates )
 {
-	*outTranslation = pdV3( 0.0, 0.0, 0.0 );
+	*outTranslation = pdiV3( 0.0, 0.0, 0.0 );
 	*outDepth = 0.0;
 	if ( outCandidates != NULL )
 	{
 		*outCandidates = 0;
 	}
-	if ( !pdIsValidWorkspace( ws ) || frameA == NULL || frameB == NULL || !pdSfog_UsableConvex( meshA ) ||
-		 !pdSfog_UsableConvex( meshB ) )
+	if ( !pdiIsValidWorkspace( ws ) || frameA == NULL || frameB == NULL || !pdiSfog_UsableConvex( meshA ) ||
+		 !pdiSfog_UsableConvex( meshB ) )
 	{
 		return PD_STATUS_FAILED;
 	}
-	pdSfogWalk w = pdSfog_NewWalk( meshA, meshB, ws );
+	pdiSfogWalk w = pdiSfog_NewWalk( meshA, meshB, ws );
 	w.evaluate = true;
-	pdMat33 r = pdSfog_RelativeRotation( &frameA->r, &frameB->r );
-	pdVec3 t = pdMulMTV( &frameA->r, pdSub( frameB->p, frameA->p ) );
-	pdStatus status = pdSfog_RunConvexOverlay( &w, &r, t );
+	pdiMat33 r = pdiSfog_RelativeRotation( &frameA->r, &frameB->r );
+	pdVec3 t = pdiMulMTV( &frameA->r, pdiSub( frameB->p, frameA->p ) );
+	pdStatus status = pdiSfog_RunConvexOverlay( &w, &r, t );
 	if ( status != PD_STATUS_OK || !( w.best < INFINITY ) )
 	{
 		return status != PD_STATUS_OK ? status : PD_STATUS_FAILED;
@@ -679,7 +679,7 @@ pdStatus pdSfog_ConvexPenetration( const pdMesh* meshA, const pdFrame* frameA, c
 	if ( w.best > 0.0 )
 	{
 		*outDepth = w.best;
-		*outTranslation = pdMulMV( &frameA->r, pdScale( w.bestAxis, w.best ) );
+		*outTranslation = pdiMulMV( &frameA->r, pdiScale( w.bestAxis, w.best ) );
 	}
 	return PD_STATUS_OK;
 }

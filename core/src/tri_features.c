@@ -8,7 +8,7 @@
 
 // Unit normal n or -n, oriented from b toward a: by the sign of sep when it is decidable,
 // otherwise against approachDirection, otherwise a fixed sign of n.
-static pdVec3 pdOrientNormal( pdVec3 n, double sep, double sepTol, pdVec3 approachDirection )
+static pdVec3 pdiOrientNormal( pdVec3 n, double sep, double sepTol, pdVec3 approachDirection )
 {
 	if ( sep > sepTol )
 	{
@@ -16,12 +16,12 @@ static pdVec3 pdOrientNormal( pdVec3 n, double sep, double sepTol, pdVec3 approa
 	}
 	if ( sep < -sepTol )
 	{
-		return pdNeg( n );
+		return pdiNeg( n );
 	}
-	double ad = pdDot( n, approachDirection );
+	double ad = pdiDot( n, approachDirection );
 	if ( ad > 0.0 )
 	{
-		return pdNeg( n );
+		return pdiNeg( n );
 	}
 	if ( ad < 0.0 )
 	{
@@ -29,47 +29,47 @@ static pdVec3 pdOrientNormal( pdVec3 n, double sep, double sepTol, pdVec3 approa
 	}
 	if ( sep != 0.0 )
 	{
-		return sep > 0.0 ? n : pdNeg( n );
+		return sep > 0.0 ? n : pdiNeg( n );
 	}
 	bool positive = n.x != 0.0 ? n.x > 0.0 : ( n.y != 0.0 ? n.y > 0.0 : n.z >= 0.0 );
-	return positive ? n : pdNeg( n );
+	return positive ? n : pdiNeg( n );
 }
 
-int pdTriangleContactFeatures( const pdVec3 a[3], const pdVec3 b[3], double tolerance, pdVec3 approachDirection,
+int pdiTriangleContactFeatures( const pdVec3 a[3], const pdVec3 b[3], double tolerance, pdVec3 approachDirection,
 							   pdContactFeature out[15] )
 {
-	return pdTriangleOwnedContactFeatures( a, b, tolerance, approachDirection, PD_OWN_ALL, PD_OWN_ALL, out );
+	return pdiTriangleOwnedContactFeatures( a, b, tolerance, approachDirection, PDI_OWN_ALL, PDI_OWN_ALL, out );
 }
 
 // One triangle pair in canonical order and local coordinates (relative to origin), with the
 // tolerances every feature test uses.
-typedef struct pdFeaturePair
+typedef struct pdiFeaturePair
 {
-	pdTriCanon ca, cb;
+	pdiTriCanon ca, cb;
 	pdVec3 origin;
 	pdVec3 la[3], lb[3];
-	pdTriLocal ta, tb; // point into la and lb
+	pdiTriLocal ta, tb; // point into la and lb
 	double sepTol;     // separations within this are undecidable (1e-12 of the size)
 	double margin;     // inside-face allowance (1e-9 of the size)
 	double pointSq;    // squared length below which an edge is a point
 	double tol;        // the contact tolerance, at least 0
 	pdVec3 approachDirection;
-} pdFeaturePair;
+} pdiFeaturePair;
 
-static void pdFeaturePairInit( const pdVec3 a[3], const pdVec3 b[3], double tolerance, pdVec3 approachDirection,
-							   pdFeaturePair* p )
+static void pdiFeaturePairInit( const pdVec3 a[3], const pdVec3 b[3], double tolerance, pdVec3 approachDirection,
+							   pdiFeaturePair* p )
 {
-	pdCanonTriangle( a, &p->ca );
-	pdCanonTriangle( b, &p->cb );
+	pdiCanonTriangle( a, &p->ca );
+	pdiCanonTriangle( b, &p->cb );
 	p->origin = p->ca.v[0];
 	for ( int k = 0; k < 3; ++k )
 	{
-		p->la[k] = pdSub( p->ca.v[k], p->origin );
-		p->lb[k] = pdSub( p->cb.v[k], p->origin );
+		p->la[k] = pdiSub( p->ca.v[k], p->origin );
+		p->lb[k] = pdiSub( p->cb.v[k], p->origin );
 	}
-	pdTriLocalInit( p->la, &p->ta );
-	pdTriLocalInit( p->lb, &p->tb );
-	double size = sqrt( pdMaxD( p->ta.maxEdgeSq, p->tb.maxEdgeSq ) );
+	pdiTriLocalInit( p->la, &p->ta );
+	pdiTriLocalInit( p->lb, &p->tb );
+	double size = sqrt( pdiMaxD( p->ta.maxEdgeSq, p->tb.maxEdgeSq ) );
 	p->sepTol = 1e-12 * size;
 	p->margin = 1e-9 * size;
 	p->pointSq = 1e-28 * size * size;
@@ -77,7 +77,7 @@ static void pdFeaturePairInit( const pdVec3 a[3], const pdVec3 b[3], double tole
 	p->approachDirection = approachDirection;
 }
 
-static void pdSetContactFeature( pdContactFeature* c, pdContactKind kind, pdTriFeature featureA, pdTriFeature featureB )
+static void pdiSetContactFeature( pdContactFeature* c, pdContactKind kind, pdiTriFeature featureA, pdiTriFeature featureB )
 {
 	c->kind = kind;
 	c->featureA.type = featureA.type;
@@ -92,29 +92,29 @@ static void pdSetContactFeature( pdContactFeature* c, pdContactKind kind, pdTriF
 
 // VF: owned vertices of a over the face of b; FV: owned vertices of b under the face of a.
 // Appends to out; returns the new count.
-static int pdVertexFaceFeatures( const pdFeaturePair* p, unsigned ownA, unsigned ownB, pdContactFeature* out,
+static int pdiVertexFaceFeatures( const pdiFeaturePair* p, unsigned ownA, unsigned ownB, pdContactFeature* out,
 								 int count )
 {
 	for ( int side = 0; side < 2; ++side )
 	{
-		const pdTriLocal* face = side == 0 ? &p->tb : &p->ta;
+		const pdiTriLocal* face = side == 0 ? &p->tb : &p->ta;
 		const pdVec3* verts = side == 0 ? p->la : p->lb;
-		const pdTriCanon* vertexCanon = side == 0 ? &p->ca : &p->cb;
+		const pdiTriCanon* vertexCanon = side == 0 ? &p->ca : &p->cb;
 		unsigned own = side == 0 ? ownA : ownB;
-		if ( !face->hasFace || ( own & PD_OWN_VERTICES ) == 0 )
+		if ( !face->hasFace || ( own & PDI_OWN_VERTICES ) == 0 )
 		{
 			continue;
 		}
 		double nLen = sqrt( face->nSq );
-		pdVec3 n = pdScale( face->n, 1.0 / nLen );
+		pdVec3 n = pdiScale( face->n, 1.0 / nLen );
 		for ( int i = 0; i < 3; ++i )
 		{
-			if ( ( own & PD_OWN_VERTEX( vertexCanon->perm[i] ) ) == 0 )
+			if ( ( own & PDI_OWN_VERTEX( vertexCanon->perm[i] ) ) == 0 )
 			{
 				continue;
 			}
 			pdVec3 x = verts[i];
-			double s = pdDot( n, pdSub( x, face->v[0] ) );
+			double s = pdiDot( n, pdiSub( x, face->v[0] ) );
 			if ( fabs( s ) > p->tol )
 			{
 				continue;
@@ -123,37 +123,37 @@ static int pdVertexFaceFeatures( const pdFeaturePair* p, unsigned ownA, unsigned
 			for ( int k = 0; k < 3 && inside; ++k )
 			{
 				// Signed distance of the projection to edge line k, positive inside.
-				double el = sqrt( pdLengthSq( face->e[k] ) );
-				double h = pdDot( pdCross( face->e[k], pdSub( x, face->v[k] ) ), n );
+				double el = sqrt( pdiLengthSq( face->e[k] ) );
+				double h = pdiDot( pdiCross( face->e[k], pdiSub( x, face->v[k] ) ), n );
 				inside = h >= -p->margin * el;
 			}
 			if ( !inside )
 			{
 				continue;
 			}
-			pdVec3 onFace = pdMulAdd( x, -s, n );
+			pdVec3 onFace = pdiMulAdd( x, -s, n );
 			pdContactFeature* c = &out[count++];
-			pdTriFeature vertex = pdMakeFeature( PD_FEATURE_VERTEX, vertexCanon->perm[i] );
-			pdTriFeature faceFeature = pdMakeFeature( PD_FEATURE_FACE, 0 );
+			pdiTriFeature vertex = pdiMakeFeature( PD_FEATURE_VERTEX, vertexCanon->perm[i] );
+			pdiTriFeature faceFeature = pdiMakeFeature( PD_FEATURE_FACE, 0 );
 			if ( side == 0 )
 			{
 				// Separation of a from b along n is s.
-				pdVec3 normal = pdOrientNormal( n, s, p->sepTol, p->approachDirection );
-				pdSetContactFeature( c, PD_CONTACT_VF, vertex, faceFeature );
-				c->pointA = pdAdd( x, p->origin );
-				c->pointB = pdAdd( onFace, p->origin );
+				pdVec3 normal = pdiOrientNormal( n, s, p->sepTol, p->approachDirection );
+				pdiSetContactFeature( c, PD_CONTACT_VF, vertex, faceFeature );
+				c->pointA = pdiAdd( x, p->origin );
+				c->pointB = pdiAdd( onFace, p->origin );
 				c->normal = normal;
-				c->distance = s * pdDot( normal, n );
+				c->distance = s * pdiDot( normal, n );
 			}
 			else
 			{
 				// The vertex belongs to b: a is on the far side, separation along n is -s.
-				pdVec3 normal = pdOrientNormal( n, -s, p->sepTol, p->approachDirection );
-				pdSetContactFeature( c, PD_CONTACT_FV, faceFeature, vertex );
-				c->pointA = pdAdd( onFace, p->origin );
-				c->pointB = pdAdd( x, p->origin );
+				pdVec3 normal = pdiOrientNormal( n, -s, p->sepTol, p->approachDirection );
+				pdiSetContactFeature( c, PD_CONTACT_FV, faceFeature, vertex );
+				c->pointA = pdiAdd( onFace, p->origin );
+				c->pointB = pdiAdd( x, p->origin );
 				c->normal = normal;
-				c->distance = -s * pdDot( normal, n );
+				c->distance = -s * pdiDot( normal, n );
 			}
 		}
 	}
@@ -162,7 +162,7 @@ static int pdVertexFaceFeatures( const pdFeaturePair* p, unsigned ownA, unsigned
 
 // EE: owned, non-parallel edges whose closest points are interior to both and within the
 // tolerance. Appends to out; returns the new count.
-static int pdEdgeEdgeFeatures( const pdFeaturePair* p, unsigned ownA, unsigned ownB, pdContactFeature* out, int count )
+static int pdiEdgeEdgeFeatures( const pdiFeaturePair* p, unsigned ownA, unsigned ownB, pdContactFeature* out, int count )
 {
 	const pdVec3* la = p->la;
 	const pdVec3* lb = p->lb;
@@ -171,29 +171,29 @@ static int pdEdgeEdgeFeatures( const pdFeaturePair* p, unsigned ownA, unsigned o
 	int edgeA[3], edgeB[3];
 	for ( int k = 0; k < 3; ++k )
 	{
-		edgeA[k] = pdMapFeature( &p->ca, pdMakeFeature( PD_FEATURE_EDGE, k ) ).index;
-		edgeB[k] = pdMapFeature( &p->cb, pdMakeFeature( PD_FEATURE_EDGE, k ) ).index;
+		edgeA[k] = pdiMapFeature( &p->ca, pdiMakeFeature( PD_FEATURE_EDGE, k ) ).index;
+		edgeB[k] = pdiMapFeature( &p->cb, pdiMakeFeature( PD_FEATURE_EDGE, k ) ).index;
 	}
 	for ( int i = 0; i < 3; ++i )
 	{
-		if ( ( ownA & PD_OWN_EDGE( edgeA[i] ) ) == 0 )
+		if ( ( ownA & PDI_OWN_EDGE( edgeA[i] ) ) == 0 )
 		{
 			continue;
 		}
 		for ( int j = 0; j < 3; ++j )
 		{
-			if ( ( ownB & PD_OWN_EDGE( edgeB[j] ) ) == 0 )
+			if ( ( ownB & PDI_OWN_EDGE( edgeB[j] ) ) == 0 )
 			{
 				continue;
 			}
 			pdVec3 da = p->ta.e[i], db = p->tb.e[j];
-			double aa = pdLengthSq( da ), bb = pdLengthSq( db );
+			double aa = pdiLengthSq( da ), bb = pdiLengthSq( db );
 			if ( aa <= pointSq || bb <= pointSq )
 			{
 				continue;
 			}
-			pdVec3 n = pdCross( da, db );
-			double nSq = pdLengthSq( n );
+			pdVec3 n = pdiCross( da, db );
+			double nSq = pdiLengthSq( n );
 			if ( !( nSq > 1e-18 * aa * bb ) )
 			{
 				continue;
@@ -201,22 +201,22 @@ static int pdEdgeEdgeFeatures( const pdFeaturePair* p, unsigned ownA, unsigned o
 			// Cheap rejections before the closest points: the segments' boxes, and the distance
 			// between the two lines (a lower bound on the segments'), both padded for rounding so
 			// that nothing the exact test below would keep is dropped.
-			pdVec3 ea = pdAdd( la[i], da ), eb = pdAdd( lb[j], db );
+			pdVec3 ea = pdiAdd( la[i], da ), eb = pdiAdd( lb[j], db );
 			double reach = tol + margin;
-			pdVec3 loA = pdMin3( la[i], ea ), hiA = pdMax3( la[i], ea );
-			pdVec3 loB = pdMin3( lb[j], eb ), hiB = pdMax3( lb[j], eb );
+			pdVec3 loA = pdiMin3( la[i], ea ), hiA = pdiMax3( la[i], ea );
+			pdVec3 loB = pdiMin3( lb[j], eb ), hiB = pdiMax3( lb[j], eb );
 			if ( loA.x > hiB.x + reach || loB.x > hiA.x + reach || loA.y > hiB.y + reach || loB.y > hiA.y + reach ||
 				 loA.z > hiB.z + reach || loB.z > hiA.z + reach )
 			{
 				continue;
 			}
-			double lineGap = pdDot( pdSub( lb[j], la[i] ), n );
+			double lineGap = pdiDot( pdiSub( lb[j], la[i] ), n );
 			if ( lineGap * lineGap > reach * reach * nSq )
 			{
 				continue;
 			}
 			double s, t;
-			double dSq = pdSegmentSegment( la[i], da, lb[j], db, pointSq, &s, &t );
+			double dSq = pdiSegmentSegment( la[i], da, lb[j], db, pointSq, &s, &t );
 			const double interior = 1e-9;
 			if ( s <= interior || s >= 1.0 - interior || t <= interior || t >= 1.0 - interior )
 			{
@@ -226,32 +226,32 @@ static int pdEdgeEdgeFeatures( const pdFeaturePair* p, unsigned ownA, unsigned o
 			{
 				continue;
 			}
-			pdVec3 pa = pdMulAdd( la[i], s, da );
-			pdVec3 pb = pdMulAdd( lb[j], t, db );
-			pdVec3 nu = pdScale( n, 1.0 / sqrt( nSq ) );
-			double sep = pdDot( pdSub( pa, pb ), nu );
-			pdVec3 normal = pdOrientNormal( nu, sep, p->sepTol, p->approachDirection );
+			pdVec3 pa = pdiMulAdd( la[i], s, da );
+			pdVec3 pb = pdiMulAdd( lb[j], t, db );
+			pdVec3 nu = pdiScale( n, 1.0 / sqrt( nSq ) );
+			double sep = pdiDot( pdiSub( pa, pb ), nu );
+			pdVec3 normal = pdiOrientNormal( nu, sep, p->sepTol, p->approachDirection );
 			pdContactFeature* c = &out[count++];
-			pdSetContactFeature( c, PD_CONTACT_EE, pdMakeFeature( PD_FEATURE_EDGE, edgeA[i] ),
-								 pdMakeFeature( PD_FEATURE_EDGE, edgeB[j] ) );
-			c->pointA = pdAdd( pa, p->origin );
-			c->pointB = pdAdd( pb, p->origin );
+			pdiSetContactFeature( c, PD_CONTACT_EE, pdiMakeFeature( PD_FEATURE_EDGE, edgeA[i] ),
+								 pdiMakeFeature( PD_FEATURE_EDGE, edgeB[j] ) );
+			c->pointA = pdiAdd( pa, p->origin );
+			c->pointB = pdiAdd( pb, p->origin );
 			c->normal = normal;
-			c->distance = sep * pdDot( normal, nu );
+			c->distance = sep * pdiDot( normal, nu );
 		}
 	}
 	return count;
 }
 
-int pdTriangleOwnedContactFeatures( const pdVec3 a[3], const pdVec3 b[3], double tolerance, pdVec3 approachDirection,
+int pdiTriangleOwnedContactFeatures( const pdVec3 a[3], const pdVec3 b[3], double tolerance, pdVec3 approachDirection,
 									unsigned ownA, unsigned ownB, pdContactFeature out[15] )
 {
-	pdFeaturePair p;
-	pdFeaturePairInit( a, b, tolerance, approachDirection, &p );
-	int count = pdVertexFaceFeatures( &p, ownA, ownB, out, 0 );
-	if ( ( ownA & PD_OWN_EDGES ) == 0 || ( ownB & PD_OWN_EDGES ) == 0 )
+	pdiFeaturePair p;
+	pdiFeaturePairInit( a, b, tolerance, approachDirection, &p );
+	int count = pdiVertexFaceFeatures( &p, ownA, ownB, out, 0 );
+	if ( ( ownA & PDI_OWN_EDGES ) == 0 || ( ownB & PDI_OWN_EDGES ) == 0 )
 	{
 		return count;
 	}
-	return pdEdgeEdgeFeatures( &p, ownA, ownB, out, count );
+	return pdiEdgeEdgeFeatures( &p, ownA, ownB, out, count );
 }

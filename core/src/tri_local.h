@@ -7,26 +7,26 @@
 #include "tri_distance.h"
 
 /// A triangle with its vertices in lexicographic order.
-typedef struct pdTriCanon
+typedef struct pdiTriCanon
 {
 	pdVec3 v[3];
 	int perm[3]; // v[k] = input[perm[k]]
-} pdTriCanon;
+} pdiTriCanon;
 
 /// Puts in's vertices in lexicographic order (ties keep a fixed order).
-void pdCanonTriangle( const pdVec3 in[3], pdTriCanon* out );
+void pdiCanonTriangle( const pdVec3 in[3], pdiTriCanon* out );
 
 /// Maps a feature of the canonical triangle back to the caller's vertex order.
-pdTriFeature pdMapFeature( const pdTriCanon* c, pdTriFeature f );
+pdiTriFeature pdiMapFeature( const pdiTriCanon* c, pdiTriFeature f );
 
-static inline pdTriFeature pdMakeFeature( pdFeatureType type, int index )
+static inline pdiTriFeature pdiMakeFeature( pdFeatureType type, int index )
 {
-	pdTriFeature f = { type, index };
+	pdiTriFeature f = { type, index };
 	return f;
 }
 
 // Precomputed per-triangle data (local coordinates).
-typedef struct pdTriLocal
+typedef struct pdiTriLocal
 {
 	const pdVec3* v;
 	pdVec3 e[3]; // e[i] = v[i+1] - v[i]
@@ -35,13 +35,13 @@ typedef struct pdTriLocal
 	double maxEdgeSq;
 	bool hasPlane; // usable for crossing sign tests
 	bool hasFace;  // usable for vertex-face distance
-} pdTriLocal;
+} pdiTriLocal;
 
 /// Fills t from v (which t keeps pointing at).
-void pdTriLocalInit( const pdVec3 v[3], pdTriLocal* t );
+void pdiTriLocalInit( const pdVec3 v[3], pdiTriLocal* t );
 
 /// Closest points of segments p + s*d1 and q + t*d2, s,t in [0,1]. Handles zero-length (d*d at
 /// most pointSq) and parallel segments; nearly parallel ones also try the four endpoint
 /// projections, because there the interior solution is ill-conditioned. Returns the squared
 /// distance.
-double pdSegmentSegment( pdVec3 p, pdVec3 d1, pdVec3 q, pdVec3 d2, double pointSq, double* outS, double* outT );
+double pdiSegmentSegment( pdVec3 p, pdVec3 d1, pdVec3 q, pdVec3 d2, double pointSq, double* outS, double* outT );

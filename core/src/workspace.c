@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-bool pdBuffer_Reserve( pdBuffer* buffer, size_t bytes, bool keepContents )
+bool pdiBuffer_Reserve( pdiBuffer* buffer, size_t bytes, bool keepContents )
 {
 	if ( bytes <= buffer->capacity )
 	{
@@ -18,7 +18,7 @@ bool pdBuffer_Reserve( pdBuffer* buffer, size_t bytes, bool keepContents )
 	{
 		capacity *= 2;
 	}
-	void* fresh = pdAlloc( capacity );
+	void* fresh = pdiAlloc( capacity );
 	if ( fresh == NULL )
 	{
 		return false;
@@ -27,55 +27,55 @@ bool pdBuffer_Reserve( pdBuffer* buffer, size_t bytes, bool keepContents )
 	{
 		memcpy( fresh, buffer->data, buffer->capacity );
 	}
-	pdFree( buffer->data, buffer->capacity );
+	pdiFree( buffer->data, buffer->capacity );
 	buffer->data = fresh;
 	buffer->capacity = capacity;
 	return true;
 }
 
-static void pdBuffer_Release( pdBuffer* buffer )
+static void pdiBuffer_Release( pdiBuffer* buffer )
 {
-	pdFree( buffer->data, buffer->capacity );
+	pdiFree( buffer->data, buffer->capacity );
 	buffer->data = NULL;
 	buffer->capacity = 0;
 }
 
-#define PD_WORKSPACE_BUFFERS( X ) \
-	X( stack ) X( pairs ) X( features ) X( scratch ) X( pdFeatures ) X( pdPlanes ) X( pdStarts ) X( pdScratch ) \
+#define PDI_WORKSPACE_BUFFERS( X ) \
+	X( stack ) X( pairs ) X( features ) X( scratch ) X( pdiFeatures ) X( pdiPlanes ) X( pdiStarts ) X( pdiScratch ) \
 		X( ballGridStarts ) X( ballGridItems ) X( sfogPairs ) X( sfogScratch )
 
 pdWorkspace* pdCreateWorkspace( void )
 {
-	pdWorkspace* ws = pdAllocZeroed( sizeof( pdWorkspace ) );
+	pdWorkspace* ws = pdiAllocZeroed( sizeof( pdWorkspace ) );
 	if ( ws != NULL )
 	{
-		ws->magic = PD_WORKSPACE_MAGIC;
+		ws->magic = PDI_WORKSPACE_MAGIC;
 	}
 	return ws;
 }
 
 void pdDestroyWorkspace( pdWorkspace* ws )
 {
-	if ( !pdIsValidWorkspace( ws ) )
+	if ( !pdiIsValidWorkspace( ws ) )
 	{
 		return;
 	}
-#define PD_RELEASE( name ) pdBuffer_Release( &ws->name );
-	PD_WORKSPACE_BUFFERS( PD_RELEASE )
-#undef PD_RELEASE
+#define PDI_RELEASE( name ) pdiBuffer_Release( &ws->name );
+	PDI_WORKSPACE_BUFFERS( PDI_RELEASE )
+#undef PDI_RELEASE
 	ws->magic = 0;
-	pdFree( ws, sizeof( pdWorkspace ) );
+	pdiFree( ws, sizeof( pdWorkspace ) );
 }
 
 size_t pdWorkspace_GetBytes( const pdWorkspace* ws )
 {
-	if ( !pdIsValidWorkspace( ws ) )
+	if ( !pdiIsValidWorkspace( ws ) )
 	{
 		return 0;
 	}
 	size_t total = sizeof( pdWorkspace );
-#define PD_SUM( name ) total += ws->name.capacity;
-	PD_WORKSPACE_BUFFERS( PD_SUM )
-#undef PD_SUM
+#define PDI_SUM( name ) total += ws->name.capacity;
+	PDI_WORKSPACE_BUFFERS( PDI_SUM )
+#undef PDI_SUM
 	return total;
 }

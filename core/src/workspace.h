@@ -6,38 +6,38 @@
 
 #include "polydepth/query.h"
 
-typedef struct pdBuffer
+typedef struct pdiBuffer
 {
 	void* data;
 	size_t capacity; ///< bytes
-} pdBuffer;
+} pdiBuffer;
 
 /// Makes room for at least bytes; keeps contents when keepContents. False on out of memory.
-bool pdBuffer_Reserve( pdBuffer* buffer, size_t bytes, bool keepContents );
+bool pdiBuffer_Reserve( pdiBuffer* buffer, size_t bytes, bool keepContents );
 
 struct pdWorkspace
 {
 	// Proximity queries (bvh traversal, collide, distance, ccd).
-	pdBuffer stack;    ///< traversal stack
-	pdBuffer pairs;    ///< collide: intersecting pairs
-	pdBuffer features; ///< ccd / contact features: pdContactFeature results handed to the caller
-	pdBuffer scratch;  ///< per-query temporary arrays of the proximity stage
+	pdiBuffer stack;    ///< traversal stack
+	pdiBuffer pairs;    ///< collide: intersecting pairs
+	pdiBuffer features; ///< ccd / contact features: pdContactFeature results handed to the caller
+	pdiBuffer scratch;  ///< per-query temporary arrays of the proximity stage
 	// PolyDepth (penetration.c, contact_space.c, lcp.c, initial_config.c).
-	pdBuffer pdFeatures; ///< copy of the features of the current contact configuration
-	pdBuffer pdPlanes;   ///< contact planes
-	pdBuffer pdStarts;   ///< candidate free configurations
-	pdBuffer pdScratch;
-	pdBuffer ballGridStarts; ///< static checks: first pair of each cell of the inner-ball grid
-	pdBuffer ballGridItems;  ///< static checks: the inner-ball pairs filed by cell
+	pdiBuffer pdiFeatures; ///< copy of the features of the current contact configuration
+	pdiBuffer pdiPlanes;   ///< contact planes
+	pdiBuffer pdiStarts;   ///< candidate free configurations
+	pdiBuffer pdiScratch;
+	pdiBuffer ballGridStarts; ///< static checks: first pair of each cell of the inner-ball grid
+	pdiBuffer ballGridItems;  ///< static checks: the inner-ball pairs filed by cell
 	// Orientation pruning (sfog.c).
-	pdBuffer sfogPairs;
-	pdBuffer sfogScratch;
+	pdiBuffer sfogPairs;
+	pdiBuffer sfogScratch;
 	uint32_t magic;
 };
 
-#define PD_WORKSPACE_MAGIC 0x53575044u /* "PDWS" */
+#define PDI_WORKSPACE_MAGIC 0x53575044u /* "PDWS" */
 
-static inline bool pdIsValidWorkspace( const pdWorkspace* ws )
+static inline bool pdiIsValidWorkspace( const pdWorkspace* ws )
 {
-	return ws != NULL && ws->magic == PD_WORKSPACE_MAGIC;
+	return ws != NULL && ws->magic == PDI_WORKSPACE_MAGIC;
 }

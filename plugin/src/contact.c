@@ -10,7 +10,7 @@
 #include <limits.h>
 #include <string.h>
 
-#define PD_CONTACT_COOKIE 0x50444354
+#define PDI_CONTACT_COOKIE 0x50444354
 
 pdContactDef pdDefaultContactDef( void )
 {
@@ -24,7 +24,7 @@ pdContactDef pdDefaultContactDef( void )
 	def.regionCosine = 0.95;
 	def.holdCosine = 0.99;
 	def.maxFeatures = 256;
-	def.internalValue = PD_CONTACT_COOKIE;
+	def.internalValue = PDI_CONTACT_COOKIE;
 	return def;
 }
 
@@ -45,9 +45,9 @@ void pdContactPair_SetMotion( pdContactPair* pair, pdVec3 relativeDisplacement )
 		return;
 	}
 	pdContactPairInternal* s = &pair->internal;
-	s->motion = pdIsFiniteVec( relativeDisplacement ) ? relativeDisplacement : pdV3( 0.0, 0.0, 0.0 );
-	s->rotation = pdV3( 0.0, 0.0, 0.0 );
-	s->pivot = pdV3( 0.0, 0.0, 0.0 );
+	s->motion = pdiIsFiniteVec( relativeDisplacement ) ? relativeDisplacement : pdiV3( 0.0, 0.0, 0.0 );
+	s->rotation = pdiV3( 0.0, 0.0, 0.0 );
+	s->pivot = pdiV3( 0.0, 0.0, 0.0 );
 }
 
 void pdContactPair_SetRigidMotion( pdContactPair* pair, pdVec3 linearDisplacement, pdVec3 rotation, pdVec3 pivot )
@@ -57,16 +57,16 @@ void pdContactPair_SetRigidMotion( pdContactPair* pair, pdVec3 linearDisplacemen
 		return;
 	}
 	pdContactPair_SetMotion( pair, linearDisplacement );
-	if ( pdIsFiniteVec( rotation ) && pdIsFiniteVec( pivot ) )
+	if ( pdiIsFiniteVec( rotation ) && pdiIsFiniteVec( pivot ) )
 	{
 		pair->internal.rotation = rotation;
 		pair->internal.pivot = pivot;
 	}
 }
 
-static pdStatus pdcCheckDef( const pdContactDef* def )
+static pdStatus pdiCheckDef( const pdContactDef* def )
 {
-	if ( def->internalValue != PD_CONTACT_COOKIE )
+	if ( def->internalValue != PDI_CONTACT_COOKIE )
 	{
 		return PD_STATUS_DEF_NOT_INITIALIZED;
 	}
@@ -86,7 +86,7 @@ static pdStatus pdcCheckDef( const pdContactDef* def )
 	return PD_STATUS_OK;
 }
 
-static void pdcClearSet( pdContactManifoldSet* set, pdStatus status )
+static void pdiClearSet( pdContactManifoldSet* set, pdStatus status )
 {
 	memset( set, 0, sizeof( *set ) );
 	set->status = status;
@@ -95,14 +95,14 @@ static void pdcClearSet( pdContactManifoldSet* set, pdStatus status )
 
 // The call's scales (tolerance, skin, reach), whether B is one-sided, and whether the pair's
 // proven gap still holds.
-static void pdcBeginCall( pdcCall* call )
+static void pdiBeginCall( pdiCall* call )
 {
 	pdContactPairInternal* pair = call->pair;
 	const pdContactDef* def = call->def;
 	pair->frame += 1;
-	call->qB = pdcUnitQuat( call->poseB->q );
-	call->diagA = pdcMeshDiagonal( call->meshA );
-	call->diagB = pdcMeshDiagonal( call->meshB );
+	call->qB = pdiSafeUnitQuat( call->poseB->q );
+	call->diagA = pdiMeshDiagonal( call->meshA );
+	call->diagB = pdiMeshDiagonal( call->meshB );
 	double minDiag = fmin( call->diagA, call->diagB );
 	call->tolerance = def->relativeTolerance * minDiag;
 	// A skin only works where separated pairs still get contacts: at most half the contact
@@ -118,15 +118,15 @@ static void pdcBeginCall( pdcCall* call )
 	call->contactReach = fmax( def->contactDistance, def->speculativeDistance ) + 4.0 * call->tolerance;
 	call->supportBand = fmax( 0.05 * def->contactDistance, 8.0 * call->tolerance );
 	// The farthest any point of A moves: the linear part plus the rotation at A's size.
-	call->sweep = pdLength( pair->motion ) + pdLength( pair->rotation ) * call->diagA;
+	call->sweep = pdiLength( pair->motion ) + pdiLength( pair->rotation ) * call->diagA;
 	call->slow = call->sweep <= call->supportBand;
 	call->impact = call->sweep > def->contactDistance;
-	call->apart = pdcStillApart( call );
+	call->apart = pdiStillApart( call );
 	pair->apartValid = call->apart;
 }
 
 // The PD query's options for contact generation.
-static pdPenetrationDef pdcPenetrationDef( const pdContactDef* def, double tolerance )
+static pdPenetrationDef pdiPenetrationDef( const pdContactDef* def, double tolerance )
 {
 	pdPenetrationDef pdef = pdDefaultPenetrationDef();
 	// Contact-space pruning is off in the core's defaults (neutral per query), but in the debris
@@ -156,9 +156,9 @@ static pdPenetrationDef pdcPenetrationDef( const pdContactDef* def, double toler
 
 // The global PD, unless the pair is proven apart or the apart confirmation holds (then the
 // result stays zero and separated).
-static pdStatus pdcQueryPenetration( pdcCall* call )
+static pdStatus pdiQueryPenetration( pdiCall* call )
 {
-	pdcConfirmApart( call );
+	pdiConfirmApart( call );
 	memset( &call->pr, 0, sizeof( call->pr ) );
 	call->pr.state = PD_STATE_SEPARATED;
 	pdStatus status = call->apart || call->confirmedApart
@@ -173,13 +173,13 @@ static pdStatus pdcQueryPenetration( pdcCall* call )
 // step's motion), and the bands and caps that depend on how fast A moves. Resting contacts
 // (shallow, and A barely moving relative to B) get the stable treatment; impacts keep the
 // deepest point and the largest area, which resolve them fastest.
-static void pdcBeginRegions( pdcCall* call, pdcRegions* regions )
+static void pdiBeginRegions( pdiCall* call, pdiRegions* regions )
 {
 	const pdContactDef* def = call->def;
 	const pdContactPairInternal* pair = call->pair;
 	double tolerance = call->tolerance;
 	regions->count = 0;
-	regions->axis = pdcRotate( call->qB, pdV3( 1.0, 0.0, 0.0 ) );
+	regions->axis = pdiRotate( call->qB, pdiV3( 1.0, 0.0, 0.0 ) );
 	call->deepMargin = fmax( 0.25 * def->contactDistance, 4.0 * tolerance );
 	regions->band = call->supportBand;
 	call->restDepth = fmax( 0.05 * def->contactDistance, 4.0 * tolerance );
@@ -196,14 +196,14 @@ static void pdcBeginRegions( pdcCall* call, pdcRegions* regions )
 	// while a spinning body lands on its other side first: a wider cap for those.
 	bool reaching = def->speculativeDistance > def->contactDistance && !call->slow;
 	// With the step's motion known, speculative reach gathers only what that motion can close.
-	call->moving = pdDot( pair->motion, pair->motion ) > 0.0 || pdDot( pair->rotation, pair->rotation ) > 0.0;
+	call->moving = pdiDot( pair->motion, pair->motion ) > 0.0 || pdiDot( pair->rotation, pair->rotation ) > 0.0;
 	call->maxFeatures = reaching && def->maxFeatures <= INT_MAX / 4 ? 4 * def->maxFeatures : def->maxFeatures;
-	call->translation = pdV3( 0.0, 0.0, 0.0 );
+	call->translation = pdiV3( 0.0, 0.0, 0.0 );
 }
 
 // How far apart every feature pair a gathering within reach left out is: the reach, or when
 // the cap kept only the closest, the farthest kept one's distance; 0 after a failure.
-static double pdcGatheredGap( pdStatus status, const pdContactFeature* features, int count, double reach )
+static double pdiGatheredGap( pdStatus status, const pdContactFeature* features, int count, double reach )
 {
 	if ( status == PD_STATUS_OK )
 	{
@@ -226,15 +226,15 @@ static double pdcGatheredGap( pdStatus status, const pdContactFeature* features,
 // there with a gap g are penetrating by g - (d . n) at the input poses, so gathering up to
 // |d| + contact distance gives every region that still overlaps (both sides of a ring resting
 // on a ring) and its full extent.
-static void pdcGatherAtContact( pdcCall* call, const pdTransform* moved, double len, bool resolved,
-								pdcRegions* regions )
+static void pdiGatherAtContact( pdiCall* call, const pdTransform* moved, double len, bool resolved,
+								pdiRegions* regions )
 {
 	const pdContactDef* def = call->def;
 	const pdContactPairInternal* pair = call->pair;
 	double tolerance = call->tolerance;
 	int count = 0;
 	const pdContactFeature* features = NULL;
-	pdVec3 approach = pdScale( pdNormalize( call->translation ), -1.0 );
+	pdVec3 approach = pdiScale( pdiNormalize( call->translation ), -1.0 );
 	// Speculative margin: enough for the other side of a resting contact, small enough to
 	// keep the gathering cheap.
 	double restingMargin = fmin( def->contactDistance, 4.0 * tolerance + 0.5 * len );
@@ -244,11 +244,11 @@ static void pdcGatherAtContact( pdcCall* call, const pdTransform* moved, double 
 	// bring within the arrival band: a pair it cannot close gets no impulse, and a fast
 	// tumbling body has hundreds of those within its reach.
 	bool swept = call->moving && def->speculativeDistance > restingMargin;
-	pdRigidMotion stepMotion = { pair->motion, pair->rotation, pdAdd( pair->pivot, call->translation ) };
+	pdRigidMotion stepMotion = { pair->motion, pair->rotation, pdiAdd( pair->pivot, call->translation ) };
 	double gatherMargin = swept ? fmax( restingMargin, regions->arrival ) : margin;
 	double reach = fmin( len + gatherMargin, 0.25 * fmin( call->diagA, call->diagB ) );
 	reach = fmax( reach, 4.0 * tolerance );
-	pdStatus st = pdcGatherFeatures( call, moved, reach, swept ? &stepMotion : NULL, approach, call->maxFeatures,
+	pdStatus st = pdiGatherFeatures( call, moved, reach, swept ? &stepMotion : NULL, approach, call->maxFeatures,
 									 &count, &features );
 	if ( st < 0 )
 	{
@@ -258,10 +258,10 @@ static void pdcGatherAtContact( pdcCall* call, const pdTransform* moved, double 
 	// the grouping drops the ones farther than its margin there: the nearest of both is the
 	// hold's gap.
 	double groupingMargin = fmax( margin, 4.0 * tolerance );
-	call->holdGap = swept ? 0.0 : pdcGatheredGap( st, features, count, reach ) - len;
+	call->holdGap = swept ? 0.0 : pdiGatheredGap( st, features, count, reach ) - len;
 	for ( int i = 0; i < count; ++i )
 	{
-		double atInput = features[i].distance - pdDot( call->translation, features[i].normal );
+		double atInput = features[i].distance - pdiDot( call->translation, features[i].normal );
 		if ( atInput > groupingMargin )
 		{
 			call->holdGap = fmin( call->holdGap, atInput );
@@ -272,45 +272,45 @@ static void pdcGatherAtContact( pdcCall* call, const pdTransform* moved, double 
 	if ( !resolved &&
 		 pdComputeLocalPenetrations( call->meshA, call->meshB, &call->pdef, features, count, &call->pr ) >= 0 )
 	{
-		pdcRegionsFromLocal( &call->pr, def->regionCosine, regions );
+		pdiRegionsFromLocal( &call->pr, def->regionCosine, regions );
 	}
-	pdcPosedPair at = { call->meshA, *moved, call->meshB, *call->poseB };
-	pdcGrouping grouping = { def->regionCosine, &call->translation, groupingMargin, 4.0 * tolerance };
-	pdcGroupFeatures( &at, features, count, &grouping, regions );
+	pdiPosedPair at = { call->meshA, *moved, call->meshB, *call->poseB };
+	pdiGrouping grouping = { def->regionCosine, &call->translation, groupingMargin, 4.0 * tolerance };
+	pdiGroupFeatures( &at, features, count, &grouping, regions );
 }
 
 // A penetrating pair: the PD (or its one-sided resolution) and the regions at A + PD; with
 // nothing usable (e.g. only vertex-vertex touches), one point at the closest pair.
-static void pdcGatherPenetrating( pdcCall* call, pdcRegions* regions )
+static void pdiGatherPenetrating( pdiCall* call, pdiRegions* regions )
 {
-	call->translation = pdIsFiniteVec( call->pr.translation ) ? call->pr.translation : pdV3( 0.0, 0.0, 0.0 );
-	double len = pdLength( call->translation ); // the PD's, also after a one-sided resolution
-	bool resolved = pdcResolveOneSided( call );
+	call->translation = pdiIsFiniteVec( call->pr.translation ) ? call->pr.translation : pdiV3( 0.0, 0.0, 0.0 );
+	double len = pdiLength( call->translation ); // the PD's, also after a one-sided resolution
+	bool resolved = pdiResolveOneSided( call );
 	pdTransform moved = *call->poseA;
-	moved.p = pdAdd( call->poseA->p, call->translation );
-	pdcGatherAtContact( call, &moved, len, resolved, regions );
-	pdcDropEmptyRegions( regions );
+	moved.p = pdiAdd( call->poseA->p, call->translation );
+	pdiGatherAtContact( call, &moved, len, resolved, regions );
+	pdiDropEmptyRegions( regions );
 	if ( regions->count == 0 )
 	{
 		call->holdGap = 0.0;
 		pdDistanceResult dr;
 		if ( pdComputeDistance( call->meshA, &moved, call->meshB, call->poseB, NULL, call->ws, &dr ) >= 0 && len > 0.0 )
 		{
-			pdcRegion* r = pdcNewRegion( regions, pdNormalize( call->translation ), true );
+			pdiRegion* r = pdiNewRegion( regions, pdiNormalize( call->translation ), true );
 			r->normalSum = r->normal;
-			pdcAddPoint( r, dr.pointB, pdV3( 0.0, 0.0, 0.0 ), -pdDot( call->translation, r->normal ) );
+			pdiAddPoint( r, dr.pointB, pdiV3( 0.0, 0.0, 0.0 ), -pdiDot( call->translation, r->normal ) );
 		}
 	}
 	call->set->translation = call->translation;
-	call->set->depth = pdLength( call->translation );
+	call->set->depth = pdiLength( call->translation );
 	call->pair->hasFreePosition = true;
 	call->pair->freePosition =
-		pdcRotateInv( call->qB, pdSub( pdAdd( call->poseA->p, call->translation ), call->poseB->p ) );
+		pdiRotateInv( call->qB, pdiSub( pdiAdd( call->poseA->p, call->translation ), call->poseB->p ) );
 }
 
 // Regions from the feature pairs within range at the input poses; beyond the contact distance
 // only what the step's motion can close counts. Returns the gathering's status.
-static pdStatus pdcGatherNear( pdcCall* call, double range, pdcRegions* regions )
+static pdStatus pdiGatherNear( pdiCall* call, double range, pdiRegions* regions )
 {
 	const pdContactDef* def = call->def;
 	const pdContactPairInternal* pair = call->pair;
@@ -329,12 +329,12 @@ static pdStatus pdcGatherNear( pdcCall* call, double range, pdcRegions* regions 
 	}
 	else
 	{
-		st = pdcGatherFeatures( call, call->poseA, swept ? closeRange : range, swept ? &stepMotion : NULL,
+		st = pdiGatherFeatures( call, call->poseA, swept ? closeRange : range, swept ? &stepMotion : NULL,
 								call->separatedApproach, call->maxFeatures, &count, &features );
 	}
 	// Every pair within the range is gathered and grouped: the range is the hold's gap (none
 	// when only the motion's pairs were gathered).
-	call->holdGap = swept ? 0.0 : pdcGatheredGap( st, features, count, range );
+	call->holdGap = swept ? 0.0 : pdiGatheredGap( st, features, count, range );
 	if ( st < 0 )
 	{
 		call->set->status = st;
@@ -345,15 +345,15 @@ static pdStatus pdcGatherNear( pdcCall* call, double range, pdcRegions* regions 
 		{
 			call->set->status = st;
 		}
-		pdcPosedPair at = { call->meshA, *call->poseA, call->meshB, *call->poseB };
-		pdcGrouping grouping = { def->regionCosine, NULL, range, 4.0 * call->tolerance };
-		pdcGroupFeatures( &at, features, count, &grouping, regions );
+		pdiPosedPair at = { call->meshA, *call->poseA, call->meshB, *call->poseB };
+		pdiGrouping grouping = { def->regionCosine, NULL, range, 4.0 * call->tolerance };
+		pdiGroupFeatures( &at, features, count, &grouping, regions );
 	}
 	return st;
 }
 
 // No feature pair within range (e.g. only vertex-vertex): one point at the closest pair.
-static void pdcClosestPairRegion( pdcCall* call, double range, pdcRegions* regions )
+static void pdiClosestPairRegion( pdiCall* call, double range, pdiRegions* regions )
 {
 	pdDistanceDef ddef = pdDefaultDistanceDef();
 	ddef.upperBound = range;
@@ -362,34 +362,34 @@ static void pdcClosestPairRegion( pdcCall* call, double range, pdcRegions* regio
 	if ( pdComputeDistance( call->meshA, call->poseA, call->meshB, call->poseB, &ddef, call->ws, &dr ) >= 0 &&
 		 !dr.stoppedAbove && dr.distance > 0.0 && dr.distance <= range )
 	{
-		pdVec3 nrm = pdNormalize( pdSub( dr.pointA, dr.pointB ) );
-		if ( pdDot( nrm, nrm ) > 0.0 )
+		pdVec3 nrm = pdiNormalize( pdiSub( dr.pointA, dr.pointB ) );
+		if ( pdiDot( nrm, nrm ) > 0.0 )
 		{
-			pdcRegion* r = pdcNewRegion( regions, nrm, false );
+			pdiRegion* r = pdiNewRegion( regions, nrm, false );
 			r->normalSum = nrm;
-			pdcAddPoint( r, dr.pointB, pdScale( nrm, dr.distance ), dr.distance );
+			pdiAddPoint( r, dr.pointB, pdiScale( nrm, dr.distance ), dr.distance );
 		}
 	}
 }
 
 // A separated or touching pair: regions from the pairs within its range; a separated pair
 // with none proves a gap the next calls can skip on.
-static void pdcGatherSeparated( pdcCall* call, pdcRegions* regions )
+static void pdiGatherSeparated( pdiCall* call, pdiRegions* regions )
 {
-	double range = pdcSeparatedRange( call );
+	double range = pdiSeparatedRange( call );
 	if ( range > 0.0 && !call->apart )
 	{
-		pdStatus st = pdcGatherNear( call, range, regions );
+		pdStatus st = pdiGatherNear( call, range, regions );
 		if ( regions->count == 0 && st >= 0 )
 		{
-			pdcClosestPairRegion( call, range, regions );
+			pdiClosestPairRegion( call, range, regions );
 		}
 	}
 	if ( !call->apart )
 	{
 		if ( call->pr.state == PD_STATE_SEPARATED && regions->count == 0 && call->set->status >= 0 )
 		{
-			pdcProveApart( call );
+			pdiProveApart( call );
 		}
 		else
 		{
@@ -397,18 +397,18 @@ static void pdcGatherSeparated( pdcCall* call, pdcRegions* regions )
 		}
 	}
 	call->pair->hasFreePosition = true;
-	call->pair->freePosition = pdcRotateInv( call->qB, pdSub( call->poseA->p, call->poseB->p ) );
+	call->pair->freePosition = pdiRotateInv( call->qB, pdiSub( call->poseA->p, call->poseB->p ) );
 }
 
 // What the next call starts from: the free side, the state and PD, and no motion hint.
-static void pdcEndCall( pdcCall* call, pdVec3 sideSum )
+static void pdiEndCall( pdiCall* call, pdVec3 sideSum )
 {
 	pdContactPairInternal* pair = call->pair;
-	pdcRememberFreeSide( call, sideSum );
+	pdiRememberFreeSide( call, sideSum );
 	pair->lastState = call->pr.state;
-	pair->lastTranslation = pdcRotateInv( call->qB, call->translation );
-	pair->motion = pdV3( 0.0, 0.0, 0.0 );
-	pair->rotation = pdV3( 0.0, 0.0, 0.0 );
+	pair->lastTranslation = pdiRotateInv( call->qB, call->translation );
+	pair->motion = pdiV3( 0.0, 0.0, 0.0 );
+	pair->rotation = pdiV3( 0.0, 0.0, 0.0 );
 }
 
 pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
@@ -419,7 +419,7 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 	{
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
-	pdcClearSet( outSet, PD_STATUS_OK );
+	pdiClearSet( outSet, PD_STATUS_OK );
 	if ( ioPair == NULL || meshA == NULL || meshB == NULL || poseA == NULL || poseB == NULL || ioWorkspace == NULL )
 	{
 		outSet->status = PD_STATUS_INVALID_ARGUMENT;
@@ -430,14 +430,14 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 	{
 		def = &defaults;
 	}
-	pdStatus defStatus = pdcCheckDef( def );
+	pdStatus defStatus = pdiCheckDef( def );
 	if ( defStatus != PD_STATUS_OK )
 	{
 		outSet->status = defStatus;
 		return defStatus;
 	}
 
-	pdcCall call = { .pair = &ioPair->internal,
+	pdiCall call = { .pair = &ioPair->internal,
 					 .meshA = meshA,
 					 .poseA = poseA,
 					 .meshB = meshB,
@@ -445,14 +445,14 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 					 .def = def,
 					 .ws = ioWorkspace,
 					 .set = outSet };
-	pdcBeginCall( &call );
-	if ( pdcAnswerFromHold( &call ) )
+	pdiBeginCall( &call );
+	if ( pdiAnswerFromHold( &call ) )
 	{
 		return outSet->status;
 	}
-	call.pdef = pdcPenetrationDef( def, call.tolerance );
-	pdcFindFreeSide( &call );
-	pdStatus status = pdcQueryPenetration( &call );
+	call.pdef = pdiPenetrationDef( def, call.tolerance );
+	pdiFindFreeSide( &call );
+	pdStatus status = pdiQueryPenetration( &call );
 	outSet->status = status;
 	if ( status < 0 )
 	{
@@ -461,25 +461,25 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 	}
 	outSet->state = call.pr.state;
 
-	pdcRegions regions;
-	pdcBeginRegions( &call, &regions );
+	pdiRegions regions;
+	pdiBeginRegions( &call, &regions );
 	if ( call.pr.state == PD_STATE_PENETRATING )
 	{
-		pdcGatherPenetrating( &call, &regions );
+		pdiGatherPenetrating( &call, &regions );
 	}
 	else
 	{
-		pdcGatherSeparated( &call, &regions );
+		pdiGatherSeparated( &call, &regions );
 	}
 
 	// Mean normals, stable slots (and held normals), then reduction to 4 points per region.
-	pdcSettleNormals( &regions, def->regionCosine, call.translation );
-	int slotOfRegion[PD_BUILD_REGIONS];
-	pdcAssignSlots( call.pair, call.qB, def, &regions, slotOfRegion );
-	pdVec3 sideSum = pdcWriteManifolds( &call, &regions, slotOfRegion );
-	pdcSortManifolds( outSet );
-	pdcDropCoveredPoints( &call );
-	pdcMakeHold( &call );
-	pdcEndCall( &call, sideSum );
+	pdiSettleNormals( &regions, def->regionCosine, call.translation );
+	int slotOfRegion[PDI_BUILD_REGIONS];
+	pdiAssignSlots( call.pair, call.qB, def, &regions, slotOfRegion );
+	pdVec3 sideSum = pdiWriteManifolds( &call, &regions, slotOfRegion );
+	pdiSortManifolds( outSet );
+	pdiDropCoveredPoints( &call );
+	pdiMakeHold( &call );
+	pdiEndCall( &call, sideSum );
 	return outSet->status;
 }

@@ -6,7 +6,7 @@
 #include "contact_internal.h"
 
 // Farthest any point of the mesh lies from its frame's origin (its pose's rotation centre).
-static double pdcOriginReach( const pdMesh* mesh )
+static double pdiOriginReach( const pdMesh* mesh )
 {
 	pdMeshInfo info = pdMesh_GetInfo( mesh );
 	pdVec3 lo = info.boundsMin, hi = info.boundsMax;
@@ -15,27 +15,27 @@ static double pdcOriginReach( const pdMesh* mesh )
 	return sqrt( x * x + y * y + z * z );
 }
 
-void pdcRelativePose( const pdTransform* poseA, const pdTransform* poseB, pdVec3* outPosition, pdQuat* outRotation )
+void pdiRelativePose( const pdTransform* poseA, const pdTransform* poseB, pdVec3* outPosition, pdQuat* outRotation )
 {
-	pdQuat qA = pdcUnitQuat( poseA->q ), qB = pdcUnitQuat( poseB->q );
-	*outPosition = pdcRotateInv( qB, pdSub( poseA->p, poseB->p ) );
-	*outRotation = pdQuatMul( pdQuatConj( qB ), qA );
+	pdQuat qA = pdiSafeUnitQuat( poseA->q ), qB = pdiSafeUnitQuat( poseB->q );
+	*outPosition = pdiRotateInv( qB, pdiSub( poseA->p, poseB->p ) );
+	*outRotation = pdiQuatMul( pdiQuatConj( qB ), qA );
 }
 
 // The origin's displacement plus the rotation's chord at A's reach, |R p - R0 p| <= 2 sin(angle / 2) |p|.
-double pdcMovedSince( pdVec3 position, pdQuat rotation, const pdMesh* meshA, const pdTransform* poseA,
+double pdiMovedSince( pdVec3 position, pdQuat rotation, const pdMesh* meshA, const pdTransform* poseA,
 					  const pdTransform* poseB )
 {
 	pdVec3 p;
 	pdQuat q;
-	pdcRelativePose( poseA, poseB, &p, &q );
-	pdQuat dq = pdQuatMul( q, pdQuatConj( rotation ) );
+	pdiRelativePose( poseA, poseB, &p, &q );
+	pdQuat dq = pdiQuatMul( q, pdiQuatConj( rotation ) );
 	double s = sqrt( dq.x * dq.x + dq.y * dq.y + dq.z * dq.z ); // sin(angle / 2)
-	double moved = pdLength( pdSub( p, position ) ) + 2.0 * fmin( s, 1.0 ) * pdcOriginReach( meshA );
+	double moved = pdiLength( pdiSub( p, position ) ) + 2.0 * fmin( s, 1.0 ) * pdiOriginReach( meshA );
 	return isfinite( moved ) ? moved : INFINITY;
 }
 
-void pdcSetProofMeshes( pdcCall* call )
+void pdiSetProofMeshes( pdiCall* call )
 {
 	pdContactPairInternal* pair = call->pair;
 	if ( pair->proofMeshA != call->meshA || pair->proofMeshB != call->meshB )
@@ -49,7 +49,7 @@ void pdcSetProofMeshes( pdcCall* call )
 
 // True when the pair's proven gap, less how far A can have moved since, is still wider than
 // any contact reaches: exactly what the queries would find.
-bool pdcStillApart( const pdcCall* call )
+bool pdiStillApart( const pdiCall* call )
 {
 	const pdContactPairInternal* pair = call->pair;
 	if ( !( pair->apartValid && pair->proofMeshA == call->meshA && pair->proofMeshB == call->meshB ) )
@@ -57,7 +57,7 @@ bool pdcStillApart( const pdcCall* call )
 		return false;
 	}
 	return pair->apartBound -
-			   pdcMovedSince( pair->apartPosition, pair->apartRotation, call->meshA, call->poseA, call->poseB ) >
+			   pdiMovedSince( pair->apartPosition, pair->apartRotation, call->meshA, call->poseA, call->poseB ) >
 		   call->contactReach;
 }
 
@@ -68,7 +68,7 @@ bool pdcStillApart( const pdcCall* call )
 // of those not penetrating last step, costs more than it saves: replay of seed 6, steps
 // 150-190, 17.76 G instructions with this rule against 19.07 G and 18.10 G; most of them
 // still touch.)
-void pdcConfirmApart( pdcCall* call )
+void pdiConfirmApart( pdiCall* call )
 {
 	const pdContactDef* def = call->def;
 	const pdContactPairInternal* pair = call->pair;
@@ -105,7 +105,7 @@ void pdcConfirmApart( pdcCall* call )
 // gap proof at the speculative reach (yes or no, cheaper than a distance query bounded by it):
 // nothing within reach gives 0 (no contacts; a failed proof gives none either), else the reach,
 // and a second proof at the contact distance says whether those contacts are speculative.
-double pdcSeparatedRange( pdcCall* call )
+double pdiSeparatedRange( pdiCall* call )
 {
 	const pdContactDef* def = call->def;
 	bool touchingState = call->pr.state == PD_STATE_TOUCHING;
@@ -117,14 +117,14 @@ double pdcSeparatedRange( pdcCall* call )
 	else if ( def->speculativeDistance > range && !call->apart )
 	{
 		bool beyondReach = false, beyondContact = false;
-		pdStatus ds = pdcProveGap( call, def->speculativeDistance, &beyondReach );
+		pdStatus ds = pdiProveGap( call, def->speculativeDistance, &beyondReach );
 		if ( ds < 0 || beyondReach )
 		{
 			range = 0.0;
 		}
 		else
 		{
-			call->set->speculative = pdcProveGap( call, range, &beyondContact ) >= 0 && beyondContact;
+			call->set->speculative = pdiProveGap( call, range, &beyondContact ) >= 0 && beyondContact;
 			range = def->speculativeDistance;
 		}
 	}
@@ -140,21 +140,21 @@ double pdcSeparatedRange( pdcCall* call )
 // cheaper than a bounded distance query: `polydepth-sample tori --seed 2 --steps 100` under
 // callgrind takes 50.04 G instructions with it, 51.20 G with a distance query and 55.21 G with
 // one bounded at 4 reaches (bench/results/debris.md).
-void pdcProveApart( pdcCall* call )
+void pdiProveApart( pdiCall* call )
 {
 	pdContactPairInternal* pair = call->pair;
 	bool beyondProof = false;
 	double proof = 1.5 * call->contactReach;
-	if ( pdcProveGap( call, proof, &beyondProof ) >= 0 && beyondProof )
+	if ( pdiProveGap( call, proof, &beyondProof ) >= 0 && beyondProof )
 	{
-		pdcSetProofMeshes( call );
+		pdiSetProofMeshes( call );
 		pair->apartValid = true;
 		pair->apartBound = proof;
-		pdcRelativePose( call->poseA, call->poseB, &pair->apartPosition, &pair->apartRotation );
+		pdiRelativePose( call->poseA, call->poseB, &pair->apartPosition, &pair->apartRotation );
 	}
 }
 
-pdStatus pdcGatherFeatures( const pdcCall* call, const pdTransform* poseA, double reach, const pdRigidMotion* motion,
+pdStatus pdiGatherFeatures( const pdiCall* call, const pdTransform* poseA, double reach, const pdRigidMotion* motion,
 							pdVec3 approach, int maxFeatures, int* outCount, const pdContactFeature** outFeatures )
 {
 	pdContactFeatureDef gather = pdDefaultContactFeatureDef();
@@ -169,7 +169,7 @@ pdStatus pdcGatherFeatures( const pdcCall* call, const pdTransform* poseA, doubl
 	return status;
 }
 
-pdStatus pdcProveGap( const pdcCall* call, double gap, bool* outApart )
+pdStatus pdiProveGap( const pdiCall* call, double gap, bool* outApart )
 {
 	pdContactFeatureDef proof = pdDefaultContactFeatureDef();
 	proof.reach = gap;

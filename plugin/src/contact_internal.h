@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Private to the plugin: what the contact-generation files share. The regions one call builds
-// (pdcRegion), the call's inputs and derived scales (pdcCall), the quaternion helpers the core's
+// (pdiRegion), the call's inputs and derived scales (pdiCall), the quaternion helpers the core's
 // vec.h does not have, and the functions each stage file offers the others.
 #pragma once
 
@@ -13,23 +13,23 @@
 PD_C_BEGIN
 
 /// Area of the convex hull of up to 4 points projected on the plane normal to unit normal.
-double pdcHullArea4( pdVec3 normal, const pdVec3* points, int count );
+double pdiHullArea4( pdVec3 normal, const pdVec3* points, int count );
 
 // Candidate points a region may hold before reduction. A resting ring on a ring has a few
 // hundred feature pairs along its crest; with room for fewer, which ones survive the
 // compaction depends on their order, and the picks move from frame to frame (about 6 KB per
 // region, 100 KB of stack for the regions of one call).
-#define PD_REGION_CANDIDATES 96
+#define PDI_REGION_CANDIDATES 96
 // Regions built before slot assignment (the core gives at most PD_MAX_LOCAL_REGIONS).
-#define PD_BUILD_REGIONS PD_MAX_LOCAL_REGIONS
+#define PDI_BUILD_REGIONS PD_MAX_LOCAL_REGIONS
 // A wide resting patch's plane replaces the region normal when they agree this well (cosine).
-#define PD_PLANE_COSINE 0.8
+#define PDI_PLANE_COSINE 0.8
 
 // ---------------------------------------------------------------------------------------------
-// Quaternion helpers (the core rotates through pdMat33FromQuat, whose rounding differs).
+// Quaternion helpers (the core rotates through pdiMat33FromQuat, whose rounding differs).
 
 // q / |q|, or the identity for a zero or non-finite q.
-static inline pdQuat pdcUnitQuat( pdQuat q )
+static inline pdQuat pdiSafeUnitQuat( pdQuat q )
 {
 	double n = sqrt( q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z );
 	if ( !( n > 1e-300 ) || !isfinite( n ) )
@@ -42,28 +42,28 @@ static inline pdQuat pdcUnitQuat( pdQuat q )
 }
 
 // v' = v + 2w (u x v) + 2 u x (u x v), u the vector part.
-static inline pdVec3 pdcRotate( pdQuat q, pdVec3 v )
+static inline pdVec3 pdiRotate( pdQuat q, pdVec3 v )
 {
-	pdVec3 u = pdV3( q.x, q.y, q.z );
-	pdVec3 t = pdScale( pdCross( u, v ), 2.0 );
-	return pdAdd( pdAdd( v, pdScale( t, q.w ) ), pdCross( u, t ) );
+	pdVec3 u = pdiV3( q.x, q.y, q.z );
+	pdVec3 t = pdiScale( pdiCross( u, v ), 2.0 );
+	return pdiAdd( pdiAdd( v, pdiScale( t, q.w ) ), pdiCross( u, t ) );
 }
-static inline pdVec3 pdcRotateInv( pdQuat q, pdVec3 v )
+static inline pdVec3 pdiRotateInv( pdQuat q, pdVec3 v )
 {
-	return pdcRotate( pdQuatConj( q ), v );
+	return pdiRotate( pdiQuatConj( q ), v );
 }
 
 // Length of the mesh's bounding-box diagonal (0 when not finite).
-static inline double pdcMeshDiagonal( const pdMesh* mesh )
+static inline double pdiMeshDiagonal( const pdMesh* mesh )
 {
 	pdMeshInfo info = pdMesh_GetInfo( mesh );
 	pdVec3 lo = info.boundsMin, hi = info.boundsMax;
-	double d = pdLength( pdSub( hi, lo ) );
+	double d = pdiLength( pdiSub( hi, lo ) );
 	return isfinite( d ) ? d : 0.0;
 }
 
 // True when list[0 .. count) holds value.
-static inline bool pdcHasIndex( const int* list, int count, int value )
+static inline bool pdiHasIndex( const int* list, int count, int value )
 {
 	bool seen = false;
 	for ( int j = 0; j < count; ++j )
@@ -74,7 +74,7 @@ static inline bool pdcHasIndex( const int* list, int count, int value )
 }
 
 // The smallest of values[0 .. count) (DBL_MAX for none).
-static inline double pdcLowest( const double* values, int count )
+static inline double pdiLowest( const double* values, int count )
 {
 	double lowest = DBL_MAX;
 	for ( int i = 0; i < count; ++i )
@@ -88,14 +88,14 @@ static inline double pdcLowest( const double* values, int count )
 // Regions
 
 // A's motion relative to B over the step (zero when the caller gave none).
-typedef struct pdcMotion
+typedef struct pdiMotion
 {
 	pdVec3 linear;
 	pdVec3 rotation;
 	pdVec3 pivot;
-} pdcMotion;
+} pdiMotion;
 
-typedef struct pdcRegion
+typedef struct pdiRegion
 {
 	pdVec3 normal;
 	pdVec3 axis; // B's reference axis (world): fixes the reduction's directions to B
@@ -105,15 +105,15 @@ typedef struct pdcRegion
 	int count;
 	pdVec3 normalSum;     // members' face normals (vertex-face, face-vertex, local PDs) summed
 	pdVec3 edgeNormalSum; // edge-edge normals summed: used only when no face normal joined
-	pdVec3 pointB[PD_REGION_CANDIDATES];
+	pdVec3 pointB[PDI_REGION_CANDIDATES];
 	// pointA - pointB at the configuration the point was found at: its gap along any normal
-	pdVec3 offset[PD_REGION_CANDIDATES];
-	double distance[PD_REGION_CANDIDATES]; // (offset - d) . normal: distance at the input poses
+	pdVec3 offset[PDI_REGION_CANDIDATES];
+	double distance[PDI_REGION_CANDIDATES]; // (offset - d) . normal: distance at the input poses
 	// distance at the end of the step if A keeps its motion: impacts keep the points that will
 	// be deepest (a spinning ring the side coming down, not the side lifting off). Equal to
 	// distance without a motion hint.
-	double predicted[PD_REGION_CANDIDATES];
-	const pdcMotion* motion;
+	double predicted[PDI_REGION_CANDIDATES];
+	const pdiMotion* motion;
 	// A moving body (0 when slow): points predicted within this of the deepest may all bear
 	// load by the end of the step, so the reductions keep them in play, not only those within
 	// band of the deepest; points further up (the outer side of a ring landing flat) are not.
@@ -123,41 +123,41 @@ typedef struct pdcRegion
 	// deepest predicted with the largest area over all of them. Measured on the 60-tori heap
 	// (4 seeds): deepest body-body penetration 33 mm against 64 mm with the banded choice.
 	bool impact;
-} pdcRegion;
+} pdiRegion;
 
-typedef struct pdcRegions
+typedef struct pdiRegions
 {
 	pdVec3 axis;             // B's local x axis in world, copied into every new region
 	double band;             // support band, copied into every new region
-	const pdcMotion* motion; // copied into every new region
+	const pdiMotion* motion; // copied into every new region
 	double arrival;          // copied into every new region
 	bool impact;             // copied into every new region
 	int count;
-	pdcRegion items[PD_BUILD_REGIONS];
-} pdcRegions;
+	pdiRegion items[PDI_BUILD_REGIONS];
+} pdiRegions;
 
 // The posed pair the features were gathered at (for the local-closeness test).
-typedef struct pdcPosedPair
+typedef struct pdiPosedPair
 {
 	const pdMesh* meshA;
 	pdTransform poseA;
 	const pdMesh* meshB;
 	pdTransform poseB;
-} pdcPosedPair;
+} pdiPosedPair;
 
-// How features join regions (pdcGroupFeatures).
-typedef struct pdcGrouping
+// How features join regions (pdiGroupFeatures).
+typedef struct pdiGrouping
 {
 	double regionCosine;       // features within this angle (cosine) share a region
 	const pdVec3* translation; // the global PD when gathered at A + PD, else NULL
 	double maxDistance;        // pairs further apart than this at the input poses are dropped
 	double touchDistance;      // pairs closer than this count as touching (world units)
-} pdcGrouping;
+} pdiGrouping;
 
 // ---------------------------------------------------------------------------------------------
 // One pdContact_Generate call: its inputs and what its steps derive from them.
 
-typedef struct pdcCall
+typedef struct pdiCall
 {
 	pdContactPairInternal* pair; ///< the private state of the caller's pair (ioPair->internal)
 	const pdMesh* meshA;
@@ -181,7 +181,7 @@ typedef struct pdcCall
 	pdVec3 side;              // the side of B A is known to be free on (world, unit)
 	pdVec3 separatedApproach; // direction a separated pair gathers along (toward B)
 
-	// The apart confirmation's gathering (pdcConfirmApart), used when it confirmed.
+	// The apart confirmation's gathering (pdiConfirmApart), used when it confirmed.
 	bool confirmedApart;
 	int confirmedCount;
 	const pdContactFeature* confirmedFeatures;
@@ -190,7 +190,7 @@ typedef struct pdcCall
 	double deepMargin;  // depth lead that lets the deepest point displace a stable pick
 	double supportBand; // points this close to a region's deepest form its supporting patch
 	double restDepth;   // regions shallower than this (and slow) are resting
-	pdcMotion motion;   // the step's motion hint
+	pdiMotion motion;   // the step's motion hint
 	double sweep;       // the farthest any point of A moves relative to B this step (the hint)
 	bool slow;          // A barely moves relative to B this step
 	bool impact;        // A can move more than the contact distance this step
@@ -200,66 +200,66 @@ typedef struct pdcCall
 	// Every feature pair the call did not turn into a point was at least this far apart at the
 	// input poses (world units); 0 when not known (then no hold is made).
 	double holdGap;
-} pdcCall;
+} pdiCall;
 
 // ---------------------------------------------------------------------------------------------
 // Stage functions
 
 // contact_reduce.c
-void pdcDeepestFirst( const double* distances, int* picked, int count );
-int pdcReduceStable( const pdcRegion* r, int half, double deepMargin, double band, int* outIndices, int maxOut );
-int pdcReduceDeepest( const pdcRegion* r, double band, int outIndices[PD_CONTACT_MAX_POINTS] );
-int pdcReduceImpact( const pdcRegion* r, double band, int outIndices[PD_CONTACT_MAX_POINTS] );
-bool pdcPatchNormal( const pdcRegion* r, const int* picked, int count, double minArea, double minCosine,
+void pdiDeepestFirst( const double* distances, int* picked, int count );
+int pdiReduceStable( const pdiRegion* r, int half, double deepMargin, double band, int* outIndices, int maxOut );
+int pdiReduceDeepest( const pdiRegion* r, double band, int outIndices[PD_CONTACT_MAX_POINTS] );
+int pdiReduceImpact( const pdiRegion* r, double band, int outIndices[PD_CONTACT_MAX_POINTS] );
+bool pdiPatchNormal( const pdiRegion* r, const int* picked, int count, double minArea, double minCosine,
 					 pdVec3* outNormal );
 
 // contact_regions.c
-double pdcClosing( const pdcMotion* m, pdVec3 pointA, pdVec3 n );
-pdcRegion* pdcNewRegion( pdcRegions* regions, pdVec3 normal, bool fromPenetration );
-void pdcAddPoint( pdcRegion* r, pdVec3 pointB, pdVec3 offset, double distance );
-void pdcFinishRegion( pdcRegion* r, pdVec3 translation, bool useMeanNormal );
-void pdcGroupFeatures( const pdcPosedPair* at, const pdContactFeature* features, int featureCount,
-					   const pdcGrouping* grouping, pdcRegions* regions );
-void pdcRegionsFromLocal( const pdPenetrationResult* pr, double regionCosine, pdcRegions* regions );
-void pdcDropEmptyRegions( pdcRegions* regions );
-void pdcSettleNormals( pdcRegions* regions, double regionCosine, pdVec3 translation );
+double pdiClosing( const pdiMotion* m, pdVec3 pointA, pdVec3 n );
+pdiRegion* pdiNewRegion( pdiRegions* regions, pdVec3 normal, bool fromPenetration );
+void pdiAddPoint( pdiRegion* r, pdVec3 pointB, pdVec3 offset, double distance );
+void pdiFinishRegion( pdiRegion* r, pdVec3 translation, bool useMeanNormal );
+void pdiGroupFeatures( const pdiPosedPair* at, const pdContactFeature* features, int featureCount,
+					   const pdiGrouping* grouping, pdiRegions* regions );
+void pdiRegionsFromLocal( const pdPenetrationResult* pr, double regionCosine, pdiRegions* regions );
+void pdiDropEmptyRegions( pdiRegions* regions );
+void pdiSettleNormals( pdiRegions* regions, double regionCosine, pdVec3 translation );
 
 // contact_gap.c
 // A relative to B: its origin in B's frame and its rotation relative to B's.
-void pdcRelativePose( const pdTransform* poseA, const pdTransform* poseB, pdVec3* outPosition, pdQuat* outRotation );
+void pdiRelativePose( const pdTransform* poseA, const pdTransform* poseB, pdVec3* outPosition, pdQuat* outRotation );
 // How far any point of A can have moved relative to B since A's relative pose was
-// (position, rotation) (pdcRelativePose); INFINITY when not finite.
-double pdcMovedSince( pdVec3 position, pdQuat rotation, const pdMesh* meshA, const pdTransform* poseA,
+// (position, rotation) (pdiRelativePose); INFINITY when not finite.
+double pdiMovedSince( pdVec3 position, pdQuat rotation, const pdMesh* meshA, const pdTransform* poseA,
 					  const pdTransform* poseB );
 // The meshes the pair's proofs (gap, hold) are made for; proofs made for others end.
-void pdcSetProofMeshes( pdcCall* call );
-bool pdcStillApart( const pdcCall* call );
-void pdcConfirmApart( pdcCall* call );
-double pdcSeparatedRange( pdcCall* call );
-void pdcProveApart( pdcCall* call );
+void pdiSetProofMeshes( pdiCall* call );
+bool pdiStillApart( const pdiCall* call );
+void pdiConfirmApart( pdiCall* call );
+double pdiSeparatedRange( pdiCall* call );
+void pdiProveApart( pdiCall* call );
 
 // contact_hold.c
-bool pdcAnswerFromHold( pdcCall* call );
-void pdcMakeHold( pdcCall* call );
+bool pdiAnswerFromHold( pdiCall* call );
+void pdiMakeHold( pdiCall* call );
 
 // contact_one_sided.c
-void pdcFindFreeSide( pdcCall* call );
-bool pdcResolveOneSided( pdcCall* call );
-void pdcRememberFreeSide( pdcCall* call, pdVec3 sideSum );
+void pdiFindFreeSide( pdiCall* call );
+bool pdiResolveOneSided( pdiCall* call );
+void pdiRememberFreeSide( pdiCall* call, pdVec3 sideSum );
 
 // contact_slots.c
-void pdcAssignSlots( pdContactPairInternal* pair, pdQuat qB, const pdContactDef* def, pdcRegions* regions,
-					 int slotOfRegion[PD_BUILD_REGIONS] );
-pdVec3 pdcWriteManifolds( pdcCall* call, pdcRegions* regions, const int slotOfRegion[PD_BUILD_REGIONS] );
-void pdcSortManifolds( pdContactManifoldSet* set );
-void pdcDropCoveredPoints( pdcCall* call );
+void pdiAssignSlots( pdContactPairInternal* pair, pdQuat qB, const pdContactDef* def, pdiRegions* regions,
+					 int slotOfRegion[PDI_BUILD_REGIONS] );
+pdVec3 pdiWriteManifolds( pdiCall* call, pdiRegions* regions, const int slotOfRegion[PDI_BUILD_REGIONS] );
+void pdiSortManifolds( pdContactManifoldSet* set );
+void pdiDropCoveredPoints( pdiCall* call );
 
 // The contact features within reach of A at poseA and B at the call's pose (motion NULL: at
 // rest), from one pdComputeContactFeatures call; the workspace owns them until its next query.
-pdStatus pdcGatherFeatures( const pdcCall* call, const pdTransform* poseA, double reach, const pdRigidMotion* motion,
+pdStatus pdiGatherFeatures( const pdiCall* call, const pdTransform* poseA, double reach, const pdRigidMotion* motion,
 							pdVec3 approach, int maxFeatures, int* outCount, const pdContactFeature** outFeatures );
 // Whether no triangle of A comes within gap of B at the call's poses (a gap proof, cheaper than
 // a distance query bounded by it); *outApart is false on any error or cap.
-pdStatus pdcProveGap( const pdcCall* call, double gap, bool* outApart );
+pdStatus pdiProveGap( const pdiCall* call, double gap, bool* outApart );
 
 PD_C_END

@@ -6,32 +6,32 @@
 
 // A PD more than this far (cosine against the remembered free side) below the tangent plane
 // counts as pushing A through a one-sided surface.
-#define PD_THROUGH_COSINE -0.25
+#define PDI_THROUGH_COSINE -0.25
 
 // The side A is known to be free on, in world: history first, else where it came from. A
 // separated pair gathers toward B from that side.
-void pdcFindFreeSide( pdcCall* call )
+void pdiFindFreeSide( pdiCall* call )
 {
 	const pdContactPairInternal* pair = call->pair;
 	call->haveSide = false;
-	call->side = pdV3( 0.0, 0.0, 0.0 );
+	call->side = pdiV3( 0.0, 0.0, 0.0 );
 	if ( pair->hasFreeSide )
 	{
-		call->side = pdNormalize( pdcRotate( call->qB, pair->freeSide ) );
-		call->haveSide = pdDot( call->side, call->side ) > 0.0;
+		call->side = pdiNormalize( pdiRotate( call->qB, pair->freeSide ) );
+		call->haveSide = pdiDot( call->side, call->side ) > 0.0;
 	}
-	if ( !call->haveSide && pdLength( pair->motion ) > 0.0 )
+	if ( !call->haveSide && pdiLength( pair->motion ) > 0.0 )
 	{
-		call->side = pdNormalize( pdScale( pair->motion, -1.0 ) );
-		call->haveSide = pdDot( call->side, call->side ) > 0.0;
+		call->side = pdiNormalize( pdiScale( pair->motion, -1.0 ) );
+		call->haveSide = pdiDot( call->side, call->side ) > 0.0;
 	}
-	call->separatedApproach = call->haveSide ? pdScale( call->side, -1.0 ) : pdV3( 0.0, 0.0, 0.0 );
+	call->separatedApproach = call->haveSide ? pdiScale( call->side, -1.0 ) : pdiV3( 0.0, 0.0, 0.0 );
 }
 
 // Out-projects A from positions on its remembered side (its last free position, where it came
 // from, and far along the free side) to its current position, and keeps the shortest
 // resolution that leaves toward that side. Returns true and writes the translation.
-static bool pdcOutProjectToSide( const pdcCall* call, pdVec3* outTranslation )
+static bool pdiOutProjectToSide( const pdiCall* call, pdVec3* outTranslation )
 {
 	const pdContactPairInternal* pair = call->pair;
 	pdVec3 p = call->poseA->p;
@@ -39,14 +39,14 @@ static bool pdcOutProjectToSide( const pdcCall* call, pdVec3* outTranslation )
 	int startCount = 0;
 	if ( pair->hasFreePosition )
 	{
-		starts[startCount++] = pdAdd( pdcRotate( call->qB, pair->freePosition ), call->poseB->p );
+		starts[startCount++] = pdiAdd( pdiRotate( call->qB, pair->freePosition ), call->poseB->p );
 	}
-	if ( pdLength( pair->motion ) > 0.0 )
+	if ( pdiLength( pair->motion ) > 0.0 )
 	{
-		starts[startCount++] = pdSub( p, pair->motion );
+		starts[startCount++] = pdiSub( p, pair->motion );
 	}
 	double reach = call->diagA + 2.0 * call->tolerance;
-	starts[startCount++] = pdMulAdd( p, reach, call->side );
+	starts[startCount++] = pdiMulAdd( p, reach, call->side );
 
 	pdCcdDef ccd = pdDefaultCcdDef();
 	ccd.contactTolerance = call->tolerance;
@@ -65,9 +65,9 @@ static bool pdcOutProjectToSide( const pdcCall* call, pdVec3* outTranslation )
 		{
 			continue;
 		}
-		pdVec3 d = pdSub( cr.contactPosition, p );
-		double len = pdLength( d );
-		if ( !pdIsFiniteVec( d ) || pdDot( d, call->side ) < 0.0 || len >= bestLength )
+		pdVec3 d = pdiSub( cr.contactPosition, p );
+		double len = pdiLength( d );
+		if ( !pdiIsFiniteVec( d ) || pdiDot( d, call->side ) < 0.0 || len >= bestLength )
 		{
 			continue;
 		}
@@ -81,16 +81,16 @@ static bool pdcOutProjectToSide( const pdcCall* call, pdVec3* outTranslation )
 // A PD that pushes A through a one-sided B (against the side A is known to be free on) is
 // replaced by the shortest resolution toward that side. Returns true when it replaced
 // call->translation.
-bool pdcResolveOneSided( pdcCall* call )
+bool pdiResolveOneSided( pdiCall* call )
 {
-	double len = pdLength( call->translation );
+	double len = pdiLength( call->translation );
 	if ( !( call->oneSided && call->haveSide && len > 0.0 &&
-			pdDot( call->translation, call->side ) < PD_THROUGH_COSINE * len ) )
+			pdiDot( call->translation, call->side ) < PDI_THROUGH_COSINE * len ) )
 	{
 		return false;
 	}
 	pdVec3 d;
-	if ( !pdcOutProjectToSide( call, &d ) )
+	if ( !pdiOutProjectToSide( call, &d ) )
 	{
 		return false;
 	}
@@ -100,12 +100,12 @@ bool pdcResolveOneSided( pdcCall* call )
 }
 
 // Remembers the free side: where this call's contact normals point (sideSum, their weighted sum).
-void pdcRememberFreeSide( pdcCall* call, pdVec3 sideSum )
+void pdiRememberFreeSide( pdiCall* call, pdVec3 sideSum )
 {
-	pdVec3 sideNew = pdNormalize( sideSum );
-	if ( pdDot( sideNew, sideNew ) > 0.0 )
+	pdVec3 sideNew = pdiNormalize( sideSum );
+	if ( pdiDot( sideNew, sideNew ) > 0.0 )
 	{
-		call->pair->freeSide = pdcRotateInv( call->qB, sideNew );
+		call->pair->freeSide = pdiRotateInv( call->qB, sideNew );
 		call->pair->hasFreeSide = true;
 	}
 }

@@ -26,23 +26,23 @@
 _Static_assert( offsetof( pdContactPair, internal ) == 0, "pdContactPair starts with its private state" );
 _Static_assert( sizeof( pdContactPair ) == sizeof( pdContactPairInternal ), "pdContactPair is its private state" );
 
-#define PD_RECORD_MAGIC "PDCR"
-#define PD_RECORD_VERSION 2u
+#define PDI_RECORD_MAGIC "PDCR"
+#define PDI_RECORD_VERSION 2u
 // Meshes per recording: a scene has a few shapes; more is a malformed file.
-#define PD_RECORD_MAX_MESHES 4096
+#define PDI_RECORD_MAX_MESHES 4096
 
-typedef struct pdRecordHeader
+typedef struct pdiRecordHeader
 {
 	char magic[4];
 	uint32_t version;
 	uint32_t pairSize, defSize, transformSize;
-} pdRecordHeader;
+} pdiRecordHeader;
 
-static pdRecordHeader pdRecord_ThisHeader( void )
+static pdiRecordHeader pdiRecord_ThisHeader( void )
 {
-	pdRecordHeader h;
-	memcpy( h.magic, PD_RECORD_MAGIC, 4 );
-	h.version = PD_RECORD_VERSION;
+	pdiRecordHeader h;
+	memcpy( h.magic, PDI_RECORD_MAGIC, 4 );
+	h.version = PDI_RECORD_VERSION;
 	h.pairSize = (uint32_t)sizeof( pdContactPair );
 	h.defSize = (uint32_t)sizeof( pdContactDef );
 	h.transformSize = (uint32_t)sizeof( pdTransform );
@@ -61,7 +61,7 @@ struct pdContactRecorder
 	int meshCount, meshCapacity;
 };
 
-static bool pdRecord_Put( pdContactRecorder* r, const void* data, size_t size )
+static bool pdiRecord_Put( pdContactRecorder* r, const void* data, size_t size )
 {
 	if ( !r->failed && fwrite( data, 1, size, r->file ) != size )
 	{
@@ -82,9 +82,9 @@ pdContactRecorder* pdCreateContactRecorder( const char* path, pdStatus* outStatu
 	if ( r != NULL )
 	{
 		r->file = fopen( path, "wb" );
-		pdRecordHeader h = pdRecord_ThisHeader();
+		pdiRecordHeader h = pdiRecord_ThisHeader();
 		status = PD_STATUS_INVALID_ARGUMENT;
-		if ( r->file == NULL || !pdRecord_Put( r, &h, sizeof( h ) ) )
+		if ( r->file == NULL || !pdiRecord_Put( r, &h, sizeof( h ) ) )
 		{
 			if ( r->file != NULL )
 			{
@@ -106,7 +106,7 @@ pdContactRecorder* pdCreateContactRecorder( const char* path, pdStatus* outStatu
 }
 
 // The mesh's id, writing the mesh the first time; -1 for NULL, -2 on failure.
-static int pdRecord_MeshId( pdContactRecorder* r, const pdMesh* mesh )
+static int pdiRecord_MeshId( pdContactRecorder* r, const pdMesh* mesh )
 {
 	if ( mesh == NULL )
 	{
@@ -119,7 +119,7 @@ static int pdRecord_MeshId( pdContactRecorder* r, const pdMesh* mesh )
 			return i;
 		}
 	}
-	if ( r->meshCount >= PD_RECORD_MAX_MESHES )
+	if ( r->meshCount >= PDI_RECORD_MAX_MESHES )
 	{
 		return -2;
 	}
@@ -138,18 +138,18 @@ static int pdRecord_MeshId( pdContactRecorder* r, const pdMesh* mesh )
 	pdMeshInfo info = pdMesh_GetInfo( mesh );
 	int32_t vertexCount = info.vertexCount;
 	int32_t triangleCount = info.triangleCount;
-	bool ok = pdRecord_Put( r, "M", 1 ) && pdRecord_Put( r, &id, 4 ) && pdRecord_Put( r, &vertexCount, 4 ) &&
-			  pdRecord_Put( r, &triangleCount, 4 );
+	bool ok = pdiRecord_Put( r, "M", 1 ) && pdiRecord_Put( r, &id, 4 ) && pdiRecord_Put( r, &vertexCount, 4 ) &&
+			  pdiRecord_Put( r, &triangleCount, 4 );
 	for ( int i = 0; i < vertexCount && ok; ++i )
 	{
 		pdVec3 v = info.vertices[i];
 		double xyz[3] = { v.x, v.y, v.z };
-		ok = pdRecord_Put( r, xyz, sizeof( xyz ) );
+		ok = pdiRecord_Put( r, xyz, sizeof( xyz ) );
 	}
 	for ( int i = 0; i < triangleCount && ok; ++i )
 	{
 		int32_t t32[3] = { info.triangles[i][0], info.triangles[i][1], info.triangles[i][2] };
-		ok = pdRecord_Put( r, t32, sizeof( t32 ) );
+		ok = pdiRecord_Put( r, t32, sizeof( t32 ) );
 	}
 	if ( !ok )
 	{
@@ -177,9 +177,9 @@ pdStatus pdContactRecorder_Write( pdContactRecorder* recorder, const pdContactPa
 		return PD_STATUS_INVALID_MESH;
 	}
 	pdContactDef defaults = pdDefaultContactDef();
-	int32_t ids[4] = { pdRecord_MeshId( recorder, meshA ), pdRecord_MeshId( recorder, meshB ),
-					   pdRecord_MeshId( recorder, pair->internal.proofMeshA ),
-					   pdRecord_MeshId( recorder, pair->internal.proofMeshB ) };
+	int32_t ids[4] = { pdiRecord_MeshId( recorder, meshA ), pdiRecord_MeshId( recorder, meshB ),
+					   pdiRecord_MeshId( recorder, pair->internal.proofMeshA ),
+					   pdiRecord_MeshId( recorder, pair->internal.proofMeshB ) };
 	if ( ids[0] < 0 || ids[1] < 0 || ids[2] < -1 || ids[3] < -1 )
 	{
 		recorder->failed = true;
@@ -188,10 +188,10 @@ pdStatus pdContactRecorder_Write( pdContactRecorder* recorder, const pdContactPa
 	pdContactPair copy = *pair;
 	copy.internal.proofMeshA = NULL;
 	copy.internal.proofMeshB = NULL;
-	bool ok = pdRecord_Put( recorder, "C", 1 ) && pdRecord_Put( recorder, ids, sizeof( ids ) ) &&
-			  pdRecord_Put( recorder, poseA, sizeof( *poseA ) ) && pdRecord_Put( recorder, poseB, sizeof( *poseB ) ) &&
-			  pdRecord_Put( recorder, def != NULL ? def : &defaults, sizeof( pdContactDef ) ) &&
-			  pdRecord_Put( recorder, &copy, sizeof( copy ) );
+	bool ok = pdiRecord_Put( recorder, "C", 1 ) && pdiRecord_Put( recorder, ids, sizeof( ids ) ) &&
+			  pdiRecord_Put( recorder, poseA, sizeof( *poseA ) ) && pdiRecord_Put( recorder, poseB, sizeof( *poseB ) ) &&
+			  pdiRecord_Put( recorder, def != NULL ? def : &defaults, sizeof( pdContactDef ) ) &&
+			  pdiRecord_Put( recorder, &copy, sizeof( copy ) );
 	if ( !ok )
 	{
 		return PD_STATUS_FAILED;
@@ -231,7 +231,7 @@ struct pdContactReplay
 	int meshCount;
 };
 
-static void pdReplay_Message( char message[256], const pdContactReplay* r, const char* what )
+static void pdiReplay_Message( char message[256], const pdContactReplay* r, const char* what )
 {
 	if ( message != NULL )
 	{
@@ -239,7 +239,7 @@ static void pdReplay_Message( char message[256], const pdContactReplay* r, const
 	}
 }
 
-static bool pdReplay_Get( pdContactReplay* r, void* data, size_t size )
+static bool pdiReplay_Get( pdContactReplay* r, void* data, size_t size )
 {
 	return fread( data, 1, size, r->file ) == size;
 }
@@ -272,9 +272,9 @@ pdContactReplay* pdCreateContactReplay( const char* path, pdStatus* outStatus, c
 		return NULL;
 	}
 	snprintf( r->path, sizeof( r->path ), "%s", path );
-	r->meshes = (pdMesh**)calloc( PD_RECORD_MAX_MESHES, sizeof( pdMesh* ) );
+	r->meshes = (pdMesh**)calloc( PDI_RECORD_MAX_MESHES, sizeof( pdMesh* ) );
 	r->file = r->meshes != NULL ? fopen( path, "rb" ) : NULL;
-	pdRecordHeader expected = pdRecord_ThisHeader(), h;
+	pdiRecordHeader expected = pdiRecord_ThisHeader(), h;
 	const char* problem = NULL;
 	if ( r->meshes == NULL )
 	{
@@ -289,7 +289,7 @@ pdContactReplay* pdCreateContactReplay( const char* path, pdStatus* outStatus, c
 	{
 		problem = "cannot read the file";
 	}
-	else if ( !pdReplay_Get( r, &h, sizeof( h ) ) || memcmp( h.magic, PD_RECORD_MAGIC, 4 ) != 0 )
+	else if ( !pdiReplay_Get( r, &h, sizeof( h ) ) || memcmp( h.magic, PDI_RECORD_MAGIC, 4 ) != 0 )
 	{
 		problem = "not a contact recording (no PDCR header)";
 	}
@@ -315,21 +315,21 @@ pdContactReplay* pdCreateContactReplay( const char* path, pdStatus* outStatus, c
 }
 
 // Reads one mesh record (after its 'M') and builds the mesh.
-static pdStatus pdReplay_ReadMesh( pdContactReplay* r, char message[256] )
+static pdStatus pdiReplay_ReadMesh( pdContactReplay* r, char message[256] )
 {
 	int32_t id, vertexCount, triangleCount;
-	if ( !pdReplay_Get( r, &id, 4 ) || !pdReplay_Get( r, &vertexCount, 4 ) || !pdReplay_Get( r, &triangleCount, 4 ) )
+	if ( !pdiReplay_Get( r, &id, 4 ) || !pdiReplay_Get( r, &vertexCount, 4 ) || !pdiReplay_Get( r, &triangleCount, 4 ) )
 	{
-		pdReplay_Message( message, r, "truncated mesh header" );
+		pdiReplay_Message( message, r, "truncated mesh header" );
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
 	// Meshes come in id order; counts bounded so a corrupt file cannot ask for terabytes.
 	long at = ftell( r->file );
-	if ( id != r->meshCount || id >= PD_RECORD_MAX_MESHES || vertexCount <= 0 || triangleCount <= 0 ||
+	if ( id != r->meshCount || id >= PDI_RECORD_MAX_MESHES || vertexCount <= 0 || triangleCount <= 0 ||
 		 vertexCount > ( 1 << 26 ) || triangleCount > ( 1 << 26 ) || at < 0 ||
 		 (long)vertexCount * 24 + (long)triangleCount * 12 > r->size - at )
 	{
-		pdReplay_Message( message, r, "mesh id or counts out of range (or past the end of the file)" );
+		pdiReplay_Message( message, r, "mesh id or counts out of range (or past the end of the file)" );
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
 	double* vertices = (double*)malloc( (size_t)vertexCount * 3 * sizeof( double ) );
@@ -338,10 +338,10 @@ static pdStatus pdReplay_ReadMesh( pdContactReplay* r, char message[256] )
 	if ( vertices != NULL && indices != NULL )
 	{
 		status = PD_STATUS_INVALID_ARGUMENT;
-		if ( !pdReplay_Get( r, vertices, (size_t)vertexCount * 3 * sizeof( double ) ) ||
-			 !pdReplay_Get( r, indices, (size_t)triangleCount * 3 * sizeof( int32_t ) ) )
+		if ( !pdiReplay_Get( r, vertices, (size_t)vertexCount * 3 * sizeof( double ) ) ||
+			 !pdiReplay_Get( r, indices, (size_t)triangleCount * 3 * sizeof( int32_t ) ) )
 		{
-			pdReplay_Message( message, r, "truncated mesh data" );
+			pdiReplay_Message( message, r, "truncated mesh data" );
 		}
 		else
 		{
@@ -358,7 +358,7 @@ static pdStatus pdReplay_ReadMesh( pdContactReplay* r, char message[256] )
 			{
 				char what[128];
 				snprintf( what, sizeof( what ), "mesh %d rejected: %.90s", (int)id, report.message );
-				pdReplay_Message( message, r, what );
+				pdiReplay_Message( message, r, what );
 				status = report.status != PD_STATUS_OK ? report.status : PD_STATUS_FAILED;
 			}
 			else
@@ -377,12 +377,12 @@ static pdStatus pdReplay_ReadMesh( pdContactReplay* r, char message[256] )
 // bool a 0 or 1 byte (the plugin indexes its arrays with these; a corrupt file must not).
 // A held contact (contact_hold.c) the plugin could have made: counts, slots and state in range,
 // every number finite (its points are written out as they are).
-static bool pdReplay_HoldInRange( const pdContactPairInternal* pair )
+static bool pdiReplay_HoldInRange( const pdContactPairInternal* pair )
 {
 	int state = (int)pair->holdState;
 	if ( pair->holdCount < 0 || pair->holdCount > PD_CONTACT_MAX_MANIFOLDS || pair->holdCalls < 0 ||
 		 state < PD_STATE_SEPARATED || state > PD_STATE_PENETRATING || !isfinite( pair->holdBound ) ||
-		 !pdIsFiniteVec( pair->holdPosition ) || !pdIsFiniteVec( pair->holdTranslation ) ||
+		 !pdiIsFiniteVec( pair->holdPosition ) || !pdiIsFiniteVec( pair->holdTranslation ) ||
 		 !isfinite( pair->holdRotation.w + pair->holdRotation.x + pair->holdRotation.y + pair->holdRotation.z ) )
 	{
 		return false;
@@ -390,13 +390,13 @@ static bool pdReplay_HoldInRange( const pdContactPairInternal* pair )
 	for ( int m = 0; m < pair->holdCount; ++m )
 	{
 		if ( pair->holdSlot[m] < 0 || pair->holdSlot[m] >= PD_CONTACT_MAX_MANIFOLDS || pair->holdPointCount[m] < 0 ||
-			 pair->holdPointCount[m] > PD_CONTACT_MAX_POINTS || !pdIsFiniteVec( pair->holdNormal[m] ) )
+			 pair->holdPointCount[m] > PD_CONTACT_MAX_POINTS || !pdiIsFiniteVec( pair->holdNormal[m] ) )
 		{
 			return false;
 		}
 		for ( int p = 0; p < pair->holdPointCount[m]; ++p )
 		{
-			if ( !pdIsFiniteVec( pair->holdPointA[m][p] ) || !pdIsFiniteVec( pair->holdPointB[m][p] ) )
+			if ( !pdiIsFiniteVec( pair->holdPointA[m][p] ) || !pdiIsFiniteVec( pair->holdPointB[m][p] ) )
 			{
 				return false;
 			}
@@ -405,7 +405,7 @@ static bool pdReplay_HoldInRange( const pdContactPairInternal* pair )
 	return true;
 }
 
-static bool pdReplay_PairInRange( const pdContactPairInternal* pair )
+static bool pdiReplay_PairInRange( const pdContactPairInternal* pair )
 {
 	const bool* flags[] = { &pair->penetration.lastSeparated,
 							&pair->hasFreeSide,
@@ -437,7 +437,7 @@ static bool pdReplay_PairInRange( const pdContactPairInternal* pair )
 			return false;
 		}
 	}
-	return pdReplay_HoldInRange( pair );
+	return pdiReplay_HoldInRange( pair );
 }
 
 pdStatus pdContactReplay_Next( pdContactReplay* replay, pdContactCall* outCall, bool* outDone, char message[256] )
@@ -454,7 +454,7 @@ pdStatus pdContactReplay_Next( pdContactReplay* replay, pdContactCall* outCall, 
 	for ( ;; )
 	{
 		char kind;
-		if ( !pdReplay_Get( replay, &kind, 1 ) )
+		if ( !pdiReplay_Get( replay, &kind, 1 ) )
 		{
 			*outDone = true;
 			return PD_STATUS_OK;
@@ -462,7 +462,7 @@ pdStatus pdContactReplay_Next( pdContactReplay* replay, pdContactCall* outCall, 
 		replay->records += 1;
 		if ( kind == 'M' )
 		{
-			pdStatus status = pdReplay_ReadMesh( replay, message );
+			pdStatus status = pdiReplay_ReadMesh( replay, message );
 			if ( status != PD_STATUS_OK )
 			{
 				return status;
@@ -471,31 +471,31 @@ pdStatus pdContactReplay_Next( pdContactReplay* replay, pdContactCall* outCall, 
 		}
 		if ( kind != 'C' )
 		{
-			pdReplay_Message( message, replay, "unknown record kind" );
+			pdiReplay_Message( message, replay, "unknown record kind" );
 			return PD_STATUS_INVALID_ARGUMENT;
 		}
 		int32_t ids[4];
 		pdContactCall call;
-		if ( !pdReplay_Get( replay, ids, sizeof( ids ) ) ||
-			 !pdReplay_Get( replay, &call.poseA, sizeof( call.poseA ) ) ||
-			 !pdReplay_Get( replay, &call.poseB, sizeof( call.poseB ) ) ||
-			 !pdReplay_Get( replay, &call.def, sizeof( call.def ) ) ||
-			 !pdReplay_Get( replay, &call.pair, sizeof( call.pair ) ) )
+		if ( !pdiReplay_Get( replay, ids, sizeof( ids ) ) ||
+			 !pdiReplay_Get( replay, &call.poseA, sizeof( call.poseA ) ) ||
+			 !pdiReplay_Get( replay, &call.poseB, sizeof( call.poseB ) ) ||
+			 !pdiReplay_Get( replay, &call.def, sizeof( call.def ) ) ||
+			 !pdiReplay_Get( replay, &call.pair, sizeof( call.pair ) ) )
 		{
-			pdReplay_Message( message, replay, "truncated call" );
+			pdiReplay_Message( message, replay, "truncated call" );
 			return PD_STATUS_INVALID_ARGUMENT;
 		}
 		for ( int k = 0; k < 4; ++k )
 		{
 			if ( ids[k] < ( k < 2 ? 0 : -1 ) || ids[k] >= replay->meshCount )
 			{
-				pdReplay_Message( message, replay, "call names a mesh the file has not defined" );
+				pdiReplay_Message( message, replay, "call names a mesh the file has not defined" );
 				return PD_STATUS_INVALID_ARGUMENT;
 			}
 		}
-		if ( !pdReplay_PairInRange( &call.pair.internal ) )
+		if ( !pdiReplay_PairInRange( &call.pair.internal ) )
 		{
-			pdReplay_Message( message, replay, "pair state out of range (not written by the plugin)" );
+			pdiReplay_Message( message, replay, "pair state out of range (not written by the plugin)" );
 			return PD_STATUS_INVALID_ARGUMENT;
 		}
 		call.meshA = replay->meshes[ids[0]];

@@ -1,47 +1,47 @@
 // SPDX-License-Identifier: MIT
 // Manifold reduction: a region's candidate points down to PD_CONTACT_MAX_POINTS. The public
-// deepest-plus-largest-area reduction (pdContact_ReducePoints, pdcHullArea4), the stable
+// deepest-plus-largest-area reduction (pdContact_ReducePoints, pdiHullArea4), the stable
 // reduction along directions fixed to B (resting patches), the banded and impact variants, and
 // the plane of a wide resting patch.
 #include "contact_internal.h"
 
-#define PD_PI 3.14159265358979323846
+#define PDI_PI 3.14159265358979323846
 
 // An orthonormal tangent basis of the plane normal to n (n unit or zero).
-static void pdcTangents( pdVec3 n, pdVec3* u, pdVec3* v )
+static void pdiTangents( pdVec3 n, pdVec3* u, pdVec3* v )
 {
-	pdVec3 a = fabs( n.x ) < 0.57 ? pdV3( 1.0, 0.0, 0.0 ) : pdV3( 0.0, 1.0, 0.0 );
-	*u = pdNormalize( pdCross( n, a ) );
-	if ( pdDot( *u, *u ) == 0.0 )
+	pdVec3 a = fabs( n.x ) < 0.57 ? pdiV3( 1.0, 0.0, 0.0 ) : pdiV3( 0.0, 1.0, 0.0 );
+	*u = pdiNormalize( pdiCross( n, a ) );
+	if ( pdiDot( *u, *u ) == 0.0 )
 	{
-		*u = pdV3( 1.0, 0.0, 0.0 );
+		*u = pdiV3( 1.0, 0.0, 0.0 );
 	}
-	*v = pdCross( n, *u );
+	*v = pdiCross( n, *u );
 }
 
 // Tangent basis of the plane normal to n whose first axis is B's reference axis projected on
 // it, so directions in the contact plane turn with B and not with the points found.
-static void pdcBodyTangents( pdVec3 n, pdVec3 axis, pdVec3* u, pdVec3* v )
+static void pdiBodyTangents( pdVec3 n, pdVec3 axis, pdVec3* u, pdVec3* v )
 {
-	pdVec3 t = pdMulAdd( axis, -pdDot( axis, n ), n );
-	if ( pdDot( t, t ) < 0.01 )
+	pdVec3 t = pdiMulAdd( axis, -pdiDot( axis, n ), n );
+	if ( pdiDot( t, t ) < 0.01 )
 	{
 		// The axis is (nearly) the normal: use the one perpendicular to both.
-		pdcTangents( n, u, v );
+		pdiTangents( n, u, v );
 		return;
 	}
-	*u = pdNormalize( t );
-	*v = pdCross( n, *u );
+	*u = pdiNormalize( t );
+	*v = pdiCross( n, *u );
 }
 
 // The direction at angle in the plane spanned by u and v.
-static pdVec3 pdcPlaneDirection( pdVec3 u, pdVec3 v, double angle )
+static pdVec3 pdiPlaneDirection( pdVec3 u, pdVec3 v, double angle )
 {
-	return pdAdd( pdScale( u, cos( angle ) ), pdScale( v, sin( angle ) ) );
+	return pdiAdd( pdiScale( u, cos( angle ) ), pdiScale( v, sin( angle ) ) );
 }
 
 // Index of the smallest distance (the first of equals).
-static int pdcDeepestIndex( const double* distances, int count )
+static int pdiDeepestIndex( const double* distances, int count )
 {
 	int deepest = 0;
 	for ( int i = 1; i < count; ++i )
@@ -55,7 +55,7 @@ static int pdcDeepestIndex( const double* distances, int count )
 }
 
 // Swaps the pick with the smallest distance (the first of equals) to the front.
-void pdcDeepestFirst( const double* distances, int* picked, int count )
+void pdiDeepestFirst( const double* distances, int* picked, int count )
 {
 	int first = 0;
 	for ( int j = 1; j < count; ++j )
@@ -70,40 +70,40 @@ void pdcDeepestFirst( const double* distances, int* picked, int count )
 	picked[first] = t;
 }
 
-static double pdcTriangleArea( pdVec3 n, pdVec3 a, pdVec3 b, pdVec3 c )
+static double pdiTriangleArea( pdVec3 n, pdVec3 a, pdVec3 b, pdVec3 c )
 {
-	return 0.5 * fabs( pdDot( n, pdCross( pdSub( b, a ), pdSub( c, a ) ) ) );
+	return 0.5 * fabs( pdiDot( n, pdiCross( pdiSub( b, a ), pdiSub( c, a ) ) ) );
 }
 
-double pdcHullArea4( pdVec3 normal, const pdVec3* points, int count )
+double pdiHullArea4( pdVec3 normal, const pdVec3* points, int count )
 {
 	if ( points == NULL || count < 3 )
 	{
 		return 0.0;
 	}
-	pdVec3 n = pdNormalize( normal );
+	pdVec3 n = pdiNormalize( normal );
 	const pdVec3* p = points;
 	if ( count == 3 )
 	{
-		return pdcTriangleArea( n, p[0], p[1], p[2] );
+		return pdiTriangleArea( n, p[0], p[1], p[2] );
 	}
 	// The hull of 4 points is either one of the 4 triangles (a point inside) or the simple
 	// quadrilateral among the 3 cyclic orders; every candidate is <= the hull, one equals it.
 	double best = 0.0;
-	best = fmax( best, pdcTriangleArea( n, p[0], p[1], p[2] ) );
-	best = fmax( best, pdcTriangleArea( n, p[0], p[1], p[3] ) );
-	best = fmax( best, pdcTriangleArea( n, p[0], p[2], p[3] ) );
-	best = fmax( best, pdcTriangleArea( n, p[1], p[2], p[3] ) );
+	best = fmax( best, pdiTriangleArea( n, p[0], p[1], p[2] ) );
+	best = fmax( best, pdiTriangleArea( n, p[0], p[1], p[3] ) );
+	best = fmax( best, pdiTriangleArea( n, p[0], p[2], p[3] ) );
+	best = fmax( best, pdiTriangleArea( n, p[1], p[2], p[3] ) );
 	// Signed area of quad abcd = 0.5 n . ((c - a) x (d - b)).
-	best = fmax( best, 0.5 * fabs( pdDot( n, pdCross( pdSub( p[2], p[0] ), pdSub( p[3], p[1] ) ) ) ) );
-	best = fmax( best, 0.5 * fabs( pdDot( n, pdCross( pdSub( p[3], p[0] ), pdSub( p[2], p[1] ) ) ) ) );
-	best = fmax( best, 0.5 * fabs( pdDot( n, pdCross( pdSub( p[1], p[0] ), pdSub( p[3], p[2] ) ) ) ) );
+	best = fmax( best, 0.5 * fabs( pdiDot( n, pdiCross( pdiSub( p[2], p[0] ), pdiSub( p[3], p[1] ) ) ) ) );
+	best = fmax( best, 0.5 * fabs( pdiDot( n, pdiCross( pdiSub( p[3], p[0] ), pdiSub( p[2], p[1] ) ) ) ) );
+	best = fmax( best, 0.5 * fabs( pdiDot( n, pdiCross( pdiSub( p[1], p[0] ), pdiSub( p[3], p[2] ) ) ) ) );
 	return best;
 }
 
 // Candidates besides the deepest: all of them up to 16, else the extreme points along 16
 // directions in the contact plane (the hull of the best 4 uses hull vertices only).
-static int pdcReductionCandidates( pdVec3 n, const pdVec3* points, int count, int deepest, int cand[16] )
+static int pdiReductionCandidates( pdVec3 n, const pdVec3* points, int count, int deepest, int cand[16] )
 {
 	int candCount = 0;
 	if ( count <= 17 )
@@ -118,22 +118,22 @@ static int pdcReductionCandidates( pdVec3 n, const pdVec3* points, int count, in
 		return candCount;
 	}
 	pdVec3 u, v;
-	pdcTangents( n, &u, &v );
+	pdiTangents( n, &u, &v );
 	for ( int k = 0; k < 16; ++k )
 	{
-		pdVec3 dir = pdcPlaneDirection( u, v, 2.0 * PD_PI * (double)k / 16.0 );
+		pdVec3 dir = pdiPlaneDirection( u, v, 2.0 * PDI_PI * (double)k / 16.0 );
 		int best = -1;
 		double bestValue = -DBL_MAX;
 		for ( int i = 0; i < count; ++i )
 		{
-			double value = pdDot( dir, points[i] );
+			double value = pdiDot( dir, points[i] );
 			if ( i != deepest && value > bestValue )
 			{
 				bestValue = value;
 				best = i;
 			}
 		}
-		if ( best >= 0 && !pdcHasIndex( cand, candCount, best ) )
+		if ( best >= 0 && !pdiHasIndex( cand, candCount, best ) )
 		{
 			cand[candCount++] = best;
 		}
@@ -142,7 +142,7 @@ static int pdcReductionCandidates( pdVec3 n, const pdVec3* points, int count, in
 }
 
 // The three candidates that with the deepest span the largest hull area; returns that area.
-static double pdcLargestQuad( pdVec3 n, const pdVec3* points, int deepest, const int* cand, int candCount,
+static double pdiLargestQuad( pdVec3 n, const pdVec3* points, int deepest, const int* cand, int candCount,
 							  int outSet[3] )
 {
 	double bestArea = -1.0;
@@ -156,7 +156,7 @@ static double pdcLargestQuad( pdVec3 n, const pdVec3* points, int deepest, const
 			for ( int c = b + 1; c < candCount; ++c )
 			{
 				pdVec3 quad[4] = { points[deepest], points[cand[a]], points[cand[b]], points[cand[c]] };
-				double area = pdcHullArea4( n, quad, 4 );
+				double area = pdiHullArea4( n, quad, 4 );
 				if ( area > bestArea )
 				{
 					bestArea = area;
@@ -172,14 +172,14 @@ static double pdcLargestQuad( pdVec3 n, const pdVec3* points, int deepest, const
 
 // All collinear (zero area): the two candidates farthest from the deepest and from each other
 // follow it in outIndices. Returns the count (2 or 3).
-static int pdcFarthestPair( const pdVec3* points, int deepest, const int* cand, int candCount,
+static int pdiFarthestPair( const pdVec3* points, int deepest, const int* cand, int candCount,
 							int outIndices[PD_CONTACT_MAX_POINTS] )
 {
 	int far1 = cand[0];
 	double d1 = -1.0;
 	for ( int j = 0; j < candCount; ++j )
 	{
-		double d = pdLength( pdSub( points[cand[j]], points[deepest] ) );
+		double d = pdiLength( pdiSub( points[cand[j]], points[deepest] ) );
 		if ( d > d1 )
 		{
 			d1 = d;
@@ -190,7 +190,7 @@ static int pdcFarthestPair( const pdVec3* points, int deepest, const int* cand, 
 	double d2 = -1.0;
 	for ( int j = 0; j < candCount; ++j )
 	{
-		double d = pdLength( pdSub( points[cand[j]], points[far1] ) );
+		double d = pdiLength( pdiSub( points[cand[j]], points[far1] ) );
 		if ( cand[j] != far1 && d > d2 )
 		{
 			d2 = d;
@@ -213,7 +213,7 @@ int pdContact_ReducePoints( pdVec3 normal, const pdVec3* points, const double* d
 	{
 		return 0;
 	}
-	int deepest = pdcDeepestIndex( distances, count );
+	int deepest = pdiDeepestIndex( distances, count );
 	outIndices[0] = deepest;
 	if ( count <= PD_CONTACT_MAX_POINTS )
 	{
@@ -227,14 +227,14 @@ int pdContact_ReducePoints( pdVec3 normal, const pdVec3* points, const double* d
 		}
 		return count;
 	}
-	pdVec3 n = pdNormalize( normal );
+	pdVec3 n = pdiNormalize( normal );
 	int cand[16];
-	int candCount = pdcReductionCandidates( n, points, count, deepest, cand );
+	int candCount = pdiReductionCandidates( n, points, count, deepest, cand );
 	int bestSet[3];
-	double bestArea = pdcLargestQuad( n, points, deepest, cand, candCount, bestSet );
+	double bestArea = pdiLargestQuad( n, points, deepest, cand, candCount, bestSet );
 	if ( !( bestArea > 0.0 ) )
 	{
-		return pdcFarthestPair( points, deepest, cand, candCount, outIndices );
+		return pdiFarthestPair( points, deepest, cand, candCount, outIndices );
 	}
 	outIndices[1] = bestSet[0];
 	outIndices[2] = bestSet[1];
@@ -245,32 +245,32 @@ int pdContact_ReducePoints( pdVec3 normal, const pdVec3* points, const double* d
 // The extreme points along 2 * half directions fixed to B, among the points within band of the
 // deepest (the patch's rim, a flank that only just came within reach, would otherwise be every
 // direction's extreme). Returns the count, without repeats.
-static int pdcStablePicks( const pdcRegion* r, int half, double band, int* outIndices, int maxOut )
+static int pdiStablePicks( const pdiRegion* r, int half, double band, int* outIndices, int maxOut )
 {
-	double lowest = pdcLowest( r->distance, r->count );
+	double lowest = pdiLowest( r->distance, r->count );
 	pdVec3 u, v;
-	pdcBodyTangents( r->normal, r->axis, &u, &v );
+	pdiBodyTangents( r->normal, r->axis, &u, &v );
 	int n = 0;
 	for ( int k = 0; k < 2 * half && n < maxOut; ++k )
 	{
 		// Order +u, +v, -u, -v (then the diagonals) so the first 4 span the patch.
 		int quarter = k % 4;
-		double angle = 0.5 * PD_PI * (double)quarter;
+		double angle = 0.5 * PDI_PI * (double)quarter;
 		if ( k >= 4 )
 		{
-			angle += 0.25 * PD_PI;
+			angle += 0.25 * PDI_PI;
 		}
-		pdVec3 dir = pdcPlaneDirection( u, v, angle );
+		pdVec3 dir = pdiPlaneDirection( u, v, angle );
 		// Ties (a face patch's edge along B's axis: every point of it is extreme) go to the
 		// point farthest along the next direction, the edge's corner: the first found could
 		// be the edge's midpoint, or a corner that another direction picks too.
-		pdVec3 next = pdcPlaneDirection( u, v, angle + 0.5 * PD_PI );
+		pdVec3 next = pdiPlaneDirection( u, v, angle + 0.5 * PDI_PI );
 		int best = 0;
 		double bestValue = -DBL_MAX, bestNext = -DBL_MAX;
 		for ( int i = 0; i < r->count; ++i )
 		{
-			double value = pdDot( dir, r->pointB[i] );
-			double along = pdDot( next, r->pointB[i] );
+			double value = pdiDot( dir, r->pointB[i] );
+			double along = pdiDot( next, r->pointB[i] );
 			double tie = 1e-9 * ( 1.0 + fabs( value ) );
 			if ( r->distance[i] <= lowest + band &&
 				 ( value > bestValue + tie || ( value >= bestValue - tie && along > bestNext ) ) )
@@ -280,7 +280,7 @@ static int pdcStablePicks( const pdcRegion* r, int half, double band, int* outIn
 				best = i;
 			}
 		}
-		if ( !pdcHasIndex( outIndices, n, best ) )
+		if ( !pdiHasIndex( outIndices, n, best ) )
 		{
 			outIndices[n++] = best;
 		}
@@ -289,15 +289,15 @@ static int pdcStablePicks( const pdcRegion* r, int half, double band, int* outIn
 }
 
 // A point deeper than every pick by more than deepMargin replaces the pick nearest to it.
-static void pdcKeepDeepCorner( const pdcRegion* r, double deepMargin, int* picked, int n )
+static void pdiKeepDeepCorner( const pdiRegion* r, double deepMargin, int* picked, int n )
 {
-	int deepest = pdcDeepestIndex( r->distance, r->count );
+	int deepest = pdiDeepestIndex( r->distance, r->count );
 	double pickedMin = DBL_MAX;
 	for ( int j = 0; j < n; ++j )
 	{
 		pickedMin = fmin( pickedMin, r->distance[picked[j]] );
 	}
-	if ( pdcHasIndex( picked, n, deepest ) || !( r->distance[deepest] < pickedMin - deepMargin ) )
+	if ( pdiHasIndex( picked, n, deepest ) || !( r->distance[deepest] < pickedMin - deepMargin ) )
 	{
 		return;
 	}
@@ -305,7 +305,7 @@ static void pdcKeepDeepCorner( const pdcRegion* r, double deepMargin, int* picke
 	double nearestLength = DBL_MAX;
 	for ( int j = 0; j < n; ++j )
 	{
-		double len = pdLength( pdSub( r->pointB[picked[j]], r->pointB[deepest] ) );
+		double len = pdiLength( pdiSub( r->pointB[picked[j]], r->pointB[deepest] ) );
 		if ( len < nearestLength )
 		{
 			nearestLength = len;
@@ -320,15 +320,15 @@ static void pdcKeepDeepCorner( const pdcRegion* r, double deepMargin, int* picke
 // whose choice on a near-uniform patch (a ring on a ring) jumps around every frame and defeats
 // warm starting. A point clearly deeper than every pick (by more than deepMargin) replaces the
 // pick nearest to it, so a deep corner is never lost. Returns the count; the deepest is first.
-int pdcReduceStable( const pdcRegion* r, int half, double deepMargin, double band, int* outIndices, int maxOut )
+int pdiReduceStable( const pdiRegion* r, int half, double deepMargin, double band, int* outIndices, int maxOut )
 {
 	if ( r->count <= 0 || maxOut <= 0 )
 	{
 		return 0;
 	}
-	int n = pdcStablePicks( r, half, band, outIndices, maxOut );
-	pdcKeepDeepCorner( r, deepMargin, outIndices, n );
-	pdcDeepestFirst( r->distance, outIndices, n );
+	int n = pdiStablePicks( r, half, band, outIndices, maxOut );
+	pdiKeepDeepCorner( r, deepMargin, outIndices, n );
+	pdiDeepestFirst( r->distance, outIndices, n );
 	return n;
 }
 
@@ -338,7 +338,7 @@ int pdcReduceStable( const pdcRegion* r, int half, double deepMargin, double ban
 // so it flips by ~10 degrees frame to frame and pushes the stack sideways. The support points
 // themselves lie in the patch's plane. Only for patches of at least minArea whose plane agrees
 // with the region normal (cosine >= minCosine); returns false otherwise.
-bool pdcPatchNormal( const pdcRegion* r, const int* picked, int count, double minArea, double minCosine,
+bool pdiPatchNormal( const pdiRegion* r, const int* picked, int count, double minArea, double minCosine,
 					 pdVec3* outNormal )
 {
 	if ( count < 3 )
@@ -352,31 +352,31 @@ bool pdcPatchNormal( const pdcRegion* r, const int* picked, int count, double mi
 	}
 	// Twice the area vector: of the triangle, or of the quad in whichever cyclic order is simple
 	// (that order gives the longest diagonal cross product).
-	pdVec3 best = pdCross( pdSub( p[1], p[0] ), pdSub( p[2], p[0] ) );
+	pdVec3 best = pdiCross( pdiSub( p[1], p[0] ), pdiSub( p[2], p[0] ) );
 	if ( count >= 4 )
 	{
 		pdVec3 c[3] = {
-			pdCross( pdSub( p[2], p[0] ), pdSub( p[3], p[1] ) ),
-			pdCross( pdSub( p[3], p[0] ), pdSub( p[2], p[1] ) ),
-			pdCross( pdSub( p[1], p[0] ), pdSub( p[3], p[2] ) ),
+			pdiCross( pdiSub( p[2], p[0] ), pdiSub( p[3], p[1] ) ),
+			pdiCross( pdiSub( p[3], p[0] ), pdiSub( p[2], p[1] ) ),
+			pdiCross( pdiSub( p[1], p[0] ), pdiSub( p[3], p[2] ) ),
 		};
 		best = c[0];
 		for ( int k = 1; k < 3; ++k )
 		{
-			best = pdDot( c[k], c[k] ) > pdDot( best, best ) ? c[k] : best;
+			best = pdiDot( c[k], c[k] ) > pdiDot( best, best ) ? c[k] : best;
 		}
 	}
-	double twiceArea = pdLength( best );
+	double twiceArea = pdiLength( best );
 	if ( !( twiceArea >= 2.0 * minArea ) || !isfinite( twiceArea ) )
 	{
 		return false;
 	}
-	pdVec3 n = pdScale( best, 1.0 / twiceArea );
-	if ( pdDot( n, r->normal ) < 0.0 )
+	pdVec3 n = pdiScale( best, 1.0 / twiceArea );
+	if ( pdiDot( n, r->normal ) < 0.0 )
 	{
-		n = pdScale( n, -1.0 );
+		n = pdiScale( n, -1.0 );
 	}
-	if ( pdDot( n, r->normal ) < minCosine )
+	if ( pdiDot( n, r->normal ) < minCosine )
 	{
 		return false;
 	}
@@ -391,12 +391,12 @@ bool pdcPatchNormal( const pdcRegion* r, const int* picked, int count, double mi
 // (9 to 17 mm along a metre of it) that gets points only at its deeper end rocks about the
 // other end, deeper end up one step and down the next, and falls asleep 17 mm deep (seed 8 of
 // the 60 tori, bench/results/debris.md).
-int pdcReduceDeepest( const pdcRegion* r, double band, int outIndices[PD_CONTACT_MAX_POINTS] )
+int pdiReduceDeepest( const pdiRegion* r, double band, int outIndices[PD_CONTACT_MAX_POINTS] )
 {
-	double lowest = pdcLowest( r->predicted, r->count );
-	int map[PD_REGION_CANDIDATES];
-	pdVec3 points[PD_REGION_CANDIDATES];
-	double distances[PD_REGION_CANDIDATES];
+	double lowest = pdiLowest( r->predicted, r->count );
+	int map[PDI_REGION_CANDIDATES];
+	pdVec3 points[PDI_REGION_CANDIDATES];
+	double distances[PDI_REGION_CANDIDATES];
 	int n = 0;
 	for ( int i = 0; i < r->count; ++i )
 	{
@@ -421,10 +421,10 @@ int pdcReduceDeepest( const pdcRegion* r, double band, int outIndices[PD_CONTACT
 // points over the whole reach do (a ring landing flat stands on its bottom circle, not on the
 // outer side of its tube a centimetre up), over the whole reach otherwise (a wobbling ring
 // comes down on both sides).
-int pdcReduceImpact( const pdcRegion* r, double band, int outIndices[PD_CONTACT_MAX_POINTS] )
+int pdiReduceImpact( const pdiRegion* r, double band, int outIndices[PD_CONTACT_MAX_POINTS] )
 {
 	int level[PD_CONTACT_MAX_POINTS];
-	int levelCount = pdcReduceDeepest( r, fmax( r->band, band ), level );
+	int levelCount = pdiReduceDeepest( r, fmax( r->band, band ), level );
 	int all = pdContact_ReducePoints( r->normal, r->pointB, r->predicted, r->count, outIndices );
 	pdVec3 a[PD_CONTACT_MAX_POINTS], b[PD_CONTACT_MAX_POINTS];
 	for ( int k = 0; k < levelCount; ++k )
@@ -435,7 +435,7 @@ int pdcReduceImpact( const pdcRegion* r, double band, int outIndices[PD_CONTACT_
 	{
 		b[k] = r->pointB[outIndices[k]];
 	}
-	if ( pdcHullArea4( r->normal, a, levelCount ) >= 0.5 * pdcHullArea4( r->normal, b, all ) )
+	if ( pdiHullArea4( r->normal, a, levelCount ) >= 0.5 * pdiHullArea4( r->normal, b, all ) )
 	{
 		for ( int k = 0; k < levelCount; ++k )
 		{

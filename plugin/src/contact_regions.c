@@ -5,35 +5,35 @@
 // the final normals the slots and reductions work with.
 #include "contact_internal.h"
 
-#define PD_REGION_KEEP 12
+#define PDI_REGION_KEEP 12
 
 // How much the gap of a contact at pointA (on A) along normal n changes over the step.
-double pdcClosing( const pdcMotion* m, pdVec3 pointA, pdVec3 n )
+double pdiClosing( const pdiMotion* m, pdVec3 pointA, pdVec3 n )
 {
 	if ( m == NULL )
 	{
 		return 0.0;
 	}
-	pdVec3 d = pdAdd( m->linear, pdCross( m->rotation, pdSub( pointA, m->pivot ) ) );
-	double c = pdDot( d, n );
+	pdVec3 d = pdiAdd( m->linear, pdiCross( m->rotation, pdiSub( pointA, m->pivot ) ) );
+	double c = pdiDot( d, n );
 	return isfinite( c ) ? c : 0.0;
 }
 
-pdcRegion* pdcNewRegion( pdcRegions* regions, pdVec3 normal, bool fromPenetration )
+pdiRegion* pdiNewRegion( pdiRegions* regions, pdVec3 normal, bool fromPenetration )
 {
-	if ( regions->count == PD_BUILD_REGIONS )
+	if ( regions->count == PDI_BUILD_REGIONS )
 	{
 		return NULL;
 	}
-	pdcRegion* r = regions->items + regions->count++;
+	pdiRegion* r = regions->items + regions->count++;
 	r->normal = normal;
 	r->axis = regions->axis;
 	r->band = regions->band;
 	r->motion = regions->motion;
 	r->arrival = regions->arrival;
 	r->impact = regions->impact;
-	r->normalSum = pdV3( 0.0, 0.0, 0.0 );
-	r->edgeNormalSum = pdV3( 0.0, 0.0, 0.0 );
+	r->normalSum = pdiV3( 0.0, 0.0, 0.0 );
+	r->edgeNormalSum = pdiV3( 0.0, 0.0, 0.0 );
 	r->minDistance = DBL_MAX;
 	r->fromPenetration = fromPenetration;
 	r->count = 0;
@@ -41,38 +41,38 @@ pdcRegion* pdcNewRegion( pdcRegions* regions, pdVec3 normal, bool fromPenetratio
 }
 
 // The first region whose normal is within cosine of normal, or a new one (NULL when full).
-static pdcRegion* pdcRegionFor( pdcRegions* regions, pdVec3 normal, double cosine, bool fromPenetration )
+static pdiRegion* pdiRegionFor( pdiRegions* regions, pdVec3 normal, double cosine, bool fromPenetration )
 {
 	for ( int i = 0; i < regions->count; ++i )
 	{
-		if ( pdDot( regions->items[i].normal, normal ) >= cosine )
+		if ( pdiDot( regions->items[i].normal, normal ) >= cosine )
 		{
 			return regions->items + i;
 		}
 	}
-	return pdcNewRegion( regions, normal, fromPenetration );
+	return pdiNewRegion( regions, normal, fromPenetration );
 }
 
 // A full region keeps the deepest with the largest area, and the extremes along 8 directions
 // fixed to B (stable picks for the final reduction).
-static void pdcCompactRegion( pdcRegion* r )
+static void pdiCompactRegion( pdiRegion* r )
 {
-	int picked[PD_REGION_KEEP];
-	double lowest = pdcLowest( r->predicted, r->count );
-	int pc = pdcReduceDeepest( r, fmax( r->band, r->impact ? r->arrival - lowest : r->arrival ), picked );
+	int picked[PDI_REGION_KEEP];
+	double lowest = pdiLowest( r->predicted, r->count );
+	int pc = pdiReduceDeepest( r, fmax( r->band, r->impact ? r->arrival - lowest : r->arrival ), picked );
 	int stable[8];
-	int sc = pdcReduceStable( r, 4, 0.0, r->band, stable, 8 );
-	for ( int j = 0; j < sc && pc < PD_REGION_KEEP; ++j )
+	int sc = pdiReduceStable( r, 4, 0.0, r->band, stable, 8 );
+	for ( int j = 0; j < sc && pc < PDI_REGION_KEEP; ++j )
 	{
-		if ( !pdcHasIndex( picked, pc, stable[j] ) )
+		if ( !pdiHasIndex( picked, pc, stable[j] ) )
 		{
 			picked[pc++] = stable[j];
 		}
 	}
-	pdVec3 keptPoints[PD_REGION_KEEP];
-	pdVec3 keptOffsets[PD_REGION_KEEP];
-	double keptDistances[PD_REGION_KEEP];
-	double keptPredicted[PD_REGION_KEEP];
+	pdVec3 keptPoints[PDI_REGION_KEEP];
+	pdVec3 keptOffsets[PDI_REGION_KEEP];
+	double keptDistances[PDI_REGION_KEEP];
+	double keptPredicted[PDI_REGION_KEEP];
 	for ( int k = 0; k < pc; ++k )
 	{
 		keptPoints[k] = r->pointB[picked[k]];
@@ -90,31 +90,31 @@ static void pdcCompactRegion( pdcRegion* r )
 	r->count = pc;
 }
 
-void pdcAddPoint( pdcRegion* r, pdVec3 pointB, pdVec3 offset, double distance )
+void pdiAddPoint( pdiRegion* r, pdVec3 pointB, pdVec3 offset, double distance )
 {
-	if ( r->count == PD_REGION_CANDIDATES )
+	if ( r->count == PDI_REGION_CANDIDATES )
 	{
-		pdcCompactRegion( r );
+		pdiCompactRegion( r );
 	}
 	r->pointB[r->count] = pointB;
 	r->offset[r->count] = offset;
 	r->distance[r->count] = distance;
-	r->predicted[r->count] = distance + pdcClosing( r->motion, pdMulAdd( pointB, distance, r->normal ), r->normal );
+	r->predicted[r->count] = distance + pdiClosing( r->motion, pdiMulAdd( pointB, distance, r->normal ), r->normal );
 	r->count += 1;
 	r->minDistance = fmin( r->minDistance, distance );
 }
 
 // Final normal (members' mean) and distances along it: (offset - translation) . normal.
-void pdcFinishRegion( pdcRegion* r, pdVec3 translation, bool useMeanNormal )
+void pdiFinishRegion( pdiRegion* r, pdVec3 translation, bool useMeanNormal )
 {
 	if ( useMeanNormal )
 	{
-		pdVec3 mean = pdNormalize( r->normalSum );
-		if ( pdDot( mean, mean ) == 0.0 )
+		pdVec3 mean = pdiNormalize( r->normalSum );
+		if ( pdiDot( mean, mean ) == 0.0 )
 		{
-			mean = pdNormalize( r->edgeNormalSum );
+			mean = pdiNormalize( r->edgeNormalSum );
 		}
-		if ( pdDot( mean, mean ) > 0.0 )
+		if ( pdiDot( mean, mean ) > 0.0 )
 		{
 			r->normal = mean;
 		}
@@ -122,38 +122,38 @@ void pdcFinishRegion( pdcRegion* r, pdVec3 translation, bool useMeanNormal )
 	r->minDistance = DBL_MAX;
 	for ( int k = 0; k < r->count; ++k )
 	{
-		double d = pdDot( pdSub( r->offset[k], translation ), r->normal );
+		double d = pdiDot( pdiSub( r->offset[k], translation ), r->normal );
 		r->distance[k] = isfinite( d ) ? d : 0.0;
 		r->minDistance = fmin( r->minDistance, r->distance[k] );
-		pdVec3 pointA = pdMulAdd( r->pointB[k], r->distance[k], r->normal );
-		r->predicted[k] = r->distance[k] + pdcClosing( r->motion, pointA, r->normal );
+		pdVec3 pointA = pdiMulAdd( r->pointB[k], r->distance[k], r->normal );
+		r->predicted[k] = r->distance[k] + pdiClosing( r->motion, pointA, r->normal );
 	}
 }
 
 // A feature pair as a contact: its normal, its gap along it and its closest points' separation.
-typedef struct pdcFeatureGap
+typedef struct pdiFeatureGap
 {
 	pdVec3 normal;
 	double gap;
 	pdVec3 sep; // pointA - pointB
 	double sepLength;
-} pdcFeatureGap;
+} pdiFeatureGap;
 
 // The feature's contact normal and gap; false when the pair is no contact.
-static bool pdcFeatureGapOf( const pdcPosedPair* at, const pdContactFeature* f, double touchDistance,
-							 pdcFeatureGap* out )
+static bool pdiFeatureGapOf( const pdiPosedPair* at, const pdContactFeature* f, double touchDistance,
+							 pdiFeatureGap* out )
 {
-	pdVec3 fn = pdNormalize( f->normal );
+	pdVec3 fn = pdiNormalize( f->normal );
 	double gap = f->distance;
-	if ( pdDot( fn, fn ) == 0.0 || !pdIsFiniteVec( f->pointB ) || !pdIsFiniteVec( f->pointA ) || !isfinite( gap ) )
+	if ( pdiDot( fn, fn ) == 0.0 || !pdiIsFiniteVec( f->pointB ) || !pdiIsFiniteVec( f->pointA ) || !isfinite( gap ) )
 	{
 		return false;
 	}
 	// A pair with a clear gap separates along its closest points; that direction is
 	// reliable for every kind, while an edge-edge cross product of nearly parallel edges
 	// is not. Touching pairs keep the feature normal.
-	pdVec3 sep = pdSub( f->pointA, f->pointB );
-	double sepLength = pdLength( sep );
+	pdVec3 sep = pdiSub( f->pointA, f->pointB );
+	double sepLength = pdiLength( sep );
 	if ( sepLength <= touchDistance && f->kind == PD_CONTACT_EE )
 	{
 		// A touching edge-edge pair's normal is the edges' cross product: applicable only
@@ -173,12 +173,12 @@ static bool pdcFeatureGapOf( const pdcPosedPair* at, const pdContactFeature* f, 
 		// reported by the vertex-face pairs with the face's own normal. Vertex-face pairs
 		// are kept: they are the patch (a tilted ring over a floor).
 		if ( f->kind != PD_CONTACT_VF && !pdContactFeature_IsExtremeAlong( at->meshA, &at->poseA, at->meshB, &at->poseB,
-																		   f, pdSub( f->pointA, f->pointB ) ) )
+																		   f, pdiSub( f->pointA, f->pointB ) ) )
 		{
 			return false;
 		}
-		pdVec3 dir = pdScale( sep, 1.0 / sepLength );
-		if ( pdDot( dir, fn ) > 0.0 )
+		pdVec3 dir = pdiScale( sep, 1.0 / sepLength );
+		if ( pdiDot( dir, fn ) > 0.0 )
 		{
 			fn = dir;
 			gap = sepLength;
@@ -195,54 +195,54 @@ static bool pdcFeatureGapOf( const pdcPosedPair* at, const pdContactFeature* f, 
 // push (the far side of a ring on a ring): their normal must agree with the PD. A moving body
 // is the exception: a part of it that will arrive within the step (predicted distance under
 // the arrival band) is a contact whatever its normal.
-static bool pdcJoinsThePush( const pdcGrouping* g, const pdcRegions* regions, const pdContactFeature* f,
-							 const pdcFeatureGap* fg )
+static bool pdiJoinsThePush( const pdiGrouping* g, const pdiRegions* regions, const pdContactFeature* f,
+							 const pdiFeatureGap* fg )
 {
 	if ( g->translation == NULL || !( fg->gap > g->touchDistance ) )
 	{
 		return true;
 	}
 	pdVec3 t = *g->translation;
-	double len = pdLength( t );
-	if ( !( len > 0.0 && pdDot( fg->normal, t ) < g->regionCosine * len ) )
+	double len = pdiLength( t );
+	if ( !( len > 0.0 && pdiDot( fg->normal, t ) < g->regionCosine * len ) )
 	{
 		return true;
 	}
-	double now = fg->gap - pdDot( t, fg->normal );
-	pdVec3 pointA = pdMulAdd( f->pointB, now, fg->normal );
-	return regions->arrival > 0.0 && now + pdcClosing( regions->motion, pointA, fg->normal ) < regions->arrival;
+	double now = fg->gap - pdiDot( t, fg->normal );
+	pdVec3 pointA = pdiMulAdd( f->pointB, now, fg->normal );
+	return regions->arrival > 0.0 && now + pdiClosing( regions->motion, pointA, fg->normal ) < regions->arrival;
 }
 
 // Adds the feature's normal to the region's sums (the mean is the region normal) and its point.
-static void pdcJoinRegion( pdcRegion* r, const pdContactFeature* f, const pdcFeatureGap* fg, const pdVec3* translation )
+static void pdiJoinRegion( pdiRegion* r, const pdContactFeature* f, const pdiFeatureGap* fg, const pdVec3* translation )
 {
 	// Edge-edge normals of a polyhedral contact tilt with the tessellation; face normals are
 	// the surface's, so they set the region normal whenever one is present.
 	if ( f->kind == PD_CONTACT_EE )
 	{
-		r->edgeNormalSum = pdAdd( r->edgeNormalSum, fg->normal );
+		r->edgeNormalSum = pdiAdd( r->edgeNormalSum, fg->normal );
 	}
 	else
 	{
-		r->normalSum = pdAdd( r->normalSum, fg->normal );
+		r->normalSum = pdiAdd( r->normalSum, fg->normal );
 	}
-	pdVec3 mean = pdNormalize( pdDot( r->normalSum, r->normalSum ) > 0.0 ? r->normalSum : r->edgeNormalSum );
-	if ( pdDot( mean, mean ) > 0.0 )
+	pdVec3 mean = pdiNormalize( pdiDot( r->normalSum, r->normalSum ) > 0.0 ? r->normalSum : r->edgeNormalSum );
+	if ( pdiDot( mean, mean ) > 0.0 )
 	{
 		r->normal = mean;
 	}
 	// The point's gap is its pair's separation measured along the region normal (the
 	// normal the engine will push along), not the pair's own gap along its own normal.
-	pdVec3 offset = fg->sepLength > 0.0 ? fg->sep : pdScale( fg->normal, fg->gap );
-	double distance = pdDot( offset, r->normal ) - ( translation != NULL ? pdDot( *translation, r->normal ) : 0.0 );
-	pdcAddPoint( r, f->pointB, offset, isfinite( distance ) ? distance : 0.0 );
+	pdVec3 offset = fg->sepLength > 0.0 ? fg->sep : pdiScale( fg->normal, fg->gap );
+	double distance = pdiDot( offset, r->normal ) - ( translation != NULL ? pdiDot( *translation, r->normal ) : 0.0 );
+	pdiAddPoint( r, f->pointB, offset, isfinite( distance ) ? distance : 0.0 );
 }
 
 // Groups features by normal, the closest feature first (it seeds the first region's normal).
 // When g->translation is given (features gathered at the PD contact configuration), a point's
 // distance at the input poses is its distance there minus (translation . regionNormal).
-void pdcGroupFeatures( const pdcPosedPair* at, const pdContactFeature* features, int featureCount, const pdcGrouping* g,
-					   pdcRegions* regions )
+void pdiGroupFeatures( const pdiPosedPair* at, const pdContactFeature* features, int featureCount, const pdiGrouping* g,
+					   pdiRegions* regions )
 {
 	if ( features == NULL || featureCount <= 0 )
 	{
@@ -263,21 +263,21 @@ void pdcGroupFeatures( const pdcPosedPair* at, const pdContactFeature* features,
 			continue;
 		}
 		const pdContactFeature* f = features + ( k < 0 ? closest : k );
-		pdcFeatureGap fg;
-		if ( !pdcFeatureGapOf( at, f, g->touchDistance, &fg ) || !pdcJoinsThePush( g, regions, f, &fg ) )
+		pdiFeatureGap fg;
+		if ( !pdiFeatureGapOf( at, f, g->touchDistance, &fg ) || !pdiJoinsThePush( g, regions, f, &fg ) )
 		{
 			continue;
 		}
 		// Distance at the input poses; pairs further apart than maxDistance are no contact.
-		double estimate = g->translation != NULL ? fg.gap - pdDot( *g->translation, fg.normal ) : fg.gap;
+		double estimate = g->translation != NULL ? fg.gap - pdiDot( *g->translation, fg.normal ) : fg.gap;
 		if ( !( estimate <= g->maxDistance ) )
 		{
 			continue;
 		}
-		pdcRegion* r = pdcRegionFor( regions, fg.normal, g->regionCosine, false );
+		pdiRegion* r = pdiRegionFor( regions, fg.normal, g->regionCosine, false );
 		if ( r != NULL )
 		{
-			pdcJoinRegion( r, f, &fg, g->translation );
+			pdiJoinRegion( r, f, &fg, g->translation );
 		}
 	}
 }
@@ -289,27 +289,27 @@ void pdcGroupFeatures( const pdcPosedPair* at, const pdContactFeature* features,
 // own points with their gaps: the core's points count every pair within its tolerance (0.2 mm
 // on a 1 m torus) as touching, and reported at the full depth a slightly tilted resting body
 // looks level until it drops.
-void pdcRegionsFromLocal( const pdPenetrationResult* pr, double regionCosine, pdcRegions* regions )
+void pdiRegionsFromLocal( const pdPenetrationResult* pr, double regionCosine, pdiRegions* regions )
 {
 	int n = pr->localCount < PD_MAX_LOCAL_REGIONS ? pr->localCount : PD_MAX_LOCAL_REGIONS;
 	for ( int i = 0; i < n; ++i )
 	{
 		const pdLocalPenetration* lp = pr->local + i;
-		pdVec3 nrm = pdNormalize( lp->normal );
-		if ( pdDot( nrm, nrm ) == 0.0 || lp->pointCount <= 0 )
+		pdVec3 nrm = pdiNormalize( lp->normal );
+		if ( pdiDot( nrm, nrm ) == 0.0 || lp->pointCount <= 0 )
 		{
 			continue;
 		}
-		pdcRegion* r = pdcRegionFor( regions, nrm, regionCosine, true );
+		pdiRegion* r = pdiRegionFor( regions, nrm, regionCosine, true );
 		if ( r != NULL )
 		{
-			r->normalSum = pdAdd( r->normalSum, nrm );
+			r->normalSum = pdiAdd( r->normalSum, nrm );
 		}
 	}
 }
 
 // Drops the seeds (from local PDs) that no gathered pair joined.
-void pdcDropEmptyRegions( pdcRegions* regions )
+void pdiDropEmptyRegions( pdiRegions* regions )
 {
 	int kept = 0;
 	for ( int k = 0; k < regions->count; ++k )
@@ -324,26 +324,26 @@ void pdcDropEmptyRegions( pdcRegions* regions )
 
 // Means drift while features join, so two regions can end up with agreeing normals (one
 // patch seen from a local PD and from features): fold them together.
-static void pdcMergeRegions( pdcRegions* regions, double regionCosine, pdVec3 translation )
+static void pdiMergeRegions( pdiRegions* regions, double regionCosine, pdVec3 translation )
 {
 	for ( int i = 0; i < regions->count; ++i )
 	{
 		for ( int j = regions->count - 1; j > i; --j )
 		{
-			pdcRegion* a = regions->items + i;
-			pdcRegion* b = regions->items + j;
-			if ( pdDot( a->normal, b->normal ) < regionCosine )
+			pdiRegion* a = regions->items + i;
+			pdiRegion* b = regions->items + j;
+			if ( pdiDot( a->normal, b->normal ) < regionCosine )
 			{
 				continue;
 			}
-			a->normalSum = pdAdd( a->normalSum, b->normalSum );
-			a->edgeNormalSum = pdAdd( a->edgeNormalSum, b->edgeNormalSum );
+			a->normalSum = pdiAdd( a->normalSum, b->normalSum );
+			a->edgeNormalSum = pdiAdd( a->edgeNormalSum, b->edgeNormalSum );
 			a->fromPenetration = a->fromPenetration || b->fromPenetration;
 			for ( int k = 0; k < b->count; ++k )
 			{
-				pdcAddPoint( a, b->pointB[k], b->offset[k], b->distance[k] );
+				pdiAddPoint( a, b->pointB[k], b->offset[k], b->distance[k] );
 			}
-			pdcFinishRegion( a, translation, true );
+			pdiFinishRegion( a, translation, true );
 			regions->items[j] = regions->items[regions->count - 1];
 			regions->count -= 1;
 		}
@@ -354,23 +354,23 @@ static void pdcMergeRegions( pdcRegions* regions, double regionCosine, pdVec3 tr
 // normal of the region the global PD pushes along: the mean of its features' normals tilts
 // with the tessellation and with which side of a ring happens to touch, and a tilted normal
 // on a resting stack is a steady sideways push.
-void pdcSettleNormals( pdcRegions* regions, double regionCosine, pdVec3 translation )
+void pdiSettleNormals( pdiRegions* regions, double regionCosine, pdVec3 translation )
 {
 	for ( int i = 0; i < regions->count; ++i )
 	{
-		pdcFinishRegion( regions->items + i, translation, true );
+		pdiFinishRegion( regions->items + i, translation, true );
 	}
-	pdcMergeRegions( regions, regionCosine, translation );
-	double translationLength = pdLength( translation );
+	pdiMergeRegions( regions, regionCosine, translation );
+	double translationLength = pdiLength( translation );
 	if ( translationLength > 0.0 )
 	{
-		pdVec3 push = pdScale( translation, 1.0 / translationLength );
+		pdVec3 push = pdiScale( translation, 1.0 / translationLength );
 		for ( int i = 0; i < regions->count; ++i )
 		{
-			if ( pdDot( regions->items[i].normal, push ) >= regionCosine )
+			if ( pdiDot( regions->items[i].normal, push ) >= regionCosine )
 			{
 				regions->items[i].normal = push;
-				pdcFinishRegion( regions->items + i, translation, false );
+				pdiFinishRegion( regions->items + i, translation, false );
 			}
 		}
 	}

@@ -6,10 +6,10 @@
 #include "contact_internal.h"
 
 // Slot matching: a region takes over last frame's slot when the normals are this close.
-#define PD_SLOT_COSINE 0.9
+#define PDI_SLOT_COSINE 0.9
 
 // Region indices by minDistance, deepest first (a stable insertion sort: ties keep their order).
-static void pdcOrderByDepth( const pdcRegions* regions, int order[PD_BUILD_REGIONS] )
+static void pdiOrderByDepth( const pdiRegions* regions, int order[PDI_BUILD_REGIONS] )
 {
 	for ( int i = 0; i < regions->count; ++i )
 	{
@@ -24,20 +24,20 @@ static void pdcOrderByDepth( const pdcRegions* regions, int order[PD_BUILD_REGIO
 }
 
 // The untaken slot used last frame whose normal is closest to normal (cosine at least
-// PD_SLOT_COSINE), or -1; writes that cosine and the slot's normal in world.
-static int pdcMatchingSlot( const pdContactPairInternal* pair, pdQuat qB, unsigned taken, pdVec3 normal,
+// PDI_SLOT_COSINE), or -1; writes that cosine and the slot's normal in world.
+static int pdiMatchingSlot( const pdContactPairInternal* pair, pdQuat qB, unsigned taken, pdVec3 normal,
 							double* outCosine, pdVec3* outNormal )
 {
 	int best = -1;
-	double bestCos = PD_SLOT_COSINE;
+	double bestCos = PDI_SLOT_COSINE;
 	for ( int s = 0; s < PD_CONTACT_MAX_MANIFOLDS; ++s )
 	{
 		if ( ( pair->slotMask & ( 1u << s ) ) == 0 || ( taken & ( 1u << s ) ) != 0 )
 		{
 			continue;
 		}
-		pdVec3 w = pdcRotate( qB, pair->slotNormals[s] );
-		double c = pdDot( w, normal );
+		pdVec3 w = pdiRotate( qB, pair->slotNormals[s] );
+		double c = pdiDot( w, normal );
 		if ( c >= bestCos )
 		{
 			bestCos = c;
@@ -50,7 +50,7 @@ static int pdcMatchingSlot( const pdContactPairInternal* pair, pdQuat qB, unsign
 }
 
 // An untaken slot, preferring one that was free last frame; -1 when all are taken.
-static int pdcFreeSlot( const pdContactPairInternal* pair, unsigned taken )
+static int pdiFreeSlot( const pdContactPairInternal* pair, unsigned taken )
 {
 	for ( int s = 0; s < PD_CONTACT_MAX_MANIFOLDS; ++s )
 	{
@@ -70,34 +70,34 @@ static int pdcFreeSlot( const pdContactPairInternal* pair, unsigned taken )
 }
 
 // Assigns every region (deepest first) to a slot: the unused slot whose last normal is
-// closest (cosine >= PD_SLOT_COSINE), else a slot that was free last frame, else any unused
+// closest (cosine >= PDI_SLOT_COSINE), else a slot that was free last frame, else any unused
 // one. Regions beyond the slot count are dropped (the shallowest ones).
-void pdcAssignSlots( pdContactPairInternal* pair, pdQuat qB, const pdContactDef* def, pdcRegions* regions,
-					 int slotOfRegion[PD_BUILD_REGIONS] )
+void pdiAssignSlots( pdContactPairInternal* pair, pdQuat qB, const pdContactDef* def, pdiRegions* regions,
+					 int slotOfRegion[PDI_BUILD_REGIONS] )
 {
-	int order[PD_BUILD_REGIONS];
+	int order[PDI_BUILD_REGIONS];
 	int n = regions->count;
-	pdcOrderByDepth( regions, order );
+	pdiOrderByDepth( regions, order );
 	unsigned taken = 0;
 	for ( int k = 0; k < n; ++k )
 	{
 		int ri = order[k];
-		pdcRegion* r = regions->items + ri;
+		pdiRegion* r = regions->items + ri;
 		slotOfRegion[ri] = -1;
 		double bestCos;
-		pdVec3 oldWorld = pdV3( 0.0, 0.0, 0.0 );
-		int best = pdcMatchingSlot( pair, qB, taken, r->normal, &bestCos, &oldWorld );
+		pdVec3 oldWorld = pdiV3( 0.0, 0.0, 0.0 );
+		int best = pdiMatchingSlot( pair, qB, taken, r->normal, &bestCos, &oldWorld );
 		if ( best >= 0 )
 		{
 			// Hold last frame's normal when it barely moved: resting contacts stay still.
 			if ( bestCos >= def->holdCosine && def->holdCosine < 1.0 )
 			{
-				r->normal = pdNormalize( oldWorld );
+				r->normal = pdiNormalize( oldWorld );
 			}
 		}
 		else
 		{
-			best = pdcFreeSlot( pair, taken );
+			best = pdiFreeSlot( pair, taken );
 		}
 		if ( best >= 0 )
 		{
@@ -110,7 +110,7 @@ void pdcAssignSlots( pdContactPairInternal* pair, pdQuat qB, const pdContactDef*
 	{
 		if ( slotOfRegion[i] >= 0 )
 		{
-			pair->slotNormals[slotOfRegion[i]] = pdcRotateInv( qB, regions->items[i].normal );
+			pair->slotNormals[slotOfRegion[i]] = pdiRotateInv( qB, regions->items[i].normal );
 		}
 	}
 }
@@ -118,27 +118,27 @@ void pdcAssignSlots( pdContactPairInternal* pair, pdQuat qB, const pdContactDef*
 // Last call's points of the slot (posed with B) that still have a supporting candidate (within
 // band of the deepest) within matchRadius: each takes its nearest such candidate, once.
 // Returns the count written to kept.
-static int pdcMatchPrevious( const pdContactPairInternal* pair, pdQuat qB, pdVec3 pB, int slot, const pdcRegion* r,
+static int pdiMatchPrevious( const pdContactPairInternal* pair, pdQuat qB, pdVec3 pB, int slot, const pdiRegion* r,
 							 double band, double matchRadius, int kept[PD_CONTACT_MAX_POINTS] )
 {
 	int previous = pair->slotPointCount[slot];
-	double lowest = pdcLowest( r->distance, r->count );
+	double lowest = pdiLowest( r->distance, r->count );
 	int keptCount = 0;
 	for ( int k = 0; k < previous && k < PD_CONTACT_MAX_POINTS; ++k )
 	{
-		pdVec3 old = pdAdd( pdcRotate( qB, pair->slotPoints[slot][k] ), pB );
+		pdVec3 old = pdiAdd( pdiRotate( qB, pair->slotPoints[slot][k] ), pB );
 		int best = -1;
 		double bestLength = matchRadius;
 		for ( int i = 0; i < r->count; ++i )
 		{
-			double len = pdLength( pdSub( r->pointB[i], old ) );
+			double len = pdiLength( pdiSub( r->pointB[i], old ) );
 			if ( r->distance[i] <= lowest + band && len <= bestLength )
 			{
 				bestLength = len;
 				best = i;
 			}
 		}
-		if ( best >= 0 && !pdcHasIndex( kept, keptCount, best ) )
+		if ( best >= 0 && !pdiHasIndex( kept, keptCount, best ) )
 		{
 			kept[keptCount++] = best;
 		}
@@ -150,7 +150,7 @@ static int pdcMatchPrevious( const pdContactPairInternal* pair, pdQuat qB, pdVec
 // that widens the kept set most (in pick order, a lost corner's replacement can come after
 // picks that crowd one side, and a patch held on one side only tips the body over the other).
 // Returns the new count.
-static int pdcFillWidest( const pdcRegion* r, double matchRadius, const int* picked, int pc,
+static int pdiFillWidest( const pdiRegion* r, double matchRadius, const int* picked, int pc,
 						  int kept[PD_CONTACT_MAX_POINTS], int keptCount )
 {
 	while ( keptCount < PD_CONTACT_MAX_POINTS )
@@ -162,7 +162,7 @@ static int pdcFillWidest( const pdcRegion* r, double matchRadius, const int* pic
 			bool near = false;
 			for ( int k = 0; k < keptCount; ++k )
 			{
-				near = near || pdLength( pdSub( r->pointB[picked[j]], r->pointB[kept[k]] ) ) <= matchRadius;
+				near = near || pdiLength( pdiSub( r->pointB[picked[j]], r->pointB[kept[k]] ) ) <= matchRadius;
 			}
 			if ( near )
 			{
@@ -174,7 +174,7 @@ static int pdcFillWidest( const pdcRegion* r, double matchRadius, const int* pic
 				trial[k] = r->pointB[kept[k]];
 			}
 			trial[keptCount] = r->pointB[picked[j]];
-			double area = pdcHullArea4( r->normal, trial, keptCount + 1 );
+			double area = pdiHullArea4( r->normal, trial, keptCount + 1 );
 			if ( area > bestArea )
 			{
 				bestArea = area;
@@ -191,21 +191,21 @@ static int pdcFillWidest( const pdcRegion* r, double matchRadius, const int* pic
 }
 
 // Hull area of the region's points at the given indices.
-static double pdcPickedArea( const pdcRegion* r, const int* indices, int count )
+static double pdiPickedArea( const pdiRegion* r, const int* indices, int count )
 {
 	pdVec3 points[PD_CONTACT_MAX_POINTS];
 	for ( int j = 0; j < count; ++j )
 	{
 		points[j] = r->pointB[indices[j]];
 	}
-	return pdcHullArea4( r->normal, points, count );
+	return pdiHullArea4( r->normal, points, count );
 }
 
 // Point persistence for a resting patch: last call's points of the slot that still have a
 // supporting candidate within matchRadius keep it, so the engine's cache matches them and
 // warm-starts; the fresh picks fill the rest. The kept set is used only when it spans at least
 // half the fresh picks' area (a patch that moved on gets fresh points). Returns the count.
-static int pdcKeepPrevious( const pdContactPairInternal* pair, pdQuat qB, pdVec3 pB, int slot, const pdcRegion* r,
+static int pdiKeepPrevious( const pdContactPairInternal* pair, pdQuat qB, pdVec3 pB, int slot, const pdiRegion* r,
 							double band, double matchRadius, int* picked, int pc )
 {
 	if ( pair->slotPointCount[slot] <= 0 || pc <= 0 )
@@ -213,10 +213,10 @@ static int pdcKeepPrevious( const pdContactPairInternal* pair, pdQuat qB, pdVec3
 		return pc;
 	}
 	int kept[PD_CONTACT_MAX_POINTS];
-	int keptCount = pdcMatchPrevious( pair, qB, pB, slot, r, band, matchRadius, kept );
-	keptCount = pdcFillWidest( r, matchRadius, picked, pc, kept, keptCount );
-	double freshArea = pdcPickedArea( r, picked, pc );
-	double keptArea = pdcPickedArea( r, kept, keptCount );
+	int keptCount = pdiMatchPrevious( pair, qB, pB, slot, r, band, matchRadius, kept );
+	keptCount = pdiFillWidest( r, matchRadius, picked, pc, kept, keptCount );
+	double freshArea = pdiPickedArea( r, picked, pc );
+	double keptArea = pdiPickedArea( r, kept, keptCount );
 	if ( keptCount < pc || keptArea < 0.5 * freshArea )
 	{
 		return pc;
@@ -230,35 +230,35 @@ static int pdcKeepPrevious( const pdContactPairInternal* pair, pdQuat qB, pdVec3
 
 // The region's points for its manifold. Resting patches (shallow, A slow relative to B) keep
 // point identity frame to frame, and a wide one takes its plane on B as the normal (see
-// pdcPatchNormal); impacts keep the deepest point and the largest area, which resolves them
+// pdiPatchNormal); impacts keep the deepest point and the largest area, which resolves them
 // fastest. Returns the count; the deepest is first.
-static int pdcPickPoints( pdcCall* call, pdcRegion* r, bool resting, int slot, int picked[PD_CONTACT_MAX_POINTS] )
+static int pdiPickPoints( pdiCall* call, pdiRegion* r, bool resting, int slot, int picked[PD_CONTACT_MAX_POINTS] )
 {
 	const pdContactDef* def = call->def;
-	int pc = resting     ? pdcReduceStable( r, 2, call->deepMargin, call->supportBand, picked, PD_CONTACT_MAX_POINTS )
-			 : r->impact ? pdcReduceImpact( r, 0.25 * def->contactDistance, picked )
-			 : r->arrival > 0.0 ? pdcReduceDeepest( r, fmax( r->band, r->arrival ), picked )
+	int pc = resting     ? pdiReduceStable( r, 2, call->deepMargin, call->supportBand, picked, PD_CONTACT_MAX_POINTS )
+			 : r->impact ? pdiReduceImpact( r, 0.25 * def->contactDistance, picked )
+			 : r->arrival > 0.0 ? pdiReduceDeepest( r, fmax( r->band, r->arrival ), picked )
 								: pdContact_ReducePoints( r->normal, r->pointB, r->predicted, r->count, picked );
 	if ( resting )
 	{
-		pc = pdcKeepPrevious( call->pair, call->qB, call->poseB->p, slot, r, call->supportBand,
+		pc = pdiKeepPrevious( call->pair, call->qB, call->poseB->p, slot, r, call->supportBand,
 							  0.5 * def->contactDistance + 4.0 * call->tolerance, picked, pc );
 	}
 	double minDiag = fmin( call->diagA, call->diagB );
 	pdVec3 planeNormal;
-	if ( resting && pdcPatchNormal( r, picked, pc, 0.01 * minDiag * minDiag, PD_PLANE_COSINE, &planeNormal ) )
+	if ( resting && pdiPatchNormal( r, picked, pc, 0.01 * minDiag * minDiag, PDI_PLANE_COSINE, &planeNormal ) )
 	{
 		r->normal = planeNormal;
-		pdcFinishRegion( r, call->translation, false );
-		call->pair->slotNormals[slot] = pdcRotateInv( call->qB, planeNormal );
-		pdcDeepestFirst( r->distance, picked, pc );
+		pdiFinishRegion( r, call->translation, false );
+		call->pair->slotNormals[slot] = pdiRotateInv( call->qB, planeNormal );
+		pdiDeepestFirst( r->distance, picked, pc );
 	}
 	return pc;
 }
 
 // The manifold's points with their distances as the engine sees them: less the skin. With a
 // skin, a resting pair is touching as the engine sees it while its surfaces are a skin apart.
-static void pdcWritePoints( const pdcCall* call, const pdcRegion* r, bool resting, const int* picked, int pc,
+static void pdiWritePoints( const pdiCall* call, const pdiRegion* r, bool resting, const int* picked, int pc,
 							pdContactManifold* m )
 {
 	double supportBand = call->supportBand;
@@ -284,42 +284,42 @@ static void pdcWritePoints( const pdcCall* call, const pdcRegion* r, bool restin
 		{
 			cp->distance = minReported;
 		}
-		cp->pointA = pdMulAdd( cp->pointB, cp->distance, r->normal );
+		cp->pointA = pdiMulAdd( cp->pointB, cp->distance, r->normal );
 	}
 }
 
 // One manifold per region that got a slot, its points remembered in B's frame for the next
 // call; slots without a manifold forget their points. Returns the sum of the normals weighted
 // by depth (plus the tolerance), the side A leaves toward.
-pdVec3 pdcWriteManifolds( pdcCall* call, pdcRegions* regions, const int slotOfRegion[PD_BUILD_REGIONS] )
+pdVec3 pdiWriteManifolds( pdiCall* call, pdiRegions* regions, const int slotOfRegion[PDI_BUILD_REGIONS] )
 {
 	pdContactPairInternal* pair = call->pair;
 	pdContactManifoldSet* set = call->set;
-	pdVec3 sideSum = pdV3( 0.0, 0.0, 0.0 );
+	pdVec3 sideSum = pdiV3( 0.0, 0.0, 0.0 );
 	unsigned written = 0;
 	for ( int i = 0; i < regions->count; ++i )
 	{
-		pdcRegion* r = regions->items + i;
+		pdiRegion* r = regions->items + i;
 		int slot = slotOfRegion[i];
 		if ( slot < 0 || r->count == 0 )
 		{
 			continue;
 		}
-		pdcFinishRegion( r, call->translation, false ); // the normal may have been held
+		pdiFinishRegion( r, call->translation, false ); // the normal may have been held
 		bool resting = r->minDistance > -call->restDepth && call->slow;
 		int picked[PD_CONTACT_MAX_POINTS];
-		int pc = pdcPickPoints( call, r, resting, slot, picked );
+		int pc = pdiPickPoints( call, r, resting, slot, picked );
 		pdContactManifold* m = set->manifolds + set->count++;
 		m->slot = slot;
 		m->normal = r->normal;
 		m->pointCount = pc;
-		pdcWritePoints( call, r, resting, picked, pc, m );
-		sideSum = pdMulAdd( sideSum, fmax( -r->minDistance, 0.0 ) + call->tolerance, r->normal );
+		pdiWritePoints( call, r, resting, picked, pc, m );
+		sideSum = pdiMulAdd( sideSum, fmax( -r->minDistance, 0.0 ) + call->tolerance, r->normal );
 		written |= 1u << slot;
 		pair->slotPointCount[slot] = pc;
 		for ( int k = 0; k < pc; ++k )
 		{
-			pair->slotPoints[slot][k] = pdcRotateInv( call->qB, pdSub( m->points[k].pointB, call->poseB->p ) );
+			pair->slotPoints[slot][k] = pdiRotateInv( call->qB, pdiSub( m->points[k].pointB, call->poseB->p ) );
 		}
 	}
 	for ( int s = 0; s < PD_CONTACT_MAX_MANIFOLDS; ++s )
@@ -333,7 +333,7 @@ pdVec3 pdcWriteManifolds( pdcCall* call, pdcRegions* regions, const int slotOfRe
 }
 
 // Deepest manifold (by its first point) first; a stable insertion sort.
-void pdcSortManifolds( pdContactManifoldSet* set )
+void pdiSortManifolds( pdContactManifoldSet* set )
 {
 	for ( int i = 1; i < set->count; ++i )
 	{
@@ -349,7 +349,7 @@ void pdcSortManifolds( pdContactManifoldSet* set )
 }
 
 // True when a point of the first keptCount manifolds lies within samePlace of pointB.
-static bool pdcCovered( const pdContactManifoldSet* set, int keptCount, pdVec3 pointB, double samePlace )
+static bool pdiCovered( const pdContactManifoldSet* set, int keptCount, pdVec3 pointB, double samePlace )
 {
 	bool covered = false;
 	for ( int j = 0; j < keptCount && !covered; ++j )
@@ -357,7 +357,7 @@ static bool pdcCovered( const pdContactManifoldSet* set, int keptCount, pdVec3 p
 		const pdContactManifold* d = set->manifolds + j;
 		for ( int q = 0; q < d->pointCount && !covered; ++q )
 		{
-			covered = pdLength( pdSub( d->points[q].pointB, pointB ) ) <= samePlace;
+			covered = pdiLength( pdiSub( d->points[q].pointB, pointB ) ) <= samePlace;
 		}
 	}
 	return covered;
@@ -367,7 +367,7 @@ static bool pdcCovered( const pdContactManifoldSet* set, int keptCount, pdVec3 p
 // features (a vertex or edge crossing with an ill-defined normal); keeping it only adds a
 // sideways push, so the deeper region keeps it alone. A manifold left without points frees
 // its slot.
-void pdcDropCoveredPoints( pdcCall* call )
+void pdiDropCoveredPoints( pdiCall* call )
 {
 	pdContactManifoldSet* set = call->set;
 	double samePlace = fmax( 8.0 * call->tolerance, 0.1 * call->def->contactDistance );
@@ -378,7 +378,7 @@ void pdcDropCoveredPoints( pdcCall* call )
 		int pc = 0;
 		for ( int k = 0; k < m->pointCount; ++k )
 		{
-			if ( !pdcCovered( set, keptManifolds, m->points[k].pointB, samePlace ) )
+			if ( !pdiCovered( set, keptManifolds, m->points[k].pointB, samePlace ) )
 			{
 				m->points[pc++] = m->points[k];
 			}

@@ -221,7 +221,7 @@ std::string number( double x )
 	return buffer;
 }
 
-// Largest |translation| component a query takes (PD_MAX_POSITION in the core).
+// Largest |translation| component a query takes (PDI_MAX_POSITION in the core).
 constexpr double kMaxPosition = 1e100;
 // R^T R may differ from the identity by this much per entry (float32 matrices round to ~1e-7).
 constexpr double kRigidTolerance = 1e-5;

@@ -12,45 +12,45 @@ namespace polydepth::python
 // ---------------------------------------------------------------------------------------------
 // Options, one table per def (names are the snake_case of the def fields)
 
-#define PD_FIELD( def, name, cName, kind, doc )                                                                        \
+#define PDI_FIELD( def, name, cName, kind, doc )                                                                        \
 	{                                                                                                                  \
 		name, #cName, OptionField::kind, offsetof( def, cName ), doc                                                   \
 	}
 
 static const OptionField kPenetrationFields[] = {
-	PD_FIELD( pdPenetrationDef, "contact_tolerance", contactTolerance, Double,
+	PDI_FIELD( pdPenetrationDef, "contact_tolerance", contactTolerance, Double,
 			  "world units: the answer leaves A and B at most touching, overlapping by less than this; <= 0 means "
 			  "1e-4 of the smaller bounding-box diagonal (finite)" ),
-	PD_FIELD( pdPenetrationDef, "start_strategies", startStrategies, Unsigned,
+	PDI_FIELD( pdPenetrationDef, "start_strategies", startStrategies, Unsigned,
 			  "START_* bits: the free-configuration strategies tried (a subset of START_ALL)" ),
-	PD_FIELD( pdPenetrationDef, "max_starts", maxStarts, Int, "free configurations refined at most (1 to 1024)" ),
-	PD_FIELD( pdPenetrationDef, "max_iterations", maxIterations, Int, "PolyDepth iterations per start (1 to 100000)" ),
-	PD_FIELD( pdPenetrationDef, "time_budget_ms", timeBudgetMs, Double,
+	PDI_FIELD( pdPenetrationDef, "max_starts", maxStarts, Int, "free configurations refined at most (1 to 1024)" ),
+	PDI_FIELD( pdPenetrationDef, "max_iterations", maxIterations, Int, "PolyDepth iterations per start (1 to 100000)" ),
+	PDI_FIELD( pdPenetrationDef, "time_budget_ms", timeBudgetMs, Double,
 			  "wall-clock budget in milliseconds, 0 = none (>= 0); when it runs out the status is TIME_LIMIT and "
 			  "the answer the best bound so far" ),
-	PD_FIELD( pdPenetrationDef, "max_contact_planes", maxContactPlanes, Int,
+	PDI_FIELD( pdPenetrationDef, "max_contact_planes", maxContactPlanes, Int,
 			  "contact planes kept for the in-projection (at least 1)" ),
-	PD_FIELD( pdPenetrationDef, "max_lcp_iterations", maxLcpIterations, Int,
+	PDI_FIELD( pdPenetrationDef, "max_lcp_iterations", maxLcpIterations, Int,
 			  "projected Gauss-Seidel sweeps per in-projection (1 to 100000)" ),
-	PD_FIELD( pdPenetrationDef, "random_directions", randomDirections, Int,
+	PDI_FIELD( pdPenetrationDef, "random_directions", randomDirections, Int,
 			  "directions tried by START_RANDOM (0 to 4096)" ),
-	PD_FIELD( pdPenetrationDef, "random_seed", randomSeed, Unsigned,
+	PDI_FIELD( pdPenetrationDef, "random_seed", randomSeed, Unsigned,
 			  "seed of START_RANDOM (answers are deterministic)" ),
-	PD_FIELD( pdPenetrationDef, "cone_directions", coneDirections, Int,
+	PDI_FIELD( pdPenetrationDef, "cone_directions", coneDirections, Int,
 			  "directions probed around the best answer's direction, 0 = off (0 to 4096)" ),
-	PD_FIELD( pdPenetrationDef, "line_refinement", lineRefinement, Bool,
+	PDI_FIELD( pdPenetrationDef, "line_refinement", lineRefinement, Bool,
 			  "line-sampling refinement of a free start toward the query" ),
-	PD_FIELD( pdPenetrationDef, "use_orientation_pruning", useOrientationPruning, Bool,
+	PDI_FIELD( pdPenetrationDef, "use_orientation_pruning", useOrientationPruning, Bool,
 			  "drop inapplicable feature pairs from the contact space" ),
-	PD_FIELD( pdPenetrationDef, "use_orientation_culling", useOrientationCulling, Bool,
+	PDI_FIELD( pdPenetrationDef, "use_orientation_culling", useOrientationCulling, Bool,
 			  "skip back-facing triangles of closed meshes in the out-projection" ),
-	PD_FIELD( pdPenetrationDef, "use_convex_exact_path", useConvexExactPath, Bool,
+	PDI_FIELD( pdPenetrationDef, "use_convex_exact_path", useConvexExactPath, Bool,
 			  "exact PD from the orientation-graph overlay when both meshes are convex" ),
-	PD_FIELD( pdPenetrationDef, "closed_as_solid", closedAsSolid, Bool,
+	PDI_FIELD( pdPenetrationDef, "closed_as_solid", closedAsSolid, Bool,
 			  "closed meshes are solids (one inside the other is penetration)" ),
-	PD_FIELD( pdPenetrationDef, "compute_local_penetrations", computeLocalPenetrations, Bool,
+	PDI_FIELD( pdPenetrationDef, "compute_local_penetrations", computeLocalPenetrations, Bool,
 			  "group the contacts at the answer into local regions (result.local)" ),
-	PD_FIELD( pdPenetrationDef, "max_tracked_queries", maxTrackedQueries, Int,
+	PDI_FIELD( pdPenetrationDef, "max_tracked_queries", maxTrackedQueries, Int,
 			  "with a cache: queries in a row answered by refining the cached contact and searching around it "
 			  "instead of the full search, 0 = always the full search (0 to 100000)" ),
 };
@@ -60,12 +60,12 @@ const OptionTable kPenetrationOptions = { "penetration", kPenetrationFields,
 										  &kPenetrationDefaults, sizeof( pdPenetrationDef ) };
 
 static const OptionField kDistanceFields[] = {
-	PD_FIELD( pdDistanceDef, "lower_bound", lowerBound, Double,
+	PDI_FIELD( pdDistanceDef, "lower_bound", lowerBound, Double,
 			  "world units: stop once the distance is proven below it (result.stopped_below), 0 = off (not NaN)" ),
-	PD_FIELD( pdDistanceDef, "upper_bound", upperBound, Double,
+	PDI_FIELD( pdDistanceDef, "upper_bound", upperBound, Double,
 			  "world units: stop once the distance is proven above it (result.stopped_above), inf = off (not NaN)" ),
-	PD_FIELD( pdDistanceDef, "max_node_visits", maxNodeVisits, Int, "cap on BVH node pairs visited (at least 1)" ),
-	PD_FIELD( pdDistanceDef, "known_separated", knownSeparated, Bool,
+	PDI_FIELD( pdDistanceDef, "max_node_visits", maxNodeVisits, Int, "cap on BVH node pairs visited (at least 1)" ),
+	PDI_FIELD( pdDistanceDef, "known_separated", knownSeparated, Bool,
 			  "skip the first-hit collision check (same answer, less work when the meshes are apart)" ),
 };
 static const pdDistanceDef kDistanceDefaults = pdDefaultDistanceDef();
@@ -74,12 +74,12 @@ const OptionTable kDistanceOptions = { "distance", kDistanceFields,
 									   &kDistanceDefaults, sizeof( pdDistanceDef ) };
 
 static const OptionField kCollideFields[] = {
-	PD_FIELD( pdCollideDef, "report_all_pairs", reportAllPairs, Bool,
+	PDI_FIELD( pdCollideDef, "report_all_pairs", reportAllPairs, Bool,
 			  "gather every intersecting triangle pair (else stop at the first)" ),
-	PD_FIELD( pdCollideDef, "max_pairs", maxPairs, Int, "cap on gathered pairs (>= 0)" ),
-	PD_FIELD( pdCollideDef, "check_containment", checkContainment, Bool,
+	PDI_FIELD( pdCollideDef, "max_pairs", maxPairs, Int, "cap on gathered pairs (>= 0)" ),
+	PDI_FIELD( pdCollideDef, "check_containment", checkContainment, Bool,
 			  "closed meshes: one inside the other without surface contact counts as colliding" ),
-	PD_FIELD( pdCollideDef, "max_node_visits", maxNodeVisits, Int, "cap on BVH node pairs visited (at least 1)" ),
+	PDI_FIELD( pdCollideDef, "max_node_visits", maxNodeVisits, Int, "cap on BVH node pairs visited (at least 1)" ),
 };
 static const pdCollideDef kCollideDefaults = pdDefaultCollideDef();
 static const OptionTable kCollideOptions = { "collide", kCollideFields,
@@ -87,19 +87,19 @@ static const OptionTable kCollideOptions = { "collide", kCollideFields,
 											 &kCollideDefaults, sizeof( pdCollideDef ) };
 
 static const OptionField kCcdFields[] = {
-	PD_FIELD( pdCcdDef, "contact_tolerance", contactTolerance, Double,
+	PDI_FIELD( pdCcdDef, "contact_tolerance", contactTolerance, Double,
 			  "world units: the contact configuration stops at most this short of touching; <= 0 means 1e-4 of "
 			  "the smaller bounding-box diagonal (finite)" ),
-	PD_FIELD( pdCcdDef, "max_features", maxFeatures, Int, "cap on reported contact features (>= 0)" ),
-	PD_FIELD( pdCcdDef, "max_node_visits", maxNodeVisits, Int, "cap on BVH node pairs visited (at least 1)" ),
-	PD_FIELD( pdCcdDef, "cull_by_orientation", cullByOrientation, Bool,
+	PDI_FIELD( pdCcdDef, "max_features", maxFeatures, Int, "cap on reported contact features (>= 0)" ),
+	PDI_FIELD( pdCcdDef, "max_node_visits", maxNodeVisits, Int, "cap on BVH node pairs visited (at least 1)" ),
+	PDI_FIELD( pdCcdDef, "cull_by_orientation", cullByOrientation, Bool,
 			  "skip primitives that cannot be hit first given the motion (closed meshes)" ),
 };
 static const pdCcdDef kCcdDefaults = pdDefaultCcdDef();
 static const OptionTable kCcdOptions = { "ccd", kCcdFields, (int)( sizeof( kCcdFields ) / sizeof( kCcdFields[0] ) ),
 										 &kCcdDefaults, sizeof( pdCcdDef ) };
 
-#undef PD_FIELD
+#undef PDI_FIELD
 
 // Probes: the query on the two probe meshes, apart, with the def to test.
 static const pdTransform kProbePoseA = { { 1, 0, 0, 0 }, { 0, 0, 0 } };

@@ -222,7 +222,7 @@ smpSceneWorld::~smpSceneWorld()
 		shape->convexPieces.clear();
 		shape->shape.reset();
 		shape->meshInterface.reset();
-		pdDestroyMesh( shape->pdMeshHandle );
+		pdDestroyMesh( shape->pdiMeshHandle );
 	}
 	if ( m_workspace != nullptr )
 		pdDestroyWorkspace( m_workspace );
@@ -633,9 +633,9 @@ double smpSceneWorld::measurePenetration()
 			smpSceneShape* sb = m_shapes[m_bodies[j].shape].get();
 			for ( smpSceneShape* s : { sa, sb } )
 			{
-				if ( !s->pdMeshTried )
+				if ( !s->pdiMeshTried )
 				{
-					s->pdMeshTried = true;
+					s->pdiMeshTried = true;
 					pdMeshDef md = pdDefaultMeshDef();
 					md.vertices = s->vertices.data();
 					md.vertexCount = (int)( s->vertices.size() / 3 );
@@ -643,11 +643,11 @@ double smpSceneWorld::measurePenetration()
 					md.indices = s->indices.data();
 					md.triangleCount = (int)( s->indices.size() / 3 );
 					md.indexType = PD_INDEX_UINT32;
-					s->pdMeshHandle = pdCreateMesh( &md, nullptr );
+					s->pdiMeshHandle = pdCreateMesh( &md, nullptr );
 				}
 			}
 			++m_penetrationQueries;
-			if ( sa->pdMeshHandle == nullptr || sb->pdMeshHandle == nullptr )
+			if ( sa->pdiMeshHandle == nullptr || sb->pdiMeshHandle == nullptr )
 			{
 				++m_penetrationFailures;
 				continue;
@@ -655,7 +655,7 @@ double smpSceneWorld::measurePenetration()
 			pdTransform pa = smpToTransform( m_bodies[i].body->getWorldTransform() );
 			pdTransform pb = smpToTransform( m_bodies[j].body->getWorldTransform() );
 			pdPenetrationResult result;
-			pdStatus status = pdComputePenetration( sa->pdMeshHandle, &pa, sb->pdMeshHandle, &pb, &def, nullptr,
+			pdStatus status = pdComputePenetration( sa->pdiMeshHandle, &pa, sb->pdiMeshHandle, &pb, &def, nullptr,
 													m_workspace, &result );
 			if ( status < 0 )
 			{

@@ -52,8 +52,8 @@ struct smpSceneShape
 	/// so it is destroyed first.
 	std::vector<std::unique_ptr<btConvexHullShape>> convexPieces;
 	std::unique_ptr<btCompoundShape> convexShape;
-	pdMesh* pdMeshHandle = nullptr; ///< for the penetration measurement, made on first use
-	bool pdMeshTried = false;
+	pdMesh* pdiMeshHandle = nullptr; ///< for the penetration measurement, made on first use
+	bool pdiMeshTried = false;
 	double diagonal = 0.0;
 	std::array<float, 3> color = { { 0.7f, 0.7f, 0.7f } };
 };

@@ -149,12 +149,12 @@ inline pdPenetrationDef NoExactPath()
 
 // The state of one PolyDepth query set up as pdComputePenetration sets it up (frames, unit
 // rotations, containment, scale, tolerance, no time budget, the feature, plane and multiplier
-// scratch in the workspace), for driving one stage (pdQuery_BuildPlanes, pdQuery_Refine) by
+// scratch in the workspace), for driving one stage (pdiQuery_BuildPlanes, pdiQuery_Refine) by
 // hand. Holds a pointer to its own def: not copyable.
 struct QueryState
 {
 	pdPenetrationDef def = pdDefaultPenetrationDef();
-	pdPdQuery q;
+	pdiPdQuery q;
 
 	QueryState() { std::memset( &q, 0, sizeof( q ) ); }
 	QueryState( const QueryState& ) = delete;
@@ -164,20 +164,20 @@ struct QueryState
 	bool Begin( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pdTransform& pb, pdWorkspace* ws )
 	{
 		std::memset( &q, 0, sizeof( q ) );
-		return pdValidatePenetrationDef( &def ) == PD_STATUS_OK &&
-			   pdQuery_Begin( &q, a, &pa, b, &pb, &def, ws, 0.0 ) == PD_STATUS_OK;
+		return pdiValidatePenetrationDef( &def ) == PD_STATUS_OK &&
+			   pdiQuery_Begin( &q, a, &pa, b, &pb, &def, ws, 0.0 ) == PD_STATUS_OK;
 	}
 
-	// xc (A at most touching) as a start leaves it for pdQuery_Refine: its features in the
+	// xc (A at most touching) as a start leaves it for pdiQuery_Refine: its features in the
 	// current slot and xc offered as the bound.
 	bool StartAt( pdVec3 xc )
 	{
-		if ( !pdQuery_GatherFeatures( &q, xc ) )
+		if ( !pdiQuery_GatherFeatures( &q, xc ) )
 		{
 			return false;
 		}
-		pdQuery_Accept( &q );
-		pdQuery_Offer( &q, xc, 0, -1.0 );
+		pdiQuery_Accept( &q );
+		pdiQuery_Offer( &q, xc, 0, -1.0 );
 		return true;
 	}
 
@@ -185,12 +185,12 @@ struct QueryState
 	// offered. False when the sweep found no contact.
 	bool StartFrom( pdVec3 from, pdVec3* outContact )
 	{
-		if ( !pdQuery_OutProject( &q, from, { 0.0, 0.0, 0.0 }, outContact ) )
+		if ( !pdiQuery_OutProject( &q, from, { 0.0, 0.0, 0.0 }, outContact ) )
 		{
 			return false;
 		}
-		pdQuery_Accept( &q );
-		pdQuery_Offer( &q, *outContact, 0, -1.0 );
+		pdiQuery_Accept( &q );
+		pdiQuery_Offer( &q, *outContact, 0, -1.0 );
 		return true;
 	}
 };

@@ -33,21 +33,21 @@ struct Mesh
 inline bool CollidesIndependently( const pdMesh* a, pdTransform pa, pdVec3 x, const pdMesh* b, pdTransform pb,
 								   pdWorkspace* ws )
 {
-	pa.p = pdAdd( pa.p, x );
+	pa.p = pdiAdd( pa.p, x );
 	pdCollideResult r;
 	pdCollideDef def = pdDefaultCollideDef();
 	EXPECT_GE( pdCollide( a, &pa, b, &pb, &def, ws, &r ), 0 );
 	return r.colliding;
 }
 
-inline pdStartContext Context( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pdTransform& pb,
+inline pdiStartContext Context( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pdTransform& pb,
 							   pdWorkspace* ws )
 {
-	pdStartContext ctx = {};
+	pdiStartContext ctx = {};
 	ctx.meshA = a;
 	ctx.meshB = b;
-	EXPECT_EQ( pdMakeFrame( &pa, &ctx.frameA ), PD_STATUS_OK );
-	EXPECT_EQ( pdMakeFrame( &pb, &ctx.frameB ), PD_STATUS_OK );
+	EXPECT_EQ( pdiMakeFrame( &pa, &ctx.frameA ), PD_STATUS_OK );
+	EXPECT_EQ( pdiMakeFrame( &pb, &ctx.frameB ), PD_STATUS_OK );
 	ctx.rotationA = pa.q;
 	ctx.rotationB = pb.q;
 	ctx.containment = true;

@@ -11,27 +11,27 @@ namespace
 {
 
 // Every pair of inner balls of A (posed as rel says) and B, tested independently.
-bool AnyBallPairOverlaps( const pdMesh* a, const pdMesh* b, const pdFrame& rel )
+bool AnyBallPairOverlaps( const pdMesh* a, const pdMesh* b, const pdiFrame& rel )
 {
 	for ( int i = 0; i < a->innerBallCount; ++i )
 	{
-		pdVec3 c = pdFrameApply( &rel, a->innerBalls[i].center );
+		pdVec3 c = pdiFrameApply( &rel, a->innerBalls[i].center );
 		for ( int j = 0; j < b->innerBallCount; ++j )
 		{
 			double r = a->innerBalls[i].radius + b->innerBalls[j].radius;
-			if ( pdDistanceSq( c, b->innerBalls[j].center ) < r * r )
+			if ( pdiDistanceSq( c, b->innerBalls[j].center ) < r * r )
 				return true;
 		}
 	}
 	return false;
 }
 
-// The relative frame of A translated by x (what pdStart_Collides hands the certificate).
-pdFrame RelativeAt( const pdStartContext& ctx, pdVec3 x )
+// The relative frame of A translated by x (what pdiStart_Collides hands the certificate).
+pdiFrame RelativeAt( const pdiStartContext& ctx, pdVec3 x )
 {
-	pdFrame moved = ctx.frameA;
-	moved.p = pdAdd( moved.p, x );
-	return pdRelativeFrame( &moved, &ctx.frameB );
+	pdiFrame moved = ctx.frameA;
+	moved.p = pdiAdd( moved.p, x );
+	return pdiRelativeFrame( &moved, &ctx.frameB );
 }
 
 // A generated shape against itself, both at the identity, and the start context of the pair.
@@ -39,7 +39,7 @@ struct ShapeAtRest
 {
 	Mesh m;
 	pdWorkspace* ws = pdCreateWorkspace();
-	pdStartContext ctx = {};
+	pdiStartContext ctx = {};
 	explicit ShapeAtRest( const char* name )
 	{
 		EXPECT_TRUE( smpMakeShapeByName( name, 1000, 2.0, &m.soup ) && m.Make() ) << name;
@@ -73,7 +73,7 @@ TEST( PdBallOverlap, VerdictIsThatOfEveryBallPair )
 		double n = std::sqrt( 0.81 + 0.09 + 0.01 + 0.04 );
 		pdTransform pa = { { 0.9 / n, 0.3 / n, 0.1 / n, 0.2 / n }, { 0.1, -0.2, 0.05 } };
 		pdTransform pb = pdIdentityTransform();
-		pdStartContext ctx = Context( m.mesh, pa, m.mesh, pb, ws );
+		pdiStartContext ctx = Context( m.mesh, pa, m.mesh, pb, ws );
 		// As if 63 tests had settled their checks: the next one builds the grid (where the balls
 		// allow one), and the rule that stops a query testing balls which rarely settle a check
 		// is kept off by counting every test as a hit beforehand.
@@ -82,12 +82,12 @@ TEST( PdBallOverlap, VerdictIsThatOfEveryBallPair )
 		int hits = 0, misses = 0;
 		for ( int k = 0; k < 729; ++k )
 		{
-			pdVec3 x = pdScale( pdV3( ( k % 9 ) - 4.0, ( ( k / 9 ) % 9 ) - 4.0, ( k / 81 ) - 4.0 ), 0.31 );
-			pdFrame rel = RelativeAt( ctx, x );
+			pdVec3 x = pdiScale( pdiV3( ( k % 9 ) - 4.0, ( ( k / 9 ) % 9 ) - 4.0, ( k / 81 ) - 4.0 ), 0.31 );
+			pdiFrame rel = RelativeAt( ctx, x );
 			bool expected = AnyBallPairOverlaps( m.mesh, m.mesh, rel );
 			int tests = ctx.ballTests;
 			ctx.ballHits = tests;
-			EXPECT_EQ( pdStart_BallsOverlap( &ctx, &rel ), expected ) << "translation " << k;
+			EXPECT_EQ( pdiStart_BallsOverlap( &ctx, &rel ), expected ) << "translation " << k;
 			EXPECT_EQ( ctx.ballTests, tests + 1 );
 			EXPECT_EQ( ctx.ballHits, tests + ( expected ? 1 : 0 ) );
 			hits += expected ? 1 : 0;
@@ -110,19 +110,19 @@ TEST( PdBallOverlap, NotAskedWithoutSolidsOrWhenItRarelySettles )
 {
 	ShapeAtRest torus( "torus" );
 	ASSERT_NE( torus.m.mesh, nullptr );
-	pdStartContext& ctx = torus.ctx;
-	pdFrame rel = RelativeAt( ctx, pdV3( 0.0, 0.0, 0.0 ) );
+	pdiStartContext& ctx = torus.ctx;
+	pdiFrame rel = RelativeAt( ctx, pdiV3( 0.0, 0.0, 0.0 ) );
 	ASSERT_TRUE( AnyBallPairOverlaps( torus.m.mesh, torus.m.mesh, rel ) );
 	ctx.containment = false;
-	EXPECT_FALSE( pdStart_BallsOverlap( &ctx, &rel ) );
+	EXPECT_FALSE( pdiStart_BallsOverlap( &ctx, &rel ) );
 	EXPECT_EQ( ctx.ballTests, 0 );
 	ctx.containment = true;
 	ctx.ballTests = 16;
 	ctx.ballHits = 1;
-	EXPECT_FALSE( pdStart_BallsOverlap( &ctx, &rel ) );
+	EXPECT_FALSE( pdiStart_BallsOverlap( &ctx, &rel ) );
 	EXPECT_EQ( ctx.ballTests, 16 );
 	ctx.ballHits = 2;
-	EXPECT_TRUE( pdStart_BallsOverlap( &ctx, &rel ) );
+	EXPECT_TRUE( pdiStart_BallsOverlap( &ctx, &rel ) );
 	EXPECT_EQ( ctx.ballTests, 17 );
 	EXPECT_EQ( ctx.ballHits, 3 );
 }
@@ -133,12 +133,12 @@ TEST( PdBallOverlap, GridIsBuiltAtTheSixtyFourthTest )
 {
 	ShapeAtRest grate( "grate" );
 	ASSERT_NE( grate.m.mesh, nullptr );
-	pdStartContext& ctx = grate.ctx;
+	pdiStartContext& ctx = grate.ctx;
 	for ( int k = 1; k <= 80; ++k )
 	{
-		pdFrame rel = RelativeAt( ctx, pdV3( 0.01 * k, -0.005 * k, 0.002 * k ) );
+		pdiFrame rel = RelativeAt( ctx, pdiV3( 0.01 * k, -0.005 * k, 0.002 * k ) );
 		ctx.ballHits = ctx.ballTests;
-		EXPECT_EQ( pdStart_BallsOverlap( &ctx, &rel ), AnyBallPairOverlaps( grate.m.mesh, grate.m.mesh, rel ) ) << k;
+		EXPECT_EQ( pdiStart_BallsOverlap( &ctx, &rel ), AnyBallPairOverlaps( grate.m.mesh, grate.m.mesh, rel ) ) << k;
 		EXPECT_EQ( ctx.ballTests, k );
 		EXPECT_EQ( ctx.ballGrid.ready, k >= 64 ) << k;
 	}

@@ -25,40 +25,40 @@ using namespace polydepth::test;
 namespace
 {
 
-bool BoxContainsPoint( const pdBvhNode& n, pdVec3 p, double tol )
+bool BoxContainsPoint( const pdiBvhNode& n, pdVec3 p, double tol )
 {
-	pdVec3 d = pdSub( p, n.center );
-	return std::fabs( pdDot( d, n.axes.cx ) ) <= n.halfExtent.x + tol &&
-		   std::fabs( pdDot( d, n.axes.cy ) ) <= n.halfExtent.y + tol &&
-		   std::fabs( pdDot( d, n.axes.cz ) ) <= n.halfExtent.z + tol;
+	pdVec3 d = pdiSub( p, n.center );
+	return std::fabs( pdiDot( d, n.axes.cx ) ) <= n.halfExtent.x + tol &&
+		   std::fabs( pdiDot( d, n.axes.cy ) ) <= n.halfExtent.y + tol &&
+		   std::fabs( pdiDot( d, n.axes.cz ) ) <= n.halfExtent.z + tol;
 }
 
-void BoxCorners( const pdBvhNode& n, pdVec3 out[8] )
+void BoxCorners( const pdiBvhNode& n, pdVec3 out[8] )
 {
 	for ( int k = 0; k < 8; ++k )
 	{
 		double sx = ( k & 1 ) ? 1.0 : -1.0, sy = ( k & 2 ) ? 1.0 : -1.0, sz = ( k & 4 ) ? 1.0 : -1.0;
-		out[k] = pdAdd( n.center, pdAdd( pdScale( n.axes.cx, sx * n.halfExtent.x ),
-										 pdAdd( pdScale( n.axes.cy, sy * n.halfExtent.y ),
-												pdScale( n.axes.cz, sz * n.halfExtent.z ) ) ) );
+		out[k] = pdiAdd( n.center, pdiAdd( pdiScale( n.axes.cx, sx * n.halfExtent.x ),
+										 pdiAdd( pdiScale( n.axes.cy, sy * n.halfExtent.y ),
+												pdiScale( n.axes.cz, sz * n.halfExtent.z ) ) ) );
 	}
 }
 
 // Checks the whole tree; returns the number of triangles under node.
 int CheckSubtree( const pdMesh* mesh, int index, int depth, std::vector<int>& seen, int* maxDepth )
 {
-	const pdBvh& bvh = mesh->bvh;
-	const pdBvhNode& n = bvh.nodes[index];
+	const pdiBvh& bvh = mesh->bvh;
+	const pdiBvhNode& n = bvh.nodes[index];
 	double tol = 1e-12 * ( mesh->diagonal + 1.0 );
 	*maxDepth = std::max( *maxDepth, depth );
 	// Axes orthonormal and right-handed.
-	EXPECT_NEAR( pdLength( n.axes.cx ), 1.0, 1e-12 );
-	EXPECT_NEAR( pdLength( n.axes.cy ), 1.0, 1e-12 );
-	EXPECT_NEAR( pdDot( n.axes.cx, n.axes.cy ), 0.0, 1e-12 );
-	EXPECT_NEAR( pdDot( pdCross( n.axes.cx, n.axes.cy ), n.axes.cz ), 1.0, 1e-12 );
+	EXPECT_NEAR( pdiLength( n.axes.cx ), 1.0, 1e-12 );
+	EXPECT_NEAR( pdiLength( n.axes.cy ), 1.0, 1e-12 );
+	EXPECT_NEAR( pdiDot( n.axes.cx, n.axes.cy ), 0.0, 1e-12 );
+	EXPECT_NEAR( pdiDot( pdiCross( n.axes.cx, n.axes.cy ), n.axes.cz ), 1.0, 1e-12 );
 	if ( n.count > 0 )
 	{
-		EXPECT_LE( n.count, PD_BVH_LEAF_SIZE );
+		EXPECT_LE( n.count, PDI_BVH_LEAF_SIZE );
 		for ( int k = 0; k < n.count; ++k )
 		{
 			int t = bvh.triangleOrder[n.start + k];
@@ -70,7 +70,7 @@ int CheckSubtree( const pdMesh* mesh, int index, int depth, std::vector<int>& se
 			}
 			seen[t] += 1;
 			pdVec3 v[3];
-			pdMesh_TriangleVertices( mesh, t, v );
+			pdiMesh_TriangleVertices( mesh, t, v );
 			for ( int m = 0; m < 3; ++m )
 			{
 				EXPECT_TRUE( BoxContainsPoint( n, v[m], 0.0 ) ) << "node " << index << " triangle " << t;
@@ -98,7 +98,7 @@ int CheckSubtree( const pdMesh* mesh, int index, int depth, std::vector<int>& se
 	{
 		int k = stack.back();
 		stack.pop_back();
-		const pdBvhNode& m = bvh.nodes[k];
+		const pdiBvhNode& m = bvh.nodes[k];
 		if ( m.count == 0 )
 		{
 			stack.push_back( k + 1 );
@@ -108,7 +108,7 @@ int CheckSubtree( const pdMesh* mesh, int index, int depth, std::vector<int>& se
 		for ( int j = 0; j < m.count; ++j )
 		{
 			pdVec3 v[3];
-			pdMesh_TriangleVertices( mesh, bvh.triangleOrder[m.start + j], v );
+			pdiMesh_TriangleVertices( mesh, bvh.triangleOrder[m.start + j], v );
 			for ( int q = 0; q < 3; ++q )
 			{
 				EXPECT_TRUE( BoxContainsPoint( n, v[q], tol ) ) << "node " << index;
@@ -120,7 +120,7 @@ int CheckSubtree( const pdMesh* mesh, int index, int depth, std::vector<int>& se
 
 void CheckTree( const pdMesh* mesh )
 {
-	const pdBvh& bvh = mesh->bvh;
+	const pdiBvh& bvh = mesh->bvh;
 	ASSERT_GT( bvh.nodeCount, 0 );
 	std::vector<int> seen( mesh->triangleCount, 0 );
 	int maxDepth = 0;
@@ -135,16 +135,16 @@ void CheckTree( const pdMesh* mesh )
 	EXPECT_LE( bvh.depth, (int)balanced );
 	EXPECT_LE( bvh.nodeCount, 2 * mesh->triangleCount );
 	ASSERT_NE( bvh.cones, nullptr );
-	EXPECT_EQ( bvh.bytes, (size_t)bvh.nodeCount * ( sizeof( pdBvhNode ) + sizeof( pdBvhCone ) ) +
+	EXPECT_EQ( bvh.bytes, (size_t)bvh.nodeCount * ( sizeof( pdiBvhNode ) + sizeof( pdiBvhCone ) ) +
 							  (size_t)mesh->triangleCount *
-								  ( sizeof( int ) + 5 * sizeof( pdVec3 ) + sizeof( pdTrianglePlane ) ) );
+								  ( sizeof( int ) + 5 * sizeof( pdVec3 ) + sizeof( pdiTrianglePlane ) ) );
 	// The leaf-ordered copies hold exactly each slot's triangle and its box.
 	ASSERT_NE( bvh.leafVertices, nullptr );
 	for ( int k = 0; k < mesh->triangleCount; ++k )
 	{
 		pdVec3 v[3], lo, hi;
-		pdMesh_TriangleVertices( mesh, bvh.triangleOrder[k], v );
-		pdTriangleBox( v, &lo, &hi );
+		pdiMesh_TriangleVertices( mesh, bvh.triangleOrder[k], v );
+		pdiTriangleBox( v, &lo, &hi );
 		for ( int c = 0; c < 3; ++c )
 		{
 			EXPECT_TRUE( v[c].x == bvh.leafVertices[k][c].x && v[c].y == bvh.leafVertices[k][c].y &&
@@ -154,8 +154,8 @@ void CheckTree( const pdMesh* mesh )
 		EXPECT_TRUE( lo.x == bvh.leafLo[k].x && lo.y == bvh.leafLo[k].y && lo.z == bvh.leafLo[k].z &&
 					 hi.x == bvh.leafHi[k].x && hi.y == bvh.leafHi[k].y && hi.z == bvh.leafHi[k].z )
 			<< "slot " << k;
-		pdTrianglePlane plane;
-		pdTrianglePlane_Make( v, &plane );
+		pdiTrianglePlane plane;
+		pdiTrianglePlane_Make( v, &plane );
 		EXPECT_TRUE( plane.n.x == bvh.leafPlanes[k].n.x && plane.n.y == bvh.leafPlanes[k].n.y &&
 					 plane.n.z == bvh.leafPlanes[k].n.z && plane.length == bvh.leafPlanes[k].length )
 			<< "slot " << k;
@@ -164,14 +164,14 @@ void CheckTree( const pdMesh* mesh )
 	// Every node's normal cone holds the normal of every triangle below it.
 	for ( int i = 0; i < bvh.nodeCount; ++i )
 	{
-		const pdBvhCone& cone = bvh.cones[i];
+		const pdiBvhCone& cone = bvh.cones[i];
 		if ( cone.spread > 1.0 )
 			continue;
-		EXPECT_NEAR( pdLength( cone.axis ), 1.0, 1e-12 );
+		EXPECT_NEAR( pdiLength( cone.axis ), 1.0, 1e-12 );
 		std::vector<int> stack = { i };
 		while ( !stack.empty() )
 		{
-			const pdBvhNode& n = bvh.nodes[stack.back()];
+			const pdiBvhNode& n = bvh.nodes[stack.back()];
 			int at = stack.back();
 			stack.pop_back();
 			if ( n.count == 0 )
@@ -183,7 +183,7 @@ void CheckTree( const pdMesh* mesh )
 			for ( int k = 0; k < n.count; ++k )
 			{
 				pdVec3 normal = mesh->faceNormals[bvh.triangleOrder[n.start + k]];
-				double angle = std::atan2( pdLength( pdCross( normal, cone.axis ) ), pdDot( normal, cone.axis ) );
+				double angle = std::atan2( pdiLength( pdiCross( normal, cone.axis ) ), pdiDot( normal, cone.axis ) );
 				EXPECT_LE( std::sin( std::min( angle, 0.5 * 3.14159265358979323846 ) ), cone.spread + 1e-12 )
 					<< "node " << i;
 			}
@@ -198,8 +198,8 @@ double BrutePointDistance( const pdMesh* mesh, pdVec3 p )
 	for ( int t = 0; t < mesh->triangleCount; ++t )
 	{
 		pdVec3 v[3];
-		pdMesh_TriangleVertices( mesh, t, v );
-		best = std::min( best, pdTriangleDistance( point, v, nullptr, nullptr, nullptr, nullptr ) );
+		pdiMesh_TriangleVertices( mesh, t, v );
+		best = std::min( best, pdiTriangleDistance( point, v, nullptr, nullptr, nullptr, nullptr ) );
 	}
 	return best;
 }
@@ -244,11 +244,11 @@ TEST( PdBvh, TightBoxesForThinLeaves )
 	pdMesh* mesh = MakeMesh( &soup );
 	smpFreeSoup( &soup );
 	ASSERT_NE( mesh, nullptr );
-	const pdBvh& bvh = mesh->bvh;
+	const pdiBvh& bvh = mesh->bvh;
 	int checked = 0;
 	for ( int i = 0; i < bvh.nodeCount; ++i )
 	{
-		const pdBvhNode& n = bvh.nodes[i];
+		const pdiBvhNode& n = bvh.nodes[i];
 		if ( n.count == 0 )
 		{
 			continue;
@@ -258,7 +258,7 @@ TEST( PdBvh, TightBoxesForThinLeaves )
 		for ( int k = 1; k < n.count; ++k )
 		{
 			pdVec3 nk = mesh->faceNormals[bvh.triangleOrder[n.start + k]];
-			coplanar = coplanar && pdDot( n0, nk ) > 1.0 - 1e-12;
+			coplanar = coplanar && pdiDot( n0, nk ) > 1.0 - 1e-12;
 		}
 		if ( coplanar )
 		{
@@ -286,12 +286,12 @@ TEST( PdBvh, PointDistanceEqualsBruteForce )
 		{
 			pdVec3 p = { u( rng ), u( rng ), u( rng ) };
 			double expected = BrutePointDistance( mesh, p );
-			double got = pdMesh_PointDistance( mesh, p, INFINITY, ws );
+			double got = pdiMesh_PointDistance( mesh, p, INFINITY, ws );
 			ASSERT_NEAR( got, expected, 1e-12 * ( 1.0 + expected ) ) << name << " seed " << seed - 1 << " point " << k;
 			// Bounded: returns maxDistance when nothing is closer.
-			double capped = pdMesh_PointDistance( mesh, p, 0.5 * expected, ws );
+			double capped = pdiMesh_PointDistance( mesh, p, 0.5 * expected, ws );
 			EXPECT_EQ( capped, 0.5 * expected );
-			double loose = pdMesh_PointDistance( mesh, p, 2.0 * expected + 1e-9, ws );
+			double loose = pdiMesh_PointDistance( mesh, p, 2.0 * expected + 1e-9, ws );
 			EXPECT_NEAR( loose, expected, 1e-12 * ( 1.0 + expected ) );
 		}
 		pdDestroyMesh( mesh );
@@ -323,20 +323,20 @@ TEST( PdBvh, ContainsPointMatchesAnalyticSolids )
 		}
 		bool inside = std::fabs( p.x ) < 1.0 && std::fabs( p.y ) < 0.5 && std::fabs( p.z ) < 0.75;
 		insideCount += inside;
-		EXPECT_EQ( pdMesh_ContainsPoint( box, p, ws ), inside ) << "seed 7 point " << k;
+		EXPECT_EQ( pdiMesh_ContainsPoint( box, p, ws ), inside ) << "seed 7 point " << k;
 	}
 	EXPECT_GT( insideCount, 10 );
 	// Points on the surface, on an edge, at a vertex and at the centre.
-	EXPECT_FALSE( pdMesh_ContainsPoint( box, pdVec3{ 1.0, 0.0, 0.0 }, ws ) );
-	EXPECT_FALSE( pdMesh_ContainsPoint( box, pdVec3{ 1.0, 0.5, 0.0 }, ws ) );
-	EXPECT_FALSE( pdMesh_ContainsPoint( box, pdVec3{ 1.0, 0.5, 0.75 }, ws ) );
-	EXPECT_TRUE( pdMesh_ContainsPoint( box, pdVec3{ 0.0, 0.0, 0.0 }, ws ) );
+	EXPECT_FALSE( pdiMesh_ContainsPoint( box, pdVec3{ 1.0, 0.0, 0.0 }, ws ) );
+	EXPECT_FALSE( pdiMesh_ContainsPoint( box, pdVec3{ 1.0, 0.5, 0.0 }, ws ) );
+	EXPECT_FALSE( pdiMesh_ContainsPoint( box, pdVec3{ 1.0, 0.5, 0.75 }, ws ) );
+	EXPECT_TRUE( pdiMesh_ContainsPoint( box, pdVec3{ 0.0, 0.0, 0.0 }, ws ) );
 	// Rays from grid points of the subdivided box cross vertices and edges often.
 	for ( int i = -2; i <= 2; ++i )
 	{
 		for ( int j = -2; j <= 2; ++j )
 		{
-			EXPECT_TRUE( pdMesh_ContainsPoint( box, pdVec3{ 0.4 * i, 0.2 * j, 0.0 }, ws ) ) << i << " " << j;
+			EXPECT_TRUE( pdiMesh_ContainsPoint( box, pdVec3{ 0.4 * i, 0.2 * j, 0.0 }, ws ) ) << i << " " << j;
 		}
 	}
 	pdDestroyMesh( box );
@@ -355,7 +355,7 @@ TEST( PdBvh, ContainsPointMatchesAnalyticSolids )
 		{
 			continue; // within the tessellation error of the surface
 		}
-		EXPECT_EQ( pdMesh_ContainsPoint( torus, p, ws ), ring < 0.4 ) << "point " << k;
+		EXPECT_EQ( pdiMesh_ContainsPoint( torus, p, ws ), ring < 0.4 ) << "point " << k;
 	}
 	pdDestroyMesh( torus );
 	pdDestroyWorkspace( ws );
@@ -371,8 +371,8 @@ TEST( PdBvh, OpenMeshContainsNothing )
 	smpFreeSoup( &soup );
 	ASSERT_NE( mesh, nullptr );
 	EXPECT_FALSE( mesh->closed );
-	EXPECT_FALSE( pdMesh_ContainsPoint( mesh, pdVec3{ 0.0, 0.0, 0.0 }, ws ) );
-	EXPECT_FALSE( pdMesh_ContainsPoint( mesh, pdVec3{ 0.3, -0.2, 0.1 }, ws ) );
+	EXPECT_FALSE( pdiMesh_ContainsPoint( mesh, pdVec3{ 0.0, 0.0, 0.0 }, ws ) );
+	EXPECT_FALSE( pdiMesh_ContainsPoint( mesh, pdVec3{ 0.3, -0.2, 0.1 }, ws ) );
 	pdDestroyMesh( mesh );
 	pdDestroyWorkspace( ws );
 }

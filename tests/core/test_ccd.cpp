@@ -51,13 +51,13 @@ bool RandomFreeSweep( std::mt19937& rng, const pdMesh* a, const pdMesh* b, pdWor
 {
 	out->poseB = Pose( RandomRotation( rng ), RandomVec( rng, 0.3 ) );
 	pdQuat qa = RandomRotation( rng );
-	pdVec3 dir = pdNormalize( RandomVec( rng, 1.0 ) );
-	out->poseA = Pose( qa, pdAdd( out->poseB.p, pdScale( dir, 3.0 ) ) );
+	pdVec3 dir = pdiNormalize( RandomVec( rng, 1.0 ) );
+	out->poseA = Pose( qa, pdiAdd( out->poseB.p, pdiScale( dir, 3.0 ) ) );
 	if ( Colliding( a, out->poseA, b, out->poseB, ws ) )
 	{
 		return false;
 	}
-	out->end = pdAdd( out->poseB.p, RandomVec( rng, 1.0 ) );
+	out->end = pdiAdd( out->poseB.p, RandomVec( rng, 1.0 ) );
 	return true;
 }
 
@@ -79,9 +79,9 @@ void CheckFeatures( const pdCcdResult& r, double tol, const std::string& what )
 	for ( int k = 0; k < r.featureCount; ++k )
 	{
 		const pdContactFeature& f = r.features[k];
-		EXPECT_NEAR( pdLength( f.normal ), 1.0, 1e-9 ) << what << " feature " << k;
+		EXPECT_NEAR( pdiLength( f.normal ), 1.0, 1e-9 ) << what << " feature " << k;
 		EXPECT_LE( std::fabs( f.distance ), tol * ( 1.0 + 1e-6 ) + 1e-12 ) << what << " feature " << k;
-		EXPECT_LE( pdLength( pdSub( f.pointA, f.pointB ) ), tol * ( 1.0 + 1e-6 ) + 1e-12 ) << what << " feature " << k;
+		EXPECT_LE( pdiLength( pdiSub( f.pointA, f.pointB ) ), tol * ( 1.0 + 1e-6 ) + 1e-12 ) << what << " feature " << k;
 		EXPECT_TRUE( f.kind == PD_CONTACT_VF || f.kind == PD_CONTACT_FV || f.kind == PD_CONTACT_EE ) << what;
 		keys.insert( std::make_tuple( (int)f.kind, (int)f.featureA.type, f.featureA.triangle, f.featureA.index,
 									  (int)f.featureB.type, f.featureB.triangle, f.featureB.index ) );
@@ -103,12 +103,12 @@ TEST( PdCcd, BoxDropMatchesAnalyticTime )
 	{
 		// A common rotation for both keeps the faces parallel; the drop is along B's z axis.
 		pdQuat q = k == 0 ? pdQuat{ 1, 0, 0, 0 } : RandomRotation( rng );
-		pdFrame f;
+		pdiFrame f;
 		pdTransform poseB = Pose( q, RandomVec( rng, 5.0 ) );
-		pdMakeFrame( &poseB, &f );
+		pdiMakeFrame( &poseB, &f );
 		double gap = 0.3;
-		pdTransform poseA = Pose( q, pdFrameApply( &f, pdVec3{ 0.2, -0.1, 1.5 + gap } ) );
-		pdVec3 end = pdFrameApply( &f, pdVec3{ 0.2, -0.1, -0.3 } );
+		pdTransform poseA = Pose( q, pdiFrameApply( &f, pdVec3{ 0.2, -0.1, 1.5 + gap } ) );
+		pdVec3 end = pdiFrameApply( &f, pdVec3{ 0.2, -0.1, -0.3 } );
 		double travel = 1.5 + gap + 0.3;
 		for ( bool cull : { true, false } )
 		{
@@ -132,7 +132,7 @@ TEST( PdCcd, BoxDropMatchesAnalyticTime )
 			for ( int j = 0; j < r.featureCount; ++j )
 			{
 				// B's top face normal, in the world: from B toward A.
-				EXPECT_GT( pdDot( r.features[j].normal, f.r.cz ), 1.0 - 1e-9 ) << what << " feature " << j;
+				EXPECT_GT( pdiDot( r.features[j].normal, f.r.cz ), 1.0 - 1e-9 ) << what << " feature " << j;
 			}
 		}
 	}
@@ -177,7 +177,7 @@ TEST( PdCcd, NeverLaterThanSampledFirstContact )
 			int first = -1;
 			for ( int s = 1; s <= samples && first < 0; ++s )
 			{
-				pdTransform p = Pose( qa, pdLerp( poseA.p, end, (double)s / samples ) );
+				pdTransform p = Pose( qa, pdiLerp( poseA.p, end, (double)s / samples ) );
 				if ( Colliding( a, p, b, poseB, ws ) )
 				{
 					first = s;
@@ -192,7 +192,7 @@ TEST( PdCcd, NeverLaterThanSampledFirstContact )
 			{
 				++hits;
 				pdTransform at = Pose( qa, r.contactPosition );
-				EXPECT_NEAR( pdLength( pdSub( r.contactPosition, pdLerp( poseA.p, end, r.toc ) ) ), 0.0, 1e-12 )
+				EXPECT_NEAR( pdiLength( pdiSub( r.contactPosition, pdiLerp( poseA.p, end, r.toc ) ) ), 0.0, 1e-12 )
 					<< what;
 				double d = Distance( a, at, b, poseB, ws );
 				EXPECT_GT( d, 0.0 ) << what;
@@ -201,7 +201,7 @@ TEST( PdCcd, NeverLaterThanSampledFirstContact )
 				for ( int s = 0; s < 20; ++s )
 				{
 					double t = r.toc * s / 20.0;
-					double ds = Distance( a, Pose( qa, pdLerp( poseA.p, end, t ) ), b, poseB, ws );
+					double ds = Distance( a, Pose( qa, pdiLerp( poseA.p, end, t ) ), b, poseB, ws );
 					EXPECT_GE( ds, 0.5 * tol * ( 1.0 - 1e-6 ) - 1e-12 ) << what << " t " << t;
 				}
 				CheckFeatures( r, tol, what );
@@ -310,9 +310,9 @@ TEST( PdCcd, FeatureNormalsPointFromBTowardA )
 	{
 		pdTransform pb = Pose( RandomRotation( rng ), pdVec3{ 0, 0, 0 } );
 		pdQuat qa = RandomRotation( rng );
-		pdVec3 dir = pdNormalize( RandomVec( rng, 1.0 ) );
-		pdTransform pa = Pose( qa, pdScale( dir, 4.0 ) );
-		pdVec3 end = pdScale( dir, -4.0 );
+		pdVec3 dir = pdiNormalize( RandomVec( rng, 1.0 ) );
+		pdTransform pa = Pose( qa, pdiScale( dir, 4.0 ) );
+		pdVec3 end = pdiScale( dir, -4.0 );
 		pdCcdResult r;
 		ASSERT_GE( pdComputeTranslationalCcd( a, &pa, end, b, &pb, nullptr, ws, &r ), 0 );
 		if ( !r.hit || r.startColliding )
@@ -330,10 +330,10 @@ TEST( PdCcd, FeatureNormalsPointFromBTowardA )
 		double d0 = Distance( a, at, b, pb, ws );
 		for ( size_t j = 0; j < normals.size(); ++j )
 		{
-			pdTransform moved = Pose( qa, pdMulAdd( r.contactPosition, 10.0 * tol, normals[j] ) );
+			pdTransform moved = Pose( qa, pdiMulAdd( r.contactPosition, 10.0 * tol, normals[j] ) );
 			EXPECT_GT( Distance( a, moved, b, pb, ws ), d0 ) << what << " feature " << j;
 			// And A came from -approach: the normal faces against the motion.
-			EXPECT_LT( pdDot( normals[j], pdSub( end, pa.p ) ), 0.0 ) << what << " feature " << j;
+			EXPECT_LT( pdiDot( normals[j], pdiSub( end, pa.p ) ), 0.0 ) << what << " feature " << j;
 		}
 		++checked;
 	}
@@ -469,8 +469,8 @@ TEST( PdCcd, WarmWorkspaceDoesNotAllocateForAnyQuery )
 	std::vector<Query> queries;
 	for ( int k = 0; k < 16; ++k )
 	{
-		pdVec3 dir = pdNormalize( RandomVec( rng, 1.0 ) );
-		queries.push_back( { Pose( RandomRotation( rng ), pdScale( dir, 2.0 + 0.1 * k ) ), RandomVec( rng, 0.6 ) } );
+		pdVec3 dir = pdiNormalize( RandomVec( rng, 1.0 ) );
+		queries.push_back( { Pose( RandomRotation( rng ), pdiScale( dir, 2.0 + 0.1 * k ) ), RandomVec( rng, 0.6 ) } );
 	}
 	pdTransform pb = pdIdentityTransform();
 	pdCollideDef all = pdDefaultCollideDef();
@@ -522,8 +522,8 @@ TEST( PdCcd, NodeNormalConesCullWithoutChangingTheContact )
 		pdCcdDef def = pdDefaultCcdDef();
 		pdCcdResult with, without;
 		ASSERT_EQ( pdComputeTranslationalCcd( a, &poseA, end, b, &poseB, &def, ws, &with ), PD_STATUS_OK );
-		pdBvhCone* conesA = a->bvh.cones;
-		pdBvhCone* conesB = b->bvh.cones;
+		pdiBvhCone* conesA = a->bvh.cones;
+		pdiBvhCone* conesB = b->bvh.cones;
 		a->bvh.cones = nullptr;
 		b->bvh.cones = nullptr;
 		pdStatus s = pdComputeTranslationalCcd( a, &poseA, end, b, &poseB, &def, ws, &without );

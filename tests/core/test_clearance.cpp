@@ -22,7 +22,7 @@ TEST( PdInitialConfig, TorusHoleIsAMaximallyClearPoint )
 	// The largest clearance is at (or a cell from) the centre of the hole, radius about R - r.
 	pdVec3 p = t.mesh->clearancePoints[0];
 	double cell = 2.5 / 16.0;
-	EXPECT_LT( pdLength( p ), 1.5 * cell );
+	EXPECT_LT( pdiLength( p ), 1.5 * cell );
 	EXPECT_NEAR( t.mesh->clearanceRadii[0], 0.75, 1.5 * cell );
 	for ( int i = 1; i < t.mesh->clearanceCount; ++i )
 	{
@@ -49,7 +49,7 @@ TEST( PdInitialConfig, ClearPointsAreOutsideSolidsAndInsideTheBox )
 		double best = INFINITY;
 		for ( int v = 0; v < cup.mesh->vertexCount; ++v )
 		{
-			best = std::fmin( best, pdLength( pdSub( cup.mesh->vertices[v], p ) ) );
+			best = std::fmin( best, pdiLength( pdiSub( cup.mesh->vertices[v], p ) ) );
 		}
 		EXPECT_LE( cup.mesh->clearanceRadii[i], best + 1e-12 );
 	}
@@ -59,29 +59,29 @@ TEST( PdInitialConfig, ClearPointsAreOutsideSolidsAndInsideTheBox )
 // The closest point of triangle abc to p (Voronoi regions of the vertices, edges and face).
 static pdVec3 ClosestPointOnTriangle( pdVec3 p, pdVec3 a, pdVec3 b, pdVec3 c )
 {
-	pdVec3 ab = pdSub( b, a ), ac = pdSub( c, a ), ap = pdSub( p, a );
-	double d1 = pdDot( ab, ap ), d2 = pdDot( ac, ap );
+	pdVec3 ab = pdiSub( b, a ), ac = pdiSub( c, a ), ap = pdiSub( p, a );
+	double d1 = pdiDot( ab, ap ), d2 = pdiDot( ac, ap );
 	if ( d1 <= 0.0 && d2 <= 0.0 )
 		return a;
-	pdVec3 bp = pdSub( p, b );
-	double d3 = pdDot( ab, bp ), d4 = pdDot( ac, bp );
+	pdVec3 bp = pdiSub( p, b );
+	double d3 = pdiDot( ab, bp ), d4 = pdiDot( ac, bp );
 	if ( d3 >= 0.0 && d4 <= d3 )
 		return b;
 	double vc = d1 * d4 - d3 * d2;
 	if ( vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 )
-		return pdMulAdd( a, d1 / ( d1 - d3 ), ab );
-	pdVec3 cp = pdSub( p, c );
-	double d5 = pdDot( ab, cp ), d6 = pdDot( ac, cp );
+		return pdiMulAdd( a, d1 / ( d1 - d3 ), ab );
+	pdVec3 cp = pdiSub( p, c );
+	double d5 = pdiDot( ab, cp ), d6 = pdiDot( ac, cp );
 	if ( d6 >= 0.0 && d5 <= d6 )
 		return c;
 	double vb = d5 * d2 - d1 * d6;
 	if ( vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 )
-		return pdMulAdd( a, d2 / ( d2 - d6 ), ac );
+		return pdiMulAdd( a, d2 / ( d2 - d6 ), ac );
 	double va = d3 * d6 - d5 * d4;
 	if ( va <= 0.0 && ( d4 - d3 ) >= 0.0 && ( d5 - d6 ) >= 0.0 )
-		return pdMulAdd( b, ( d4 - d3 ) / ( ( d4 - d3 ) + ( d5 - d6 ) ), pdSub( c, b ) );
+		return pdiMulAdd( b, ( d4 - d3 ) / ( ( d4 - d3 ) + ( d5 - d6 ) ), pdiSub( c, b ) );
 	double denom = 1.0 / ( va + vb + vc );
-	return pdAdd( a, pdAdd( pdScale( ab, vb * denom ), pdScale( ac, vc * denom ) ) );
+	return pdiAdd( a, pdiAdd( pdiScale( ab, vb * denom ), pdiScale( ac, vc * denom ) ) );
 }
 
 // Brute force over every triangle: the distance from p to the mesh surface.
@@ -91,9 +91,9 @@ static double SurfaceDistance( const pdMesh* mesh, pdVec3 p )
 	for ( int t = 0; t < mesh->triangleCount; ++t )
 	{
 		pdVec3 v[3];
-		pdMesh_TriangleVertices( mesh, t, v );
+		pdiMesh_TriangleVertices( mesh, t, v );
 		pdVec3 q = ClosestPointOnTriangle( p, v[0], v[1], v[2] );
-		best = std::fmin( best, pdLength( pdSub( p, q ) ) );
+		best = std::fmin( best, pdiLength( pdiSub( p, q ) ) );
 	}
 	return best;
 }
@@ -112,10 +112,10 @@ TEST( PdInitialConfig, InnerBallsLieInsideTheSolidAndHoldNoSurface )
 		const pdMesh* mesh = m->mesh;
 		ASSERT_TRUE( mesh->closed );
 		ASSERT_GE( mesh->innerBallCount, 4 ) << "triangles " << mesh->triangleCount;
-		ASSERT_LE( mesh->innerBallCount, PD_MAX_INNER_BALLS );
+		ASSERT_LE( mesh->innerBallCount, PDI_MAX_INNER_BALLS );
 		for ( int i = 0; i < mesh->innerBallCount; ++i )
 		{
-			const pdBall& ball = mesh->innerBalls[i];
+			const pdiBall& ball = mesh->innerBalls[i];
 			if ( i > 0 )
 			{
 				EXPECT_GE( mesh->innerBalls[i - 1].radius, ball.radius );
@@ -124,7 +124,7 @@ TEST( PdInitialConfig, InnerBallsLieInsideTheSolidAndHoldNoSurface )
 			// No surface within the radius (brute force), and the centre inside the solid: then
 			// the whole ball is inside.
 			EXPECT_GE( SurfaceDistance( mesh, ball.center ), ball.radius * ( 1.0 - 1e-12 ) ) << "ball " << i;
-			EXPECT_TRUE( pdMesh_ContainsPoint( mesh, ball.center, ws ) ) << "ball " << i;
+			EXPECT_TRUE( pdiMesh_ContainsPoint( mesh, ball.center, ws ) ) << "ball " << i;
 		}
 	}
 	// A tube's balls are about as wide as the tube (faceted: a little less).

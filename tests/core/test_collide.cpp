@@ -46,7 +46,7 @@ std::set<std::pair<int, int>> BrutePairs( const pdMesh* a, const pdTransform& pa
 	{
 		for ( int j = 0; j < b->triangleCount; ++j )
 		{
-			if ( pdTrianglesIntersect( ta[i].data(), tb[j].data() ) )
+			if ( pdiTrianglesIntersect( ta[i].data(), tb[j].data() ) )
 			{
 				out.insert( { i, j } );
 			}
@@ -196,15 +196,15 @@ TEST( PdCollide, ContainmentOfClosedMeshes )
 	EXPECT_FALSE( r.colliding );
 	// Outside (but inside the big box's bounding volume corner region): not colliding.
 	pdTransform outside = pb;
-	outside.p = pdAdd( pb.p, pdVec3{ 0.0, 0.0, 3.0 } );
+	outside.p = pdiAdd( pb.p, pdVec3{ 0.0, 0.0, 3.0 } );
 	ASSERT_EQ( pdCollide( small, &outside, big, &pb, nullptr, ws, &r ), PD_STATUS_OK );
 	EXPECT_FALSE( r.colliding );
 	EXPECT_FALSE( r.containment );
 	// Crossing the surface: colliding through pairs, not containment.
 	pdTransform crossing = pb;
-	pdFrame fb;
-	pdMakeFrame( &pb, &fb );
-	crossing.p = pdFrameApply( &fb, pdVec3{ 2.0, 0.0, 0.0 } );
+	pdiFrame fb;
+	pdiMakeFrame( &pb, &fb );
+	crossing.p = pdiFrameApply( &fb, pdVec3{ 2.0, 0.0, 0.0 } );
 	ASSERT_EQ( pdCollide( small, &crossing, big, &pb, nullptr, ws, &r ), PD_STATUS_OK );
 	EXPECT_TRUE( r.colliding );
 	EXPECT_FALSE( r.containment );

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Contact-feature gathering (core/src/contact_features.c) against brute force: every triangle
-// pair through pdTriangleContactFeatures, repeats removed by feature identity. The gathering
+// pair through pdiTriangleContactFeatures, repeats removed by feature identity. The gathering
 // tests each shared vertex and edge only from the triangle that owns it, so it must return
 // exactly the brute-force set, each pair once, with the same distances.
 #include "feature_calls.h"
@@ -74,7 +74,7 @@ std::map<FeatureKey, pdContactFeature> BruteForcePairs( const pdMesh* a, const p
 			for ( int k = 0; k < 3; ++k )
 				vb[k] = TestApplyPose( pb, b->vertices[b->triangles[tb][k]] );
 			pdContactFeature local[15];
-			int n = pdTriangleContactFeatures( va, vb, tolerance, approach, local );
+			int n = pdiTriangleContactFeatures( va, vb, tolerance, approach, local );
 			for ( int i = 0; i < n; ++i )
 			{
 				local[i].featureA.triangle = ta;
@@ -140,9 +140,9 @@ TEST( PdContactFeatures, EqualBruteForceWithEachPairOnce )
 		pdQuat q = { rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) + 1.5 };
 		double n = std::sqrt( q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z );
 		pa.q = { q.w / n, q.x / n, q.y / n, q.z / n };
-		pa.p = pdV3( rng.Range( -0.4, 0.4 ), rng.Range( -0.4, 0.4 ), rng.Range( -0.4, 0.4 ) );
+		pa.p = pdiV3( rng.Range( -0.4, 0.4 ), rng.Range( -0.4, 0.4 ), rng.Range( -0.4, 0.4 ) );
 		double tolerance = rng.Range( 0.01, 0.08 );
-		pdVec3 approach = pdV3( 0, 0, -1 );
+		pdVec3 approach = pdiV3( 0, 0, -1 );
 		SCOPED_TRACE( k );
 
 		int count = 0;
@@ -179,10 +179,10 @@ TEST( PdContactFeatures, CapKeepsTheClosestAndReportsTheLimit )
 	ASSERT_NE( mesh, nullptr );
 	TestWorkspacePtr ws( pdCreateWorkspace() );
 	pdTransform pa = pdIdentityTransform(), pb = pdIdentityTransform();
-	pa.p = pdV3( 0.1, 0.05, 0.3 );
+	pa.p = pdiV3( 0.1, 0.05, 0.3 );
 	int count = 0;
 	const pdContactFeature* features = nullptr;
-	ASSERT_EQ( testContactFeatures( mesh.get(), &pa, mesh.get(), &pb, 0.05, pdV3( 0, 0, -1 ), 1 << 20, ws.get(),
+	ASSERT_EQ( testContactFeatures( mesh.get(), &pa, mesh.get(), &pb, 0.05, pdiV3( 0, 0, -1 ), 1 << 20, ws.get(),
 										 &count, &features ),
 			   PD_STATUS_OK );
 	ASSERT_GT( count, 20 );
@@ -195,7 +195,7 @@ TEST( PdContactFeatures, CapKeepsTheClosestAndReportsTheLimit )
 	{
 		SCOPED_TRACE( cap );
 		int capped = -1;
-		EXPECT_EQ( testContactFeatures( mesh.get(), &pa, mesh.get(), &pb, 0.05, pdV3( 0, 0, -1 ), cap, ws.get(),
+		EXPECT_EQ( testContactFeatures( mesh.get(), &pa, mesh.get(), &pb, 0.05, pdiV3( 0, 0, -1 ), cap, ws.get(),
 											 &capped, &features ),
 				   PD_STATUS_FEATURE_LIMIT );
 		ASSERT_EQ( capped, cap );
@@ -215,7 +215,7 @@ TEST( PdContactFeatures, CapKeepsTheClosestAndReportsTheLimit )
 			EXPECT_EQ( kept[i], allDistances[i] ) << i;
 	}
 	int exact = -1;
-	EXPECT_EQ( testContactFeatures( mesh.get(), &pa, mesh.get(), &pb, 0.05, pdV3( 0, 0, -1 ), count, ws.get(),
+	EXPECT_EQ( testContactFeatures( mesh.get(), &pa, mesh.get(), &pb, 0.05, pdiV3( 0, 0, -1 ), count, ws.get(),
 										 &exact, &features ),
 			   PD_STATUS_OK );
 	EXPECT_EQ( exact, count );
@@ -224,23 +224,23 @@ TEST( PdContactFeatures, CapKeepsTheClosestAndReportsTheLimit )
 // The swept criterion, written out: the gap now, or the first-order gap after the step.
 double SweptGap( const pdContactFeature& f, const pdRigidMotion& m )
 {
-	pdVec3 move = pdAdd( m.linear, pdCross( m.angular, pdSub( f.pointA, m.pivot ) ) );
-	return std::min( f.distance, f.distance + pdDot( move, f.normal ) );
+	pdVec3 move = pdiAdd( m.linear, pdiCross( m.angular, pdiSub( f.pointA, m.pivot ) ) );
+	return std::min( f.distance, f.distance + pdiDot( move, f.normal ) );
 }
 
 // A rotated by the exact rotation of the step about the pivot, then moved by the linear part.
 pdTransform EndPose( const pdTransform& pa, const pdRigidMotion& m )
 {
-	double angle = pdLength( m.angular );
+	double angle = pdiLength( m.angular );
 	pdTransform end = pa;
-	end.p = pdAdd( pa.p, m.linear );
+	end.p = pdiAdd( pa.p, m.linear );
 	if ( angle > 0.0 )
 	{
-		pdVec3 axis = pdScale( m.angular, 1.0 / angle );
+		pdVec3 axis = pdiScale( m.angular, 1.0 / angle );
 		double s = std::sin( 0.5 * angle );
 		pdQuat r = { std::cos( 0.5 * angle ), s * axis.x, s * axis.y, s * axis.z };
-		pdMat33 rm = pdMat33FromQuat( r );
-		end.p = pdAdd( pdAdd( m.pivot, pdMulMV( &rm, pdSub( pa.p, m.pivot ) ) ), m.linear );
+		pdiMat33 rm = pdiMat33FromQuat( r );
+		end.p = pdiAdd( pdiAdd( m.pivot, pdiMulMV( &rm, pdiSub( pa.p, m.pivot ) ) ), m.linear );
 		end.q = { r.w * pa.q.w - r.x * pa.q.x - r.y * pa.q.y - r.z * pa.q.z,
 				  r.w * pa.q.x + r.x * pa.q.w + r.y * pa.q.z - r.z * pa.q.y,
 				  r.w * pa.q.y - r.x * pa.q.z + r.y * pa.q.w + r.z * pa.q.x,
@@ -275,15 +275,15 @@ TEST( PdContactFeatures, SweptGatheringKeepsWhatTheStepCanCloseAndNothingElse )
 		pdQuat q = { rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) + 1.5 };
 		double n = std::sqrt( q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z );
 		pa.q = { q.w / n, q.x / n, q.y / n, q.z / n };
-		pa.p = pdV3( rng.Range( -0.3, 0.3 ), rng.Range( -0.3, 0.3 ), rng.Range( -0.3, 0.3 ) );
+		pa.p = pdiV3( rng.Range( -0.3, 0.3 ), rng.Range( -0.3, 0.3 ), rng.Range( -0.3, 0.3 ) );
 		double tolerance = rng.Range( 0.005, 0.02 );
 		pdRigidMotion motion;
-		motion.linear = pdScale( pdV3( rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) ), 0.06 );
+		motion.linear = pdiScale( pdiV3( rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) ), 0.06 );
 		// Half the cases translate only: then the end pose is exactly first order.
 		double spin = k < 8 ? 0.0 : 0.08;
-		motion.angular = pdScale( pdV3( rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) ), spin );
+		motion.angular = pdiScale( pdiV3( rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) ), spin );
 		motion.pivot = pa.p;
-		pdVec3 approach = pdV3( 0, 0, -1 );
+		pdVec3 approach = pdiV3( 0, 0, -1 );
 
 		int count = 0;
 		const pdContactFeature* features = nullptr;
@@ -297,8 +297,8 @@ TEST( PdContactFeatures, SweptGatheringKeepsWhatTheStepCanCloseAndNothingElse )
 		// Everything within reach of the step now: the distance bound of any pair that can close.
 		double radius = 0.0;
 		for ( int v = 0; v < a->vertexCount; ++v )
-			radius = std::max( radius, pdLength( pdSub( TestApplyPose( pa, a->vertices[v] ), motion.pivot ) ) );
-		double reach = tolerance + pdLength( motion.linear ) + pdLength( motion.angular ) * radius;
+			radius = std::max( radius, pdiLength( pdiSub( TestApplyPose( pa, a->vertices[v] ), motion.pivot ) ) );
+		double reach = tolerance + pdiLength( motion.linear ) + pdiLength( motion.angular ) * radius;
 		std::map<FeatureKey, pdContactFeature> near = BruteForcePairs( a, pa, b, pb, reach, approach );
 		for ( const auto& [key, f] : got )
 		{
@@ -331,7 +331,7 @@ TEST( PdContactFeatures, SweptGatheringKeepsWhatTheStepCanCloseAndNothingElse )
 		reported += got.size();
 
 		// Zero motion: exactly the static gathering, in the same order.
-		pdRigidMotion still = { pdV3( 0, 0, 0 ), pdV3( 0, 0, 0 ), motion.pivot };
+		pdRigidMotion still = { pdiV3( 0, 0, 0 ), pdiV3( 0, 0, 0 ), motion.pivot };
 		std::vector<pdContactFeature> fromStill;
 		ASSERT_GE( testSweptContactFeatures( a, &pa, b, &pb, reach, &still, approach, 1 << 20, ws.get(), &count,
 												  &features ),
@@ -359,18 +359,18 @@ TEST( PdContactFeatures, SweptGatheringRejectsANonFiniteMotion )
 	ASSERT_NE( mesh, nullptr );
 	TestWorkspacePtr ws( pdCreateWorkspace() );
 	pdTransform pa = pdIdentityTransform(), pb = pdIdentityTransform();
-	pa.p = pdV3( 0.1, 0.0, 0.0 );
-	pdRigidMotion motion = { pdV3( 0, NAN, 0 ), pdV3( 0, 0, 0 ), pdV3( 0, 0, 0 ) };
+	pa.p = pdiV3( 0.1, 0.0, 0.0 );
+	pdRigidMotion motion = { pdiV3( 0, NAN, 0 ), pdiV3( 0, 0, 0 ), pdiV3( 0, 0, 0 ) };
 	int count = 7;
 	const pdContactFeature* features = nullptr;
-	EXPECT_EQ( testSweptContactFeatures( mesh.get(), &pa, mesh.get(), &pb, 0.01, &motion, pdV3( 0, 0, 0 ), 64,
+	EXPECT_EQ( testSweptContactFeatures( mesh.get(), &pa, mesh.get(), &pb, 0.01, &motion, pdiV3( 0, 0, 0 ), 64,
 											  ws.get(), &count, &features ),
 			   PD_STATUS_INVALID_ARGUMENT );
 	EXPECT_EQ( count, 0 );
 	EXPECT_EQ( features, nullptr );
-	motion.linear = pdV3( 0, 0, 0 );
-	motion.pivot = pdV3( INFINITY, 0, 0 );
-	EXPECT_EQ( testSweptContactFeatures( mesh.get(), &pa, mesh.get(), &pb, 0.01, &motion, pdV3( 0, 0, 0 ), 64,
+	motion.linear = pdiV3( 0, 0, 0 );
+	motion.pivot = pdiV3( INFINITY, 0, 0 );
+	EXPECT_EQ( testSweptContactFeatures( mesh.get(), &pa, mesh.get(), &pb, 0.01, &motion, pdiV3( 0, 0, 0 ), 64,
 											  ws.get(), &count, &features ),
 			   PD_STATUS_INVALID_ARGUMENT );
 }
@@ -398,31 +398,31 @@ TEST( PdContactFeatures, SweptGatheringSkipsPairsTheStepKeepsApart )
 		pdTransform pa = pdIdentityTransform();
 		double angle = 0.2 * k;
 		pa.q = { std::cos( 0.5 * angle ), std::sin( 0.5 * angle ), 0.0, 0.0 };
-		pa.p = pdV3( 0.5 + 0.1 + 0.05 * k, 0.0, 0.1 );
+		pa.p = pdiV3( 0.5 + 0.1 + 0.05 * k, 0.0, 0.1 );
 		double lowest = INFINITY;
 		for ( int v = 0; v < ring->vertexCount; ++v )
 			lowest = std::min( lowest, TestApplyPose( pa, ring->vertices[v] ).y );
 		pa.p.y += height - lowest;
-		pdRigidMotion motion = { pdV3( -0.3, 0.0, 0.0 ), pdV3( 0.0, 0.3, 0.0 ), pa.p };
+		pdRigidMotion motion = { pdiV3( -0.3, 0.0, 0.0 ), pdiV3( 0.0, 0.3, 0.0 ), pa.p };
 
 		// The first-order criterion alone would keep a pair: some pair within the step's reach
 		// has a predicted gap within the tolerance.
-		double reach = tolerance + pdLength( motion.linear );
+		double reach = tolerance + pdiLength( motion.linear );
 		std::map<FeatureKey, pdContactFeature> near =
-			BruteForcePairs( ring.get(), pa, floor.get(), pb, reach, pdV3( 0, -1, 0 ) );
+			BruteForcePairs( ring.get(), pa, floor.get(), pb, reach, pdiV3( 0, -1, 0 ) );
 		int firstOrderClosing = 0;
 		for ( const auto& [key, f] : near )
 			firstOrderClosing += SweptGap( f, motion ) <= tolerance;
 		EXPECT_GT( firstOrderClosing, 0 ) << "the pose must hold a slanted pair for the check to mean anything";
 		// The step keeps every pair apart: nothing within the tolerance at its end either.
 		EXPECT_TRUE( BruteForcePairs( ring.get(), EndPose( pa, motion ), floor.get(), pb, tolerance,
-									  pdV3( 0, -1, 0 ) )
+									  pdiV3( 0, -1, 0 ) )
 						 .empty() );
 
 		int count = -1;
 		const pdContactFeature* features = nullptr;
 		ASSERT_EQ( testSweptContactFeatures( ring.get(), &pa, floor.get(), &pb, tolerance, &motion,
-												  pdV3( 0, -1, 0 ), 256, ws.get(), &count, &features ),
+												  pdiV3( 0, -1, 0 ), 256, ws.get(), &count, &features ),
 				   PD_STATUS_OK );
 		EXPECT_EQ( count, 0 );
 	}
@@ -452,18 +452,18 @@ TEST( PdContactFeatures, MeasuringGapGivesTheDistanceQuerysValueAndTheSameFeatur
 		pdQuat q = { rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) + 1.5 };
 		double n = std::sqrt( q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z );
 		pa.q = { q.w / n, q.x / n, q.y / n, q.z / n };
-		pdVec3 u = pdNormalize( pdV3( rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) + 0.1 ) );
+		pdVec3 u = pdiNormalize( pdiV3( rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) + 0.1 ) );
 		// A along u, bisected to a few hundredths from B (or intersecting it for every third pose).
 		double lo = 0.0, hi = 4.0;
 		pdDistanceResult dr;
 		for ( int it = 0; it < 40; ++it )
 		{
 			double mid = 0.5 * ( lo + hi );
-			pa.p = pdScale( u, mid );
+			pa.p = pdiScale( u, mid );
 			ASSERT_EQ( pdComputeDistance( a, &pa, b, &pb, nullptr, ws.get(), &dr ), PD_STATUS_OK );
 			( dr.distance > 0.03 ? hi : lo ) = mid;
 		}
-		pa.p = pdScale( u, k % 3 == 2 ? 0.8 * lo : hi );
+		pa.p = pdiScale( u, k % 3 == 2 ? 0.8 * lo : hi );
 		ASSERT_EQ( pdComputeDistance( a, &pa, b, &pb, nullptr, ws.get(), &dr ), PD_STATUS_OK );
 		double distance = dr.distance;
 		for ( double tolerance : { 0.5 * distance, 0.999 * distance, 1.001 * distance, 2.0 * distance, 0.02 } )
@@ -471,12 +471,12 @@ TEST( PdContactFeatures, MeasuringGapGivesTheDistanceQuerysValueAndTheSameFeatur
 			if ( !( tolerance > 0.0 ) )
 				continue;
 			SCOPED_TRACE( testing::Message() << "pose " << k << " distance " << distance << " tolerance " << tolerance );
-			pdVec3 approach = pdNeg( u );
+			pdVec3 approach = pdiNeg( u );
 			int count = 0, visits = -1;
 			const pdContactFeature* features = nullptr;
 			double measured = -1.0;
 			int closest[2] = { -2, -2 };
-			ASSERT_EQ( pdContactFeatures_GatherMeasuringGap( a, &pa, b, &pb, tolerance, approach, 1 << 20, ws.get(),
+			ASSERT_EQ( pdiContactFeatures_GatherMeasuringGap( a, &pa, b, &pb, tolerance, approach, 1 << 20, ws.get(),
 															 &count, &features, &measured, closest, &visits ),
 					   PD_STATUS_OK );
 			if ( measured <= tolerance )
@@ -490,7 +490,7 @@ TEST( PdContactFeatures, MeasuringGapGivesTheDistanceQuerysValueAndTheSameFeatur
 					va[c] = TestApplyPose( pa, a->vertices[a->triangles[closest[0]][c]] );
 					vb[c] = b->vertices[b->triangles[closest[1]][c]];
 				}
-				EXPECT_NEAR( pdTriangleDistance( va, vb, &p, &q, nullptr, nullptr ), measured, 1e-12 );
+				EXPECT_NEAR( pdiTriangleDistance( va, vb, &p, &q, nullptr, nullptr ), measured, 1e-12 );
 			}
 			EXPECT_GT( visits, 0 );
 			std::vector<pdContactFeature> got( features, features + count );
@@ -589,7 +589,7 @@ TEST( PdContactFeatures, QueryGapAnswerAgreesWithTheDistanceQueryAndKeepsTheFeat
 			n = std::sqrt( pa.q.w * pa.q.w + pa.q.x * pa.q.x + pa.q.y * pa.q.y + pa.q.z * pa.q.z );
 		} while ( n < 0.1 || n > 1.0 );
 		pa.q = { pa.q.w / n, pa.q.x / n, pa.q.y / n, pa.q.z / n };
-		pa.p = pdV3( rng.Range( 1.2, 2.9 ), rng.Range( -0.3, 0.3 ), rng.Range( -0.5, 0.5 ) );
+		pa.p = pdiV3( rng.Range( 1.2, 2.9 ), rng.Range( -0.3, 0.3 ), rng.Range( -0.5, 0.5 ) );
 		pdDistanceDef dd = pdDefaultDistanceDef();
 		pdDistanceResult dr;
 		ASSERT_EQ( pdComputeDistance( a.get(), &pa, b.get(), &pb, &dd, ws.get(), &dr ), PD_STATUS_OK );
@@ -598,14 +598,14 @@ TEST( PdContactFeatures, QueryGapAnswerAgreesWithTheDistanceQueryAndKeepsTheFeat
 		// can come out smaller where other parts close in, or 0).
 		if ( trial % 4 != 0 && dr.distance > 0.0 )
 		{
-			pdVec3 u = pdScale( pdSub( dr.pointB, dr.pointA ), 1.0 / dr.distance );
-			pa.p = pdMulAdd( pa.p, dr.distance - rng.Range( 0.002, 0.03 ), u );
+			pdVec3 u = pdiScale( pdiSub( dr.pointB, dr.pointA ), 1.0 / dr.distance );
+			pa.p = pdiMulAdd( pa.p, dr.distance - rng.Range( 0.002, 0.03 ), u );
 			ASSERT_EQ( pdComputeDistance( a.get(), &pa, b.get(), &pb, &dd, ws.get(), &dr ), PD_STATUS_OK );
 		}
 
 		pdContactFeatureDef plain = pdDefaultContactFeatureDef();
 		plain.reach = reach;
-		plain.approachDirection = pdV3( -1, 0, 0 );
+		plain.approachDirection = pdiV3( -1, 0, 0 );
 		pdContactFeatureResult base;
 		ASSERT_GE( pdComputeContactFeatures( a.get(), &pa, b.get(), &pb, &plain, ws.get(), &base ), 0 );
 		std::vector<pdContactFeature> baseFeatures( base.features, base.features + base.featureCount );
@@ -670,7 +670,7 @@ TEST( PdContactFeatures, QueryGapAnswerAgreesWithTheDistanceQueryAndKeepsTheFeat
 TEST( PdContactFeatures, QueryDefaultsAndRejectsBadDefs )
 {
 	TestOwnedSoup box;
-	ASSERT_TRUE( smpMakeBox( pdV3( 0.5, 0.5, 0.5 ), 2, &box.soup ) );
+	ASSERT_TRUE( smpMakeBox( pdiV3( 0.5, 0.5, 0.5 ), 2, &box.soup ) );
 	TestMeshPtr mesh = TestMakeMesh( box.soup );
 	ASSERT_TRUE( mesh );
 	TestWorkspacePtr ws( pdCreateWorkspace() );
@@ -678,12 +678,12 @@ TEST( PdContactFeatures, QueryDefaultsAndRejectsBadDefs )
 	double diagonal = std::sqrt( 3.0 );
 	// NULL def: the default reach, the pair's contact tolerance. A face-to-face touch within it
 	// gives features; the same pair moved apart by twice it gives none.
-	pa.p = pdV3( 1.0 + 0.5e-4 * diagonal, 0.0, 0.0 );
+	pa.p = pdiV3( 1.0 + 0.5e-4 * diagonal, 0.0, 0.0 );
 	pdContactFeatureResult r;
 	ASSERT_EQ( pdComputeContactFeatures( mesh.get(), &pa, mesh.get(), &pb, nullptr, ws.get(), &r ), PD_STATUS_OK );
 	EXPECT_GT( r.featureCount, 0 );
 	EXPECT_GT( r.nodeVisits, 0 );
-	pa.p = pdV3( 1.0 + 2e-4 * diagonal, 0.0, 0.0 );
+	pa.p = pdiV3( 1.0 + 2e-4 * diagonal, 0.0, 0.0 );
 	ASSERT_EQ( pdComputeContactFeatures( mesh.get(), &pa, mesh.get(), &pb, nullptr, ws.get(), &r ), PD_STATUS_OK );
 	EXPECT_EQ( r.featureCount, 0 );
 
@@ -693,7 +693,7 @@ TEST( PdContactFeatures, QueryDefaultsAndRejectsBadDefs )
 	EXPECT_EQ( pdComputeContactFeatures( mesh.get(), &pa, mesh.get(), &pb, &def, ws.get(), &r ),
 			   PD_STATUS_INVALID_ARGUMENT );
 	EXPECT_FALSE( r.apart );
-	pdRigidMotion motion = { pdV3( -0.1, 0, 0 ), pdV3( 0, 0, 0 ), pdV3( 0, 0, 0 ) };
+	pdRigidMotion motion = { pdiV3( -0.1, 0, 0 ), pdiV3( 0, 0, 0 ), pdiV3( 0, 0, 0 ) };
 	def.gap = 0.05;
 	def.motion = &motion; // a proof only at rest
 	EXPECT_EQ( pdComputeContactFeatures( mesh.get(), &pa, mesh.get(), &pb, &def, ws.get(), &r ),

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// pdComputeDistance (distance.c) against brute force (minimum of pdTriangleDistance over all
+// pdComputeDistance (distance.c) against brute force (minimum of pdiTriangleDistance over all
 // triangle pairs): the value to 1e-12 relative, closest points that realise it and lie on the
 // reported features, the bounded variant, intersecting meshes, caps and invalid input.
 #include "feature_calls.h"
@@ -41,7 +41,7 @@ double BruteDistance( const pdMesh* a, const pdTransform& pa, const pdMesh* b, c
 		WorldTriangle( a, pa, i, ta );
 		for ( int j = 0; j < b->triangleCount; ++j )
 		{
-			best = std::min( best, pdTriangleDistance( ta, &tb[3 * j], nullptr, nullptr, nullptr, nullptr ) );
+			best = std::min( best, pdiTriangleDistance( ta, &tb[3 * j], nullptr, nullptr, nullptr, nullptr ) );
 		}
 	}
 	return best;
@@ -53,14 +53,14 @@ double PointFeatureDistance( pdVec3 p, const pdVec3 tri[3], const pdFeature& f )
 	pdVec3 point[3] = { p, p, p };
 	if ( f.type == PD_FEATURE_VERTEX )
 	{
-		return pdLength( pdSub( p, tri[f.index] ) );
+		return pdiLength( pdiSub( p, tri[f.index] ) );
 	}
 	if ( f.type == PD_FEATURE_EDGE )
 	{
 		pdVec3 seg[3] = { tri[f.index], tri[( f.index + 1 ) % 3], tri[( f.index + 1 ) % 3] };
-		return pdTriangleDistance( point, seg, nullptr, nullptr, nullptr, nullptr );
+		return pdiTriangleDistance( point, seg, nullptr, nullptr, nullptr, nullptr );
 	}
-	return pdTriangleDistance( point, tri, nullptr, nullptr, nullptr, nullptr );
+	return pdiTriangleDistance( point, tri, nullptr, nullptr, nullptr, nullptr );
 }
 
 void CheckDistance( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pdTransform& pb, pdWorkspace* ws,
@@ -74,7 +74,7 @@ void CheckDistance( const pdMesh* a, const pdTransform& pa, const pdMesh* b, con
 	EXPECT_FALSE( r.stoppedAbove );
 	EXPECT_FALSE( r.stoppedBelow );
 	// The closest points realise the distance and lie on the reported features.
-	EXPECT_NEAR( pdLength( pdSub( r.pointA, r.pointB ) ), r.distance, 1e-10 * scale ) << what;
+	EXPECT_NEAR( pdiLength( pdiSub( r.pointA, r.pointB ) ), r.distance, 1e-10 * scale ) << what;
 	ASSERT_GE( r.featureA.triangle, 0 );
 	ASSERT_LT( r.featureA.triangle, a->triangleCount );
 	ASSERT_GE( r.featureB.triangle, 0 );
@@ -84,7 +84,7 @@ void CheckDistance( const pdMesh* a, const pdTransform& pa, const pdMesh* b, con
 	WorldTriangle( b, pb, r.featureB.triangle, tb );
 	EXPECT_LT( PointFeatureDistance( r.pointA, ta, r.featureA ), 1e-9 * scale ) << what;
 	EXPECT_LT( PointFeatureDistance( r.pointB, tb, r.featureB ), 1e-9 * scale ) << what;
-	EXPECT_NEAR( pdTriangleDistance( ta, tb, nullptr, nullptr, nullptr, nullptr ), r.distance, 1e-12 * scale ) << what;
+	EXPECT_NEAR( pdiTriangleDistance( ta, tb, nullptr, nullptr, nullptr, nullptr ), r.distance, 1e-12 * scale ) << what;
 	// Vertex ids follow query.h.
 	if ( r.featureA.type == PD_FEATURE_FACE )
 	{
@@ -197,7 +197,7 @@ TEST( PdDistance, EqualsBruteForceOnShapes )
 	pdDestroyWorkspace( ws );
 }
 
-// pdComputeGapProof: apart exactly when the brute-force distance exceeds the gap, over shapes
+// pdiComputeGapProof: apart exactly when the brute-force distance exceeds the gap, over shapes
 // from overlapping to clearly separated and gaps around each pose's distance; a pair inside a
 // closed solid without touching it counts as apart (surfaces only); bad input is refused.
 TEST( PdDistance, GapProofAgreesWithBruteForce )
@@ -287,7 +287,7 @@ TEST( PdDistance, IntersectingIsZero )
 	pdDistanceResult r;
 	ASSERT_EQ( pdComputeDistance( a, &pa, a, &pb, nullptr, ws, &r ), PD_STATUS_OK );
 	EXPECT_EQ( r.distance, 0.0 );
-	EXPECT_NEAR( pdLength( pdSub( r.pointA, r.pointB ) ), 0.0, 1e-12 );
+	EXPECT_NEAR( pdiLength( pdiSub( r.pointA, r.pointB ) ), 0.0, 1e-12 );
 	pdDestroyMesh( a );
 	pdDestroyWorkspace( ws );
 }
@@ -322,7 +322,7 @@ TEST( PdDistance, BoundedVariantIsProven )
 		EXPECT_FALSE( r.stoppedAbove ) << what;
 		EXPECT_LT( r.distance, def.lowerBound ) << what;
 		EXPECT_GE( r.distance, d - 1e-12 ) << what;
-		EXPECT_NEAR( pdLength( pdSub( r.pointA, r.pointB ) ), r.distance, 1e-10 ) << what;
+		EXPECT_NEAR( pdiLength( pdiSub( r.pointA, r.pointB ) ), r.distance, 1e-10 ) << what;
 		EXPECT_LE( r.nodeVisits, exact.nodeVisits ) << what;
 		below += r.stoppedBelow;
 

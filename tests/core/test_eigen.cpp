@@ -18,7 +18,7 @@ namespace
 // R diag(w) R^T for the rotation of unit quaternion q.
 void Compose( pdQuat q, const double w[3], double out[3][3] )
 {
-	pdMat33 r = pdMat33FromQuat( q );
+	pdiMat33 r = pdiMat33FromQuat( q );
 	const pdVec3 c[3] = { r.cx, r.cy, r.cz };
 	for ( int i = 0; i < 3; ++i )
 	{
@@ -27,7 +27,7 @@ void Compose( pdQuat q, const double w[3], double out[3][3] )
 			double s = 0.0;
 			for ( int k = 0; k < 3; ++k )
 			{
-				s += pdComponent( c[k], i ) * w[k] * pdComponent( c[k], j );
+				s += pdiComponent( c[k], i ) * w[k] * pdiComponent( c[k], j );
 			}
 			out[i][j] = s;
 		}
@@ -38,16 +38,16 @@ void ExpectEigenpairs( const double a[3][3], const double v[3][3], const double 
 {
 	for ( int c = 0; c < 3; ++c )
 	{
-		pdVec3 x = pdV3( v[0][c], v[1][c], v[2][c] );
-		EXPECT_NEAR( pdLength( x ), 1.0, tol ) << "column " << c;
+		pdVec3 x = pdiV3( v[0][c], v[1][c], v[2][c] );
+		EXPECT_NEAR( pdiLength( x ), 1.0, tol ) << "column " << c;
 		for ( int d = c + 1; d < 3; ++d )
 		{
-			EXPECT_NEAR( pdDot( x, pdV3( v[0][d], v[1][d], v[2][d] ) ), 0.0, tol ) << "columns " << c << " " << d;
+			EXPECT_NEAR( pdiDot( x, pdiV3( v[0][d], v[1][d], v[2][d] ) ), 0.0, tol ) << "columns " << c << " " << d;
 		}
 		for ( int i = 0; i < 3; ++i )
 		{
 			double ax = a[i][0] * x.x + a[i][1] * x.y + a[i][2] * x.z;
-			EXPECT_NEAR( ax, w[c] * pdComponent( x, i ), tol ) << "column " << c << " row " << i;
+			EXPECT_NEAR( ax, w[c] * pdiComponent( x, i ), tol ) << "column " << c << " row " << i;
 		}
 	}
 }
@@ -56,10 +56,10 @@ void ExpectEigenpairs( const double a[3][3], const double v[3][3], const double 
 
 TEST( PdEigen, RecoversKnownEigenpairsWithEitherThresholdSet )
 {
-	const pdEigenDef defs[2] = { { 0.0, 1e-300, 1e-14 },
+	const pdiEigenDef defs[2] = { { 0.0, 1e-300, 1e-14 },
 								 { std::nextafter( 1e-300, 0.0 ), std::nextafter( 1e-300, 0.0 ), 0.0 } };
 	const double eigenvalues[3][3] = { { 3.0, 1.0, 0.25 }, { 2.0, 2.0, 5.0 }, { 1e-6, 4.0, 4.0 + 1e-9 } };
-	for ( const pdEigenDef& def : defs )
+	for ( const pdiEigenDef& def : defs )
 	{
 		for ( const auto& w0 : eigenvalues )
 		{
@@ -68,7 +68,7 @@ TEST( PdEigen, RecoversKnownEigenpairsWithEitherThresholdSet )
 			double a[3][3], work[3][3], v[3][3], w[3];
 			Compose( q, w0, a );
 			std::memcpy( work, a, sizeof( a ) );
-			pdSymmetricEigen( work, &def, v, w );
+			pdiSymmetricEigen( work, &def, v, w );
 			ExpectEigenpairs( a, v, w, 1e-12 );
 			// The eigenvalues come back as a permutation of the ones the matrix was built from.
 			double sumIn = w0[0] + w0[1] + w0[2], sumOut = w[0] + w[1] + w[2];
@@ -79,10 +79,10 @@ TEST( PdEigen, RecoversKnownEigenpairsWithEitherThresholdSet )
 
 TEST( PdEigen, DiagonalMatrixNeedsNoRotation )
 {
-	const pdEigenDef def = { 0.0, 1e-300, 1e-14 };
+	const pdiEigenDef def = { 0.0, 1e-300, 1e-14 };
 	double a[3][3] = { { 2.0, 0.0, 0.0 }, { 0.0, -1.0, 0.0 }, { 0.0, 0.0, 7.0 } };
 	double v[3][3], w[3];
-	pdSymmetricEigen( a, &def, v, w );
+	pdiSymmetricEigen( a, &def, v, w );
 	for ( int i = 0; i < 3; ++i )
 	{
 		for ( int j = 0; j < 3; ++j )

@@ -18,7 +18,7 @@ extern "C" {
 namespace
 {
 
-// Oracle for pdContactFeature_IsLocallyClosest by brute force over the triangle list: the
+// Oracle for pdiContactFeature_IsLocallyClosest by brute force over the triangle list: the
 // neighbours of a vertex are the vertices of every triangle with a corner at its position, an
 // edge's are the third corners of the triangles holding both its end positions (exactly two,
 // else it is not tested); no neighbour may lie further along dir than the feature.
@@ -26,10 +26,10 @@ bool FeatureExtremeBruteForce( const pdMesh* mesh, const pdTransform& pose, cons
 {
 	const int* tri = mesh->triangles[f.triangle];
 	auto at = [&]( int v ) { return TestApplyPose( pose, mesh->vertices[v] ); };
-	auto same = [&]( int v, pdVec3 p ) { return pdDistanceSq( mesh->vertices[v], p ) == 0.0; };
+	auto same = [&]( int v, pdVec3 p ) { return pdiDistanceSq( mesh->vertices[v], p ) == 0.0; };
 	auto ahead = [&]( pdVec3 p, int w ) {
-		pdVec3 d = pdSub( at( w ), p );
-		return pdLength( d ) > 0.0 && pdDot( d, dir ) > 1e-6 * pdLength( d );
+		pdVec3 d = pdiSub( at( w ), p );
+		return pdiLength( d ) > 0.0 && pdiDot( d, dir ) > 1e-6 * pdiLength( d );
 	};
 	if ( f.type == PD_FEATURE_VERTEX )
 	{
@@ -76,7 +76,7 @@ TEST( PdContactFeatures, LocallyClosestEqualsBruteForceAndDropsTiltedFloorEdges 
 {
 	TestMeshPtr floor = TestMakeFloor( 1.0, 8 );
 	TestOwnedSoup box;
-	ASSERT_TRUE( smpMakeBox( pdV3( 0.2, 0.1, 0.3 ), 2, &box.soup ) );
+	ASSERT_TRUE( smpMakeBox( pdiV3( 0.2, 0.1, 0.3 ), 2, &box.soup ) );
 	TestMeshPtr boxMesh = TestMakeMesh( box.soup );
 	TestOwnedSoup torus;
 	ASSERT_TRUE( smpMakeTorus( 0.5, 0.15, 24, 8, &torus.soup ) );
@@ -97,7 +97,7 @@ TEST( PdContactFeatures, LocallyClosestEqualsBruteForceAndDropsTiltedFloorEdges 
 			n = std::sqrt( pa.q.w * pa.q.w + pa.q.x * pa.q.x + pa.q.y * pa.q.y + pa.q.z * pa.q.z );
 		} while ( n < 0.1 || n > 1.0 );
 		pa.q = { pa.q.w / n, pa.q.x / n, pa.q.y / n, pa.q.z / n };
-		pa.p = pdV3( 0.05 * trial - 0.3, 0.0, 0.02 * trial );
+		pa.p = pdiV3( 0.05 * trial - 0.3, 0.0, 0.02 * trial );
 		// Lift A until its lowest vertex is 1 cm above the floor.
 		double lowest = 1e30;
 		for ( int v = 0; v < a->vertexCount; ++v )
@@ -105,7 +105,7 @@ TEST( PdContactFeatures, LocallyClosestEqualsBruteForceAndDropsTiltedFloorEdges 
 		pa.p.y += 0.01 - lowest;
 		int count = 0;
 		const pdContactFeature* features = nullptr;
-		ASSERT_GE( testContactFeatures( a, &pa, floor.get(), &pb, 0.15, pdV3( 0, -1, 0 ), 1 << 16, ws.get(), &count,
+		ASSERT_GE( testContactFeatures( a, &pa, floor.get(), &pb, 0.15, pdiV3( 0, -1, 0 ), 1 << 16, ws.get(), &count,
 											 &features ),
 				   0 );
 		std::vector<pdContactFeature> list( features, features + count );
@@ -114,18 +114,18 @@ TEST( PdContactFeatures, LocallyClosestEqualsBruteForceAndDropsTiltedFloorEdges 
 		const pdContactFeature& closest = *std::min_element(
 			list.begin(), list.end(),
 			[]( const pdContactFeature& x, const pdContactFeature& y ) { return x.distance < y.distance; } );
-		EXPECT_TRUE( pdContactFeature_IsExtremeAlong( a, &pa, floor.get(), &pb, &closest , pdSub( closest.pointA, closest.pointB ) ) ) << "trial " << trial;
+		EXPECT_TRUE( pdContactFeature_IsExtremeAlong( a, &pa, floor.get(), &pb, &closest , pdiSub( closest.pointA, closest.pointB ) ) ) << "trial " << trial;
 		for ( const pdContactFeature& f : list )
 		{
-			pdVec3 d = pdSub( f.pointA, f.pointB );
+			pdVec3 d = pdiSub( f.pointA, f.pointB );
 			bool expected = true;
-			if ( pdLength( d ) > 0.0 )
+			if ( pdiLength( d ) > 0.0 )
 			{
-				d = pdScale( d, 1.0 / pdLength( d ) );
-				expected = FeatureExtremeBruteForce( a, pa, f.featureA, pdNeg( d ) ) &&
+				d = pdiScale( d, 1.0 / pdiLength( d ) );
+				expected = FeatureExtremeBruteForce( a, pa, f.featureA, pdiNeg( d ) ) &&
 						   FeatureExtremeBruteForce( floor.get(), pb, f.featureB, d );
 			}
-			bool got = pdContactFeature_IsExtremeAlong( a, &pa, floor.get(), &pb, &f , pdSub( f.pointA, f.pointB ) );
+			bool got = pdContactFeature_IsExtremeAlong( a, &pa, floor.get(), &pb, &f , pdiSub( f.pointA, f.pointB ) );
 			EXPECT_EQ( got, expected ) << "trial " << trial << " kind " << f.kind;
 			// The same test along given directions: the pair's normal (what a touching pair is
 			// judged by), and for vertex-face pairs the floor's and two tilted ones (not
@@ -133,12 +133,12 @@ TEST( PdContactFeatures, LocallyClosestEqualsBruteForceAndDropsTiltedFloorEdges 
 			std::vector<pdVec3> dirs = { f.normal };
 			if ( f.kind != PD_CONTACT_EE )
 			{
-				dirs.insert( dirs.end(), { pdV3( 0, 1, 0 ), pdV3( 1, 2, 0 ), pdV3( -0.3, 1, 0.8 ) } );
+				dirs.insert( dirs.end(), { pdiV3( 0, 1, 0 ), pdiV3( 1, 2, 0 ), pdiV3( -0.3, 1, 0.8 ) } );
 			}
 			for ( pdVec3 dir : dirs )
 			{
-				pdVec3 n = pdNormalize( dir );
-				bool along = FeatureExtremeBruteForce( a, pa, f.featureA, pdNeg( n ) ) &&
+				pdVec3 n = pdiNormalize( dir );
+				bool along = FeatureExtremeBruteForce( a, pa, f.featureA, pdiNeg( n ) ) &&
 							 FeatureExtremeBruteForce( floor.get(), pb, f.featureB, n );
 				EXPECT_EQ( pdContactFeature_IsExtremeAlong( a, &pa, floor.get(), &pb, &f, dir ), along )
 					<< "trial " << trial << " kind " << f.kind;
@@ -147,7 +147,7 @@ TEST( PdContactFeatures, LocallyClosestEqualsBruteForceAndDropsTiltedFloorEdges 
 			( got ? accepted : rejected ) += 1;
 			// A floor edge inside the floor (two coplanar faces) is never the closest part of
 			// the floor along a direction that is not the floor's normal.
-			if ( f.kind == PD_CONTACT_EE && pdLength( d ) > 0.0 && std::fabs( d.y ) < 0.99 )
+			if ( f.kind == PD_CONTACT_EE && pdiLength( d ) > 0.0 && std::fabs( d.y ) < 0.99 )
 			{
 				const int* t = floor->triangles[f.featureB.triangle];
 				pdVec3 e0 = floor->vertices[t[f.featureB.index]], e1 = floor->vertices[t[( f.featureB.index + 1 ) % 3]];

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The in-projection inputs (in_projection.c) at analytic contact configurations of a unit cube A
 // in a corner of B (a floor slab and two wall slabs, one closed non-convex soup): the planes
-// pdQuery_BuildPlanes builds (normals and offsets, one plane per distinct normal), the
+// pdiQuery_BuildPlanes builds (normals and offsets, one plane per distinct normal), the
 // in-projection of o onto them by the library's LCP against the analytic projection for one,
 // two and three planes, the planes kept from an earlier configuration, and the escape
-// direction pdQuery_Escape. A contact configuration stands a gap of 0.3 tolerances off
+// direction pdiQuery_Escape. A contact configuration stands a gap of 0.3 tolerances off
 // touching; a plane's offset is the touching depth along its normal plus half a tolerance,
 // whatever the gap.
 #include "penetration_test.h"
@@ -132,7 +132,7 @@ protected:
 			int found = 0;
 			for ( int i = 0; i < count; ++i )
 			{
-				const pdContactPlane& p = state.q.planes[i];
+				const pdiContactPlane& p = state.q.planes[i];
 				if ( Length( Sub( p.normal, e.normal ) ) < eps )
 				{
 					found += 1;
@@ -147,12 +147,12 @@ protected:
 	// The in-projection of o onto the count planes (the library's LCP): satisfies every plane.
 	pdVec3 InProject( int count )
 	{
-		pdLcpResult r = pdSolveInProjection( state.q.planes, count, state.def.maxLcpIterations, nullptr );
+		pdiLcpResult r = pdiSolveInProjection( state.q.planes, count, state.def.maxLcpIterations, nullptr );
 		EXPECT_TRUE( r.converged );
 		EXPECT_FALSE( r.infeasible );
 		for ( int i = 0; i < count; ++i )
 		{
-			const pdContactPlane& p = state.q.planes[i];
+			const pdiContactPlane& p = state.q.planes[i];
 			EXPECT_GE( Dot( p.normal, r.x ), p.offset - 1e-12 ) << "plane " << i;
 		}
 		return r.x;
@@ -161,7 +161,7 @@ protected:
 	// The escape direction: unit, out of every plane, and the expected one (to eps).
 	void ExpectEscape( int count, pdVec3 xc, pdVec3 expected, double eps = 1e-12 )
 	{
-		pdVec3 e = pdQuery_Escape( &state.q, count, xc );
+		pdVec3 e = pdiQuery_Escape( &state.q, count, xc );
 		EXPECT_NEAR( Length( e ), 1.0, 1e-12 );
 		for ( int i = 0; i < count; ++i )
 		{
@@ -195,7 +195,7 @@ TEST_F( PdInProjection, FaceOnFaceGivesOnePlane )
 	Begin( { -0.8, -0.6, 0.2 } );
 	pdVec3 xc = ContactAt( { -0.7, -0.5, 0.5 + gap } );
 	EXPECT_GE( state.q.featureCount[state.q.current], 4 ); // four vertices of A at least
-	int count = pdQuery_BuildPlanes( &state.q, xc );
+	int count = pdiQuery_BuildPlanes( &state.q, xc );
 	ExpectPlanes( count, { { kUp, 0.3 + 0.5 * tol } } );
 	EXPECT_EQ( state.q.currentPlanes, 1 );
 	ExpectNear( InProject( count ), { 0.0, 0.0, 0.3 + 0.5 * tol }, 1e-12 );
@@ -209,7 +209,7 @@ TEST_F( PdInProjection, EdgeOnFaceGivesOnePlane )
 	Begin( { -0.8, -0.6, 0.5 }, EdgeDown() );
 	double depth = std::sqrt( 0.5 ) - 0.5;
 	pdVec3 xc = ContactAt( { -0.8, -0.55, std::sqrt( 0.5 ) + gap } );
-	int count = pdQuery_BuildPlanes( &state.q, xc );
+	int count = pdiQuery_BuildPlanes( &state.q, xc );
 	ExpectPlanes( count, { { kUp, depth + 0.5 * tol } } );
 	ExpectNear( InProject( count ), { 0.0, 0.0, depth + 0.5 * tol }, 1e-12 );
 	ExpectEscape( count, xc, kUp );
@@ -223,7 +223,7 @@ TEST_F( PdInProjection, VertexOnFaceGivesOnePlane )
 	double depth = 0.5 * std::sqrt( 3.0 ) - 0.6;
 	pdVec3 xc = ContactAt( { -1.0, -0.5, 0.5 * std::sqrt( 3.0 ) + gap } );
 	EXPECT_EQ( state.q.featureCount[state.q.current], 1 );
-	int count = pdQuery_BuildPlanes( &state.q, xc );
+	int count = pdiQuery_BuildPlanes( &state.q, xc );
 	ExpectPlanes( count, { { kUp, depth + 0.5 * tol } } );
 	ExpectNear( InProject( count ), { 0.0, 0.0, depth + 0.5 * tol }, 1e-12 );
 	ExpectEscape( count, xc, kUp );
@@ -235,11 +235,11 @@ TEST_F( PdInProjection, FloorAndWallGiveTwoPlanes )
 {
 	Begin( { 0.6, -0.5, 0.3 } );
 	pdVec3 xc = ContactAt( { 0.5 - gap, -0.45, 0.5 + gap } );
-	int count = pdQuery_BuildPlanes( &state.q, xc );
+	int count = pdiQuery_BuildPlanes( &state.q, xc );
 	ExpectPlanes( count, { { kUp, 0.2 + 0.5 * tol }, { kAwayX, 0.1 + 0.5 * tol } } );
 	EXPECT_GE( state.q.planes[0].offset, state.q.planes[1].offset ); // largest offset first
 	ExpectNear( InProject( count ), { -0.1 - 0.5 * tol, 0.0, 0.2 + 0.5 * tol }, 1e-12 );
-	ExpectEscape( count, xc, pdScale( pdAdd( kUp, kAwayX ), std::sqrt( 0.5 ) ) );
+	ExpectEscape( count, xc, pdiScale( pdiAdd( kUp, kAwayX ), std::sqrt( 0.5 ) ) );
 }
 
 // The same contact with o clear of the wall (A 0.2 short of it): the wall's plane has a
@@ -248,7 +248,7 @@ TEST_F( PdInProjection, PlaneThatOSatisfiesStaysInactive )
 {
 	Begin( { 0.3, -0.5, 0.3 } );
 	pdVec3 xc = ContactAt( { 0.5 - gap, -0.45, 0.5 + gap } );
-	int count = pdQuery_BuildPlanes( &state.q, xc );
+	int count = pdiQuery_BuildPlanes( &state.q, xc );
 	ExpectPlanes( count, { { kUp, 0.2 + 0.5 * tol }, { kAwayX, -0.2 + 0.5 * tol } } );
 	ExpectNear( InProject( count ), { 0.0, 0.0, 0.2 + 0.5 * tol }, 1e-12 );
 }
@@ -259,10 +259,10 @@ TEST_F( PdInProjection, CornerGivesThreePlanes )
 {
 	Begin( { 0.6, 0.7, 0.2 } );
 	pdVec3 xc = ContactAt( { 0.5 - gap, 0.5 - gap, 0.5 + gap } );
-	int count = pdQuery_BuildPlanes( &state.q, xc );
+	int count = pdiQuery_BuildPlanes( &state.q, xc );
 	ExpectPlanes( count, { { kUp, 0.3 + 0.5 * tol }, { kAwayX, 0.1 + 0.5 * tol }, { kAwayY, 0.2 + 0.5 * tol } } );
 	ExpectNear( InProject( count ), { -0.1 - 0.5 * tol, -0.2 - 0.5 * tol, 0.3 + 0.5 * tol }, 1e-12 );
-	ExpectEscape( count, xc, pdScale( pdAdd( pdAdd( kUp, kAwayX ), kAwayY ), 1.0 / std::sqrt( 3.0 ) ) );
+	ExpectEscape( count, xc, pdiScale( pdiAdd( pdiAdd( kUp, kAwayX ), kAwayY ), 1.0 / std::sqrt( 3.0 ) ) );
 }
 
 // Orientation pruning keeps every pair of the corner (all are applicable): the same planes.
@@ -271,7 +271,7 @@ TEST_F( PdInProjection, OrientationPruningKeepsTheCornersPlanes )
 	state.def.useOrientationPruning = true;
 	Begin( { 0.6, 0.7, 0.2 } );
 	pdVec3 xc = ContactAt( { 0.5 - gap, 0.5 - gap, 0.5 + gap } );
-	int count = pdQuery_BuildPlanes( &state.q, xc );
+	int count = pdiQuery_BuildPlanes( &state.q, xc );
 	ExpectPlanes( count, { { kUp, 0.3 + 0.5 * tol }, { kAwayX, 0.1 + 0.5 * tol }, { kAwayY, 0.2 + 0.5 * tol } } );
 }
 
@@ -284,11 +284,11 @@ TEST_F( PdInProjection, NoFeaturesGiveTheClosestPairsPlane )
 	Begin( { -2.2, 0.0, 0.3 } );
 	pdVec3 xc = ContactAt( { -2.5 - gap, 0.0, 0.5 + gap }, gap * std::sqrt( 2.0 ) );
 	EXPECT_EQ( state.q.featureCount[state.q.current], 0 );
-	int count = pdQuery_BuildPlanes( &state.q, xc );
-	pdVec3 n = pdScale( pdAdd( kUp, kAwayX ), std::sqrt( 0.5 ) );
+	int count = pdiQuery_BuildPlanes( &state.q, xc );
+	pdVec3 n = pdiScale( pdiAdd( kUp, kAwayX ), std::sqrt( 0.5 ) );
 	double offset = 0.5 * std::sqrt( 0.5 ) + 0.5 * tol;
 	ExpectPlanes( count, { { n, offset } }, 1e-10 );
-	ExpectNear( InProject( count ), pdScale( n, offset ), 1e-10 );
+	ExpectNear( InProject( count ), pdiScale( n, offset ), 1e-10 );
 	ExpectEscape( count, xc, n, 1e-10 );
 }
 
@@ -299,11 +299,11 @@ TEST_F( PdInProjection, NearlyActivePlanesOfTheStartStay )
 	Begin( { 0.6, -0.5, 0.3 } );
 	pdVec3 first = { 0.5 - gap, -0.45, 0.5 + gap };
 	pdVec3 xc = ContactAt( first );
-	ASSERT_EQ( pdQuery_BuildPlanes( &state.q, xc ), 2 );
+	ASSERT_EQ( pdiQuery_BuildPlanes( &state.q, xc ), 2 );
 	ASSERT_EQ( state.q.memoryCount, 2 );
 
 	xc = ContactAt( Add( first, { -0.005, 0.0, 0.0 } ) );
-	int count = pdQuery_BuildPlanes( &state.q, xc );
+	int count = pdiQuery_BuildPlanes( &state.q, xc );
 	EXPECT_EQ( state.q.currentPlanes, 1 );
 	ExpectPlanes( count, { { kUp, 0.2 + 0.5 * tol }, { kAwayX, 0.1 + 0.5 * tol } } );
 	ASSERT_EQ( count, 2 );
@@ -311,7 +311,7 @@ TEST_F( PdInProjection, NearlyActivePlanesOfTheStartStay )
 	EXPECT_EQ( state.q.memoryCount, 2 );
 
 	xc = ContactAt( Add( first, { -0.05, 0.0, 0.0 } ) );
-	count = pdQuery_BuildPlanes( &state.q, xc );
+	count = pdiQuery_BuildPlanes( &state.q, xc );
 	ExpectPlanes( count, { { kUp, 0.2 + 0.5 * tol } } );
 	EXPECT_EQ( state.q.memoryCount, 1 );
 }
@@ -335,7 +335,7 @@ TEST_F( PdInProjection, RememberedPlaneWithTheSameNormalKeepsTheLargerOffset )
 		pdVec3 xc = ContactAt( contact );
 		state.q.memory[0] = { kUp, 0.3 + c.remembered, 7 };
 		state.q.memoryCount = 1;
-		int count = pdQuery_BuildPlanes( &state.q, xc );
+		int count = pdiQuery_BuildPlanes( &state.q, xc );
 		ExpectPlanes( count, { { kUp, 0.3 + c.expected } } );
 	}
 }
@@ -344,6 +344,6 @@ TEST_F( PdInProjection, RememberedPlaneWithTheSameNormalKeepsTheLargerOffset )
 TEST_F( PdInProjection, EscapeWithoutPlanesIsAlongTheConfiguration )
 {
 	Begin( { -0.8, -0.6, 0.2 } );
-	pdVec3 e = pdQuery_Escape( &state.q, 0, { 3.0, 0.0, 4.0 } );
+	pdVec3 e = pdiQuery_Escape( &state.q, 0, { 3.0, 0.0, 4.0 } );
 	ExpectNear( e, { 0.6, 0.0, 0.8 }, 1e-15 );
 }

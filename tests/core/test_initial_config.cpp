@@ -35,15 +35,15 @@ TEST( PdInitialConfig, EveryStartIsCollisionFree )
 
 	pdPenetrationCache cache;
 	memset( &cache, 0, sizeof( cache ) );
-	cache.configurations[0] = pdV3( 0.3, 0.2, 0.9 );
+	cache.configurations[0] = pdiV3( 0.3, 0.2, 0.9 );
 	cache.count = 1;
 	cache.next = 1;
 
-	pdStartContext ctx = Context( a.mesh, pa, b.mesh, pb, ws );
-	const pdStartCandidate* list = nullptr;
-	int count = pdProposeStarts( &ctx, PD_START_ALL, &cache, pairs.data(), (int)pairs.size(), 16, 1, &list );
+	pdiStartContext ctx = Context( a.mesh, pa, b.mesh, pb, ws );
+	const pdiStartCandidate* list = nullptr;
+	int count = pdiProposeStarts( &ctx, PD_START_ALL, &cache, pairs.data(), (int)pairs.size(), 16, 1, &list );
 	ASSERT_GT( count, 16 );
-	std::vector<pdStartCandidate> candidates( list, list + count );
+	std::vector<pdiStartCandidate> candidates( list, list + count );
 	unsigned seen = 0;
 	int freeCount = 0;
 	for ( int i = 0; i < count; ++i )
@@ -52,7 +52,7 @@ TEST( PdInitialConfig, EveryStartIsCollisionFree )
 		for ( double bound : { (double)INFINITY, 1.0, 0.4 } )
 		{
 			pdVec3 start;
-			if ( !pdStart_MakeFree( &ctx, &candidates[i], bound, true, &start ) )
+			if ( !pdiStart_MakeFree( &ctx, &candidates[i], bound, true, &start ) )
 			{
 				continue;
 			}
@@ -61,7 +61,7 @@ TEST( PdInitialConfig, EveryStartIsCollisionFree )
 				<< "candidate " << i << " strategy " << candidates[i].strategy << " bound " << bound;
 			if ( bound < INFINITY )
 			{
-				EXPECT_LE( pdLength( start ), bound + 1e-12 );
+				EXPECT_LE( pdiLength( start ), bound + 1e-12 );
 			}
 		}
 	}
@@ -88,41 +88,41 @@ TEST( PdInitialConfig, CoherenceStartThatJustCollidesIsPushedOutByAFewTolerances
 	double n = std::sqrt( 0.81 + 0.16 + 0.01 );
 	pdTransform pa = { { 0.9 / n, 0.4 / n, 0.0, 0.1 / n }, { 0.3, 0.2, 0.1 } };
 	pdTransform pb = pdIdentityTransform();
-	ASSERT_TRUE( CollidesIndependently( a.mesh, pa, pdV3( 0, 0, 0 ), b.mesh, pb, ws ) );
+	ASSERT_TRUE( CollidesIndependently( a.mesh, pa, pdiV3( 0, 0, 0 ), b.mesh, pb, ws ) );
 	int checked = 0;
 	for ( int k = 0; k < 6; ++k )
 	{
-		pdVec3 u = pdNormalize( pdV3( std::cos( 1.1 * k ), std::sin( 1.1 * k ), 0.6 - 0.25 * k ) );
-		pdStartContext ctx = Context( a.mesh, pa, b.mesh, pb, ws );
+		pdVec3 u = pdiNormalize( pdiV3( std::cos( 1.1 * k ), std::sin( 1.1 * k ), 0.6 - 0.25 * k ) );
+		pdiStartContext ctx = Context( a.mesh, pa, b.mesh, pb, ws );
 		// The last colliding translation along u, to far below the tolerance.
-		double lo = 0.0, hi = pdStart_SeparationDistance( &ctx, u );
+		double lo = 0.0, hi = pdiStart_SeparationDistance( &ctx, u );
 		for ( int it = 0; it < 60; ++it )
 		{
 			double mid = 0.5 * ( lo + hi );
-			( CollidesIndependently( a.mesh, pa, pdScale( u, mid ), b.mesh, pb, ws ) ? lo : hi ) = mid;
+			( CollidesIndependently( a.mesh, pa, pdiScale( u, mid ), b.mesh, pb, ws ) ? lo : hi ) = mid;
 		}
-		pdVec3 cached = pdScale( u, lo - 0.3 * ctx.tolerance );
+		pdVec3 cached = pdiScale( u, lo - 0.3 * ctx.tolerance );
 		if ( !CollidesIndependently( a.mesh, pa, cached, b.mesh, pb, ws ) )
 		{
 			continue; // a pocket along u: not the case under test
 		}
 		SCOPED_TRACE( k );
-		pdStartCandidate candidate = {};
+		pdiStartCandidate candidate = {};
 		candidate.translation = cached;
 		candidate.strategy = PD_START_COHERENCE;
 		candidate.priority = true;
 		for ( bool lineRefinement : { false, true } )
 		{
 			pdVec3 start;
-			ASSERT_TRUE( pdStart_MakeFree( &ctx, &candidate, INFINITY, lineRefinement, &start ) );
+			ASSERT_TRUE( pdiStart_MakeFree( &ctx, &candidate, INFINITY, lineRefinement, &start ) );
 			EXPECT_FALSE( CollidesIndependently( a.mesh, pa, start, b.mesh, pb, ws ) );
 			// On the cached ray, no farther out than the third push (32 tolerances); past the
 			// cached point unless line refinement found free space nearer to o (a pocket).
-			EXPECT_NEAR( pdDot( start, u ), pdLength( start ), 1e-9 );
-			EXPECT_LE( pdLength( start ), pdLength( cached ) + 32.0 * ctx.tolerance + 1e-12 );
+			EXPECT_NEAR( pdiDot( start, u ), pdiLength( start ), 1e-9 );
+			EXPECT_LE( pdiLength( start ), pdiLength( cached ) + 32.0 * ctx.tolerance + 1e-12 );
 			if ( !lineRefinement )
 			{
-				EXPECT_GT( pdLength( start ), pdLength( cached ) );
+				EXPECT_GT( pdiLength( start ), pdiLength( cached ) );
 			}
 		}
 		checked += 1;
@@ -137,23 +137,23 @@ TEST( PdInitialConfig, RandomDirectionsAreDeterministicAndSpread )
 	ASSERT_TRUE( smpMakeIcosphere( 0.5, 1, &a.soup ) && a.Make() );
 	pdWorkspace* ws = pdCreateWorkspace();
 	pdTransform p = pdIdentityTransform();
-	pdStartContext ctx = Context( a.mesh, p, a.mesh, p, ws );
-	const pdStartCandidate* list = nullptr;
-	int count = pdProposeStarts( &ctx, PD_START_RANDOM, nullptr, nullptr, 0, 64, 7, &list );
+	pdiStartContext ctx = Context( a.mesh, p, a.mesh, p, ws );
+	const pdiStartCandidate* list = nullptr;
+	int count = pdiProposeStarts( &ctx, PD_START_RANDOM, nullptr, nullptr, 0, 64, 7, &list );
 	ASSERT_EQ( count, 64 );
-	std::vector<pdStartCandidate> first( list, list + count );
-	count = pdProposeStarts( &ctx, PD_START_RANDOM, nullptr, nullptr, 0, 64, 7, &list );
+	std::vector<pdiStartCandidate> first( list, list + count );
+	count = pdiProposeStarts( &ctx, PD_START_RANDOM, nullptr, nullptr, 0, 64, 7, &list );
 	ASSERT_EQ( count, 64 );
-	pdVec3 sum = pdV3( 0, 0, 0 );
+	pdVec3 sum = pdiV3( 0, 0, 0 );
 	for ( int i = 0; i < count; ++i )
 	{
 		EXPECT_EQ( first[i].translation.x, list[i].translation.x );
-		EXPECT_NEAR( pdLength( list[i].translation ), 1.0, 1e-12 );
-		sum = pdAdd( sum, list[i].translation );
+		EXPECT_NEAR( pdiLength( list[i].translation ), 1.0, 1e-12 );
+		sum = pdiAdd( sum, list[i].translation );
 	}
 	// Even coverage: the directions nearly cancel.
-	EXPECT_LT( pdLength( sum ), 0.05 * count );
-	count = pdProposeStarts( &ctx, PD_START_RANDOM, nullptr, nullptr, 0, 64, 8, &list );
+	EXPECT_LT( pdiLength( sum ), 0.05 * count );
+	count = pdiProposeStarts( &ctx, PD_START_RANDOM, nullptr, nullptr, 0, 64, 8, &list );
 	EXPECT_NE( first[0].translation.x, list[0].translation.x );
 	pdDestroyWorkspace( ws );
 }
@@ -167,27 +167,27 @@ TEST( PdInitialConfig, DenseRandomDirectionsSamplePocketsOnAnEvenSubsetInBsFrame
 	ASSERT_TRUE( smpMakeIcosphere( 0.5, 1, &a.soup ) && a.Make() );
 	pdWorkspace* ws = pdCreateWorkspace();
 	pdTransform p = pdIdentityTransform();
-	pdStartContext ctx = Context( a.mesh, p, a.mesh, p, ws );
-	const pdStartCandidate* list = nullptr;
-	int count = pdProposeStarts( &ctx, PD_START_RANDOM, nullptr, nullptr, 0, 512, 3, &list );
+	pdiStartContext ctx = Context( a.mesh, p, a.mesh, p, ws );
+	const pdiStartCandidate* list = nullptr;
+	int count = pdiProposeStarts( &ctx, PD_START_RANDOM, nullptr, nullptr, 0, 512, 3, &list );
 	ASSERT_EQ( count, 512 );
-	std::vector<pdStartCandidate> base( list, list + count );
+	std::vector<pdiStartCandidate> base( list, list + count );
 	int sampled = 0;
-	pdVec3 sampledSum = pdV3( 0, 0, 0 );
-	for ( const pdStartCandidate& c : base )
+	pdVec3 sampledSum = pdiV3( 0, 0, 0 );
+	for ( const pdiStartCandidate& c : base )
 	{
 		EXPECT_TRUE( c.direction );
 		if ( !c.probeOnly )
 		{
 			sampled += 1;
-			sampledSum = pdAdd( sampledSum, c.translation );
+			sampledSum = pdiAdd( sampledSum, c.translation );
 		}
 	}
 	EXPECT_EQ( sampled, 32 );
 	// The sampled subset covers the sphere evenly too: its directions nearly cancel.
-	EXPECT_LT( pdLength( sampledSum ), 0.1 * sampled );
+	EXPECT_LT( pdiLength( sampledSum ), 0.1 * sampled );
 	// With 32 directions or fewer every one is sampled (the plugin's setting).
-	count = pdProposeStarts( &ctx, PD_START_RANDOM, nullptr, nullptr, 0, 32, 3, &list );
+	count = pdiProposeStarts( &ctx, PD_START_RANDOM, nullptr, nullptr, 0, 32, 3, &list );
 	ASSERT_EQ( count, 32 );
 	for ( int i = 0; i < count; ++i )
 	{
@@ -197,13 +197,13 @@ TEST( PdInitialConfig, DenseRandomDirectionsSamplePocketsOnAnEvenSubsetInBsFrame
 	// Both meshes turned by the same rotation: every direction turns with them.
 	pdTransform turned = pdIdentityTransform();
 	turned.q = { 0.6, 0.0, 0.8, 0.0 };
-	pdStartContext moved = Context( a.mesh, turned, a.mesh, turned, ws );
-	pdMat33 r = pdMat33FromQuat( turned.q );
-	count = pdProposeStarts( &moved, PD_START_RANDOM, nullptr, nullptr, 0, 512, 3, &list );
+	pdiStartContext moved = Context( a.mesh, turned, a.mesh, turned, ws );
+	pdiMat33 r = pdiMat33FromQuat( turned.q );
+	count = pdiProposeStarts( &moved, PD_START_RANDOM, nullptr, nullptr, 0, 512, 3, &list );
 	ASSERT_EQ( count, 512 );
 	for ( int i = 0; i < count; ++i )
 	{
-		pdVec3 expected = pdMulMV( &r, base[i].translation );
+		pdVec3 expected = pdiMulMV( &r, base[i].translation );
 		EXPECT_NEAR( list[i].translation.x, expected.x, 1e-12 );
 		EXPECT_NEAR( list[i].translation.y, expected.y, 1e-12 );
 		EXPECT_NEAR( list[i].translation.z, expected.z, 1e-12 );

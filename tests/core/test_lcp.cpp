@@ -16,7 +16,7 @@ namespace
 // Oracle: the projection of the origin onto {n_i . x >= c_i} is the minimum-norm solution of
 // n_i . x = c_i over some subset of independent planes; try every subset of size <= 3 and keep
 // the shortest candidate that satisfies all planes.
-bool BruteForce( const std::vector<pdContactPlane>& planes, pdVec3* out )
+bool BruteForce( const std::vector<pdiContactPlane>& planes, pdVec3* out )
 {
 	const int n = (int)planes.size();
 	double best = INFINITY;
@@ -28,19 +28,19 @@ bool BruteForce( const std::vector<pdContactPlane>& planes, pdVec3* out )
 	auto consider = [&]( pdVec3 x ) {
 		for ( const auto& p : planes )
 		{
-			if ( pdDot( p.normal, x ) < p.offset - 1e-9 * scale )
+			if ( pdiDot( p.normal, x ) < p.offset - 1e-9 * scale )
 			{
 				return;
 			}
 		}
-		double len = pdLength( x );
+		double len = pdiLength( x );
 		if ( len < best )
 		{
 			best = len;
 			*out = x;
 		}
 	};
-	consider( pdV3( 0, 0, 0 ) );
+	consider( pdiV3( 0, 0, 0 ) );
 	// Minimum-norm solution of the k equalities: x = N^T g^-1 c (k <= 3, g = N N^T).
 	auto solve = [&]( const int* idx, int k ) {
 		double g[3][3], c[3], lam[3];
@@ -48,7 +48,7 @@ bool BruteForce( const std::vector<pdContactPlane>& planes, pdVec3* out )
 		{
 			for ( int j = 0; j < k; ++j )
 			{
-				g[i][j] = pdDot( planes[idx[i]].normal, planes[idx[j]].normal );
+				g[i][j] = pdiDot( planes[idx[i]].normal, planes[idx[j]].normal );
 			}
 			c[i] = planes[idx[i]].offset;
 		}
@@ -90,10 +90,10 @@ bool BruteForce( const std::vector<pdContactPlane>& planes, pdVec3* out )
 				lam[i] = inv[i][0] * c[0] + inv[i][1] * c[1] + inv[i][2] * c[2];
 			}
 		}
-		pdVec3 x = pdV3( 0, 0, 0 );
+		pdVec3 x = pdiV3( 0, 0, 0 );
 		for ( int i = 0; i < k; ++i )
 		{
-			x = pdMulAdd( x, lam[i], planes[idx[i]].normal );
+			x = pdiMulAdd( x, lam[i], planes[idx[i]].normal );
 		}
 		consider( x );
 	};
@@ -120,18 +120,18 @@ pdVec3 RandomUnit( std::mt19937& rng )
 	std::normal_distribution<double> g( 0.0, 1.0 );
 	for ( ;; )
 	{
-		pdVec3 v = pdV3( g( rng ), g( rng ), g( rng ) );
-		if ( pdLength( v ) > 1e-3 )
+		pdVec3 v = pdiV3( g( rng ), g( rng ), g( rng ) );
+		if ( pdiLength( v ) > 1e-3 )
 		{
-			return pdNormalize( v );
+			return pdiNormalize( v );
 		}
 	}
 }
 
-pdContactPlane Plane( pdVec3 n, double c )
+pdiContactPlane Plane( pdVec3 n, double c )
 {
-	pdContactPlane p;
-	p.normal = pdNormalize( n );
+	pdiContactPlane p;
+	p.normal = pdiNormalize( n );
 	p.offset = c;
 	p.source = -1;
 	return p;
@@ -148,22 +148,22 @@ void ExpectNear( pdVec3 a, pdVec3 b, double tol )
 
 TEST( PdLcp, SinglePlaneIsOffsetTimesNormal )
 {
-	pdContactPlane p = Plane( pdV3( 1, 2, 2 ), 3.0 );
-	pdLcpResult r = pdSolveInProjection( &p, 1, 100, nullptr );
+	pdiContactPlane p = Plane( pdiV3( 1, 2, 2 ), 3.0 );
+	pdiLcpResult r = pdiSolveInProjection( &p, 1, 100, nullptr );
 	EXPECT_TRUE( r.converged );
 	EXPECT_EQ( r.activeCount, 1 );
-	ExpectNear( r.x, pdScale( p.normal, 3.0 ), 1e-12 );
+	ExpectNear( r.x, pdiScale( p.normal, 3.0 ), 1e-12 );
 }
 
 TEST( PdLcp, EmptyAndSatisfiedOriginGiveZero )
 {
-	pdLcpResult r = pdSolveInProjection( nullptr, 0, 100, nullptr );
+	pdiLcpResult r = pdiSolveInProjection( nullptr, 0, 100, nullptr );
 	EXPECT_TRUE( r.converged );
-	EXPECT_EQ( pdLength( r.x ), 0.0 );
-	pdContactPlane planes[2] = { Plane( pdV3( 1, 0, 0 ), -1.0 ), Plane( pdV3( 0, 1, 0 ), 0.0 ) };
-	r = pdSolveInProjection( planes, 2, 100, nullptr );
+	EXPECT_EQ( pdiLength( r.x ), 0.0 );
+	pdiContactPlane planes[2] = { Plane( pdiV3( 1, 0, 0 ), -1.0 ), Plane( pdiV3( 0, 1, 0 ), 0.0 ) };
+	r = pdiSolveInProjection( planes, 2, 100, nullptr );
 	EXPECT_TRUE( r.converged );
-	EXPECT_EQ( pdLength( r.x ), 0.0 );
+	EXPECT_EQ( pdiLength( r.x ), 0.0 );
 }
 
 TEST( PdLcp, RandomConesMatchBruteForce )
@@ -176,36 +176,36 @@ TEST( PdLcp, RandomConesMatchBruteForce )
 		std::uniform_real_distribution<double> u( 0.0, 1.0 );
 		int count = countDist( rng );
 		// Planes through (or short of) a contact configuration xc, as PolyDepth builds them.
-		pdVec3 xc = pdScale( RandomUnit( rng ), 0.5 + 2.0 * u( rng ) );
-		std::vector<pdContactPlane> planes;
+		pdVec3 xc = pdiScale( RandomUnit( rng ), 0.5 + 2.0 * u( rng ) );
+		std::vector<pdiContactPlane> planes;
 		for ( int i = 0; i < count; ++i )
 		{
 			pdVec3 n = RandomUnit( rng );
-			if ( pdDot( n, xc ) < 0 && u( rng ) < 0.7 )
+			if ( pdiDot( n, xc ) < 0 && u( rng ) < 0.7 )
 			{
-				n = pdNeg( n );
+				n = pdiNeg( n );
 			}
-			planes.push_back( Plane( n, pdDot( n, xc ) - 0.1 * u( rng ) ) );
+			planes.push_back( Plane( n, pdiDot( n, xc ) - 0.1 * u( rng ) ) );
 		}
 		pdVec3 expected;
 		ASSERT_TRUE( BruteForce( planes, &expected ) );
 		std::vector<double> lambda( count, 0.0 );
-		pdLcpResult r = pdSolveInProjection( planes.data(), count, 100, lambda.data() );
+		pdiLcpResult r = pdiSolveInProjection( planes.data(), count, 100, lambda.data() );
 		EXPECT_TRUE( r.converged );
 		EXPECT_FALSE( r.infeasible );
 		EXPECT_LE( r.activeCount, 3 );
 		ExpectNear( r.x, expected, 1e-9 );
 		// KKT: x = sum lambda_i n_i with lambda >= 0.
-		pdVec3 sum = pdV3( 0, 0, 0 );
+		pdVec3 sum = pdiV3( 0, 0, 0 );
 		for ( int i = 0; i < count; ++i )
 		{
 			EXPECT_GE( lambda[i], 0.0 );
-			sum = pdMulAdd( sum, lambda[i], planes[i].normal );
+			sum = pdiMulAdd( sum, lambda[i], planes[i].normal );
 		}
 		ExpectNear( sum, r.x, 1e-9 );
 
 		std::vector<double> pgsLambda( count, 0.0 );
-		pdLcpResult pgs = pdSolveInProjectionPgs( planes.data(), count, 20000, pgsLambda.data() );
+		pdiLcpResult pgs = pdiSolveInProjectionPgs( planes.data(), count, 20000, pgsLambda.data() );
 		ExpectNear( pgs.x, expected, 1e-6 );
 	}
 }
@@ -213,18 +213,18 @@ TEST( PdLcp, RandomConesMatchBruteForce )
 TEST( PdLcp, RedundantAndParallelRows )
 {
 	// The same plane three times, a parallel weaker copy and a slack plane.
-	std::vector<pdContactPlane> planes = {
-		Plane( pdV3( 1, 0, 0 ), 1.0 ), Plane( pdV3( 1, 0, 0 ), 1.0 ), Plane( pdV3( 1, 0, 0 ), 1.0 ),
-		Plane( pdV3( 1, 0, 0 ), 0.5 ), Plane( pdV3( 0, 1, 0 ), 2.0 ),  Plane( pdV3( 0, 0, 1 ), -3.0 ),
+	std::vector<pdiContactPlane> planes = {
+		Plane( pdiV3( 1, 0, 0 ), 1.0 ), Plane( pdiV3( 1, 0, 0 ), 1.0 ), Plane( pdiV3( 1, 0, 0 ), 1.0 ),
+		Plane( pdiV3( 1, 0, 0 ), 0.5 ), Plane( pdiV3( 0, 1, 0 ), 2.0 ),  Plane( pdiV3( 0, 0, 1 ), -3.0 ),
 	};
 	pdVec3 expected;
 	ASSERT_TRUE( BruteForce( planes, &expected ) );
-	ExpectNear( expected, pdV3( 1, 2, 0 ), 1e-12 );
-	pdLcpResult r = pdSolveInProjection( planes.data(), (int)planes.size(), 100, nullptr );
+	ExpectNear( expected, pdiV3( 1, 2, 0 ), 1e-12 );
+	pdiLcpResult r = pdiSolveInProjection( planes.data(), (int)planes.size(), 100, nullptr );
 	EXPECT_TRUE( r.converged );
 	ExpectNear( r.x, expected, 1e-12 );
 	std::vector<double> lambda( planes.size(), 0.0 );
-	pdLcpResult pgs = pdSolveInProjectionPgs( planes.data(), (int)planes.size(), 1000, lambda.data() );
+	pdiLcpResult pgs = pdiSolveInProjectionPgs( planes.data(), (int)planes.size(), 1000, lambda.data() );
 	EXPECT_TRUE( pgs.converged );
 	ExpectNear( pgs.x, expected, 1e-9 );
 }
@@ -232,47 +232,47 @@ TEST( PdLcp, RedundantAndParallelRows )
 TEST( PdLcp, DegenerateManyPlanesThroughOneLine )
 {
 	// Many planes containing the line through (0,0,1) along x: the answer is (0,0,1).
-	std::vector<pdContactPlane> planes;
+	std::vector<pdiContactPlane> planes;
 	for ( int i = 0; i < 10; ++i )
 	{
 		double a = -0.8 + 0.16 * i;
-		pdVec3 n = pdNormalize( pdV3( 0, std::sin( a ), std::cos( a ) ) );
+		pdVec3 n = pdiNormalize( pdiV3( 0, std::sin( a ), std::cos( a ) ) );
 		planes.push_back( Plane( n, n.z ) );
 	}
 	pdVec3 expected;
 	ASSERT_TRUE( BruteForce( planes, &expected ) );
-	pdLcpResult r = pdSolveInProjection( planes.data(), (int)planes.size(), 100, nullptr );
+	pdiLcpResult r = pdiSolveInProjection( planes.data(), (int)planes.size(), 100, nullptr );
 	EXPECT_TRUE( r.converged );
 	ExpectNear( r.x, expected, 1e-9 );
-	ExpectNear( r.x, pdV3( 0, 0, 1 ), 1e-9 );
+	ExpectNear( r.x, pdiV3( 0, 0, 1 ), 1e-9 );
 }
 
 TEST( PdLcp, OppositePlanesAreInfeasible )
 {
-	pdContactPlane planes[2] = { Plane( pdV3( 1, 0, 0 ), 1.0 ), Plane( pdV3( -1, 0, 0 ), 1.0 ) };
-	pdLcpResult r = pdSolveInProjection( planes, 2, 100, nullptr );
+	pdiContactPlane planes[2] = { Plane( pdiV3( 1, 0, 0 ), 1.0 ), Plane( pdiV3( -1, 0, 0 ), 1.0 ) };
+	pdiLcpResult r = pdiSolveInProjection( planes, 2, 100, nullptr );
 	EXPECT_TRUE( r.infeasible );
 	EXPECT_FALSE( r.converged );
-	EXPECT_TRUE( pdIsFiniteVec( r.x ) );
+	EXPECT_TRUE( pdiIsFiniteVec( r.x ) );
 }
 
 TEST( PdLcp, IterationCapIsHonoured )
 {
 	std::mt19937 rng( 7 );
-	std::vector<pdContactPlane> planes;
-	pdVec3 xc = pdV3( 1, 1, 1 );
+	std::vector<pdiContactPlane> planes;
+	pdVec3 xc = pdiV3( 1, 1, 1 );
 	for ( int i = 0; i < 20; ++i )
 	{
 		pdVec3 n = RandomUnit( rng );
-		planes.push_back( Plane( n, pdDot( n, xc ) ) );
+		planes.push_back( Plane( n, pdiDot( n, xc ) ) );
 	}
-	pdLcpResult r = pdSolveInProjection( planes.data(), 20, 1, nullptr );
+	pdiLcpResult r = pdiSolveInProjection( planes.data(), 20, 1, nullptr );
 	EXPECT_LE( r.iterations, 1 );
-	EXPECT_TRUE( pdIsFiniteVec( r.x ) );
+	EXPECT_TRUE( pdiIsFiniteVec( r.x ) );
 	std::vector<double> lambda( 20, 0.0 );
-	pdLcpResult pgs = pdSolveInProjectionPgs( planes.data(), 20, 1, lambda.data() );
+	pdiLcpResult pgs = pdiSolveInProjectionPgs( planes.data(), 20, 1, lambda.data() );
 	EXPECT_EQ( pgs.iterations, 1 );
-	EXPECT_TRUE( pdIsFiniteVec( pgs.x ) );
+	EXPECT_TRUE( pdiIsFiniteVec( pgs.x ) );
 	for ( double l : lambda )
 	{
 		// Every multiplier is clamped, including the last one of the sweep (bug B4).
@@ -283,19 +283,19 @@ TEST( PdLcp, IterationCapIsHonoured )
 TEST( PdLcp, UnitsDoNotMatter )
 {
 	std::mt19937 rng( 11 );
-	std::vector<pdContactPlane> planes;
-	pdVec3 xc = pdV3( 0.3, -0.2, 0.9 );
+	std::vector<pdiContactPlane> planes;
+	pdVec3 xc = pdiV3( 0.3, -0.2, 0.9 );
 	for ( int i = 0; i < 8; ++i )
 	{
 		pdVec3 n = RandomUnit( rng );
-		planes.push_back( Plane( n, pdDot( n, xc ) ) );
+		planes.push_back( Plane( n, pdiDot( n, xc ) ) );
 	}
-	pdLcpResult r1 = pdSolveInProjection( planes.data(), 8, 100, nullptr );
+	pdiLcpResult r1 = pdiSolveInProjection( planes.data(), 8, 100, nullptr );
 	for ( auto& p : planes )
 	{
 		p.offset *= 1e-6;
 	}
-	pdLcpResult r2 = pdSolveInProjection( planes.data(), 8, 100, nullptr );
+	pdiLcpResult r2 = pdiSolveInProjection( planes.data(), 8, 100, nullptr );
 	EXPECT_TRUE( r2.converged );
-	ExpectNear( pdScale( r2.x, 1e6 ), r1.x, 1e-9 );
+	ExpectNear( pdiScale( r2.x, 1e6 ), r1.x, 1e-9 );
 }

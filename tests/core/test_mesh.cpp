@@ -19,7 +19,7 @@
 TEST( PdMesh, DefaultDefHasCookieAndDocumentedDefaults )
 {
 	pdMeshDef def = pdDefaultMeshDef();
-	EXPECT_EQ( def.internalValue, PD_SECRET_COOKIE );
+	EXPECT_EQ( def.internalValue, PDI_SECRET_COOKIE );
 	EXPECT_EQ( def.vertexType, PD_SCALAR_FLOAT64 );
 	EXPECT_EQ( def.indexType, PD_INDEX_UINT32 );
 	EXPECT_EQ( def.degenerateAreaTolerance, 1e-14 );
@@ -129,7 +129,7 @@ TEST( PdMesh, InputFormatsGiveIdenticalMeshes )
 		EXPECT_EQ( 0, memcmp( b->vertices, a->vertices, sizeof( pdVec3 ) * a->vertexCount ) );
 		EXPECT_EQ( 0, memcmp( b->triangles, a->triangles, sizeof( int[3] ) * a->triangleCount ) );
 		EXPECT_EQ( 0, memcmp( b->faceNormals, a->faceNormals, sizeof( pdVec3 ) * a->triangleCount ) );
-		EXPECT_EQ( 0, memcmp( b->edges, a->edges, sizeof( pdMeshEdge ) * a->edgeCount ) );
+		EXPECT_EQ( 0, memcmp( b->edges, a->edges, sizeof( pdiMeshEdge ) * a->edgeCount ) );
 		EXPECT_EQ( b->closed, a->closed );
 		EXPECT_EQ( b->convex, a->convex );
 		EXPECT_EQ( b->volume, a->volume );

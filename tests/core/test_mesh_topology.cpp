@@ -27,12 +27,12 @@ TEST( PdMesh, BoxIsClosedConvexWithEulerTwo )
 	EXPECT_TRUE( m->convex );
 	EXPECT_EQ( m->edgeCount, 18 );
 	EXPECT_EQ( EulerCharacteristic( m.m ), 2 );
-	EXPECT_EQ( CountEdges( m.m, PD_EDGE_CONVEX ), 12 );
-	EXPECT_EQ( CountEdges( m.m, PD_EDGE_FLAT ), 6 );
+	EXPECT_EQ( CountEdges( m.m, PDI_EDGE_CONVEX ), 12 );
+	EXPECT_EQ( CountEdges( m.m, PDI_EDGE_FLAT ), 6 );
 	// Edge invariants: v0 < v1, face0 traverses v0 -> v1, triangleEdges point back.
 	for ( int e = 0; e < m->edgeCount; ++e )
 	{
-		const pdMeshEdge& edge = m->edges[e];
+		const pdiMeshEdge& edge = m->edges[e];
 		EXPECT_LT( edge.v0, edge.v1 );
 		bool forward = false;
 		for ( int k = 0; k < 3; ++k )
@@ -44,7 +44,7 @@ TEST( PdMesh, BoxIsClosedConvexWithEulerTwo )
 	for ( int t = 0; t < m->triangleCount; ++t )
 		for ( int k = 0; k < 3; ++k )
 		{
-			const pdMeshEdge& edge = m->edges[m->triangleEdges[t][k]];
+			const pdiMeshEdge& edge = m->edges[m->triangleEdges[t][k]];
 			int a = m->triangles[t][k], b = m->triangles[t][( k + 1 ) % 3];
 			EXPECT_EQ( std::min( a, b ), edge.v0 );
 			EXPECT_EQ( std::max( a, b ), edge.v1 );
@@ -75,7 +75,7 @@ TEST( PdMesh, IcosahedronIsClosedConvex )
 	EXPECT_TRUE( pdMesh_GetInfo( m.m ).closed );
 	EXPECT_TRUE( pdMesh_GetInfo( m.m ).convex );
 	EXPECT_EQ( m->edgeCount, 30 );
-	EXPECT_EQ( CountEdges( m.m, PD_EDGE_CONVEX ), 30 );
+	EXPECT_EQ( CountEdges( m.m, PDI_EDGE_CONVEX ), 30 );
 	EXPECT_EQ( EulerCharacteristic( m.m ), 2 );
 	// Regular icosahedron of edge a = 2: V = 5/12 (3 + sqrt 5) a^3.
 	EXPECT_NEAR( m->volume, 5.0 / 12.0 * ( 3.0 + std::sqrt( 5.0 ) ) * 8.0, 1e-12 );
@@ -91,8 +91,8 @@ TEST( PdMesh, TorusIsClosedNotConvexWithEulerZero )
 	EXPECT_TRUE( pdMesh_GetInfo( m.m ).closed );
 	EXPECT_TRUE( m->outwardWinding );
 	EXPECT_FALSE( pdMesh_GetInfo( m.m ).convex );
-	EXPECT_GT( CountEdges( m.m, PD_EDGE_CONCAVE ), 0 );
-	EXPECT_GT( CountEdges( m.m, PD_EDGE_CONVEX ), 0 );
+	EXPECT_GT( CountEdges( m.m, PDI_EDGE_CONCAVE ), 0 );
+	EXPECT_GT( CountEdges( m.m, PDI_EDGE_CONVEX ), 0 );
 	EXPECT_EQ( m->edgeCount, 3 * 16 * 8 );
 	EXPECT_EQ( EulerCharacteristic( m.m ), 0 );
 	// Inscribed polyhedral torus: a bit below 2 pi^2 R r^2.
@@ -115,7 +115,7 @@ TEST( PdMesh, SingleTriangleIsOpenWithThreeBoundaryEdges )
 	EXPECT_FALSE( pdMesh_GetInfo( m.m ).convex );
 	EXPECT_FALSE( m->outwardWinding );
 	EXPECT_EQ( m->edgeCount, 3 );
-	EXPECT_EQ( CountEdges( m.m, PD_EDGE_BOUNDARY ), 3 );
+	EXPECT_EQ( CountEdges( m.m, PDI_EDGE_BOUNDARY ), 3 );
 	for ( int e = 0; e < 3; ++e )
 	{
 		EXPECT_EQ( m->edges[e].face0, 0 );
@@ -139,11 +139,11 @@ TEST( PdMesh, FlippedTriangleIsInconsistentAndOpen )
 	ASSERT_NE( m.m, nullptr );
 	EXPECT_FALSE( pdMesh_GetInfo( m.m ).closed );
 	EXPECT_FALSE( pdMesh_GetInfo( m.m ).convex );
-	EXPECT_EQ( CountEdges( m.m, PD_EDGE_INCONSISTENT ), 3 );
-	EXPECT_EQ( CountEdges( m.m, PD_EDGE_BOUNDARY ), 0 );
+	EXPECT_EQ( CountEdges( m.m, PDI_EDGE_INCONSISTENT ), 3 );
+	EXPECT_EQ( CountEdges( m.m, PDI_EDGE_BOUNDARY ), 0 );
 	for ( int k = 0; k < 3; ++k )
 	{
-		EXPECT_TRUE( m->edges[m->triangleEdges[5][k]].flags & PD_EDGE_INCONSISTENT );
+		EXPECT_TRUE( m->edges[m->triangleEdges[5][k]].flags & PDI_EDGE_INCONSISTENT );
 	}
 }
 
@@ -161,8 +161,8 @@ TEST( PdMesh, NonManifoldEdgeIsFlagged )
 	pdMeshDef def = DefOf( s );
 	MeshPtr m( pdCreateMesh( &def, nullptr ) );
 	ASSERT_NE( m.m, nullptr );
-	EXPECT_EQ( CountEdges( m.m, PD_EDGE_NONMANIFOLD ), 1 );
-	EXPECT_EQ( CountEdges( m.m, PD_EDGE_BOUNDARY ), 6 );
+	EXPECT_EQ( CountEdges( m.m, PDI_EDGE_NONMANIFOLD ), 1 );
+	EXPECT_EQ( CountEdges( m.m, PDI_EDGE_BOUNDARY ), 6 );
 	EXPECT_FALSE( m->closed );
 }
 
@@ -208,7 +208,7 @@ TEST( PdMesh, InwardBoxIsClosedWithConvexityFromOutside )
 	EXPECT_TRUE( m->closed );
 	EXPECT_FALSE( m->outwardWinding );
 	EXPECT_TRUE( m->convex );
-	EXPECT_EQ( CountEdges( m.m, PD_EDGE_CONVEX ), 12 );
+	EXPECT_EQ( CountEdges( m.m, PDI_EDGE_CONVEX ), 12 );
 	EXPECT_DOUBLE_EQ( m->volume, 8.0 );
 }
 

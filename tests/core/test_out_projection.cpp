@@ -31,16 +31,16 @@ namespace
 struct QueryState
 {
 	pdPenetrationDef def = pdDefaultPenetrationDef();
-	pdPdQuery q;
+	pdiPdQuery q;
 
 	pdStatus Begin( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pdTransform& pb, pdWorkspace* ws )
 	{
 		std::memset( &q, 0, sizeof( q ) );
-		return pdQuery_Begin( &q, a, &pa, b, &pb, &def, ws, 0.0 );
+		return pdiQuery_Begin( &q, a, &pa, b, &pb, &def, ws, 0.0 );
 	}
 	// A translated by x from the query configuration.
-	pdTransform PoseA( pdVec3 x ) const { return pdQuery_PoseA( &q, x ); }
-	pdTransform PoseB() const { return pdQuery_PoseB( &q ); }
+	pdTransform PoseA( pdVec3 x ) const { return pdiQuery_PoseA( &q, x ); }
+	pdTransform PoseB() const { return pdiQuery_PoseB( &q ); }
 	int Candidate() const { return 1 - q.current; }
 };
 
@@ -68,11 +68,11 @@ pdVec3 Lerp( pdVec3 a, pdVec3 b, double t )
 // The parameter of x on the segment from..to, after checking that x lies on the segment's line.
 double SegmentParameter( pdVec3 from, pdVec3 to, pdVec3 x, const std::string& what )
 {
-	pdVec3 d = pdSub( to, from );
-	double len2 = pdDot( d, d );
-	double t = pdDot( pdSub( x, from ), d ) / len2;
-	double off = pdLength( pdSub( x, Lerp( from, to, t ) ) );
-	EXPECT_LE( off, 1e-12 * ( 1.0 + std::sqrt( len2 ) + pdLength( from ) ) ) << what << ": off the segment";
+	pdVec3 d = pdiSub( to, from );
+	double len2 = pdiDot( d, d );
+	double t = pdiDot( pdiSub( x, from ), d ) / len2;
+	double off = pdiLength( pdiSub( x, Lerp( from, to, t ) ) );
+	EXPECT_LE( off, 1e-12 * ( 1.0 + std::sqrt( len2 ) + pdiLength( from ) ) ) << what << ": off the segment";
 	EXPECT_GE( t, 0.0 ) << what;
 	EXPECT_LE( t, 1.0 ) << what;
 	return t;
@@ -123,7 +123,7 @@ void CheckCandidateFeatures( QueryState& s, pdVec3 x, pdVec3 approach, pdWorkspa
 	pdContactFeatureDef def = pdDefaultContactFeatureDef();
 	def.reach = s.q.tol;
 	def.approachDirection = approach;
-	def.maxFeatures = PD_MAX_PD_FEATURES;
+	def.maxFeatures = PDI_MAX_PD_FEATURES;
 	pdContactFeatureResult r;
 	ASSERT_GE( pdComputeContactFeatures( s.q.sc.meshA, &pa, s.q.sc.meshB, &pb, &def, ws, &r ), 0 ) << what;
 	ASSERT_EQ( s.q.featureCount[slot], r.featureCount ) << what;
@@ -135,9 +135,9 @@ void CheckCandidateFeatures( QueryState& s, pdVec3 x, pdVec3 approach, pdWorkspa
 	}
 }
 
-pdVec3 Rotate( const pdFrame& f, pdVec3 v )
+pdVec3 Rotate( const pdiFrame& f, pdVec3 v )
 {
-	return pdMulMV( &f.r, v );
+	return pdiMulMV( &f.r, v );
 }
 
 // Box A (half 0.5) overlapping box B (half 1) by 0.3 along B's x axis, both turned by one
@@ -147,7 +147,7 @@ struct BoxPair
 	pdMesh* a = MakeBox( 0.5, 0.5, 0.5, 2 );
 	pdMesh* b = MakeBox( 1.0, 1.0, 1.0, 2 );
 	pdTransform pa, pb;
-	pdFrame fb;
+	pdiFrame fb;
 	~BoxPair()
 	{
 		pdDestroyMesh( a );
@@ -156,8 +156,8 @@ struct BoxPair
 	void Place( pdQuat q, pdVec3 centerB, double overlap )
 	{
 		pb = Pose( q, centerB );
-		pdMakeFrame( &pb, &fb );
-		pa = Pose( q, pdAdd( centerB, Rotate( fb, pdVec3{ 1.5 - overlap, 0.1, -0.2 } ) ) );
+		pdiMakeFrame( &pb, &fb );
+		pa = Pose( q, pdiAdd( centerB, Rotate( fb, pdVec3{ 1.5 - overlap, 0.1, -0.2 } ) ) );
 	}
 	pdVec3 AlongX( double s ) const { return Rotate( fb, pdVec3{ s, 0.0, 0.0 } ); }
 };
@@ -197,10 +197,10 @@ TEST_F( PdOutProjection, BoxesStopAtTheAnalyticContact )
 		const double tol = s.q.tol;
 		s.q.featureCount[s.q.current] = 7; // the current slot must stay as it is
 		pdVec3 from = boxes.AlongX( 3.0 ), to = { 0.0, 0.0, 0.0 }, x;
-		ASSERT_TRUE( pdQuery_OutProject( &s.q, from, to, &x ) ) << what;
+		ASSERT_TRUE( pdiQuery_OutProject( &s.q, from, to, &x ) ) << what;
 		EXPECT_GT( s.q.nodeVisits, 0 ) << what;
 		// Along B's x only, by the overlap plus the distance left at the contact.
-		pdVec3 local = pdMulMTV( &boxes.fb.r, x );
+		pdVec3 local = pdiMulMTV( &boxes.fb.r, x );
 		double gap = Distance( s, x, ws );
 		EXPECT_NEAR( local.x, 0.3 + gap, 1e-12 ) << what;
 		EXPECT_NEAR( local.y, 0.0, 1e-12 ) << what;
@@ -209,19 +209,19 @@ TEST_F( PdOutProjection, BoxesStopAtTheAnalyticContact )
 		EXPECT_LE( local.x, 0.3 + 0.5 * tol * ( 1.0 + 1e-6 ) ) << what;
 		CheckContact( s, from, to, x, 200, ws, what );
 		// A moved on by the tolerance collides: the contact is the first one.
-		EXPECT_TRUE( Colliding( s, pdSub( x, boxes.AlongX( tol ) ), ws ) ) << what;
+		EXPECT_TRUE( Colliding( s, pdiSub( x, boxes.AlongX( tol ) ), ws ) ) << what;
 		EXPECT_EQ( s.q.featureCount[s.q.current], 7 ) << what;
 		ASSERT_GT( s.q.featureCount[s.Candidate()], 3 ) << what;
-		CheckCandidateFeatures( s, x, pdSub( to, from ), ws, what );
+		CheckCandidateFeatures( s, x, pdiSub( to, from ), ws, what );
 		for ( int j = 0; j < s.q.featureCount[s.Candidate()]; ++j )
 		{
-			EXPECT_GT( pdDot( s.q.features[s.Candidate()][j].normal, boxes.AlongX( 1.0 ) ), 1.0 - 1e-9 ) << what;
+			EXPECT_GT( pdiDot( s.q.features[s.Candidate()][j].normal, boxes.AlongX( 1.0 ) ), 1.0 - 1e-9 ) << what;
 		}
 		// A target beyond B (free, on the far side): the same first contact.
 		pdVec3 beyond = boxes.AlongX( -4.0 ), y;
 		ASSERT_FALSE( Colliding( s, beyond, ws ) ) << what;
-		ASSERT_TRUE( pdQuery_OutProject( &s.q, from, beyond, &y ) ) << what;
-		EXPECT_NEAR( pdLength( pdSub( x, y ) ), 0.0, 1e-12 ) << what;
+		ASSERT_TRUE( pdiQuery_OutProject( &s.q, from, beyond, &y ) ) << what;
+		EXPECT_NEAR( pdiLength( pdiSub( x, y ) ), 0.0, 1e-12 ) << what;
 		CheckContact( s, from, beyond, y, 200, ws, what );
 	}
 }
@@ -234,17 +234,17 @@ TEST_F( PdOutProjection, FeaturesOnlyForAContactTheCallerRefines )
 	boxes.Place( pdQuat{ 1, 0, 0, 0 }, pdVec3{ 0.5, -0.25, 0.125 }, 0.3 );
 	ASSERT_EQ( s.Begin( boxes.a, boxes.pa, boxes.b, boxes.pb, ws ), PD_STATUS_OK );
 	pdVec3 from = boxes.AlongX( 3.0 ), to = { 0, 0, 0 }, x, y;
-	ASSERT_TRUE( pdQuery_OutProjectEx( &s.q, from, to, false, INFINITY, &x ) );
+	ASSERT_TRUE( pdiQuery_OutProjectEx( &s.q, from, to, false, INFINITY, &x ) );
 	ASSERT_GT( s.q.featureCount[s.Candidate()], 0 );
 	// acceptBelow at or under the contact's length: the same contact, no features.
-	double length = pdLength( x );
+	double length = pdiLength( x );
 	for ( double acceptBelow : { 0.2, length } )
 	{
-		ASSERT_TRUE( pdQuery_OutProjectEx( &s.q, from, to, false, acceptBelow, &y ) );
+		ASSERT_TRUE( pdiQuery_OutProjectEx( &s.q, from, to, false, acceptBelow, &y ) );
 		EXPECT_EQ( std::memcmp( &x, &y, sizeof( x ) ), 0 );
 		EXPECT_EQ( s.q.featureCount[s.Candidate()], 0 ) << "acceptBelow " << acceptBelow;
 	}
-	ASSERT_TRUE( pdQuery_OutProjectEx( &s.q, from, to, false, 1.0, &y ) );
+	ASSERT_TRUE( pdiQuery_OutProjectEx( &s.q, from, to, false, 1.0, &y ) );
 	EXPECT_GT( s.q.featureCount[s.Candidate()], 0 );
 
 	// A pair overlapping by a quarter of the tolerance: the contact lies within the tolerance
@@ -256,9 +256,9 @@ TEST_F( PdOutProjection, FeaturesOnlyForAContactTheCallerRefines )
 	ASSERT_TRUE( Colliding( s, pdVec3{ 0, 0, 0 }, ws ) );
 	s.q.featureCount[s.Candidate()] = 5;
 	from = boxes.AlongX( 3.0 );
-	ASSERT_TRUE( pdQuery_OutProject( &s.q, from, to, &y ) );
-	EXPECT_LE( pdLength( y ), tol );
-	EXPECT_GE( pdLength( y ), 0.25 * tol * ( 1.0 - 1e-6 ) );
+	ASSERT_TRUE( pdiQuery_OutProject( &s.q, from, to, &y ) );
+	EXPECT_LE( pdiLength( y ), tol );
+	EXPECT_GE( pdiLength( y ), 0.25 * tol * ( 1.0 - 1e-6 ) );
 	EXPECT_EQ( s.q.featureCount[s.Candidate()], 0 );
 	CheckContact( s, from, to, y, 50, ws, "shallow" );
 }
@@ -271,19 +271,19 @@ TEST_F( PdOutProjection, NoContactOnAClearPathOrFromACollidingStart )
 	pdVec3 x = { 99, 99, 99 };
 	s.q.featureCount[s.Candidate()] = 5;
 	// A slides past B's +x face along z, 0.05 from it all the way.
-	EXPECT_FALSE( pdQuery_OutProject( &s.q, pdVec3{ 0.35, 0.0, -4.0 }, pdVec3{ 0.35, 0.0, 4.0 }, &x ) );
+	EXPECT_FALSE( pdiQuery_OutProject( &s.q, pdVec3{ 0.35, 0.0, -4.0 }, pdVec3{ 0.35, 0.0, 4.0 }, &x ) );
 	EXPECT_EQ( x.x, 99.0 );
 	EXPECT_EQ( s.q.featureCount[s.Candidate()], 5 );
 	EXPECT_FALSE( Colliding( s, pdVec3{ 0.35, 0.0, 0.0 }, ws ) );
 	EXPECT_NEAR( Distance( s, pdVec3{ 0.35, 0.0, 0.0 }, ws ), 0.05, 1e-12 );
 	// Away from B.
-	pdVec3 from = boxes.AlongX( 3.0 ), aside = pdAdd( boxes.AlongX( 3.0 ), pdVec3{ 0.0, 4.0, 0.0 } );
-	EXPECT_FALSE( pdQuery_OutProject( &s.q, from, aside, &x ) );
+	pdVec3 from = boxes.AlongX( 3.0 ), aside = pdiAdd( boxes.AlongX( 3.0 ), pdVec3{ 0.0, 4.0, 0.0 } );
+	EXPECT_FALSE( pdiQuery_OutProject( &s.q, from, aside, &x ) );
 	EXPECT_EQ( x.x, 99.0 );
 	EXPECT_EQ( s.q.featureCount[s.Candidate()], 5 );
 	// A colliding start (the query configuration itself).
-	EXPECT_FALSE( pdQuery_OutProject( &s.q, pdVec3{ 0, 0, 0 }, from, &x ) );
-	EXPECT_FALSE( pdQuery_OutProject( &s.q, boxes.AlongX( 0.1 ), pdVec3{ 0, 0, 0 }, &x ) );
+	EXPECT_FALSE( pdiQuery_OutProject( &s.q, pdVec3{ 0, 0, 0 }, from, &x ) );
+	EXPECT_FALSE( pdiQuery_OutProject( &s.q, boxes.AlongX( 0.1 ), pdVec3{ 0, 0, 0 }, &x ) );
 	EXPECT_EQ( x.x, 99.0 );
 
 	// Known free: the same contact without the static check of the start (closed solids, the
@@ -306,9 +306,9 @@ TEST_F( PdOutProjection, NoContactOnAClearPathOrFromACollidingStart )
 		ASSERT_EQ( pdCollide( ring, &at, ring, &pb, nullptr, ws, &c ), PD_STATUS_OK );
 		ASSERT_FALSE( c.colliding );
 		pdVec3 checked, known;
-		ASSERT_TRUE( pdQuery_OutProjectEx( &rings.q, start, pdVec3{ 0, 0, 0 }, false, INFINITY, &checked ) );
+		ASSERT_TRUE( pdiQuery_OutProjectEx( &rings.q, start, pdVec3{ 0, 0, 0 }, false, INFINITY, &checked ) );
 		int checkedVisits = rings.q.nodeVisits;
-		ASSERT_TRUE( pdQuery_OutProjectEx( &rings.q, start, pdVec3{ 0, 0, 0 }, true, INFINITY, &known ) );
+		ASSERT_TRUE( pdiQuery_OutProjectEx( &rings.q, start, pdVec3{ 0, 0, 0 }, true, INFINITY, &known ) );
 		int knownVisits = rings.q.nodeVisits - checkedVisits;
 		EXPECT_EQ( std::memcmp( &checked, &known, sizeof( known ) ), 0 );
 		EXPECT_GT( c.nodeVisits, 0 );
@@ -322,9 +322,9 @@ TEST_F( PdOutProjection, NoContactOnAClearPathOrFromACollidingStart )
 	surfaces.def.closedAsSolid = false;
 	ASSERT_EQ( surfaces.Begin( boxes.a, boxes.pa, boxes.b, boxes.pb, ws ), PD_STATUS_OK );
 	pdVec3 checked, known;
-	ASSERT_TRUE( pdQuery_OutProjectEx( &surfaces.q, from, pdVec3{ 0, 0, 0 }, false, INFINITY, &checked ) );
+	ASSERT_TRUE( pdiQuery_OutProjectEx( &surfaces.q, from, pdVec3{ 0, 0, 0 }, false, INFINITY, &checked ) );
 	int checkedVisits = surfaces.q.nodeVisits;
-	ASSERT_TRUE( pdQuery_OutProjectEx( &surfaces.q, from, pdVec3{ 0, 0, 0 }, true, INFINITY, &known ) );
+	ASSERT_TRUE( pdiQuery_OutProjectEx( &surfaces.q, from, pdVec3{ 0, 0, 0 }, true, INFINITY, &known ) );
 	EXPECT_EQ( surfaces.q.nodeVisits, 2 * checkedVisits );
 	EXPECT_EQ( std::memcmp( &checked, &known, sizeof( known ) ), 0 );
 }
@@ -345,12 +345,12 @@ TEST_F( PdOutProjection, ContactIsTheFirstOnTheSegmentForRandomShapes )
 		ASSERT_TRUE( a && b );
 		std::mt19937 rng( seed );
 		pdTransform pb = RandomPose( rng, 0.3 );
-		pdTransform pa = Pose( RandomRotation( rng ), pdAdd( pb.p, RandomVec( rng, 0.4 ) ) );
-		pdVec3 dir = pdNormalize( RandomVec( rng, 1.0 ) );
+		pdTransform pa = Pose( RandomRotation( rng ), pdiAdd( pb.p, RandomVec( rng, 0.4 ) ) );
+		pdVec3 dir = pdiNormalize( RandomVec( rng, 1.0 ) );
 		pdVec3 target = RandomVec( rng, 0.1 );
 		std::string what = std::string( pair[0] ) + "/" + pair[1] + " seed " + std::to_string( seed );
 		ASSERT_EQ( s.Begin( a, pa, b, pb, ws ), PD_STATUS_OK ) << what;
-		pdVec3 from = pdScale( dir, 5.0 );
+		pdVec3 from = pdiScale( dir, 5.0 );
 		if ( !Colliding( s, target, ws ) || Colliding( s, from, ws ) )
 		{
 			pdDestroyMesh( a );
@@ -358,11 +358,11 @@ TEST_F( PdOutProjection, ContactIsTheFirstOnTheSegmentForRandomShapes )
 			continue;
 		}
 		pdVec3 x;
-		ASSERT_TRUE( pdQuery_OutProject( &s.q, from, target, &x ) ) << what;
+		ASSERT_TRUE( pdiQuery_OutProject( &s.q, from, target, &x ) ) << what;
 		CheckContact( s, from, target, x, 400, ws, what );
-		if ( pdLength( x ) > s.q.tol )
+		if ( pdiLength( x ) > s.q.tol )
 		{
-			CheckCandidateFeatures( s, x, pdSub( target, from ), ws, what );
+			CheckCandidateFeatures( s, x, pdiSub( target, from ), ws, what );
 			EXPECT_GT( s.q.featureCount[s.Candidate()], 0 ) << what;
 		}
 		++checked;
@@ -372,34 +372,34 @@ TEST_F( PdOutProjection, ContactIsTheFirstOnTheSegmentForRandomShapes )
 	EXPECT_GE( checked, 6 );
 }
 
-// The feature slots: StoreFeatures copies at most PD_MAX_PD_FEATURES and stores none for a
+// The feature slots: StoreFeatures copies at most PDI_MAX_PD_FEATURES and stores none for a
 // negative count or no array; GatherFeatures fills the candidate slot with the features of A
 // at x, approached from x toward the query configuration.
 TEST_F( PdOutProjection, FeatureSlotsHoldWhatTheyAreGiven )
 {
-	std::vector<pdContactFeature> many( PD_MAX_PD_FEATURES + 10 );
+	std::vector<pdContactFeature> many( PDI_MAX_PD_FEATURES + 10 );
 	for ( size_t k = 0; k < many.size(); ++k )
 	{
 		std::memset( &many[k], 0, sizeof( many[k] ) );
 		many[k].distance = (double)k;
 	}
-	pdQuery_StoreFeatures( &s.q, 0, many.data(), (int)many.size() );
-	EXPECT_EQ( s.q.featureCount[0], PD_MAX_PD_FEATURES );
-	EXPECT_EQ( s.q.features[0][PD_MAX_PD_FEATURES - 1].distance, (double)( PD_MAX_PD_FEATURES - 1 ) );
-	pdQuery_StoreFeatures( &s.q, 1, many.data(), 3 );
+	pdiQuery_StoreFeatures( &s.q, 0, many.data(), (int)many.size() );
+	EXPECT_EQ( s.q.featureCount[0], PDI_MAX_PD_FEATURES );
+	EXPECT_EQ( s.q.features[0][PDI_MAX_PD_FEATURES - 1].distance, (double)( PDI_MAX_PD_FEATURES - 1 ) );
+	pdiQuery_StoreFeatures( &s.q, 1, many.data(), 3 );
 	EXPECT_EQ( s.q.featureCount[1], 3 );
 	EXPECT_EQ( s.q.features[1][2].distance, 2.0 );
-	EXPECT_EQ( s.q.featureCount[0], PD_MAX_PD_FEATURES ); // the other slot untouched
-	pdQuery_StoreFeatures( &s.q, 1, many.data(), -1 );
+	EXPECT_EQ( s.q.featureCount[0], PDI_MAX_PD_FEATURES ); // the other slot untouched
+	pdiQuery_StoreFeatures( &s.q, 1, many.data(), -1 );
 	EXPECT_EQ( s.q.featureCount[1], 0 );
-	pdQuery_StoreFeatures( &s.q, 1, nullptr, 4 );
+	pdiQuery_StoreFeatures( &s.q, 1, nullptr, 4 );
 	EXPECT_EQ( s.q.featureCount[1], 0 );
 
 	// A at the analytic contact (0.3 plus a quarter of the tolerance along x).
 	pdVec3 x = boxes.AlongX( 0.3 + 0.25 * s.q.tol );
-	ASSERT_TRUE( pdQuery_GatherFeatures( &s.q, x ) );
+	ASSERT_TRUE( pdiQuery_GatherFeatures( &s.q, x ) );
 	ASSERT_GT( s.q.featureCount[s.Candidate()], 3 );
-	CheckCandidateFeatures( s, x, pdNeg( x ), ws, "gathered" );
+	CheckCandidateFeatures( s, x, pdiNeg( x ), ws, "gathered" );
 	for ( int j = 0; j < s.q.featureCount[s.Candidate()]; ++j )
 	{
 		EXPECT_NEAR( s.q.features[s.Candidate()][j].distance, 0.25 * s.q.tol, 1e-12 );

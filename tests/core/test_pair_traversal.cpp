@@ -43,10 +43,10 @@ pdVec3 Lerp( pdVec3 a, pdVec3 b, double t )
 
 double PointSegment( pdVec3 p, pdVec3 a, pdVec3 b )
 {
-	pdVec3 ab = pdSub( b, a );
-	double len2 = pdDot( ab, ab );
-	double t = len2 > 0.0 ? std::clamp( pdDot( pdSub( p, a ), ab ) / len2, 0.0, 1.0 ) : 0.0;
-	return pdLength( pdSub( p, Lerp( a, b, t ) ) );
+	pdVec3 ab = pdiSub( b, a );
+	double len2 = pdiDot( ab, ab );
+	double t = len2 > 0.0 ? std::clamp( pdiDot( pdiSub( p, a ), ab ) / len2, 0.0, 1.0 ) : 0.0;
+	return pdiLength( pdiSub( p, Lerp( a, b, t ) ) );
 }
 
 // Barycentric inside test of the projection of p on the triangle's plane.
@@ -54,8 +54,8 @@ bool ProjectsInside( pdVec3 p, const pdVec3 t[3], pdVec3 n )
 {
 	for ( int k = 0; k < 3; ++k )
 	{
-		pdVec3 e = pdSub( t[( k + 1 ) % 3], t[k] );
-		if ( pdDot( pdCross( e, pdSub( p, t[k] ) ), n ) < 0.0 )
+		pdVec3 e = pdiSub( t[( k + 1 ) % 3], t[k] );
+		if ( pdiDot( pdiCross( e, pdiSub( p, t[k] ) ), n ) < 0.0 )
 		{
 			return false;
 		}
@@ -65,11 +65,11 @@ bool ProjectsInside( pdVec3 p, const pdVec3 t[3], pdVec3 n )
 
 double PointTriangle( pdVec3 p, const pdVec3 t[3] )
 {
-	pdVec3 n = pdCross( pdSub( t[1], t[0] ), pdSub( t[2], t[0] ) );
-	double len = pdLength( n );
+	pdVec3 n = pdiCross( pdiSub( t[1], t[0] ), pdiSub( t[2], t[0] ) );
+	double len = pdiLength( n );
 	if ( len > 0.0 && ProjectsInside( p, t, n ) )
 	{
-		return std::fabs( pdDot( pdSub( p, t[0] ), n ) ) / len;
+		return std::fabs( pdiDot( pdiSub( p, t[0] ), n ) ) / len;
 	}
 	return std::min( { PointSegment( p, t[0], t[1] ), PointSegment( p, t[1], t[2] ), PointSegment( p, t[2], t[0] ) } );
 }
@@ -77,12 +77,12 @@ double PointTriangle( pdVec3 p, const pdVec3 t[3] )
 // Segment-segment distance by the clamped closest-point parameters (Ericson, 5.1.9).
 double SegmentSegment( pdVec3 p1, pdVec3 q1, pdVec3 p2, pdVec3 q2 )
 {
-	pdVec3 d1 = pdSub( q1, p1 ), d2 = pdSub( q2, p2 ), r = pdSub( p1, p2 );
-	double a = pdDot( d1, d1 ), e = pdDot( d2, d2 ), f = pdDot( d2, r );
+	pdVec3 d1 = pdiSub( q1, p1 ), d2 = pdiSub( q2, p2 ), r = pdiSub( p1, p2 );
+	double a = pdiDot( d1, d1 ), e = pdiDot( d2, d2 ), f = pdiDot( d2, r );
 	double s = 0.0, t = 0.0;
 	if ( a <= 0.0 && e <= 0.0 )
 	{
-		return pdLength( r );
+		return pdiLength( r );
 	}
 	if ( a <= 0.0 )
 	{
@@ -90,14 +90,14 @@ double SegmentSegment( pdVec3 p1, pdVec3 q1, pdVec3 p2, pdVec3 q2 )
 	}
 	else
 	{
-		double c = pdDot( d1, r );
+		double c = pdiDot( d1, r );
 		if ( e <= 0.0 )
 		{
 			s = std::clamp( -c / a, 0.0, 1.0 );
 		}
 		else
 		{
-			double b = pdDot( d1, d2 ), denom = a * e - b * b;
+			double b = pdiDot( d1, d2 ), denom = a * e - b * b;
 			s = denom > 0.0 ? std::clamp( ( b * f - c * e ) / denom, 0.0, 1.0 ) : 0.0;
 			t = ( b * s + f ) / e;
 			if ( t < 0.0 )
@@ -112,13 +112,13 @@ double SegmentSegment( pdVec3 p1, pdVec3 q1, pdVec3 p2, pdVec3 q2 )
 			}
 		}
 	}
-	return pdLength( pdSub( Lerp( p1, q1, s ), Lerp( p2, q2, t ) ) );
+	return pdiLength( pdiSub( Lerp( p1, q1, s ), Lerp( p2, q2, t ) ) );
 }
 
 bool SegmentCrossesTriangle( pdVec3 p, pdVec3 q, const pdVec3 t[3] )
 {
-	pdVec3 n = pdCross( pdSub( t[1], t[0] ), pdSub( t[2], t[0] ) );
-	double dp = pdDot( pdSub( p, t[0] ), n ), dq = pdDot( pdSub( q, t[0] ), n );
+	pdVec3 n = pdiCross( pdiSub( t[1], t[0] ), pdiSub( t[2], t[0] ) );
+	double dp = pdiDot( pdiSub( p, t[0] ), n ), dq = pdiDot( pdiSub( q, t[0] ), n );
 	if ( ( dp > 0.0 && dq > 0.0 ) || ( dp < 0.0 && dq < 0.0 ) || dp == dq )
 	{
 		return false;
@@ -153,7 +153,7 @@ using PairSet = std::set<std::pair<int, int>>;
 // reach to shrinkTo at the first pair.
 struct Recorder
 {
-	pdPairCollector base;
+	pdiPairCollector base;
 	std::vector<std::pair<int, int>> order;
 	std::vector<std::vector<pdVec3>> va, vb; // the offered corners (B's frame)
 	std::vector<double> featureReach;
@@ -168,7 +168,7 @@ struct Recorder
 		base.addPair = Add;
 		base.reach = reach;
 	}
-	static void Add( pdPairCollector* self, const pdTrianglePairHit* hit )
+	static void Add( pdiPairCollector* self, const pdiTrianglePairHit* hit )
 	{
 		Recorder* r = reinterpret_cast<Recorder*>( self );
 		if ( self->stop )
@@ -205,8 +205,8 @@ void MovedTriangle( const pdMesh* mesh, const pdTransform& pose, int t, const pd
 	{
 		for ( int k = 0; k < 3; ++k )
 		{
-			pdVec3 move = pdAdd( motion->linear, pdCross( motion->angular, pdSub( out[k], motion->pivot ) ) );
-			out[k] = pdAdd( out[k], pdScale( move, s ) );
+			pdVec3 move = pdiAdd( motion->linear, pdiCross( motion->angular, pdiSub( out[k], motion->pivot ) ) );
+			out[k] = pdiAdd( out[k], pdiScale( move, s ) );
 		}
 	}
 }
@@ -276,7 +276,7 @@ void MakeCase( unsigned seed, Posed* out, double spread = 1.2 )
 		out->what = "soup/soup";
 	}
 	out->pb = RandomPose( rng, 0.3 );
-	out->pa = Pose( RandomRotation( rng ), pdAdd( out->pb.p, RandomVec( rng, spread ) ) );
+	out->pa = Pose( RandomRotation( rng ), pdiAdd( out->pb.p, RandomVec( rng, spread ) ) );
 	out->what += " seed " + std::to_string( seed );
 }
 
@@ -286,14 +286,14 @@ struct Traversal
 	~Traversal() { pdDestroyWorkspace( ws ); }
 	pdStatus Run( const Posed& c, double tolerance, const pdRigidMotion* motion, Recorder* r, int* visits )
 	{
-		pdPairTraversal t;
-		pdStatus s = pdPairTraversal_Make( c.a, &c.pa, c.b, &c.pb, tolerance, motion, ws, &t );
+		pdiPairTraversal t;
+		pdStatus s = pdiPairTraversal_Make( c.a, &c.pa, c.b, &c.pb, tolerance, motion, ws, &t );
 		EXPECT_EQ( s, PD_STATUS_OK ) << c.what;
 		if ( s != PD_STATUS_OK )
 		{
 			return s;
 		}
-		return pdPairTraversal_Run( &t, ws, &r->base, visits );
+		return pdiPairTraversal_Run( &t, ws, &r->base, visits );
 	}
 };
 
@@ -306,17 +306,17 @@ double Scale( const pdMesh* a, const pdMesh* b )
 // triangle.
 void CheckCorners( const Posed& c, const Recorder& r, const std::string& what )
 {
-	pdFrame fb;
-	pdMakeFrame( &c.pb, &fb );
-	double tol = 1e-12 * ( 1.0 + Scale( c.a, c.b ) + pdLength( c.pa.p ) + pdLength( c.pb.p ) );
+	pdiFrame fb;
+	pdiMakeFrame( &c.pb, &fb );
+	double tol = 1e-12 * ( 1.0 + Scale( c.a, c.b ) + pdiLength( c.pa.p ) + pdiLength( c.pb.p ) );
 	for ( size_t i = 0; i < r.order.size(); ++i )
 	{
 		pdVec3 wa[3], mb[3];
 		WorldTriangle( c.a, c.pa, r.order[i].first, wa );
-		pdMesh_TriangleVertices( c.b, r.order[i].second, mb );
+		pdiMesh_TriangleVertices( c.b, r.order[i].second, mb );
 		for ( int k = 0; k < 3; ++k )
 		{
-			ASSERT_LE( pdLength( pdSub( r.va[i][k], pdFrameApplyInverse( &fb, wa[k] ) ) ), 100.0 * tol ) << what;
+			ASSERT_LE( pdiLength( pdiSub( r.va[i][k], pdiFrameApplyInverse( &fb, wa[k] ) ) ), 100.0 * tol ) << what;
 			ASSERT_EQ( r.vb[i][k].x, mb[k].x ) << what;
 			ASSERT_EQ( r.vb[i][k].y, mb[k].y ) << what;
 			ASSERT_EQ( r.vb[i][k].z, mb[k].z ) << what;
@@ -388,7 +388,7 @@ TEST( PdPairTraversal, OffersEveryPairTheStepBringsWithinTheTolerance )
 		motion.linear = RandomVec( rng, 0.15 * scale );
 		// Half the cases translate only; the others also turn by up to 0.1 rad.
 		motion.angular = seed % 2 ? RandomVec( rng, 0.1 ) : pdVec3{ 0.0, 0.0, 0.0 };
-		motion.pivot = pdAdd( c.pa.p, RandomVec( rng, 0.2 * scale ) );
+		motion.pivot = pdiAdd( c.pa.p, RandomVec( rng, 0.2 * scale ) );
 		std::string what = c.what + " (motion)";
 		Recorder r( tolerance );
 		int visits = -1;
@@ -403,7 +403,7 @@ TEST( PdPairTraversal, OffersEveryPairTheStepBringsWithinTheTolerance )
 		{
 			for ( double f : r.featureReach )
 			{
-				ASSERT_EQ( f, tolerance + pdLength( motion.linear ) ) << what;
+				ASSERT_EQ( f, tolerance + pdiLength( motion.linear ) ) << what;
 			}
 		}
 		// The static pairs within the tolerance are among the moving traversal's.
@@ -505,11 +505,11 @@ TEST( PdPairTraversal, StackOverflowGivesTraversalLimit )
 	pdMesh* real = MakeBox( 0.5, 0.5, 0.5, 1 );
 	ASSERT_TRUE( b && real );
 	ASSERT_GT( real->bvh.nodeCount, 0 );
-	const int depth = 3 * PD_BVH_PAIR_STACK;
-	std::vector<pdBvhNode> nodes( 2 * depth + 1 );
+	const int depth = 3 * PDI_BVH_PAIR_STACK;
+	std::vector<pdiBvhNode> nodes( 2 * depth + 1 );
 	for ( size_t i = 0; i < nodes.size(); ++i )
 	{
-		pdBvhNode& n = nodes[i];
+		pdiBvhNode& n = nodes[i];
 		n = real->bvh.nodes[0];
 		n.halfExtent = pdVec3{ 10.0, 10.0, 10.0 };
 		bool internal = (int)i < depth;
@@ -525,18 +525,18 @@ TEST( PdPairTraversal, StackOverflowGivesTraversalLimit )
 
 	pdWorkspace* ws = pdCreateWorkspace();
 	pdTransform pose = Pose( pdQuat{ 1, 0, 0, 0 }, pdVec3{ 0, 0, 0 } );
-	pdPairTraversal t;
-	ASSERT_EQ( pdPairTraversal_Make( &chain, &pose, b, &pose, 0.01, nullptr, ws, &t ), PD_STATUS_OK );
+	pdiPairTraversal t;
+	ASSERT_EQ( pdiPairTraversal_Make( &chain, &pose, b, &pose, 0.01, nullptr, ws, &t ), PD_STATUS_OK );
 	Recorder r( 0.01 );
 	int visits = -1;
-	EXPECT_EQ( pdPairTraversal_Run( &t, ws, &r.base, &visits ), PD_STATUS_TRAVERSAL_LIMIT );
-	EXPECT_GT( visits, PD_BVH_PAIR_STACK / 2 );
+	EXPECT_EQ( pdiPairTraversal_Run( &t, ws, &r.base, &visits ), PD_STATUS_TRAVERSAL_LIMIT );
+	EXPECT_GT( visits, PDI_BVH_PAIR_STACK / 2 );
 	EXPECT_LT( visits, 2 * depth );
 
 	// A tree of no node cannot be traversed: PD_STATUS_OUT_OF_MEMORY (its allocation failed).
 	chain.bvh.nodeCount = 0;
-	ASSERT_EQ( pdPairTraversal_Make( &chain, &pose, b, &pose, 0.01, nullptr, ws, &t ), PD_STATUS_OK );
-	EXPECT_EQ( pdPairTraversal_Run( &t, ws, &r.base, &visits ), PD_STATUS_OUT_OF_MEMORY );
+	ASSERT_EQ( pdiPairTraversal_Make( &chain, &pose, b, &pose, 0.01, nullptr, ws, &t ), PD_STATUS_OK );
+	EXPECT_EQ( pdiPairTraversal_Run( &t, ws, &r.base, &visits ), PD_STATUS_OUT_OF_MEMORY );
 	EXPECT_EQ( visits, 0 );
 	pdDestroyWorkspace( ws );
 	pdDestroyMesh( b );
@@ -550,30 +550,30 @@ TEST( PdPairTraversal, BadInputGivesItsStatus )
 	ASSERT_NE( a, nullptr );
 	pdWorkspace* ws = pdCreateWorkspace();
 	pdTransform pose = Pose( pdQuat{ 1, 0, 0, 0 }, pdVec3{ 0, 0, 0 } );
-	pdPairTraversal t;
-	EXPECT_EQ( pdPairTraversal_Make( nullptr, &pose, a, &pose, 0.01, nullptr, ws, &t ), PD_STATUS_INVALID_MESH );
-	EXPECT_EQ( pdPairTraversal_Make( a, &pose, nullptr, &pose, 0.01, nullptr, ws, &t ), PD_STATUS_INVALID_MESH );
+	pdiPairTraversal t;
+	EXPECT_EQ( pdiPairTraversal_Make( nullptr, &pose, a, &pose, 0.01, nullptr, ws, &t ), PD_STATUS_INVALID_MESH );
+	EXPECT_EQ( pdiPairTraversal_Make( a, &pose, nullptr, &pose, 0.01, nullptr, ws, &t ), PD_STATUS_INVALID_MESH );
 	pdMesh forged;
 	std::memcpy( &forged, a, sizeof( forged ) );
 	forged.magic = 0;
-	EXPECT_EQ( pdPairTraversal_Make( &forged, &pose, a, &pose, 0.01, nullptr, ws, &t ), PD_STATUS_INVALID_MESH );
-	EXPECT_EQ( pdPairTraversal_Make( a, &pose, a, &pose, 0.01, nullptr, nullptr, &t ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdiPairTraversal_Make( &forged, &pose, a, &pose, 0.01, nullptr, ws, &t ), PD_STATUS_INVALID_MESH );
+	EXPECT_EQ( pdiPairTraversal_Make( a, &pose, a, &pose, 0.01, nullptr, nullptr, &t ), PD_STATUS_INVALID_ARGUMENT );
 	pdTransform nan = pose;
 	nan.p.y = NAN;
-	EXPECT_EQ( pdPairTraversal_Make( a, &nan, a, &pose, 0.01, nullptr, ws, &t ), PD_STATUS_INVALID_POSE );
-	EXPECT_EQ( pdPairTraversal_Make( a, &pose, a, &nan, 0.01, nullptr, ws, &t ), PD_STATUS_INVALID_POSE );
+	EXPECT_EQ( pdiPairTraversal_Make( a, &nan, a, &pose, 0.01, nullptr, ws, &t ), PD_STATUS_INVALID_POSE );
+	EXPECT_EQ( pdiPairTraversal_Make( a, &pose, a, &nan, 0.01, nullptr, ws, &t ), PD_STATUS_INVALID_POSE );
 	pdTransform notUnit = pose;
 	notUnit.q = pdQuat{ 2, 0, 0, 0 };
-	EXPECT_EQ( pdPairTraversal_Make( a, &notUnit, a, &pose, 0.01, nullptr, ws, &t ), PD_STATUS_INVALID_POSE );
+	EXPECT_EQ( pdiPairTraversal_Make( a, &notUnit, a, &pose, 0.01, nullptr, ws, &t ), PD_STATUS_INVALID_POSE );
 	pdTransform far = pose;
 	far.p.x = 1e101;
-	EXPECT_EQ( pdPairTraversal_Make( a, &far, a, &pose, 0.01, nullptr, ws, &t ), PD_STATUS_INVALID_POSE );
-	EXPECT_EQ( pdPairTraversal_Make( a, &pose, a, &far, 0.01, nullptr, ws, &t ), PD_STATUS_INVALID_POSE );
-	EXPECT_EQ( pdPairTraversal_Make( a, nullptr, a, &pose, 0.01, nullptr, ws, &t ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdiPairTraversal_Make( a, &far, a, &pose, 0.01, nullptr, ws, &t ), PD_STATUS_INVALID_POSE );
+	EXPECT_EQ( pdiPairTraversal_Make( a, &pose, a, &far, 0.01, nullptr, ws, &t ), PD_STATUS_INVALID_POSE );
+	EXPECT_EQ( pdiPairTraversal_Make( a, nullptr, a, &pose, 0.01, nullptr, ws, &t ), PD_STATUS_INVALID_ARGUMENT );
 	// Valid input: the relative frame and the motion in B's frame.
 	pdRigidMotion motion = { { 0.1, 0.0, 0.0 }, { 0.0, 0.0, 0.2 }, { 1.0, 0.0, 0.0 } };
 	pdTransform turned = Pose( pdQuat{ std::sqrt( 0.5 ), 0, 0, std::sqrt( 0.5 ) }, pdVec3{ 2, 0, 0 } );
-	ASSERT_EQ( pdPairTraversal_Make( a, &pose, a, &turned, 0.01, &motion, ws, &t ), PD_STATUS_OK );
+	ASSERT_EQ( pdiPairTraversal_Make( a, &pose, a, &turned, 0.01, &motion, ws, &t ), PD_STATUS_OK );
 	EXPECT_TRUE( t.moving );
 	EXPECT_NEAR( t.linearB.y, -0.1, 1e-15 ); // B turned by +90 degrees about z: world x is B's -y
 	EXPECT_NEAR( t.linearB.x, 0.0, 1e-15 );

@@ -430,7 +430,7 @@ TEST_F( PdPenetration, RestingPairsReuseTheirCachedContact )
 	pdTransform deep = DeepTorusPose();
 	pdPenetrationResult first = Run( a, deep, b, pb );
 	ASSERT_EQ( first.state, PD_STATE_PENETRATING );
-	pdVec3 u = pdNormalize( first.translation );
+	pdVec3 u = pdiNormalize( first.translation );
 	pdPenetrationCache cache = NewCache();
 	int penetrating = 0;
 	for ( int frame = 0; frame < 12; ++frame )
@@ -439,9 +439,9 @@ TEST_F( PdPenetration, RestingPairsReuseTheirCachedContact )
 		// 1.5 tolerances inside along the first answer, jittered by up to 0.6 of one.
 		double jitter = 0.6 * tol * std::sin( 2.3 * frame );
 		pdTransform pa = deep;
-		pa.p = pdAdd( deep.p, pdScale( first.translation, 1.0 - ( 1.5 * tol + jitter ) / first.depth ) );
+		pa.p = pdiAdd( deep.p, pdiScale( first.translation, 1.0 - ( 1.5 * tol + jitter ) / first.depth ) );
 		pa.p =
-			pdAdd( pa.p, pdScale( pdNormalize( pdCross( u, pdV3( 0, 0, 1 ) ) ), 0.3 * tol * std::cos( 1.7 * frame ) ) );
+			pdiAdd( pa.p, pdiScale( pdiNormalize( pdiCross( u, pdiV3( 0, 0, 1 ) ) ), 0.3 * tol * std::cos( 1.7 * frame ) ) );
 		pdPenetrationResult r = Run( a, pa, b, pb, nullptr, &cache );
 		if ( r.state != PD_STATE_PENETRATING )
 		{

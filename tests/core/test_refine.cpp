@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The PolyDepth iteration from a contact configuration (refine.c, pdQuery_Refine). Oracles: the
+// The PolyDepth iteration from a contact configuration (refine.c, pdiQuery_Refine). Oracles: the
 // exact PD of two axis-aligned boxes (the smallest axis overlap, testOracleBoxBox), pdCollide
 // and pdComputeDistance for the validity of every bound the iteration offers, and the
 // iteration run again with every smaller cap for the sequence of bounds it offered.
@@ -47,7 +47,7 @@ protected:
 		{
 			*outStartLength = state.q.bestLength;
 		}
-		pdQuery_Refine( &state.q, xc );
+		pdiQuery_Refine( &state.q, xc );
 		EXPECT_TRUE( state.q.haveBest );
 		r.best = state.q.best;
 		r.bestLength = state.q.bestLength;

@@ -79,7 +79,7 @@ bool Finite( pdVec3 v )
 }
 
 // Found by PdRobustness (bad poses): a finite but huge translation (1e308) passes pose
-// validation, and the distance query then overflows in pdBvh_PairLowerBound (bvh.h:143,
+// validation, and the distance query then overflows in pdiBvh_PairLowerBound (bvh.h:143,
 // t[0]*t[0] + ...), which traps (SIGFPE) under the test main's FE_OVERFLOW trap. Expected:
 // PD_STATUS_INVALID_POSE (a pose that cannot be squared in double is not a usable pose), or
 // a finite answer with no floating-point exception. Each query is checked separately.

@@ -21,15 +21,15 @@ TEST( PdSfog, PruningKeepsThePdRealisingPair )
 		}
 		else
 		{
-			ASSERT_TRUE( smpMakeBox( pdV3( 0.6, 0.8, 0.5 ), 1 + seed % 3, &sb.soup ) );
+			ASSERT_TRUE( smpMakeBox( pdiV3( 0.6, 0.8, 0.5 ), 1 + seed % 3, &sb.soup ) );
 		}
 		MeshPtr a = MakeMesh( sa.soup ), b = MakeMesh( sb.soup );
 		Rng rng( 900 + seed );
-		pdFrame fa, fb;
+		pdiFrame fa, fb;
 		fa.r = RandomRotation( rng );
 		fb.r = RandomRotation( rng );
-		fa.p = pdV3( rng.Range( -0.5, 0.5 ), rng.Range( -0.5, 0.5 ), rng.Range( -0.5, 0.5 ) );
-		fb.p = pdV3( 0, 0, 0 );
+		fa.p = pdiV3( rng.Range( -0.5, 0.5 ), rng.Range( -0.5, 0.5 ), rng.Range( -0.5, 0.5 ) );
+		fb.p = pdiV3( 0, 0, 0 );
 		pdVec3 u;
 		double sat = SatDepth( a.get(), fa, b.get(), fb, &u );
 		ASSERT_GT( sat, 0.0 );
@@ -39,24 +39,24 @@ TEST( PdSfog, PruningKeepsThePdRealisingPair )
 		double minA = INFINITY, maxB = -INFINITY;
 		for ( int i : ua )
 		{
-			minA = std::min( minA, pdDot( u, pa[i] ) );
+			minA = std::min( minA, pdiDot( u, pa[i] ) );
 		}
 		for ( int i : ub )
 		{
-			maxB = std::max( maxB, pdDot( u, pb[i] ) );
+			maxB = std::max( maxB, pdiDot( u, pb[i] ) );
 		}
 		const double eps = 1e-9;
 		std::vector<int> va, vb;
 		for ( int i : ua )
 		{
-			if ( pdDot( u, pa[i] ) < minA + eps )
+			if ( pdiDot( u, pa[i] ) < minA + eps )
 			{
 				va.push_back( i );
 			}
 		}
 		for ( int i : ub )
 		{
-			if ( pdDot( u, pb[i] ) > maxB - eps )
+			if ( pdiDot( u, pb[i] ) > maxB - eps )
 			{
 				vb.push_back( i );
 			}
@@ -65,7 +65,7 @@ TEST( PdSfog, PruningKeepsThePdRealisingPair )
 		// Every face of B with normal u pairs with every support vertex of A (VF), and so on.
 		for ( int t = 0; t < b->triangleCount; ++t )
 		{
-			if ( pdDot( pdMulMV( &fb.r, b->faceNormals[t] ), u ) > 1.0 - 1e-12 )
+			if ( pdiDot( pdiMulMV( &fb.r, b->faceNormals[t] ), u ) > 1.0 - 1e-12 )
 			{
 				for ( int v : va )
 				{
@@ -76,7 +76,7 @@ TEST( PdSfog, PruningKeepsThePdRealisingPair )
 		}
 		for ( int t = 0; t < a->triangleCount; ++t )
 		{
-			if ( pdDot( pdMulMV( &fa.r, a->faceNormals[t] ), u ) < -1.0 + 1e-12 )
+			if ( pdiDot( pdiMulMV( &fa.r, a->faceNormals[t] ), u ) < -1.0 + 1e-12 )
 			{
 				for ( int w : vb )
 				{
@@ -87,7 +87,7 @@ TEST( PdSfog, PruningKeepsThePdRealisingPair )
 		}
 		for ( int eA = 0; eA < a->edgeCount; ++eA )
 		{
-			const pdMeshEdge& ea = a->edges[eA];
+			const pdiMeshEdge& ea = a->edges[eA];
 			if ( std::find( va.begin(), va.end(), ea.v0 ) == va.end() ||
 				 std::find( va.begin(), va.end(), ea.v1 ) == va.end() )
 			{
@@ -95,14 +95,14 @@ TEST( PdSfog, PruningKeepsThePdRealisingPair )
 			}
 			for ( int eB = 0; eB < b->edgeCount; ++eB )
 			{
-				const pdMeshEdge& eb = b->edges[eB];
+				const pdiMeshEdge& eb = b->edges[eB];
 				if ( std::find( vb.begin(), vb.end(), eb.v0 ) == vb.end() ||
 					 std::find( vb.begin(), vb.end(), eb.v1 ) == vb.end() )
 				{
 					continue;
 				}
-				pdVec3 c = pdCross( pdSub( pa[ea.v1], pa[ea.v0] ), pdSub( pb[eb.v1], pb[eb.v0] ) );
-				if ( pdLength( c ) < 1e-9 )
+				pdVec3 c = pdiCross( pdiSub( pa[ea.v1], pa[ea.v0] ), pdiSub( pb[eb.v1], pb[eb.v0] ) );
+				if ( pdiLength( c ) < 1e-9 )
 				{
 					continue;
 				}
@@ -127,19 +127,19 @@ TEST( PdSfog, NonConvexNeverPrunesLocallyValidContacts )
 	{
 		SCOPED_TRACE( testing::Message() << "seed " << seed );
 		Rng rng( 4242 + seed );
-		pdMat33 ra = RandomRotation( rng ), rb = RandomRotation( rng );
-		std::vector<pdVec3> pa = Positions( a.get(), ra, pdV3( 0, 0, 0 ) ),
-							pb = Positions( b.get(), rb, pdV3( 0, 0, 0 ) );
+		pdiMat33 ra = RandomRotation( rng ), rb = RandomRotation( rng );
+		std::vector<pdVec3> pa = Positions( a.get(), ra, pdiV3( 0, 0, 0 ) ),
+							pb = Positions( b.get(), rb, pdiV3( 0, 0, 0 ) );
 		int pruned = 0, tested = 0;
 		for ( int t = 0; t < b->triangleCount; t += 3 )
 		{
-			pdVec3 n = pdMulMV( &rb, b->faceNormals[t] );
+			pdVec3 n = pdiMulMV( &rb, b->faceNormals[t] );
 			for ( int v : UsedVertices( a.get() ) )
 			{
 				bool valid = true;
 				for ( int k = a->sfog->ringStart[v]; k < a->sfog->ringStart[v + 1]; ++k )
 				{
-					valid = valid && pdDot( n, pdSub( pa[a->sfog->ringVertex[k]], pa[v] ) ) >= 1e-9;
+					valid = valid && pdiDot( n, pdiSub( pa[a->sfog->ringVertex[k]], pa[v] ) ) >= 1e-9;
 				}
 				bool app = IsApplicableVF( a.get(), ra, b.get(), rb, v, t );
 				if ( valid )
@@ -151,7 +151,7 @@ TEST( PdSfog, NonConvexNeverPrunesLocallyValidContacts )
 			}
 		}
 		EXPECT_GT( pruned, tested / 4 ) << "pruning should remove a good share of VF pairs";
-		auto opposite = []( const pdMesh* m, const std::vector<pdVec3>& p, int face, const pdMeshEdge& e )
+		auto opposite = []( const pdMesh* m, const std::vector<pdVec3>& p, int face, const pdiMeshEdge& e )
 		{
 			for ( int k = 0; k < 3; ++k )
 			{
@@ -165,24 +165,24 @@ TEST( PdSfog, NonConvexNeverPrunesLocallyValidContacts )
 		};
 		for ( int eA = 0; eA < a->edgeCount; eA += 2 )
 		{
-			const pdMeshEdge& ea = a->edges[eA];
+			const pdiMeshEdge& ea = a->edges[eA];
 			for ( int eB = 0; eB < b->edgeCount; eB += 3 )
 			{
-				const pdMeshEdge& eb = b->edges[eB];
-				pdVec3 c = pdCross( pdSub( pa[ea.v1], pa[ea.v0] ), pdSub( pb[eb.v1], pb[eb.v0] ) );
-				if ( pdLength( c ) < 1e-6 )
+				const pdiMeshEdge& eb = b->edges[eB];
+				pdVec3 c = pdiCross( pdiSub( pa[ea.v1], pa[ea.v0] ), pdiSub( pb[eb.v1], pb[eb.v0] ) );
+				if ( pdiLength( c ) < 1e-6 )
 				{
 					continue;
 				}
-				c = pdNormalize( c );
+				c = pdiNormalize( c );
 				bool valid = false;
 				for ( int sign = -1; sign <= 1 && !valid; sign += 2 )
 				{
-					pdVec3 u = pdScale( c, sign ); // A leaves along u: A's faces above, B's below
-					bool ok = pdDot( u, pdSub( opposite( a.get(), pa, ea.face0, ea ), pa[ea.v0] ) ) >= 1e-9 &&
-							  pdDot( u, pdSub( opposite( a.get(), pa, ea.face1, ea ), pa[ea.v0] ) ) >= 1e-9 &&
-							  pdDot( u, pdSub( opposite( b.get(), pb, eb.face0, eb ), pb[eb.v0] ) ) <= -1e-9 &&
-							  pdDot( u, pdSub( opposite( b.get(), pb, eb.face1, eb ), pb[eb.v0] ) ) <= -1e-9;
+					pdVec3 u = pdiScale( c, sign ); // A leaves along u: A's faces above, B's below
+					bool ok = pdiDot( u, pdiSub( opposite( a.get(), pa, ea.face0, ea ), pa[ea.v0] ) ) >= 1e-9 &&
+							  pdiDot( u, pdiSub( opposite( a.get(), pa, ea.face1, ea ), pa[ea.v0] ) ) >= 1e-9 &&
+							  pdiDot( u, pdiSub( opposite( b.get(), pb, eb.face0, eb ), pb[eb.v0] ) ) <= -1e-9 &&
+							  pdiDot( u, pdiSub( opposite( b.get(), pb, eb.face1, eb ), pb[eb.v0] ) ) <= -1e-9;
 					valid = ok;
 				}
 				if ( valid )
@@ -200,10 +200,10 @@ TEST( PdSfog, DegenerateInputsNeverPruneWrongly )
 	OddMeshSet set = MakeOddMeshSet();
 	const std::vector<MeshPtr>& odd = set.odd;
 	const MeshPtr& ref = set.ref;
-	const pdMat33 ra = set.ra, rb = set.rb;
+	const pdiMat33 ra = set.ra, rb = set.rb;
 	// Collinear edges: a box whose faces are split into slivers along one line.
 	Soup fine;
-	ASSERT_TRUE( smpMakeBox( pdV3( 1, 0.001, 1 ), 4, &fine.soup ) );
+	ASSERT_TRUE( smpMakeBox( pdiV3( 1, 0.001, 1 ), 4, &fine.soup ) );
 	MeshPtr thin = MakeMesh( fine.soup );
 	for ( size_t i = 0; i < odd.size(); ++i )
 	{
@@ -222,27 +222,27 @@ TEST( PdSfog, DegenerateInputsNeverPruneWrongly )
 					f.kind = PD_CONTACT_VF;
 					f.featureA = { PD_FEATURE_VERTEX, t, k, m->triangles[t][k] };
 					f.featureB = { PD_FEATURE_FACE, tr, 0, -1 };
-					EXPECT_TRUE( pdSfog_IsApplicable( m, &ra, ref.get(), &rb, &f ) );
+					EXPECT_TRUE( pdiSfog_IsApplicable( m, &ra, ref.get(), &rb, &f ) );
 					f.kind = PD_CONTACT_FV;
 					f.featureA = { PD_FEATURE_FACE, tr, 0, -1 };
 					f.featureB = { PD_FEATURE_VERTEX, t, k, m->triangles[t][k] };
-					EXPECT_TRUE( pdSfog_IsApplicable( ref.get(), &rb, m, &ra, &f ) );
+					EXPECT_TRUE( pdiSfog_IsApplicable( ref.get(), &rb, m, &ra, &f ) );
 					f.kind = PD_CONTACT_EE;
 					f.featureA = { PD_FEATURE_EDGE, t, k, m->triangles[t][k] };
 					f.featureB = { PD_FEATURE_EDGE, tr, 1, ref->triangles[tr][1] };
-					EXPECT_TRUE( pdSfog_IsApplicable( m, &ra, ref.get(), &rb, &f ) );
+					EXPECT_TRUE( pdiSfog_IsApplicable( m, &ra, ref.get(), &rb, &f ) );
 				}
 			}
 		}
 		// Overlays and the convex PD refuse or stay conservative without crashing.
 		int count = 0;
-		const pdSfogPair* pairs = nullptr;
-		EXPECT_EQ( pdSfog_OverlayConvex( m, &ra, ref.get(), &rb, ws.get(), &count, &pairs, nullptr ),
+		const pdiSfogPair* pairs = nullptr;
+		EXPECT_EQ( pdiSfog_OverlayConvex( m, &ra, ref.get(), &rb, ws.get(), &count, &pairs, nullptr ),
 				   PD_STATUS_FAILED );
-		pdFrame fa = { ra, pdV3( 0, 0, 0 ) }, fb = { rb, pdV3( 0.1, 0, 0 ) };
+		pdiFrame fa = { ra, pdiV3( 0, 0, 0 ) }, fb = { rb, pdiV3( 0.1, 0, 0 ) };
 		pdVec3 t;
 		double depth = 1.0;
-		EXPECT_EQ( pdSfog_ConvexPenetration( m, &fa, ref.get(), &fb, ws.get(), &t, &depth, nullptr ),
+		EXPECT_EQ( pdiSfog_ConvexPenetration( m, &fa, ref.get(), &fb, ws.get(), &t, &depth, nullptr ),
 				   PD_STATUS_FAILED );
 		EXPECT_EQ( depth, 0.0 );
 	}
@@ -251,19 +251,19 @@ TEST( PdSfog, DegenerateInputsNeverPruneWrongly )
 	bad.kind = PD_CONTACT_VF;
 	bad.featureA = { PD_FEATURE_EDGE, 0, 0, 0 };
 	bad.featureB = { PD_FEATURE_FACE, -3, 0, -1 };
-	EXPECT_TRUE( pdSfog_IsApplicable( ref.get(), &ra, ref.get(), &rb, &bad ) );
+	EXPECT_TRUE( pdiSfog_IsApplicable( ref.get(), &ra, ref.get(), &rb, &bad ) );
 	bad.kind = (pdContactKind)17;
-	EXPECT_TRUE( pdSfog_IsApplicable( ref.get(), &ra, ref.get(), &rb, &bad ) );
-	EXPECT_TRUE( pdSfog_IsApplicable( nullptr, &ra, ref.get(), &rb, &bad ) );
+	EXPECT_TRUE( pdiSfog_IsApplicable( ref.get(), &ra, ref.get(), &rb, &bad ) );
+	EXPECT_TRUE( pdiSfog_IsApplicable( nullptr, &ra, ref.get(), &rb, &bad ) );
 
 	// The thin box is still convex and exact: PD against a sphere agrees with SAT.
 	ASSERT_NE( thin, nullptr );
 	if ( thin->sfog->convex )
 	{
-		pdFrame fa = { ra, pdV3( 0, 0, 0 ) }, fb = { rb, pdV3( 0.3, 0.2, 0.1 ) };
+		pdiFrame fa = { ra, pdiV3( 0, 0, 0 ) }, fb = { rb, pdiV3( 0.3, 0.2, 0.1 ) };
 		pdVec3 t, axis;
 		double depth = 0.0;
-		ASSERT_EQ( pdSfog_ConvexPenetration( thin.get(), &fa, ref.get(), &fb, ws.get(), &t, &depth, nullptr ),
+		ASSERT_EQ( pdiSfog_ConvexPenetration( thin.get(), &fa, ref.get(), &fb, ws.get(), &t, &depth, nullptr ),
 				   PD_STATUS_OK );
 		double sat = SatDepth( thin.get(), fa, ref.get(), fb, &axis );
 		EXPECT_NEAR( depth, sat, 1e-9 * sat );

@@ -16,7 +16,7 @@ namespace
 // Checks the convex overlay of a against b (world rotations ra, rb) against brute-force
 // supports: every pair it reports is a face of the Minkowski sum up to ties, and every pair that
 // is one by a clear margin is reported. Also every reported pair passes IsApplicable.
-void CheckConvexOverlay( const pdMesh* a, const pdMat33& ra, const pdMesh* b, const pdMat33& rb, pdWorkspace* ws,
+void CheckConvexOverlay( const pdMesh* a, const pdiMat33& ra, const pdMesh* b, const pdiMat33& rb, pdWorkspace* ws,
 						 const char* what, int seed )
 {
 	SCOPED_TRACE( testing::Message() << what << " seed " << seed );
@@ -25,15 +25,15 @@ void CheckConvexOverlay( const pdMesh* a, const pdMat33& ra, const pdMesh* b, co
 	ASSERT_TRUE( a->sfog->convex );
 	ASSERT_TRUE( b->sfog->convex );
 	int count = 0;
-	const pdSfogPair* pairs = nullptr;
-	pdSfogOverlayStats stats;
-	ASSERT_EQ( pdSfog_OverlayConvex( a, &ra, b, &rb, ws, &count, &pairs, &stats ), PD_STATUS_OK );
+	const pdiSfogPair* pairs = nullptr;
+	pdiSfogOverlayStats stats;
+	ASSERT_EQ( pdiSfog_OverlayConvex( a, &ra, b, &rb, ws, &count, &pairs, &stats ), PD_STATUS_OK );
 	std::set<PairKey> got = ToSet( pairs, count );
 	EXPECT_EQ( (int)got.size(), count ) << "duplicate pairs";
 	EXPECT_LE( (int64_t)count, stats.pairsBefore );
 
-	std::vector<pdVec3> pa = Positions( a, ra, pdV3( 0, 0, 0 ) );
-	std::vector<pdVec3> pb = Positions( b, rb, pdV3( 0, 0, 0 ) );
+	std::vector<pdVec3> pa = Positions( a, ra, pdiV3( 0, 0, 0 ) );
+	std::vector<pdVec3> pb = Positions( b, rb, pdiV3( 0, 0, 0 ) );
 	std::vector<int> ua = UsedVertices( a ), ub = UsedVertices( b );
 	std::vector<int> ta = NodeTriangles( a ), tb = NodeTriangles( b );
 	const double margin = 1e-7;
@@ -41,7 +41,7 @@ void CheckConvexOverlay( const pdMesh* a, const pdMat33& ra, const pdMesh* b, co
 	// VF: vertex v of A is the support of A in direction -n_f (B's face normal, world).
 	for ( int f = 0; f < b->sfog->nodeCount; ++f )
 	{
-		pdVec3 d = pdNeg( pdMulMV( &rb, b->sfog->nodeNormals[f] ) );
+		pdVec3 d = pdiNeg( pdiMulMV( &rb, b->sfog->nodeNormals[f] ) );
 		for ( int v : ua )
 		{
 			Support s = SupportGap( pa, ua, d, v );
@@ -63,7 +63,7 @@ void CheckConvexOverlay( const pdMesh* a, const pdMat33& ra, const pdMesh* b, co
 	// FV: vertex w of B is the support of B in direction -n_g.
 	for ( int g = 0; g < a->sfog->nodeCount; ++g )
 	{
-		pdVec3 d = pdNeg( pdMulMV( &ra, a->sfog->nodeNormals[g] ) );
+		pdVec3 d = pdiNeg( pdiMulMV( &ra, a->sfog->nodeNormals[g] ) );
 		for ( int w : ub )
 		{
 			Support s = SupportGap( pb, ub, d, w );
@@ -86,33 +86,33 @@ void CheckConvexOverlay( const pdMesh* a, const pdMat33& ra, const pdMesh* b, co
 	// are supports of A along s c and of B along -s c.
 	for ( int eA = 0; eA < a->edgeCount; ++eA )
 	{
-		const pdMeshEdge& ea = a->edges[eA];
-		pdVec3 da = pdSub( pa[ea.v1], pa[ea.v0] );
+		const pdiMeshEdge& ea = a->edges[eA];
+		pdVec3 da = pdiSub( pa[ea.v1], pa[ea.v0] );
 		for ( int eB = 0; eB < b->edgeCount; ++eB )
 		{
-			const pdMeshEdge& eb = b->edges[eB];
+			const pdiMeshEdge& eb = b->edges[eB];
 			bool in = got.count( { PD_CONTACT_EE, eA, eB } ) > 0;
 			if ( EdgeIsFlat( a, eA ) || EdgeIsFlat( b, eB ) )
 			{
 				EXPECT_FALSE( in ) << "flat edge reported";
 				continue;
 			}
-			pdVec3 db = pdSub( pb[eb.v1], pb[eb.v0] );
-			pdVec3 c = pdCross( da, db );
-			double len = pdLength( c );
-			if ( len < 1e-6 * pdLength( da ) * pdLength( db ) )
+			pdVec3 db = pdiSub( pb[eb.v1], pb[eb.v0] );
+			pdVec3 c = pdiCross( da, db );
+			double len = pdiLength( c );
+			if ( len < 1e-6 * pdiLength( da ) * pdiLength( db ) )
 			{
 				continue; // parallel: no face of its own
 			}
-			c = pdScale( c, 1.0 / len );
+			c = pdiScale( c, 1.0 / len );
 			bool definite = false, definiteNot = true;
 			for ( int sign = -1; sign <= 1; sign += 2 )
 			{
-				pdVec3 u = pdScale( c, sign );
+				pdVec3 u = pdiScale( c, sign );
 				Support sa0 = SupportGap( pa, ua, u, ea.v0 );
 				Support sa1 = SupportGap( pa, ua, u, ea.v1 );
-				Support sb0 = SupportGap( pb, ub, pdNeg( u ), eb.v0 );
-				Support sb1 = SupportGap( pb, ub, pdNeg( u ), eb.v1 );
+				Support sb0 = SupportGap( pb, ub, pdiNeg( u ), eb.v0 );
+				Support sb1 = SupportGap( pb, ub, pdiNeg( u ), eb.v1 );
 				double gap = std::max( std::max( sa0.gapOfV, sa1.gapOfV ), std::max( sb0.gapOfV, sb1.gapOfV ) );
 				if ( gap < 1e-12 )
 				{
@@ -120,11 +120,11 @@ void CheckConvexOverlay( const pdMesh* a, const pdMat33& ra, const pdMesh* b, co
 					int near = 0;
 					for ( int i : ua )
 					{
-						near += ( sa0.best - pdDot( u, pa[i] ) < margin ) ? 1 : 0;
+						near += ( sa0.best - pdiDot( u, pa[i] ) < margin ) ? 1 : 0;
 					}
 					for ( int i : ub )
 					{
-						near += ( sb0.best - pdDot( pdNeg( u ), pb[i] ) < margin ) ? 1 : 0;
+						near += ( sb0.best - pdiDot( pdiNeg( u ), pb[i] ) < margin ) ? 1 : 0;
 					}
 					definite = definite || near == 4;
 				}
@@ -152,14 +152,14 @@ void CheckConvexOverlay( const pdMesh* a, const pdMat33& ra, const pdMesh* b, co
 // The exact convex PD of the posed pair against SAT: zero (and no translation) when they are
 // apart, otherwise SAT's depth along SAT's axis. True when they penetrate; *outT is the answer's
 // translation, *outSat SAT's depth.
-bool ExpectConvexPdIsSat( const pdMesh* a, const pdFrame& fa, const pdMesh* b, const pdFrame& fb, pdWorkspace* ws,
+bool ExpectConvexPdIsSat( const pdMesh* a, const pdiFrame& fa, const pdMesh* b, const pdiFrame& fb, pdWorkspace* ws,
 						  pdVec3* outT, double* outSat, int* outCandidates )
 {
 	pdVec3 satAxis;
 	double sat = SatDepth( a, fa, b, fb, &satAxis );
 	*outSat = sat;
 	double depth = -1.0;
-	pdStatus status = pdSfog_ConvexPenetration( a, &fa, b, &fb, ws, outT, &depth, outCandidates );
+	pdStatus status = pdiSfog_ConvexPenetration( a, &fa, b, &fb, ws, outT, &depth, outCandidates );
 	EXPECT_EQ( status, PD_STATUS_OK );
 	if ( status != PD_STATUS_OK )
 	{
@@ -168,12 +168,12 @@ bool ExpectConvexPdIsSat( const pdMesh* a, const pdFrame& fa, const pdMesh* b, c
 	if ( sat <= 0.0 )
 	{
 		EXPECT_EQ( depth, 0.0 );
-		EXPECT_EQ( pdLength( *outT ), 0.0 );
+		EXPECT_EQ( pdiLength( *outT ), 0.0 );
 		return false;
 	}
 	EXPECT_NEAR( depth, sat, 1e-9 * sat );
-	EXPECT_NEAR( pdLength( *outT ), depth, 1e-12 * ( 1.0 + depth ) );
-	EXPECT_GT( pdDot( pdNormalize( *outT ), satAxis ), 1.0 - 1e-6 ) << "different minimising axis (ties are unlikely)";
+	EXPECT_NEAR( pdiLength( *outT ), depth, 1e-12 * ( 1.0 + depth ) );
+	EXPECT_GT( pdiDot( pdiNormalize( *outT ), satAxis ), 1.0 - 1e-6 ) << "different minimising axis (ties are unlikely)";
 	return true;
 }
 
@@ -183,8 +183,8 @@ TEST( PdSfog, ConvexOverlayEqualsBruteForce )
 {
 	WorkspacePtr ws( pdCreateWorkspace() );
 	std::vector<Soup> soups( 8 );
-	ASSERT_TRUE( smpMakeBox( pdV3( 1, 0.5, 0.7 ), 1, &soups[0].soup ) );
-	ASSERT_TRUE( smpMakeBox( pdV3( 0.4, 0.9, 0.6 ), 2, &soups[1].soup ) );
+	ASSERT_TRUE( smpMakeBox( pdiV3( 1, 0.5, 0.7 ), 1, &soups[0].soup ) );
+	ASSERT_TRUE( smpMakeBox( pdiV3( 0.4, 0.9, 0.6 ), 2, &soups[1].soup ) );
 	ASSERT_TRUE( smpMakeIcosphere( 1.0, 0, &soups[2].soup ) );
 	ASSERT_TRUE( smpMakeIcosphere( 0.8, 1, &soups[3].soup ) );
 	ASSERT_TRUE( smpMakeIcosphere( 1.2, 2, &soups[4].soup ) );
@@ -204,7 +204,7 @@ TEST( PdSfog, ConvexOverlayEqualsBruteForce )
 		for ( int rep = 0; rep < 2; ++rep, ++seed )
 		{
 			Rng rng( 100 + seed );
-			pdMat33 ra = RandomRotation( rng ), rb = RandomRotation( rng );
+			pdiMat33 ra = RandomRotation( rng ), rb = RandomRotation( rng );
 			CheckConvexOverlay( meshes[p[0]].get(), ra, meshes[p[1]].get(), rb, ws.get(), "pair", seed );
 		}
 	}
@@ -223,13 +223,13 @@ TEST( PdSfog, ConvexPenetrationEqualsSat )
 		MeshPtr a = MakeMesh( sa.soup ), b = MakeMesh( sb.soup );
 		ASSERT_TRUE( a && b );
 		Rng rng( 5000 + seed );
-		pdFrame fa, fb;
+		pdiFrame fa, fb;
 		fa.r = RandomRotation( rng );
 		fb.r = RandomRotation( rng );
-		fa.p = pdV3( rng.Range( -2, 2 ), rng.Range( -2, 2 ), rng.Range( -2, 2 ) );
+		fa.p = pdiV3( rng.Range( -2, 2 ), rng.Range( -2, 2 ), rng.Range( -2, 2 ) );
 		double reach = seed % 6 == 5 ? 2.5 : 1.4; // a few separated poses too
 		fb.p =
-			pdAdd( fa.p, pdV3( rng.Range( -reach, reach ), rng.Range( -reach, reach ), rng.Range( -reach, reach ) ) );
+			pdiAdd( fa.p, pdiV3( rng.Range( -reach, reach ), rng.Range( -reach, reach ), rng.Range( -reach, reach ) ) );
 		pdVec3 t;
 		double sat = 0.0;
 		int candidates = 0;
@@ -240,7 +240,7 @@ TEST( PdSfog, ConvexPenetrationEqualsSat )
 		EXPECT_GT( candidates, 0 );
 		++penetrating;
 		// Moving A by t leaves them exactly touching along t.
-		EXPECT_NEAR( Overlap( a.get(), fa, b.get(), fb, pdNormalize( t ), t ), 0.0, 1e-9 * ( 1.0 + sat ) );
+		EXPECT_NEAR( Overlap( a.get(), fa, b.get(), fb, pdiNormalize( t ), t ), 0.0, 1e-9 * ( 1.0 + sat ) );
 	}
 	EXPECT_GE( penetrating, 15 );
 }
@@ -260,14 +260,14 @@ TEST( PdSfog, ConvexPenetrationPrunedWalkEqualsSatOnLargerHulls )
 		MeshPtr a = MakeMesh( sa.soup ), b = MakeMesh( sb.soup );
 		ASSERT_TRUE( a && b );
 		Rng rng( 7000 + seed );
-		pdFrame fa, fb;
+		pdiFrame fa, fb;
 		fa.r = RandomRotation( rng );
 		fb.r = RandomRotation( rng );
-		fa.p = pdV3( 0.0, 0.0, 0.0 );
+		fa.p = pdiV3( 0.0, 0.0, 0.0 );
 		// Offsets from nearly concentric to just past touching.
 		double scale = 0.05 + 0.25 * ( seed % 10 );
-		pdVec3 dir = pdNormalize( pdV3( rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) ) );
-		fb.p = pdScale( dir, scale );
+		pdVec3 dir = pdiNormalize( pdiV3( rng.Range( -1, 1 ), rng.Range( -1, 1 ), rng.Range( -1, 1 ) ) );
+		fb.p = pdiScale( dir, scale );
 		pdVec3 t;
 		double sat = 0.0;
 		penetrating += ExpectConvexPdIsSat( a.get(), fa, b.get(), fb, ws.get(), &t, &sat, nullptr ) ? 1 : 0;
@@ -279,13 +279,13 @@ TEST( PdSfog, ConvexPenetrationBoxesAnalytic )
 {
 	WorkspacePtr ws( pdCreateWorkspace() );
 	Soup sa, sb;
-	ASSERT_TRUE( smpMakeBox( pdV3( 1, 1, 1 ), 2, &sa.soup ) );
-	ASSERT_TRUE( smpMakeBox( pdV3( 2, 0.5, 3 ), 1, &sb.soup ) );
+	ASSERT_TRUE( smpMakeBox( pdiV3( 1, 1, 1 ), 2, &sa.soup ) );
+	ASSERT_TRUE( smpMakeBox( pdiV3( 2, 0.5, 3 ), 1, &sb.soup ) );
 	MeshPtr a = MakeMesh( sa.soup ), b = MakeMesh( sb.soup );
-	pdFrame fa = { Identity(), pdV3( 0.3, 1.2, 0.1 ) }, fb = { Identity(), pdV3( 0, 0, 0 ) };
+	pdiFrame fa = { Identity(), pdiV3( 0.3, 1.2, 0.1 ) }, fb = { Identity(), pdiV3( 0, 0, 0 ) };
 	pdVec3 t;
 	double depth = 0.0;
-	ASSERT_EQ( pdSfog_ConvexPenetration( a.get(), &fa, b.get(), &fb, ws.get(), &t, &depth, nullptr ), PD_STATUS_OK );
+	ASSERT_EQ( pdiSfog_ConvexPenetration( a.get(), &fa, b.get(), &fb, ws.get(), &t, &depth, nullptr ), PD_STATUS_OK );
 	// Overlap along +y: 0.5 - (1.2 - 1) = 0.3, the smallest of all axes.
 	EXPECT_NEAR( depth, 0.3, 1e-12 );
 	EXPECT_NEAR( t.y, 0.3, 1e-12 );
@@ -296,7 +296,7 @@ TEST( PdSfog, ConvexPenetrationBoxesAnalytic )
 	Soup st;
 	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 16, 8, &st.soup ) );
 	MeshPtr torus = MakeMesh( st.soup );
-	EXPECT_EQ( pdSfog_ConvexPenetration( torus.get(), &fa, b.get(), &fb, ws.get(), &t, &depth, nullptr ),
+	EXPECT_EQ( pdiSfog_ConvexPenetration( torus.get(), &fa, b.get(), &fb, ws.get(), &t, &depth, nullptr ),
 			   PD_STATUS_FAILED );
 	EXPECT_EQ( depth, 0.0 );
 }
@@ -309,15 +309,15 @@ TEST( PdSfog, WarmWorkspaceDoesNotGrow )
 	ASSERT_TRUE( smpMakeRandomConvex( 60, 2, &sb.soup ) );
 	MeshPtr a = MakeMesh( sa.soup ), b = MakeMesh( sb.soup );
 	Rng rng( 8 );
-	pdFrame fa = { RandomRotation( rng ), pdV3( 0, 0, 0 ) }, fb = { RandomRotation( rng ), pdV3( 0.5, 0, 0 ) };
+	pdiFrame fa = { RandomRotation( rng ), pdiV3( 0, 0, 0 ) }, fb = { RandomRotation( rng ), pdiV3( 0.5, 0, 0 ) };
 	pdVec3 t;
 	double depth;
-	ASSERT_EQ( pdSfog_ConvexPenetration( a.get(), &fa, b.get(), &fb, ws.get(), &t, &depth, nullptr ), PD_STATUS_OK );
+	ASSERT_EQ( pdiSfog_ConvexPenetration( a.get(), &fa, b.get(), &fb, ws.get(), &t, &depth, nullptr ), PD_STATUS_OK );
 	size_t bytes = pdWorkspace_GetBytes( ws.get() );
 	for ( int i = 0; i < 20; ++i )
 	{
 		fb.r = RandomRotation( rng );
-		ASSERT_EQ( pdSfog_ConvexPenetration( a.get(), &fa, b.get(), &fb, ws.get(), &t, &depth, nullptr ),
+		ASSERT_EQ( pdiSfog_ConvexPenetration( a.get(), &fa, b.get(), &fb, ws.get(), &t, &depth, nullptr ),
 				   PD_STATUS_OK );
 	}
 	EXPECT_EQ( pdWorkspace_GetBytes( ws.get() ), bytes );

@@ -25,14 +25,14 @@ TEST( PdInitialConfig, StaticCheckEqualsAFullCollisionQuery )
 		double n = std::sqrt( 0.81 + 0.09 + 0.01 + 0.04 );
 		pa.q = { 0.9 / n, 0.3 / n, 0.1 / n, 0.2 / n };
 		pdTransform pb = pdIdentityTransform();
-		pdStartContext ctx = Context( a, pa, b, pb, ws );
+		pdiStartContext ctx = Context( a, pa, b, pb, ws );
 		// Translations on a lattice out to beyond the enclosing spheres, in the order a start
 		// search visits them (each check may reuse what the previous ones found).
 		for ( int k = 0; k < 343; ++k )
 		{
-			pdVec3 x = pdScale( pdV3( ( k % 7 ) - 3.0, ( ( k / 7 ) % 7 ) - 3.0, ( k / 49 ) - 3.0 ), 0.42 );
+			pdVec3 x = pdiScale( pdiV3( ( k % 7 ) - 3.0, ( ( k / 7 ) % 7 ) - 3.0, ( k / 49 ) - 3.0 ), 0.42 );
 			bool expected = CollidesIndependently( a, pa, x, b, pb, ws );
-			EXPECT_EQ( pdStart_Collides( &ctx, x ), expected ) << "translation " << k;
+			EXPECT_EQ( pdiStart_Collides( &ctx, x ), expected ) << "translation " << k;
 			colliding += expected ? 1 : 0;
 			free += expected ? 0 : 1;
 		}
@@ -53,13 +53,13 @@ TEST( PdInitialConfig, SeparationDistanceIsFreeByConstruction )
 	double n = std::sqrt( 0.81 + 0.01 + 0.09 );
 	pa.q = { 0.9 / n, 0.1 / n, 0.3 / n, 0.0 };
 	pdTransform pb = pdIdentityTransform();
-	pdStartContext ctx = Context( a.mesh, pa, b.mesh, pb, ws );
+	pdiStartContext ctx = Context( a.mesh, pa, b.mesh, pb, ws );
 	for ( int k = 0; k < 26; ++k )
 	{
-		pdVec3 u = pdNormalize( pdV3( ( k % 3 ) - 1.0, ( ( k / 3 ) % 3 ) - 1.0, ( k / 9 ) - 1.0 + 0.1 ) );
-		double t = pdStart_SeparationDistance( &ctx, u );
+		pdVec3 u = pdiNormalize( pdiV3( ( k % 3 ) - 1.0, ( ( k / 3 ) % 3 ) - 1.0, ( k / 9 ) - 1.0 + 0.1 ) );
+		double t = pdiStart_SeparationDistance( &ctx, u );
 		EXPECT_GT( t, 0.0 );
-		EXPECT_FALSE( CollidesIndependently( a.mesh, pa, pdScale( u, t ), b.mesh, pb, ws ) ) << "direction " << k;
+		EXPECT_FALSE( CollidesIndependently( a.mesh, pa, pdiScale( u, t ), b.mesh, pb, ws ) ) << "direction " << k;
 	}
 	pdDestroyWorkspace( ws );
 }

@@ -24,7 +24,7 @@ void CheckPair( const Tri& a, const Tri& b, double relTol, const char* what, uin
 {
 	pdVec3 pa, pb;
 	double d = Dist( a, b, &pa, &pb );
-	bool hit = pdTrianglesIntersect( a.v, b.v );
+	bool hit = pdiTrianglesIntersect( a.v, b.v );
 	double ref = (double)RefDistance( a, b );
 	double size = Size( a, b );
 	double tol = relTol * size + 1e-12 * std::fabs( ref );
@@ -49,7 +49,7 @@ TEST( PdTriDistance, RandomPairsMatchReference )
 		Tri a = RandomTri( rng, V( 0, 0, 0 ), 1.0 );
 		Tri b = RandomTri( rng, rng.Point( spread ), 1.0 );
 		CheckPair( a, b, 1e-12, "random", seed, i );
-		hits += pdTrianglesIntersect( a.v, b.v );
+		hits += pdiTrianglesIntersect( a.v, b.v );
 		if ( HasFailure() )
 		{
 			return;
@@ -72,10 +72,10 @@ TEST( PdTriDistance, PlaneCullIsConservativeAndPreparedAgrees )
 		Tri a = RandomTri( rng, V( 0, 0, 0 ), 1.0 );
 		Tri b = RandomTri( rng, rng.Point( i % 2 == 0 ? 1.0 : 3.0 ), 1.0 );
 		double reach = 0.05 * ( i % 7 );
-		pdTrianglePlane plane;
-		pdTrianglePlane_Make( a.v, &plane );
-		bool prepared = pdTrianglePlane_Separates( &plane, a.v[0], b.v, reach );
-		ASSERT_EQ( prepared, pdPlaneSeparatesBy( a.v, b.v, reach ) ) << "seed " << seed << " pair " << i;
+		pdiTrianglePlane plane;
+		pdiTrianglePlane_Make( a.v, &plane );
+		bool prepared = pdiTrianglePlane_Separates( &plane, a.v[0], b.v, reach );
+		ASSERT_EQ( prepared, pdiPlaneSeparatesBy( a.v, b.v, reach ) ) << "seed " << seed << " pair " << i;
 		if ( prepared )
 		{
 			separated += 1;
@@ -89,15 +89,15 @@ TEST( PdTriDistance, PlaneCullIsConservativeAndPreparedAgrees )
 	Tri needle = { { V( 0, 0, 0 ), V( 1, 0, 0 ), V( 2, 1e-12, 0 ) } };
 	Tri point = { { V( 0, 0, 0 ), V( 0, 0, 0 ), V( 0, 0, 0 ) } };
 	Tri far = { { V( 0, 0, 5 ), V( 1, 0, 5 ), V( 0, 1, 5 ) } };
-	pdTrianglePlane plane;
-	pdTrianglePlane_Make( needle.v, &plane );
+	pdiTrianglePlane plane;
+	pdiTrianglePlane_Make( needle.v, &plane );
 	EXPECT_EQ( plane.length, 0.0 );
-	EXPECT_FALSE( pdTrianglePlane_Separates( &plane, needle.v[0], far.v, 0.0 ) );
-	pdTrianglePlane_Make( point.v, &plane );
+	EXPECT_FALSE( pdiTrianglePlane_Separates( &plane, needle.v[0], far.v, 0.0 ) );
+	pdiTrianglePlane_Make( point.v, &plane );
 	EXPECT_EQ( plane.length, 0.0 );
-	EXPECT_FALSE( pdPlaneSeparatesBy( point.v, far.v, 0.0 ) );
+	EXPECT_FALSE( pdiPlaneSeparatesBy( point.v, far.v, 0.0 ) );
 	// The far triangle's own plane does separate the needle.
-	EXPECT_TRUE( pdPlaneSeparatesBy( far.v, needle.v, 1.0 ) );
+	EXPECT_TRUE( pdiPlaneSeparatesBy( far.v, needle.v, 1.0 ) );
 }
 
 TEST( PdTriDistance, NeverAboveSampledUpperBound )
@@ -140,7 +140,7 @@ TEST( PdTriDistance, IntegerGridIntersectionIsExact )
 		}
 		degenerate += IZero( ICross( ISub( ia[1], ia[0] ), ISub( ia[2], ia[0] ) ) );
 		bool exact = ExactIntersect( ia, ib );
-		bool hit = pdTrianglesIntersect( a.v, b.v );
+		bool hit = pdiTrianglesIntersect( a.v, b.v );
 		hits += exact;
 		ASSERT_EQ( hit, exact ) << "seed " << seed << " pair " << i << " a=(" << ia[0].x << "," << ia[0].y << ","
 								<< ia[0].z << ")(" << ia[1].x << "," << ia[1].y << "," << ia[1].z << ")(" << ia[2].x << ","
@@ -173,15 +173,15 @@ TEST( PdTriDistance, RotatedIntegerGridKeepsExactVerdict )
 		double qw = rng.Uniform( -1, 1 ), qx = rng.Uniform( -1, 1 ), qy = rng.Uniform( -1, 1 ), qz = rng.Uniform( -1, 1 );
 		double qn = std::sqrt( qw * qw + qx * qx + qy * qy + qz * qz );
 		pdQuat q = { qw / qn, qx / qn, qy / qn, qz / qn };
-		pdMat33 m = pdMat33FromQuat( q );
+		pdiMat33 m = pdiMat33FromQuat( q );
 		pdVec3 off = V( 0.5 * ( i % 3 ), -0.25 * ( i % 5 ), 2.0 ); // exact small shifts
 		Tri a, b;
 		for ( int k = 0; k < 3; ++k )
 		{
-			a.v[k] = pdAdd( pdMulMV( &m, V( (double)ia[k].x, (double)ia[k].y, (double)ia[k].z ) ), off );
-			b.v[k] = pdAdd( pdMulMV( &m, V( (double)ib[k].x, (double)ib[k].y, (double)ib[k].z ) ), off );
+			a.v[k] = pdiAdd( pdiMulMV( &m, V( (double)ia[k].x, (double)ia[k].y, (double)ia[k].z ) ), off );
+			b.v[k] = pdiAdd( pdiMulMV( &m, V( (double)ib[k].x, (double)ib[k].y, (double)ib[k].z ) ), off );
 		}
-		ASSERT_EQ( pdTrianglesIntersect( a.v, b.v ), exact ) << "seed " << seed << " pair " << i;
+		ASSERT_EQ( pdiTrianglesIntersect( a.v, b.v ), exact ) << "seed " << seed << " pair " << i;
 		ASSERT_EQ( Dist( a, b ) == 0.0, exact ) << "seed " << seed << " pair " << i;
 	}
 }
@@ -192,7 +192,7 @@ void CheckPermutations( const Tri& a, const Tri& b, const char* what, uint64_t s
 {
 	pdVec3 pa0, pb0;
 	double d0 = Dist( a, b, &pa0, &pb0 );
-	bool hit0 = pdTrianglesIntersect( a.v, b.v );
+	bool hit0 = pdiTrianglesIntersect( a.v, b.v );
 	double size = Size( a, b );
 	for ( int swap = 0; swap < 2; ++swap )
 	{
@@ -203,7 +203,7 @@ void CheckPermutations( const Tri& a, const Tri& b, const char* what, uint64_t s
 				Tri va = Variant( a, ka ), vb = Variant( b, kb );
 				pdVec3 pa, pb;
 				double d = swap ? Dist( vb, va, &pb, &pa ) : Dist( va, vb, &pa, &pb );
-				bool hit = swap ? pdTrianglesIntersect( vb.v, va.v ) : pdTrianglesIntersect( va.v, vb.v );
+				bool hit = swap ? pdiTrianglesIntersect( vb.v, va.v ) : pdiTrianglesIntersect( va.v, vb.v );
 				ASSERT_NEAR( d, d0, 1e-12 * d0 + 1e-300 ) << what << " seed " << seed << " pair " << index << " variant "
 														   << swap << ka << kb;
 				ASSERT_EQ( hit, hit0 ) << what << " seed " << seed << " pair " << index << " variant " << swap << ka << kb;
@@ -254,12 +254,12 @@ TEST( PdTriDistance, FeaturesPermuteWithVertices )
 	{
 		Tri a = RandomTri( rng, V( 0, 0, 0 ), 1.0 );
 		Tri b = RandomTri( rng, rng.Point( 2.5 ), 1.0 );
-		pdTriFeature fa0, fb0;
-		pdTriangleDistance( a.v, b.v, nullptr, nullptr, &fa0, &fb0 );
+		pdiTriFeature fa0, fb0;
+		pdiTriangleDistance( a.v, b.v, nullptr, nullptr, &fa0, &fb0 );
 		// Reversing a's winding maps vertex i to (3 - i) % 3 and edge i to (2 - i + 3) % 3.
 		Tri ra = Variant( a, 3 );
-		pdTriFeature fa, fb;
-		pdTriangleDistance( ra.v, b.v, nullptr, nullptr, &fa, &fb );
+		pdiTriFeature fa, fb;
+		pdiTriangleDistance( ra.v, b.v, nullptr, nullptr, &fa, &fb );
 		ASSERT_EQ( fa.type, fa0.type ) << "seed " << seed << " pair " << i;
 		ASSERT_EQ( fb.type, fb0.type ) << "seed " << seed << " pair " << i;
 		ASSERT_EQ( fb.index, fb0.index ) << "seed " << seed << " pair " << i;
@@ -272,8 +272,8 @@ TEST( PdTriDistance, FeaturesPermuteWithVertices )
 			ASSERT_EQ( fa.index, ( 5 - fa0.index ) % 3 ) << "seed " << seed << " pair " << i;
 		}
 		// A/B swap swaps the features.
-		pdTriFeature ga, gb;
-		pdTriangleDistance( b.v, a.v, nullptr, nullptr, &gb, &ga );
+		pdiTriFeature ga, gb;
+		pdiTriangleDistance( b.v, a.v, nullptr, nullptr, &gb, &ga );
 		ASSERT_EQ( ga.type, fa0.type ) << "seed " << seed << " pair " << i;
 		ASSERT_EQ( ga.index, fa0.index ) << "seed " << seed << " pair " << i;
 		ASSERT_EQ( gb.type, fb0.type ) << "seed " << seed << " pair " << i;
@@ -292,11 +292,11 @@ TEST( PdTriDistance, Coplanar )
 	for ( pdVec3 offset : { V( 0, 0, 0 ), V( 1e6, 1e6, -1e6 ) } )
 	{
 		EXPECT_EQ( Dist( Translate( kBase, offset ), Translate( inside, offset ) ), 0.0 );
-		EXPECT_TRUE( pdTrianglesIntersect( Translate( kBase, offset ).v, Translate( inside, offset ).v ) );
+		EXPECT_TRUE( pdiTrianglesIntersect( Translate( kBase, offset ).v, Translate( inside, offset ).v ) );
 		EXPECT_EQ( Dist( Translate( kBase, offset ), Translate( star, offset ) ), 0.0 );
 		EXPECT_EQ( Dist( Translate( kBase, offset ), Translate( touchingEdge, offset ) ), 0.0 );
 		EXPECT_NEAR( Dist( Translate( kBase, offset ), Translate( apart, offset ) ), 0.1 * std::sqrt( 2.0 ), 1e-9 );
-		EXPECT_FALSE( pdTrianglesIntersect( Translate( kBase, offset ).v, Translate( apart, offset ).v ) );
+		EXPECT_FALSE( pdiTrianglesIntersect( Translate( kBase, offset ).v, Translate( apart, offset ).v ) );
 	}
 	// Small in-plane gap far from the origin.
 	Tri near = { { V( 1 + 1e-6, 0, 0 ), V( 2, 0, 0 ), V( 2, 1, 0 ) } };
@@ -314,17 +314,17 @@ TEST( PdTriDistance, SharedEdgeAndVertex )
 		Tri a = RandomTri( rng, V( 0, 0, 0 ), 1.0 );
 		Tri b = RandomTri( rng, V( 0, 0, 0 ), 1.0 );
 		b.v[0] = a.v[1];
-		EXPECT_TRUE( pdTrianglesIntersect( a.v, b.v ) ) << "shared vertex seed " << seed << " pair " << i;
+		EXPECT_TRUE( pdiTrianglesIntersect( a.v, b.v ) ) << "shared vertex seed " << seed << " pair " << i;
 		EXPECT_EQ( Dist( a, b ), 0.0 ) << "shared vertex seed " << seed << " pair " << i;
 		b.v[2] = a.v[0];
-		EXPECT_TRUE( pdTrianglesIntersect( a.v, b.v ) ) << "shared edge seed " << seed << " pair " << i;
+		EXPECT_TRUE( pdiTrianglesIntersect( a.v, b.v ) ) << "shared edge seed " << seed << " pair " << i;
 		EXPECT_EQ( Dist( a, b ), 0.0 ) << "shared edge seed " << seed << " pair " << i;
 	}
 	// Shared vertex with a fan pointing away: touching at exactly one point.
 	Tri fan = { { V( 0, 0, 0 ), V( -1, -0.2, 0.1 ), V( -0.3, -1, -0.4 ) } };
 	pdVec3 pa, pb;
 	EXPECT_EQ( Dist( kBase, fan, &pa, &pb ), 0.0 );
-	EXPECT_LE( pdLength( pa ), 1e-15 );
+	EXPECT_LE( pdiLength( pa ), 1e-15 );
 	// Moving the fan away gives the vertex-vertex distance.
 	EXPECT_NEAR( Dist( kBase, Translate( fan, V( -1e-7, 0, 0 ) ) ), 1e-7, 1e-15 );
 }
@@ -344,12 +344,12 @@ TEST( PdTriDistance, NearlyCoplanar )
 			if ( h > 0 )
 			{
 				EXPECT_NEAR( d, h, 1e-10 * h + 2e-10 * ( offset.x != 0 ) ) << "h " << h;
-				EXPECT_FALSE( pdTrianglesIntersect( a.v, b.v ) );
+				EXPECT_FALSE( pdiTrianglesIntersect( a.v, b.v ) );
 			}
 			else
 			{
 				EXPECT_EQ( d, 0.0 );
-				EXPECT_TRUE( pdTrianglesIntersect( a.v, b.v ) );
+				EXPECT_TRUE( pdiTrianglesIntersect( a.v, b.v ) );
 			}
 		}
 	}
@@ -358,21 +358,21 @@ TEST( PdTriDistance, NearlyCoplanar )
 TEST( PdTriDistance, DegenerateTriangles )
 {
 	Tri stick = { { V( 0.2, 0.2, -1 ), V( 0.2, 0.2, 1 ), V( 0.2, 0.2, 0.25 ) } };
-	EXPECT_TRUE( pdTrianglesIntersect( kBase.v, stick.v ) );
+	EXPECT_TRUE( pdiTrianglesIntersect( kBase.v, stick.v ) );
 	EXPECT_EQ( Dist( kBase, stick ), 0.0 );
 	Tri above = Translate( stick, V( 0, 0, 1.5 ) );
 	EXPECT_NEAR( Dist( kBase, above ), 0.5, 1e-15 );
 	Tri repeated = { { V( 0.2, 0.2, 0.3 ), V( 0.2, 0.2, 0.3 ), V( 0.2, 0.2, 0.3 ) } };
 	EXPECT_NEAR( Dist( kBase, repeated ), 0.3, 1e-15 );
-	EXPECT_FALSE( pdTrianglesIntersect( kBase.v, repeated.v ) );
+	EXPECT_FALSE( pdiTrianglesIntersect( kBase.v, repeated.v ) );
 	Tri onFace = { { V( 0.2, 0.2, 0 ), V( 0.2, 0.2, 0 ), V( 0.2, 0.2, 0 ) } };
-	EXPECT_TRUE( pdTrianglesIntersect( kBase.v, onFace.v ) );
+	EXPECT_TRUE( pdiTrianglesIntersect( kBase.v, onFace.v ) );
 	Tri p2 = { { V( 1.2, 0.2, 0.3 ), V( 1.2, 0.2, 0.3 ), V( 1.2, 0.2, 0.3 ) } };
 	EXPECT_NEAR( Dist( repeated, p2 ), 1.0, 1e-15 );
 	// Two collinear-point triangles crossing, and parallel ones apart.
 	Tri sx = { { V( -1, 0, 0 ), V( 1, 0, 0 ), V( 0.5, 0, 0 ) } };
 	Tri sy = { { V( 0, -1, 0 ), V( 0, 1, 0 ), V( 0, 0.5, 0 ) } };
-	EXPECT_TRUE( pdTrianglesIntersect( sx.v, sy.v ) );
+	EXPECT_TRUE( pdiTrianglesIntersect( sx.v, sy.v ) );
 	EXPECT_NEAR( Dist( sx, Translate( sy, V( 0, 0, 0.25 ) ) ), 0.25, 1e-15 );
 	EXPECT_NEAR( Dist( sx, Translate( sx, V( 0, 0.5, 0 ) ) ), 0.5, 1e-15 );
 	EXPECT_NEAR( Dist( sx, Translate( sx, V( 3, 0, 0 ) ) ), 1.0, 1e-15 );
@@ -395,7 +395,7 @@ TEST( PdTriDistance, DegenerateTriangles )
 		double d = Dist( a, b, &pa, &pb );
 		double ref = (double)RefDistance( a, b );
 		EXPECT_NEAR( d, ref, 1e-12 * Size( a, b ) + 2.0 * w ) << "seed " << seed << " pair " << i;
-		EXPECT_EQ( pdTrianglesIntersect( a.v, b.v ), d == 0.0 ) << "seed " << seed << " pair " << i;
+		EXPECT_EQ( pdiTrianglesIntersect( a.v, b.v ), d == 0.0 ) << "seed " << seed << " pair " << i;
 		EXPECT_NEAR( Gap( pa, pb ), d, 1e-12 ) << "seed " << seed << " pair " << i;
 	}
 }
@@ -415,8 +415,8 @@ TEST( PdTriDistance, HugeOffsetSmallSeparation )
 			continue;
 		}
 		// Move b so the gap is 1e-6, then move both far away.
-		pdVec3 dir = pdScale( pdSub( pa, pb ), 1.0 / d );
-		Tri bb = Translate( b, pdScale( dir, d - 1e-6 ) );
+		pdVec3 dir = pdiScale( pdiSub( pa, pb ), 1.0 / d );
+		Tri bb = Translate( b, pdiScale( dir, d - 1e-6 ) );
 		pdVec3 off = V( 1e6 + 0.25, -1e6, 3e6 );
 		Tri fa = Translate( a, off ), fb = Translate( bb, off );
 		double dn = Dist( a, bb );
@@ -424,7 +424,7 @@ TEST( PdTriDistance, HugeOffsetSmallSeparation )
 		EXPECT_NEAR( dn, 1e-6, 1e-12 ) << "seed " << seed << " pair " << i;
 		// The inputs themselves are rounded to ~5e-10 at 3e6.
 		EXPECT_NEAR( df, dn, 2e-9 ) << "seed " << seed << " pair " << i;
-		EXPECT_FALSE( pdTrianglesIntersect( fa.v, fb.v ) ) << "seed " << seed << " pair " << i;
+		EXPECT_FALSE( pdiTrianglesIntersect( fa.v, fb.v ) ) << "seed " << seed << " pair " << i;
 	}
 }
 
@@ -442,20 +442,20 @@ TEST( PdTriDistance, TinyGapsAndNearlyCoplanarRandom )
 		if ( i % 2 == 1 )
 		{
 			// b in a's plane, then tilted by 1e-7 about a random in-plane axis through a.v[0].
-			pdVec3 n = pdNormalize( pdCross( pdSub( a.v[1], a.v[0] ), pdSub( a.v[2], a.v[0] ) ) );
+			pdVec3 n = pdiNormalize( pdiCross( pdiSub( a.v[1], a.v[0] ), pdiSub( a.v[2], a.v[0] ) ) );
 			for ( int k = 0; k < 3; ++k )
 			{
-				pdVec3 r = pdSub( b.v[k], a.v[0] );
-				b.v[k] = pdSub( b.v[k], pdScale( n, pdDot( r, n ) ) );
+				pdVec3 r = pdiSub( b.v[k], a.v[0] );
+				b.v[k] = pdiSub( b.v[k], pdiScale( n, pdiDot( r, n ) ) );
 			}
-			pdVec3 axis = pdNormalize( pdSub( b.v[1], b.v[0] ) );
-			pdVec3 side = pdCross( n, axis );
+			pdVec3 axis = pdiNormalize( pdiSub( b.v[1], b.v[0] ) );
+			pdVec3 side = pdiCross( n, axis );
 			for ( int k = 0; k < 3; ++k )
 			{
-				double along = pdDot( pdSub( b.v[k], b.v[0] ), side );
-				b.v[k] = pdMulAdd( b.v[k], 1e-7 * along, n );
+				double along = pdiDot( pdiSub( b.v[k], b.v[0] ), side );
+				b.v[k] = pdiMulAdd( b.v[k], 1e-7 * along, n );
 			}
-			b = Translate( b, pdScale( n, scale * rng.Uniform( -1e-7, 1e-7 ) ) );
+			b = Translate( b, pdiScale( n, scale * rng.Uniform( -1e-7, 1e-7 ) ) );
 			CheckPair( a, b, 1e-12, "nearly coplanar", seed, i );
 		}
 		else
@@ -467,8 +467,8 @@ TEST( PdTriDistance, TinyGapsAndNearlyCoplanarRandom )
 				continue;
 			}
 			double gap = scale * std::pow( 10.0, -rng.Uniform( 3, 11 ) );
-			pdVec3 dir = pdScale( pdSub( pa, pb ), 1.0 / d );
-			Tri bb = Translate( b, pdScale( dir, d - gap ) );
+			pdVec3 dir = pdiScale( pdiSub( pa, pb ), 1.0 / d );
+			Tri bb = Translate( b, pdiScale( dir, d - gap ) );
 			EXPECT_NEAR( Dist( a, bb ), gap, 1e-13 * scale + 1e-9 * gap ) << "seed " << seed << " pair " << i;
 			CheckPair( a, bb, 1e-12, "tiny gap", seed, i );
 		}
@@ -489,8 +489,8 @@ TEST( PdTriDistance, KissingSweep )
 		Tri a = RandomTri( rng, V( 0, 0, 0 ), 1.0 );
 		Tri b = RandomTri( rng, V( 0, 0, 0 ), 1.0 );
 		pdVec3 pa, pb;
-		pdTriFeature fa, fb;
-		double d = pdTriangleDistance( a.v, b.v, &pa, &pb, &fa, &fb );
+		pdiTriFeature fa, fb;
+		double d = pdiTriangleDistance( a.v, b.v, &pa, &pb, &fa, &fb );
 		// Vertex-face and edge-edge closest pairs sit on a face of the Minkowski difference, so
 		// moving along the separation direction is sure to pass through; vertex-edge and
 		// vertex-vertex ones may only graze.
@@ -501,7 +501,7 @@ TEST( PdTriDistance, KissingSweep )
 			continue;
 		}
 		++tested;
-		pdVec3 n = pdScale( pdSub( pa, pb ), 1.0 / d );
+		pdVec3 n = pdiScale( pdiSub( pa, pb ), 1.0 / d );
 		pdVec3 off = i % 2 ? V( 1e6, 1e6, -1e6 ) : V( 0, 0, 0 );
 		const double eps = 1e-6;
 		const int steps = 200;
@@ -512,11 +512,11 @@ TEST( PdTriDistance, KissingSweep )
 		{
 			// Gap runs from +eps to -eps along -n.
 			double gap = eps - 2.0 * eps * k / steps;
-			Tri m = Translate( a, pdScale( n, gap - d ) );
+			Tri m = Translate( a, pdiScale( n, gap - d ) );
 			m = Translate( m, off );
 			Tri fb = Translate( b, off );
 			double dk = Dist( m, fb );
-			bool hit = pdTrianglesIntersect( m.v, fb.v );
+			bool hit = pdiTrianglesIntersect( m.v, fb.v );
 			ASSERT_EQ( hit, dk == 0.0 ) << "seed " << seed << " pair " << i << " step " << k;
 			ASSERT_LE( dk, prev + 1e-9 ) << "seed " << seed << " pair " << i << " step " << k;
 			if ( k > 0 )
@@ -541,7 +541,7 @@ TEST( PdTriDistance, KissingSweep )
 
 Ld RefDistanceMoved( const Tri& a, pdVec3 v, double t, const Tri& b )
 {
-	Tri m = Translate( a, pdScale( v, t ) );
+	Tri m = Translate( a, pdiScale( v, t ) );
 	return RefDistance( m, b );
 }
 
@@ -558,7 +558,7 @@ TEST( PdTriDistance, ToiIsConservativeAndAccurate )
 		double target = i % 3 == 0 ? 0.0 : rng.Uniform( 0.0, 0.3 );
 		const double tMax = 1.0;
 		double t = -1.0;
-		bool hit = pdTriangleTranslationToi( a.v, b.v, v, tMax, target, &t );
+		bool hit = pdiTriangleTranslationToi( a.v, b.v, v, tMax, target, &t );
 
 		// Oracle: first sample within target, then bisection.
 		const int samples = 1000;
@@ -617,33 +617,33 @@ TEST( PdTriDistance, ToiSpecialCases )
 	Tri a = Translate( kBase, V( 0.1, 0.1, 1.0 ) );
 	double t = -1;
 	// Moving away or sideways never comes closer.
-	EXPECT_FALSE( pdTriangleTranslationToi( a.v, b.v, V( 0, 0, 1 ), 1.0, 0.0, &t ) );
-	EXPECT_FALSE( pdTriangleTranslationToi( a.v, b.v, V( 1, 0, 0 ), 1.0, 0.5, &t ) );
-	EXPECT_FALSE( pdTriangleTranslationToi( a.v, b.v, V( 0, 0, 0 ), 1.0, 0.5, &t ) );
+	EXPECT_FALSE( pdiTriangleTranslationToi( a.v, b.v, V( 0, 0, 1 ), 1.0, 0.0, &t ) );
+	EXPECT_FALSE( pdiTriangleTranslationToi( a.v, b.v, V( 1, 0, 0 ), 1.0, 0.5, &t ) );
+	EXPECT_FALSE( pdiTriangleTranslationToi( a.v, b.v, V( 0, 0, 0 ), 1.0, 0.5, &t ) );
 	// Too short a motion.
-	EXPECT_FALSE( pdTriangleTranslationToi( a.v, b.v, V( 0, 0, -0.5 ), 1.0, 0.0, &t ) );
+	EXPECT_FALSE( pdiTriangleTranslationToi( a.v, b.v, V( 0, 0, -0.5 ), 1.0, 0.0, &t ) );
 	// Straight down: contact at t = 0.5 for speed 2, at 0.25 with target 0.5.
-	ASSERT_TRUE( pdTriangleTranslationToi( a.v, b.v, V( 0, 0, -2 ), 1.0, 0.0, &t ) );
+	ASSERT_TRUE( pdiTriangleTranslationToi( a.v, b.v, V( 0, 0, -2 ), 1.0, 0.0, &t ) );
 	EXPECT_LE( t, 0.5 );
 	EXPECT_NEAR( t, 0.5, 1e-9 );
-	ASSERT_TRUE( pdTriangleTranslationToi( a.v, b.v, V( 0, 0, -2 ), 1.0, 0.5, &t ) );
+	ASSERT_TRUE( pdiTriangleTranslationToi( a.v, b.v, V( 0, 0, -2 ), 1.0, 0.5, &t ) );
 	EXPECT_LE( t, 0.25 );
 	EXPECT_NEAR( t, 0.25, 1e-9 );
 	// Already within the target: t = 0.
 	t = -1;
-	EXPECT_TRUE( pdTriangleTranslationToi( a.v, b.v, V( 0, 0, 1 ), 1.0, 1.5, &t ) );
+	EXPECT_TRUE( pdiTriangleTranslationToi( a.v, b.v, V( 0, 0, 1 ), 1.0, 1.5, &t ) );
 	EXPECT_EQ( t, 0.0 );
-	EXPECT_TRUE( pdTriangleTranslationToi( kBase.v, b.v, V( 1, 2, 3 ), 1.0, 0.0, &t ) );
+	EXPECT_TRUE( pdiTriangleTranslationToi( kBase.v, b.v, V( 1, 2, 3 ), 1.0, 0.0, &t ) );
 	EXPECT_EQ( t, 0.0 );
 	// Grazing: an edge slides over another at height 1e-3 and never reaches 0.
 	Tri ex = { { V( -1, 0.5, 1e-3 ), V( -0.5, 0.5, 1e-3 ), V( -0.75, 0.5, 1.0 ) } };
-	EXPECT_FALSE( pdTriangleTranslationToi( ex.v, b.v, V( 3, 0, 0 ), 1.0, 0.0, &t ) );
-	ASSERT_TRUE( pdTriangleTranslationToi( ex.v, b.v, V( 3, 0, 0 ), 1.0, 2e-3, &t ) );
+	EXPECT_FALSE( pdiTriangleTranslationToi( ex.v, b.v, V( 3, 0, 0 ), 1.0, 0.0, &t ) );
+	ASSERT_TRUE( pdiTriangleTranslationToi( ex.v, b.v, V( 3, 0, 0 ), 1.0, 2e-3, &t ) );
 	EXPECT_LE( t, 0.5 / 3.0 );
 	// Far from the origin.
 	pdVec3 off = V( 1e6, -1e6, 1e6 );
 	Tri fa = Translate( a, off ), fb = Translate( b, off );
-	ASSERT_TRUE( pdTriangleTranslationToi( fa.v, fb.v, V( 0, 0, -2 ), 1.0, 1e-6, &t ) );
+	ASSERT_TRUE( pdiTriangleTranslationToi( fa.v, fb.v, V( 0, 0, -2 ), 1.0, 1e-6, &t ) );
 	EXPECT_LE( t, 0.5 - 0.5e-6 + 1e-12 );
 	EXPECT_NEAR( t, 0.5 - 0.5e-6, 1e-9 );
 }

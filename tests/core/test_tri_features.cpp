@@ -14,7 +14,7 @@ namespace
 
 void ExpectUnit( const pdContactFeature& c )
 {
-	EXPECT_NEAR( pdLength( c.normal ), 1.0, 1e-12 );
+	EXPECT_NEAR( pdiLength( c.normal ), 1.0, 1e-12 );
 }
 
 TEST( PdTriDistance, ContactVertexOnFace )
@@ -27,7 +27,7 @@ TEST( PdTriDistance, ContactVertexOnFace )
 		{
 			Tri a = { { V( 0.2, 0.2, h ), V( 0.3, 0.25, 1 ), V( 0.1, 0.4, 1 ) } };
 			// Zero separation: the approach direction decides (a came down from +z).
-			int n = pdTriangleContactFeatures( a.v, b.v, 1e-6, h == 0.0 ? V( 0, 0, -1 ) : V( 0, 0, 0 ), out );
+			int n = pdiTriangleContactFeatures( a.v, b.v, 1e-6, h == 0.0 ? V( 0, 0, -1 ) : V( 0, 0, 0 ), out );
 			ASSERT_EQ( n, 1 ) << "variant " << kb << " h " << h;
 			EXPECT_EQ( out[0].kind, PD_CONTACT_VF );
 			EXPECT_EQ( out[0].featureA.type, PD_FEATURE_VERTEX );
@@ -42,17 +42,17 @@ TEST( PdTriDistance, ContactVertexOnFace )
 		}
 		// From below (approach +z) the normal flips.
 		Tri a = { { V( 0.2, 0.2, 0 ), V( 0.3, 0.25, -1 ), V( 0.1, 0.4, -1 ) } };
-		ASSERT_EQ( pdTriangleContactFeatures( a.v, b.v, 1e-6, V( 0, 0, 1 ), out ), 1 );
+		ASSERT_EQ( pdiTriangleContactFeatures( a.v, b.v, 1e-6, V( 0, 0, 1 ), out ), 1 );
 		EXPECT_NEAR( out[0].normal.z, -1.0, 1e-12 );
 		// Swapped roles: FV with the normal still from b (now the vertex) toward a.
-		ASSERT_EQ( pdTriangleContactFeatures( b.v, a.v, 1e-6, V( 0, 0, -1 ), out ), 1 );
+		ASSERT_EQ( pdiTriangleContactFeatures( b.v, a.v, 1e-6, V( 0, 0, -1 ), out ), 1 );
 		EXPECT_EQ( out[0].kind, PD_CONTACT_FV );
 		EXPECT_EQ( out[0].featureB.type, PD_FEATURE_VERTEX );
 		EXPECT_NEAR( out[0].normal.z, 1.0, 1e-12 );
 	}
 	// Out of tolerance: nothing.
 	Tri a = { { V( 0.2, 0.2, 1e-3 ), V( 0.3, 0.25, 1 ), V( 0.1, 0.4, 1 ) } };
-	EXPECT_EQ( pdTriangleContactFeatures( a.v, kBase.v, 1e-6, V( 0, 0, 0 ), out ), 0 );
+	EXPECT_EQ( pdiTriangleContactFeatures( a.v, kBase.v, 1e-6, V( 0, 0, 0 ), out ), 0 );
 }
 
 TEST( PdTriDistance, ContactCrossingEdges )
@@ -64,7 +64,7 @@ TEST( PdTriDistance, ContactCrossingEdges )
 		{
 			Tri a = Variant( Tri{ { V( -1, 0, d ), V( 1, 0, d ), V( 0, 0.5, 1 ) } }, ka );
 			Tri b = { { V( 0, -1, 0 ), V( 0, 1, 0 ), V( 0.5, 0, -1 ) } };
-			int n = pdTriangleContactFeatures( a.v, b.v, 1e-6, V( 0, 0, -1 ), out );
+			int n = pdiTriangleContactFeatures( a.v, b.v, 1e-6, V( 0, 0, -1 ), out );
 			ASSERT_EQ( n, 1 ) << "d " << d << " variant " << ka;
 			EXPECT_EQ( out[0].kind, PD_CONTACT_EE );
 			EXPECT_EQ( out[0].featureA.type, PD_FEATURE_EDGE );
@@ -82,7 +82,7 @@ TEST( PdTriDistance, ContactCrossingEdges )
 	// Approach from below with zero gap flips the normal.
 	Tri a = { { V( -1, 0, 0 ), V( 1, 0, 0 ), V( 0, 0.5, 1 ) } };
 	Tri b = { { V( 0, -1, 0 ), V( 0, 1, 0 ), V( 0.5, 0, -1 ) } };
-	ASSERT_EQ( pdTriangleContactFeatures( a.v, b.v, 1e-6, V( 0, 0, 1 ), out ), 1 );
+	ASSERT_EQ( pdiTriangleContactFeatures( a.v, b.v, 1e-6, V( 0, 0, 1 ), out ), 1 );
 	EXPECT_NEAR( out[0].normal.z, -1.0, 1e-12 );
 }
 
@@ -91,7 +91,7 @@ TEST( PdTriDistance, ContactVertexOnEdgeAndParallelEdges )
 	pdContactFeature out[15];
 	// Vertex of a on edge 0 of b: a VF with b's face (closed inside test), no EE.
 	Tri a = { { V( 0.5, 0, 0 ), V( 0.5, -0.2, 1 ), V( 0.6, 0.1, 1 ) } };
-	int n = pdTriangleContactFeatures( a.v, kBase.v, 1e-6, V( 0, 0, -1 ), out );
+	int n = pdiTriangleContactFeatures( a.v, kBase.v, 1e-6, V( 0, 0, -1 ), out );
 	ASSERT_EQ( n, 1 );
 	EXPECT_EQ( out[0].kind, PD_CONTACT_VF );
 	EXPECT_EQ( out[0].featureB.type, PD_FEATURE_FACE );
@@ -99,7 +99,7 @@ TEST( PdTriDistance, ContactVertexOnEdgeAndParallelEdges )
 	// Parallel edges at a small distance: dropped.
 	Tri bv = { { V( 0, 0, 0 ), V( 1, 0, 0 ), V( 0.5, 0, -1 ) } };
 	Tri ap = { { V( 0.2, 0, 1e-5 ), V( 0.8, 0, 1e-5 ), V( 0.5, 1, 1 ) } };
-	EXPECT_EQ( pdTriangleContactFeatures( ap.v, bv.v, 1e-3, V( 0, 0, -1 ), out ), 0 );
+	EXPECT_EQ( pdiTriangleContactFeatures( ap.v, bv.v, 1e-3, V( 0, 0, -1 ), out ), 0 );
 }
 
 TEST( PdTriDistance, ContactFeaturesRandomAreConsistent )
@@ -112,7 +112,7 @@ TEST( PdTriDistance, ContactFeaturesRandomAreConsistent )
 		Tri a = RandomTri( rng, V( 0, 0, 0 ), 1.0 );
 		Tri b = RandomTri( rng, rng.Point( 1.5 ), 1.0 );
 		double tol = 0.2;
-		int n = pdTriangleContactFeatures( a.v, b.v, tol, V( 1, 0, 0 ), out );
+		int n = pdiTriangleContactFeatures( a.v, b.v, tol, V( 1, 0, 0 ), out );
 		ASSERT_LE( n, 15 );
 		double d = Dist( a, b );
 		if ( d > tol )
@@ -125,7 +125,7 @@ TEST( PdTriDistance, ContactFeaturesRandomAreConsistent )
 			ExpectUnit( c );
 			EXPECT_LE( std::fabs( c.distance ), tol + 1e-12 ) << "seed " << seed << " pair " << i;
 			// distance is the separation along the normal, and no pair is closer than the triangles.
-			EXPECT_NEAR( pdDot( pdSub( c.pointA, c.pointB ), c.normal ), c.distance, 1e-12 );
+			EXPECT_NEAR( pdiDot( pdiSub( c.pointA, c.pointB ), c.normal ), c.distance, 1e-12 );
 			EXPECT_GE( Gap( c.pointA, c.pointB ), d - 1e-12 ) << "seed " << seed << " pair " << i;
 			EXPECT_LE( (double)RefPointTriangle( c.pointA, a ), 1e-8 ) << "seed " << seed << " pair " << i;
 			EXPECT_LE( (double)RefPointTriangle( c.pointB, b ), 1e-8 ) << "seed " << seed << " pair " << i;

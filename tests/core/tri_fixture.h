@@ -375,7 +375,7 @@ inline Tri Variant( const Tri& t, int k )
 
 inline double Dist( const Tri& a, const Tri& b, pdVec3* pa = nullptr, pdVec3* pb = nullptr )
 {
-	return pdTriangleDistance( a.v, b.v, pa, pb, nullptr, nullptr );
+	return pdiTriangleDistance( a.v, b.v, pa, pb, nullptr, nullptr );
 }
 
 inline double Size( const Tri& a, const Tri& b )
@@ -385,7 +385,7 @@ inline double Size( const Tri& a, const Tri& b )
 	{
 		for ( int i = 0; i < 3; ++i )
 		{
-			m = std::max( m, pdLength( pdSub( t->v[i], t->v[( i + 1 ) % 3] ) ) );
+			m = std::max( m, pdiLength( pdiSub( t->v[i], t->v[( i + 1 ) % 3] ) ) );
 		}
 	}
 	return m;
@@ -393,7 +393,7 @@ inline double Size( const Tri& a, const Tri& b )
 
 inline double Gap( pdVec3 a, pdVec3 b )
 {
-	return pdLength( pdSub( a, b ) );
+	return pdiLength( pdiSub( a, b ) );
 }
 
 // The unit right triangle in the z = 0 plane, the fixed partner of the special configurations.

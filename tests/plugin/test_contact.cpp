@@ -3,7 +3,7 @@
 // driver): sign conventions, the skin, argument checks, and which pairs get contacts within the
 // contact distance and the speculative reach. Oracles: analytic depths and gaps for boxes.
 #include "contact_test_util.h"
-#include "contact_internal.h" // pdcHullArea4 (private)
+#include "contact_internal.h" // pdiHullArea4 (private)
 
 #include <gtest/gtest.h>
 
@@ -44,7 +44,7 @@ TEST( PdContact, PenetrationSignConventions )
 		if ( m.pointCount == 4 )
 		{
 			pdVec3 quad[4] = { m.points[0].pointB, m.points[1].pointB, m.points[2].pointB, m.points[3].pointB };
-			EXPECT_GT( pdcHullArea4( m.normal, quad, 4 ), 0.5 * 0.16 );
+			EXPECT_GT( pdiHullArea4( m.normal, quad, 4 ), 0.5 * 0.16 );
 		}
 	}
 }

@@ -2,7 +2,7 @@
 // PdContact: manifold reduction (contact_reduce.c). Oracles: brute force over 4-subsets with an
 // independent 2-D hull, and analytic positions for rings sunk into a floor or spinning onto it.
 #include "contact_test_util.h"
-#include "contact_internal.h" // pdcHullArea4 (private)
+#include "contact_internal.h" // pdiHullArea4 (private)
 
 #include <gtest/gtest.h>
 
@@ -113,7 +113,7 @@ TEST( PdContact, ReductionKeepsDeepestAndMaximisesArea )
 		{
 			EXPECT_GE( area, 0.9 * best ) << "seed " << seed << " count " << count;
 		}
-		EXPECT_NEAR( pdcHullArea4( n, chosen.data(), 4 ), area, 1e-12 ) << "seed " << seed;
+		EXPECT_NEAR( pdiHullArea4( n, chosen.data(), 4 ), area, 1e-12 ) << "seed " << seed;
 	}
 }
 

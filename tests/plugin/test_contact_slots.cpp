@@ -2,7 +2,7 @@
 // PdContact: manifold slots and persistence (contact_slots.c): pair state reused across frames,
 // and a resting ring that keeps its points and a vertical normal.
 #include "contact_test_util.h"
-#include "contact_internal.h" // pdcHullArea4 (private)
+#include "contact_internal.h" // pdiHullArea4 (private)
 
 #include <gtest/gtest.h>
 
@@ -79,7 +79,7 @@ TEST( PdContact, RestingRingOnRingKeepsItsPointsAndAVerticalNormal )
 			EXPECT_LE( m.points[k].distance, 1e-3 ) << "frame " << f;
 		}
 		// Spread over the ring (an inscribed square of the 0.5 m circle has area 0.5).
-		EXPECT_GT( pdcHullArea4( m.normal, quad, 4 ), 0.25 ) << "frame " << f;
+		EXPECT_GT( pdiHullArea4( m.normal, quad, 4 ), 0.25 ) << "frame " << f;
 	}
 	// The points persist: every point of a later frame is where one of the first frame was.
 	for ( int f = 1; f < 3; ++f )

@@ -105,12 +105,12 @@ inline pdTransform RandomPose( std::mt19937& rng, double spread )
 /// Triangle t of mesh in the world (pose) frame.
 inline void WorldTriangle( const pdMesh* mesh, const pdTransform& pose, int t, pdVec3 out[3] )
 {
-	pdFrame f;
-	pdMakeFrame( &pose, &f );
-	pdMesh_TriangleVertices( mesh, t, out );
+	pdiFrame f;
+	pdiMakeFrame( &pose, &f );
+	pdiMesh_TriangleVertices( mesh, t, out );
 	for ( int k = 0; k < 3; ++k )
 	{
-		out[k] = pdFrameApply( &f, out[k] );
+		out[k] = pdiFrameApply( &f, out[k] );
 	}
 }
 

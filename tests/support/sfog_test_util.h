@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Shared code of the orientation-graph tests (tests/core/test_sfog*.cpp and the overlay
 // experiments' tests): meshes from soups and raw arrays, brute-force supports, feature lookups
-// for pdSfog_IsApplicable, pair sets, the SAT depth of two convex meshes, and odd soups that are
+// for pdiSfog_IsApplicable, pair sets, the SAT depth of two convex meshes, and odd soups that are
 // not closed outward manifolds.
 #pragma once
 
@@ -51,12 +51,12 @@ inline MeshPtr MakeRawMesh( const std::vector<double>& v, const std::vector<uint
 
 using Rng = TestRng;
 
-inline pdMat33 RandomRotation( Rng& rng )
+inline pdiMat33 RandomRotation( Rng& rng )
 {
 	return TestRandomRotation( rng );
 }
 
-inline pdMat33 Identity()
+inline pdiMat33 Identity()
 {
 	return TestIdentityRotation();
 }
@@ -113,31 +113,31 @@ inline bool FindEdgeFeature( const pdMesh* m, int e, pdFeature* out )
 	return false;
 }
 
-inline bool IsApplicableVF( const pdMesh* a, const pdMat33& ra, const pdMesh* b, const pdMat33& rb, int v, int triB )
+inline bool IsApplicableVF( const pdMesh* a, const pdiMat33& ra, const pdMesh* b, const pdiMat33& rb, int v, int triB )
 {
 	pdContactFeature f{};
 	f.kind = PD_CONTACT_VF;
 	EXPECT_TRUE( FindVertexFeature( a, v, &f.featureA ) );
 	f.featureB = { PD_FEATURE_FACE, triB, 0, -1 };
-	return pdSfog_IsApplicable( a, &ra, b, &rb, &f );
+	return pdiSfog_IsApplicable( a, &ra, b, &rb, &f );
 }
 
-inline bool IsApplicableFV( const pdMesh* a, const pdMat33& ra, const pdMesh* b, const pdMat33& rb, int triA, int v )
+inline bool IsApplicableFV( const pdMesh* a, const pdiMat33& ra, const pdMesh* b, const pdiMat33& rb, int triA, int v )
 {
 	pdContactFeature f{};
 	f.kind = PD_CONTACT_FV;
 	f.featureA = { PD_FEATURE_FACE, triA, 0, -1 };
 	EXPECT_TRUE( FindVertexFeature( b, v, &f.featureB ) );
-	return pdSfog_IsApplicable( a, &ra, b, &rb, &f );
+	return pdiSfog_IsApplicable( a, &ra, b, &rb, &f );
 }
 
-inline bool IsApplicableEE( const pdMesh* a, const pdMat33& ra, const pdMesh* b, const pdMat33& rb, int eA, int eB )
+inline bool IsApplicableEE( const pdMesh* a, const pdiMat33& ra, const pdMesh* b, const pdiMat33& rb, int eA, int eB )
 {
 	pdContactFeature f{};
 	f.kind = PD_CONTACT_EE;
 	EXPECT_TRUE( FindEdgeFeature( a, eA, &f.featureA ) );
 	EXPECT_TRUE( FindEdgeFeature( b, eB, &f.featureB ) );
-	return pdSfog_IsApplicable( a, &ra, b, &rb, &f );
+	return pdiSfog_IsApplicable( a, &ra, b, &rb, &f );
 }
 
 // First triangle of each face node.
@@ -168,7 +168,7 @@ inline Support SupportGap( const std::vector<pdVec3>& p, const std::vector<int>&
 	double best = -INFINITY, second = -INFINITY;
 	for ( int i : used )
 	{
-		double x = pdDot( d, p[i] );
+		double x = pdiDot( d, p[i] );
 		if ( x > best )
 		{
 			second = best;
@@ -179,22 +179,22 @@ inline Support SupportGap( const std::vector<pdVec3>& p, const std::vector<int>&
 			second = x;
 		}
 	}
-	return { best, best - pdDot( d, p[v] ), best - second };
+	return { best, best - pdiDot( d, p[v] ), best - second };
 }
 
-inline std::vector<pdVec3> Positions( const pdMesh* m, const pdMat33& r, pdVec3 t )
+inline std::vector<pdVec3> Positions( const pdMesh* m, const pdiMat33& r, pdVec3 t )
 {
 	std::vector<pdVec3> p( m->vertexCount );
 	for ( int i = 0; i < m->vertexCount; ++i )
 	{
-		p[i] = pdAdd( pdMulMV( &r, m->vertices[i] ), t );
+		p[i] = pdiAdd( pdiMulMV( &r, m->vertices[i] ), t );
 	}
 	return p;
 }
 
 using PairKey = std::tuple<int, int, int>;
 
-inline std::set<PairKey> ToSet( const pdSfogPair* pairs, int count )
+inline std::set<PairKey> ToSet( const pdiSfogPair* pairs, int count )
 {
 	std::set<PairKey> s;
 	for ( int i = 0; i < count; ++i )
@@ -206,35 +206,35 @@ inline std::set<PairKey> ToSet( const pdSfogPair* pairs, int count )
 
 inline bool EdgeIsFlat( const pdMesh* m, int e )
 {
-	return ( m->edges[e].flags & PD_EDGE_FLAT ) != 0;
+	return ( m->edges[e].flags & PDI_EDGE_FLAT ) != 0;
 }
 
 // Exact convex PD by SAT: every face normal and every edge-pair cross product, both signs,
 // overlap(u) = max_B u.x - min_A u.x; the PD is the smallest (A moves along u).
-inline double SatDepth( const pdMesh* a, const pdFrame& fa, const pdMesh* b, const pdFrame& fb, pdVec3* outAxis )
+inline double SatDepth( const pdMesh* a, const pdiFrame& fa, const pdMesh* b, const pdiFrame& fb, pdVec3* outAxis )
 {
 	std::vector<pdVec3> pa = Positions( a, fa.r, fa.p ), pb = Positions( b, fb.r, fb.p );
 	std::vector<int> ua = UsedVertices( a ), ub = UsedVertices( b );
 	std::vector<pdVec3> axes;
 	for ( int t = 0; t < a->triangleCount; ++t )
 	{
-		axes.push_back( pdMulMV( &fa.r, a->faceNormals[t] ) );
+		axes.push_back( pdiMulMV( &fa.r, a->faceNormals[t] ) );
 	}
 	for ( int t = 0; t < b->triangleCount; ++t )
 	{
-		axes.push_back( pdMulMV( &fb.r, b->faceNormals[t] ) );
+		axes.push_back( pdiMulMV( &fb.r, b->faceNormals[t] ) );
 	}
 	for ( int i = 0; i < a->edgeCount; ++i )
 	{
-		pdVec3 da = pdSub( pa[a->edges[i].v1], pa[a->edges[i].v0] );
+		pdVec3 da = pdiSub( pa[a->edges[i].v1], pa[a->edges[i].v0] );
 		for ( int j = 0; j < b->edgeCount; ++j )
 		{
-			pdVec3 db = pdSub( pb[b->edges[j].v1], pb[b->edges[j].v0] );
-			pdVec3 c = pdCross( da, db );
-			double len = pdLength( c );
-			if ( len > 1e-12 * pdLength( da ) * pdLength( db ) )
+			pdVec3 db = pdiSub( pb[b->edges[j].v1], pb[b->edges[j].v0] );
+			pdVec3 c = pdiCross( da, db );
+			double len = pdiLength( c );
+			if ( len > 1e-12 * pdiLength( da ) * pdiLength( db ) )
 			{
-				axes.push_back( pdScale( c, 1.0 / len ) );
+				axes.push_back( pdiScale( c, 1.0 / len ) );
 			}
 		}
 	}
@@ -243,15 +243,15 @@ inline double SatDepth( const pdMesh* a, const pdFrame& fa, const pdMesh* b, con
 	{
 		for ( int sign = -1; sign <= 1; sign += 2 )
 		{
-			pdVec3 u = pdScale( axis, sign );
+			pdVec3 u = pdiScale( axis, sign );
 			double maxB = -INFINITY, minA = INFINITY;
 			for ( int i : ub )
 			{
-				maxB = std::max( maxB, pdDot( u, pb[i] ) );
+				maxB = std::max( maxB, pdiDot( u, pb[i] ) );
 			}
 			for ( int i : ua )
 			{
-				minA = std::min( minA, pdDot( u, pa[i] ) );
+				minA = std::min( minA, pdiDot( u, pa[i] ) );
 			}
 			if ( maxB - minA < best )
 			{
@@ -264,16 +264,16 @@ inline double SatDepth( const pdMesh* a, const pdFrame& fa, const pdMesh* b, con
 }
 
 // Overlap of A moved by t with B along u.
-inline double Overlap( const pdMesh* a, const pdFrame& fa, const pdMesh* b, const pdFrame& fb, pdVec3 u, pdVec3 t )
+inline double Overlap( const pdMesh* a, const pdiFrame& fa, const pdMesh* b, const pdiFrame& fb, pdVec3 u, pdVec3 t )
 {
 	double maxB = -INFINITY, minA = INFINITY;
 	for ( int i : UsedVertices( b ) )
 	{
-		maxB = std::max( maxB, pdDot( u, pdFrameApply( &fb, b->vertices[i] ) ) );
+		maxB = std::max( maxB, pdiDot( u, pdiFrameApply( &fb, b->vertices[i] ) ) );
 	}
 	for ( int i : UsedVertices( a ) )
 	{
-		minA = std::min( minA, pdDot( u, pdAdd( pdFrameApply( &fa, a->vertices[i] ), t ) ) );
+		minA = std::min( minA, pdiDot( u, pdiAdd( pdiFrameApply( &fa, a->vertices[i] ), t ) ) );
 	}
 	return maxB - minA;
 }
@@ -322,14 +322,14 @@ struct OddMeshSet
 {
 	std::vector<MeshPtr> odd;
 	MeshPtr ref;
-	pdMat33 ra, rb;
+	pdiMat33 ra, rb;
 };
 
 inline OddMeshSet MakeOddMeshSet()
 {
 	OddMeshSet set;
 	Soup sbox;
-	EXPECT_TRUE( smpMakeBox( pdV3( 1, 1, 1 ), 1, &sbox.soup ) );
+	EXPECT_TRUE( smpMakeBox( pdiV3( 1, 1, 1 ), 1, &sbox.soup ) );
 	set.odd = OddMeshes( sbox.soup );
 	Soup sref;
 	EXPECT_TRUE( smpMakeIcosphere( 1.0, 1, &sref.soup ) );

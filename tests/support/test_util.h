@@ -14,7 +14,7 @@ extern "C"
 {
 #include "polydepth/polydepth.h"
 #include "shapes.h"
-#include "vec.h" // core/src: pdMat33 and its helpers (core tests only)
+#include "vec.h" // core/src: pdiMat33 and its helpers (core tests only)
 }
 
 struct TestMeshDeleter
@@ -62,7 +62,7 @@ struct TestRng
 	double Range( double a, double b ) { return a + ( b - a ) * Next(); }
 };
 
-inline pdMat33 TestRandomRotation( TestRng& rng )
+inline pdiMat33 TestRandomRotation( TestRng& rng )
 {
 	pdQuat q;
 	double n = 0.0;
@@ -72,23 +72,23 @@ inline pdMat33 TestRandomRotation( TestRng& rng )
 		n = std::sqrt( q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z );
 	} while ( n < 0.1 || n > 1.0 );
 	q = { q.w / n, q.x / n, q.y / n, q.z / n };
-	return pdMat33FromQuat( q );
+	return pdiMat33FromQuat( q );
 }
 
-inline pdMat33 TestIdentityRotation()
+inline pdiMat33 TestIdentityRotation()
 {
-	pdMat33 m;
-	m.cx = pdV3( 1, 0, 0 );
-	m.cy = pdV3( 0, 1, 0 );
-	m.cz = pdV3( 0, 0, 1 );
+	pdiMat33 m;
+	m.cx = pdiV3( 1, 0, 0 );
+	m.cy = pdiV3( 0, 1, 0 );
+	m.cz = pdiV3( 0, 0, 1 );
 	return m;
 }
 
 /// A point of a mesh (its own frame) posed by t.
 inline pdVec3 TestApplyPose( const pdTransform& t, pdVec3 v )
 {
-	pdMat33 r = pdMat33FromQuat( t.q );
-	return pdAdd( pdMulMV( &r, v ), t.p );
+	pdiMat33 r = pdiMat33FromQuat( t.q );
+	return pdiAdd( pdiMulMV( &r, v ), t.p );
 }
 
 // A zero-thickness floor in y = 0 (cells x cells quads, facing +y).

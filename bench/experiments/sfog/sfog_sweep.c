@@ -16,103 +16,103 @@
 
 #include <stdlib.h>
 
-#define PD_SFOG_PI 3.14159265358979323846
+#define PDI_SFOG_PI 3.14159265358979323846
 
-typedef enum pdSweepItemKind
+typedef enum pdiSweepItemKind
 {
-	PD_SWEEP_ARC_A = 0,
-	PD_SWEEP_ARC_B = 1,
-	PD_SWEEP_REGION_A = 2, ///< vertex region of A
-	PD_SWEEP_REGION_B = 3, ///< reflected vertex region of B
-	PD_SWEEP_POINT_A = 4,  ///< face node of A
-	PD_SWEEP_POINT_B = 5,  ///< reflected face node of B
-} pdSweepItemKind;
+	PDI_SWEEP_ARC_A = 0,
+	PDI_SWEEP_ARC_B = 1,
+	PDI_SWEEP_REGION_A = 2, ///< vertex region of A
+	PDI_SWEEP_REGION_B = 3, ///< reflected vertex region of B
+	PDI_SWEEP_POINT_A = 4,  ///< face node of A
+	PDI_SWEEP_POINT_B = 5,  ///< reflected face node of B
+} pdiSweepItemKind;
 
-typedef struct pdSweepPiece
+typedef struct pdiSweepPiece
 {
 	int kind;
 	int id;
 	int bandLo, bandHi; ///< latitude bands touched (banded variant)
 	int slot;           ///< position in its active list
-} pdSweepPiece;
+} pdiSweepPiece;
 
-typedef pdSfogSweepEvent pdSweepEvent; ///< item: the piece
+typedef pdiSfogSweepEvent pdiSweepEvent; ///< item: the piece
 
-typedef pdSfogSweepFrame pdSweepFrame;
+typedef pdiSfogSweepFrame pdiSweepFrame;
 
-double pdSfog_SweepLon( const pdSfogSweepFrame* f, pdVec3 d )
+double pdiSfog_SweepLon( const pdiSfogSweepFrame* f, pdVec3 d )
 {
-	double x = pdDot( d, f->e1 ), y = pdDot( d, f->e2 );
+	double x = pdiDot( d, f->e1 ), y = pdiDot( d, f->e2 );
 	return ( x == 0.0 && y == 0.0 ) ? 0.0 : atan2( y, x );
 }
 
-void pdSfog_SweepArcZ( const pdSweepFrame* f, pdVec3 p, pdVec3 q, double* ioLo, double* ioHi )
+void pdiSfog_SweepArcZ( const pdiSweepFrame* f, pdVec3 p, pdVec3 q, double* ioLo, double* ioHi )
 {
-	double zp = pdDot( p, f->e3 ), zq = pdDot( q, f->e3 );
+	double zp = pdiDot( p, f->e3 ), zq = pdiDot( q, f->e3 );
 	*ioLo = fmin( *ioLo, fmin( zp, zq ) );
 	*ioHi = fmax( *ioHi, fmax( zp, zq ) );
-	pdVec3 c = pdCross( p, q );
-	double len = pdLength( c );
+	pdVec3 c = pdiCross( p, q );
+	double len = pdiLength( c );
 	if ( len < 1e-15 )
 	{
 		return;
 	}
-	c = pdScale( c, 1.0 / len );
-	pdVec3 top = pdMulAdd( f->e3, -pdDot( f->e3, c ), c );
-	double tl = pdLength( top );
+	c = pdiScale( c, 1.0 / len );
+	pdVec3 top = pdiMulAdd( f->e3, -pdiDot( f->e3, c ), c );
+	double tl = pdiLength( top );
 	if ( tl < 1e-15 )
 	{
 		return;
 	}
-	top = pdScale( top, 1.0 / tl );
+	top = pdiScale( top, 1.0 / tl );
 	for ( int s = 0; s < 2; ++s )
 	{
-		pdVec3 t = s == 0 ? top : pdNeg( top );
-		if ( pdDot( pdCross( p, t ), c ) >= 0.0 && pdDot( pdCross( t, q ), c ) >= 0.0 &&
-			 pdDot( t, pdAdd( p, q ) ) >= 0.0 )
+		pdVec3 t = s == 0 ? top : pdiNeg( top );
+		if ( pdiDot( pdiCross( p, t ), c ) >= 0.0 && pdiDot( pdiCross( t, q ), c ) >= 0.0 &&
+			 pdiDot( t, pdiAdd( p, q ) ) >= 0.0 )
 		{
-			double z = pdDot( t, f->e3 );
+			double z = pdiDot( t, f->e3 );
 			*ioLo = fmin( *ioLo, z );
 			*ioHi = fmax( *ioHi, z );
 		}
 	}
 }
 
-bool pdSfog_SweepRange( const pdSweepFrame* f, const pdVec3* pts, int n, bool closed, double pad, double* outLo,
+bool pdiSfog_SweepRange( const pdiSweepFrame* f, const pdVec3* pts, int n, bool closed, double pad, double* outLo,
 						   double* outHi, double* outZLo, double* outZHi )
 {
-	double lon0 = pdSfog_SweepLon( f, pts[0] );
+	double lon0 = pdiSfog_SweepLon( f, pts[0] );
 	double cur = lon0, lo = lon0, hi = lon0;
 	double zlo = 2.0, zhi = -2.0;
 	int arcs = closed ? n : n - 1;
 	if ( n == 1 )
 	{
-		double z = pdDot( pts[0], f->e3 );
+		double z = pdiDot( pts[0], f->e3 );
 		zlo = zhi = z;
 	}
 	for ( int i = 0; i < arcs; ++i )
 	{
 		pdVec3 p = pts[i], q = pts[( i + 1 ) % n];
-		pdSfog_SweepArcZ( f, p, q, &zlo, &zhi );
-		double d = pdSfog_SweepLon( f, q ) - pdSfog_SweepLon( f, p );
+		pdiSfog_SweepArcZ( f, p, q, &zlo, &zhi );
+		double d = pdiSfog_SweepLon( f, q ) - pdiSfog_SweepLon( f, p );
 		// The direction of travel decides the branch (a minor arc away from the poles spans
 		// less than pi of longitude, eastward when (p x q).e3 > 0).
-		double east = pdDot( pdCross( p, q ), f->e3 );
-		while ( d > PD_SFOG_PI )
+		double east = pdiDot( pdiCross( p, q ), f->e3 );
+		while ( d > PDI_SFOG_PI )
 		{
-			d -= 2.0 * PD_SFOG_PI;
+			d -= 2.0 * PDI_SFOG_PI;
 		}
-		while ( d < -PD_SFOG_PI )
+		while ( d < -PDI_SFOG_PI )
 		{
-			d += 2.0 * PD_SFOG_PI;
+			d += 2.0 * PDI_SFOG_PI;
 		}
 		if ( east > 0.0 && d < 0.0 )
 		{
-			d += 2.0 * PD_SFOG_PI;
+			d += 2.0 * PDI_SFOG_PI;
 		}
 		else if ( east < 0.0 && d > 0.0 )
 		{
-			d -= 2.0 * PD_SFOG_PI;
+			d -= 2.0 * PDI_SFOG_PI;
 		}
 		cur += d;
 		lo = fmin( lo, cur );
@@ -126,103 +126,103 @@ bool pdSfog_SweepRange( const pdSweepFrame* f, const pdVec3* pts, int n, bool cl
 	{
 		return false;
 	}
-	if ( closed && fabs( cur - lon0 ) > PD_SFOG_PI )
+	if ( closed && fabs( cur - lon0 ) > PDI_SFOG_PI )
 	{
 		return false; // winds around the pole
 	}
 	double padLon = 2.0 * pad / ( cosMin - 2.0 * pad ) + 1e-12;
 	*outLo = lo - padLon;
 	*outHi = hi + padLon;
-	return *outHi - *outLo < 2.0 * PD_SFOG_PI - 1e-9;
+	return *outHi - *outLo < 2.0 * PDI_SFOG_PI - 1e-9;
 }
 
-void pdSfog_SweepFrame( pdSfogSweepFrame* outFrame )
+void pdiSfog_SweepFrame( pdiSfogSweepFrame* outFrame )
 {
 	// An axis in no special position, so axis-aligned meshes keep their normals off the poles.
-	outFrame->e3 = pdNormalize( pdV3( 0.2113248654, 0.3660254038, 0.9063077870 ) );
-	outFrame->e1 = pdNormalize( pdCross( pdV3( 1.0, 0.0, 0.0 ), outFrame->e3 ) );
-	outFrame->e1 = pdNormalize( pdCross( outFrame->e3, pdCross( outFrame->e1, outFrame->e3 ) ) );
-	outFrame->e2 = pdCross( outFrame->e3, outFrame->e1 );
+	outFrame->e3 = pdiNormalize( pdiV3( 0.2113248654, 0.3660254038, 0.9063077870 ) );
+	outFrame->e1 = pdiNormalize( pdiCross( pdiV3( 1.0, 0.0, 0.0 ), outFrame->e3 ) );
+	outFrame->e1 = pdiNormalize( pdiCross( outFrame->e3, pdiCross( outFrame->e1, outFrame->e3 ) ) );
+	outFrame->e2 = pdiCross( outFrame->e3, outFrame->e1 );
 }
 
-typedef struct pdSweep
+typedef struct pdiSweep
 {
-	pdSweepFrame frame;
-	pdSweepPiece* pieces;
+	pdiSweepFrame frame;
+	pdiSweepPiece* pieces;
 	int pieceCount;
-	pdSweepEvent* events;
+	pdiSweepEvent* events;
 	int eventCount;
 	double pad;
 	bool banded;
-} pdSweep;
+} pdiSweep;
 
-int pdSfog_SweepBand( double z )
+int pdiSfog_SweepBand( double z )
 {
-	int b = (int)floor( ( z + 1.0 ) * 0.5 * PD_SFOG_SWEEP_BANDS );
-	return b < 0 ? 0 : ( b >= PD_SFOG_SWEEP_BANDS ? PD_SFOG_SWEEP_BANDS - 1 : b );
+	int b = (int)floor( ( z + 1.0 ) * 0.5 * PDI_SFOG_SWEEP_BANDS );
+	return b < 0 ? 0 : ( b >= PDI_SFOG_SWEEP_BANDS ? PDI_SFOG_SWEEP_BANDS - 1 : b );
 }
 
-static void pdSweep_AddPiece( pdSweep* s, int kind, int id, double lo, double hi, double zlo, double zhi )
+static void pdiSweep_AddPiece( pdiSweep* s, int kind, int id, double lo, double hi, double zlo, double zhi )
 {
 	int k = s->pieceCount++;
 	s->pieces[k].kind = kind;
 	s->pieces[k].id = id;
-	s->pieces[k].bandLo = pdSfog_SweepBand( zlo );
-	s->pieces[k].bandHi = pdSfog_SweepBand( zhi );
+	s->pieces[k].bandLo = pdiSfog_SweepBand( zlo );
+	s->pieces[k].bandHi = pdiSfog_SweepBand( zhi );
 	s->pieces[k].slot = -1;
-	if ( kind == PD_SWEEP_POINT_A || kind == PD_SWEEP_POINT_B )
+	if ( kind == PDI_SWEEP_POINT_A || kind == PDI_SWEEP_POINT_B )
 	{
-		s->events[s->eventCount++] = ( pdSweepEvent ){ lo, 1, k };
+		s->events[s->eventCount++] = ( pdiSweepEvent ){ lo, 1, k };
 		return;
 	}
-	s->events[s->eventCount++] = ( pdSweepEvent ){ lo, 0, k };
-	s->events[s->eventCount++] = ( pdSweepEvent ){ hi, 2, k };
+	s->events[s->eventCount++] = ( pdiSweepEvent ){ lo, 0, k };
+	s->events[s->eventCount++] = ( pdiSweepEvent ){ hi, 2, k };
 }
 
-int pdSfog_SweepPieces( bool range, double lo, double hi, double zlo, double zhi, double outLo[2], double outHi[2],
+int pdiSfog_SweepPieces( bool range, double lo, double hi, double zlo, double zhi, double outLo[2], double outHi[2],
 						double outZLo[2], double outZHi[2] )
 {
 	outZLo[0] = outZLo[1] = zlo;
 	outZHi[0] = outZHi[1] = zhi;
 	if ( !range )
 	{
-		outLo[0] = -PD_SFOG_PI - 1.0;
-		outHi[0] = PD_SFOG_PI + 1.0;
+		outLo[0] = -PDI_SFOG_PI - 1.0;
+		outHi[0] = PDI_SFOG_PI + 1.0;
 		outZLo[0] = -1.0;
 		outZHi[0] = 1.0;
 		return 1;
 	}
-	double k = floor( ( lo + PD_SFOG_PI ) / ( 2.0 * PD_SFOG_PI ) );
-	lo -= 2.0 * PD_SFOG_PI * k;
-	hi -= 2.0 * PD_SFOG_PI * k;
-	if ( hi <= PD_SFOG_PI )
+	double k = floor( ( lo + PDI_SFOG_PI ) / ( 2.0 * PDI_SFOG_PI ) );
+	lo -= 2.0 * PDI_SFOG_PI * k;
+	hi -= 2.0 * PDI_SFOG_PI * k;
+	if ( hi <= PDI_SFOG_PI )
 	{
 		outLo[0] = lo;
 		outHi[0] = hi;
 		return 1;
 	}
 	outLo[0] = lo;
-	outHi[0] = PD_SFOG_PI + 1e-9;
-	outLo[1] = -PD_SFOG_PI - 1e-9;
-	outHi[1] = hi - 2.0 * PD_SFOG_PI;
+	outHi[0] = PDI_SFOG_PI + 1e-9;
+	outLo[1] = -PDI_SFOG_PI - 1e-9;
+	outHi[1] = hi - 2.0 * PDI_SFOG_PI;
 	return 2;
 }
 
 // Adds an item with its (possibly wrapping) interval, or full range when range is false.
-static void pdSweep_AddItem( pdSweep* s, int kind, int id, bool range, double lo, double hi, double zlo, double zhi )
+static void pdiSweep_AddItem( pdiSweep* s, int kind, int id, bool range, double lo, double hi, double zlo, double zhi )
 {
 	double pLo[2], pHi[2], pZLo[2], pZHi[2];
-	int n = pdSfog_SweepPieces( range, lo, hi, zlo, zhi, pLo, pHi, pZLo, pZHi );
+	int n = pdiSfog_SweepPieces( range, lo, hi, zlo, zhi, pLo, pHi, pZLo, pZHi );
 	for ( int i = 0; i < n; ++i )
 	{
-		pdSweep_AddPiece( s, kind, id, pLo[i], pHi[i], pZLo[i], pZHi[i] );
+		pdiSweep_AddPiece( s, kind, id, pLo[i], pHi[i], pZLo[i], pZHi[i] );
 	}
 }
 
-int pdSfog_CompareSweepEvents( const void* x, const void* y )
+int pdiSfog_CompareSweepEvents( const void* x, const void* y )
 {
-	const pdSfogSweepEvent* p = x;
-	const pdSfogSweepEvent* q = y;
+	const pdiSfogSweepEvent* p = x;
+	const pdiSfogSweepEvent* q = y;
 	if ( p->lon != q->lon )
 	{
 		return p->lon < q->lon ? -1 : 1;
@@ -234,10 +234,10 @@ int pdSfog_CompareSweepEvents( const void* x, const void* y )
 	return p->item < q->item ? -1 : ( p->item > q->item ? 1 : 0 );
 }
 
-int pdSfog_SweepArcChain( const pdSfog* g, int e, const pdMat33* reflect, pdVec3 outPts[3] )
+int pdiSfog_SweepArcChain( const pdiSfog* g, int e, const pdiMat33* reflect, pdVec3 outPts[3] )
 {
 	int kind = g->arcKind[e];
-	if ( kind == PD_SFOG_ARC_UNDECIDABLE )
+	if ( kind == PDI_SFOG_ARC_UNDECIDABLE )
 	{
 		return 0;
 	}
@@ -245,16 +245,16 @@ int pdSfog_SweepArcChain( const pdSfog* g, int e, const pdMat33* reflect, pdVec3
 	pdVec3 a1 = g->nodeNormals[g->arcNode[2 * e + 1]];
 	if ( reflect != NULL )
 	{
-		a0 = pdNeg( pdMulMV( reflect, a0 ) );
-		a1 = pdNeg( pdMulMV( reflect, a1 ) );
+		a0 = pdiNeg( pdiMulMV( reflect, a0 ) );
+		a1 = pdiNeg( pdiMulMV( reflect, a1 ) );
 	}
 	int n = 0;
 	outPts[n++] = a0;
-	if ( kind == PD_SFOG_ARC_MAJOR )
+	if ( kind == PDI_SFOG_ARC_MAJOR )
 	{
-		outPts[n++] = pdNeg( pdNormalize( pdAdd( a0, a1 ) ) );
+		outPts[n++] = pdiNeg( pdiNormalize( pdiAdd( a0, a1 ) ) );
 	}
-	if ( kind != PD_SFOG_ARC_POINT )
+	if ( kind != PDI_SFOG_ARC_POINT )
 	{
 		outPts[n++] = a1;
 	}
@@ -262,77 +262,77 @@ int pdSfog_SweepArcChain( const pdSfog* g, int e, const pdMat33* reflect, pdVec3
 }
 
 // An arc's chain (A's frame; reflected = B's arc through -R).
-static bool pdSweep_ArcItem( const pdSweep* s, const pdSfog* g, int e, const pdMat33* reflect, double* lo, double* hi,
+static bool pdiSweep_ArcItem( const pdiSweep* s, const pdiSfog* g, int e, const pdiMat33* reflect, double* lo, double* hi,
 							 double* zlo, double* zhi )
 {
 	pdVec3 pts[3];
-	int n = pdSfog_SweepArcChain( g, e, reflect, pts );
-	return n > 0 && pdSfog_SweepRange( &s->frame, pts, n, false, s->pad, lo, hi, zlo, zhi );
+	int n = pdiSfog_SweepArcChain( g, e, reflect, pts );
+	return n > 0 && pdiSfog_SweepRange( &s->frame, pts, n, false, s->pad, lo, hi, zlo, zhi );
 }
 
-bool pdSfog_SweepRegionRange( const pdSfogSweepFrame* f, double pad, const pdSfog* g, int v, const pdMat33* reflect,
+bool pdiSfog_SweepRegionRange( const pdiSfogSweepFrame* f, double pad, const pdiSfog* g, int v, const pdiMat33* reflect,
 							  double* lo, double* hi, double* zlo, double* zhi )
 {
-	if ( g->vertexKind[v] == PD_SFOG_VERTEX_UNDECIDABLE )
+	if ( g->vertexKind[v] == PDI_SFOG_VERTEX_UNDECIDABLE )
 	{
 		return false;
 	}
 	// A region holding a pole spans every longitude.
 	for ( int sign = 0; sign < 2; ++sign )
 	{
-		pdVec3 pole = sign == 0 ? f->e3 : pdNeg( f->e3 );
-		pdVec3 local = reflect != NULL ? pdNeg( pdMulMTV( reflect, pole ) ) : pole;
-		if ( pdSfog_VertexAccepts( g, v, local, 4.0 * pad + 2e-3 ) )
+		pdVec3 pole = sign == 0 ? f->e3 : pdiNeg( f->e3 );
+		pdVec3 local = reflect != NULL ? pdiNeg( pdiMulMTV( reflect, pole ) ) : pole;
+		if ( pdiSfog_VertexAccepts( g, v, local, 4.0 * pad + 2e-3 ) )
 		{
 			return false;
 		}
 	}
 	int c0 = g->cornerStart[v], m = g->cornerStart[v + 1] - c0;
-	if ( m < 1 || m > PD_SFOG_MAX_VALENCE )
+	if ( m < 1 || m > PDI_SFOG_MAX_VALENCE )
 	{
 		return false;
 	}
-	pdVec3 pts[PD_SFOG_MAX_VALENCE];
+	pdVec3 pts[PDI_SFOG_MAX_VALENCE];
 	for ( int j = 0; j < m; ++j )
 	{
-		pts[j] = reflect != NULL ? pdNeg( pdMulMV( reflect, g->corners[c0 + j] ) ) : g->corners[c0 + j];
+		pts[j] = reflect != NULL ? pdiNeg( pdiMulMV( reflect, g->corners[c0 + j] ) ) : g->corners[c0 + j];
 	}
-	return pdSfog_SweepRange( f, pts, m, m >= 3, pad, lo, hi, zlo, zhi );
+	return pdiSfog_SweepRange( f, pts, m, m >= 3, pad, lo, hi, zlo, zhi );
 }
 
-static bool pdSweep_RegionItem( const pdSweep* s, const pdSfog* g, int v, const pdMat33* reflect, double* lo,
+static bool pdiSweep_RegionItem( const pdiSweep* s, const pdiSfog* g, int v, const pdiMat33* reflect, double* lo,
 								double* hi, double* zlo, double* zhi )
 {
-	return pdSfog_SweepRegionRange( &s->frame, s->pad, g, v, reflect, lo, hi, zlo, zhi );
+	return pdiSfog_SweepRegionRange( &s->frame, s->pad, g, v, reflect, lo, hi, zlo, zhi );
 }
 
-bool pdSfog_HasRing( const pdSfog* g, int v )
+bool pdiSfog_HasRing( const pdiSfog* g, int v )
 {
 	return g->ringStart[v + 1] > g->ringStart[v];
 }
 
-typedef struct pdSweepLists
+typedef struct pdiSweepLists
 {
 	int* list[4]; ///< active pieces of ARC_A, ARC_B, REGION_A, REGION_B
 	int count[4];
-} pdSweepLists;
+} pdiSweepLists;
 
-static pdStatus pdSweep_Run( pdSweep* s, const pdSfog* sA, const pdSfog* sB, const pdMat33* r, pdWorkspace* ws,
-							 int* ioCount, pdSfogOverlayStats* stats, int* activeMemory, int activeCapacity )
+static pdStatus pdiSweep_Run( pdiSweep* s, const pdiSfog* sA, const pdiSfog* sB, const pdiMat33* r, pdWorkspace* ws,
+							 int* ioCount, pdiSfogOverlayStats* stats, int* activeMemory, int activeCapacity )
 {
-	const double tol = PD_SFOG_ANGLE_TOLERANCE;
-	pdSweepLists lists;
+	const double tol = PDI_SFOG_ANGLE_TOLERANCE;
+	pdiSweepLists lists;
 	for ( int i = 0; i < 4; ++i )
 	{
 		lists.list[i] = activeMemory + (size_t)i * (size_t)activeCapacity;
 		lists.count[i] = 0;
 	}
-	qsort( s->events, (size_t)s->eventCount, sizeof( pdSweepEvent ), pdSfog_CompareSweepEvents );
+	qsort( s->events, (size_t)s->eventCount, sizeof( pdiSweepEvent ), pdiSfog_CompareSweepEvents );
 	stats->events = s->eventCount;
 	for ( int ev = 0; ev < s->eventCount; ++ev )
 	{
-		const pdSweepEvent* e = s->events + ev;
-		pdSweepPiece* piece = s->pieces + e->item;
+		const pdiSweepEvent* e = s->events + ev;
+		pdiSweepPiece* piece = s->pieces + e->item;
 		int kind = piece->kind;
 		if ( e->order == 2 )
 		{
@@ -345,21 +345,21 @@ static pdStatus pdSweep_Run( pdSweep* s, const pdSfog* sA, const pdSfog* sB, con
 		}
 		if ( e->order == 0 )
 		{
-			if ( kind == PD_SWEEP_ARC_A || kind == PD_SWEEP_ARC_B )
+			if ( kind == PDI_SWEEP_ARC_A || kind == PDI_SWEEP_ARC_B )
 			{
-				int other = kind == PD_SWEEP_ARC_A ? PD_SWEEP_ARC_B : PD_SWEEP_ARC_A;
+				int other = kind == PDI_SWEEP_ARC_A ? PDI_SWEEP_ARC_B : PDI_SWEEP_ARC_A;
 				for ( int j = 0; j < lists.count[other]; ++j )
 				{
-					const pdSweepPiece* o = s->pieces + lists.list[other][j];
+					const pdiSweepPiece* o = s->pieces + lists.list[other][j];
 					if ( s->banded && ( o->bandHi < piece->bandLo || o->bandLo > piece->bandHi ) )
 					{
 						continue;
 					}
-					int eA = kind == PD_SWEEP_ARC_A ? piece->id : o->id;
-					int eB = kind == PD_SWEEP_ARC_A ? o->id : piece->id;
+					int eA = kind == PDI_SWEEP_ARC_A ? piece->id : o->id;
+					int eB = kind == PDI_SWEEP_ARC_A ? o->id : piece->id;
 					stats->tests += 1;
-					if ( pdSfog_ArcsCross( sA, eA, sB, eB, r, tol ) &&
-						 !pdSfog_PushPair( ws, ioCount, PD_CONTACT_EE, eA, eB ) )
+					if ( pdiSfog_ArcsCross( sA, eA, sB, eB, r, tol ) &&
+						 !pdiSfog_PushPair( ws, ioCount, PD_CONTACT_EE, eA, eB ) )
 					{
 						return PD_STATUS_OUT_OF_MEMORY;
 					}
@@ -371,19 +371,19 @@ static pdStatus pdSweep_Run( pdSweep* s, const pdSfog* sA, const pdSfog* sB, con
 			continue;
 		}
 		// A face node: test against the active regions of the other mesh.
-		if ( kind == PD_SWEEP_POINT_B )
+		if ( kind == PDI_SWEEP_POINT_B )
 		{
-			pdVec3 d = pdNeg( pdMulMV( r, sB->nodeNormals[piece->id] ) );
-			for ( int j = 0; j < lists.count[PD_SWEEP_REGION_A]; ++j )
+			pdVec3 d = pdiNeg( pdiMulMV( r, sB->nodeNormals[piece->id] ) );
+			for ( int j = 0; j < lists.count[PDI_SWEEP_REGION_A]; ++j )
 			{
-				const pdSweepPiece* o = s->pieces + lists.list[PD_SWEEP_REGION_A][j];
+				const pdiSweepPiece* o = s->pieces + lists.list[PDI_SWEEP_REGION_A][j];
 				if ( s->banded && ( o->bandHi < piece->bandLo || o->bandLo > piece->bandHi ) )
 				{
 					continue;
 				}
 				stats->tests += 1;
-				if ( pdSfog_VertexAccepts( sA, o->id, d, tol ) &&
-					 !pdSfog_PushPair( ws, ioCount, PD_CONTACT_VF, o->id, piece->id ) )
+				if ( pdiSfog_VertexAccepts( sA, o->id, d, tol ) &&
+					 !pdiSfog_PushPair( ws, ioCount, PD_CONTACT_VF, o->id, piece->id ) )
 				{
 					return PD_STATUS_OUT_OF_MEMORY;
 				}
@@ -391,17 +391,17 @@ static pdStatus pdSweep_Run( pdSweep* s, const pdSfog* sA, const pdSfog* sB, con
 		}
 		else
 		{
-			pdVec3 d = pdNeg( pdMulMTV( r, sA->nodeNormals[piece->id] ) );
-			for ( int j = 0; j < lists.count[PD_SWEEP_REGION_B]; ++j )
+			pdVec3 d = pdiNeg( pdiMulMTV( r, sA->nodeNormals[piece->id] ) );
+			for ( int j = 0; j < lists.count[PDI_SWEEP_REGION_B]; ++j )
 			{
-				const pdSweepPiece* o = s->pieces + lists.list[PD_SWEEP_REGION_B][j];
+				const pdiSweepPiece* o = s->pieces + lists.list[PDI_SWEEP_REGION_B][j];
 				if ( s->banded && ( o->bandHi < piece->bandLo || o->bandLo > piece->bandHi ) )
 				{
 					continue;
 				}
 				stats->tests += 1;
-				if ( pdSfog_VertexAccepts( sB, o->id, d, tol ) &&
-					 !pdSfog_PushPair( ws, ioCount, PD_CONTACT_FV, piece->id, o->id ) )
+				if ( pdiSfog_VertexAccepts( sB, o->id, d, tol ) &&
+					 !pdiSfog_PushPair( ws, ioCount, PD_CONTACT_FV, piece->id, o->id ) )
 				{
 					return PD_STATUS_OUT_OF_MEMORY;
 				}
@@ -411,134 +411,134 @@ static pdStatus pdSweep_Run( pdSweep* s, const pdSfog* sA, const pdSfog* sB, con
 	return PD_STATUS_OK;
 }
 
-bool pdSfog_Usable( const pdMesh* mesh )
+bool pdiSfog_Usable( const pdMesh* mesh )
 {
-	return pdIsValidMesh( mesh ) && mesh->sfog != NULL;
+	return pdiIsValidMesh( mesh ) && mesh->sfog != NULL;
 }
 
-bool pdSfog_StartOverlay( const pdMesh* meshA, const pdMat33* rotationA, const pdMesh* meshB,
-						  const pdMat33* rotationB, const pdWorkspace* ws, int* outCount, const pdSfogPair** outPairs,
-						  pdSfogOverlayStats* outStats )
+bool pdiSfog_StartOverlay( const pdMesh* meshA, const pdiMat33* rotationA, const pdMesh* meshB,
+						  const pdiMat33* rotationB, const pdWorkspace* ws, int* outCount, const pdiSfogPair** outPairs,
+						  pdiSfogOverlayStats* outStats )
 {
 	*outCount = 0;
 	*outPairs = NULL;
 	if ( outStats != NULL )
 	{
-		*outStats = ( pdSfogOverlayStats ){ 0 };
+		*outStats = ( pdiSfogOverlayStats ){ 0 };
 	}
-	return pdIsValidWorkspace( ws ) && pdSfog_Usable( meshA ) && pdSfog_Usable( meshB ) && rotationA != NULL &&
+	return pdiIsValidWorkspace( ws ) && pdiSfog_Usable( meshA ) && pdiSfog_Usable( meshB ) && rotationA != NULL &&
 		   rotationB != NULL;
 }
 
-int64_t pdSfog_PairsBefore( const pdSfog* sA, const pdSfog* sB )
+int64_t pdiSfog_PairsBefore( const pdiSfog* sA, const pdiSfog* sB )
 {
 	int64_t va = 0, vb = 0;
 	for ( int v = 0; v < sA->vertexCount; ++v )
 	{
-		va += pdSfog_HasRing( sA, v ) ? 1 : 0;
+		va += pdiSfog_HasRing( sA, v ) ? 1 : 0;
 	}
 	for ( int v = 0; v < sB->vertexCount; ++v )
 	{
-		vb += pdSfog_HasRing( sB, v ) ? 1 : 0;
+		vb += pdiSfog_HasRing( sB, v ) ? 1 : 0;
 	}
 	return va * sB->nodeCount + (int64_t)sA->nodeCount * vb + (int64_t)sA->edgeCount * sB->edgeCount;
 }
 
-pdStatus pdSfog_OverlaySweep( const pdMesh* meshA, const pdMat33* rotationA, const pdMesh* meshB,
-							  const pdMat33* rotationB, int variant, pdWorkspace* ws, int* outCount,
-							  const pdSfogPair** outPairs, pdSfogOverlayStats* outStats )
+pdStatus pdiSfog_OverlaySweep( const pdMesh* meshA, const pdiMat33* rotationA, const pdMesh* meshB,
+							  const pdiMat33* rotationB, int variant, pdWorkspace* ws, int* outCount,
+							  const pdiSfogPair** outPairs, pdiSfogOverlayStats* outStats )
 {
-	pdSfogOverlayStats stats = { 0 };
-	if ( !pdSfog_StartOverlay( meshA, rotationA, meshB, rotationB, ws, outCount, outPairs, outStats ) ||
-		 ( variant != PD_SFOG_SWEEP_PLAIN && variant != PD_SFOG_SWEEP_BANDED && variant != PD_SFOG_SWEEP_BLOCKS ) )
+	pdiSfogOverlayStats stats = { 0 };
+	if ( !pdiSfog_StartOverlay( meshA, rotationA, meshB, rotationB, ws, outCount, outPairs, outStats ) ||
+		 ( variant != PDI_SFOG_SWEEP_PLAIN && variant != PDI_SFOG_SWEEP_BANDED && variant != PDI_SFOG_SWEEP_BLOCKS ) )
 	{
 		return PD_STATUS_FAILED;
 	}
-	if ( variant == PD_SFOG_SWEEP_BLOCKS )
+	if ( variant == PDI_SFOG_SWEEP_BLOCKS )
 	{
-		pdStatus status = pdSfog_OverlayBlocks( meshA, rotationA, meshB, rotationB, ws, outCount, outPairs, outStats );
+		pdStatus status = pdiSfog_OverlayBlocks( meshA, rotationA, meshB, rotationB, ws, outCount, outPairs, outStats );
 		if ( status != PD_STATUS_FAILED )
 		{
 			return status;
 		}
 		// The kinetic structure hit its event cap (inconsistent ordering from round-off): the
 		// banded sweep gives the same set.
-		variant = PD_SFOG_SWEEP_BANDED;
+		variant = PDI_SFOG_SWEEP_BANDED;
 	}
-	const pdSfog* sA = meshA->sfog;
-	const pdSfog* sB = meshB->sfog;
-	pdMat33 r = pdSfog_RelativeRotation( rotationA, rotationB );
+	const pdiSfog* sA = meshA->sfog;
+	const pdiSfog* sB = meshB->sfog;
+	pdiMat33 r = pdiSfog_RelativeRotation( rotationA, rotationB );
 
 	// Scratch: pieces (at most two per region or arc, one per node), events, active lists.
 	int items = sA->edgeCount + sB->edgeCount + sA->vertexCount + sB->vertexCount;
 	int pieceCap = 2 * items + sA->nodeCount + sB->nodeCount;
 	int eventCap = 2 * pieceCap;
-	size_t bytes = sizeof( pdSweepPiece ) * (size_t)pieceCap + sizeof( pdSweepEvent ) * (size_t)eventCap +
+	size_t bytes = sizeof( pdiSweepPiece ) * (size_t)pieceCap + sizeof( pdiSweepEvent ) * (size_t)eventCap +
 				   sizeof( int ) * 4u * (size_t)pieceCap + 64;
-	if ( !pdBuffer_Reserve( &ws->sfogScratch, bytes, false ) )
+	if ( !pdiBuffer_Reserve( &ws->sfogScratch, bytes, false ) )
 	{
 		return PD_STATUS_OUT_OF_MEMORY;
 	}
-	pdSweep s;
+	pdiSweep s;
 	// Events first: they hold doubles, the arrays after them only ints.
 	s.events = ws->sfogScratch.data;
-	s.pieces = (pdSweepPiece*)( s.events + eventCap );
+	s.pieces = (pdiSweepPiece*)( s.events + eventCap );
 	int* active = (int*)( s.pieces + pieceCap );
 	s.pieceCount = 0;
 	s.eventCount = 0;
-	s.pad = 2.0 * PD_SFOG_ANGLE_TOLERANCE + 1e-9;
-	s.banded = variant == PD_SFOG_SWEEP_BANDED;
-	pdSfog_SweepFrame( &s.frame );
+	s.pad = 2.0 * PDI_SFOG_ANGLE_TOLERANCE + 1e-9;
+	s.banded = variant == PDI_SFOG_SWEEP_BANDED;
+	pdiSfog_SweepFrame( &s.frame );
 
 	double lo = 0.0, hi = 0.0, zlo = -1.0, zhi = 1.0;
 	for ( int e = 0; e < sA->edgeCount; ++e )
 	{
-		bool range = sA->decidable && pdSweep_ArcItem( &s, sA, e, NULL, &lo, &hi, &zlo, &zhi );
-		pdSweep_AddItem( &s, PD_SWEEP_ARC_A, e, range, lo, hi, zlo, zhi );
+		bool range = sA->decidable && pdiSweep_ArcItem( &s, sA, e, NULL, &lo, &hi, &zlo, &zhi );
+		pdiSweep_AddItem( &s, PDI_SWEEP_ARC_A, e, range, lo, hi, zlo, zhi );
 	}
 	for ( int e = 0; e < sB->edgeCount; ++e )
 	{
-		bool range = sB->decidable && pdSweep_ArcItem( &s, sB, e, &r, &lo, &hi, &zlo, &zhi );
-		pdSweep_AddItem( &s, PD_SWEEP_ARC_B, e, range, lo, hi, zlo, zhi );
+		bool range = sB->decidable && pdiSweep_ArcItem( &s, sB, e, &r, &lo, &hi, &zlo, &zhi );
+		pdiSweep_AddItem( &s, PDI_SWEEP_ARC_B, e, range, lo, hi, zlo, zhi );
 	}
 	for ( int v = 0; v < sA->vertexCount; ++v )
 	{
-		if ( pdSfog_HasRing( sA, v ) )
+		if ( pdiSfog_HasRing( sA, v ) )
 		{
-			bool range = sA->decidable && pdSweep_RegionItem( &s, sA, v, NULL, &lo, &hi, &zlo, &zhi );
-			pdSweep_AddItem( &s, PD_SWEEP_REGION_A, v, range, lo, hi, zlo, zhi );
+			bool range = sA->decidable && pdiSweep_RegionItem( &s, sA, v, NULL, &lo, &hi, &zlo, &zhi );
+			pdiSweep_AddItem( &s, PDI_SWEEP_REGION_A, v, range, lo, hi, zlo, zhi );
 		}
 	}
 	for ( int v = 0; v < sB->vertexCount; ++v )
 	{
-		if ( pdSfog_HasRing( sB, v ) )
+		if ( pdiSfog_HasRing( sB, v ) )
 		{
-			bool range = sB->decidable && pdSweep_RegionItem( &s, sB, v, &r, &lo, &hi, &zlo, &zhi );
-			pdSweep_AddItem( &s, PD_SWEEP_REGION_B, v, range, lo, hi, zlo, zhi );
+			bool range = sB->decidable && pdiSweep_RegionItem( &s, sB, v, &r, &lo, &hi, &zlo, &zhi );
+			pdiSweep_AddItem( &s, PDI_SWEEP_REGION_B, v, range, lo, hi, zlo, zhi );
 		}
 	}
 	for ( int n = 0; n < sA->nodeCount; ++n )
 	{
 		pdVec3 d = sA->nodeNormals[n];
-		double z = pdDot( d, s.frame.e3 );
-		pdSweep_AddPiece( &s, PD_SWEEP_POINT_A, n, pdSfog_SweepLon( &s.frame, d ), 0.0, z, z );
+		double z = pdiDot( d, s.frame.e3 );
+		pdiSweep_AddPiece( &s, PDI_SWEEP_POINT_A, n, pdiSfog_SweepLon( &s.frame, d ), 0.0, z, z );
 	}
 	for ( int n = 0; n < sB->nodeCount; ++n )
 	{
-		pdVec3 d = pdNeg( pdMulMV( &r, sB->nodeNormals[n] ) );
-		double z = pdDot( d, s.frame.e3 );
-		pdSweep_AddPiece( &s, PD_SWEEP_POINT_B, n, pdSfog_SweepLon( &s.frame, d ), 0.0, z, z );
+		pdVec3 d = pdiNeg( pdiMulMV( &r, sB->nodeNormals[n] ) );
+		double z = pdiDot( d, s.frame.e3 );
+		pdiSweep_AddPiece( &s, PDI_SWEEP_POINT_B, n, pdiSfog_SweepLon( &s.frame, d ), 0.0, z, z );
 	}
 
 	int count = 0;
-	pdStatus status = pdSweep_Run( &s, sA, sB, &r, ws, &count, &stats, active, pieceCap );
+	pdStatus status = pdiSweep_Run( &s, sA, sB, &r, ws, &count, &stats, active, pieceCap );
 	if ( status != PD_STATUS_OK )
 	{
 		return status;
 	}
 	// Wrapped items are split in two pieces, so a pair can be found twice.
-	count = pdSfog_SortPairs( ws->sfogPairs.data, count );
-	stats.pairsBefore = pdSfog_PairsBefore( sA, sB );
+	count = pdiSfog_SortPairs( ws->sfogPairs.data, count );
+	stats.pairsBefore = pdiSfog_PairsBefore( sA, sB );
 	stats.pairsAfter = count;
 	if ( outStats != NULL )
 	{
@@ -549,29 +549,29 @@ pdStatus pdSfog_OverlaySweep( const pdMesh* meshA, const pdMat33* rotationA, con
 	return PD_STATUS_OK;
 }
 
-pdStatus pdSfog_OverlayNaive( const pdMesh* meshA, const pdMat33* rotationA, const pdMesh* meshB,
-							  const pdMat33* rotationB, pdWorkspace* ws, int* outCount, const pdSfogPair** outPairs,
-							  pdSfogOverlayStats* outStats )
+pdStatus pdiSfog_OverlayNaive( const pdMesh* meshA, const pdiMat33* rotationA, const pdMesh* meshB,
+							  const pdiMat33* rotationB, pdWorkspace* ws, int* outCount, const pdiSfogPair** outPairs,
+							  pdiSfogOverlayStats* outStats )
 {
-	pdSfogOverlayStats stats = { 0 };
-	if ( !pdSfog_StartOverlay( meshA, rotationA, meshB, rotationB, ws, outCount, outPairs, outStats ) )
+	pdiSfogOverlayStats stats = { 0 };
+	if ( !pdiSfog_StartOverlay( meshA, rotationA, meshB, rotationB, ws, outCount, outPairs, outStats ) )
 	{
 		return PD_STATUS_FAILED;
 	}
-	const double tol = PD_SFOG_ANGLE_TOLERANCE;
-	const pdSfog* sA = meshA->sfog;
-	const pdSfog* sB = meshB->sfog;
-	pdMat33 r = pdSfog_RelativeRotation( rotationA, rotationB );
+	const double tol = PDI_SFOG_ANGLE_TOLERANCE;
+	const pdiSfog* sA = meshA->sfog;
+	const pdiSfog* sB = meshB->sfog;
+	pdiMat33 r = pdiSfog_RelativeRotation( rotationA, rotationB );
 	int count = 0;
 	for ( int f = 0; f < sB->nodeCount; ++f )
 	{
-		pdVec3 d = pdNeg( pdMulMV( &r, sB->nodeNormals[f] ) );
+		pdVec3 d = pdiNeg( pdiMulMV( &r, sB->nodeNormals[f] ) );
 		for ( int v = 0; v < sA->vertexCount; ++v )
 		{
-			if ( pdSfog_HasRing( sA, v ) )
+			if ( pdiSfog_HasRing( sA, v ) )
 			{
 				stats.tests += 1;
-				if ( pdSfog_VertexAccepts( sA, v, d, tol ) && !pdSfog_PushPair( ws, &count, PD_CONTACT_VF, v, f ) )
+				if ( pdiSfog_VertexAccepts( sA, v, d, tol ) && !pdiSfog_PushPair( ws, &count, PD_CONTACT_VF, v, f ) )
 				{
 					return PD_STATUS_OUT_OF_MEMORY;
 				}
@@ -580,13 +580,13 @@ pdStatus pdSfog_OverlayNaive( const pdMesh* meshA, const pdMat33* rotationA, con
 	}
 	for ( int g = 0; g < sA->nodeCount; ++g )
 	{
-		pdVec3 d = pdNeg( pdMulMTV( &r, sA->nodeNormals[g] ) );
+		pdVec3 d = pdiNeg( pdiMulMTV( &r, sA->nodeNormals[g] ) );
 		for ( int v = 0; v < sB->vertexCount; ++v )
 		{
-			if ( pdSfog_HasRing( sB, v ) )
+			if ( pdiSfog_HasRing( sB, v ) )
 			{
 				stats.tests += 1;
-				if ( pdSfog_VertexAccepts( sB, v, d, tol ) && !pdSfog_PushPair( ws, &count, PD_CONTACT_FV, g, v ) )
+				if ( pdiSfog_VertexAccepts( sB, v, d, tol ) && !pdiSfog_PushPair( ws, &count, PD_CONTACT_FV, g, v ) )
 				{
 					return PD_STATUS_OUT_OF_MEMORY;
 				}
@@ -598,14 +598,14 @@ pdStatus pdSfog_OverlayNaive( const pdMesh* meshA, const pdMat33* rotationA, con
 		for ( int eB = 0; eB < sB->edgeCount; ++eB )
 		{
 			stats.tests += 1;
-			if ( pdSfog_ArcsCross( sA, eA, sB, eB, &r, tol ) && !pdSfog_PushPair( ws, &count, PD_CONTACT_EE, eA, eB ) )
+			if ( pdiSfog_ArcsCross( sA, eA, sB, eB, &r, tol ) && !pdiSfog_PushPair( ws, &count, PD_CONTACT_EE, eA, eB ) )
 			{
 				return PD_STATUS_OUT_OF_MEMORY;
 			}
 		}
 	}
-	count = pdSfog_SortPairs( ws->sfogPairs.data, count );
-	stats.pairsBefore = pdSfog_PairsBefore( sA, sB );
+	count = pdiSfog_SortPairs( ws->sfogPairs.data, count );
+	stats.pairsBefore = pdiSfog_PairsBefore( sA, sB );
 	stats.pairsAfter = count;
 	if ( outStats != NULL )
 	{
@@ -616,10 +616,10 @@ pdStatus pdSfog_OverlayNaive( const pdMesh* meshA, const pdMat33* rotationA, con
 	return PD_STATUS_OK;
 }
 
-static int pdSfog_ComparePairs( const void* x, const void* y )
+static int pdiSfog_ComparePairs( const void* x, const void* y )
 {
-	const pdSfogPair* p = x;
-	const pdSfogPair* q = y;
+	const pdiSfogPair* p = x;
+	const pdiSfogPair* q = y;
 	if ( p->kind != q->kind )
 	{
 		return (int)p->kind < (int)q->kind ? -1 : 1;
@@ -635,17 +635,17 @@ static int pdSfog_ComparePairs( const void* x, const void* y )
 	return 0;
 }
 
-int pdSfog_SortPairs( pdSfogPair* pairs, int count )
+int pdiSfog_SortPairs( pdiSfogPair* pairs, int count )
 {
 	if ( count <= 1 )
 	{
 		return count;
 	}
-	qsort( pairs, (size_t)count, sizeof( pdSfogPair ), pdSfog_ComparePairs );
+	qsort( pairs, (size_t)count, sizeof( pdiSfogPair ), pdiSfog_ComparePairs );
 	int m = 1;
 	for ( int i = 1; i < count; ++i )
 	{
-		if ( pdSfog_ComparePairs( pairs + i, pairs + m - 1 ) != 0 )
+		if ( pdiSfog_ComparePairs( pairs + i, pairs + m - 1 ) != 0 )
 		{
 			pairs[m++] = pairs[i];
 		}

@@ -37,35 +37,35 @@ MeshPtr MakeShape( const char* name, int triangles )
 }
 
 // The rotation taking unit u onto unit v (Rodrigues; u != -v).
-pdMat33 RotationOnto( pdVec3 u, pdVec3 v )
+pdiMat33 RotationOnto( pdVec3 u, pdVec3 v )
 {
-	pdVec3 k = pdCross( u, v );
-	double c = pdDot( u, v );
+	pdVec3 k = pdiCross( u, v );
+	double c = pdiDot( u, v );
 	double f = 1.0 / ( 1.0 + c );
 	auto col = [&]( pdVec3 e ) {
 		// R e = e c + (k x e) + k (k . e) f
-		return pdAdd( pdAdd( pdScale( e, c ), pdCross( k, e ) ), pdScale( k, pdDot( k, e ) * f ) );
+		return pdiAdd( pdiAdd( pdiScale( e, c ), pdiCross( k, e ) ), pdiScale( k, pdiDot( k, e ) * f ) );
 	};
-	pdMat33 m;
-	m.cx = col( pdV3( 1, 0, 0 ) );
-	m.cy = col( pdV3( 0, 1, 0 ) );
-	m.cz = col( pdV3( 0, 0, 1 ) );
+	pdiMat33 m;
+	m.cx = col( pdiV3( 1, 0, 0 ) );
+	m.cy = col( pdiV3( 0, 1, 0 ) );
+	m.cz = col( pdiV3( 0, 0, 1 ) );
 	return m;
 }
 
-pdMat33 Mul( const pdMat33& a, const pdMat33& b )
+pdiMat33 Mul( const pdiMat33& a, const pdiMat33& b )
 {
-	pdMat33 m;
-	m.cx = pdMulMV( &a, b.cx );
-	m.cy = pdMulMV( &a, b.cy );
-	m.cz = pdMulMV( &a, b.cz );
+	pdiMat33 m;
+	m.cx = pdiMulMV( &a, b.cx );
+	m.cy = pdiMulMV( &a, b.cy );
+	m.cz = pdiMulMV( &a, b.cz );
 	return m;
 }
 
 pdVec3 SweepPole()
 {
-	pdSfogSweepFrame f;
-	pdSfog_SweepFrame( &f );
+	pdiSfogSweepFrame f;
+	pdiSfog_SweepFrame( &f );
 	return f.e3;
 }
 
@@ -77,30 +77,30 @@ struct Outcome
 };
 
 // Blocks (called directly, so a fallback would fail the test) against naive, plain and banded.
-Outcome CheckBlocks( const pdMesh* a, const pdMat33& ra, const pdMesh* b, const pdMat33& rb, pdWorkspace* ws,
+Outcome CheckBlocks( const pdMesh* a, const pdiMat33& ra, const pdMesh* b, const pdiMat33& rb, pdWorkspace* ws,
 					 const std::string& what )
 {
 	SCOPED_TRACE( what );
 	Outcome out;
 	int count = 0;
-	const pdSfogPair* pairs = nullptr;
-	pdSfogOverlayStats naiveStats, stats;
-	EXPECT_EQ( pdSfog_OverlayNaive( a, &ra, b, &rb, ws, &count, &pairs, &naiveStats ), PD_STATUS_OK );
-	std::vector<pdSfogPair> naive( pairs, pairs + count );
-	EXPECT_EQ( pdSfog_OverlayBlocks( a, &ra, b, &rb, ws, &count, &pairs, &stats ), PD_STATUS_OK );
-	std::vector<pdSfogPair> blocks( pairs, pairs + count );
+	const pdiSfogPair* pairs = nullptr;
+	pdiSfogOverlayStats naiveStats, stats;
+	EXPECT_EQ( pdiSfog_OverlayNaive( a, &ra, b, &rb, ws, &count, &pairs, &naiveStats ), PD_STATUS_OK );
+	std::vector<pdiSfogPair> naive( pairs, pairs + count );
+	EXPECT_EQ( pdiSfog_OverlayBlocks( a, &ra, b, &rb, ws, &count, &pairs, &stats ), PD_STATUS_OK );
+	std::vector<pdiSfogPair> blocks( pairs, pairs + count );
 	out.pairs = count;
 	out.kinetic = stats.kineticEvents;
 	out.purple = stats.purpleEvents;
 	EXPECT_EQ( stats.pairsBefore, naiveStats.pairsBefore );
 	EXPECT_EQ( stats.pairsAfter, (int)blocks.size() );
-	auto same = [&]( const std::vector<pdSfogPair>& x, const char* name ) {
+	auto same = [&]( const std::vector<pdiSfogPair>& x, const char* name ) {
 		EXPECT_EQ( x.size(), naive.size() ) << name;
 		size_t i = 0, j = 0;
 		int shown = 0;
 		while ( ( i < x.size() || j < naive.size() ) && shown < 6 )
 		{
-			auto key = []( const pdSfogPair& p ) { return std::make_tuple( (int)p.kind, p.a, p.b ); };
+			auto key = []( const pdiSfogPair& p ) { return std::make_tuple( (int)p.kind, p.a, p.b ); };
 			if ( j == naive.size() || ( i < x.size() && key( x[i] ) < key( naive[j] ) ) )
 			{
 				ADD_FAILURE() << name << " extra (" << x[i].kind << "," << x[i].a << "," << x[i].b << ")";
@@ -118,11 +118,11 @@ Outcome CheckBlocks( const pdMesh* a, const pdMat33& ra, const pdMesh* b, const 
 		}
 	};
 	same( blocks, "blocks" );
-	for ( int variant : { (int)PD_SFOG_SWEEP_PLAIN, (int)PD_SFOG_SWEEP_BANDED, (int)PD_SFOG_SWEEP_BLOCKS } )
+	for ( int variant : { (int)PDI_SFOG_SWEEP_PLAIN, (int)PDI_SFOG_SWEEP_BANDED, (int)PDI_SFOG_SWEEP_BLOCKS } )
 	{
-		EXPECT_EQ( pdSfog_OverlaySweep( a, &ra, b, &rb, variant, ws, &count, &pairs, nullptr ), PD_STATUS_OK );
-		std::vector<pdSfogPair> v( pairs, pairs + count );
-		same( v, variant == PD_SFOG_SWEEP_PLAIN ? "plain" : ( variant == PD_SFOG_SWEEP_BANDED ? "banded" : "dispatch" ) );
+		EXPECT_EQ( pdiSfog_OverlaySweep( a, &ra, b, &rb, variant, ws, &count, &pairs, nullptr ), PD_STATUS_OK );
+		std::vector<pdiSfogPair> v( pairs, pairs + count );
+		same( v, variant == PDI_SFOG_SWEEP_PLAIN ? "plain" : ( variant == PDI_SFOG_SWEEP_BANDED ? "banded" : "dispatch" ) );
 	}
 	return out;
 }
@@ -163,7 +163,7 @@ TEST( PdSfogBlocks, EqualsNaiveOnNonConvexShapes )
 			for ( int rep = 0; rep < 2; ++rep, ++seed )
 			{
 				Rng rng( 4100 + seed );
-				pdMat33 ra = RandomRotation( rng ), rb = RandomRotation( rng );
+				pdiMat33 ra = RandomRotation( rng ), rb = RandomRotation( rng );
 				Outcome o = CheckBlocks( meshes[i].get(), ra, meshes[j].get(), rb, ws.get(),
 										 std::string( names[i] ) + " vs " + names[j] + " seed " +
 											 std::to_string( 4100 + seed ) );
@@ -189,7 +189,7 @@ TEST( PdSfogBlocks, EqualsNaiveOnConvexAndMixedPairs )
 	for ( int seed = 0; seed < 8; ++seed )
 	{
 		Rng rng( 5200 + seed );
-		pdMat33 ra = RandomRotation( rng ), rb = RandomRotation( rng );
+		pdiMat33 ra = RandomRotation( rng ), rb = RandomRotation( rng );
 		CheckBlocks( a.get(), ra, b.get(), rb, ws.get(), "ico vs hull seed " + std::to_string( seed ) );
 		CheckBlocks( b.get(), ra, c.get(), rb, ws.get(), "hull vs torus seed " + std::to_string( seed ) );
 	}
@@ -200,19 +200,19 @@ TEST( PdSfogBlocks, DegenerateCoplanarPoleAndIdenticalOrientations )
 	WorkspacePtr ws( pdCreateWorkspace() );
 	// Coplanar faces: a subdivided box (flat edges are point arcs, face nodes merged).
 	Soup box, cup, ico;
-	ASSERT_TRUE( smpMakeBox( pdV3( 1, 0.5, 2 ), 3, &box.soup ) );
+	ASSERT_TRUE( smpMakeBox( pdiV3( 1, 0.5, 2 ), 3, &box.soup ) );
 	ASSERT_TRUE( smpMakeCup( 0.8, 1.0, 0.15, 12, &cup.soup ) );
 	ASSERT_TRUE( smpMakeIcosphere( 1.0, 1, &ico.soup ) );
 	MeshPtr mBox = MakeMesh( box.soup ), mCup = MakeMesh( cup.soup ), mIco = MakeMesh( ico.soup );
 	ASSERT_TRUE( mBox && mCup && mIco );
-	pdMat33 id = Identity();
+	pdiMat33 id = Identity();
 	// Identical orientations: every node of the box lies on a reflected node of the other box,
 	// and every arc of one on an arc of the other (the same great circles).
 	CheckBlocks( mBox.get(), id, mBox.get(), id, ws.get(), "box vs box, identity" );
 	CheckBlocks( mCup.get(), id, mCup.get(), id, ws.get(), "cup vs cup, identity" );
 	CheckBlocks( mIco.get(), id, mIco.get(), id, ws.get(), "ico vs ico, identity" );
 	Rng rng( 61 );
-	pdMat33 r = RandomRotation( rng );
+	pdiMat33 r = RandomRotation( rng );
 	CheckBlocks( mCup.get(), r, mCup.get(), r, ws.get(), "cup vs cup, same rotation" );
 	CheckBlocks( mBox.get(), r, mCup.get(), r, ws.get(), "box vs cup, same rotation" );
 
@@ -222,12 +222,12 @@ TEST( PdSfogBlocks, DegenerateCoplanarPoleAndIdenticalOrientations )
 	pdVec3 pole = SweepPole();
 	for ( const pdMesh* m : { mBox.get(), mCup.get(), mIco.get() } )
 	{
-		const pdSfog* g = m->sfog;
+		const pdiSfog* g = m->sfog;
 		ASSERT_NE( g, nullptr );
 		for ( int node : { 0, g->nodeCount / 2 } )
 		{
-			pdMat33 ra = RotationOnto( g->nodeNormals[node], pole );
-			pdMat33 rb = RotationOnto( g->nodeNormals[node], pdNeg( pole ) );
+			pdiMat33 ra = RotationOnto( g->nodeNormals[node], pole );
+			pdiMat33 rb = RotationOnto( g->nodeNormals[node], pdiNeg( pole ) );
 			CheckBlocks( m, ra, mCup.get(), r, ws.get(), "A node on the pole " + std::to_string( node ) );
 			CheckBlocks( mIco.get(), r, m, rb, ws.get(), "B reflected node on the pole " + std::to_string( node ) );
 			CheckBlocks( m, ra, m, rb, ws.get(), "both on the pole " + std::to_string( node ) );
@@ -235,24 +235,24 @@ TEST( PdSfogBlocks, DegenerateCoplanarPoleAndIdenticalOrientations )
 			// the axis of the arc's great circle until its midpoint is on the pole.
 			for ( int e = 0; e < g->edgeCount; e += std::max( 1, g->edgeCount / 3 ) )
 			{
-				if ( g->arcKind[e] != PD_SFOG_ARC_MINOR && g->arcKind[e] != PD_SFOG_ARC_MAJOR )
+				if ( g->arcKind[e] != PDI_SFOG_ARC_MINOR && g->arcKind[e] != PDI_SFOG_ARC_MAJOR )
 				{
 					continue;
 				}
-				pdVec3 mid = pdNormalize(
-					pdAdd( g->nodeNormals[g->arcNode[2 * e]], g->nodeNormals[g->arcNode[2 * e + 1]] ) );
-				if ( g->arcKind[e] == PD_SFOG_ARC_MAJOR )
+				pdVec3 mid = pdiNormalize(
+					pdiAdd( g->nodeNormals[g->arcNode[2 * e]], g->nodeNormals[g->arcNode[2 * e + 1]] ) );
+				if ( g->arcKind[e] == PDI_SFOG_ARC_MAJOR )
 				{
-					mid = pdNeg( mid );
+					mid = pdiNeg( mid );
 				}
-				pdMat33 rm = RotationOnto( mid, pole );
+				pdiMat33 rm = RotationOnto( mid, pole );
 				CheckBlocks( m, rm, mCup.get(), r, ws.get(), "arc through the pole " + std::to_string( e ) );
 				// And on a meridian: rotate the arc's axis into the equator plane.
 				pdVec3 axis = g->arcAxis[e];
-				pdVec3 eq = pdNormalize( pdCross( pole, pdCross( axis, pole ) ) );
-				if ( pdLengthSq( eq ) > 0.5 )
+				pdVec3 eq = pdiNormalize( pdiCross( pole, pdiCross( axis, pole ) ) );
+				if ( pdiLengthSq( eq ) > 0.5 )
 				{
-					pdMat33 rq = RotationOnto( axis, eq );
+					pdiMat33 rq = RotationOnto( axis, eq );
 					CheckBlocks( m, rq, m, Mul( rq, id ), ws.get(), "arc on a meridian " + std::to_string( e ) );
 				}
 			}
@@ -286,7 +286,7 @@ TEST( PdSfogBlocks, EqualsNaiveOnTheBunny )
 	for ( int seed = 0; seed < ( decidable ? 3 : 1 ); ++seed )
 	{
 		Rng rng( 6300 + seed );
-		pdMat33 ra = RandomRotation( rng ), rb = RandomRotation( rng );
+		pdiMat33 ra = RandomRotation( rng ), rb = RandomRotation( rng );
 		if ( decidable )
 		{
 			Outcome o = CheckBlocks( bunny.get(), ra, bunny.get(), rb, ws.get(), "bunny seed " + std::to_string( seed ) );
@@ -314,7 +314,7 @@ TEST( PdSfogBlocks, EqualsNaiveOnAnOpenMesh )
 	for ( int seed = 0; seed < 2; ++seed )
 	{
 		Rng rng( 6400 + seed );
-		pdMat33 ra = RandomRotation( rng ), rb = RandomRotation( rng );
+		pdiMat33 ra = RandomRotation( rng ), rb = RandomRotation( rng );
 		CheckBlocks( torus.get(), ra, open.get(), rb, ws.get(), "torus vs open knot seed " + std::to_string( seed ) );
 		CheckBlocks( open.get(), ra, torus.get(), rb, ws.get(), "open knot vs torus seed " + std::to_string( seed ) );
 	}
@@ -325,15 +325,15 @@ TEST( PdSfogBlocks, RejectsBadInput )
 	WorkspacePtr ws( pdCreateWorkspace() );
 	MeshPtr m = MakeShape( "torus", 200 );
 	ASSERT_NE( m, nullptr );
-	pdMat33 id = Identity();
+	pdiMat33 id = Identity();
 	int count = 7;
-	const pdSfogPair* pairs = reinterpret_cast<const pdSfogPair*>( 1 );
-	EXPECT_EQ( pdSfog_OverlayBlocks( nullptr, &id, m.get(), &id, ws.get(), &count, &pairs, nullptr ),
+	const pdiSfogPair* pairs = reinterpret_cast<const pdiSfogPair*>( 1 );
+	EXPECT_EQ( pdiSfog_OverlayBlocks( nullptr, &id, m.get(), &id, ws.get(), &count, &pairs, nullptr ),
 			   PD_STATUS_FAILED );
 	EXPECT_EQ( count, 0 );
 	EXPECT_EQ( pairs, nullptr );
-	EXPECT_EQ( pdSfog_OverlayBlocks( m.get(), nullptr, m.get(), &id, ws.get(), &count, &pairs, nullptr ),
+	EXPECT_EQ( pdiSfog_OverlayBlocks( m.get(), nullptr, m.get(), &id, ws.get(), &count, &pairs, nullptr ),
 			   PD_STATUS_FAILED );
-	EXPECT_EQ( pdSfog_OverlaySweep( m.get(), &id, m.get(), &id, 99, ws.get(), &count, &pairs, nullptr ),
+	EXPECT_EQ( pdiSfog_OverlaySweep( m.get(), &id, m.get(), &id, 99, ws.get(), &count, &pairs, nullptr ),
 			   PD_STATUS_FAILED );
 }

@@ -16,20 +16,20 @@ using namespace PdSfogTest;
 namespace
 {
 
-void CheckSweepMatchesNaive( const pdMesh* a, const pdMat33& ra, const pdMesh* b, const pdMat33& rb, pdWorkspace* ws,
+void CheckSweepMatchesNaive( const pdMesh* a, const pdiMat33& ra, const pdMesh* b, const pdiMat33& rb, pdWorkspace* ws,
 							 const char* what, int seed )
 {
 	SCOPED_TRACE( testing::Message() << what << " seed " << seed );
 	int naiveCount = 0;
-	const pdSfogPair* pairs = nullptr;
-	pdSfogOverlayStats naiveStats, stats;
-	ASSERT_EQ( pdSfog_OverlayNaive( a, &ra, b, &rb, ws, &naiveCount, &pairs, &naiveStats ), PD_STATUS_OK );
-	std::vector<pdSfogPair> naive( pairs, pairs + naiveCount );
+	const pdiSfogPair* pairs = nullptr;
+	pdiSfogOverlayStats naiveStats, stats;
+	ASSERT_EQ( pdiSfog_OverlayNaive( a, &ra, b, &rb, ws, &naiveCount, &pairs, &naiveStats ), PD_STATUS_OK );
+	std::vector<pdiSfogPair> naive( pairs, pairs + naiveCount );
 	EXPECT_EQ( naiveStats.tests, naiveStats.pairsBefore );
-	for ( int variant : { (int)PD_SFOG_SWEEP_PLAIN, (int)PD_SFOG_SWEEP_BANDED } )
+	for ( int variant : { (int)PDI_SFOG_SWEEP_PLAIN, (int)PDI_SFOG_SWEEP_BANDED } )
 	{
 		int count = 0;
-		ASSERT_EQ( pdSfog_OverlaySweep( a, &ra, b, &rb, variant, ws, &count, &pairs, &stats ), PD_STATUS_OK );
+		ASSERT_EQ( pdiSfog_OverlaySweep( a, &ra, b, &rb, variant, ws, &count, &pairs, &stats ), PD_STATUS_OK );
 		EXPECT_EQ( count, naiveCount ) << "variant " << variant;
 		EXPECT_EQ( stats.pairsBefore, naiveStats.pairsBefore );
 		EXPECT_LE( stats.tests, naiveStats.tests );
@@ -56,7 +56,7 @@ TEST( PdSfog, SweepEqualsNaive )
 	ASSERT_TRUE( smpMakeTorus( 1.0, 0.35, 16, 8, &soups[0].soup ) );
 	ASSERT_TRUE( smpMakeCup( 0.8, 1.0, 0.15, 12, &soups[1].soup ) );
 	ASSERT_TRUE( smpMakeIcosphere( 1.0, 1, &soups[2].soup ) );
-	ASSERT_TRUE( smpMakeBox( pdV3( 1, 1, 1 ), 2, &soups[3].soup ) );
+	ASSERT_TRUE( smpMakeBox( pdiV3( 1, 1, 1 ), 2, &soups[3].soup ) );
 	ASSERT_TRUE( smpMakeTorus( 0.8, 0.2, 12, 6, &soups[4].soup ) );
 	ASSERT_TRUE( smpMakeRandomConvex( 20, 5, &soups[5].soup ) );
 	std::vector<MeshPtr> meshes;
@@ -72,22 +72,22 @@ TEST( PdSfog, SweepEqualsNaive )
 		for ( int rep = 0; rep < 2; ++rep, ++seed )
 		{
 			Rng rng( 700 + seed );
-			pdMat33 ra = rep == 0 && seed < 4 ? Identity() : RandomRotation( rng );
-			pdMat33 rb = RandomRotation( rng );
+			pdiMat33 ra = rep == 0 && seed < 4 ? Identity() : RandomRotation( rng );
+			pdiMat33 rb = RandomRotation( rng );
 			CheckSweepMatchesNaive( meshes[p[0]].get(), ra, meshes[p[1]].get(), rb, ws.get(), "pair", seed );
 		}
 	}
 	// Convex graphs: the sweep and the walk agree up to flat-edge pairs and near ties.
 	{
 		Rng rng( 77 );
-		pdMat33 ra = RandomRotation( rng ), rb = RandomRotation( rng );
+		pdiMat33 ra = RandomRotation( rng ), rb = RandomRotation( rng );
 		int count = 0;
-		const pdSfogPair* pairsOut = nullptr;
+		const pdiSfogPair* pairsOut = nullptr;
 		ASSERT_EQ(
-			pdSfog_OverlayConvex( meshes[2].get(), &ra, meshes[5].get(), &rb, ws.get(), &count, &pairsOut, nullptr ),
+			pdiSfog_OverlayConvex( meshes[2].get(), &ra, meshes[5].get(), &rb, ws.get(), &count, &pairsOut, nullptr ),
 			PD_STATUS_OK );
 		std::set<PairKey> walk = ToSet( pairsOut, count );
-		ASSERT_EQ( pdSfog_OverlaySweep( meshes[2].get(), &ra, meshes[5].get(), &rb, PD_SFOG_SWEEP_PLAIN, ws.get(),
+		ASSERT_EQ( pdiSfog_OverlaySweep( meshes[2].get(), &ra, meshes[5].get(), &rb, PDI_SFOG_SWEEP_PLAIN, ws.get(),
 										&count, &pairsOut, nullptr ),
 				   PD_STATUS_OK );
 		std::set<PairKey> sweep = ToSet( pairsOut, count );
@@ -105,7 +105,7 @@ TEST( PdSfog, DegenerateInputsSweepEqualsNaive )
 	OddMeshSet set = MakeOddMeshSet();
 	const std::vector<MeshPtr>& odd = set.odd;
 	const MeshPtr& ref = set.ref;
-	const pdMat33 ra = set.ra, rb = set.rb;
+	const pdiMat33 ra = set.ra, rb = set.rb;
 	for ( size_t i = 0; i < odd.size(); ++i )
 	{
 		SCOPED_TRACE( testing::Message() << "odd mesh " << i );
