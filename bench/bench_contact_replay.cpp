@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// polydepth-bench contact-replay FILE: runs recorded pdContact_Generate calls again, outside
+// polydepth-bench contact-replay FILE: runs recorded pdContactPair_Generate calls again, outside
 // Bullet (a recording from pdBullet_StartRecording, e.g. `polydepth-sample tori --record-calls
 // FILE --record-from 150 --record-steps 40`). Every call gets exactly its recorded inputs, so
 // two builds replay the same calls: compare their times here, or their instruction counts
@@ -40,12 +40,11 @@ int runContactReplay( const Options& o )
 		std::fprintf( stderr, "polydepth-bench: contact-replay needs a recording: contact-replay FILE\n" );
 		return 2;
 	}
-	char message[256];
-	pdStatus status = PD_STATUS_OK;
-	pdContactReplay* replay = pdCreateContactReplay( o.inputPath.c_str(), &status, message );
+	pdError error = {};
+	pdContactReplay* replay = pdCreateContactReplay( o.inputPath.c_str(), &error );
 	if ( replay == nullptr )
 	{
-		std::fprintf( stderr, "polydepth-bench: %s\n", message );
+		std::fprintf( stderr, "polydepth-bench: %s\n", error.message );
 		return 2;
 	}
 	std::vector<pdContactCall> calls;
@@ -53,10 +52,10 @@ int runContactReplay( const Options& o )
 	{
 		pdContactCall call;
 		bool done = false;
-		status = pdContactReplay_Next( replay, &call, &done, message );
-		if ( status != PD_STATUS_OK )
+		error.status = pdContactReplay_Next( replay, &call, &done, &error );
+		if ( error.status != PD_STATUS_OK )
 		{
-			std::fprintf( stderr, "polydepth-bench: %s (%s)\n", message, pdStatusString( status ) );
+			std::fprintf( stderr, "polydepth-bench: %s (%s)\n", error.message, pdStatusString( error.status ) );
 			pdDestroyContactReplay( replay );
 			return 2;
 		}
@@ -65,7 +64,7 @@ int runContactReplay( const Options& o )
 		calls.push_back( call );
 	}
 	int repeats = o.repeats > 0 ? o.repeats : 3;
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	std::vector<double> ms;
 	uint64_t hash = 1469598103934665603ull;
 	long states[3] = { 0, 0, 0 };
@@ -80,9 +79,9 @@ int runContactReplay( const Options& o )
 		{
 			pdContactPair pair = call.pair;
 			pdContactManifoldSet set;
-			pdContact_Generate( &pair, call.meshA, &call.poseA, call.meshB, &call.poseB, &call.def, ws, &set );
+			pdContactPair_Generate( &pair, call.meshA, &call.poseA, call.meshB, &call.poseB, &call.def, ws, &set );
 			s[set.state >= 0 && set.state <= 2 ? set.state : 0] += 1;
-			for ( int m = 0; m < set.count; ++m )
+			for ( int m = 0; m < set.manifoldCount; ++m )
 			{
 				const pdContactManifold& region = set.manifolds[m];
 				for ( int p = 0; p < region.pointCount; ++p )

@@ -201,17 +201,17 @@ pdQuat quatFromRowMajor( const double* m )
 	return pdQuat{ q.w / n, q.x / n, q.y / n, q.z / n };
 }
 
-// The core's defaults with --random-directions, --cone-directions and --max-starts applied.
-pdPenetrationDef defWithQueryOptions( const Options& o )
+// The core's default settings with --random-directions, --cone-directions and --max-starts applied.
+pdPenetrationSettings settingsWithQueryOptions( const Options& o )
 {
-	pdPenetrationDef def = pdDefaultPenetrationDef();
+	pdPenetrationSettings settings = pdDefaultPenetrationSettings( PD_QUALITY_ACCURATE );
 	if ( o.randomDirections >= 0 )
-		def.randomDirections = o.randomDirections;
+		settings.randomDirections = o.randomDirections;
 	if ( o.coneDirections >= 0 )
-		def.coneDirections = o.coneDirections;
+		settings.coneDirections = o.coneDirections;
 	if ( o.maxStarts >= 0 )
-		def.maxStarts = o.maxStarts;
-	return def;
+		settings.maxStarts = o.maxStarts;
+	return settings;
 }
 
 /// One PD query of a model against itself (B at the identity), timed after a warm-up call, with
@@ -295,8 +295,10 @@ int runPdRandom( const Options& o )
 		double medianMs = 0, p95Ms = 0, contacts = 0, iterations = 0, pdiOverDistance = 0, worstRatio = 0;
 	};
 	std::vector<Row> rows;
-	pdPenetrationDef pdiDef = defWithQueryOptions( o );
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdPenetrationSettings querySettings = settingsWithQueryOptions( o );
+	pdPenetrationDef queryDef = pdDefaultPenetrationDef();
+	queryDef.settings = &querySettings;
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	forEachPdModel(
 		o,
 		[&]( const ModelSpec& spec, Model& model, Rng& rng )
@@ -313,7 +315,7 @@ int runPdRandom( const Options& o )
 				pdTransform pa;
 				if ( !randomColliding( rng, mesh, mesh, ws, &pa ) )
 					continue;
-				TimedPdQuery t = timePdQuery( mesh, pa, pdiDef, ws );
+				TimedPdQuery t = timePdQuery( mesh, pa, queryDef, ws );
 				if ( t.status < 0 )
 				{
 					std::fprintf( stderr, "pd-random: %s query %d failed: %s\n", spec.name, q,
@@ -322,7 +324,7 @@ int runPdRandom( const Options& o )
 				}
 				const pdPenetrationResult& r = t.result;
 				ms.push_back( t.ms );
-				contacts += r.contacts;
+				contacts += r.contactPlaneCount;
 				iterations += r.iterations;
 				row.queries++;
 				row.valid += t.valid ? 1 : 0;
@@ -400,7 +402,7 @@ int runPdRandom( const Options& o )
 	describeMachine( stdout );
 	std::printf( "random in-collision configurations (A = B, random rotation, centre in B's box); %d random start "
 				 "directions, %d cone directions, at most %d starts\n",
-				 pdiDef.randomDirections, pdiDef.coneDirections, pdiDef.maxStarts );
+				 querySettings.randomDirections, querySettings.coneDirections, querySettings.maxStarts );
 	std::printf( "%-10s %7s %5s | %8s %8s | %8s %6s | %7s | %5s | %s\n", "model", "tris", "n", "med ms", "p95 ms",
 				 "contacts", "iters", "PD/dist", "valid", "oracle: within 1% / cases (worst ratio)" );
 	for ( const Row& r : rows )
@@ -441,7 +443,7 @@ int runPdPath( const Options& o )
 		double medianMs = 0, p95Ms = 0, meanPd = 0, iterations = 0, pdiOverDistance = 0;
 	};
 	std::vector<Row> rows;
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	for ( const PathSpec& spec : specs )
 	{
 		if ( !o.only.empty() && o.only != spec.name )
@@ -477,9 +479,11 @@ int runPdPath( const Options& o )
 			row.coherence = mode == 1;
 			pdPenetrationCache cache;
 			memset( &cache, 0, sizeof( cache ) );
-			pdPenetrationDef def = defWithQueryOptions( o );
+			pdPenetrationSettings defSettings = settingsWithQueryOptions( o );
+			pdPenetrationDef def = pdDefaultPenetrationDef();
+			def.settings = &defSettings;
 			if ( !row.coherence )
-				def.startStrategies &= ~(unsigned)PD_START_COHERENCE;
+				defSettings.startStrategies &= ~(unsigned)PD_START_COHERENCE;
 			std::vector<double> ms, ratio;
 			double pdiSum = 0, iterSum = 0;
 			for ( int f = 0; f < frames; ++f )
@@ -637,8 +641,10 @@ int runPdBatch( const Options& o )
 		bool identical = false;
 	};
 	std::vector<Row> rows;
-	pdPenetrationDef pdiDef = defWithQueryOptions( o );
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdPenetrationSettings querySettings = settingsWithQueryOptions( o );
+	pdPenetrationDef queryDef = pdDefaultPenetrationDef();
+	queryDef.settings = &querySettings;
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	forEachPdModel( o,
 					[&]( const ModelSpec&, Model& model, Rng& rng )
 					{
@@ -650,7 +656,7 @@ int runPdBatch( const Options& o )
 								items.push_back( item );
 						}
 						pdBatchDef serial = pdDefaultBatchDef();
-						serial.penetration = &pdiDef;
+						serial.penetration = &queryDef;
 						BatchThreads pool;
 						pdBatchDef parallel = serial;
 						parallel.workerCount = pool.threads;
@@ -742,7 +748,7 @@ int runPdFrontier( const Options& o )
 	};
 	// cells[s] holds setting s's row per model.
 	std::vector<std::vector<Cell>> cells( settings.size() );
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	forEachPdModel( o,
 					[&]( const ModelSpec& spec, Model& model, Rng& rng )
 					{
@@ -766,9 +772,11 @@ int runPdFrontier( const Options& o )
 						for ( size_t s = 0; s < settings.size(); ++s )
 						{
 							pdPenetrationDef def = pdDefaultPenetrationDef();
-							def.randomDirections = settings[s].randomDirections;
-							def.coneDirections = settings[s].coneDirections;
-							def.maxStarts = settings[s].maxStarts;
+							pdPenetrationSettings defSettings = pdDefaultPenetrationSettings( PD_QUALITY_ACCURATE );
+							def.settings = &defSettings;
+							defSettings.randomDirections = settings[s].randomDirections;
+							defSettings.coneDirections = settings[s].coneDirections;
+							defSettings.maxStarts = settings[s].maxStarts;
 							Cell cell;
 							cell.model = spec.name;
 							cell.tris = model.triangles();

@@ -131,7 +131,7 @@ int runProximity( const Options& o )
 	const int reps = o.repeats > 0 ? o.repeats : ( o.quick ? 5 : 15 );
 	const char* classes[] = { "deep", "shallow", "near", "separated" };
 
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	std::vector<Case> cases;
 	for ( const Spec& spec : specs )
 	{

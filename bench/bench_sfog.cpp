@@ -195,7 +195,7 @@ bool collides( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pd
 
 int runSfog( const Options& o )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	// (a) pruning inside PolyDepth.
 	struct PruneRow
 	{
@@ -258,12 +258,15 @@ int runSfog( const Options& o )
 			// Variant v: bit 0 turns contact-space pruning off, bit 1 CCD culling off. The order
 			// rotates per query so that cache warmth and machine load hit the variants alike.
 			pdPenetrationDef defs[4];
+			pdPenetrationSettings settings[4];
 			for ( int v = 0; v < 4; ++v )
 			{
+				settings[v] = pdDefaultPenetrationSettings( PD_QUALITY_ACCURATE );
+				settings[v].useOrientationPruning = ( v & 1 ) == 0;
+				settings[v].useOrientationCulling = ( v & 2 ) == 0;
+				settings[v].useConvexExactPath = false; // measure pruning, not the convex path
 				defs[v] = pdDefaultPenetrationDef();
-				defs[v].useOrientationPruning = ( v & 1 ) == 0;
-				defs[v].useOrientationCulling = ( v & 2 ) == 0;
-				defs[v].useConvexExactPath = false; // measure pruning, not the convex path
+				defs[v].settings = &settings[v];
 			}
 			pdPenetrationResult r;
 			pdComputePenetration( m.mesh, &pa, m.mesh, &pb, &defs[0], nullptr, ws, &r ); // warm-up

@@ -4,6 +4,7 @@
 
 #include "model_io.h"
 #include "polydepth/polydepth.h"
+#include "polydepth/research.h"
 #include "shapes.h"
 
 #include <algorithm>

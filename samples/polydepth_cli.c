@@ -26,7 +26,8 @@ typedef struct smpCliOptions
 	const char* pathB;
 	pdTransform poseA;
 	pdTransform poseB;
-	pdPenetrationDef def;
+	pdPenetrationDef def; ///< its settings are `settings` (set where the query runs)
+	pdPenetrationSettings settings;
 	bool json;
 	bool noPruning; ///< --no-pruning: off whatever the order of the pruning options
 	const char* reproOut;
@@ -254,7 +255,7 @@ static int smpParseQueryOptions( int argc, char** argv, smpCliOptions* o, bool* 
 		}
 		else if ( strcmp( a, "--contact-pruning" ) == 0 )
 		{
-			o->def.useOrientationPruning = true;
+			o->settings.useOrientationPruning = true;
 		}
 		else if ( strcmp( a, "--no-solid" ) == 0 )
 		{
@@ -288,7 +289,7 @@ static int smpParseQueryOptions( int argc, char** argv, smpCliOptions* o, bool* 
 			}
 			if ( a[2] == 's' )
 			{
-				o->def.maxStarts = (int)n;
+				o->settings.maxStarts = (int)n;
 			}
 			else
 			{
@@ -302,7 +303,7 @@ static int smpParseQueryOptions( int argc, char** argv, smpCliOptions* o, bool* 
 			{
 				return smpBadInput( "%s: expected an integer from 0 to 4096, got '%s'", a, value != NULL ? value : "" );
 			}
-			int* count = strcmp( a, "--random-directions" ) == 0 ? &o->def.randomDirections : &o->def.coneDirections;
+			int* count = strcmp( a, "--random-directions" ) == 0 ? &o->settings.randomDirections : &o->settings.coneDirections;
 			*count = (int)n;
 			++i;
 		}
@@ -312,7 +313,7 @@ static int smpParseQueryOptions( int argc, char** argv, smpCliOptions* o, bool* 
 			{
 				return smpBadInput( "%s: expected an unsigned integer, got '%s'", a, value != NULL ? value : "" );
 			}
-			o->def.randomSeed = (unsigned)n;
+			o->settings.randomSeed = (unsigned)n;
 			++i;
 		}
 		else if ( strcmp( a, "--strategies" ) == 0 )
@@ -321,7 +322,7 @@ static int smpParseQueryOptions( int argc, char** argv, smpCliOptions* o, bool* 
 			{
 				return smpBadInput( "%s: expected a comma-separated list of strategies", a );
 			}
-			int rc = smpParseStrategies( a, value, &o->def.startStrategies );
+			int rc = smpParseStrategies( a, value, &o->settings.startStrategies );
 			if ( rc != SMP_EXIT_OK )
 			{
 				return rc;
@@ -364,8 +365,8 @@ static int smpParseQueryOptions( int argc, char** argv, smpCliOptions* o, bool* 
 	}
 	if ( o->noPruning )
 	{
-		o->def.useOrientationPruning = false;
-		o->def.useOrientationCulling = false;
+		o->settings.useOrientationPruning = false;
+		o->settings.useOrientationCulling = false;
 	}
 	return SMP_EXIT_OK;
 }
@@ -444,7 +445,7 @@ static void smpPrintResult( const pdPenetrationResult* r, bool json, const char*
 		printf( "{\"status\": \"%s\", \"pd\": %.17g, \"t\": ", smpStateName( r->state ), smpFinite( r->depth ) );
 		smpPrintJsonVec( r->translation );
 		printf( ", \"iterations\": %d, \"contacts\": %d, \"ms\": %.17g, \"starts\": %d, \"code\": ", r->iterations,
-				r->contacts, smpFinite( r->elapsedMs ), r->starts );
+				r->contactPlaneCount, smpFinite( r->elapsedMs ), r->starts );
 		smpPrintJsonString( pdStatusString( r->status ) );
 		printf( ", \"local\": [" );
 		for ( int i = 0; i < localCount; ++i )
@@ -470,7 +471,7 @@ static void smpPrintResult( const pdPenetrationResult* r, bool json, const char*
 	printf( "depth:       %.17g\n", smpFinite( r->depth ) );
 	printf( "translation: %.17g %.17g %.17g   (move A by this, world frame)\n", smpFinite( r->translation.x ),
 			smpFinite( r->translation.y ), smpFinite( r->translation.z ) );
-	printf( "iterations:  %d over %d start(s), %d contact plane(s), %.3f ms\n", r->iterations, r->starts, r->contacts,
+	printf( "iterations:  %d over %d start(s), %d contact plane(s), %.3f ms\n", r->iterations, r->starts, r->contactPlaneCount,
 			smpFinite( r->elapsedMs ) );
 	for ( int i = 0; i < localCount; ++i )
 	{
@@ -506,6 +507,8 @@ static pdMesh* smpCreateMeshFromSoup( const char* name, const smpSoup* soup, int
 static int smpRunQuery( const char* nameA, const smpSoup* soupA, const char* nameB, const smpSoup* soupB,
 					   const smpCliOptions* o )
 {
+	pdPenetrationDef def = o->def;
+	def.settings = &o->settings;
 	int rc = SMP_EXIT_OK;
 	pdMesh* meshA = smpCreateMeshFromSoup( nameA, soupA, &rc );
 	if ( meshA == NULL )
@@ -518,7 +521,7 @@ static int smpRunQuery( const char* nameA, const smpSoup* soupA, const char* nam
 		pdDestroyMesh( meshA );
 		return rc;
 	}
-	pdWorkspace* workspace = pdCreateWorkspace();
+	pdWorkspace* workspace = pdCreateWorkspace( NULL );
 	if ( workspace == NULL )
 	{
 		pdDestroyMesh( meshA );
@@ -527,7 +530,7 @@ static int smpRunQuery( const char* nameA, const smpSoup* soupA, const char* nam
 		return SMP_EXIT_FAILED;
 	}
 	if ( o->reproOut != NULL &&
-		 pdWriteRepro( o->reproOut, meshA, &o->poseA, meshB, &o->poseB, &o->def ) != PD_STATUS_OK )
+		 pdWriteRepro( o->reproOut, meshA, &o->poseA, meshB, &o->poseB, &def ) != PD_STATUS_OK )
 	{
 		pdDestroyWorkspace( workspace );
 		pdDestroyMesh( meshA );
@@ -536,7 +539,7 @@ static int smpRunQuery( const char* nameA, const smpSoup* soupA, const char* nam
 	}
 	pdPenetrationResult result;
 	memset( &result, 0, sizeof( result ) );
-	pdStatus status = pdComputePenetration( meshA, &o->poseA, meshB, &o->poseB, &o->def, NULL, workspace, &result );
+	pdStatus status = pdComputePenetration( meshA, &o->poseA, meshB, &o->poseB, &def, NULL, workspace, &result );
 	if ( status < 0 )
 	{
 		if ( status == PD_STATUS_INVALID_POSE )
@@ -571,6 +574,7 @@ static int smpQueryCommand( int argc, char** argv )
 	o.poseA = pdIdentityTransform();
 	o.poseB = pdIdentityTransform();
 	o.def = pdDefaultPenetrationDef();
+	o.settings = pdDefaultPenetrationSettings( PD_QUALITY_ACCURATE );
 	bool help = false;
 	int rc = smpParseQueryOptions( argc, argv, &o, &help );
 	if ( help )
@@ -636,12 +640,15 @@ static int smpReplayCommand( int argc, char** argv )
 	smpSoup soupA, soupB;
 	memset( &soupA, 0, sizeof( soupA ) );
 	memset( &soupB, 0, sizeof( soupB ) );
-	if ( !smpReadRepro( path, &soupA, &soupB, &o.poseA, &o.poseB, &o.def, error, sizeof( error ) ) )
+	smpReproDef recorded;
+	if ( !smpReadRepro( path, &soupA, &soupB, &o.poseA, &o.poseB, &recorded, error, sizeof( error ) ) )
 	{
 		smpFreeSoup( &soupA );
 		smpFreeSoup( &soupB );
 		return smpBadInput( "%s", error[0] != '\0' ? error : path );
 	}
+	o.def = recorded.def;
+	o.settings = recorded.settings;
 	char nameA[600], nameB[600];
 	snprintf( nameA, sizeof( nameA ), "%s (mesh a)", path );
 	snprintf( nameB, sizeof( nameB ), "%s (mesh b)", path );

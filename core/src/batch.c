@@ -1,25 +1,26 @@
 // SPDX-License-Identifier: MIT
 // Batch queries (batch.h): one workspace per worker, the items split into ranges by the caller's
 // task system (or run on the calling thread), every item answered by the single-query entry
-// point with no coherence cache, so the answers do not depend on how the items were split.
+// point's kernel with no coherence cache, so the answers do not depend on how the items were split.
 #include "polydepth/batch.h"
 
 #include "core.h"
+#include "kernels.h"
 
 #include <string.h>
 
 typedef struct pdiBatchRun
 {
 	const pdBatchItem* items;
-	const pdPenetrationDef* penetration; // NULL for the defaults
-	const pdDistanceDef* distance;       // NULL for the defaults
+	pdiPenetrationOptions penetration; // the def's, resolved once
+	pdDistanceDef distance;
 	pdPenetrationResult* penetrationResults;
 	pdDistanceResult* distanceResults; // one of the two result arrays is set
 	pdWorkspace** workspaces;
 	int workerCount;
 } pdiBatchRun;
 
-pdBatchDef pdDefaultBatchDef( void )
+static pdBatchDef pdiBatchDefaults( void )
 {
 	pdBatchDef def;
 	memset( &def, 0, sizeof( def ) );
@@ -27,6 +28,11 @@ pdBatchDef pdDefaultBatchDef( void )
 	def.minRange = 1;
 	def.internalValue = PDI_SECRET_COOKIE;
 	return def;
+}
+
+pdBatchDef pdDefaultBatchDef( void )
+{
+	return pdiBatchDefaults();
 }
 
 static void pdiBatchTask( int startIndex, int endIndex, int workerIndex, void* taskContext )
@@ -45,8 +51,8 @@ static void pdiBatchTask( int startIndex, int endIndex, int workerIndex, void* t
 				out->status = PD_STATUS_INVALID_ARGUMENT;
 				continue;
 			}
-			pdComputePenetration( item->meshA, &item->poseA, item->meshB, &item->poseB, run->penetration, NULL,
-								  run->workspaces[workerIndex], out );
+			pdiComputePenetration( item->meshA, &item->poseA, item->meshB, &item->poseB, &run->penetration, NULL,
+								   run->workspaces[workerIndex], out );
 		}
 		else
 		{
@@ -57,8 +63,8 @@ static void pdiBatchTask( int startIndex, int endIndex, int workerIndex, void* t
 				out->status = PD_STATUS_INVALID_ARGUMENT;
 				continue;
 			}
-			out->status = pdComputeDistance( item->meshA, &item->poseA, item->meshB, &item->poseB, run->distance,
-											 run->workspaces[workerIndex], out );
+			out->status = pdiCheckedDistance( item->meshA, &item->poseA, item->meshB, &item->poseB, &run->distance,
+											  false, run->workspaces[workerIndex], out );
 		}
 	}
 }
@@ -105,7 +111,7 @@ static int pdiBatchRange( int count, const pdBatchDef* def )
 
 static pdStatus pdiRunBatch( pdiBatchRun* run, int count, const pdBatchDef* def )
 {
-	pdBatchDef defaults = pdDefaultBatchDef();
+	pdBatchDef defaults = pdiBatchDefaults();
 	if ( def == NULL )
 	{
 		def = &defaults;
@@ -115,8 +121,21 @@ static pdStatus pdiRunBatch( pdiBatchRun* run, int count, const pdBatchDef* def 
 	{
 		return status;
 	}
-	run->penetration = def->penetration;
-	run->distance = def->distance;
+	run->distance = def->distance != NULL ? *def->distance : pdiDistanceDefaults();
+	if ( run->penetrationResults != NULL )
+	{
+		status = pdiResolvePenetrationDef( def->penetration, &run->penetration );
+		if ( status != PD_STATUS_OK )
+		{
+			// A def problem fails every item alike.
+			for ( int i = 0; i < count; ++i )
+			{
+				memset( run->penetrationResults + i, 0, sizeof( pdPenetrationResult ) );
+				run->penetrationResults[i].status = status;
+			}
+			return status;
+		}
+	}
 	run->workerCount = def->workerCount;
 	size_t bytes = 0;
 	run->workspaces = (pdWorkspace**)pdiAllocArray( (size_t)def->workerCount, sizeof( pdWorkspace* ), &bytes );
@@ -127,7 +146,7 @@ static pdStatus pdiRunBatch( pdiBatchRun* run, int count, const pdBatchDef* def 
 	memset( run->workspaces, 0, bytes );
 	for ( int w = 0; w < def->workerCount && status == PD_STATUS_OK; ++w )
 	{
-		run->workspaces[w] = pdCreateWorkspace();
+		run->workspaces[w] = pdiCreateWorkspace();
 		status = run->workspaces[w] != NULL ? PD_STATUS_OK : PD_STATUS_OUT_OF_MEMORY;
 	}
 	if ( status == PD_STATUS_OK )
@@ -148,7 +167,7 @@ static pdStatus pdiRunBatch( pdiBatchRun* run, int count, const pdBatchDef* def 
 	}
 	for ( int w = 0; w < def->workerCount; ++w )
 	{
-		pdDestroyWorkspace( run->workspaces[w] );
+		pdiDestroyWorkspace( run->workspaces[w] );
 	}
 	pdiFree( run->workspaces, bytes );
 	return status;

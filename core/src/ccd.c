@@ -11,7 +11,7 @@
 // improves its best time about 27 times per sweep on the 70k-triangle bunny pair). The contact
 // features at the contact configuration are then gathered with pdComputeContactFeatures.
 //
-// Orientation culling (def->cullByOrientation, only for a mesh that is closed with outward
+// Orientation culling (def->useOrientationCulling, only for a mesh that is closed with outward
 // winding): while A is outside B, the first point of B that A reaches lies on a face whose
 // outward normal n opposes the motion v (n.v <= 0): the separation direction at first contact
 // is in B's normal cone there and does not increase along v, so some face through the contact
@@ -20,6 +20,7 @@
 // detected beforehand by a static collide (startColliding), so culling never hides it.
 #include "ccd.h"
 #include "core.h"
+#include "kernels.h"
 #include "pair_heap.h"
 #include "pair_query.h"
 #include "proximity.h"
@@ -27,14 +28,14 @@
 
 #include <string.h>
 
-pdCcdDef pdDefaultCcdDef( void )
+pdCcdDef pdiCcdDefaults( void )
 {
 	pdCcdDef def;
 	memset( &def, 0, sizeof( def ) );
 	def.contactTolerance = 0.0;
 	def.maxFeatures = 256;
 	def.maxNodeVisits = 50000000;
-	def.cullByOrientation = true;
+	def.useOrientationCulling = true;
 	def.internalValue = PDI_SECRET_COOKIE;
 	return def;
 }
@@ -66,11 +67,9 @@ static void pdiBoxVelocity( const pdiBvhNode* b, pdVec3 v, double w[3] )
 	w[2] = pdiDot( b->axes.cz, v );
 }
 
-pdStatus pdComputeTranslationalCcd( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endPositionA,
-									const pdMesh* meshB, const pdTransform* poseB, const pdCcdDef* def, pdWorkspace* ws,
-									pdCcdResult* outResult )
+pdCcdDef pdDefaultCcdDef( void )
 {
-	return pdiCcd_Sweep( meshA, poseA, endPositionA, meshB, poseB, def, ws, false, true, outResult );
+	return pdiCcdDefaults();
 }
 
 // One sweep from a free start: the motion and culling set-up, the heap of pending node pairs,
@@ -110,8 +109,8 @@ static bool pdiSweep_Init( pdiSweepSearch* s, const pdMesh* meshA, const pdMesh*
 	s->rel = frames->rel;
 	s->vB = pdiMulMTV( &frames->b.r, v );
 	double speed = pdiLength( s->vB );
-	s->cullA = def->cullByOrientation && meshA->closed && meshA->outwardWinding && speed > 0.0;
-	s->cullB = def->cullByOrientation && meshB->closed && meshB->outwardWinding && speed > 0.0;
+	s->cullA = def->useOrientationCulling && meshA->closed && meshA->outwardWinding && speed > 0.0;
+	s->cullB = def->useOrientationCulling && meshB->closed && meshB->outwardWinding && speed > 0.0;
 	s->cullEps = 1e-9 * speed;
 	// Node-level culling: B's faces turned away from the motion (along +u), A's trailing faces
 	// (along -u, carried into A's frame).
@@ -360,10 +359,6 @@ static pdStatus pdiCcd_Check( const pdCcdDef* def, const pdMesh* meshA, const pd
 	{
 		status = PD_STATUS_INVALID_POSE;
 	}
-	if ( status == PD_STATUS_OK && !pdiPairQuery_HasTrees( meshA, meshB ) )
-	{
-		status = PD_STATUS_OUT_OF_MEMORY;
-	}
 	return status;
 }
 
@@ -375,12 +370,13 @@ static pdStatus pdiCcd_GatherFeatures( const pdMesh* meshA, const pdTransform* p
 {
 	pdTransform contactPose = *poseA;
 	contactPose.p = outResult->contactPosition;
-	pdContactFeatureDef gather = pdDefaultContactFeatureDef();
+	pdContactFeatureDef gather = pdiContactFeatureDefaults();
 	gather.reach = tolerance;
 	gather.approachDirection = v;
 	gather.maxFeatures = maxFeatures;
 	pdContactFeatureResult gathered;
-	pdStatus fs = pdComputeContactFeatures( meshA, &contactPose, meshB, poseB, &gather, ws, &gathered );
+	pdiGapProof noProof = { false, false };
+	pdStatus fs = pdiComputeContactFeatures( meshA, &contactPose, meshB, poseB, &gather, noProof, ws, &gathered );
 	if ( fs < 0 )
 	{
 		memset( outResult, 0, sizeof( *outResult ) );
@@ -395,18 +391,17 @@ pdStatus pdiCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 end
 					  const pdTransform* poseB, const pdCcdDef* def, pdWorkspace* ws, bool startKnownFree,
 					  bool gatherFeatures, pdCcdResult* outResult )
 {
-	if ( outResult == NULL )
-	{
-		return PD_STATUS_INVALID_ARGUMENT;
-	}
 	memset( outResult, 0, sizeof( *outResult ) );
-	pdCcdDef defaults = pdDefaultCcdDef();
-	if ( def == NULL )
-	{
-		def = &defaults;
-	}
 	pdiPairFrames frames;
-	pdStatus status = pdiCcd_Check( def, meshA, poseA, endPositionA, meshB, poseB, ws, &frames );
+	pdStatus status = pdiPairQuery_Frames( poseA, poseB, &frames );
+	if ( status == PD_STATUS_OK && ( !pdiIsFiniteVec( endPositionA ) || !pdiIsUsablePosition( endPositionA ) ) )
+	{
+		status = PD_STATUS_INVALID_POSE;
+	}
+	if ( status == PD_STATUS_OK && !pdiPairQuery_HasTrees( meshA, meshB ) )
+	{
+		status = PD_STATUS_OUT_OF_MEMORY;
+	}
 	if ( status != PD_STATUS_OK )
 	{
 		outResult->status = status;
@@ -422,9 +417,9 @@ pdStatus pdiCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 end
 	memset( &start, 0, sizeof( start ) );
 	if ( !startKnownFree )
 	{
-		pdCollideDef collideDef = pdDefaultCollideDef();
+		pdCollideDef collideDef = pdiCollideDefaults();
 		collideDef.maxNodeVisits = def->maxNodeVisits;
-		status = pdCollide( meshA, poseA, meshB, poseB, &collideDef, ws, &start );
+		status = pdiCollide( meshA, poseA, meshB, poseB, &collideDef, ws, &start );
 		if ( status < 0 )
 		{
 			outResult->status = status;
@@ -467,4 +462,28 @@ pdStatus pdiCcd_Sweep( const pdMesh* meshA, const pdTransform* poseA, pdVec3 end
 	}
 	outResult->status = status;
 	return status;
+}
+
+pdStatus pdComputeTranslationalCcd( const pdMesh* meshA, const pdTransform* poseA, pdVec3 endPositionA,
+									const pdMesh* meshB, const pdTransform* poseB, const pdCcdDef* def, pdWorkspace* ws,
+									pdCcdResult* outResult )
+{
+	if ( outResult == NULL )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	memset( outResult, 0, sizeof( *outResult ) );
+	pdCcdDef defaults = pdiCcdDefaults();
+	if ( def == NULL )
+	{
+		def = &defaults;
+	}
+	pdiPairFrames frames;
+	pdStatus status = pdiCcd_Check( def, meshA, poseA, endPositionA, meshB, poseB, ws, &frames );
+	if ( status != PD_STATUS_OK )
+	{
+		outResult->status = status;
+		return status;
+	}
+	return pdiCcd_Sweep( meshA, poseA, endPositionA, meshB, poseB, def, ws, false, true, outResult );
 }

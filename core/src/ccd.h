@@ -6,7 +6,8 @@
 
 #include "polydepth/query.h"
 
-/// pdComputeTranslationalCcd with two shortcuts for the PolyDepth driver: startKnownFree skips
+/// pdComputeTranslationalCcd on checked input (a def from pdiCcdDefaults, valid meshes, usable
+/// poses and end position), with two shortcuts for the PolyDepth driver: startKnownFree skips
 /// the static check of the start (the caller proved it free with the same containment rule, so
 /// startColliding stays false), and gatherFeatures false leaves the features empty (the caller
 /// gathers them only for a contact it keeps).

@@ -35,14 +35,13 @@ bool pdiQuery_FreeGapGathering( pdiPdQuery* q, pdVec3 x, double* outGap, bool* o
 pdStatus pdiQuery_ApartByTolerance( pdiPdQuery* q, const pdTransform* poseA, const pdTransform* poseB,
 								   bool checkContainment, bool* outApart )
 {
-	pdContactFeatureDef def = pdDefaultContactFeatureDef();
+	pdContactFeatureDef def = pdiContactFeatureDefaults();
 	def.reach = q->tol;
 	def.maxFeatures = 0;
 	def.gap = q->tol;
-	def.stopWithinGap = true;
-	def.checkContainment = checkContainment;
+	pdiGapProof proof = { .stopWithinGap = true, .checkContainment = checkContainment };
 	pdContactFeatureResult r;
-	pdStatus status = pdComputeContactFeatures( q->sc.meshA, poseA, q->sc.meshB, poseB, &def, q->sc.ws, &r );
+	pdStatus status = pdiComputeContactFeatures( q->sc.meshA, poseA, q->sc.meshB, poseB, &def, proof, q->sc.ws, &r );
 	*outApart = r.apart;
 	q->nodeVisits += r.nodeVisits;
 	return status;
@@ -51,11 +50,11 @@ pdStatus pdiQuery_ApartByTolerance( pdiPdQuery* q, const pdTransform* poseA, con
 pdStatus pdiQuery_Collide( pdiPdQuery* q, const pdTransform* poseA, const pdTransform* poseB, bool reportPairs,
 						  pdCollideResult* outCollide )
 {
-	pdCollideDef collideDef = pdDefaultCollideDef();
+	pdCollideDef collideDef = pdiCollideDefaults();
 	collideDef.reportAllPairs = reportPairs;
 	collideDef.maxPairs = 256;
 	collideDef.checkContainment = q->sc.containment;
-	pdStatus status = pdCollide( q->sc.meshA, poseA, q->sc.meshB, poseB, &collideDef, q->sc.ws, outCollide );
+	pdStatus status = pdiCollide( q->sc.meshA, poseA, q->sc.meshB, poseB, &collideDef, q->sc.ws, outCollide );
 	q->nodeVisits += outCollide->nodeVisits;
 	return status;
 }

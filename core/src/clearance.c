@@ -104,11 +104,11 @@ pdStatus pdiComputeClearancePoints( pdMesh* mesh, int gridResolution )
 
 	size_t cells = (size_t)n[0] * n[1] * n[2];
 	double* field = pdiAlloc( cells * sizeof( double ) );
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdiCreateWorkspace();
 	if ( field == NULL || ws == NULL )
 	{
 		pdiFree( field, cells * sizeof( double ) );
-		pdDestroyWorkspace( ws );
+		pdiDestroyWorkspace( ws );
 		return PD_STATUS_OUT_OF_MEMORY;
 	}
 	pdVec3 origin = pdiMulAdd( mesh->boundsMin, 0.5, pdiSub( extent, pdiV3( n[0] * cell, n[1] * cell, n[2] * cell ) ) );
@@ -160,7 +160,7 @@ pdStatus pdiComputeClearancePoints( pdMesh* mesh, int gridResolution )
 		}
 	}
 	pdiFree( field, cells * sizeof( double ) );
-	pdDestroyWorkspace( ws );
+	pdiDestroyWorkspace( ws );
 
 	if ( count == 0 )
 	{
@@ -236,7 +236,7 @@ pdStatus pdiComputeInnerBalls( pdMesh* mesh )
 	{
 		return PD_STATUS_OK;
 	}
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdiCreateWorkspace();
 	if ( ws == NULL )
 	{
 		return PD_STATUS_OUT_OF_MEMORY;
@@ -302,7 +302,7 @@ pdStatus pdiComputeInnerBalls( pdMesh* mesh )
 			count += 1;
 		}
 	}
-	pdDestroyWorkspace( ws );
+	pdiDestroyWorkspace( ws );
 	if ( count == 0 )
 	{
 		return PD_STATUS_OK;

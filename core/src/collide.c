@@ -3,6 +3,7 @@
 // (explicit stack in the workspace), exact triangle-pair intersection at the leaves, and a
 // containment test for closed meshes when no surface pair intersects.
 #include "core.h"
+#include "kernels.h"
 #include "pair_query.h"
 #include "proximity.h"
 #include "tri_distance.h"
@@ -34,7 +35,7 @@ bool pdiCollide_Containment( const pdMesh* meshA, const pdMesh* meshB, const pdi
 	return false;
 }
 
-pdCollideDef pdDefaultCollideDef( void )
+pdCollideDef pdiCollideDefaults( void )
 {
 	pdCollideDef def;
 	memset( &def, 0, sizeof( def ) );
@@ -197,26 +198,17 @@ static void pdiCollide_Traverse( pdiCollideSearch* s, bool rootsOverlap )
 	}
 }
 
-pdStatus pdCollide( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB, const pdTransform* poseB,
-					const pdCollideDef* def, pdWorkspace* ws, pdCollideResult* outResult )
+pdCollideDef pdDefaultCollideDef( void )
 {
-	if ( outResult == NULL )
-	{
-		return PD_STATUS_INVALID_ARGUMENT;
-	}
+	return pdiCollideDefaults();
+}
+
+pdStatus pdiCollide( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB, const pdTransform* poseB,
+					 const pdCollideDef* def, pdWorkspace* ws, pdCollideResult* outResult )
+{
 	memset( outResult, 0, sizeof( *outResult ) );
-	pdCollideDef defaults = pdDefaultCollideDef();
-	if ( def == NULL )
-	{
-		def = &defaults;
-	}
-	pdStatus defStatus = pdiPairQuery_DefStatus( def->internalValue );
-	if ( defStatus == PD_STATUS_OK && ( def->maxPairs < 0 || def->maxNodeVisits <= 0 ) )
-	{
-		defStatus = PD_STATUS_INVALID_DEF;
-	}
 	pdiPairFrames frames;
-	pdStatus status = pdiPairQuery_Check( defStatus, meshA, poseA, meshB, poseB, ws, &frames );
+	pdStatus status = pdiPairQuery_Frames( poseA, poseB, &frames );
 	if ( status == PD_STATUS_OK &&
 		 ( !pdiPairQuery_HasTrees( meshA, meshB ) ||
 		   !pdiBuffer_Reserve( &ws->stack, PDI_BVH_PAIR_STACK * sizeof( pdiPairEntry ), false ) ) )
@@ -265,4 +257,32 @@ pdStatus pdCollide( const pdMesh* meshA, const pdTransform* poseA, const pdMesh*
 	outResult->pairs = s.pairCount > 0 ? ws->pairs.data : NULL;
 	outResult->nodeVisits = s.visits;
 	return status;
+}
+
+pdStatus pdCollide( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB, const pdTransform* poseB,
+					const pdCollideDef* def, pdWorkspace* ws, pdCollideResult* outResult )
+{
+	if ( outResult == NULL )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	memset( outResult, 0, sizeof( *outResult ) );
+	pdCollideDef defaults = pdiCollideDefaults();
+	if ( def == NULL )
+	{
+		def = &defaults;
+	}
+	pdStatus defStatus = pdiPairQuery_DefStatus( def->internalValue );
+	if ( defStatus == PD_STATUS_OK && ( def->maxPairs < 0 || def->maxNodeVisits <= 0 ) )
+	{
+		defStatus = PD_STATUS_INVALID_DEF;
+	}
+	pdiPairFrames frames;
+	pdStatus status = pdiPairQuery_Check( defStatus, meshA, poseA, meshB, poseB, ws, &frames );
+	if ( status != PD_STATUS_OK )
+	{
+		outResult->status = status;
+		return status;
+	}
+	return pdiCollide( meshA, poseA, meshB, poseB, def, ws, outResult );
 }

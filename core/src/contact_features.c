@@ -10,8 +10,8 @@
 // The swept variant carries A's boxes along a step's rigid motion and keeps the pairs whose gap
 // now or predicted after the step is within the tolerance.
 #include "core.h"
+#include "kernels.h"
 #include "pair_traversal.h"
-#include "penetration.h"
 #include "proximity.h"
 
 #include <string.h>
@@ -293,7 +293,7 @@ static pdStatus pdiGather( const pdMesh* meshA, const pdTransform* poseA, const 
 // ---------------------------------------------------------------------------------------------
 // The query
 
-pdContactFeatureDef pdDefaultContactFeatureDef( void )
+pdContactFeatureDef pdiContactFeatureDefaults( void )
 {
 	pdContactFeatureDef def;
 	memset( &def, 0, sizeof( def ) );
@@ -302,8 +302,6 @@ pdContactFeatureDef pdDefaultContactFeatureDef( void )
 	def.maxFeatures = 256;
 	def.motion = NULL;
 	def.gap = -1.0;
-	def.stopWithinGap = false;
-	def.checkContainment = false;
 	def.internalValue = PDI_SECRET_COOKIE;
 	return def;
 }
@@ -314,7 +312,11 @@ static bool pdiIsValidMotion( const pdRigidMotion* motion )
 		   ( pdiIsFiniteVec( motion->linear ) && pdiIsFiniteVec( motion->angular ) && pdiIsFiniteVec( motion->pivot ) );
 }
 
-// The def's checks that come before the meshes'; PD_STATUS_OK or the status to return.
+pdContactFeatureDef pdDefaultContactFeatureDef( void )
+{
+	return pdiContactFeatureDefaults();
+}
+
 static pdStatus pdiValidateContactFeatureDef( const pdContactFeatureDef* def )
 {
 	if ( def->internalValue != PDI_SECRET_COOKIE )
@@ -330,60 +332,40 @@ static pdStatus pdiValidateContactFeatureDef( const pdContactFeatureDef* def )
 	return PD_STATUS_OK;
 }
 
-pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-								 const pdTransform* poseB, const pdContactFeatureDef* def, pdWorkspace* ioWorkspace,
-								 pdContactFeatureResult* outResult )
+// The gathering a def asks for; g->tolerance is the reach.
+static void pdiContactFeatures_Setup( const pdMesh* meshA, const pdMesh* meshB, const pdContactFeatureDef* def,
+									  pdiGapProof proof, pdiGathering* g )
 {
-	if ( outResult == NULL )
-	{
-		return PD_STATUS_INVALID_ARGUMENT;
-	}
+	memset( g, 0, sizeof( *g ) );
+	g->tolerance = def->reach >= 0.0 ? def->reach : pdiDefaultContactTolerance( meshA, meshB );
+	bool still = def->motion == NULL ||
+				 ( pdiLengthSq( def->motion->linear ) == 0.0 && pdiLengthSq( def->motion->angular ) == 0.0 );
+	g->motion = still ? NULL : def->motion;
+	g->approachDirection = def->approachDirection;
+	g->maxFeatures = def->maxFeatures;
+	g->proveGap = def->gap >= 0.0;
+	g->gap = g->proveGap ? def->gap : 0.0;
+	g->stopWithinGap = proof.stopWithinGap;
+}
+
+pdStatus pdiComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+									const pdTransform* poseB, const pdContactFeatureDef* def, pdiGapProof proof,
+									pdWorkspace* ws, pdContactFeatureResult* outResult )
+{
 	memset( outResult, 0, sizeof( *outResult ) );
-	pdContactFeatureDef defaults = pdDefaultContactFeatureDef();
-	if ( def == NULL )
-	{
-		def = &defaults;
-	}
-	pdStatus status = pdiValidateContactFeatureDef( def );
-	if ( status == PD_STATUS_OK && ( !pdiIsValidMesh( meshA ) || !pdiIsValidMesh( meshB ) ) )
-	{
-		status = PD_STATUS_INVALID_MESH;
-	}
 	pdiGathering g;
-	memset( &g, 0, sizeof( g ) );
-	if ( status == PD_STATUS_OK )
-	{
-		g.tolerance = def->reach >= 0.0 ? def->reach : pdiDefaultContactTolerance( meshA, meshB );
-		bool still = def->motion == NULL ||
-					 ( pdiLengthSq( def->motion->linear ) == 0.0 && pdiLengthSq( def->motion->angular ) == 0.0 );
-		g.motion = still ? NULL : def->motion;
-		g.approachDirection = def->approachDirection;
-		g.maxFeatures = def->maxFeatures;
-		g.proveGap = def->gap >= 0.0;
-		g.gap = g.proveGap ? def->gap : 0.0;
-		g.stopWithinGap = def->stopWithinGap;
-		// The proof runs inside the gathering's traversal, at rest.
-		if ( g.proveGap && ( !( g.gap <= g.tolerance ) || g.motion != NULL ) )
-		{
-			status = PD_STATUS_INVALID_ARGUMENT;
-		}
-	}
-	if ( status != PD_STATUS_OK )
-	{
-		outResult->status = status;
-		return status;
-	}
+	pdiContactFeatures_Setup( meshA, meshB, def, proof, &g );
 	pdiGatheringOut out;
-	status = pdiGather( meshA, poseA, meshB, poseB, &g, ioWorkspace, &out );
+	pdStatus status = pdiGather( meshA, poseA, meshB, poseB, &g, ws, &out );
 	bool apart = out.apart;
-	if ( apart && def->checkContainment && meshA->closed && meshB->closed )
+	if ( apart && proof.checkContainment && meshA->closed && meshB->closed )
 	{
 		// Surfaces apart: a closed solid can still be wholly inside the other.
 		pdiFrame frameA, frameB;
 		pdiMakeFrame( poseA, &frameA );
 		pdiMakeFrame( poseB, &frameB );
 		pdiFrame rel = pdiRelativeFrame( &frameA, &frameB );
-		apart = !pdiCollide_Containment( meshA, meshB, &rel, ioWorkspace );
+		apart = !pdiCollide_Containment( meshA, meshB, &rel, ws );
 	}
 	outResult->status = status;
 	outResult->featureCount = out.count;
@@ -391,6 +373,59 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 	outResult->apart = apart;
 	outResult->nodeVisits = out.visits;
 	return status;
+}
+
+static pdStatus pdiCheckContactFeatureQuery( const pdMesh* meshA, const pdMesh* meshB,
+											 const pdContactFeatureDef* def )
+{
+	pdStatus status = pdiValidateContactFeatureDef( def );
+	if ( status == PD_STATUS_OK && ( !pdiIsValidMesh( meshA ) || !pdiIsValidMesh( meshB ) ) )
+	{
+		status = PD_STATUS_INVALID_MESH;
+	}
+	if ( status == PD_STATUS_OK && def->gap >= 0.0 )
+	{
+		// The proof runs inside the gathering's traversal, at rest.
+		double reach = def->reach >= 0.0 ? def->reach : pdiDefaultContactTolerance( meshA, meshB );
+		bool still = def->motion == NULL ||
+					 ( pdiLengthSq( def->motion->linear ) == 0.0 && pdiLengthSq( def->motion->angular ) == 0.0 );
+		if ( !( def->gap <= reach ) || !still )
+		{
+			status = PD_STATUS_INVALID_ARGUMENT;
+		}
+	}
+	return status;
+}
+
+pdStatus pdiCheckedContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+									const pdTransform* poseB, const pdContactFeatureDef* def, pdiGapProof proof,
+									pdWorkspace* ws, pdContactFeatureResult* outResult )
+{
+	if ( outResult == NULL )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	memset( outResult, 0, sizeof( *outResult ) );
+	pdContactFeatureDef defaults = pdiContactFeatureDefaults();
+	if ( def == NULL )
+	{
+		def = &defaults;
+	}
+	pdStatus status = pdiCheckContactFeatureQuery( meshA, meshB, def );
+	if ( status != PD_STATUS_OK )
+	{
+		outResult->status = status;
+		return status;
+	}
+	return pdiComputeContactFeatures( meshA, poseA, meshB, poseB, def, proof, ws, outResult );
+}
+
+pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+								   const pdTransform* poseB, const pdContactFeatureDef* def, pdWorkspace* ioWorkspace,
+								   pdContactFeatureResult* outResult )
+{
+	pdiGapProof proof = { false, false };
+	return pdiCheckedContactFeatures( meshA, poseA, meshB, poseB, def, proof, ioWorkspace, outResult );
 }
 
 pdStatus pdiContactFeatures_GatherMeasuringGap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,

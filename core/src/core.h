@@ -4,6 +4,8 @@
 
 #include "polydepth/base.h"
 
+#include <stdio.h>
+
 #define PDI_SECRET_COOKIE 1152023
 
 void* pdiAlloc( size_t size );
@@ -15,6 +17,16 @@ void* pdiAllocArray( size_t count, size_t element, size_t* ioBytes );
 void* pdiRealloc( void* memory, size_t oldSize, size_t newSize );
 void pdiFree( void* memory, size_t size );
 void pdiLog( const char* format, ... );
+/// Fills an optional error out-parameter: the status and the message (truncated to fit).
+static inline void pdiSetError( pdError* outError, pdStatus status, const char* message )
+{
+	if ( outError != NULL )
+	{
+		outError->status = status;
+		snprintf( outError->message, sizeof( outError->message ), "%s", message != NULL ? message : "" );
+	}
+}
+
 /// Monotonic wall-clock milliseconds.
 double pdiNowMs( void );
 

@@ -5,6 +5,7 @@
 // about a third fewer than a depth-first descent on separated meshes. The bounded variant stops
 // as soon as the answer is proven below lowerBound or above upperBound.
 #include "core.h"
+#include "kernels.h"
 #include "pair_heap.h"
 #include "pair_query.h"
 #include "proximity.h"
@@ -12,7 +13,7 @@
 
 #include <string.h>
 
-pdDistanceDef pdDefaultDistanceDef( void )
+pdDistanceDef pdiDistanceDefaults( void )
 {
 	pdDistanceDef def;
 	memset( &def, 0, sizeof( def ) );
@@ -100,8 +101,8 @@ static double pdiDistance_TakePair( pdiDistanceSearch* s, int ta, int tb )
 // much cheaper than an ordered descent among box pairs that all have a zero bound, and settles
 // intersecting meshes at distance 0. (Wasted on meshes that do not intersect: the caller who
 // knows says so with knownSeparated.)
-static void pdiDistance_Seed( pdiDistanceSearch* s, const pdDistanceDef* def, const pdTransform* poseA,
-							 const pdTransform* poseB, pdWorkspace* ws )
+static void pdiDistance_Seed( pdiDistanceSearch* s, const pdDistanceDef* def, bool knownSeparated,
+							 const pdTransform* poseA, const pdTransform* poseB, pdWorkspace* ws )
 {
 	const pdiBvh* bvhA = &s->meshA->bvh;
 	const pdiBvh* bvhB = &s->meshB->bvh;
@@ -109,16 +110,16 @@ static void pdiDistance_Seed( pdiDistanceSearch* s, const pdDistanceDef* def, co
 	pdiBvhMoved rootMoved;
 	pdiBvh_MoveNode( bvhA->nodes, &s->rel, &rootMoved );
 	pdiBvh_RelateMoved( &rootMoved, bvhB->nodes, &root );
-	if ( def->knownSeparated || !pdiBvh_PairOverlap( &root, bvhA->nodes, bvhB->nodes, 0.0 ) )
+	if ( knownSeparated || !pdiBvh_PairOverlap( &root, bvhA->nodes, bvhB->nodes, 0.0 ) )
 	{
 		pdiPairHeap_Push( &s->heap, ( pdiKeyedPair ){ 0, 0, pdiBvh_PairLowerBound( &root, bvhA->nodes, bvhB->nodes ) } );
 		return;
 	}
-	pdCollideDef collideDef = pdDefaultCollideDef();
+	pdCollideDef collideDef = pdiCollideDefaults();
 	collideDef.checkContainment = false;
 	collideDef.maxNodeVisits = def->maxNodeVisits;
 	pdCollideResult hit;
-	pdCollide( s->meshA, poseA, s->meshB, poseB, &collideDef, ws, &hit );
+	pdiCollide( s->meshA, poseA, s->meshB, poseB, &collideDef, ws, &hit );
 	s->visits = hit.nodeVisits;
 	if ( hit.colliding && hit.pairCount > 0 )
 	{
@@ -373,31 +374,26 @@ static void pdiDistance_Finish( pdiDistanceSearch* s, pdStatus status, const pdi
 	outResult->nodeVisits = s->visits;
 }
 
-pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-							const pdTransform* poseB, const pdDistanceDef* def, pdWorkspace* ws,
-							pdDistanceResult* outResult )
+pdDistanceDef pdDefaultDistanceDef( void )
 {
-	if ( outResult == NULL )
-	{
-		return PD_STATUS_INVALID_ARGUMENT;
-	}
+	return pdiDistanceDefaults();
+}
+
+static void pdiDistance_ClearResult( pdDistanceResult* outResult )
+{
 	memset( outResult, 0, sizeof( *outResult ) );
 	outResult->featureA.vertex = outResult->featureB.vertex = -1;
 	outResult->featureA.type = outResult->featureB.type = PD_FEATURE_FACE;
-	pdDistanceDef defaults = pdDefaultDistanceDef();
-	if ( def == NULL )
-	{
-		def = &defaults;
-	}
-	pdStatus defStatus = pdiPairQuery_DefStatus( def->internalValue );
-	if ( defStatus == PD_STATUS_OK &&
-		 ( def->maxNodeVisits <= 0 || isnan( def->lowerBound ) || isnan( def->upperBound ) ) )
-	{
-		defStatus = PD_STATUS_INVALID_DEF;
-	}
-	pdiPairFrames frames;
+}
+
+pdStatus pdiComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+							 const pdTransform* poseB, const pdDistanceDef* def, bool knownSeparated, pdWorkspace* ws,
+							 pdDistanceResult* outResult )
+{
+	pdiDistance_ClearResult( outResult );
 	pdiDistanceSearch s;
-	pdStatus status = pdiPairQuery_Check( defStatus, meshA, poseA, meshB, poseB, ws, &frames );
+	pdiPairFrames frames;
+	pdStatus status = pdiPairQuery_Frames( poseA, poseB, &frames );
 	if ( status == PD_STATUS_OK &&
 		 ( !pdiPairQuery_HasTrees( meshA, meshB ) || !pdiPairHeap_Init( &s.heap, &ws->stack ) ) )
 	{
@@ -424,8 +420,45 @@ pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const
 	s.stoppedBelow = false;
 	s.haveAxis = false;
 	s.bestAxis = pdiV3( 0.0, 0.0, 1.0 );
-	pdiDistance_Seed( &s, def, poseA, poseB, ws );
+	pdiDistance_Seed( &s, def, knownSeparated, poseA, poseB, ws );
 	status = pdiDistance_Traverse( &s );
 	pdiDistance_Finish( &s, status, &frames.b, outResult );
 	return status;
+}
+
+pdStatus pdiCheckedDistance( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+							 const pdTransform* poseB, const pdDistanceDef* def, bool knownSeparated, pdWorkspace* ws,
+							 pdDistanceResult* outResult )
+{
+	if ( outResult == NULL )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	pdiDistance_ClearResult( outResult );
+	pdDistanceDef defaults = pdiDistanceDefaults();
+	if ( def == NULL )
+	{
+		def = &defaults;
+	}
+	pdStatus defStatus = pdiPairQuery_DefStatus( def->internalValue );
+	if ( defStatus == PD_STATUS_OK &&
+		 ( def->maxNodeVisits <= 0 || isnan( def->lowerBound ) || isnan( def->upperBound ) ) )
+	{
+		defStatus = PD_STATUS_INVALID_DEF;
+	}
+	pdiPairFrames frames;
+	pdStatus status = pdiPairQuery_Check( defStatus, meshA, poseA, meshB, poseB, ws, &frames );
+	if ( status != PD_STATUS_OK )
+	{
+		outResult->status = status;
+		return status;
+	}
+	return pdiComputeDistance( meshA, poseA, meshB, poseB, def, knownSeparated, ws, outResult );
+}
+
+pdStatus pdComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+							const pdTransform* poseB, const pdDistanceDef* def, pdWorkspace* ws,
+							pdDistanceResult* outResult )
+{
+	return pdiCheckedDistance( meshA, poseA, meshB, poseB, def, false, ws, outResult );
 }

@@ -5,6 +5,7 @@
 // normal, whether a touching pair is applicable. Faces, boundary and non-manifold edges pass.
 #include "core.h"
 #include "mesh.h"
+#include "plugin_interface.h"
 
 // Angular slack for neighbours level with the feature (a flat patch, a ring lying flat).
 #define PDI_LOCAL_SLACK 1e-6
@@ -63,7 +64,7 @@ static bool pdiFeatureIsExtreme( const pdMesh* mesh, const pdFeature* f, pdVec3 
 	return true;
 }
 
-bool pdContactFeature_IsExtremeAlong( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+bool pdiPlugin_IsFeatureExtremeAlong( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 									  const pdTransform* poseB, const pdContactFeature* feature, pdVec3 direction )
 {
 	if ( feature == NULL || poseA == NULL || poseB == NULL || !pdiIsValidMesh( meshA ) || !pdiIsValidMesh( meshB ) )

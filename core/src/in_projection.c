@@ -43,9 +43,9 @@ int pdiQuery_BuildPlanes( pdiPdQuery* q, pdVec3 xc )
 		// still gives one supporting plane with the natural normal (p_A - p_B)/|p_A - p_B|.
 		pdTransform poseA = pdiQuery_PoseA( q, xc );
 		pdTransform poseB = pdiQuery_PoseB( q );
-		pdDistanceDef def = pdDefaultDistanceDef();
+		pdDistanceDef def = pdiDistanceDefaults();
 		pdDistanceResult r;
-		if ( pdComputeDistance( q->sc.meshA, &poseA, q->sc.meshB, &poseB, &def, q->sc.ws, &r ) >= 0 &&
+		if ( pdiComputeDistance( q->sc.meshA, &poseA, q->sc.meshB, &poseB, &def, false, q->sc.ws, &r ) >= 0 &&
 			 r.distance > 0.0 && r.distance <= 2.0 * q->tol )
 		{
 			q->nodeVisits += r.nodeVisits;

@@ -6,7 +6,7 @@
 
 #include "clearance.h"
 #include "mesh.h"
-#include "polydepth/penetration.h"
+#include "polydepth/research.h"
 #include "workspace.h"
 
 /// The inner-ball pairs of a query in a uniform grid over their translation-space balls

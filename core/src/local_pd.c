@@ -5,6 +5,7 @@
 // size); each region gives its normal n, the depth d . n and up to PD_MAX_REGION_POINTS points
 // that keep its extent.
 #include "penetration_query.h"
+#include "plugin_interface.h"
 
 // Grouping thresholds: a region's normals lie within 15 degrees of its seed's; contacts whose
 // points lie within 5% of the size of each other touch.
@@ -317,10 +318,11 @@ void pdiQuery_LocalPenetrations( pdiPdQuery* q, pdVec3 d, pdPenetrationResult* o
 	pdiLocalFromFeatures( q->sc.meshA, q->sc.meshB, features, index, count, d, q->tol, q->scale, out );
 }
 
-pdStatus pdComputeLocalPenetrations( const pdMesh* meshA, const pdMesh* meshB, const pdPenetrationDef* def,
-									 const pdContactFeature* features, int count, pdPenetrationResult* ioResult )
+pdStatus pdiPlugin_ComputeLocalPenetrations( const pdMesh* meshA, const pdMesh* meshB,
+											 const pdiPenetrationOptions* options, const pdContactFeature* features,
+											 int count, pdPenetrationResult* ioResult )
 {
-	if ( ioResult == NULL || count < 0 || ( count > 0 && features == NULL ) )
+	if ( ioResult == NULL || options == NULL || count < 0 || ( count > 0 && features == NULL ) )
 	{
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
@@ -329,18 +331,12 @@ pdStatus pdComputeLocalPenetrations( const pdMesh* meshA, const pdMesh* meshB, c
 	{
 		return PD_STATUS_INVALID_MESH;
 	}
-	pdPenetrationDef defaults = pdDefaultPenetrationDef();
-	pdStatus status = pdiValidatePenetrationDef( def != NULL ? def : &defaults );
-	if ( status != PD_STATUS_OK )
-	{
-		return status;
-	}
 	if ( ioResult->state != PD_STATE_PENETRATING || !pdiIsFiniteVec( ioResult->translation ) )
 	{
 		return PD_STATUS_OK;
 	}
 	double scale = pdiPairScale( meshA, meshB );
-	double tol = pdiPairTolerance( def != NULL ? def : &defaults, meshA, meshB );
+	double tol = pdiPairTolerance( options, meshA, meshB );
 	// The same features the query would gather: within the local reach, in the caller's order.
 	int index[PDI_MAX_PD_FEATURES];
 	int used = 0;

@@ -154,3 +154,16 @@ static inline bool pdiBoxesWithin( pdVec3 loA, pdVec3 hiA, pdVec3 loB, pdVec3 hi
 	return loA.x <= hiB.x + reach && loB.x <= hiA.x + reach && loA.y <= hiB.y + reach && loB.y <= hiA.y + reach &&
 		   loA.z <= hiB.z + reach && loB.z <= hiA.z + reach;
 }
+
+/// The size of a pair: the smaller bounding-box diagonal, 1 for degenerate meshes.
+static inline double pdiPairScale( const pdMesh* meshA, const pdMesh* meshB )
+{
+	double scale = fmin( meshA->diagonal, meshB->diagonal );
+	return scale > 0.0 ? scale : 1.0;
+}
+
+/// The default contact tolerance of a pair: 1e-4 of the smaller bounding-box diagonal.
+static inline double pdiDefaultContactTolerance( const pdMesh* meshA, const pdMesh* meshB )
+{
+	return 1e-4 * pdiPairScale( meshA, meshB );
+}

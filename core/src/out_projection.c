@@ -8,12 +8,14 @@ pdStatus pdiQuery_ContactFeatures( pdiPdQuery* q, const pdTransform* poseA, doub
 								  const pdContactFeature** outFeatures )
 {
 	pdTransform poseB = pdiQuery_PoseB( q );
-	pdContactFeatureDef def = pdDefaultContactFeatureDef();
+	pdContactFeatureDef def = pdiContactFeatureDefaults();
 	def.reach = reach;
 	def.approachDirection = approach;
 	def.maxFeatures = PDI_MAX_PD_FEATURES;
+	pdiGapProof noProof = { false, false };
 	pdContactFeatureResult r;
-	pdStatus status = pdComputeContactFeatures( q->sc.meshA, poseA, q->sc.meshB, &poseB, &def, q->sc.ws, &r );
+	pdStatus status =
+		pdiComputeContactFeatures( q->sc.meshA, poseA, q->sc.meshB, &poseB, &def, noProof, q->sc.ws, &r );
 	*outCount = r.featureCount;
 	*outFeatures = r.features;
 	return status;
@@ -41,10 +43,10 @@ bool pdiQuery_OutProjectEx( pdiPdQuery* q, pdVec3 from, pdVec3 to, bool knownFre
 {
 	pdTransform poseA = pdiQuery_PoseA( q, from );
 	pdTransform poseB = pdiQuery_PoseB( q );
-	pdCcdDef def = pdDefaultCcdDef();
+	pdCcdDef def = pdiCcdDefaults();
 	def.contactTolerance = q->tol;
 	def.maxFeatures = PDI_MAX_PD_FEATURES;
-	def.cullByOrientation = q->def->useOrientationCulling;
+	def.useOrientationCulling = q->def->useOrientationCulling;
 	bool sameRule = q->sc.containment || ( !q->sc.meshA->closed && !q->sc.meshB->closed );
 	pdCcdResult r;
 	pdStatus status = pdiCcd_Sweep( q->sc.meshA, &poseA, pdiAdd( q->sc.frameA.p, to ), q->sc.meshB, &poseB, &def,

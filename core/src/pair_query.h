@@ -60,6 +60,25 @@ static inline pdStatus pdiPairQuery_Check( pdStatus defStatus, const pdMesh* mes
 	return PD_STATUS_OK;
 }
 
+/// The frames of two poses, for a kernel whose caller checked the def, meshes and workspace:
+/// PD_STATUS_INVALID_POSE for a pose a stage derived out of range (a translation grown past
+/// what the frames can hold), as pdiPairQuery_Check says of a caller's pose.
+static inline pdStatus pdiPairQuery_Frames( const pdTransform* poseA, const pdTransform* poseB,
+											pdiPairFrames* outFrames )
+{
+	pdStatus status = pdiMakeFrame( poseA, &outFrames->a );
+	if ( status == PD_STATUS_OK )
+	{
+		status = pdiMakeFrame( poseB, &outFrames->b );
+	}
+	if ( status == PD_STATUS_OK && ( !pdiIsUsablePosition( outFrames->a.p ) || !pdiIsUsablePosition( outFrames->b.p ) ) )
+	{
+		status = PD_STATUS_INVALID_POSE;
+	}
+	outFrames->rel = pdiRelativeFrame( &outFrames->a, &outFrames->b );
+	return status;
+}
+
 /// True when both meshes have a BVH to traverse (a query reports PD_STATUS_OUT_OF_MEMORY
 /// otherwise: the tree's allocation is what failed).
 static inline bool pdiPairQuery_HasTrees( const pdMesh* meshA, const pdMesh* meshB )

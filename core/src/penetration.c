@@ -11,77 +11,130 @@
 #include "sfog.h"
 #include "workspace.h"
 
-pdPenetrationDef pdDefaultPenetrationDef( void )
+pdPenetrationSettings pdiPenetrationSettingsOf( pdPenetrationQuality quality )
+{
+	pdPenetrationSettings settings;
+	memset( &settings, 0, sizeof( settings ) );
+	settings.startStrategies = PD_START_ALL;
+	settings.maxStarts = 12;
+	settings.maxContactPlanes = 20;
+	settings.maxLcpIterations = 100;
+	// 512, of which an even 32 are sampled for pockets; the pd-random and pd-frontier pages
+	// measure what the directions buy against their time.
+	settings.randomDirections = 512;
+	settings.randomSeed = 1;
+	// A 29-degree cap around the best answer: a shorter basin beside the local optimum.
+	settings.coneDirections = 128;
+	settings.lineRefinement = true;
+	settings.useOrientationPruning = false;
+	settings.useOrientationCulling = true;
+	settings.useConvexExactPath = true;
+	settings.maxTrackedQueries = 8;
+	if ( quality == PD_QUALITY_FAST )
+	{
+		// A simulation step asks for contact, not for the shortest of several deep basins:
+		// pruning on, the starts' 32 pocket directions without the probes at the bound, no cone
+		// search, and no tracking (the plugin keeps its own per-pair state).
+		settings.useOrientationPruning = true;
+		settings.randomDirections = 32;
+		settings.coneDirections = 0;
+		settings.maxTrackedQueries = 0;
+	}
+	settings.internalValue = PDI_SECRET_COOKIE;
+	return settings;
+}
+
+pdPenetrationSettings pdDefaultPenetrationSettings( pdPenetrationQuality quality )
+{
+	return pdiPenetrationSettingsOf( quality );
+}
+
+static pdPenetrationDef pdiPenetrationDefDefaults( void )
 {
 	pdPenetrationDef def;
 	memset( &def, 0, sizeof( def ) );
 	def.contactTolerance = 0.0;
-	def.startStrategies = PD_START_ALL;
-	def.maxStarts = 12;
-	def.maxIterations = 30;
 	def.timeBudgetMs = 0.0;
-	def.maxContactPlanes = 20;
-	def.maxLcpIterations = 100;
-	// 512, of which an even 32 are sampled for pockets: 92.7% of 288 oracle cases within 1%
-	// against 86.1% with 32 (all sampled), at 1.1-2x the time (bench/results/pd-random.md).
-	def.randomDirections = 512;
-	def.randomSeed = 1;
-	// 128 over a 29-degree cap: 271 -> 275 of 288 oracle cases within 1% (seeds 1-3), 177 -> 182
-	// of 192 on seeds 4-5, at about 1.1x the query time (bench/results/pd-random.md).
-	def.coneDirections = 128;
-	def.lineRefinement = true;
-	def.useOrientationPruning = false;
-	def.useOrientationCulling = true;
-	def.useConvexExactPath = true;
+	def.maxIterations = 30;
+	def.quality = PD_QUALITY_ACCURATE;
 	def.closedAsSolid = true;
-	def.computeLocalPenetrations = true;
-	def.maxTrackedQueries = 8;
+	def.settings = NULL;
 	def.internalValue = PDI_SECRET_COOKIE;
 	return def;
 }
 
-double pdiDefaultContactTolerance( const pdMesh* meshA, const pdMesh* meshB )
+pdPenetrationDef pdDefaultPenetrationDef( void )
 {
-	double scale = fmin( meshA->diagonal, meshB->diagonal );
-	return 1e-4 * ( scale > 0.0 ? scale : 1.0 );
+	return pdiPenetrationDefDefaults();
 }
 
-double pdiPairScale( const pdMesh* meshA, const pdMesh* meshB )
+double pdiPairTolerance( const pdiPenetrationOptions* options, const pdMesh* meshA, const pdMesh* meshB )
 {
-	double scale = fmin( meshA->diagonal, meshB->diagonal );
-	return scale > 0.0 ? scale : 1.0;
+	return options->contactTolerance > 0.0 ? options->contactTolerance : pdiDefaultContactTolerance( meshA, meshB );
 }
 
-double pdiPairTolerance( const pdPenetrationDef* def, const pdMesh* meshA, const pdMesh* meshB )
+static pdStatus pdiValidatePenetrationSettings( const pdPenetrationSettings* s )
 {
-	return def->contactTolerance > 0.0 ? def->contactTolerance : pdiDefaultContactTolerance( meshA, meshB );
+	if ( s->internalValue != PDI_SECRET_COOKIE )
+	{
+		return PD_STATUS_DEF_NOT_INITIALIZED;
+	}
+	if ( s->maxStarts < 1 || s->maxStarts > 1024 || s->maxContactPlanes < 1 ||
+		 s->maxContactPlanes > PDI_MAX_PD_FEATURES || s->maxLcpIterations < 1 || s->maxLcpIterations > 100000 )
+	{
+		return PD_STATUS_INVALID_DEF;
+	}
+	if ( s->randomDirections < 0 || s->randomDirections > 4096 || s->coneDirections < 0 ||
+		 s->coneDirections > 4096 || ( s->startStrategies & ~(unsigned)PD_START_ALL ) || s->maxTrackedQueries < 0 ||
+		 s->maxTrackedQueries > 100000 )
+	{
+		return PD_STATUS_INVALID_DEF;
+	}
+	return PD_STATUS_OK;
 }
 
-pdStatus pdiValidatePenetrationDef( const pdPenetrationDef* def )
+pdStatus pdiResolvePenetrationDef( const pdPenetrationDef* def, pdiPenetrationOptions* outOptions )
 {
+	memset( outOptions, 0, sizeof( *outOptions ) );
+	pdPenetrationDef defaults = pdiPenetrationDefDefaults();
+	if ( def == NULL )
+	{
+		def = &defaults;
+	}
 	if ( def->internalValue != PDI_SECRET_COOKIE )
 	{
 		return PD_STATUS_DEF_NOT_INITIALIZED;
 	}
-	if ( !isfinite( def->contactTolerance ) || !isfinite( def->timeBudgetMs ) || def->timeBudgetMs < 0.0 )
+	if ( !isfinite( def->contactTolerance ) || !isfinite( def->timeBudgetMs ) || def->timeBudgetMs < 0.0 ||
+		 def->maxIterations < 1 || def->maxIterations > 100000 ||
+		 ( def->quality != PD_QUALITY_ACCURATE && def->quality != PD_QUALITY_FAST ) )
 	{
 		return PD_STATUS_INVALID_DEF;
 	}
-	if ( def->maxStarts < 1 || def->maxStarts > 1024 || def->maxIterations < 1 || def->maxIterations > 100000 )
+	pdPenetrationSettings preset = pdiPenetrationSettingsOf( def->quality );
+	const pdPenetrationSettings* s = def->settings != NULL ? def->settings : &preset;
+	pdStatus status = pdiValidatePenetrationSettings( s );
+	if ( status != PD_STATUS_OK )
 	{
-		return PD_STATUS_INVALID_DEF;
+		return status;
 	}
-	if ( def->maxContactPlanes < 1 || def->maxContactPlanes > PDI_MAX_PD_FEATURES || def->maxLcpIterations < 1 ||
-		 def->maxLcpIterations > 100000 )
-	{
-		return PD_STATUS_INVALID_DEF;
-	}
-	if ( def->randomDirections < 0 || def->randomDirections > 4096 || def->coneDirections < 0 ||
-		 def->coneDirections > 4096 || ( def->startStrategies & ~(unsigned)PD_START_ALL ) ||
-		 def->maxTrackedQueries < 0 || def->maxTrackedQueries > 100000 )
-	{
-		return PD_STATUS_INVALID_DEF;
-	}
+	outOptions->contactTolerance = def->contactTolerance;
+	outOptions->timeBudgetMs = def->timeBudgetMs;
+	outOptions->maxIterations = def->maxIterations;
+	outOptions->closedAsSolid = def->closedAsSolid;
+	outOptions->startStrategies = s->startStrategies;
+	outOptions->maxStarts = s->maxStarts;
+	outOptions->maxContactPlanes = s->maxContactPlanes;
+	outOptions->maxLcpIterations = s->maxLcpIterations;
+	outOptions->randomDirections = s->randomDirections;
+	outOptions->randomSeed = s->randomSeed;
+	outOptions->coneDirections = s->coneDirections;
+	outOptions->lineRefinement = s->lineRefinement;
+	outOptions->useOrientationPruning = s->useOrientationPruning;
+	outOptions->useOrientationCulling = s->useOrientationCulling;
+	outOptions->useConvexExactPath = s->useConvexExactPath;
+	outOptions->maxTrackedQueries = s->maxTrackedQueries;
+	outOptions->computeLocalPenetrations = true;
 	return PD_STATUS_OK;
 }
 
@@ -145,7 +198,7 @@ static pdStatus pdiFail( pdPenetrationResult* out, pdStatus status, double start
 }
 
 pdStatus pdiQuery_Begin( pdiPdQuery* q, const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-						const pdTransform* poseB, const pdPenetrationDef* def, pdWorkspace* ws, double startMs )
+						const pdTransform* poseB, const pdiPenetrationOptions* def, pdWorkspace* ws, double startMs )
 {
 	pdStatus status = pdiMakeFrame( poseA, &q->sc.frameA );
 	if ( status == PD_STATUS_OK )
@@ -314,7 +367,7 @@ static int pdiQuery_FallbackStart( pdiPdQuery* q )
 // Returns the starts refined.
 static int pdiQuery_RunStarts( pdiPdQuery* q, pdPenetrationCache* ioCache, const pdCollideResult* collide )
 {
-	const pdPenetrationDef* def = q->def;
+	const pdiPenetrationOptions* def = q->def;
 	int starts = 0;
 	const pdiStartCandidate* candidates = NULL;
 	int candidateCount = pdiProposeStarts( &q->sc, def->startStrategies, ioCache, collide->pairs, collide->pairCount,
@@ -351,10 +404,10 @@ static int pdiQuery_RunStarts( pdiPdQuery* q, pdPenetrationCache* ioCache, const
 #define PDI_TRACK_MAX_TURN 0.1
 
 // True when motion coherence answers the query by tracking the newest cached contact
-// configuration (pdPenetrationDef.maxTrackedQueries), with its ring slot in *outSlot.
+// configuration (pdPenetrationSettings.maxTrackedQueries), with its ring slot in *outSlot.
 static bool pdiQuery_CanTrack( const pdiPdQuery* q, const pdPenetrationCache* cache, int* outSlot )
 {
-	const pdPenetrationDef* def = q->def;
+	const pdiPenetrationOptions* def = q->def;
 	if ( cache == NULL || !( def->startStrategies & PD_START_COHERENCE ) || !pdiCache_InRange( cache ) ||
 		 cache->count < 1 || cache->trackedQueries >= (unsigned)def->maxTrackedQueries )
 	{
@@ -436,15 +489,11 @@ static pdVec3 pdiQuery_FinalAnswer( pdiPdQuery* q )
 	return answer;
 }
 
-pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-							   const pdTransform* poseB, const pdPenetrationDef* def, pdPenetrationCache* ioCache,
-							   pdWorkspace* ioWorkspace, pdPenetrationResult* outResult )
+pdStatus pdiComputePenetration( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+								const pdTransform* poseB, const pdiPenetrationOptions* def, pdPenetrationCache* ioCache,
+								pdWorkspace* ioWorkspace, pdPenetrationResult* outResult )
 {
 	double startMs = pdiNowMs();
-	if ( outResult == NULL )
-	{
-		return PD_STATUS_INVALID_ARGUMENT;
-	}
 	memset( outResult, 0, sizeof( *outResult ) );
 	if ( !pdiIsValidMesh( meshA ) || !pdiIsValidMesh( meshB ) )
 	{
@@ -454,16 +503,7 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 	{
 		return pdiFail( outResult, PD_STATUS_INVALID_ARGUMENT, startMs );
 	}
-	pdPenetrationDef defaults = pdDefaultPenetrationDef();
-	if ( def == NULL )
-	{
-		def = &defaults;
-	}
-	pdStatus status = pdiValidatePenetrationDef( def );
-	if ( status != PD_STATUS_OK )
-	{
-		return pdiFail( outResult, status, startMs );
-	}
+	pdStatus status;
 	pdiPdQuery q;
 	memset( &q, 0, sizeof( q ) );
 	status = pdiQuery_Begin( &q, meshA, poseA, meshB, poseB, def, ioWorkspace, startMs );
@@ -522,7 +562,7 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 	outResult->iterations = q.iterations;
 	outResult->starts = starts;
 	outResult->tracked = tracked;
-	outResult->contacts = q.bestPlanes;
+	outResult->contactPlaneCount = q.bestPlanes;
 
 	// 6. Local PDs.
 	if ( def->computeLocalPenetrations )
@@ -548,4 +588,22 @@ pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, co
 		final = PD_STATUS_ITERATION_LIMIT;
 	}
 	return pdiFinish( outResult, final, startMs );
+}
+
+pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+							   const pdTransform* poseB, const pdPenetrationDef* def, pdPenetrationCache* ioCache,
+							   pdWorkspace* ioWorkspace, pdPenetrationResult* outResult )
+{
+	if ( outResult == NULL )
+	{
+		return PD_STATUS_INVALID_ARGUMENT;
+	}
+	double startMs = pdiNowMs();
+	pdiPenetrationOptions options;
+	pdStatus status = pdiResolvePenetrationDef( def, &options );
+	if ( status != PD_STATUS_OK )
+	{
+		return pdiFail( outResult, status, startMs );
+	}
+	return pdiComputePenetration( meshA, poseA, meshB, poseB, &options, ioCache, ioWorkspace, outResult );
 }

@@ -9,7 +9,8 @@
 #include "contact_space.h"
 #include "core.h"
 #include "initial_config.h"
-#include "penetration.h"
+#include "ccd.h"
+#include "kernels.h"
 
 #include <string.h>
 
@@ -18,7 +19,7 @@
 typedef struct pdiPdQuery
 {
 	pdiStartContext sc; ///< meshes, frames, tolerance, workspace, counters
-	const pdPenetrationDef* def;
+	const pdiPenetrationOptions* def;
 	double scale; ///< the smaller bounding-box diagonal
 	double tol;
 	double deadline; ///< pdiNowMs() value, INFINITY when there is no budget
@@ -46,17 +47,14 @@ typedef struct pdiPdQuery
 	double* lambda;
 } pdiPdQuery;
 
-/// The pair's size: the smaller bounding-box diagonal, 1 for degenerate meshes.
 /// Sets up a query: meshes, frames, tolerance, budget (from startMs, pdiNowMs() time) and the
 /// workspace scratch of two feature sets, the planes and the multipliers. q must be zeroed and
 /// def validated.
 pdStatus pdiQuery_Begin( pdiPdQuery* q, const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-						const pdTransform* poseB, const pdPenetrationDef* def, pdWorkspace* ws, double startMs );
-
-double pdiPairScale( const pdMesh* meshA, const pdMesh* meshB );
+						const pdTransform* poseB, const pdiPenetrationOptions* def, pdWorkspace* ws, double startMs );
 
 /// The contact tolerance a def gives the pair: what every relative threshold of a query scales with.
-double pdiPairTolerance( const pdPenetrationDef* def, const pdMesh* meshA, const pdMesh* meshB );
+double pdiPairTolerance( const pdiPenetrationOptions* def, const pdMesh* meshA, const pdMesh* meshB );
 
 static inline pdTransform pdiQuery_PoseA( const pdiPdQuery* q, pdVec3 x )
 {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Copy-pasteable reproductions of penetration queries: both meshes, both poses and the def as
 // one text file (read back by samples/common/repro_io.c for `polydepth replay FILE`).
+#include "kernels.h"
 #include "mesh.h"
-#include "penetration.h"
 
 #include <stdio.h>
 
@@ -57,22 +57,23 @@ pdStatus pdWriteRepro( const char* path, const pdMesh* meshA, const pdTransform*
 	{
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
-	pdPenetrationDef defaults = pdDefaultPenetrationDef();
-	if ( def == NULL )
+	pdiPenetrationOptions options;
+	if ( pdiResolvePenetrationDef( def, &options ) != PD_STATUS_OK )
 	{
-		def = &defaults;
+		return PD_STATUS_INVALID_ARGUMENT;
 	}
+	const pdiPenetrationOptions* o = &options;
 	FILE* file = fopen( path, "w" );
 	if ( file == NULL )
 	{
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
 	bool ok = fprintf( file, "polydepth-repro 1\n" ) >= 0;
-	ok = ok && fprintf( file, "def %.17g %u %d %d %.17g %d %d %d %u %d %d %d %d %d %d\n", def->contactTolerance,
-						def->startStrategies, def->maxStarts, def->maxIterations, def->timeBudgetMs, def->maxContactPlanes,
-						def->maxLcpIterations, def->randomDirections, def->randomSeed, def->lineRefinement ? 1 : 0,
-						def->useOrientationPruning ? 1 : 0, def->useConvexExactPath ? 1 : 0,
-						def->closedAsSolid ? 1 : 0, def->useOrientationCulling ? 1 : 0, def->coneDirections ) >= 0;
+	ok = ok && fprintf( file, "def %.17g %u %d %d %.17g %d %d %d %u %d %d %d %d %d %d\n", o->contactTolerance,
+						o->startStrategies, o->maxStarts, o->maxIterations, o->timeBudgetMs, o->maxContactPlanes,
+						o->maxLcpIterations, o->randomDirections, o->randomSeed, o->lineRefinement ? 1 : 0,
+						o->useOrientationPruning ? 1 : 0, o->useConvexExactPath ? 1 : 0, o->closedAsSolid ? 1 : 0,
+						o->useOrientationCulling ? 1 : 0, o->coneDirections ) >= 0;
 	ok = ok && pdiWriteReproPose( file, 'a', poseA ) && pdiWriteReproPose( file, 'b', poseB );
 	ok = ok && pdiWriteReproMesh( file, 'a', meshA ) && pdiWriteReproMesh( file, 'b', meshB );
 	ok = ok && fprintf( file, "end\n" ) >= 0;

@@ -6,6 +6,7 @@
 #include "initial_config.h"
 
 #include "core.h"
+#include "kernels.h"
 #include "proximity.h"
 #include "tri_distance.h"
 
@@ -162,12 +163,12 @@ bool pdiStart_Collides( pdiStartContext* ctx, pdVec3 x )
 		return true;
 	}
 
-	pdCollideDef def = pdDefaultCollideDef();
+	pdCollideDef def = pdiCollideDefaults();
 	def.reportAllPairs = false;
 	// Containment is decided here, after a cheap proof that it is impossible.
 	def.checkContainment = false;
 	pdCollideResult result;
-	pdStatus status = pdCollide( ctx->meshA, &poseA, ctx->meshB, &poseB, &def, ctx->ws, &result );
+	pdStatus status = pdiCollide( ctx->meshA, &poseA, ctx->meshB, &poseB, &def, ctx->ws, &result );
 	ctx->nodeVisits += result.nodeVisits;
 	if ( status < 0 )
 	{
@@ -195,13 +196,12 @@ bool pdiStart_FreeGap( pdiStartContext* ctx, pdVec3 x, double above, double* out
 	}
 	pdTransform poseA, poseB;
 	pdiStart_Poses( ctx, x, &poseA, &poseB );
-	pdDistanceDef def = pdDefaultDistanceDef();
+	pdDistanceDef def = pdiDistanceDefaults();
 	def.upperBound = above;
 	pdDistanceResult r;
 	// Asked of configurations expected to be free, where a first-hit collision check first
-	// would only repeat the descent's work.
-	def.knownSeparated = true;
-	pdStatus status = pdComputeDistance( ctx->meshA, &poseA, ctx->meshB, &poseB, &def, ctx->ws, &r );
+	// would only repeat the descent's work (knownSeparated).
+	pdStatus status = pdiComputeDistance( ctx->meshA, &poseA, ctx->meshB, &poseB, &def, true, ctx->ws, &r );
 	ctx->nodeVisits += r.nodeVisits;
 	// Touching counts as colliding, as in pdiStart_Collides (a failed query too: conservative).
 	if ( status < 0 || status == PD_STATUS_TRAVERSAL_LIMIT || !( r.distance > 0.0 ) || !isfinite( r.distance ) )

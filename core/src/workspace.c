@@ -44,7 +44,7 @@ static void pdiBuffer_Release( pdiBuffer* buffer )
 	X( stack ) X( pairs ) X( features ) X( scratch ) X( pdiFeatures ) X( pdiPlanes ) X( pdiStarts ) X( pdiScratch ) \
 		X( ballGridStarts ) X( ballGridItems ) X( sfogPairs ) X( sfogScratch )
 
-pdWorkspace* pdCreateWorkspace( void )
+pdWorkspace* pdiCreateWorkspace( void )
 {
 	pdWorkspace* ws = pdiAllocZeroed( sizeof( pdWorkspace ) );
 	if ( ws != NULL )
@@ -54,7 +54,15 @@ pdWorkspace* pdCreateWorkspace( void )
 	return ws;
 }
 
-void pdDestroyWorkspace( pdWorkspace* ws )
+pdWorkspace* pdCreateWorkspace( pdError* outError )
+{
+	pdWorkspace* ws = pdiCreateWorkspace();
+	pdiSetError( outError, ws != NULL ? PD_STATUS_OK : PD_STATUS_OUT_OF_MEMORY,
+				 ws != NULL ? "" : "out of memory creating a workspace" );
+	return ws;
+}
+
+void pdiDestroyWorkspace( pdWorkspace* ws )
 {
 	if ( !pdiIsValidWorkspace( ws ) )
 	{
@@ -65,6 +73,11 @@ void pdDestroyWorkspace( pdWorkspace* ws )
 #undef PDI_RELEASE
 	ws->magic = 0;
 	pdiFree( ws, sizeof( pdWorkspace ) );
+}
+
+void pdDestroyWorkspace( pdWorkspace* ws )
+{
+	pdiDestroyWorkspace( ws );
 }
 
 size_t pdWorkspace_GetBytes( const pdWorkspace* ws )

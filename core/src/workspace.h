@@ -12,6 +12,12 @@ typedef struct pdiBuffer
 	size_t capacity; ///< bytes
 } pdiBuffer;
 
+/// A workspace with no buffers yet, or NULL when memory runs out.
+pdWorkspace* pdiCreateWorkspace( void );
+
+/// Frees a workspace made by pdiCreateWorkspace; anything else is ignored.
+void pdiDestroyWorkspace( pdWorkspace* ws );
+
 /// Makes room for at least bytes; keeps contents when keepContents. False on out of memory.
 bool pdiBuffer_Reserve( pdiBuffer* buffer, size_t bytes, bool keepContents );
 

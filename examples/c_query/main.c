@@ -49,7 +49,7 @@ int main( void )
 	poseA.p.z = 0.6;
 	pdTransform poseB = pdIdentityTransform();
 
-	pdWorkspace* ws = pdCreateWorkspace(); // one per thread, reused by every query
+	pdWorkspace* ws = pdCreateWorkspace( NULL ); // one per thread, reused by every query
 	pdPenetrationResult r;
 	pdStatus status = pdComputePenetration( tetra, &poseA, cube, &poseB, NULL, NULL, ws, &r );
 

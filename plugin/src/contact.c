@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contact generation for one pair per step (pdContact_Generate), the driver: global PD -> one
+// Contact generation for one pair per step (pdContactPair_Generate), the driver: global PD -> one
 // region per local PD, separated but close -> closest-feature regions, then stable slots and
 // normals, reduction to 4 points per region, and the one-sided rule for open surfaces. The
 // stages live in contact_regions.c, contact_reduce.c, contact_slots.c, contact_gap.c and
@@ -125,33 +125,20 @@ static void pdiBeginCall( pdiCall* call )
 	pair->apartValid = call->apart;
 }
 
-// The PD query's options for contact generation.
-static pdPenetrationDef pdiPenetrationDef( const pdContactDef* def, double tolerance )
+// The PD query's options for contact generation: the fast preset (a step asks for contact;
+// the pair's held contacts, contact_hold.c, are what spares a resting pair its queries, so the
+// core's tracking across queries stays off), the pair's tolerance and the def's budget. Local
+// PDs come from the contact pairs the plugin gathers anyway.
+static pdStatus pdiPenetrationOptionsFor( const pdContactDef* def, double tolerance, pdiPenetrationOptions* outOptions )
 {
 	pdPenetrationDef pdef = pdDefaultPenetrationDef();
-	// Contact-space pruning is off in the core's defaults (neutral per query), but in the debris
-	// scene the heap settles sooner with it: mean step 37.1 and 41.2 ms against 48.9 and 43.7 ms
-	// on seeds 2 and 3, level on seeds 1 and 4 (bench/results/debris.md).
-	pdef.useOrientationPruning = true;
-	// Motion coherence gives the plugin's queries their start; the core's dense random set
-	// (512 directions, for single queries with no history) would add a probe each per pair.
-	pdef.randomDirections = 32;
-	// The cone search around the best answer (for a single query's global optimum) off: in the
-	// 60-tori scene, seeds 1-4, it makes the mean step 54.0 ms against 50.2 ms and the deepest
-	// pair no shallower (median 25.7 against 27.4 mm, worst 45.3 against 29.5 mm;
-	// bench/results/debris.md).
-	pdef.coneDirections = 0;
-	// Every query runs the full search: answered from the cached contact alone, a torus resting
-	// off-centre on another (PdBulletPhysics.TorusComesToRestOnAnotherTorus, dropped from 3.5 mm)
-	// is pushed sideways until it slides off. The pair's held contacts (contact_hold.c) are
-	// what spares a resting pair its queries.
-	pdef.maxTrackedQueries = 0;
+	pdef.quality = PD_QUALITY_FAST;
 	pdef.contactTolerance = tolerance;
 	pdef.maxIterations = def->maxIterations;
 	pdef.timeBudgetMs = def->timeBudgetMs;
-	// Local PDs are computed from the contact pairs the plugin gathers anyway.
-	pdef.computeLocalPenetrations = false;
-	return pdef;
+	pdStatus status = pdiPlugin_ResolvePenetrationDef( &pdef, outOptions );
+	outOptions->computeLocalPenetrations = false;
+	return status;
 }
 
 // The global PD, unless the pair is proven apart or the apart confirmation holds (then the
@@ -163,8 +150,8 @@ static pdStatus pdiQueryPenetration( pdiCall* call )
 	call->pr.state = PD_STATE_SEPARATED;
 	pdStatus status = call->apart || call->confirmedApart
 						  ? PD_STATUS_OK
-						  : pdComputePenetration( call->meshA, call->poseA, call->meshB, call->poseB, &call->pdef,
-												  &call->pair->penetration, call->ws, &call->pr );
+						  : pdiPlugin_ComputePenetration( call->meshA, call->poseA, call->meshB, call->poseB,
+														  &call->pdef, &call->pair->penetration, call->ws, &call->pr );
 	call->set->iterations = call->pr.iterations;
 	return status;
 }
@@ -270,7 +257,7 @@ static void pdiGatherAtContact( pdiCall* call, const pdTransform* moved, double 
 	// The local PDs come from the pairs just gathered at A + d: the query's own pass over the
 	// same configuration (within a smaller reach) would find the same ones again.
 	if ( !resolved &&
-		 pdComputeLocalPenetrations( call->meshA, call->meshB, &call->pdef, features, count, &call->pr ) >= 0 )
+		 pdiPlugin_ComputeLocalPenetrations( call->meshA, call->meshB, &call->pdef, features, count, &call->pr ) >= 0 )
 	{
 		pdiRegionsFromLocal( &call->pr, def->regionCosine, regions );
 	}
@@ -357,9 +344,9 @@ static void pdiClosestPairRegion( pdiCall* call, double range, pdiRegions* regio
 {
 	pdDistanceDef ddef = pdDefaultDistanceDef();
 	ddef.upperBound = range;
-	ddef.knownSeparated = true;
 	pdDistanceResult dr;
-	if ( pdComputeDistance( call->meshA, call->poseA, call->meshB, call->poseB, &ddef, call->ws, &dr ) >= 0 &&
+	if ( pdiPlugin_ComputeDistance( call->meshA, call->poseA, call->meshB, call->poseB, &ddef, true, call->ws, &dr ) >=
+			 0 &&
 		 !dr.stoppedAbove && dr.distance > 0.0 && dr.distance <= range )
 	{
 		pdVec3 nrm = pdiNormalize( pdiSub( dr.pointA, dr.pointB ) );
@@ -411,7 +398,7 @@ static void pdiEndCall( pdiCall* call, pdVec3 sideSum )
 	pair->rotation = pdiV3( 0.0, 0.0, 0.0 );
 }
 
-pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+pdStatus pdContactPair_Generate( pdContactPair* ioPair, const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 							 const pdTransform* poseB, const pdContactDef* def, pdWorkspace* ioWorkspace,
 							 pdContactManifoldSet* outSet )
 {
@@ -450,9 +437,12 @@ pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const p
 	{
 		return outSet->status;
 	}
-	call.pdef = pdiPenetrationDef( def, call.tolerance );
-	pdiFindFreeSide( &call );
-	pdStatus status = pdiQueryPenetration( &call );
+	pdStatus status = pdiPenetrationOptionsFor( def, call.tolerance, &call.pdef );
+	if ( status == PD_STATUS_OK )
+	{
+		pdiFindFreeSide( &call );
+		status = pdiQueryPenetration( &call );
+	}
 	outSet->status = status;
 	if ( status < 0 )
 	{

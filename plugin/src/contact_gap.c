@@ -86,11 +86,10 @@ void pdiConfirmApart( pdiCall* call )
 		gather.approachDirection = call->separatedApproach;
 		gather.maxFeatures = def->maxFeatures;
 		gather.gap = call->tolerance;
-		gather.stopWithinGap = true;
-		gather.checkContainment = call->pdef.closedAsSolid;
+		pdiGapProof proof = { .stopWithinGap = true, .checkContainment = call->pdef.closedAsSolid };
 		pdContactFeatureResult r;
-		if ( pdComputeContactFeatures( call->meshA, call->poseA, call->meshB, call->poseB, &gather, call->ws, &r ) >=
-				 0 &&
+		if ( pdiPlugin_ComputeContactFeatures( call->meshA, call->poseA, call->meshB, call->poseB, &gather, proof,
+											   call->ws, &r ) >= 0 &&
 			 r.apart )
 		{
 			call->confirmedApart = true;
@@ -175,10 +174,10 @@ pdStatus pdiProveGap( const pdiCall* call, double gap, bool* outApart )
 	proof.reach = gap;
 	proof.maxFeatures = 0;
 	proof.gap = gap;
-	proof.stopWithinGap = true;
+	pdiGapProof stopWithin = { .stopWithinGap = true, .checkContainment = false };
 	pdContactFeatureResult r;
-	pdStatus status =
-		pdComputeContactFeatures( call->meshA, call->poseA, call->meshB, call->poseB, &proof, call->ws, &r );
+	pdStatus status = pdiPlugin_ComputeContactFeatures( call->meshA, call->poseA, call->meshB, call->poseB, &proof,
+														stopWithin, call->ws, &r );
 	*outApart = r.apart;
 	return status;
 }

@@ -28,7 +28,7 @@ static void pdiClearHeld( pdContactManifoldSet* set )
 	set->resolvedOneSided = false;
 	set->translation = pdiV3( 0.0, 0.0, 0.0 );
 	set->depth = 0.0;
-	set->count = 0;
+	set->manifoldCount = 0;
 	memset( set->manifolds, 0, sizeof( set->manifolds ) );
 }
 
@@ -46,7 +46,7 @@ static bool pdiWriteHeld( const pdiCall* call, double maxDrift )
 	set->resolvedOneSided = pair->holdResolvedOneSided;
 	set->translation = pdiRotate( call->qB, pair->holdTranslation );
 	set->depth = pdiLength( set->translation );
-	set->count = pair->holdCount;
+	set->manifoldCount = pair->holdCount;
 	for ( int m = 0; m < pair->holdCount; ++m )
 	{
 		pdContactManifold* out = set->manifolds + m;
@@ -106,12 +106,12 @@ void pdiMakeHold( pdiCall* call )
 	const pdContactManifoldSet* set = call->set;
 	pair->holdValid = false;
 	double bound = fmin( 0.5 * call->holdGap, 0.25 * call->def->contactDistance );
-	if ( set->status < 0 || set->count <= 0 || set->speculative || call->impact || !( bound > 0.0 ) )
+	if ( set->status < 0 || set->manifoldCount <= 0 || set->speculative || call->impact || !( bound > 0.0 ) )
 	{
 		return;
 	}
 	pdQuat qA = pdiSafeUnitQuat( call->poseA->q );
-	for ( int m = 0; m < set->count; ++m )
+	for ( int m = 0; m < set->manifoldCount; ++m )
 	{
 		const pdContactManifold* in = set->manifolds + m;
 		pair->holdSlot[m] = in->slot;
@@ -123,7 +123,7 @@ void pdiMakeHold( pdiCall* call )
 			pair->holdPointB[m][p] = pdiRotateInv( call->qB, pdiSub( in->points[p].pointB, call->poseB->p ) );
 		}
 	}
-	pair->holdCount = set->count;
+	pair->holdCount = set->manifoldCount;
 	pair->holdState = set->state;
 	pair->holdSpeculative = set->speculative;
 	pair->holdResolvedOneSided = set->resolvedOneSided;

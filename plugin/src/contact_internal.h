@@ -4,6 +4,7 @@
 // vec.h does not have, and the functions each stage file offers the others.
 #pragma once
 
+#include "plugin_interface.h" // the core's interface to the plugin
 #include "polydepth/contact.h"
 #include "vec.h" // the core's private inline vector helpers (static inline only)
 
@@ -155,7 +156,7 @@ typedef struct pdiGrouping
 } pdiGrouping;
 
 // ---------------------------------------------------------------------------------------------
-// One pdContact_Generate call: its inputs and what its steps derive from them.
+// One pdContactPair_Generate call: its inputs and what its steps derive from them.
 
 typedef struct pdiCall
 {
@@ -176,7 +177,7 @@ typedef struct pdiCall
 	double contactReach; // anything closer than this gets contacts
 	bool apart;          // the pair's proven gap still holds: no query this call
 
-	pdPenetrationDef pdef;
+	pdiPenetrationOptions pdef; ///< the PD query's options
 	bool haveSide;            // side is known
 	pdVec3 side;              // the side of B A is known to be free on (world, unit)
 	pdVec3 separatedApproach; // direction a separated pair gathers along (toward B)
@@ -208,8 +209,8 @@ typedef struct pdiCall
 // contact_reduce.c
 void pdiDeepestFirst( const double* distances, int* picked, int count );
 int pdiReduceStable( const pdiRegion* r, int half, double deepMargin, double band, int* outIndices, int maxOut );
-int pdiReduceDeepest( const pdiRegion* r, double band, int outIndices[PD_CONTACT_MAX_POINTS] );
-int pdiReduceImpact( const pdiRegion* r, double band, int outIndices[PD_CONTACT_MAX_POINTS] );
+int pdiReduceDeepest( const pdiRegion* r, double band, int outIndices[PD_MAX_CONTACT_POINTS] );
+int pdiReduceImpact( const pdiRegion* r, double band, int outIndices[PD_MAX_CONTACT_POINTS] );
 bool pdiPatchNormal( const pdiRegion* r, const int* picked, int count, double minArea, double minCosine,
 					 pdVec3* outNormal );
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Recording and replaying pdContact_Generate calls (polydepth/contact_record.h).
+// Recording and replaying pdContactPair_Generate calls (polydepth/contact_record.h).
 //
 // File layout (native byte order and struct layout):
 //   header  "PDCR", uint32 version, uint32 sizeof(pdContactPair), sizeof(pdContactDef),
@@ -12,6 +12,7 @@
 //               poseB, the def, the pair with its two mesh pointers zeroed
 #include "polydepth/contact_record.h"
 
+#include "core.h"
 #include "vec.h"
 
 #include <math.h>
@@ -63,14 +64,14 @@ struct pdContactRecorder
 
 static bool pdiRecord_Put( pdContactRecorder* r, const void* data, size_t size )
 {
-	if ( !r->failed && fwrite( data, 1, size, r->file ) != size )
+	if ( !r->failed && ( r->file == NULL || fwrite( data, 1, size, r->file ) != size ) )
 	{
 		r->failed = true;
 	}
 	return !r->failed;
 }
 
-pdContactRecorder* pdCreateContactRecorder( const char* path, pdStatus* outStatus )
+pdContactRecorder* pdCreateContactRecorder( const char* path, pdError* outError )
 {
 	pdStatus status = PD_STATUS_INVALID_ARGUMENT;
 	pdContactRecorder* r = NULL;
@@ -98,10 +99,16 @@ pdContactRecorder* pdCreateContactRecorder( const char* path, pdStatus* outStatu
 			status = PD_STATUS_OK;
 		}
 	}
-	if ( outStatus != NULL )
+	char message[PD_MESSAGE_CAPACITY] = "";
+	if ( status == PD_STATUS_OUT_OF_MEMORY )
 	{
-		*outStatus = status;
+		snprintf( message, sizeof( message ), "out of memory creating a contact recorder" );
 	}
+	else if ( status == PD_STATUS_INVALID_ARGUMENT )
+	{
+		snprintf( message, sizeof( message ), "%.200s: cannot create the recording", path != NULL ? path : "(no path)" );
+	}
+	pdiSetError( outError, status, message );
 	return r;
 }
 
@@ -200,22 +207,34 @@ pdStatus pdContactRecorder_Write( pdContactRecorder* recorder, const pdContactPa
 	return PD_STATUS_OK;
 }
 
-long pdContactRecorder_CallCount( const pdContactRecorder* recorder )
+long pdContactRecorder_GetCallCount( const pdContactRecorder* recorder )
 {
 	return recorder != NULL ? recorder->calls : 0;
 }
 
-pdStatus pdDestroyContactRecorder( pdContactRecorder* recorder )
+pdStatus pdContactRecorder_Finish( pdContactRecorder* recorder )
 {
 	if ( recorder == NULL )
 	{
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
-	bool ok = !recorder->failed;
-	ok = fclose( recorder->file ) == 0 && ok;
+	if ( recorder->file != NULL )
+	{
+		recorder->failed = fclose( recorder->file ) != 0 || recorder->failed;
+		recorder->file = NULL;
+	}
+	return recorder->failed ? PD_STATUS_FAILED : PD_STATUS_OK;
+}
+
+void pdDestroyContactRecorder( pdContactRecorder* recorder )
+{
+	if ( recorder == NULL )
+	{
+		return;
+	}
+	pdContactRecorder_Finish( recorder );
 	free( (void*)recorder->meshes );
 	free( recorder );
-	return ok ? PD_STATUS_OK : PD_STATUS_FAILED;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -231,11 +250,11 @@ struct pdContactReplay
 	int meshCount;
 };
 
-static void pdiReplay_Message( char message[256], const pdContactReplay* r, const char* what )
+static void pdiReplay_Message( char* message, const pdContactReplay* r, const char* what )
 {
 	if ( message != NULL )
 	{
-		snprintf( message, 256, "%s: record %ld: %.128s", r->path, r->records, what );
+		snprintf( message, PD_MESSAGE_CAPACITY, "%s: record %ld: %.128s", r->path, r->records, what );
 	}
 }
 
@@ -244,31 +263,22 @@ static bool pdiReplay_Get( pdContactReplay* r, void* data, size_t size )
 	return fread( data, 1, size, r->file ) == size;
 }
 
-pdContactReplay* pdCreateContactReplay( const char* path, pdStatus* outStatus, char message[256] )
+pdContactReplay* pdCreateContactReplay( const char* path, pdError* outError )
 {
-	if ( outStatus != NULL )
-	{
-		*outStatus = PD_STATUS_INVALID_ARGUMENT;
-	}
-	if ( message != NULL )
-	{
-		message[0] = '\0';
-	}
+	pdiSetError( outError, PD_STATUS_INVALID_ARGUMENT, "" );
+	char* message = outError != NULL ? outError->message : NULL;
 	if ( path == NULL )
 	{
 		if ( message != NULL )
 		{
-			snprintf( message, 256, "no recording path" );
+			snprintf( message, PD_MESSAGE_CAPACITY, "no recording path" );
 		}
 		return NULL;
 	}
 	pdContactReplay* r = (pdContactReplay*)calloc( 1, sizeof( *r ) );
 	if ( r == NULL )
 	{
-		if ( outStatus != NULL )
-		{
-			*outStatus = PD_STATUS_OUT_OF_MEMORY;
-		}
+		pdiSetError( outError, PD_STATUS_OUT_OF_MEMORY, "out of memory opening a contact recording" );
 		return NULL;
 	}
 	snprintf( r->path, sizeof( r->path ), "%s", path );
@@ -302,20 +312,17 @@ pdContactReplay* pdCreateContactReplay( const char* path, pdStatus* outStatus, c
 	{
 		if ( message != NULL )
 		{
-			snprintf( message, 256, "%s: %s", path, problem );
+			snprintf( message, PD_MESSAGE_CAPACITY, "%s: %s", path, problem );
 		}
 		pdDestroyContactReplay( r );
 		return NULL;
 	}
-	if ( outStatus != NULL )
-	{
-		*outStatus = PD_STATUS_OK;
-	}
+	pdiSetError( outError, PD_STATUS_OK, "" );
 	return r;
 }
 
 // Reads one mesh record (after its 'M') and builds the mesh.
-static pdStatus pdiReplay_ReadMesh( pdContactReplay* r, char message[256] )
+static pdStatus pdiReplay_ReadMesh( pdContactReplay* r, char* message )
 {
 	int32_t id, vertexCount, triangleCount;
 	if ( !pdiReplay_Get( r, &id, 4 ) || !pdiReplay_Get( r, &vertexCount, 4 ) || !pdiReplay_Get( r, &triangleCount, 4 ) )
@@ -380,7 +387,7 @@ static pdStatus pdiReplay_ReadMesh( pdContactReplay* r, char message[256] )
 static bool pdiReplay_HoldInRange( const pdContactPairInternal* pair )
 {
 	int state = (int)pair->holdState;
-	if ( pair->holdCount < 0 || pair->holdCount > PD_CONTACT_MAX_MANIFOLDS || pair->holdCalls < 0 ||
+	if ( pair->holdCount < 0 || pair->holdCount > PD_MAX_CONTACT_MANIFOLDS || pair->holdCalls < 0 ||
 		 state < PD_STATE_SEPARATED || state > PD_STATE_PENETRATING || !isfinite( pair->holdBound ) ||
 		 !pdiIsFiniteVec( pair->holdPosition ) || !pdiIsFiniteVec( pair->holdTranslation ) ||
 		 !isfinite( pair->holdRotation.w + pair->holdRotation.x + pair->holdRotation.y + pair->holdRotation.z ) )
@@ -389,8 +396,8 @@ static bool pdiReplay_HoldInRange( const pdContactPairInternal* pair )
 	}
 	for ( int m = 0; m < pair->holdCount; ++m )
 	{
-		if ( pair->holdSlot[m] < 0 || pair->holdSlot[m] >= PD_CONTACT_MAX_MANIFOLDS || pair->holdPointCount[m] < 0 ||
-			 pair->holdPointCount[m] > PD_CONTACT_MAX_POINTS || !pdiIsFiniteVec( pair->holdNormal[m] ) )
+		if ( pair->holdSlot[m] < 0 || pair->holdSlot[m] >= PD_MAX_CONTACT_MANIFOLDS || pair->holdPointCount[m] < 0 ||
+			 pair->holdPointCount[m] > PD_MAX_CONTACT_POINTS || !pdiIsFiniteVec( pair->holdNormal[m] ) )
 		{
 			return false;
 		}
@@ -426,13 +433,13 @@ static bool pdiReplay_PairInRange( const pdContactPairInternal* pair )
 	int state = (int)pair->lastState;
 	if ( pair->penetration.count < 0 || pair->penetration.count > 3 || pair->penetration.next < 0 ||
 		 pair->penetration.next > 2 || state < PD_STATE_SEPARATED || state > PD_STATE_PENETRATING ||
-		 ( pair->slotMask >> PD_CONTACT_MAX_MANIFOLDS ) != 0 )
+		 ( pair->slotMask >> PD_MAX_CONTACT_MANIFOLDS ) != 0 )
 	{
 		return false;
 	}
-	for ( int k = 0; k < PD_CONTACT_MAX_MANIFOLDS; ++k )
+	for ( int k = 0; k < PD_MAX_CONTACT_MANIFOLDS; ++k )
 	{
-		if ( pair->slotPointCount[k] < 0 || pair->slotPointCount[k] > PD_CONTACT_MAX_POINTS )
+		if ( pair->slotPointCount[k] < 0 || pair->slotPointCount[k] > PD_MAX_CONTACT_POINTS )
 		{
 			return false;
 		}
@@ -440,16 +447,27 @@ static bool pdiReplay_PairInRange( const pdContactPairInternal* pair )
 	return pdiReplay_HoldInRange( pair );
 }
 
-pdStatus pdContactReplay_Next( pdContactReplay* replay, pdContactCall* outCall, bool* outDone, char message[256] )
+static pdStatus pdiReplay_Next( pdContactReplay* replay, pdContactCall* outCall, bool* outDone, char* message );
+
+pdStatus pdContactReplay_Next( pdContactReplay* replay, pdContactCall* outCall, bool* outDone, pdError* outError )
 {
-	if ( message != NULL )
-	{
-		message[0] = '\0';
-	}
+	pdiSetError( outError, PD_STATUS_OK, "" );
 	if ( replay == NULL || outCall == NULL || outDone == NULL )
 	{
+		pdiSetError( outError, PD_STATUS_INVALID_ARGUMENT, "no replay, call or done flag" );
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
+	pdStatus status = pdiReplay_Next( replay, outCall, outDone, outError != NULL ? outError->message : NULL );
+	if ( outError != NULL )
+	{
+		outError->status = status;
+	}
+	return status;
+}
+
+// The next record after the argument checks; message (may be NULL) gets a problem's description.
+static pdStatus pdiReplay_Next( pdContactReplay* replay, pdContactCall* outCall, bool* outDone, char* message )
+{
 	*outDone = false;
 	for ( ;; )
 	{

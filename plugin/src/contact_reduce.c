@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Manifold reduction: a region's candidate points down to PD_CONTACT_MAX_POINTS. The public
-// deepest-plus-largest-area reduction (pdContact_ReducePoints, pdiHullArea4), the stable
+// Manifold reduction: a region's candidate points down to PD_MAX_CONTACT_POINTS. The public
+// deepest-plus-largest-area reduction (pdReduceContactPoints, pdiHullArea4), the stable
 // reduction along directions fixed to B (resting patches), the banded and impact variants, and
 // the plane of a wide resting patch.
 #include "contact_internal.h"
@@ -173,7 +173,7 @@ static double pdiLargestQuad( pdVec3 n, const pdVec3* points, int deepest, const
 // All collinear (zero area): the two candidates farthest from the deepest and from each other
 // follow it in outIndices. Returns the count (2 or 3).
 static int pdiFarthestPair( const pdVec3* points, int deepest, const int* cand, int candCount,
-							int outIndices[PD_CONTACT_MAX_POINTS] )
+							int outIndices[PD_MAX_CONTACT_POINTS] )
 {
 	int far1 = cand[0];
 	double d1 = -1.0;
@@ -206,8 +206,8 @@ static int pdiFarthestPair( const pdVec3* points, int deepest, const int* cand, 
 	return 3;
 }
 
-int pdContact_ReducePoints( pdVec3 normal, const pdVec3* points, const double* distances, int count,
-							int outIndices[PD_CONTACT_MAX_POINTS] )
+int pdReduceContactPoints( pdVec3 normal, const pdVec3* points, const double* distances, int count,
+							int outIndices[PD_MAX_CONTACT_POINTS] )
 {
 	if ( points == NULL || distances == NULL || outIndices == NULL || count <= 0 )
 	{
@@ -215,7 +215,7 @@ int pdContact_ReducePoints( pdVec3 normal, const pdVec3* points, const double* d
 	}
 	int deepest = pdiDeepestIndex( distances, count );
 	outIndices[0] = deepest;
-	if ( count <= PD_CONTACT_MAX_POINTS )
+	if ( count <= PD_MAX_CONTACT_POINTS )
 	{
 		int k = 1;
 		for ( int i = 0; i < count; ++i )
@@ -384,14 +384,14 @@ bool pdiPatchNormal( const pdiRegion* r, const int* picked, int count, double mi
 	return true;
 }
 
-// Deepest plus largest area (pdContact_ReducePoints) over the points within band of the
+// Deepest plus largest area (pdReduceContactPoints) over the points within band of the
 // deepest and the points penetrating now: the largest area otherwise goes to rim points that do
 // not bear load. Depth is the predicted one: where each point will be after the step. A point
 // that penetrates now bears load whatever the band says: a ring sunk along an arc of another
 // (9 to 17 mm along a metre of it) that gets points only at its deeper end rocks about the
 // other end, deeper end up one step and down the next, and falls asleep 17 mm deep (seed 8 of
 // the 60 tori, bench/results/debris.md).
-int pdiReduceDeepest( const pdiRegion* r, double band, int outIndices[PD_CONTACT_MAX_POINTS] )
+int pdiReduceDeepest( const pdiRegion* r, double band, int outIndices[PD_MAX_CONTACT_POINTS] )
 {
 	double lowest = pdiLowest( r->predicted, r->count );
 	int map[PDI_REGION_CANDIDATES];
@@ -408,7 +408,7 @@ int pdiReduceDeepest( const pdiRegion* r, double band, int outIndices[PD_CONTACT
 			++n;
 		}
 	}
-	int pc = pdContact_ReducePoints( r->normal, points, distances, n, outIndices );
+	int pc = pdReduceContactPoints( r->normal, points, distances, n, outIndices );
 	for ( int k = 0; k < pc; ++k )
 	{
 		outIndices[k] = map[outIndices[k]];
@@ -421,12 +421,12 @@ int pdiReduceDeepest( const pdiRegion* r, double band, int outIndices[PD_CONTACT
 // points over the whole reach do (a ring landing flat stands on its bottom circle, not on the
 // outer side of its tube a centimetre up), over the whole reach otherwise (a wobbling ring
 // comes down on both sides).
-int pdiReduceImpact( const pdiRegion* r, double band, int outIndices[PD_CONTACT_MAX_POINTS] )
+int pdiReduceImpact( const pdiRegion* r, double band, int outIndices[PD_MAX_CONTACT_POINTS] )
 {
-	int level[PD_CONTACT_MAX_POINTS];
+	int level[PD_MAX_CONTACT_POINTS];
 	int levelCount = pdiReduceDeepest( r, fmax( r->band, band ), level );
-	int all = pdContact_ReducePoints( r->normal, r->pointB, r->predicted, r->count, outIndices );
-	pdVec3 a[PD_CONTACT_MAX_POINTS], b[PD_CONTACT_MAX_POINTS];
+	int all = pdReduceContactPoints( r->normal, r->pointB, r->predicted, r->count, outIndices );
+	pdVec3 a[PD_MAX_CONTACT_POINTS], b[PD_MAX_CONTACT_POINTS];
 	for ( int k = 0; k < levelCount; ++k )
 	{
 		a[k] = r->pointB[level[k]];

@@ -161,7 +161,7 @@ static bool pdiFeatureGapOf( const pdiPosedPair* at, const pdContactFeature* f, 
 		// Gauss-map arcs). An edge inside a flat floor under a torus edge is not: its
 		// cross product tilts 40 to 90 degrees, a standing sideways push on a resting
 		// torus. The vertex-face pairs there carry the floor's normal.
-		if ( !pdContactFeature_IsExtremeAlong( at->meshA, &at->poseA, at->meshB, &at->poseB, f, fn ) )
+		if ( !pdiPlugin_IsFeatureExtremeAlong( at->meshA, &at->poseA, at->meshB, &at->poseB, f, fn ) )
 		{
 			return false;
 		}
@@ -172,7 +172,7 @@ static bool pdiFeatureGapOf( const pdiPosedPair* at, const pdContactFeature* f, 
 		// (an edge of a flat floor under a tilted edge) would push sideways: its patch is
 		// reported by the vertex-face pairs with the face's own normal. Vertex-face pairs
 		// are kept: they are the patch (a tilted ring over a floor).
-		if ( f->kind != PD_CONTACT_VF && !pdContactFeature_IsExtremeAlong( at->meshA, &at->poseA, at->meshB, &at->poseB,
+		if ( f->kind != PD_CONTACT_VF && !pdiPlugin_IsFeatureExtremeAlong( at->meshA, &at->poseA, at->meshB, &at->poseB,
 																		   f, pdiSub( f->pointA, f->pointB ) ) )
 		{
 			return false;

@@ -30,7 +30,7 @@ static int pdiMatchingSlot( const pdContactPairInternal* pair, pdQuat qB, unsign
 {
 	int best = -1;
 	double bestCos = PDI_SLOT_COSINE;
-	for ( int s = 0; s < PD_CONTACT_MAX_MANIFOLDS; ++s )
+	for ( int s = 0; s < PD_MAX_CONTACT_MANIFOLDS; ++s )
 	{
 		if ( ( pair->slotMask & ( 1u << s ) ) == 0 || ( taken & ( 1u << s ) ) != 0 )
 		{
@@ -52,14 +52,14 @@ static int pdiMatchingSlot( const pdContactPairInternal* pair, pdQuat qB, unsign
 // An untaken slot, preferring one that was free last frame; -1 when all are taken.
 static int pdiFreeSlot( const pdContactPairInternal* pair, unsigned taken )
 {
-	for ( int s = 0; s < PD_CONTACT_MAX_MANIFOLDS; ++s )
+	for ( int s = 0; s < PD_MAX_CONTACT_MANIFOLDS; ++s )
 	{
 		if ( ( pair->slotMask & ( 1u << s ) ) == 0 && ( taken & ( 1u << s ) ) == 0 )
 		{
 			return s;
 		}
 	}
-	for ( int s = 0; s < PD_CONTACT_MAX_MANIFOLDS; ++s )
+	for ( int s = 0; s < PD_MAX_CONTACT_MANIFOLDS; ++s )
 	{
 		if ( ( taken & ( 1u << s ) ) == 0 )
 		{
@@ -119,12 +119,12 @@ void pdiAssignSlots( pdContactPairInternal* pair, pdQuat qB, const pdContactDef*
 // band of the deepest) within matchRadius: each takes its nearest such candidate, once.
 // Returns the count written to kept.
 static int pdiMatchPrevious( const pdContactPairInternal* pair, pdQuat qB, pdVec3 pB, int slot, const pdiRegion* r,
-							 double band, double matchRadius, int kept[PD_CONTACT_MAX_POINTS] )
+							 double band, double matchRadius, int kept[PD_MAX_CONTACT_POINTS] )
 {
 	int previous = pair->slotPointCount[slot];
 	double lowest = pdiLowest( r->distance, r->count );
 	int keptCount = 0;
-	for ( int k = 0; k < previous && k < PD_CONTACT_MAX_POINTS; ++k )
+	for ( int k = 0; k < previous && k < PD_MAX_CONTACT_POINTS; ++k )
 	{
 		pdVec3 old = pdiAdd( pdiRotate( qB, pair->slotPoints[slot][k] ), pB );
 		int best = -1;
@@ -151,9 +151,9 @@ static int pdiMatchPrevious( const pdContactPairInternal* pair, pdQuat qB, pdVec
 // picks that crowd one side, and a patch held on one side only tips the body over the other).
 // Returns the new count.
 static int pdiFillWidest( const pdiRegion* r, double matchRadius, const int* picked, int pc,
-						  int kept[PD_CONTACT_MAX_POINTS], int keptCount )
+						  int kept[PD_MAX_CONTACT_POINTS], int keptCount )
 {
-	while ( keptCount < PD_CONTACT_MAX_POINTS )
+	while ( keptCount < PD_MAX_CONTACT_POINTS )
 	{
 		int bestPick = -1;
 		double bestArea = -1.0;
@@ -168,7 +168,7 @@ static int pdiFillWidest( const pdiRegion* r, double matchRadius, const int* pic
 			{
 				continue;
 			}
-			pdVec3 trial[PD_CONTACT_MAX_POINTS];
+			pdVec3 trial[PD_MAX_CONTACT_POINTS];
 			for ( int k = 0; k < keptCount; ++k )
 			{
 				trial[k] = r->pointB[kept[k]];
@@ -193,7 +193,7 @@ static int pdiFillWidest( const pdiRegion* r, double matchRadius, const int* pic
 // Hull area of the region's points at the given indices.
 static double pdiPickedArea( const pdiRegion* r, const int* indices, int count )
 {
-	pdVec3 points[PD_CONTACT_MAX_POINTS];
+	pdVec3 points[PD_MAX_CONTACT_POINTS];
 	for ( int j = 0; j < count; ++j )
 	{
 		points[j] = r->pointB[indices[j]];
@@ -212,7 +212,7 @@ static int pdiKeepPrevious( const pdContactPairInternal* pair, pdQuat qB, pdVec3
 	{
 		return pc;
 	}
-	int kept[PD_CONTACT_MAX_POINTS];
+	int kept[PD_MAX_CONTACT_POINTS];
 	int keptCount = pdiMatchPrevious( pair, qB, pB, slot, r, band, matchRadius, kept );
 	keptCount = pdiFillWidest( r, matchRadius, picked, pc, kept, keptCount );
 	double freshArea = pdiPickedArea( r, picked, pc );
@@ -232,13 +232,13 @@ static int pdiKeepPrevious( const pdContactPairInternal* pair, pdQuat qB, pdVec3
 // point identity frame to frame, and a wide one takes its plane on B as the normal (see
 // pdiPatchNormal); impacts keep the deepest point and the largest area, which resolves them
 // fastest. Returns the count; the deepest is first.
-static int pdiPickPoints( pdiCall* call, pdiRegion* r, bool resting, int slot, int picked[PD_CONTACT_MAX_POINTS] )
+static int pdiPickPoints( pdiCall* call, pdiRegion* r, bool resting, int slot, int picked[PD_MAX_CONTACT_POINTS] )
 {
 	const pdContactDef* def = call->def;
-	int pc = resting     ? pdiReduceStable( r, 2, call->deepMargin, call->supportBand, picked, PD_CONTACT_MAX_POINTS )
+	int pc = resting     ? pdiReduceStable( r, 2, call->deepMargin, call->supportBand, picked, PD_MAX_CONTACT_POINTS )
 			 : r->impact ? pdiReduceImpact( r, 0.25 * def->contactDistance, picked )
 			 : r->arrival > 0.0 ? pdiReduceDeepest( r, fmax( r->band, r->arrival ), picked )
-								: pdContact_ReducePoints( r->normal, r->pointB, r->predicted, r->count, picked );
+								: pdReduceContactPoints( r->normal, r->pointB, r->predicted, r->count, picked );
 	if ( resting )
 	{
 		pc = pdiKeepPrevious( call->pair, call->qB, call->poseB->p, slot, r, call->supportBand,
@@ -307,9 +307,9 @@ pdVec3 pdiWriteManifolds( pdiCall* call, pdiRegions* regions, const int slotOfRe
 		}
 		pdiFinishRegion( r, call->translation, false ); // the normal may have been held
 		bool resting = r->minDistance > -call->restDepth && call->slow;
-		int picked[PD_CONTACT_MAX_POINTS];
+		int picked[PD_MAX_CONTACT_POINTS];
 		int pc = pdiPickPoints( call, r, resting, slot, picked );
-		pdContactManifold* m = set->manifolds + set->count++;
+		pdContactManifold* m = set->manifolds + set->manifoldCount++;
 		m->slot = slot;
 		m->normal = r->normal;
 		m->pointCount = pc;
@@ -322,7 +322,7 @@ pdVec3 pdiWriteManifolds( pdiCall* call, pdiRegions* regions, const int slotOfRe
 			pair->slotPoints[slot][k] = pdiRotateInv( call->qB, pdiSub( m->points[k].pointB, call->poseB->p ) );
 		}
 	}
-	for ( int s = 0; s < PD_CONTACT_MAX_MANIFOLDS; ++s )
+	for ( int s = 0; s < PD_MAX_CONTACT_MANIFOLDS; ++s )
 	{
 		if ( ( written & ( 1u << s ) ) == 0 )
 		{
@@ -335,7 +335,7 @@ pdVec3 pdiWriteManifolds( pdiCall* call, pdiRegions* regions, const int slotOfRe
 // Deepest manifold (by its first point) first; a stable insertion sort.
 void pdiSortManifolds( pdContactManifoldSet* set )
 {
-	for ( int i = 1; i < set->count; ++i )
+	for ( int i = 1; i < set->manifoldCount; ++i )
 	{
 		pdContactManifold key = set->manifolds[i];
 		int j = i;
@@ -372,7 +372,7 @@ void pdiDropCoveredPoints( pdiCall* call )
 	pdContactManifoldSet* set = call->set;
 	double samePlace = fmax( 8.0 * call->tolerance, 0.1 * call->def->contactDistance );
 	int keptManifolds = 0;
-	for ( int i = 0; i < set->count; ++i )
+	for ( int i = 0; i < set->manifoldCount; ++i )
 	{
 		pdContactManifold* m = set->manifolds + i;
 		int pc = 0;
@@ -396,5 +396,5 @@ void pdiDropCoveredPoints( pdiCall* call )
 		}
 		++keptManifolds;
 	}
-	set->count = keptManifolds;
+	set->manifoldCount = keptManifolds;
 }

@@ -25,6 +25,8 @@ or TypeError naming the argument (and the index inside it).
 from collections.abc import Sequence as _Sequence
 
 from ._polydepth import (
+    QUALITY_ACCURATE,
+    QUALITY_FAST,
     START_ALL,
     START_CENTROID,
     START_CLEARANCE,
@@ -64,7 +66,7 @@ _Sequence.register(PenetrationBatch)
 _Sequence.register(DistanceBatch)
 
 __all__ = [
-    "START_ALL", "START_CENTROID", "START_CLEARANCE", "START_COHERENCE", "START_CONTACT_NORMALS",
+    "QUALITY_ACCURATE", "QUALITY_FAST", "START_ALL", "START_CENTROID", "START_CLEARANCE", "START_COHERENCE", "START_CONTACT_NORMALS",
     "START_PRINCIPAL_AXES", "START_RANDOM", "CcdResult", "CollideResult", "ContactFeature",
     "ContactKind", "DistanceBatch", "DistanceResult", "Feature", "FeatureType", "LocalPenetration",
     "Mesh", "PenetrationBatch", "PenetrationCache", "PenetrationResult", "Pose", "State", "Status",

@@ -3,6 +3,8 @@
 // pdComputePenetrationBatch / pdComputeDistanceBatch and a task system of std::threads.
 #include "bindings.h"
 
+#include <type_traits>
+
 #include <algorithm>
 #include <atomic>
 #include <new>
@@ -174,9 +176,21 @@ template <class Result> struct Batch
 using PenetrationBatch = Batch<pdPenetrationResult>;
 using DistanceBatch = Batch<pdDistanceResult>;
 
+// The def a batch hands the library for a query kind's keyword options.
+static const pdDistanceDef* queryDefOf( const pdDistanceDef& options, pdDistanceDef* )
+{
+	return &options;
+}
+
+static const pdPenetrationDef* queryDefOf( const PenetrationOptions& options, pdPenetrationDef* storage )
+{
+	*storage = options.resolved();
+	return storage;
+}
+
 // A batch of one query kind without the GIL: its options from the keywords, written into the
 // batch def's field for that kind; raises for a def the library rejects or for bad input.
-template <class Result, class Def>
+template <class Result, class Options, class Def>
 Batch<Result> runBatch( py::handle a, py::handle posesA, py::handle b, py::handle posesB, py::handle threadsArg,
 						const py::kwargs& kwargs, const OptionTable& table, pdStatus ( *probe )( const void* ),
 						const Def* pdBatchDef::*field,
@@ -184,12 +198,15 @@ Batch<Result> runBatch( py::handle a, py::handle posesA, py::handle b, py::handl
 {
 	std::vector<py::object> keepAlive;
 	std::vector<pdBatchItem> items = toItems( a, posesA, b, posesB, &keepAlive );
-	Def queryDef;
+	Options queryOptions;
 	std::vector<int> set;
-	applyOptions( table, kwargs, &queryDef, &set );
+	applyOptions( table, kwargs, &queryOptions, &set );
+	if constexpr ( std::is_same_v<Options, PenetrationOptions> )
+		finishPenetrationOptions( table, set, &queryOptions );
 	int threads = toThreads( threadsArg );
 	pdBatchDef def = batchDef( &threads, items.size() );
-	def.*field = &queryDef;
+	Def queryDef;
+	def.*field = queryDefOf( queryOptions, &queryDef );
 	Batch<Result> out;
 	out.results.resize( items.size() );
 	pdStatus status;
@@ -198,7 +215,7 @@ Batch<Result> runBatch( py::handle a, py::handle posesA, py::handle b, py::handl
 		status = compute( items.data(), (int)items.size(), &def, out.results.data() );
 	}
 	if ( status == PD_STATUS_INVALID_DEF )
-		raiseInvalidOption( table, &queryDef, set, probe );
+		raiseInvalidOption( table, &queryOptions, set, probe );
 	raiseForInputStatus( status, name );
 	return out;
 }
@@ -206,7 +223,7 @@ Batch<Result> runBatch( py::handle a, py::handle posesA, py::handle b, py::handl
 PenetrationBatch penetrationBatch( py::handle a, py::handle posesA, py::handle b, py::handle posesB, py::handle threads,
 								   const py::kwargs& kwargs )
 {
-	return runBatch<pdPenetrationResult, pdPenetrationDef>( a, posesA, b, posesB, threads, kwargs, kPenetrationOptions,
+	return runBatch<pdPenetrationResult, PenetrationOptions, pdPenetrationDef>( a, posesA, b, posesB, threads, kwargs, kPenetrationOptions,
 															probePenetration, &pdBatchDef::penetration,
 															pdComputePenetrationBatch, "penetration_batch" );
 }
@@ -214,7 +231,7 @@ PenetrationBatch penetrationBatch( py::handle a, py::handle posesA, py::handle b
 DistanceBatch distanceBatch( py::handle a, py::handle posesA, py::handle b, py::handle posesB, py::handle threads,
 							 const py::kwargs& kwargs )
 {
-	return runBatch<pdDistanceResult, pdDistanceDef>( a, posesA, b, posesB, threads, kwargs, kDistanceOptions,
+	return runBatch<pdDistanceResult, pdDistanceDef, pdDistanceDef>( a, posesA, b, posesB, threads, kwargs, kDistanceOptions,
 													  probeDistance, &pdBatchDef::distance, pdComputeDistanceBatch,
 													  "distance_batch" );
 }

@@ -4,6 +4,8 @@
 
 #include "convert.h"
 
+#include "polydepth/research.h"
+
 #include <cstring>
 #include <string>
 #include <vector>
@@ -62,6 +64,26 @@ template <class Holder, class Struct, Struct Holder::*member> void addBytePickli
 						   return h;
 					   } ) );
 }
+
+/// A PD query's keyword options: the def and its research settings (polydepth/research.h), in
+/// one struct the option table writes into. Settings not given by keyword come from the preset
+/// of the def's quality (finishPenetrationOptions).
+struct PenetrationOptions
+{
+	pdPenetrationDef def;
+	pdPenetrationSettings settings;
+
+	/// The def to pass to the library, its settings pointing here.
+	pdPenetrationDef resolved() const
+	{
+		pdPenetrationDef d = def;
+		d.settings = &settings;
+		return d;
+	}
+};
+
+/// After the keywords set: the settings not set by keyword from the preset of the quality.
+void finishPenetrationOptions( const OptionTable& table, const std::vector<int>& set, PenetrationOptions* options );
 
 /// The keyword options of each query kind, and a probe that runs the query on a small valid
 /// pair with a given def (for naming the option the library rejects).

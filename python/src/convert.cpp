@@ -690,7 +690,7 @@ pdWorkspace* threadWorkspace()
 {
 	static thread_local ThreadWorkspace holder;
 	if ( holder.workspace == nullptr )
-		holder.workspace = pdCreateWorkspace();
+		holder.workspace = pdCreateWorkspace( NULL );
 	if ( holder.workspace == nullptr )
 		throw std::bad_alloc();
 	return holder.workspace;

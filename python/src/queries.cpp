@@ -3,7 +3,10 @@
 // timing loop the overhead benchmark compares the Python call with.
 #include "bindings.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
+#include <type_traits>
 #include <string>
 
 namespace polydepth::python
@@ -17,47 +20,76 @@ namespace polydepth::python
 		name, #cName, OptionField::kind, offsetof( def, cName ), doc                                                   \
 	}
 
+#define PDI_DEF_FIELD( name, cName, kind, doc )                                                                     \
+	{                                                                                                                  \
+		name, #cName, OptionField::kind, offsetof( PenetrationOptions, def ) + offsetof( pdPenetrationDef, cName ), doc \
+	}
+#define PDI_SETTING( name, cName, kind, doc )                                                                          \
+	{                                                                                                                  \
+		name, #cName, OptionField::kind,                                                                               \
+			offsetof( PenetrationOptions, settings ) + offsetof( pdPenetrationSettings, cName ), doc                   \
+	}
+
 static const OptionField kPenetrationFields[] = {
-	PDI_FIELD( pdPenetrationDef, "contact_tolerance", contactTolerance, Double,
-			  "world units: the answer leaves A and B at most touching, overlapping by less than this; <= 0 means "
-			  "1e-4 of the smaller bounding-box diagonal (finite)" ),
-	PDI_FIELD( pdPenetrationDef, "start_strategies", startStrategies, Unsigned,
-			  "START_* bits: the free-configuration strategies tried (a subset of START_ALL)" ),
-	PDI_FIELD( pdPenetrationDef, "max_starts", maxStarts, Int, "free configurations refined at most (1 to 1024)" ),
-	PDI_FIELD( pdPenetrationDef, "max_iterations", maxIterations, Int, "PolyDepth iterations per start (1 to 100000)" ),
-	PDI_FIELD( pdPenetrationDef, "time_budget_ms", timeBudgetMs, Double,
-			  "wall-clock budget in milliseconds, 0 = none (>= 0); when it runs out the status is TIME_LIMIT and "
-			  "the answer the best bound so far" ),
-	PDI_FIELD( pdPenetrationDef, "max_contact_planes", maxContactPlanes, Int,
-			  "contact planes kept for the in-projection (at least 1)" ),
-	PDI_FIELD( pdPenetrationDef, "max_lcp_iterations", maxLcpIterations, Int,
-			  "projected Gauss-Seidel sweeps per in-projection (1 to 100000)" ),
-	PDI_FIELD( pdPenetrationDef, "random_directions", randomDirections, Int,
-			  "directions tried by START_RANDOM (0 to 4096)" ),
-	PDI_FIELD( pdPenetrationDef, "random_seed", randomSeed, Unsigned,
-			  "seed of START_RANDOM (answers are deterministic)" ),
-	PDI_FIELD( pdPenetrationDef, "cone_directions", coneDirections, Int,
-			  "directions probed around the best answer's direction, 0 = off (0 to 4096)" ),
-	PDI_FIELD( pdPenetrationDef, "line_refinement", lineRefinement, Bool,
-			  "line-sampling refinement of a free start toward the query" ),
-	PDI_FIELD( pdPenetrationDef, "use_orientation_pruning", useOrientationPruning, Bool,
-			  "drop inapplicable feature pairs from the contact space" ),
-	PDI_FIELD( pdPenetrationDef, "use_orientation_culling", useOrientationCulling, Bool,
-			  "skip back-facing triangles of closed meshes in the out-projection" ),
-	PDI_FIELD( pdPenetrationDef, "use_convex_exact_path", useConvexExactPath, Bool,
-			  "exact PD from the orientation-graph overlay when both meshes are convex" ),
-	PDI_FIELD( pdPenetrationDef, "closed_as_solid", closedAsSolid, Bool,
-			  "closed meshes are solids (one inside the other is penetration)" ),
-	PDI_FIELD( pdPenetrationDef, "compute_local_penetrations", computeLocalPenetrations, Bool,
-			  "group the contacts at the answer into local regions (result.local)" ),
-	PDI_FIELD( pdPenetrationDef, "max_tracked_queries", maxTrackedQueries, Int,
-			  "with a cache: queries in a row answered by refining the cached contact and searching around it "
-			  "instead of the full search, 0 = always the full search (0 to 100000)" ),
+	PDI_DEF_FIELD( "contact_tolerance", contactTolerance, Double,
+				   "world units: the answer leaves A and B at most touching, overlapping by less than this; <= 0 "
+				   "means 1e-4 of the smaller bounding-box diagonal (finite)" ),
+	PDI_DEF_FIELD( "max_iterations", maxIterations, Int, "PolyDepth iterations per start (1 to 100000)" ),
+	PDI_DEF_FIELD( "time_budget_ms", timeBudgetMs, Double,
+				   "wall-clock budget in milliseconds, 0 = none (>= 0); when it runs out the status is TIME_LIMIT "
+				   "and the answer the best bound so far" ),
+	PDI_DEF_FIELD( "quality", quality, Int,
+				   "QUALITY_ACCURATE (the full global search) or QUALITY_FAST (the contact plugin's): the preset of "
+				   "the research settings below that are not given" ),
+	PDI_DEF_FIELD( "closed_as_solid", closedAsSolid, Bool,
+				   "closed meshes are solids (one inside the other is penetration)" ),
+	PDI_SETTING( "start_strategies", startStrategies, Unsigned,
+				 "research: START_* bits, the free-configuration strategies tried (a subset of START_ALL)" ),
+	PDI_SETTING( "max_starts", maxStarts, Int, "research: free configurations refined at most (1 to 1024)" ),
+	PDI_SETTING( "max_contact_planes", maxContactPlanes, Int,
+				 "research: contact planes kept for the in-projection (1 to 256)" ),
+	PDI_SETTING( "max_lcp_iterations", maxLcpIterations, Int,
+				 "research: projected Gauss-Seidel sweeps per in-projection (1 to 100000)" ),
+	PDI_SETTING( "random_directions", randomDirections, Int,
+				 "research: directions tried by START_RANDOM (0 to 4096)" ),
+	PDI_SETTING( "random_seed", randomSeed, Unsigned, "research: seed of START_RANDOM (answers are deterministic)" ),
+	PDI_SETTING( "cone_directions", coneDirections, Int,
+				 "research: directions probed around the best answer's direction, 0 = off (0 to 4096)" ),
+	PDI_SETTING( "line_refinement", lineRefinement, Bool,
+				 "research: line-sampling refinement of a free start toward the query" ),
+	PDI_SETTING( "use_orientation_pruning", useOrientationPruning, Bool,
+				 "research: drop inapplicable feature pairs from the contact space" ),
+	PDI_SETTING( "use_orientation_culling", useOrientationCulling, Bool,
+				 "research: skip back-facing triangles of closed meshes in the out-projection" ),
+	PDI_SETTING( "use_convex_exact_path", useConvexExactPath, Bool,
+				 "research: exact PD from the orientation-graph overlay when both meshes are convex" ),
+	PDI_SETTING( "max_tracked_queries", maxTrackedQueries, Int,
+				 "research: with a cache, queries in a row answered by refining the cached contact and searching "
+				 "around it instead of the full search, 0 = always the full search (0 to 100000)" ),
 };
-static const pdPenetrationDef kPenetrationDefaults = pdDefaultPenetrationDef();
+#undef PDI_DEF_FIELD
+#undef PDI_SETTING
+static const PenetrationOptions kPenetrationDefaults = { pdDefaultPenetrationDef(),
+														 pdDefaultPenetrationSettings( PD_QUALITY_ACCURATE ) };
 const OptionTable kPenetrationOptions = { "penetration", kPenetrationFields,
 										  (int)( sizeof( kPenetrationFields ) / sizeof( kPenetrationFields[0] ) ),
-										  &kPenetrationDefaults, sizeof( pdPenetrationDef ) };
+										  &kPenetrationDefaults, sizeof( PenetrationOptions ) };
+
+void finishPenetrationOptions( const OptionTable& table, const std::vector<int>& set, PenetrationOptions* options )
+{
+	pdPenetrationSettings preset = pdDefaultPenetrationSettings( options->def.quality );
+	const size_t begin = offsetof( PenetrationOptions, settings );
+	for ( int i = 0; i < table.count; ++i )
+	{
+		const OptionField& f = table.fields[i];
+		if ( f.offset < begin || std::find( set.begin(), set.end(), i ) != set.end() )
+			continue;
+		size_t size = f.kind == OptionField::Bool ? sizeof( bool ) : f.kind == OptionField::Double ? sizeof( double )
+																									: sizeof( int );
+		std::memcpy( reinterpret_cast<char*>( options ) + f.offset,
+					 reinterpret_cast<const char*>( &preset ) + ( f.offset - begin ), size );
+	}
+}
 
 static const OptionField kDistanceFields[] = {
 	PDI_FIELD( pdDistanceDef, "lower_bound", lowerBound, Double,
@@ -65,8 +97,6 @@ static const OptionField kDistanceFields[] = {
 	PDI_FIELD( pdDistanceDef, "upper_bound", upperBound, Double,
 			  "world units: stop once the distance is proven above it (result.stopped_above), inf = off (not NaN)" ),
 	PDI_FIELD( pdDistanceDef, "max_node_visits", maxNodeVisits, Int, "cap on BVH node pairs visited (at least 1)" ),
-	PDI_FIELD( pdDistanceDef, "known_separated", knownSeparated, Bool,
-			  "skip the first-hit collision check (same answer, less work when the meshes are apart)" ),
 };
 static const pdDistanceDef kDistanceDefaults = pdDefaultDistanceDef();
 const OptionTable kDistanceOptions = { "distance", kDistanceFields,
@@ -92,7 +122,7 @@ static const OptionField kCcdFields[] = {
 			  "the smaller bounding-box diagonal (finite)" ),
 	PDI_FIELD( pdCcdDef, "max_features", maxFeatures, Int, "cap on reported contact features (>= 0)" ),
 	PDI_FIELD( pdCcdDef, "max_node_visits", maxNodeVisits, Int, "cap on BVH node pairs visited (at least 1)" ),
-	PDI_FIELD( pdCcdDef, "cull_by_orientation", cullByOrientation, Bool,
+	PDI_FIELD( pdCcdDef, "use_orientation_culling", useOrientationCulling, Bool,
 			  "skip primitives that cannot be hit first given the motion (closed meshes)" ),
 };
 static const pdCcdDef kCcdDefaults = pdDefaultCcdDef();
@@ -105,11 +135,12 @@ static const OptionTable kCcdOptions = { "ccd", kCcdFields, (int)( sizeof( kCcdF
 static const pdTransform kProbePoseA = { { 1, 0, 0, 0 }, { 0, 0, 0 } };
 static const pdTransform kProbePoseB = { { 1, 0, 0, 0 }, { 3, 0, 0 } };
 
-pdStatus probePenetration( const void* def )
+pdStatus probePenetration( const void* options )
 {
 	pdPenetrationResult r;
-	return pdComputePenetration( probeMeshA(), &kProbePoseA, probeMeshB(), &kProbePoseB,
-								 static_cast<const pdPenetrationDef*>( def ), nullptr, threadWorkspace(), &r );
+	pdPenetrationDef def = static_cast<const PenetrationOptions*>( options )->resolved();
+	return pdComputePenetration( probeMeshA(), &kProbePoseA, probeMeshB(), &kProbePoseB, &def, nullptr,
+								 threadWorkspace(), &r );
 }
 
 pdStatus probeDistance( const void* def )
@@ -177,6 +208,8 @@ void runQuery( const OptionTable& table, const py::kwargs& kwargs, pdStatus ( *p
 	Def def;
 	std::vector<int> set;
 	applyOptions( table, kwargs, &def, &set, skip );
+	if constexpr ( std::is_same_v<Def, PenetrationOptions> )
+		finishPenetrationOptions( table, set, &def );
 	pdWorkspace* ws = threadWorkspace();
 	pdStatus status;
 	{
@@ -194,10 +227,13 @@ PenetrationResult penetration( py::handle a, py::handle poseA, py::handle b, py:
 	Pair p = toPair( a, poseA, b, poseB );
 	pdPenetrationCache* cache = toCache( kwargs );
 	PenetrationResult out;
-	runQuery<pdPenetrationDef>(
+	runQuery<PenetrationOptions>(
 		kPenetrationOptions, kwargs, probePenetration,
-		[&]( const pdPenetrationDef& def, pdWorkspace* ws )
-		{ return pdComputePenetration( p.a, &p.poseA, p.b, &p.poseB, &def, cache, ws, &out.r ); },
+		[&]( const PenetrationOptions& options, pdWorkspace* ws )
+		{
+			pdPenetrationDef def = options.resolved();
+			return pdComputePenetration( p.a, &p.poseA, p.b, &p.poseB, &def, cache, ws, &out.r );
+		},
 		{ "cache" } );
 	return out;
 }
@@ -256,10 +292,11 @@ py::array_t<double> timeCPenetration( py::handle a, py::handle poseA, py::handle
 	Pair p = toPair( a, poseA, b, poseB );
 	py::array_t<double> seconds( repeats );
 	double* s = seconds.mutable_data();
-	runQuery<pdPenetrationDef>(
+	runQuery<PenetrationOptions>(
 		kPenetrationOptions, kwargs, probePenetration,
-		[&]( const pdPenetrationDef& def, pdWorkspace* ws )
+		[&]( const PenetrationOptions& options, pdWorkspace* ws )
 		{
+			pdPenetrationDef def = options.resolved();
 			pdPenetrationResult r;
 			for ( int i = 0; i < repeats; ++i )
 			{
@@ -340,6 +377,8 @@ static void bindEnums( py::module_& m )
 	m.attr( "START_CONTACT_NORMALS" ) = (unsigned)PD_START_CONTACT_NORMALS;
 	m.attr( "START_PRINCIPAL_AXES" ) = (unsigned)PD_START_PRINCIPAL_AXES;
 	m.attr( "START_ALL" ) = (unsigned)PD_START_ALL;
+	m.attr( "QUALITY_ACCURATE" ) = (int)PD_QUALITY_ACCURATE;
+	m.attr( "QUALITY_FAST" ) = (int)PD_QUALITY_FAST;
 }
 
 static void bindPenetrationResult( py::module_& m )
@@ -400,7 +439,7 @@ static void bindPenetrationResult( py::module_& m )
 			"tracked", []( const PenetrationResult& p ) { return p.r.tracked; },
 			"answered by motion coherence (the cached contact refined and searched around, no full search)" )
 		.def_property_readonly(
-			"contacts", []( const PenetrationResult& p ) { return p.r.contacts; },
+			"contacts", []( const PenetrationResult& p ) { return p.r.contactPlaneCount; },
 			"contact planes in the final in-projection" )
 		.def_property_readonly( "node_visits", []( const PenetrationResult& p ) { return p.r.nodeVisits; } )
 		.def_property_readonly(

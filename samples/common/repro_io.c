@@ -122,7 +122,7 @@ static bool smpReproMesh( smpReproReader* r, char name, smpSoup* soup )
 }
 
 static bool smpReproRead( smpReproReader* r, smpSoup* a, smpSoup* b, pdTransform* poseA, pdTransform* poseB,
-						 pdPenetrationDef* def )
+						 smpReproDef* def )
 {
 	int version = 0;
 	if ( !smpReproNextLine( r ) || sscanf( r->text, "polydepth-repro %d", &version ) != 1 )
@@ -133,12 +133,16 @@ static bool smpReproRead( smpReproReader* r, smpSoup* a, smpSoup* b, pdTransform
 	{
 		return smpReproFail( r, "unsupported version %d", version );
 	}
-	pdPenetrationDef d = pdDefaultPenetrationDef();
+	smpReproDef rd;
+	rd.def = pdDefaultPenetrationDef();
+	rd.settings = pdDefaultPenetrationSettings( PD_QUALITY_ACCURATE );
+	pdPenetrationDef* d = &rd.def;
+	pdPenetrationSettings* s = &rd.settings;
 	int line = 0, prune = 0, convex = 0, solid = 0, cull = 1, cone = 0;
 	int fields = smpReproNextLine( r ) ? sscanf( r->text, "def %lf %u %d %d %lf %d %d %d %u %d %d %d %d %d %d",
-												&d.contactTolerance, &d.startStrategies, &d.maxStarts,
-												&d.maxIterations, &d.timeBudgetMs, &d.maxContactPlanes,
-												&d.maxLcpIterations, &d.randomDirections, &d.randomSeed, &line,
+												&d->contactTolerance, &s->startStrategies, &s->maxStarts,
+												&d->maxIterations, &d->timeBudgetMs, &s->maxContactPlanes,
+												&s->maxLcpIterations, &s->randomDirections, &s->randomSeed, &line,
 												&prune, &convex, &solid, &cull, &cone )
 									  : 0;
 	// 13 and 14: written before useOrientationCulling and coneDirections existed; such a file
@@ -147,12 +151,12 @@ static bool smpReproRead( smpReproReader* r, smpSoup* a, smpSoup* b, pdTransform
 	{
 		return smpReproFail( r, "expected 'def' with 13 to 15 fields" );
 	}
-	d.coneDirections = cone;
-	d.useOrientationCulling = cull != 0;
-	d.lineRefinement = line != 0;
-	d.useOrientationPruning = prune != 0;
-	d.useConvexExactPath = convex != 0;
-	d.closedAsSolid = solid != 0;
+	s->coneDirections = cone;
+	s->useOrientationCulling = cull != 0;
+	s->lineRefinement = line != 0;
+	s->useOrientationPruning = prune != 0;
+	s->useConvexExactPath = convex != 0;
+	d->closedAsSolid = solid != 0;
 	if ( !smpReproPose( r, 'a', poseA ) || !smpReproPose( r, 'b', poseB ) || !smpReproMesh( r, 'a', a ) ||
 		 !smpReproMesh( r, 'b', b ) )
 	{
@@ -162,12 +166,12 @@ static bool smpReproRead( smpReproReader* r, smpSoup* a, smpSoup* b, pdTransform
 	{
 		return smpReproFail( r, "expected 'end'" );
 	}
-	*def = d;
+	*def = rd;
 	return true;
 }
 
 bool smpReadRepro( const char* path, smpSoup* outA, smpSoup* outB, pdTransform* outPoseA, pdTransform* outPoseB,
-				  pdPenetrationDef* outDef, char* error, size_t errorSize )
+				  smpReproDef* outDef, char* error, size_t errorSize )
 {
 	if ( error != NULL && errorSize > 0 )
 	{
@@ -185,7 +189,9 @@ bool smpReadRepro( const char* path, smpSoup* outA, smpSoup* outB, pdTransform* 
 	memset( outB, 0, sizeof( *outB ) );
 	*outPoseA = pdIdentityTransform();
 	*outPoseB = pdIdentityTransform();
-	*outDef = pdDefaultPenetrationDef();
+	outDef->def = pdDefaultPenetrationDef();
+	outDef->settings = pdDefaultPenetrationSettings( PD_QUALITY_ACCURATE );
+	outDef->def.settings = &outDef->settings;
 	if ( path == NULL )
 	{
 		if ( error != NULL && errorSize > 0 )
@@ -209,7 +215,7 @@ bool smpReadRepro( const char* path, smpSoup* outA, smpSoup* outB, pdTransform* 
 		return false;
 	}
 	pdTransform poseA, poseB;
-	pdPenetrationDef def;
+	smpReproDef def;
 	bool ok = smpReproRead( &r, outA, outB, &poseA, &poseB, &def );
 	fclose( r.file );
 	if ( !ok )
@@ -221,5 +227,6 @@ bool smpReadRepro( const char* path, smpSoup* outA, smpSoup* outB, pdTransform* 
 	*outPoseA = poseA;
 	*outPoseB = poseB;
 	*outDef = def;
+	outDef->def.settings = &outDef->settings;
 	return true;
 }

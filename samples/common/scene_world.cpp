@@ -582,7 +582,7 @@ static pdTransform smpToTransform( const btTransform& t )
 double smpSceneWorld::measurePenetration()
 {
 	if ( m_workspace == nullptr )
-		m_workspace = pdCreateWorkspace();
+		m_workspace = pdCreateWorkspace( NULL );
 	pdPenetrationDef def = pdDefaultPenetrationDef();
 	double deepest = 0.0;
 	double deepestBelowFloor = 0.0;

@@ -26,7 +26,7 @@ constexpr int kStaleFlag = 1 << 20;
 struct ThreadWorkspace
 {
 	pdWorkspace* workspace = nullptr;
-	ThreadWorkspace() : workspace( pdCreateWorkspace() ) {}
+	ThreadWorkspace() : workspace( pdCreateWorkspace( NULL ) ) {}
 	~ThreadWorkspace() { pdDestroyWorkspace( workspace ); }
 	ThreadWorkspace( const ThreadWorkspace& ) = delete;
 	ThreadWorkspace& operator=( const ThreadWorkspace& ) = delete;
@@ -197,7 +197,7 @@ class PolyDepthAlgorithm : public btActivatingCollisionAlgorithm
 	const btCollisionObject* m_objB = nullptr;
 	MeshRef m_meshA, m_meshB;
 	pdContactPair m_pair;
-	btPersistentManifold* m_manifolds[PD_CONTACT_MAX_MANIFOLDS] = {};
+	btPersistentManifold* m_manifolds[PD_MAX_CONTACT_MANIFOLDS] = {};
 };
 
 void PolyDepthAlgorithm::processCollision( const btCollisionObjectWrapper* body0Wrap,
@@ -249,14 +249,14 @@ void PolyDepthAlgorithm::processCollision( const btCollisionObjectWrapper* body0
 	{
 		m_registration->record( m_pair, m_meshA->mesh, poseA, m_meshB->mesh, poseB, def );
 	}
-	pdContact_Generate( &m_pair, m_meshA->mesh, &poseA, m_meshB->mesh, &poseB, &def, threadWorkspace(), &set );
+	pdContactPair_Generate( &m_pair, m_meshA->mesh, &poseA, m_meshB->mesh, &poseB, &def, threadWorkspace(), &set );
 
 	unsigned written = 0;
 	uint64_t points = 0;
-	for ( int i = 0; i < set.count; ++i )
+	for ( int i = 0; i < set.manifoldCount; ++i )
 	{
 		const pdContactManifold& region = set.manifolds[i];
-		if ( region.slot < 0 || region.slot >= PD_CONTACT_MAX_MANIFOLDS || region.pointCount <= 0 )
+		if ( region.slot < 0 || region.slot >= PD_MAX_CONTACT_MANIFOLDS || region.pointCount <= 0 )
 		{
 			continue;
 		}
@@ -316,7 +316,7 @@ void PolyDepthAlgorithm::processCollision( const btCollisionObjectWrapper* body0
 		resultOut->refreshContactPoints();
 	}
 	// Regions that ended this frame.
-	for ( int s = 0; s < PD_CONTACT_MAX_MANIFOLDS; ++s )
+	for ( int s = 0; s < PD_MAX_CONTACT_MANIFOLDS; ++s )
 	{
 		if ( m_manifolds[s] != nullptr && ( written & ( 1u << s ) ) == 0 && m_manifolds[s]->getNumContacts() > 0 )
 		{

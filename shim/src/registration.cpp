@@ -121,9 +121,10 @@ pdStatus Registration::endRecordingLocked( long* outCalls )
 	}
 	if ( outCalls != nullptr )
 	{
-		*outCalls = pdContactRecorder_CallCount( recorder );
+		*outCalls = pdContactRecorder_GetCallCount( recorder );
 	}
-	pdStatus status = pdDestroyContactRecorder( recorder );
+	pdStatus status = pdContactRecorder_Finish( recorder );
+	pdDestroyContactRecorder( recorder );
 	recorder = nullptr;
 	return status;
 }
@@ -255,11 +256,11 @@ pdStatus startRecording( btCollisionDispatcher* dispatcher, const char* path )
 	}
 	return withRegistration( dispatcher, [path]( Registration& reg ) {
 		std::lock_guard<std::mutex> recordLock( reg.recordMutex );
-		pdStatus status = PD_STATUS_OK;
-		pdContactRecorder* recorder = pdCreateContactRecorder( path, &status );
+		pdError error;
+		pdContactRecorder* recorder = pdCreateContactRecorder( path, &error );
 		if ( recorder == nullptr )
 		{
-			return status;
+			return error.status;
 		}
 		if ( reg.recorder != nullptr )
 		{
@@ -356,7 +357,7 @@ extern "C" pdStatus pdBullet_GetStats( void* dispatcher, pdBulletStats* outStats
 	}
 	*outStats = pdBulletStats{};
 	return withRegistration( static_cast<btCollisionDispatcher*>( dispatcher ), [outStats]( Registration& reg ) {
-		outStats->cachedMeshes = reg.cache.size();
+		outStats->cachedMeshCount = reg.cache.size();
 		outStats->meshBuilds = reg.cache.builds();
 		outStats->pairsProcessed = reg.pairsProcessed.load();
 		outStats->contactsWritten = reg.contactsWritten.load();

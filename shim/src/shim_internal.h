@@ -99,7 +99,7 @@ class Registration : public std::enable_shared_from_this<Registration>
 	std::atomic<uint64_t> pairsProcessed{ 0 };
 	std::atomic<uint64_t> contactsWritten{ 0 };
 
-	/// Recording of the pdContact_Generate calls (pdBullet_StartRecording): the flag is read
+	/// Recording of the pdContactPair_Generate calls (pdBullet_StartRecording): the flag is read
 	/// without the lock on every call, the recorder written under it.
 	std::atomic<bool> recording{ false };
 	std::mutex recordMutex;

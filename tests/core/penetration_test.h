@@ -115,7 +115,7 @@ class PdPenetration : public ::testing::Test
 protected:
 	void SetUp() override
 	{
-		ws = pdCreateWorkspace();
+		ws = pdCreateWorkspace( NULL );
 		ASSERT_NE( ws, nullptr );
 	}
 	void TearDown() override { pdDestroyWorkspace( ws ); }
@@ -140,10 +140,21 @@ protected:
 	pdWorkspace* ws = nullptr;
 };
 
+// The default settings with the convex exact path off (one shared copy: the defs point at it).
+inline const pdPenetrationSettings* NoExactPathSettings()
+{
+	static const pdPenetrationSettings settings = [] {
+		pdPenetrationSettings s = pdDefaultPenetrationSettings( PD_QUALITY_ACCURATE );
+		s.useConvexExactPath = false;
+		return s;
+	}();
+	return &settings;
+}
+
 inline pdPenetrationDef NoExactPath()
 {
 	pdPenetrationDef def = pdDefaultPenetrationDef();
-	def.useConvexExactPath = false;
+	def.settings = NoExactPathSettings();
 	return def;
 }
 
@@ -153,10 +164,14 @@ inline pdPenetrationDef NoExactPath()
 // hand. Holds a pointer to its own def: not copyable.
 struct QueryState
 {
-	pdPenetrationDef def = pdDefaultPenetrationDef();
+	pdiPenetrationOptions def; ///< the default def's options; change them before Begin
 	pdiPdQuery q;
 
-	QueryState() { std::memset( &q, 0, sizeof( q ) ); }
+	QueryState()
+	{
+		std::memset( &q, 0, sizeof( q ) );
+		pdiResolvePenetrationDef( nullptr, &def );
+	}
 	QueryState( const QueryState& ) = delete;
 	QueryState& operator=( const QueryState& ) = delete;
 
@@ -164,8 +179,7 @@ struct QueryState
 	bool Begin( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pdTransform& pb, pdWorkspace* ws )
 	{
 		std::memset( &q, 0, sizeof( q ) );
-		return pdiValidatePenetrationDef( &def ) == PD_STATUS_OK &&
-			   pdiQuery_Begin( &q, a, &pa, b, &pb, &def, ws, 0.0 ) == PD_STATUS_OK;
+		return pdiQuery_Begin( &q, a, &pa, b, &pb, &def, ws, 0.0 ) == PD_STATUS_OK;
 	}
 
 	// xc (A at most touching) as a start leaves it for pdiQuery_Refine: its features in the

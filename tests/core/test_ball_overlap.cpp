@@ -38,7 +38,7 @@ pdiFrame RelativeAt( const pdiStartContext& ctx, pdVec3 x )
 struct ShapeAtRest
 {
 	Mesh m;
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdiStartContext ctx = {};
 	explicit ShapeAtRest( const char* name )
 	{
@@ -62,7 +62,7 @@ TEST( PdBallOverlap, VerdictIsThatOfEveryBallPair )
 		int tris;
 	};
 	const Shape shapes[] = { { "grate", 1000 }, { "knot", 3000 }, { "torus", 1000 }, { "box", 12 } };
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	int gridShapes = 0, loopShapes = 0;
 	for ( const Shape& shape : shapes )
 	{

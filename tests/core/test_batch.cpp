@@ -14,6 +14,7 @@
 extern "C"
 {
 #include "polydepth/polydepth.h"
+#include "polydepth/research.h"
 #include "shapes.h"
 }
 
@@ -116,7 +117,7 @@ void ExpectSamePenetration( const pdPenetrationResult& a, const pdPenetrationRes
 std::vector<pdPenetrationResult> OneByOne( const std::vector<pdBatchItem>& items )
 {
 	std::vector<pdPenetrationResult> out( items.size() );
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	for ( size_t i = 0; i < items.size(); ++i )
 	{
 		std::memset( &out[i], 0, sizeof( out[i] ) );
@@ -164,7 +165,7 @@ TEST_F( PdThreadsBatch, PenetrationBatchEqualsOneByOneOnAnyThreadCount )
 
 TEST_F( PdThreadsBatch, DistanceBatchEqualsOneByOne )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	std::vector<pdDistanceResult> expected( items.size() );
 	for ( size_t i = 0; i < items.size(); ++i )
 		pdComputeDistance( items[i].meshA, &items[i].poseA, items[i].meshB, &items[i].poseB, nullptr, ws,
@@ -204,7 +205,9 @@ TEST_F( PdThreadsBatch, BadArgumentsGetAStatus )
 
 	// A bad penetration def fails every item with its status, and the batch with it.
 	pdPenetrationDef bad = pdDefaultPenetrationDef();
-	bad.maxStarts = 0;
+	pdPenetrationSettings badSettings = pdDefaultPenetrationSettings( PD_QUALITY_ACCURATE );
+	bad.settings = &badSettings;
+	badSettings.maxStarts = 0;
 	def = pdDefaultBatchDef();
 	def.penetration = &bad;
 	std::vector<pdPenetrationResult> results( 3 );

@@ -273,7 +273,7 @@ TEST( PdBvh, TightBoxesForThinLeaves )
 
 TEST( PdBvh, PointDistanceEqualsBruteForce )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	const char* names[] = { "torus", "knot", "cup" };
 	unsigned seed = 11;
 	for ( const char* name : names )
@@ -301,7 +301,7 @@ TEST( PdBvh, PointDistanceEqualsBruteForce )
 
 TEST( PdBvh, ContainsPointMatchesAnalyticSolids )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	std::mt19937 rng( 7 );
 	std::uniform_real_distribution<double> u( -1.6, 1.6 );
 
@@ -363,7 +363,7 @@ TEST( PdBvh, ContainsPointMatchesAnalyticSolids )
 
 TEST( PdBvh, OpenMeshContainsNothing )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	smpSoup soup = {};
 	ASSERT_TRUE( smpMakeBox( pdVec3{ 1.0, 1.0, 1.0 }, 1, &soup ) );
 	soup.triangleCount -= 1; // drop one face triangle: the box is open

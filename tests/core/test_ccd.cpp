@@ -93,7 +93,7 @@ void CheckFeatures( const pdCcdResult& r, double tol, const std::string& what )
 
 TEST( PdCcd, BoxDropMatchesAnalyticTime )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdMesh* a = MakeBox( 0.5, 0.5, 0.5, 2 );
 	pdMesh* b = MakeBox( 1.0, 1.0, 1.0, 2 );
 	ASSERT_TRUE( a && b );
@@ -113,7 +113,7 @@ TEST( PdCcd, BoxDropMatchesAnalyticTime )
 		for ( bool cull : { true, false } )
 		{
 			pdCcdDef def = pdDefaultCcdDef();
-			def.cullByOrientation = cull;
+			def.useOrientationCulling = cull;
 			pdCcdResult r;
 			ASSERT_EQ( pdComputeTranslationalCcd( a, &poseA, end, b, &poseB, &def, ws, &r ), PD_STATUS_OK );
 			std::string what = "seed 4000 pose " + std::to_string( k ) + ( cull ? " cull" : "" );
@@ -143,7 +143,7 @@ TEST( PdCcd, BoxDropMatchesAnalyticTime )
 
 TEST( PdCcd, NeverLaterThanSampledFirstContact )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	const char* names[][2] = {
 		{ "knot", "torus" }, { "torus", "torus" }, { "cup", "spoon" }, { "icosphere", "grate" } };
 	unsigned seed = 4100;
@@ -168,7 +168,7 @@ TEST( PdCcd, NeverLaterThanSampledFirstContact )
 			const pdQuat qa = poseA.q;
 			const pdVec3 end = sweep.end;
 			pdCcdDef def = pdDefaultCcdDef();
-			def.cullByOrientation = false;
+			def.useOrientationCulling = false;
 			pdCcdResult r;
 			ASSERT_EQ( pdComputeTranslationalCcd( a, &poseA, end, b, &poseB, &def, ws, &r ), PD_STATUS_OK ) << what;
 			EXPECT_FALSE( r.startColliding ) << what;
@@ -237,7 +237,7 @@ TEST( PdCcd, NeverLaterThanSampledFirstContact )
 
 TEST( PdCcd, SeparatedPathHasNoHit )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdMesh* a = MakeShape( "knot", 400, 2.0 );
 	pdMesh* b = MakeShape( "torus", 400, 2.0 );
 	ASSERT_TRUE( a && b );
@@ -266,7 +266,7 @@ TEST( PdCcd, SeparatedPathHasNoHit )
 
 TEST( PdCcd, StartCollidingGivesZeroTime )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdMesh* a = MakeShape( "torus", 400, 2.0 );
 	pdMesh* small = MakeBox( 0.1, 0.1, 0.1, 1 );
 	pdMesh* big = MakeBox( 2.0, 2.0, 2.0, 1 );
@@ -296,7 +296,7 @@ TEST( PdCcd, FeatureNormalsPointFromBTowardA )
 {
 	// A sphere dropped onto a box from random directions above it: one contact region, so
 	// moving A along any reported normal must increase the distance.
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	smpSoup soup = {};
 	ASSERT_TRUE( smpMakeIcosphere( 0.5, 2, &soup ) );
 	pdMesh* a = MakeMesh( &soup );
@@ -345,7 +345,7 @@ TEST( PdCcd, FeatureNormalsPointFromBTowardA )
 
 TEST( PdCcd, ContactFeaturesOfStackedBoxes )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdMesh* a = MakeBox( 0.5, 0.5, 0.5, 1 );
 	pdMesh* b = MakeBox( 1.0, 1.0, 1.0, 1 );
 	ASSERT_TRUE( a && b );
@@ -397,7 +397,7 @@ TEST( PdCcd, ContactFeaturesOfStackedBoxes )
 
 TEST( PdCcd, NodeVisitCapGivesTraversalLimit )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdMesh* a = MakeShape( "knot", 500, 2.0 );
 	ASSERT_NE( a, nullptr );
 	pdTransform pb = pdIdentityTransform();
@@ -418,7 +418,7 @@ TEST( PdCcd, NodeVisitCapGivesTraversalLimit )
 
 TEST( PdCcd, InvalidInputsGiveStatusAndZeroedResult )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdMesh* a = MakeBox( 1.0, 1.0, 1.0, 1 );
 	ASSERT_NE( a, nullptr );
 	pdTransform good = pdIdentityTransform();
@@ -456,7 +456,7 @@ TEST( PdCcd, InvalidInputsGiveStatusAndZeroedResult )
 
 TEST( PdCcd, WarmWorkspaceDoesNotAllocateForAnyQuery )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdMesh* a = MakeShape( "knot", 600, 2.0 );
 	pdMesh* b = MakeShape( "torus", 600, 2.0 );
 	ASSERT_TRUE( a && b );
@@ -504,7 +504,7 @@ TEST( PdCcd, NodeNormalConesCullWithoutChangingTheContact )
 {
 	// The same sweeps with the BVH's normal cones and without them (per-triangle culling only):
 	// identical first contacts, and fewer node pairs visited with the cones.
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdMesh* a = MakeShape( "torus", 2000, 2.0 );
 	pdMesh* b = MakeShape( "knot", 3000, 2.0 );
 	ASSERT_TRUE( a && b && a->bvh.cones && b->bvh.cones );

@@ -2,6 +2,7 @@
 // The classification of a pair by the PolyDepth query (classify.c): apart, touching or
 // penetrating, confirmed apart by one proof traversal, and the gathering that confirms it.
 #include "feature_calls.h"
+#include "plugin_interface.h"
 #include "penetration_test.h"
 
 #include <cstring>
@@ -57,9 +58,9 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedByOneProofTraversal )
 	proof.reach = tol;
 	proof.maxFeatures = 0;
 	proof.gap = tol;
-	proof.stopWithinGap = true;
+	pdiGapProof gapProof = { true, false };
 	pdContactFeatureResult r;
-	ASSERT_EQ( pdComputeContactFeatures( a.mesh, &linked, b.mesh, &pb, &proof, ws, &r ), PD_STATUS_OK );
+	ASSERT_EQ( pdiPlugin_ComputeContactFeatures( a.mesh, &linked, b.mesh, &pb, &proof, gapProof, ws, &r ), PD_STATUS_OK );
 	int count = r.featureCount, proofVisits = r.nodeVisits;
 	bool apart = r.apart;
 	EXPECT_TRUE( apart );
@@ -69,7 +70,7 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedByOneProofTraversal )
 	EXPECT_NE( first.nodeVisits, proofVisits );
 	// Moved within the tolerance of touching, the proof ends at the first pair within it.
 	pdTransform near = Pose( { 2.6 + 0.5 * tol, 0.0, 0.0 } );
-	ASSERT_EQ( pdComputeContactFeatures( a.mesh, &near, b.mesh, &pb, &proof, ws, &r ), PD_STATUS_OK );
+	ASSERT_EQ( pdiPlugin_ComputeContactFeatures( a.mesh, &near, b.mesh, &pb, &proof, gapProof, ws, &r ), PD_STATUS_OK );
 	count = r.featureCount;
 	apart = r.apart;
 	EXPECT_FALSE( apart );
@@ -187,12 +188,12 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedWhileGatheringFeatures )
 	pdContactFeatureDef confirm = pdDefaultContactFeatureDef();
 	confirm.reach = 0.5 * tol;
 	confirm.gap = tol;
-	confirm.stopWithinGap = true;
+	pdiGapProof confirmProof = { true, false };
 	pdContactFeatureResult r;
-	EXPECT_EQ( pdComputeContactFeatures( a.mesh, &far, b.mesh, &pb, &confirm, ws, &r ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdiPlugin_ComputeContactFeatures( a.mesh, &far, b.mesh, &pb, &confirm, confirmProof, ws, &r ), PD_STATUS_INVALID_ARGUMENT );
 	EXPECT_FALSE( r.apart );
 	confirm.reach = reach;
-	EXPECT_EQ( pdComputeContactFeatures( a.mesh, &far, b.mesh, &pb, &confirm, ws, nullptr ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdiPlugin_ComputeContactFeatures( a.mesh, &far, b.mesh, &pb, &confirm, confirmProof, ws, nullptr ), PD_STATUS_INVALID_ARGUMENT );
 	pdContactFeatureDef zero;
 	std::memset( &zero, 0, sizeof( zero ) );
 	EXPECT_EQ( pdComputeContactFeatures( a.mesh, &far, b.mesh, &pb, &zero, ws, &r ), PD_STATUS_DEF_NOT_INITIALIZED );

@@ -38,7 +38,7 @@ TEST( PdInitialConfig, ClearPointsAreOutsideSolidsAndInsideTheBox )
 	EXPECT_EQ( box.mesh->clearanceCount, 0 );
 	ASSERT_TRUE( smpMakeCup( 0.8, 1.2, 0.1, 24, &cup.soup ) && cup.Make() );
 	ASSERT_GE( cup.mesh->clearanceCount, 1 );
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	for ( int i = 0; i < cup.mesh->clearanceCount; ++i )
 	{
 		pdVec3 p = cup.mesh->clearancePoints[i];
@@ -106,7 +106,7 @@ TEST( PdInitialConfig, InnerBallsLieInsideTheSolidAndHoldNoSurface )
 	ASSERT_TRUE( smpMakeBox( { 1.0, 0.7, 0.5 }, 2, &box.soup ) && box.Make() );
 	ASSERT_TRUE( smpMakeCup( 0.8, 1.2, 0.1, 24, &cup.soup ) && cup.Make() );
 	ASSERT_TRUE( smpMakeGrate( 1.0, 0.1, 3, &grate.soup ) && grate.Make() );
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	for ( const Mesh* m : { &torus, &knot, &box, &cup, &grate } )
 	{
 		const pdMesh* mesh = m->mesh;

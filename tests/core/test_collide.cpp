@@ -99,7 +99,7 @@ void CheckPairSet( const pdMesh* a, const pdTransform& pa, const pdMesh* b, pdWo
 
 TEST( PdCollide, PairSetEqualsBruteForceOnRandomSoups )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	for ( unsigned seed = 100; seed < 108; ++seed )
 	{
 		std::mt19937 rng( seed );
@@ -119,7 +119,7 @@ TEST( PdCollide, PairSetEqualsBruteForceOnRandomSoups )
 
 TEST( PdCollide, PairSetEqualsBruteForceOnShapes )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	const char* names[][2] = {
 		{ "torus", "knot" }, { "knot", "knot" }, { "torus", "torus" }, { "cup", "spoon" }, { "grate", "icosphere" } };
 	unsigned seed = 200;
@@ -145,7 +145,7 @@ TEST( PdCollide, PairSetEqualsBruteForceOnShapes )
 
 TEST( PdCollide, VerdictEqualsBruteForceWithBothPosed )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdMesh* a = MakeShape( "knot", 300, 2.0 );
 	pdMesh* b = MakeShape( "torus", 300, 2.0 );
 	ASSERT_TRUE( a && b );
@@ -172,7 +172,7 @@ TEST( PdCollide, VerdictEqualsBruteForceWithBothPosed )
 
 TEST( PdCollide, ContainmentOfClosedMeshes )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdMesh* big = MakeBox( 2.0, 2.0, 2.0, 2 );
 	pdMesh* small = MakeBox( 0.3, 0.2, 0.4, 1 );
 	ASSERT_TRUE( big && small );
@@ -229,7 +229,7 @@ TEST( PdCollide, ContainmentOfClosedMeshes )
 
 TEST( PdCollide, PairCapGivesFeatureLimit )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdMesh* a = MakeShape( "torus", 600, 2.0 );
 	pdMesh* b = MakeShape( "torus", 600, 2.0 );
 	ASSERT_TRUE( a && b );
@@ -254,7 +254,7 @@ TEST( PdCollide, PairCapGivesFeatureLimit )
 
 TEST( PdCollide, NodeVisitCapGivesTraversalLimit )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdMesh* a = MakeShape( "knot", 800, 2.0 );
 	pdMesh* b = MakeShape( "knot", 800, 2.0 );
 	ASSERT_TRUE( a && b );
@@ -276,7 +276,7 @@ TEST( PdCollide, NodeVisitCapGivesTraversalLimit )
 
 TEST( PdCollide, InvalidInputsGiveStatusAndZeroedResult )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdMesh* a = MakeBox( 1.0, 1.0, 1.0, 1 );
 	ASSERT_NE( a, nullptr );
 	pdTransform good = Identity();
@@ -320,7 +320,7 @@ TEST( PdCollide, InvalidInputsGiveStatusAndZeroedResult )
 
 TEST( PdCollide, WarmWorkspaceDoesNotAllocate )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdMesh* a = MakeShape( "knot", 600, 2.0 );
 	pdMesh* b = MakeShape( "torus", 600, 2.0 );
 	ASSERT_TRUE( a && b );

@@ -4,6 +4,7 @@
 // tests each shared vertex and edge only from the triangle that owns it, so it must return
 // exactly the brute-force set, each pair once, with the same distances.
 #include "feature_calls.h"
+#include "plugin_interface.h"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -129,7 +130,7 @@ TEST( PdContactFeatures, EqualBruteForceWithEachPairOnce )
 							TestMakeMesh( unwelded.soup ) };
 	for ( const TestMeshPtr& m : meshes )
 		ASSERT_NE( m, nullptr );
-	TestWorkspacePtr ws( pdCreateWorkspace() );
+	TestWorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	TestRng rng( 11 );
 	size_t total = 0;
 	for ( int k = 0; k < 24; ++k )
@@ -177,7 +178,7 @@ TEST( PdContactFeatures, CapKeepsTheClosestAndReportsTheLimit )
 	ASSERT_TRUE( smpMakeTorus( 0.5, 0.2, 16, 10, &torus.soup ) );
 	TestMeshPtr mesh = TestMakeMesh( torus.soup );
 	ASSERT_NE( mesh, nullptr );
-	TestWorkspacePtr ws( pdCreateWorkspace() );
+	TestWorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	pdTransform pa = pdIdentityTransform(), pb = pdIdentityTransform();
 	pa.p = pdiV3( 0.1, 0.05, 0.3 );
 	int count = 0;
@@ -263,7 +264,7 @@ TEST( PdContactFeatures, SweptGatheringKeepsWhatTheStepCanCloseAndNothingElse )
 	ASSERT_TRUE( smpMakeTorusKnot( 2, 3, 0.35, 0.1, 48, 6, &knot.soup ) );
 	TestMeshPtr meshes[2] = { TestMakeMesh( torus.soup ), TestMakeMesh( knot.soup ) };
 	ASSERT_TRUE( meshes[0] && meshes[1] );
-	TestWorkspacePtr ws( pdCreateWorkspace() );
+	TestWorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	TestRng rng( 5 );
 	size_t reported = 0, skipped = 0, arriving = 0;
 	for ( int k = 0; k < 16; ++k )
@@ -357,7 +358,7 @@ TEST( PdContactFeatures, SweptGatheringRejectsANonFiniteMotion )
 	ASSERT_TRUE( smpMakeTorus( 0.5, 0.15, 12, 6, &torus.soup ) );
 	TestMeshPtr mesh = TestMakeMesh( torus.soup );
 	ASSERT_NE( mesh, nullptr );
-	TestWorkspacePtr ws( pdCreateWorkspace() );
+	TestWorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	pdTransform pa = pdIdentityTransform(), pb = pdIdentityTransform();
 	pa.p = pdiV3( 0.1, 0.0, 0.0 );
 	pdRigidMotion motion = { pdiV3( 0, NAN, 0 ), pdiV3( 0, 0, 0 ), pdiV3( 0, 0, 0 ) };
@@ -388,7 +389,7 @@ TEST( PdContactFeatures, SweptGatheringSkipsPairsTheStepKeepsApart )
 	TestMeshPtr ring = TestMakeMesh( torus.soup );
 	TestMeshPtr floor = TestMakeFloor( 0.5, 1 );
 	ASSERT_TRUE( ring && floor );
-	TestWorkspacePtr ws( pdCreateWorkspace() );
+	TestWorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	const double tolerance = 0.01, height = 1.5 * tolerance;
 	pdTransform pb = pdIdentityTransform();
 	for ( int k = 0; k < 8; ++k )
@@ -441,7 +442,7 @@ TEST( PdContactFeatures, MeasuringGapGivesTheDistanceQuerysValueAndTheSameFeatur
 	TestMeshPtr meshes[3] = { TestMakeMesh( torus.soup ), TestMakeMesh( knot.soup ), TestMakeMesh( grate.soup ) };
 	for ( const TestMeshPtr& m : meshes )
 		ASSERT_NE( m, nullptr );
-	TestWorkspacePtr ws( pdCreateWorkspace() );
+	TestWorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	TestRng rng( 23 );
 	int within = 0, beyond = 0, intersecting = 0;
 	for ( int k = 0; k < 18; ++k )
@@ -574,7 +575,7 @@ TEST( PdContactFeatures, QueryGapAnswerAgreesWithTheDistanceQueryAndKeepsTheFeat
 	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &torus.soup ) );
 	TestMeshPtr a = TestMakeMesh( torus.soup ), b = TestMakeMesh( torus.soup );
 	ASSERT_TRUE( a && b );
-	TestWorkspacePtr ws( pdCreateWorkspace() );
+	TestWorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	pdTransform pb = pdIdentityTransform();
 	TestRng rng( 11 );
 	const double tol = 1e-4 * 2.0 * std::sqrt( 1.3 * 1.3 * 2.0 + 0.3 * 0.3 );
@@ -635,9 +636,9 @@ TEST( PdContactFeatures, QueryGapAnswerAgreesWithTheDistanceQueryAndKeepsTheFeat
 				alone.reach = gap;
 				alone.maxFeatures = 0;
 				alone.gap = gap;
-				alone.stopWithinGap = true;
+				pdiGapProof aloneProof = { true, false };
 				pdContactFeatureResult ar;
-				ASSERT_EQ( pdComputeContactFeatures( a.get(), &pa, b.get(), &pb, &alone, ws.get(), &ar ), PD_STATUS_OK );
+				ASSERT_EQ( pdiPlugin_ComputeContactFeatures( a.get(), &pa, b.get(), &pb, &alone, aloneProof, ws.get(), &ar ), PD_STATUS_OK );
 				EXPECT_EQ( ar.apart, gap < dr.distance ) << "trial " << trial;
 				EXPECT_EQ( ar.featureCount, 0 );
 				EXPECT_LE( ar.nodeVisits, base.nodeVisits );
@@ -647,10 +648,10 @@ TEST( PdContactFeatures, QueryGapAnswerAgreesWithTheDistanceQueryAndKeepsTheFeat
 
 		pdContactFeatureDef confirm = plain;
 		confirm.gap = tol;
-		confirm.stopWithinGap = true;
-		confirm.checkContainment = true;
+		pdiGapProof confirmProof = { true, false };
+		confirmProof.checkContainment = true;
 		pdContactFeatureResult cr;
-		ASSERT_GE( pdComputeContactFeatures( a.get(), &pa, b.get(), &pb, &confirm, ws.get(), &cr ), 0 );
+		ASSERT_GE( pdiPlugin_ComputeContactFeatures( a.get(), &pa, b.get(), &pb, &confirm, confirmProof, ws.get(), &cr ), 0 );
 		pdPenetrationResult pen;
 		ASSERT_GE( pdComputePenetration( a.get(), &pa, b.get(), &pb, nullptr, nullptr, ws.get(), &pen ), 0 );
 		EXPECT_EQ( cr.apart, pen.state == PD_STATE_SEPARATED ) << "trial " << trial;
@@ -673,7 +674,7 @@ TEST( PdContactFeatures, QueryDefaultsAndRejectsBadDefs )
 	ASSERT_TRUE( smpMakeBox( pdiV3( 0.5, 0.5, 0.5 ), 2, &box.soup ) );
 	TestMeshPtr mesh = TestMakeMesh( box.soup );
 	ASSERT_TRUE( mesh );
-	TestWorkspacePtr ws( pdCreateWorkspace() );
+	TestWorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	pdTransform pb = pdIdentityTransform(), pa = pdIdentityTransform();
 	double diagonal = std::sqrt( 3.0 );
 	// NULL def: the default reach, the pair's contact tolerance. A face-to-face touch within it

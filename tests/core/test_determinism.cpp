@@ -118,7 +118,7 @@ uint64_t HashQuery( const std::vector<pdMesh*>& meshes, const Query& q, pdWorksp
 	h.Vec( p.translation );
 	h.Int( p.iterations );
 	h.Int( p.starts );
-	h.Int( p.contacts );
+	h.Int( p.contactPlaneCount );
 	h.Int( p.nodeVisits );
 	h.Int( p.localCount );
 	for ( int i = 0; i < p.localCount; ++i )
@@ -192,7 +192,7 @@ struct QuerySet
 		for ( int t = 0; t < threadCount; ++t )
 		{
 			threads.emplace_back( [&, t]() {
-				pdWorkspace* ws = pdCreateWorkspace();
+				pdWorkspace* ws = pdCreateWorkspace( NULL );
 				for ( size_t i = n * t / threadCount; i < n * ( t + 1 ) / threadCount; ++i )
 				{
 					out[i] = HashQuery( meshes, queries[i], ws );
@@ -228,7 +228,7 @@ TEST( PdDeterminism, RepeatedRunsAreBitIdentical )
 		EXPECT_EQ( first[i], second[i] ) << "query " << i << " differs between two runs";
 	}
 	// A warm, reused workspace (high-water buffers) gives the same as fresh ones, in any order.
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	for ( size_t k = 0; k < set.queries.size(); ++k )
 	{
 		size_t i = set.queries.size() - 1 - k;

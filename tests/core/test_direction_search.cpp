@@ -16,7 +16,9 @@ TEST_F( PdPenetration, ConeSearchFindsTheBasinBesideTheLocalOptimum )
 						   { 0.068803455117938242, -0.83763338518378505, -0.059462359494006835, 0.53860990001372278 } );
 	pdTransform pb = Pose( { 0, 0, 0 } );
 	pdPenetrationDef off = pdDefaultPenetrationDef();
-	off.coneDirections = 0;
+	pdPenetrationSettings offSettings = pdDefaultPenetrationSettings( PD_QUALITY_ACCURATE );
+	off.settings = &offSettings;
+	offSettings.coneDirections = 0;
 	pdPenetrationResult without = Run( a, pa, b, pb, &off );
 	pdPenetrationResult with = Run( a, pa, b, pb );
 	ASSERT_EQ( without.state, PD_STATE_PENETRATING );

@@ -3,6 +3,7 @@
 // triangle pairs): the value to 1e-12 relative, closest points that realise it and lie on the
 // reported features, the bounded variant, intersecting meshes, caps and invalid input.
 #include "feature_calls.h"
+#include "plugin_interface.h"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -100,7 +101,7 @@ void CheckDistance( const pdMesh* a, const pdTransform& pa, const pdMesh* b, con
 
 TEST( PdDistance, EqualsBruteForceOnRandomSoups )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	for ( unsigned seed = 1000; seed < 1006; ++seed )
 	{
 		std::mt19937 rng( seed );
@@ -151,7 +152,7 @@ pdMesh* MakeGrid( int n )
 // answer and many triangle pairs nearly tie, the hardest case for the best-first pruning.
 TEST( PdDistance, EqualsBruteForceOnParallelGrids )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdMesh* a = MakeGrid( 14 );
 	ASSERT_TRUE( a );
 	std::mt19937 rng( 1100 );
@@ -172,7 +173,7 @@ TEST( PdDistance, EqualsBruteForceOnParallelGrids )
 
 TEST( PdDistance, EqualsBruteForceOnShapes )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	const char* names[][2] = { { "torus", "knot" }, { "knot", "knot" }, { "cup", "spoon" }, { "grate", "box" } };
 	unsigned seed = 2000;
 	for ( auto& pair : names )
@@ -202,7 +203,7 @@ TEST( PdDistance, EqualsBruteForceOnShapes )
 // closed solid without touching it counts as apart (surfaces only); bad input is refused.
 TEST( PdDistance, GapProofAgreesWithBruteForce )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	const char* names[][2] = { { "torus", "knot" }, { "knot", "knot" }, { "cup", "spoon" }, { "grate", "box" } };
 	unsigned seed = 2100;
 	int apartCount = 0, withinCount = 0;
@@ -252,25 +253,25 @@ TEST( PdDistance, GapProofAgreesWithBruteForce )
 	proof.reach = 0.1;
 	proof.maxFeatures = 0;
 	proof.gap = 0.1;
-	proof.stopWithinGap = true;
+	pdiGapProof gapProof = { true, false };
 	pdContactFeatureResult r;
 	proof.gap = 0.2; // wider than the reach
-	EXPECT_EQ( pdComputeContactFeatures( small, &id, big, &id, &proof, ws, &r ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdiPlugin_ComputeContactFeatures( small, &id, big, &id, &proof, gapProof, ws, &r ), PD_STATUS_INVALID_ARGUMENT );
 	EXPECT_FALSE( r.apart );
 	proof.gap = NAN;
-	EXPECT_EQ( pdComputeContactFeatures( small, &id, big, &id, &proof, ws, &r ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdiPlugin_ComputeContactFeatures( small, &id, big, &id, &proof, gapProof, ws, &r ), PD_STATUS_INVALID_ARGUMENT );
 	EXPECT_FALSE( r.apart );
 	proof.gap = 0.1;
-	EXPECT_EQ( pdComputeContactFeatures( small, nullptr, big, &id, &proof, ws, &r ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdiPlugin_ComputeContactFeatures( small, nullptr, big, &id, &proof, gapProof, ws, &r ), PD_STATUS_INVALID_ARGUMENT );
 	EXPECT_FALSE( r.apart );
-	EXPECT_EQ( pdComputeContactFeatures( nullptr, &id, big, &id, &proof, ws, &r ), PD_STATUS_INVALID_MESH );
+	EXPECT_EQ( pdiPlugin_ComputeContactFeatures( nullptr, &id, big, &id, &proof, gapProof, ws, &r ), PD_STATUS_INVALID_MESH );
 	EXPECT_FALSE( r.apart );
-	EXPECT_EQ( pdComputeContactFeatures( small, &id, big, &id, &proof, nullptr, &r ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdiPlugin_ComputeContactFeatures( small, &id, big, &id, &proof, gapProof, nullptr, &r ), PD_STATUS_INVALID_ARGUMENT );
 	EXPECT_FALSE( r.apart );
-	EXPECT_EQ( pdComputeContactFeatures( small, &id, big, &id, &proof, ws, nullptr ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdiPlugin_ComputeContactFeatures( small, &id, big, &id, &proof, gapProof, ws, nullptr ), PD_STATUS_INVALID_ARGUMENT );
 	pdTransform bad = id;
 	bad.q.w = 2.0;
-	EXPECT_EQ( pdComputeContactFeatures( small, &bad, big, &id, &proof, ws, &r ), PD_STATUS_INVALID_POSE );
+	EXPECT_EQ( pdiPlugin_ComputeContactFeatures( small, &bad, big, &id, &proof, gapProof, ws, &r ), PD_STATUS_INVALID_POSE );
 	EXPECT_FALSE( r.apart );
 	pdDestroyMesh( small );
 	pdDestroyMesh( big );
@@ -279,7 +280,7 @@ TEST( PdDistance, GapProofAgreesWithBruteForce )
 
 TEST( PdDistance, IntersectingIsZero )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdMesh* a = MakeShape( "torus", 400, 2.0 );
 	ASSERT_NE( a, nullptr );
 	pdTransform pa = pdIdentityTransform(), pb = pdIdentityTransform();
@@ -294,7 +295,7 @@ TEST( PdDistance, IntersectingIsZero )
 
 TEST( PdDistance, BoundedVariantIsProven )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdMesh* a = MakeShape( "knot", 500, 2.0 );
 	pdMesh* b = MakeShape( "torus", 500, 2.0 );
 	ASSERT_TRUE( a && b );
@@ -357,7 +358,7 @@ TEST( PdDistance, BoundedVariantIsProven )
 // and less work where the roots overlap but the surfaces do not.
 TEST( PdDistance, KnownSeparatedGivesTheSameAnswer )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdMesh* a = MakeShape( "torus", 600, 2.0 );
 	pdMesh* b = MakeShape( "knot", 600, 2.0 );
 	ASSERT_TRUE( a && b );
@@ -374,8 +375,7 @@ TEST( PdDistance, KnownSeparatedGivesTheSameAnswer )
 			def.upperBound = upper;
 			pdDistanceResult plain, hinted;
 			ASSERT_EQ( pdComputeDistance( a, &pa, b, &pb, &def, ws, &plain ), PD_STATUS_OK ) << what;
-			def.knownSeparated = true;
-			ASSERT_EQ( pdComputeDistance( a, &pa, b, &pb, &def, ws, &hinted ), PD_STATUS_OK ) << what;
+			ASSERT_EQ( pdiPlugin_ComputeDistance( a, &pa, b, &pb, &def, true, ws, &hinted ), PD_STATUS_OK ) << what;
 			EXPECT_EQ( hinted.distance, plain.distance ) << what << " upper " << upper;
 			EXPECT_EQ( hinted.stoppedAbove, plain.stoppedAbove ) << what << " upper " << upper;
 			EXPECT_EQ( hinted.stoppedBelow, plain.stoppedBelow ) << what << " upper " << upper;
@@ -400,7 +400,7 @@ TEST( PdDistance, KnownSeparatedGivesTheSameAnswer )
 
 TEST( PdDistance, NodeVisitCapGivesTraversalLimit )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdMesh* a = MakeShape( "knot", 500, 2.0 );
 	ASSERT_NE( a, nullptr );
 	pdTransform pa = pdIdentityTransform(), pb = pdIdentityTransform();
@@ -418,7 +418,7 @@ TEST( PdDistance, NodeVisitCapGivesTraversalLimit )
 
 TEST( PdDistance, InvalidInputsGiveStatusAndZeroedResult )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdMesh* a = MakeShape( "box", 12, 1.0 );
 	ASSERT_NE( a, nullptr );
 	pdTransform good = pdIdentityTransform();
@@ -452,7 +452,7 @@ TEST( PdDistance, InvalidInputsGiveStatusAndZeroedResult )
 
 TEST( PdDistance, WarmWorkspaceDoesNotAllocate )
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdMesh* a = MakeShape( "knot", 600, 2.0 );
 	pdMesh* b = MakeShape( "torus", 600, 2.0 );
 	ASSERT_TRUE( a && b );

@@ -2,6 +2,7 @@
 // Whether a contact pair's vertex or edge is its mesh's extreme along a direction
 // (core/src/feature_extreme.c), against brute force over the triangle list.
 #include "feature_calls.h"
+#include "plugin_interface.h"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -82,7 +83,7 @@ TEST( PdContactFeatures, LocallyClosestEqualsBruteForceAndDropsTiltedFloorEdges 
 	ASSERT_TRUE( smpMakeTorus( 0.5, 0.15, 24, 8, &torus.soup ) );
 	TestMeshPtr torusMesh = TestMakeMesh( torus.soup );
 	ASSERT_TRUE( floor && boxMesh && torusMesh );
-	TestWorkspacePtr ws( pdCreateWorkspace() );
+	TestWorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	pdTransform pb = pdIdentityTransform();
 	int accepted = 0, rejected = 0, tiltedFloorEdges = 0, extremeAlong = 0, notExtremeAlong = 0;
 	TestRng rng( 7 );
@@ -114,7 +115,7 @@ TEST( PdContactFeatures, LocallyClosestEqualsBruteForceAndDropsTiltedFloorEdges 
 		const pdContactFeature& closest = *std::min_element(
 			list.begin(), list.end(),
 			[]( const pdContactFeature& x, const pdContactFeature& y ) { return x.distance < y.distance; } );
-		EXPECT_TRUE( pdContactFeature_IsExtremeAlong( a, &pa, floor.get(), &pb, &closest , pdiSub( closest.pointA, closest.pointB ) ) ) << "trial " << trial;
+		EXPECT_TRUE( pdiPlugin_IsFeatureExtremeAlong( a, &pa, floor.get(), &pb, &closest , pdiSub( closest.pointA, closest.pointB ) ) ) << "trial " << trial;
 		for ( const pdContactFeature& f : list )
 		{
 			pdVec3 d = pdiSub( f.pointA, f.pointB );
@@ -125,7 +126,7 @@ TEST( PdContactFeatures, LocallyClosestEqualsBruteForceAndDropsTiltedFloorEdges 
 				expected = FeatureExtremeBruteForce( a, pa, f.featureA, pdiNeg( d ) ) &&
 						   FeatureExtremeBruteForce( floor.get(), pb, f.featureB, d );
 			}
-			bool got = pdContactFeature_IsExtremeAlong( a, &pa, floor.get(), &pb, &f , pdiSub( f.pointA, f.pointB ) );
+			bool got = pdiPlugin_IsFeatureExtremeAlong( a, &pa, floor.get(), &pb, &f , pdiSub( f.pointA, f.pointB ) );
 			EXPECT_EQ( got, expected ) << "trial " << trial << " kind " << f.kind;
 			// The same test along given directions: the pair's normal (what a touching pair is
 			// judged by), and for vertex-face pairs the floor's and two tilted ones (not
@@ -140,7 +141,7 @@ TEST( PdContactFeatures, LocallyClosestEqualsBruteForceAndDropsTiltedFloorEdges 
 				pdVec3 n = pdiNormalize( dir );
 				bool along = FeatureExtremeBruteForce( a, pa, f.featureA, pdiNeg( n ) ) &&
 							 FeatureExtremeBruteForce( floor.get(), pb, f.featureB, n );
-				EXPECT_EQ( pdContactFeature_IsExtremeAlong( a, &pa, floor.get(), &pb, &f, dir ), along )
+				EXPECT_EQ( pdiPlugin_IsFeatureExtremeAlong( a, &pa, floor.get(), &pb, &f, dir ), along )
 					<< "trial " << trial << " kind " << f.kind;
 				( along ? extremeAlong : notExtremeAlong ) += 1;
 			}

@@ -20,7 +20,7 @@ TEST( PdInitialConfig, EveryStartIsCollisionFree )
 	Mesh a, b;
 	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
 	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	double n = std::sqrt( 0.81 + 0.16 + 0.01 );
 	pdTransform pa = { { 0.9 / n, 0.4 / n, 0.0, 0.1 / n }, { 0.3, 0.2, 0.1 } };
 	pdTransform pb = pdIdentityTransform();
@@ -84,7 +84,7 @@ TEST( PdInitialConfig, CoherenceStartThatJustCollidesIsPushedOutByAFewTolerances
 	Mesh a, b;
 	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
 	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &b.soup ) && b.Make() );
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	double n = std::sqrt( 0.81 + 0.16 + 0.01 );
 	pdTransform pa = { { 0.9 / n, 0.4 / n, 0.0, 0.1 / n }, { 0.3, 0.2, 0.1 } };
 	pdTransform pb = pdIdentityTransform();
@@ -135,7 +135,7 @@ TEST( PdInitialConfig, RandomDirectionsAreDeterministicAndSpread )
 {
 	Mesh a;
 	ASSERT_TRUE( smpMakeIcosphere( 0.5, 1, &a.soup ) && a.Make() );
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdTransform p = pdIdentityTransform();
 	pdiStartContext ctx = Context( a.mesh, p, a.mesh, p, ws );
 	const pdiStartCandidate* list = nullptr;
@@ -165,7 +165,7 @@ TEST( PdInitialConfig, DenseRandomDirectionsSamplePocketsOnAnEvenSubsetInBsFrame
 {
 	Mesh a;
 	ASSERT_TRUE( smpMakeIcosphere( 0.5, 1, &a.soup ) && a.Make() );
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdTransform p = pdIdentityTransform();
 	pdiStartContext ctx = Context( a.mesh, p, a.mesh, p, ws );
 	const pdiStartCandidate* list = nullptr;

@@ -3,6 +3,7 @@
 // features the caller gathered.
 #include "feature_calls.h"
 #include "penetration_test.h"
+#include "plugin_interface.h"
 
 TEST_F( PdPenetration, LocalPenetrationsAreProjectionsOfTheGlobalPd )
 {
@@ -50,10 +51,12 @@ TEST_F( PdPenetration, LocalPenetrationsFromCallerFeaturesMatchTheQuery )
 		SCOPED_TRACE( "trial " + std::to_string( trial ) );
 		pdTransform pa = Pose( { u( rng ), u( rng ), 0.3 * u( rng ) }, RandomQuat( rng ) );
 		pdTransform pb = Pose( { 0, 0, 0 } );
-		pdPenetrationDef def = pdDefaultPenetrationDef();
-		pdPenetrationResult full = Run( a, pa, b, pb, &def );
+		pdiPenetrationOptions def;
+		ASSERT_EQ( pdiPlugin_ResolvePenetrationDef( nullptr, &def ), PD_STATUS_OK );
+		pdPenetrationResult full = Run( a, pa, b, pb, nullptr );
 		def.computeLocalPenetrations = false;
-		pdPenetrationResult bare = Run( a, pa, b, pb, &def );
+		pdPenetrationResult bare;
+		pdiPlugin_ComputePenetration( a.mesh, &pa, b.mesh, &pb, &def, nullptr, ws, &bare );
 		EXPECT_EQ( bare.localCount, 0 );
 		if ( full.state != PD_STATE_PENETRATING )
 		{
@@ -72,7 +75,7 @@ TEST_F( PdPenetration, LocalPenetrationsFromCallerFeaturesMatchTheQuery )
 		ASSERT_GE( testContactFeatures( a.mesh, &moved, b.mesh, &pb, 20.0 * tol, approach, 256, ws, &count,
 											 &features ),
 				   0 );
-		ASSERT_EQ( pdComputeLocalPenetrations( a.mesh, b.mesh, &def, features, count, &bare ), PD_STATUS_OK );
+		ASSERT_EQ( pdiPlugin_ComputeLocalPenetrations( a.mesh, b.mesh, &def, features, count, &bare ), PD_STATUS_OK );
 		ASSERT_EQ( bare.localCount, full.localCount );
 		for ( int i = 0; i < full.localCount; ++i )
 		{
@@ -98,25 +101,25 @@ TEST_F( PdPenetration, LocalPenetrationsFromFeaturesRejectBadArguments )
 	pdPenetrationResult r = {};
 	r.state = PD_STATE_PENETRATING;
 	r.translation = { 0.0, 0.0, 0.1 };
-	EXPECT_EQ( pdComputeLocalPenetrations( a.mesh, a.mesh, nullptr, nullptr, 0, nullptr ),
+	pdiPenetrationOptions options;
+	ASSERT_EQ( pdiPlugin_ResolvePenetrationDef( nullptr, &options ), PD_STATUS_OK );
+	EXPECT_EQ( pdiPlugin_ComputeLocalPenetrations( a.mesh, a.mesh, &options, nullptr, 0, nullptr ),
 			   PD_STATUS_INVALID_ARGUMENT );
-	EXPECT_EQ( pdComputeLocalPenetrations( a.mesh, a.mesh, nullptr, nullptr, 3, &r ), PD_STATUS_INVALID_ARGUMENT );
-	EXPECT_EQ( pdComputeLocalPenetrations( a.mesh, a.mesh, nullptr, nullptr, -1, &r ), PD_STATUS_INVALID_ARGUMENT );
-	EXPECT_EQ( pdComputeLocalPenetrations( nullptr, a.mesh, nullptr, nullptr, 0, &r ), PD_STATUS_INVALID_MESH );
-	pdPenetrationDef bad = {};
-	EXPECT_EQ( pdComputeLocalPenetrations( a.mesh, a.mesh, &bad, nullptr, 0, &r ), PD_STATUS_DEF_NOT_INITIALIZED );
+	EXPECT_EQ( pdiPlugin_ComputeLocalPenetrations( a.mesh, a.mesh, &options, nullptr, 3, &r ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdiPlugin_ComputeLocalPenetrations( a.mesh, a.mesh, &options, nullptr, -1, &r ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdiPlugin_ComputeLocalPenetrations( nullptr, a.mesh, &options, nullptr, 0, &r ), PD_STATUS_INVALID_MESH );
 	// Far features and a result that is not penetrating give no regions.
 	pdContactFeature far = {};
 	far.kind = PD_CONTACT_VF;
 	far.normal = { 0.0, 0.0, 1.0 };
 	far.distance = 0.05;
-	EXPECT_EQ( pdComputeLocalPenetrations( a.mesh, a.mesh, nullptr, &far, 1, &r ), PD_STATUS_OK );
+	EXPECT_EQ( pdiPlugin_ComputeLocalPenetrations( a.mesh, a.mesh, &options, &far, 1, &r ), PD_STATUS_OK );
 	EXPECT_EQ( r.localCount, 0 );
 	far.distance = 0.0;
-	EXPECT_EQ( pdComputeLocalPenetrations( a.mesh, a.mesh, nullptr, &far, 1, &r ), PD_STATUS_OK );
+	EXPECT_EQ( pdiPlugin_ComputeLocalPenetrations( a.mesh, a.mesh, &options, &far, 1, &r ), PD_STATUS_OK );
 	EXPECT_EQ( r.localCount, 1 );
 	r.state = PD_STATE_SEPARATED;
-	EXPECT_EQ( pdComputeLocalPenetrations( a.mesh, a.mesh, nullptr, &far, 1, &r ), PD_STATUS_OK );
+	EXPECT_EQ( pdiPlugin_ComputeLocalPenetrations( a.mesh, a.mesh, &options, &far, 1, &r ), PD_STATUS_OK );
 	EXPECT_EQ( r.localCount, 0 );
 }
 

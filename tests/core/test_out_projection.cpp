@@ -30,8 +30,15 @@ namespace
 // unit rotations, containment rule, scale, tolerance, no budget, and the two feature slots.
 struct QueryState
 {
-	pdPenetrationDef def = pdDefaultPenetrationDef();
+	pdiPenetrationOptions def = DefaultOptions();
 	pdiPdQuery q;
+
+	static pdiPenetrationOptions DefaultOptions()
+	{
+		pdiPenetrationOptions options;
+		pdiResolvePenetrationDef( nullptr, &options );
+		return options;
+	}
 
 	pdStatus Begin( const pdMesh* a, const pdTransform& pa, const pdMesh* b, const pdTransform& pb, pdWorkspace* ws )
 	{
@@ -176,7 +183,7 @@ class PdOutProjection : public ::testing::Test
 	}
 	void TearDown() override { pdDestroyWorkspace( ws ); }
 
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	BoxPair boxes;
 	QueryState s;
 };

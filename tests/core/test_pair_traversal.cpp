@@ -282,7 +282,7 @@ void MakeCase( unsigned seed, Posed* out, double spread = 1.2 )
 
 struct Traversal
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	~Traversal() { pdDestroyWorkspace( ws ); }
 	pdStatus Run( const Posed& c, double tolerance, const pdRigidMotion* motion, Recorder* r, int* visits )
 	{
@@ -523,7 +523,7 @@ TEST( PdPairTraversal, StackOverflowGivesTraversalLimit )
 	chain.bvh.nodes = nodes.data();
 	chain.bvh.nodeCount = (int)nodes.size();
 
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdTransform pose = Pose( pdQuat{ 1, 0, 0, 0 }, pdVec3{ 0, 0, 0 } );
 	pdiPairTraversal t;
 	ASSERT_EQ( pdiPairTraversal_Make( &chain, &pose, b, &pose, 0.01, nullptr, ws, &t ), PD_STATUS_OK );
@@ -548,7 +548,7 @@ TEST( PdPairTraversal, BadInputGivesItsStatus )
 {
 	pdMesh* a = MakeBox( 0.5, 0.5, 0.5, 1 );
 	ASSERT_NE( a, nullptr );
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdTransform pose = Pose( pdQuat{ 1, 0, 0, 0 }, pdVec3{ 0, 0, 0 } );
 	pdiPairTraversal t;
 	EXPECT_EQ( pdiPairTraversal_Make( nullptr, &pose, a, &pose, 0.01, nullptr, ws, &t ), PD_STATUS_INVALID_MESH );

@@ -100,7 +100,9 @@ TEST_F( PdPenetration, AnalyticBoxOverlapAtThreeTessellations )
 			for ( bool exactPath : { false, true } )
 			{
 				pdPenetrationDef def = pdDefaultPenetrationDef();
-				def.useConvexExactPath = exactPath;
+				pdPenetrationSettings defSettings = pdDefaultPenetrationSettings( PD_QUALITY_ACCURATE );
+				def.settings = &defSettings;
+				defSettings.useConvexExactPath = exactPath;
 				pdPenetrationResult r = Run( a, Pose( o ), b, Pose( { 0, 0, 0 } ), &def );
 				EXPECT_EQ( r.state, PD_STATE_PENETRATING );
 				EXPECT_NEAR( r.depth, exact.depth, 0.01 * exact.depth );
@@ -370,6 +372,8 @@ TEST_F( PdPenetration, CapsReturnAValidBound )
 	pdTransform pa = Pose( { 0.2, 0.1, 0.05 }, { 0.9, 0.1, 0.3, 0.0 } );
 	pdTransform pb = Pose( { 0, 0, 0 } );
 	pdPenetrationDef def = pdDefaultPenetrationDef();
+	pdPenetrationSettings defSettings = pdDefaultPenetrationSettings( PD_QUALITY_ACCURATE );
+	def.settings = &defSettings;
 	def.maxIterations = 1;
 	pdPenetrationResult r = Run( a, pa, b, pb, &def );
 	EXPECT_EQ( r.state, PD_STATE_PENETRATING );
@@ -383,13 +387,14 @@ TEST_F( PdPenetration, CapsReturnAValidBound )
 	EXPECT_GT( r.depth, 0.0 );
 	EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) );
 	def = pdDefaultPenetrationDef();
-	def.maxStarts = 1;
-	def.startStrategies = PD_START_CENTROID;
+	def.settings = &defSettings;
+	defSettings.maxStarts = 1;
+	defSettings.startStrategies = PD_START_CENTROID;
 	r = Run( a, pa, b, pb, &def );
 	EXPECT_EQ( r.state, PD_STATE_PENETRATING );
 	EXPECT_LE( r.starts, 1 );
 	EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) );
-	def.startStrategies = 0;
+	defSettings.startStrategies = 0;
 	r = Run( a, pa, b, pb, &def );
 	EXPECT_EQ( r.state, PD_STATE_PENETRATING );
 	EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) );
@@ -461,7 +466,7 @@ TEST_F( PdPenetration, RestingPairsReuseTheirCachedContact )
 	EXPECT_GE( penetrating, 8 );
 }
 
-// Motion coherence (pdPenetrationDef.maxTrackedQueries): a pair moving a little per query is
+// Motion coherence (pdPenetrationSettings.maxTrackedQueries): a pair moving a little per query is
 // answered from its cached contact, at most maxTrackedQueries times in a row, then by the full
 // search; each answer is valid and as short as a query without history finds (within 1% and
 // the tolerance).
@@ -475,7 +480,9 @@ TEST_F( PdPenetration, TrackedQueriesAreCappedAndAsShortAsTheFullSearch )
 	{
 		SCOPED_TRACE( "maxTrackedQueries " + std::to_string( cap ) );
 		pdPenetrationDef def = pdDefaultPenetrationDef();
-		def.maxTrackedQueries = cap;
+		pdPenetrationSettings defSettings = pdDefaultPenetrationSettings( PD_QUALITY_ACCURATE );
+		def.settings = &defSettings;
+		defSettings.maxTrackedQueries = cap;
 		pdPenetrationCache cache = NewCache();
 		int trackedInARow = 0, tracked = 0;
 		for ( int frame = 0; frame < 12; ++frame )
@@ -564,7 +571,9 @@ TEST_F( PdPenetration, TrackingDistrustsACorruptCache )
 	EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) );
 
 	pdPenetrationDef def = pdDefaultPenetrationDef();
-	def.maxTrackedQueries = -1;
+	pdPenetrationSettings defSettings = pdDefaultPenetrationSettings( PD_QUALITY_ACCURATE );
+	def.settings = &defSettings;
+	defSettings.maxTrackedQueries = -1;
 	pdPenetrationResult out;
 	EXPECT_EQ( pdComputePenetration( a.mesh, &pa, b.mesh, &pb, &def, &cache, ws, &out ), PD_STATUS_INVALID_DEF );
 	EXPECT_EQ( out.depth, 0.0 );
@@ -599,7 +608,9 @@ TEST_F( PdPenetration, OrientationCullingNeverChangesTheAnswer )
 	ASSERT_TRUE( smpMakeBox( { 0.4, 0.3, 0.5 }, 2, &box.soup ) && box.Make() );
 	const Mesh* meshes[3] = { &torus, &knot, &box };
 	pdPenetrationDef culled = NoExactPath(), unculled = NoExactPath();
-	unculled.useOrientationCulling = false;
+	pdPenetrationSettings unculledSettings = *NoExactPathSettings();
+	unculledSettings.useOrientationCulling = false;
+	unculled.settings = &unculledSettings;
 	std::mt19937 rng( 7 );
 	std::uniform_real_distribution<double> u( -1.0, 1.0 );
 	int penetrating = 0;
@@ -634,8 +645,10 @@ TEST_F( PdPenetration, ContactSpacePruningKeepsTheAnswersValid )
 	ASSERT_TRUE( smpMakeBox( { 0.4, 0.3, 0.5 }, 2, &box.soup ) && box.Make() );
 	const Mesh* meshes[3] = { &torus, &knot, &box };
 	pdPenetrationDef pruned = NoExactPath(), unpruned = NoExactPath();
-	EXPECT_FALSE( unpruned.useOrientationPruning ); // the default
-	pruned.useOrientationPruning = true;
+	EXPECT_FALSE( unpruned.settings->useOrientationPruning ); // the default
+	pdPenetrationSettings prunedSettings = *NoExactPathSettings();
+	prunedSettings.useOrientationPruning = true;
+	pruned.settings = &prunedSettings;
 	std::mt19937 rng( 11 );
 	std::uniform_real_distribution<double> u( -1.0, 1.0 );
 	int penetrating = 0, fewerPlanes = 0;
@@ -654,7 +667,7 @@ TEST_F( PdPenetration, ContactSpacePruningKeepsTheAnswersValid )
 		EXPECT_TRUE( Valid( a, pa, b, pb, on.translation ) );
 		EXPECT_TRUE( Valid( a, pa, b, pb, off.translation ) );
 		penetrating += on.state == PD_STATE_PENETRATING ? 1 : 0;
-		fewerPlanes += on.contacts < off.contacts ? 1 : 0;
+		fewerPlanes += on.contactPlaneCount < off.contactPlaneCount ? 1 : 0;
 	}
 	EXPECT_GE( penetrating, 24 ); // the poses must mostly overlap for the test to mean anything
 	EXPECT_GE( fewerPlanes, 1 );  // and the pruning must have dropped planes somewhere
@@ -668,19 +681,21 @@ TEST_F( PdPenetration, ReproRoundTrip )
 	pdTransform pa = DeepTorusPose();
 	pdTransform pb = Pose( { -0.1, 0.05, 0.0 }, { 0.8, 0.0, 0.6, 0.0 } );
 	pdPenetrationDef def = pdDefaultPenetrationDef();
-	def.maxStarts = 7;
-	def.randomSeed = 99;
-	def.lineRefinement = false;
-	def.useOrientationCulling = false;
-	def.useOrientationPruning = true; // not the default: the file must carry it
-	def.coneDirections = 17;
+	pdPenetrationSettings defSettings = pdDefaultPenetrationSettings( PD_QUALITY_ACCURATE );
+	def.settings = &defSettings;
+	defSettings.maxStarts = 7;
+	defSettings.randomSeed = 99;
+	defSettings.lineRefinement = false;
+	defSettings.useOrientationCulling = false;
+	defSettings.useOrientationPruning = true; // not the default: the file must carry it
+	defSettings.coneDirections = 17;
 	std::string path = ::testing::TempDir() + "pd_repro_roundtrip.txt";
 	ASSERT_EQ( pdWriteRepro( path.c_str(), a.mesh, &pa, b.mesh, &pb, &def ), PD_STATUS_OK );
 	EXPECT_EQ( pdWriteRepro( nullptr, a.mesh, &pa, b.mesh, &pb, &def ), PD_STATUS_INVALID_ARGUMENT );
 
 	Mesh ra, rb;
 	pdTransform qa, qb;
-	pdPenetrationDef rdef;
+	smpReproDef rdef;
 	char error[256];
 	ASSERT_TRUE( smpReadRepro( path.c_str(), &ra.soup, &rb.soup, &qa, &qb, &rdef, error, sizeof( error ) ) ) << error;
 	ASSERT_TRUE( ra.Make() && rb.Make() );
@@ -688,14 +703,14 @@ TEST_F( PdPenetration, ReproRoundTrip )
 	EXPECT_EQ( rb.soup.triangleCount, pdMesh_GetInfo( b.mesh ).triangleCount );
 	EXPECT_EQ( qa.p.x, pa.p.x );
 	EXPECT_EQ( qb.q.y, pb.q.y );
-	EXPECT_EQ( rdef.maxStarts, 7 );
-	EXPECT_EQ( rdef.randomSeed, 99u );
-	EXPECT_FALSE( rdef.lineRefinement );
-	EXPECT_FALSE( rdef.useOrientationCulling );
-	EXPECT_TRUE( rdef.useOrientationPruning );
-	EXPECT_EQ( rdef.coneDirections, 17 );
+	EXPECT_EQ( rdef.settings.maxStarts, 7 );
+	EXPECT_EQ( rdef.settings.randomSeed, 99u );
+	EXPECT_FALSE( rdef.settings.lineRefinement );
+	EXPECT_FALSE( rdef.settings.useOrientationCulling );
+	EXPECT_TRUE( rdef.settings.useOrientationPruning );
+	EXPECT_EQ( rdef.settings.coneDirections, 17 );
 	pdPenetrationResult r1 = Run( a, pa, b, pb, &def );
-	pdPenetrationResult r2 = Run( ra, qa, rb, qb, &rdef );
+	pdPenetrationResult r2 = Run( ra, qa, rb, qb, &rdef.def );
 	EXPECT_EQ( r1.depth, r2.depth );
 
 	// A file written before useOrientationCulling and coneDirections existed (13 def fields)
@@ -711,8 +726,8 @@ TEST_F( PdPenetration, ReproRoundTrip )
 		Mesh oa, ob;
 		ASSERT_TRUE( smpReadRepro( path.c_str(), &oa.soup, &ob.soup, &qa, &qb, &rdef, error, sizeof( error ) ) )
 			<< error;
-		EXPECT_TRUE( rdef.useOrientationCulling );
-		EXPECT_EQ( rdef.coneDirections, 0 );
+		EXPECT_TRUE( rdef.settings.useOrientationCulling );
+		EXPECT_EQ( rdef.settings.coneDirections, 0 );
 	}
 
 	// A damaged file names the line.

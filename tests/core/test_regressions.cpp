@@ -89,7 +89,7 @@ TEST( PdRegression, HugeFinitePoseOverflows )
 {
 	pdMesh* a = MakeBox( 1.0 );
 	pdMesh* b = MakeBox( 1.0 );
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdTransform good = pdIdentityTransform();
 	for ( double x : { 1e308, -1e300, 1e200, 1e160 } )
 	{

@@ -20,6 +20,7 @@
 extern "C"
 {
 #include "polydepth/polydepth.h"
+#include "polydepth/research.h"
 #include "shapes.h"
 }
 
@@ -237,7 +238,7 @@ void CheckPenetration( const pdPenetrationResult& r, pdStatus returned )
 	EXPECT_TRUE( Finite( r.elapsedMs ) );
 	EXPECT_GE( r.iterations, 0 );
 	EXPECT_GE( r.starts, 0 );
-	EXPECT_GE( r.contacts, 0 );
+	EXPECT_GE( r.contactPlaneCount, 0 );
 	EXPECT_GE( r.nodeVisits, 0 );
 	EXPECT_GE( r.localCount, 0 );
 	EXPECT_LE( r.localCount, PD_MAX_LOCAL_REGIONS );
@@ -270,7 +271,7 @@ pdPenetrationResult RunAll( const char* name, const pdMesh* a, const pdTransform
 							const pdTransform& poseB, const pdPenetrationDef* def = nullptr )
 {
 	SCOPED_TRACE( name );
-	WorkspacePtr ws( pdCreateWorkspace() );
+	WorkspacePtr ws( pdCreateWorkspace( NULL ) );
 
 	pdCollideResult c;
 	Poison( &c );
@@ -331,7 +332,7 @@ TEST( PdRobustness, InvalidPosesAreRejectedWithDefinedOutputs )
 	Soup boxA = BoxSoup( { 1, 1, 1 } );
 	MeshPtr a = boxA.Create();
 	MeshPtr b = boxA.Create();
-	WorkspacePtr ws( pdCreateWorkspace() );
+	WorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	const double nan = std::numeric_limits<double>::quiet_NaN();
 	const double inf = std::numeric_limits<double>::infinity();
 	pdTransform good = Pose( 0.5, 0, 0 );
@@ -429,7 +430,7 @@ TEST( PdRobustness, BadArgumentsAndDefsAreRejected )
 {
 	Soup box = BoxSoup( { 1, 1, 1 } );
 	MeshPtr a = box.Create();
-	WorkspacePtr ws( pdCreateWorkspace() );
+	WorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	pdTransform id = pdIdentityTransform();
 	pdVec3 end = { 1, 0, 0 };
 
@@ -486,8 +487,23 @@ TEST( PdRobustness, BadArgumentsAndDefsAreRejected )
 	def = pdDefaultPenetrationDef();
 	def.maxIterations = 0;
 	defs.push_back( def );
+	// Settings out of range, each in a settings object of its own (the defs point at them).
+	static pdPenetrationSettings badSettings[3];
+	for ( pdPenetrationSettings& bad : badSettings )
+	{
+		bad = pdDefaultPenetrationSettings( PD_QUALITY_ACCURATE );
+	}
+	badSettings[0].maxStarts = -3;
+	badSettings[1].maxContactPlanes = 0;
+	badSettings[2].startStrategies = 0x80000000u;
+	for ( const pdPenetrationSettings& bad : badSettings )
+	{
+		def = pdDefaultPenetrationDef();
+		def.settings = &bad;
+		defs.push_back( def );
+	}
 	def = pdDefaultPenetrationDef();
-	def.maxStarts = -3;
+	def.quality = (pdPenetrationQuality)7;
 	defs.push_back( def );
 	def = pdDefaultPenetrationDef();
 	def.contactTolerance = std::numeric_limits<double>::quiet_NaN();
@@ -498,12 +514,7 @@ TEST( PdRobustness, BadArgumentsAndDefsAreRejected )
 	def = pdDefaultPenetrationDef();
 	def.timeBudgetMs = std::numeric_limits<double>::infinity();
 	defs.push_back( def );
-	def = pdDefaultPenetrationDef();
-	def.maxContactPlanes = 0;
-	defs.push_back( def );
-	def = pdDefaultPenetrationDef();
-	def.startStrategies = 0x80000000u;
-	defs.push_back( def );
+
 	for ( size_t i = 0; i < defs.size(); ++i )
 	{
 		SCOPED_TRACE( "bad def " + std::to_string( i ) );
@@ -531,7 +542,7 @@ TEST( PdRobustness, TinyNodeVisitCapsGiveTraversalLimit )
 {
 	MeshPtr a = Shape( "torus", 2000, 2.0 );
 	MeshPtr b = Shape( "knot", 2000, 2.0 );
-	WorkspacePtr ws( pdCreateWorkspace() );
+	WorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	pdTransform pa = Pose( 0.2, 0.1, 0.0, 0.3, { 1, 1, 0 } );
 	pdTransform pb = Pose( 0, 0, 0 );
 
@@ -576,12 +587,14 @@ TEST( PdRobustness, IterationAndTimeCapsGiveAValidUpperBound )
 		SCOPED_TRACE( "seed 7 case " + std::to_string( i ) );
 
 		pdPenetrationDef def = pdDefaultPenetrationDef();
+		pdPenetrationSettings defSettings = pdDefaultPenetrationSettings( PD_QUALITY_ACCURATE );
+		def.settings = &defSettings;
 		def.maxIterations = 1;
-		def.maxStarts = 1;
-		def.useConvexExactPath = false;
+		defSettings.maxStarts = 1;
+		defSettings.useConvexExactPath = false;
 		pdPenetrationResult p = RunAll( "maxIterations 1", a.get(), pa, b.get(), pb, &def );
 		EXPECT_TRUE( p.status == PD_STATUS_OK || p.status == PD_STATUS_ITERATION_LIMIT ) << pdStatusString( p.status );
-		EXPECT_LE( p.iterations, def.maxIterations * def.maxStarts + 1 );
+		EXPECT_LE( p.iterations, def.maxIterations * defSettings.maxStarts + 1 );
 		iterationCaps += p.status == PD_STATUS_ITERATION_LIMIT;
 		penetrating += p.state == PD_STATE_PENETRATING;
 

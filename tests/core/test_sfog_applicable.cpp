@@ -196,7 +196,7 @@ TEST( PdSfog, NonConvexNeverPrunesLocallyValidContacts )
 
 TEST( PdSfog, DegenerateInputsNeverPruneWrongly )
 {
-	WorkspacePtr ws( pdCreateWorkspace() );
+	WorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	OddMeshSet set = MakeOddMeshSet();
 	const std::vector<MeshPtr>& odd = set.odd;
 	const MeshPtr& ref = set.ref;

@@ -181,7 +181,7 @@ bool ExpectConvexPdIsSat( const pdMesh* a, const pdiFrame& fa, const pdMesh* b, 
 
 TEST( PdSfog, ConvexOverlayEqualsBruteForce )
 {
-	WorkspacePtr ws( pdCreateWorkspace() );
+	WorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	std::vector<Soup> soups( 8 );
 	ASSERT_TRUE( smpMakeBox( pdiV3( 1, 0.5, 0.7 ), 1, &soups[0].soup ) );
 	ASSERT_TRUE( smpMakeBox( pdiV3( 0.4, 0.9, 0.6 ), 2, &soups[1].soup ) );
@@ -212,7 +212,7 @@ TEST( PdSfog, ConvexOverlayEqualsBruteForce )
 
 TEST( PdSfog, ConvexPenetrationEqualsSat )
 {
-	WorkspacePtr ws( pdCreateWorkspace() );
+	WorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	int penetrating = 0;
 	for ( int seed = 0; seed < 24; ++seed )
 	{
@@ -249,7 +249,7 @@ TEST( PdSfog, ConvexPenetrationEqualsSat )
 // must still be SAT's, from deep to barely touching to apart.
 TEST( PdSfog, ConvexPenetrationPrunedWalkEqualsSatOnLargerHulls )
 {
-	WorkspacePtr ws( pdCreateWorkspace() );
+	WorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	int penetrating = 0;
 	for ( int seed = 0; seed < 30; ++seed )
 	{
@@ -277,7 +277,7 @@ TEST( PdSfog, ConvexPenetrationPrunedWalkEqualsSatOnLargerHulls )
 
 TEST( PdSfog, ConvexPenetrationBoxesAnalytic )
 {
-	WorkspacePtr ws( pdCreateWorkspace() );
+	WorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	Soup sa, sb;
 	ASSERT_TRUE( smpMakeBox( pdiV3( 1, 1, 1 ), 2, &sa.soup ) );
 	ASSERT_TRUE( smpMakeBox( pdiV3( 2, 0.5, 3 ), 1, &sb.soup ) );
@@ -303,7 +303,7 @@ TEST( PdSfog, ConvexPenetrationBoxesAnalytic )
 
 TEST( PdSfog, WarmWorkspaceDoesNotGrow )
 {
-	WorkspacePtr ws( pdCreateWorkspace() );
+	WorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	Soup sa, sb;
 	ASSERT_TRUE( smpMakeRandomConvex( 60, 1, &sa.soup ) );
 	ASSERT_TRUE( smpMakeRandomConvex( 60, 2, &sb.soup ) );

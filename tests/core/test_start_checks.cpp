@@ -14,7 +14,7 @@ TEST( PdInitialConfig, StaticCheckEqualsAFullCollisionQuery )
 	Mesh torus, knot;
 	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &torus.soup ) && torus.Make() );
 	ASSERT_TRUE( smpMakeTorusKnot( 2, 3, 0.6, 0.15, 64, 8, &knot.soup ) && knot.Make() );
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	const Mesh* pairs[3][2] = { { &torus, &torus }, { &knot, &knot }, { &torus, &knot } };
 	int colliding = 0, free = 0;
 	for ( const auto& pair : pairs )
@@ -48,7 +48,7 @@ TEST( PdInitialConfig, SeparationDistanceIsFreeByConstruction )
 	Mesh a, b;
 	ASSERT_TRUE( smpMakeTorus( 1.0, 0.3, 24, 12, &a.soup ) && a.Make() );
 	ASSERT_TRUE( smpMakeTorusKnot( 2, 3, 0.6, 0.15, 64, 8, &b.soup ) && b.Make() );
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdTransform pa = { { 0.9, 0.1, 0.3, 0.0 }, { 0.2, 0.1, 0.05 } };
 	double n = std::sqrt( 0.81 + 0.01 + 0.09 );
 	pa.q = { 0.9 / n, 0.1 / n, 0.3 / n, 0.0 };

@@ -96,7 +96,7 @@ Answer RunQuery( const std::vector<pdMesh*>& meshes, const Query& q, pdWorkspace
 	AddVec( &out, p.translation );
 	out.Add( p.iterations );
 	out.Add( p.starts );
-	out.Add( p.contacts );
+	out.Add( p.contactPlaneCount );
 	out.Add( p.nodeVisits );
 	out.Add( p.localCount );
 	for ( int i = 0; i < p.localCount; ++i )
@@ -149,7 +149,7 @@ public:
 	std::vector<Answer> SingleThreaded() const
 	{
 		std::vector<Answer> answers;
-		pdWorkspace* ws = pdCreateWorkspace();
+		pdWorkspace* ws = pdCreateWorkspace( NULL );
 		for ( const Query& q : queries )
 		{
 			answers.push_back( RunQuery( meshes, q, ws ) );
@@ -174,7 +174,7 @@ TEST( PdThreads, SharedMeshesGiveSingleThreadedResults )
 	for ( int t = 0; t < threadCount; ++t )
 	{
 		threads.emplace_back( [&, t]() {
-			pdWorkspace* ws = pdCreateWorkspace();
+			pdWorkspace* ws = pdCreateWorkspace( NULL );
 			ready.fetch_add( 1 );
 			while ( ready.load() < threadCount )
 			{
@@ -218,7 +218,7 @@ TEST( PdThreads, ConcurrentMeshCreationAndQueries )
 	for ( int t = 0; t < 4; ++t )
 	{
 		threads.emplace_back( [&, t]() {
-			pdWorkspace* ws = pdCreateWorkspace();
+			pdWorkspace* ws = pdCreateWorkspace( NULL );
 			for ( int k = 0; k < 6; ++k )
 			{
 				if ( t % 2 == 0 )

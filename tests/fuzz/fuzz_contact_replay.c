@@ -32,10 +32,12 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 		remove( path );
 		return 0;
 	}
-	char message[256];
-	memset( message, 0x7f, sizeof( message ) );
+	pdError error;
+	memset( &error, 0x7f, sizeof( error ) );
+	char* message = error.message;
 	pdStatus status = PD_STATUS_OK;
-	pdContactReplay* replay = pdCreateContactReplay( path, &status, message );
+	pdContactReplay* replay = pdCreateContactReplay( path, &error );
+	status = error.status;
 	if ( replay == NULL )
 	{
 		TEST_FUZZ_CHECK( status < 0, "open failed with status %d", (int)status );
@@ -47,8 +49,8 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 	{
 		pdContactCall call;
 		bool done = false;
-		memset( message, 0x7f, sizeof( message ) );
-		status = pdContactReplay_Next( replay, &call, &done, message );
+		memset( &error, 0x7f, sizeof( error ) );
+		status = pdContactReplay_Next( replay, &call, &done, &error );
 		if ( status != PD_STATUS_OK )
 		{
 			TEST_FUZZ_CHECK( status < 0, "next failed with status %d", (int)status );

@@ -49,7 +49,7 @@ static void testCheckMesh( const pdMesh* mesh, const pdMeshDef* def, const pdMes
 	TEST_FUZZ_CHECK( !info.convex || info.closed, "convex but not closed" );
 
 	// A self-query exercises the BVH and the orientation graph built from these bytes.
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdTransform pose = pdIdentityTransform();
 	pdTransform shifted = pdIdentityTransform();
 	shifted.p.x = 0.25 * ( hi.x - lo.x );

@@ -7,6 +7,7 @@
 #include "fuzz_common.h"
 
 #include "polydepth/polydepth.h"
+#include "polydepth/research.h"
 #include "../support/feature_calls.h"
 
 #define TEST_FUZZ_MAX_TRIS 12
@@ -141,7 +142,7 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 		pdDestroyMesh( b );
 		return 0;
 	}
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 
 	pdCollideResult c;
 	pdStatus s = pdCollide( a, &poseA, b, &poseB, NULL, ws, &c );
@@ -170,22 +171,25 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 	}
 
 	pdPenetrationDef def = pdDefaultPenetrationDef();
+	pdPenetrationSettings settings = pdDefaultPenetrationSettings( PD_QUALITY_ACCURATE );
+	def.settings = &settings;
 	def.maxIterations = 1 + caps % 8;
-	def.maxStarts = 1 + ( caps >> 3 ) % 4;
-	def.useConvexExactPath = ( options & 1 ) != 0;
-	def.useOrientationPruning = ( options & 2 ) != 0;
-	def.lineRefinement = ( options & 4 ) != 0;
+	settings.maxStarts = 1 + ( caps >> 3 ) % 4;
+	settings.useConvexExactPath = ( options & 1 ) != 0;
+	settings.useOrientationPruning = ( options & 2 ) != 0;
+	settings.lineRefinement = ( options & 4 ) != 0;
 	def.closedAsSolid = ( options & 8 ) != 0;
-	def.startStrategies = ( options >> 4 ) == 0 ? PD_START_ALL : ( ( options >> 4 ) | ( ( ( caps >> 5 ) & 3 ) << 4 ) );
-	def.randomDirections = 8;
+	settings.startStrategies =
+		( options >> 4 ) == 0 ? PD_START_ALL : ( ( options >> 4 ) | ( ( ( caps >> 5 ) & 3 ) << 4 ) );
+	settings.randomDirections = 8;
 	pdPenetrationResult p;
 	s = pdComputePenetration( a, &poseA, b, &poseB, &def, NULL, ws, &p );
 	TEST_FUZZ_CHECK( testStatusInRange( s ) && s == p.status, "pd status %d", (int)s );
 	TEST_FUZZ_CHECK( isfinite( p.depth ) && p.depth >= 0.0, "pd depth %g", p.depth );
 	TEST_FUZZ_CHECK( testFuzz_FiniteVec( p.translation.x, p.translation.y, p.translation.z ), "pd translation" );
 	TEST_FUZZ_CHECK( isfinite( p.elapsedMs ), "elapsed" );
-	TEST_FUZZ_CHECK( p.iterations >= 0 && p.iterations <= def.maxIterations * def.maxStarts, "iterations %d > %d x %d",
-				   p.iterations, def.maxIterations, def.maxStarts );
+	TEST_FUZZ_CHECK( p.iterations >= 0 && p.iterations <= def.maxIterations * settings.maxStarts,
+					 "iterations %d > %d x %d", p.iterations, def.maxIterations, settings.maxStarts );
 	TEST_FUZZ_CHECK( p.localCount >= 0 && p.localCount <= PD_MAX_LOCAL_REGIONS, "local count %d", p.localCount );
 	for ( int i = 0; i < PD_MAX_LOCAL_REGIONS; ++i )
 	{

@@ -121,7 +121,7 @@ inline double lowestRotatedY( const pdMesh* mesh, const pdQuat& q )
 
 struct WorkspaceHolder
 {
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	~WorkspaceHolder() { pdDestroyWorkspace( ws ); }
 };
 

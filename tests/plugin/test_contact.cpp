@@ -23,15 +23,15 @@ TEST( PdContact, PenetrationSignConventions )
 		pdContactPair pair;
 		pdContactPair_Reset( &pair );
 		pdContactManifoldSet set;
-		ASSERT_GE( pdContact_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
+		ASSERT_GE( pdContactPair_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
 		ASSERT_EQ( set.state, PD_STATE_PENETRATING ) << "sign " << sign;
 		EXPECT_NEAR( set.translation.y, sign * 0.05, 2e-3 ) << "sign " << sign;
 		EXPECT_NEAR( set.depth, 0.05, 2e-3 );
-		ASSERT_GE( set.count, 1 );
+		ASSERT_GE( set.manifoldCount, 1 );
 		const pdContactManifold& m = set.manifolds[0];
 		EXPECT_NEAR( m.normal.y, (double)sign, 1e-6 ) << "normal on B toward A";
 		ASSERT_GE( m.pointCount, 3 );
-		EXPECT_LE( m.pointCount, PD_CONTACT_MAX_POINTS );
+		EXPECT_LE( m.pointCount, PD_MAX_CONTACT_POINTS );
 		for ( int k = 0; k < m.pointCount; ++k )
 		{
 			const pdContactPoint& p = m.points[k];
@@ -67,12 +67,12 @@ TEST( PdContact, SkinLowersEveryDistanceAndNothingElse )
 			def.relativeSkin = withSkin ? 1e-3 : 0.0;
 			pdContactPair pair;
 			pdContactPair_Reset( &pair );
-			ASSERT_GE( pdContact_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, &def, ws.ws, withSkin ? &skinned : &exact ), 0 );
+			ASSERT_GE( pdContactPair_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, &def, ws.ws, withSkin ? &skinned : &exact ), 0 );
 		}
 		ASSERT_EQ( exact.state, skinned.state ) << "y " << y;
-		ASSERT_GE( exact.count, 1 );
-		ASSERT_EQ( exact.count, skinned.count ) << "y " << y;
-		for ( int i = 0; i < exact.count; ++i )
+		ASSERT_GE( exact.manifoldCount, 1 );
+		ASSERT_EQ( exact.manifoldCount, skinned.manifoldCount ) << "y " << y;
+		for ( int i = 0; i < exact.manifoldCount; ++i )
 		{
 			const pdContactManifold& e = exact.manifolds[i];
 			const pdContactManifold& s = skinned.manifolds[i];
@@ -100,8 +100,8 @@ TEST( PdContact, SkinLowersEveryDistanceAndNothingElse )
 			pdContactPair pair;
 			pdContactPair_Reset( &pair );
 			pdContactManifoldSet out;
-			ASSERT_GE( pdContact_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, &def, ws.ws, &out ), 0 );
-			ASSERT_GE( out.count, 1 );
+			ASSERT_GE( pdContactPair_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, &def, ws.ws, &out ), 0 );
+			ASSERT_GE( out.manifoldCount, 1 );
 			deepest[withSkin] = out.manifolds[0].points[0].distance;
 		}
 		EXPECT_NEAR( deepest[1], deepest[0] - 0.5 * contactDistance, 1e-12 ) << contactDistance;
@@ -113,7 +113,7 @@ TEST( PdContact, SkinLowersEveryDistanceAndNothingElse )
 	{
 		pdContactDef def = pdDefaultContactDef();
 		def.relativeSkin = bad;
-		EXPECT_EQ( pdContact_Generate( &pair, a.mesh, &poseB, b.mesh, &poseB, &def, ws.ws, &set ), PD_STATUS_INVALID_DEF )
+		EXPECT_EQ( pdContactPair_Generate( &pair, a.mesh, &poseB, b.mesh, &poseB, &def, ws.ws, &set ), PD_STATUS_INVALID_DEF )
 			<< bad;
 	}
 }
@@ -126,16 +126,16 @@ TEST( PdContact, RejectsBadArguments )
 	pdContactPair pair;
 	pdContactPair_Reset( &pair );
 	pdContactManifoldSet set;
-	EXPECT_EQ( pdContact_Generate( nullptr, a.mesh, &pose, a.mesh, &pose, nullptr, ws.ws, &set ),
+	EXPECT_EQ( pdContactPair_Generate( nullptr, a.mesh, &pose, a.mesh, &pose, nullptr, ws.ws, &set ),
 			   PD_STATUS_INVALID_ARGUMENT );
-	EXPECT_EQ( set.count, 0 );
+	EXPECT_EQ( set.manifoldCount, 0 );
 	pdContactDef def = {};
-	EXPECT_EQ( pdContact_Generate( &pair, a.mesh, &pose, a.mesh, &pose, &def, ws.ws, &set ),
+	EXPECT_EQ( pdContactPair_Generate( &pair, a.mesh, &pose, a.mesh, &pose, &def, ws.ws, &set ),
 			   PD_STATUS_DEF_NOT_INITIALIZED );
 	def = pdDefaultContactDef();
 	def.contactDistance = -1.0;
-	EXPECT_EQ( pdContact_Generate( &pair, a.mesh, &pose, a.mesh, &pose, &def, ws.ws, &set ), PD_STATUS_INVALID_DEF );
-	EXPECT_EQ( pdContact_Generate( &pair, a.mesh, &pose, a.mesh, &pose, nullptr, ws.ws, nullptr ),
+	EXPECT_EQ( pdContactPair_Generate( &pair, a.mesh, &pose, a.mesh, &pose, &def, ws.ws, &set ), PD_STATUS_INVALID_DEF );
+	EXPECT_EQ( pdContactPair_Generate( &pair, a.mesh, &pose, a.mesh, &pose, nullptr, ws.ws, nullptr ),
 			   PD_STATUS_INVALID_ARGUMENT );
 }
 
@@ -159,16 +159,16 @@ TEST( PdContact, SpeculativeContactsCoverWhatTheStepCanClose )
 		pdContactPair pair;
 		pdContactPair_Reset( &pair );
 		pdContactManifoldSet set;
-		ASSERT_GE( pdContact_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, &def, ws.ws, &set ), 0 );
+		ASSERT_GE( pdContactPair_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, &def, ws.ws, &set ), 0 );
 		EXPECT_EQ( set.state, PD_STATE_SEPARATED );
 		EXPECT_EQ( set.speculative, c.contacts );
 		if ( !c.contacts )
 		{
-			EXPECT_EQ( set.count, 0 );
+			EXPECT_EQ( set.manifoldCount, 0 );
 			continue;
 		}
-		ASSERT_GE( set.count, 1 );
-		for ( int i = 0; i < set.count; ++i )
+		ASSERT_GE( set.manifoldCount, 1 );
+		for ( int i = 0; i < set.manifoldCount; ++i )
 		{
 			EXPECT_GT( set.manifolds[i].normal.y, 0.99 );
 			for ( int k = 0; k < set.manifolds[i].pointCount; ++k )
@@ -181,7 +181,7 @@ TEST( PdContact, SpeculativeContactsCoverWhatTheStepCanClose )
 	for ( double bad : { -1.0, std::nan( "" ), (double)INFINITY } )
 	{
 		def.speculativeDistance = bad;
-		EXPECT_EQ( pdContact_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, &def, ws.ws, &set ),
+		EXPECT_EQ( pdContactPair_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, &def, ws.ws, &set ),
 				   PD_STATUS_INVALID_DEF );
 	}
 }
@@ -220,22 +220,22 @@ TEST( PdContact, SpeculativeContactsWithAMotionOnlyWhereItCanClose )
 		pdContactPair_Reset( &pair );
 		pdContactPair_SetRigidMotion( &pair, c.linear, c.rotation, poseA.p );
 		pdContactManifoldSet set;
-		ASSERT_GE( pdContact_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, &def, ws.ws, &set ), 0 );
+		ASSERT_GE( pdContactPair_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, &def, ws.ws, &set ), 0 );
 		EXPECT_EQ( set.state, PD_STATE_SEPARATED );
 		int points = 0;
-		for ( int i = 0; i < set.count; ++i )
+		for ( int i = 0; i < set.manifoldCount; ++i )
 			points += set.manifolds[i].pointCount;
 		if ( !c.contacts )
 		{
 			EXPECT_LE( points, 1 );
 			continue;
 		}
-		ASSERT_GE( set.count, 1 );
+		ASSERT_GE( set.manifoldCount, 1 );
 		if ( c.rotation.z > 0.0 )
 			EXPECT_GE( points, 2 ) << "the edge the step brings down";
 		else
 			EXPECT_EQ( points, 4 ) << "the face patch the step closes";
-		for ( int i = 0; i < set.count; ++i )
+		for ( int i = 0; i < set.manifoldCount; ++i )
 		{
 			EXPECT_GT( set.manifolds[i].normal.y, 0.99 );
 			for ( int k = 0; k < set.manifolds[i].pointCount; ++k )

@@ -31,13 +31,13 @@ TEST( PdContact, ApartPairsSkipTheQueriesAndGiveTheSameContacts )
 		forced.internal.apartValid = false;
 		bool willSkip = skipping.internal.apartValid;
 		pdContactManifoldSet a, b;
-		ASSERT_GE( pdContact_Generate( &skipping, torus.mesh, &poseA, box.mesh, &poseB, &def, ws.ws, &a ), 0 );
-		ASSERT_GE( pdContact_Generate( &forced, torus.mesh, &poseA, box.mesh, &poseB, &def, ws.ws, &b ), 0 );
+		ASSERT_GE( pdContactPair_Generate( &skipping, torus.mesh, &poseA, box.mesh, &poseB, &def, ws.ws, &a ), 0 );
+		ASSERT_GE( pdContactPair_Generate( &forced, torus.mesh, &poseA, box.mesh, &poseB, &def, ws.ws, &b ), 0 );
 		skipped += willSkip && skipping.internal.apartValid ? 1 : 0;
 		ASSERT_EQ( a.state, b.state ) << "step " << i;
-		ASSERT_EQ( a.count, b.count ) << "step " << i;
-		withContacts += a.count > 0 ? 1 : 0;
-		for ( int m = 0; m < a.count; ++m )
+		ASSERT_EQ( a.manifoldCount, b.manifoldCount ) << "step " << i;
+		withContacts += a.manifoldCount > 0 ? 1 : 0;
+		for ( int m = 0; m < a.manifoldCount; ++m )
 		{
 			ASSERT_EQ( a.manifolds[m].pointCount, b.manifolds[m].pointCount ) << "step " << i;
 			for ( int k = 0; k < a.manifolds[m].pointCount; ++k )

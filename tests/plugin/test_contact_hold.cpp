@@ -14,7 +14,7 @@ namespace
 double deepestOf( const pdContactManifoldSet& set )
 {
 	double deepest = 1e30;
-	for ( int m = 0; m < set.count; ++m )
+	for ( int m = 0; m < set.manifoldCount; ++m )
 		for ( int p = 0; p < set.manifolds[m].pointCount; ++p )
 			deepest = std::min( deepest, set.manifolds[m].points[p].distance );
 	return deepest;
@@ -57,15 +57,15 @@ TEST( PdContactHold, RestingPairIsAnsweredFromItsHoldAndMatchesFullCalls )
 		bool willHold = holding.internal.holdValid;
 		full.internal.holdValid = false;
 		pdContactManifoldSet a, b;
-		ASSERT_GE( pdContact_Generate( &holding, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &a ),
+		ASSERT_GE( pdContactPair_Generate( &holding, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &a ),
 				   0 );
-		ASSERT_GE( pdContact_Generate( &full, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &b ), 0 );
+		ASSERT_GE( pdContactPair_Generate( &full, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &b ), 0 );
 		bool answeredFromHold = willHold && holding.internal.holdCalls > 0 && a.iterations == 0;
 		held += answeredFromHold ? 1 : 0;
 		ASSERT_EQ( a.state, b.state ) << "call " << i;
-		ASSERT_EQ( a.count, b.count ) << "call " << i;
-		ASSERT_GT( a.count, 0 ) << "call " << i;
-		for ( int m = 0; m < a.count; ++m )
+		ASSERT_EQ( a.manifoldCount, b.manifoldCount ) << "call " << i;
+		ASSERT_GT( a.manifoldCount, 0 ) << "call " << i;
+		for ( int m = 0; m < a.manifoldCount; ++m )
 		{
 			pdVec3 na = a.manifolds[m].normal, nb = b.manifolds[m].normal;
 			EXPECT_GT( na.x * nb.x + na.y * nb.y + na.z * nb.z, 0.999 ) << "call " << i;
@@ -87,13 +87,13 @@ TEST( PdContactHold, HeldPointsMoveWithTheBodies )
 	pdContactPair_Reset( &pair );
 	pdContactManifoldSet first, second;
 	pdTransform poseA = s.cubeAt( 0.0, 1e-3, 0.0 );
-	ASSERT_GE( pdContact_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &first ), 0 );
+	ASSERT_GE( pdContactPair_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &first ), 0 );
 	ASSERT_TRUE( pair.internal.holdValid );
 	poseA.p.y -= 1e-4;
-	ASSERT_GE( pdContact_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &second ), 0 );
+	ASSERT_GE( pdContactPair_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &second ), 0 );
 	ASSERT_EQ( pair.internal.holdCalls, 1 );
-	ASSERT_EQ( first.count, second.count );
-	for ( int m = 0; m < first.count; ++m )
+	ASSERT_EQ( first.manifoldCount, second.manifoldCount );
+	for ( int m = 0; m < first.manifoldCount; ++m )
 	{
 		ASSERT_EQ( first.manifolds[m].pointCount, second.manifolds[m].pointCount );
 		for ( int p = 0; p < first.manifolds[m].pointCount; ++p )
@@ -115,22 +115,22 @@ TEST( PdContactHold, MotionBeyondTheBoundTakesAFullCall )
 	pdContactPair_Reset( &pair );
 	pdContactManifoldSet set;
 	pdTransform poseA = s.cubeAt( 0.0, 1e-3, 0.0 );
-	ASSERT_GE( pdContact_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
+	ASSERT_GE( pdContactPair_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
 	ASSERT_TRUE( pair.internal.holdValid );
 	double bound = pair.internal.holdBound;
 	ASSERT_GT( bound, 0.0 );
 	// Down by just under the bound: held. Then past it: a full call (a new hold, no calls).
 	poseA.p.y -= 0.9 * bound;
-	ASSERT_GE( pdContact_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
+	ASSERT_GE( pdContactPair_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
 	EXPECT_EQ( pair.internal.holdCalls, 1 );
 	poseA.p.y -= 0.2 * bound;
-	ASSERT_GE( pdContact_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
+	ASSERT_GE( pdContactPair_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
 	EXPECT_EQ( pair.internal.holdCalls, 0 ) << "moved past the bound: answered by a full call";
 	EXPECT_TRUE( pair.internal.holdValid ) << "which makes a new hold";
 	// Turning counts at A's reach (0.35 for the cube): 2 sin(angle / 2) * reach > bound.
 	pdTransform turned = poseA;
 	turned.q = axisAngle( 1, 10.0 * bound );
-	ASSERT_GE( pdContact_Generate( &pair, s.cube.mesh, &turned, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
+	ASSERT_GE( pdContactPair_Generate( &pair, s.cube.mesh, &turned, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
 	EXPECT_EQ( pair.internal.holdCalls, 0 ) << "a turn past the bound takes a full call too";
 }
 
@@ -141,18 +141,18 @@ TEST( PdContactHold, ImpactsAndOtherMeshesTakeAFullCall )
 	pdContactPair_Reset( &pair );
 	pdContactManifoldSet set;
 	pdTransform poseA = s.cubeAt( 0.0, 1e-3, 0.0 );
-	ASSERT_GE( pdContact_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
+	ASSERT_GE( pdContactPair_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
 	ASSERT_TRUE( pair.internal.holdValid );
 	// A step that can move A by more than the contact distance is an impact.
 	pdContactPair_SetMotion( &pair, { 0.0, -2.0 * s.def.contactDistance, 0.0 } );
-	ASSERT_GE( pdContact_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
+	ASSERT_GE( pdContactPair_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
 	EXPECT_EQ( pair.internal.holdCalls, 0 );
 	EXPECT_FALSE( pair.internal.holdValid ) << "no hold made on an impact";
-	ASSERT_GE( pdContact_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
+	ASSERT_GE( pdContactPair_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
 	ASSERT_TRUE( pair.internal.holdValid );
 	// The same pair state with another mesh: never the old hold.
 	MeshHolder other{ makeBox( 0.2, 0.2, 0.2 ) };
-	ASSERT_GE( pdContact_Generate( &pair, other.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
+	ASSERT_GE( pdContactPair_Generate( &pair, other.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
 	EXPECT_EQ( pair.internal.holdCalls, 0 );
 }
 
@@ -178,8 +178,8 @@ TEST( PdContactHold, SlidingContactEndsTheHold )
 		poseA.q = quatMul( axisAngle( 2, angle ), kFlat );
 		poseA.p.x = -0.15 * angle;
 		pdContactManifoldSet set;
-		ASSERT_GE( pdContact_Generate( &pair, torus.mesh, &poseA, floor.mesh, &poseB, &def, ws.ws, &set ), 0 );
-		ASSERT_GT( set.count, 0 );
+		ASSERT_GE( pdContactPair_Generate( &pair, torus.mesh, &poseA, floor.mesh, &poseB, &def, ws.ws, &set ), 0 );
+		ASSERT_GT( set.manifoldCount, 0 );
 		full += pair.internal.holdCalls == 0 ? 1 : 0;
 	}
 	std::printf( "rolling torus: %d of %d calls full\n", full, calls );

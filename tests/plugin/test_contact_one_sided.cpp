@@ -23,7 +23,7 @@ TEST( PdContact, OneSidedFloorResolvesTowardTheSideItCameFrom )
 		pdContactPair pair;
 		pdContactPair_Reset( &pair );
 		pdContactManifoldSet set;
-		ASSERT_GE( pdContact_Generate( &pair, box.mesh, &through, floor.mesh, &poseB, &def, ws.ws, &set ), 0 );
+		ASSERT_GE( pdContactPair_Generate( &pair, box.mesh, &through, floor.mesh, &poseB, &def, ws.ws, &set ), 0 );
 		ASSERT_EQ( set.state, PD_STATE_PENETRATING );
 		EXPECT_LT( set.translation.y, 0.0 ) << "oracle: the two-sided PD goes down";
 	}
@@ -33,15 +33,15 @@ TEST( PdContact, OneSidedFloorResolvesTowardTheSideItCameFrom )
 		pdContactPair_Reset( &pair );
 		pdContactManifoldSet set;
 		pdTransform above = at( 0.0, 0.16, 0.0 );
-		ASSERT_GE( pdContact_Generate( &pair, box.mesh, &above, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
+		ASSERT_GE( pdContactPair_Generate( &pair, box.mesh, &above, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
 		EXPECT_EQ( set.state, PD_STATE_SEPARATED );
 		ASSERT_TRUE( pair.internal.hasFreeSide );
 		EXPECT_GT( pair.internal.freeSide.y, 0.9 );
-		ASSERT_GE( pdContact_Generate( &pair, box.mesh, &through, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
+		ASSERT_GE( pdContactPair_Generate( &pair, box.mesh, &through, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
 		ASSERT_EQ( set.state, PD_STATE_PENETRATING );
 		EXPECT_TRUE( set.resolvedOneSided );
 		EXPECT_NEAR( set.translation.y, 0.18, 2e-3 ) << "pushed back up";
-		ASSERT_GE( set.count, 1 );
+		ASSERT_GE( set.manifoldCount, 1 );
 		EXPECT_GT( set.manifolds[0].normal.y, 0.99 );
 		EXPECT_NEAR( set.manifolds[0].points[0].distance, -0.18, 2e-3 );
 	}
@@ -51,9 +51,9 @@ TEST( PdContact, OneSidedFloorResolvesTowardTheSideItCameFrom )
 		pdContactPair_Reset( &pair );
 		pdContactPair_SetMotion( &pair, { 0.0, -0.2, 0.0 } );
 		pdContactManifoldSet set;
-		ASSERT_GE( pdContact_Generate( &pair, box.mesh, &through, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
+		ASSERT_GE( pdContactPair_Generate( &pair, box.mesh, &through, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
 		EXPECT_GT( set.translation.y, 0.1 );
-		ASSERT_GE( set.count, 1 );
+		ASSERT_GE( set.manifoldCount, 1 );
 		EXPECT_GT( set.manifolds[0].normal.y, 0.99 );
 	}
 	{
@@ -63,8 +63,8 @@ TEST( PdContact, OneSidedFloorResolvesTowardTheSideItCameFrom )
 		pdContactManifoldSet set;
 		pdTransform below = at( 0.0, -0.16, 0.0 );
 		pdTransform nearTop = at( 0.0, 0.03, 0.0 ); // plain PD would go up
-		ASSERT_GE( pdContact_Generate( &pair, box.mesh, &below, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
-		ASSERT_GE( pdContact_Generate( &pair, box.mesh, &nearTop, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
+		ASSERT_GE( pdContactPair_Generate( &pair, box.mesh, &below, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
+		ASSERT_GE( pdContactPair_Generate( &pair, box.mesh, &nearTop, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
 		EXPECT_LT( set.translation.y, -0.1 );
 	}
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Recording and replaying pdContact_Generate calls (plugin/src/contact_record.c): a replay
+// Recording and replaying pdContactPair_Generate calls (plugin/src/contact_record.c): a replay
 // gives each call exactly its recorded inputs, so its contacts are bit-identical to the
 // original calls'; bad files are rejected with a message naming the file and the record.
 #include "polydepth/contact_record.h"
@@ -46,9 +46,9 @@ void expectSameSet( const pdContactManifoldSet& a, const pdContactManifoldSet& b
 {
 	ASSERT_EQ( a.status, b.status ) << "call " << call;
 	ASSERT_EQ( a.state, b.state ) << "call " << call;
-	ASSERT_EQ( a.count, b.count ) << "call " << call;
+	ASSERT_EQ( a.manifoldCount, b.manifoldCount ) << "call " << call;
 	EXPECT_EQ( std::memcmp( &a.translation, &b.translation, sizeof( a.translation ) ), 0 ) << "call " << call;
-	for ( int m = 0; m < a.count; ++m )
+	for ( int m = 0; m < a.manifoldCount; ++m )
 	{
 		ASSERT_EQ( a.manifolds[m].pointCount, b.manifolds[m].pointCount ) << "call " << call;
 		EXPECT_EQ( a.manifolds[m].slot, b.manifolds[m].slot ) << "call " << call;
@@ -74,12 +74,12 @@ TEST( PdContactRecord, ReplayGivesTheRecordedCallsTheirContacts )
 	pdMesh* box = makeBox();
 	ASSERT_TRUE( torus && box );
 	std::string path = tempPath( "contact_record_replay.pdcr" );
-	pdStatus status = PD_STATUS_FAILED;
-	pdContactRecorder* recorder = pdCreateContactRecorder( path.c_str(), &status );
+	pdError error = {};
+	pdContactRecorder* recorder = pdCreateContactRecorder( path.c_str(), &error );
 	ASSERT_NE( recorder, nullptr );
-	ASSERT_EQ( status, PD_STATUS_OK );
+	ASSERT_EQ( error.status, PD_STATUS_OK );
 
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdContactPair pairs[2];
 	pdContactPair_Reset( &pairs[0] );
 	pdContactPair_Reset( &pairs[1] );
@@ -109,34 +109,33 @@ TEST( PdContactRecord, ReplayGivesTheRecordedCallsTheirContacts )
 			ASSERT_EQ( pdContactRecorder_Write( recorder, &pairs[k], meshA[k], poseA[k], meshB[k], poseB[k], &def ),
 					   PD_STATUS_OK );
 			pdContactManifoldSet set;
-			pdContact_Generate( &pairs[k], meshA[k], poseA[k], meshB[k], poseB[k], &def, ws, &set );
+			pdContactPair_Generate( &pairs[k], meshA[k], poseA[k], meshB[k], poseB[k], &def, ws, &set );
 			originals.push_back( set );
 			penetrating += set.state == PD_STATE_PENETRATING;
 			separated += set.state == PD_STATE_SEPARATED;
 		}
 	}
-	EXPECT_EQ( pdContactRecorder_CallCount( recorder ), 80 );
-	ASSERT_EQ( pdDestroyContactRecorder( recorder ), PD_STATUS_OK );
+	EXPECT_EQ( pdContactRecorder_GetCallCount( recorder ), 80 );
+	ASSERT_EQ( pdContactRecorder_Finish( recorder ), PD_STATUS_OK );
+	pdDestroyContactRecorder( recorder );
 	// The scene must exercise the paths for the comparison to mean anything.
 	EXPECT_GT( penetrating, 10 );
 	EXPECT_GT( separated, 10 );
-
-	char message[256];
-	pdContactReplay* replay = pdCreateContactReplay( path.c_str(), &status, message );
-	ASSERT_NE( replay, nullptr ) << message;
-	pdWorkspace* fresh = pdCreateWorkspace(); // a replay has its own workspace
+	pdContactReplay* replay = pdCreateContactReplay( path.c_str(), &error );
+	ASSERT_NE( replay, nullptr ) << error.message;
+	pdWorkspace* fresh = pdCreateWorkspace( NULL ); // a replay has its own workspace
 	int call = 0;
 	for ( ;; )
 	{
 		pdContactCall c;
 		bool done = false;
-		ASSERT_EQ( pdContactReplay_Next( replay, &c, &done, message ), PD_STATUS_OK ) << message;
+		ASSERT_EQ( pdContactReplay_Next( replay, &c, &done, &error ), PD_STATUS_OK ) << error.message;
 		if ( done )
 			break;
 		ASSERT_LT( call, (int)originals.size() );
 		EXPECT_NE( c.meshA, torus ); // the replay's own meshes
 		pdContactManifoldSet set;
-		pdContact_Generate( &c.pair, c.meshA, &c.poseA, c.meshB, &c.poseB, &c.def, fresh, &set );
+		pdContactPair_Generate( &c.pair, c.meshA, &c.poseA, c.meshB, &c.poseB, &c.def, fresh, &set );
 		expectSameSet( set, originals[call], call );
 		call += 1;
 	}
@@ -151,18 +150,17 @@ TEST( PdContactRecord, ReplayGivesTheRecordedCallsTheirContacts )
 
 TEST( PdContactRecord, BadFilesAreRejectedWithTheFileAndTheRecord )
 {
-	char message[256];
-	pdStatus status = PD_STATUS_OK;
+	pdError error = {};
 	std::string missing = tempPath( "contact_record_missing.pdcr" );
 	std::remove( missing.c_str() );
-	EXPECT_EQ( pdCreateContactReplay( missing.c_str(), &status, message ), nullptr );
-	EXPECT_EQ( status, PD_STATUS_INVALID_ARGUMENT );
-	EXPECT_NE( std::string( message ).find( missing ), std::string::npos ) << message;
-	EXPECT_EQ( pdCreateContactReplay( nullptr, &status, message ), nullptr );
-	EXPECT_EQ( pdCreateContactRecorder( nullptr, &status ), nullptr );
-	EXPECT_EQ( status, PD_STATUS_INVALID_ARGUMENT );
-	EXPECT_EQ( pdCreateContactRecorder( "/nonexistent-directory/x.pdcr", &status ), nullptr );
-	EXPECT_EQ( status, PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdCreateContactReplay( missing.c_str(), &error ), nullptr );
+	EXPECT_EQ( error.status, PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_NE( std::string( error.message ).find( missing ), std::string::npos ) << error.message;
+	EXPECT_EQ( pdCreateContactReplay( nullptr, &error ), nullptr );
+	EXPECT_EQ( pdCreateContactRecorder( nullptr, &error ), nullptr );
+	EXPECT_EQ( error.status, PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdCreateContactRecorder( "/nonexistent-directory/x.pdcr", &error ), nullptr );
+	EXPECT_EQ( error.status, PD_STATUS_INVALID_ARGUMENT );
 
 	// Not a recording.
 	std::string garbage = tempPath( "contact_record_garbage.pdcr" );
@@ -170,15 +168,15 @@ TEST( PdContactRecord, BadFilesAreRejectedWithTheFileAndTheRecord )
 	ASSERT_NE( f, nullptr );
 	std::fputs( "v 0 0 0\nf 1 2 3\n", f );
 	std::fclose( f );
-	EXPECT_EQ( pdCreateContactReplay( garbage.c_str(), &status, message ), nullptr );
-	EXPECT_NE( std::string( message ).find( "not a contact recording" ), std::string::npos ) << message;
+	EXPECT_EQ( pdCreateContactReplay( garbage.c_str(), &error ), nullptr );
+	EXPECT_NE( std::string( error.message ).find( "not a contact recording" ), std::string::npos ) << error.message;
 
 	// A recording cut in the middle of its second call: the first call reads, then an error
 	// naming the record; never a half-read call.
 	pdMesh* torus = makeTorus();
 	ASSERT_NE( torus, nullptr );
 	std::string path = tempPath( "contact_record_cut.pdcr" );
-	pdContactRecorder* recorder = pdCreateContactRecorder( path.c_str(), &status );
+	pdContactRecorder* recorder = pdCreateContactRecorder( path.c_str(), &error );
 	ASSERT_NE( recorder, nullptr );
 	pdContactPair pair;
 	pdContactPair_Reset( &pair );
@@ -192,7 +190,8 @@ TEST( PdContactRecord, BadFilesAreRejectedWithTheFileAndTheRecord )
 	EXPECT_EQ(
 		pdContactRecorder_Write( recorder, &pair, torus, &a, reinterpret_cast<const pdMesh*>( notAMesh ), &b, nullptr ),
 		PD_STATUS_INVALID_MESH );
-	ASSERT_EQ( pdDestroyContactRecorder( recorder ), PD_STATUS_OK );
+	ASSERT_EQ( pdContactRecorder_Finish( recorder ), PD_STATUS_OK );
+	pdDestroyContactRecorder( recorder );
 	f = std::fopen( path.c_str(), "rb" );
 	ASSERT_NE( f, nullptr );
 	std::vector<char> bytes;
@@ -204,15 +203,15 @@ TEST( PdContactRecord, BadFilesAreRejectedWithTheFileAndTheRecord )
 	ASSERT_NE( f, nullptr );
 	std::fwrite( bytes.data(), 1, bytes.size() - 100, f );
 	std::fclose( f );
-	pdContactReplay* replay = pdCreateContactReplay( path.c_str(), &status, message );
-	ASSERT_NE( replay, nullptr ) << message;
+	pdContactReplay* replay = pdCreateContactReplay( path.c_str(), &error );
+	ASSERT_NE( replay, nullptr ) << error.message;
 	pdContactCall call;
 	bool done = true;
-	EXPECT_EQ( pdContactReplay_Next( replay, &call, &done, message ), PD_STATUS_OK ) << message;
+	EXPECT_EQ( pdContactReplay_Next( replay, &call, &done, &error ), PD_STATUS_OK ) << error.message;
 	EXPECT_FALSE( done );
-	EXPECT_EQ( pdContactReplay_Next( replay, &call, &done, message ), PD_STATUS_INVALID_ARGUMENT );
-	EXPECT_NE( std::string( message ).find( "record 3: truncated call" ), std::string::npos ) << message;
-	EXPECT_NE( std::string( message ).find( path.substr( 0, 40 ) ), std::string::npos ) << message;
+	EXPECT_EQ( pdContactReplay_Next( replay, &call, &done, &error ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_NE( std::string( error.message ).find( "record 3: truncated call" ), std::string::npos ) << error.message;
+	EXPECT_NE( std::string( error.message ).find( path.substr( 0, 40 ) ), std::string::npos ) << error.message;
 	pdDestroyContactReplay( replay );
 
 	// A pair state no plugin call writes (a point count past the manifold's four): rejected
@@ -226,13 +225,13 @@ TEST( PdContactRecord, BadFilesAreRejectedWithTheFileAndTheRecord )
 	ASSERT_NE( f, nullptr );
 	std::fwrite( bytes.data(), 1, bytes.size(), f );
 	std::fclose( f );
-	replay = pdCreateContactReplay( path.c_str(), &status, message );
-	ASSERT_NE( replay, nullptr ) << message;
-	EXPECT_EQ( pdContactReplay_Next( replay, &call, &done, message ), PD_STATUS_OK ) << message;
-	EXPECT_EQ( pdContactReplay_Next( replay, &call, &done, message ), PD_STATUS_INVALID_ARGUMENT );
-	EXPECT_NE( std::string( message ).find( "record 3: pair state out of range" ), std::string::npos ) << message;
+	replay = pdCreateContactReplay( path.c_str(), &error );
+	ASSERT_NE( replay, nullptr ) << error.message;
+	EXPECT_EQ( pdContactReplay_Next( replay, &call, &done, &error ), PD_STATUS_OK ) << error.message;
+	EXPECT_EQ( pdContactReplay_Next( replay, &call, &done, &error ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_NE( std::string( error.message ).find( "record 3: pair state out of range" ), std::string::npos ) << error.message;
 	pdDestroyContactReplay( replay );
-	EXPECT_EQ( pdContactReplay_Next( nullptr, &call, &done, message ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdContactReplay_Next( nullptr, &call, &done, &error ), PD_STATUS_INVALID_ARGUMENT );
 	pdDestroyContactReplay( nullptr ); // no-op
 	pdDestroyMesh( torus );
 	std::remove( path.c_str() );
@@ -247,16 +246,15 @@ TEST( PdContactRecord, FuzzSeedsAreReadableByThisBuild )
 	for ( const char* name : { "header-only.pdcr", "one-call-tetrahedra.pdcr", "two-calls-tetrahedra.pdcr" } )
 	{
 		std::string path = std::string( POLYDEPTH_REPLAY_SEEDS_DIR ) + "/" + name;
-		char message[256] = "";
-		pdStatus status = PD_STATUS_OK;
-		pdContactReplay* replay = pdCreateContactReplay( path.c_str(), &status, message );
-		ASSERT_NE( replay, nullptr ) << path << ": " << message;
+		pdError error = {};
+		pdContactReplay* replay = pdCreateContactReplay( path.c_str(), &error );
+		ASSERT_NE( replay, nullptr ) << path << ": " << error.message;
 		int calls = 0;
 		for ( ;; )
 		{
 			pdContactCall call;
 			bool done = false;
-			ASSERT_EQ( pdContactReplay_Next( replay, &call, &done, message ), PD_STATUS_OK ) << path << ": " << message;
+			ASSERT_EQ( pdContactReplay_Next( replay, &call, &done, &error ), PD_STATUS_OK ) << path << ": " << error.message;
 			if ( done )
 				break;
 			++calls;
@@ -293,14 +291,13 @@ TEST( PdContactRecord, HeldContactOutOfRangeIsRejected )
 		ASSERT_NE( out, nullptr );
 		std::fwrite( edited.data(), 1, edited.size(), out );
 		std::fclose( out );
-		char message[256] = "";
-		pdStatus status = PD_STATUS_OK;
-		pdContactReplay* replay = pdCreateContactReplay( path.c_str(), &status, message );
-		ASSERT_NE( replay, nullptr ) << message;
+		pdError error = {};
+		pdContactReplay* replay = pdCreateContactReplay( path.c_str(), &error );
+		ASSERT_NE( replay, nullptr ) << error.message;
 		pdContactCall call;
 		bool done = false;
-		EXPECT_EQ( pdContactReplay_Next( replay, &call, &done, message ), PD_STATUS_INVALID_ARGUMENT ) << variant;
-		EXPECT_NE( std::string( message ).find( "pair state out of range" ), std::string::npos ) << message;
+		EXPECT_EQ( pdContactReplay_Next( replay, &call, &done, &error ), PD_STATUS_INVALID_ARGUMENT ) << variant;
+		EXPECT_NE( std::string( error.message ).find( "pair state out of range" ), std::string::npos ) << error.message;
 		pdDestroyContactReplay( replay );
 		std::remove( path.c_str() );
 	}

@@ -85,8 +85,8 @@ TEST( PdContact, ReductionKeepsDeepestAndMaximisesArea )
 			dist[i] = -0.1 * ( 1.0 + uni( rng ) );
 		}
 		int deepest = (int)( std::min_element( dist.begin(), dist.end() ) - dist.begin() );
-		int picked[PD_CONTACT_MAX_POINTS];
-		int pc = pdContact_ReducePoints( n, pts.data(), dist.data(), count, picked );
+		int picked[PD_MAX_CONTACT_POINTS];
+		int pc = pdReduceContactPoints( n, pts.data(), dist.data(), count, picked );
 		ASSERT_EQ( pc, 4 ) << "seed " << seed;
 		EXPECT_EQ( picked[0], deepest ) << "seed " << seed;
 		std::vector<pdVec3> chosen;
@@ -123,11 +123,11 @@ TEST( PdContact, ReductionSmallAndDegenerateInputs )
 	pdVec3 pts[6] = { { 0, 0, 0 }, { 1, 0, 0 }, { 2, 0, 0 }, { 3, 0, 0 }, { 4, 0, 0 }, { 5, 0, 0 } };
 	double dist[6] = { -0.1, -0.3, -0.2, -0.1, -0.1, -0.1 };
 	int picked[4];
-	EXPECT_EQ( pdContact_ReducePoints( n, pts, dist, 0, picked ), 0 );
-	ASSERT_EQ( pdContact_ReducePoints( n, pts, dist, 3, picked ), 3 );
+	EXPECT_EQ( pdReduceContactPoints( n, pts, dist, 0, picked ), 0 );
+	ASSERT_EQ( pdReduceContactPoints( n, pts, dist, 3, picked ), 3 );
 	EXPECT_EQ( picked[0], 1 );
 	// Collinear: the deepest plus the extremes of the segment.
-	int pc = pdContact_ReducePoints( n, pts, dist, 6, picked );
+	int pc = pdReduceContactPoints( n, pts, dist, 6, picked );
 	ASSERT_GE( pc, 2 );
 	EXPECT_EQ( picked[0], 1 );
 	std::vector<int> rest( picked + 1, picked + pc );
@@ -154,10 +154,10 @@ TEST( PdContact, RockingRingSunkIntoAFloorKeepsPointsAlongItsWholeContact )
 	pdContactPair_Reset( &pair );
 	pdContactPair_SetRigidMotion( &pair, { 0.0, 0.0, 0.0 }, { 0.0, 0.0, -0.005 }, poseA.p );
 	pdContactManifoldSet set;
-	ASSERT_GE( pdContact_Generate( &pair, torus.mesh, &poseA, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
+	ASSERT_GE( pdContactPair_Generate( &pair, torus.mesh, &poseA, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
 	ASSERT_EQ( set.state, PD_STATE_PENETRATING );
 	bool deepEnd = false, shallowEnd = false;
-	for ( int i = 0; i < set.count; ++i )
+	for ( int i = 0; i < set.manifoldCount; ++i )
 	{
 		const pdContactManifold& m = set.manifolds[i];
 		EXPECT_GT( m.normal.y, 0.99 );
@@ -200,8 +200,8 @@ TEST( PdContact, SpinningBodyKeepsThePointThatArrivesFirst )
 		else
 			pdContactPair_SetMotion( &pair, linear );
 		pdContactManifoldSet set;
-		ASSERT_GE( pdContact_Generate( &pair, torus.mesh, &poseA, floor.mesh, &poseB, &def, ws.ws, &set ), 0 );
-		ASSERT_GE( set.count, 1 );
+		ASSERT_GE( pdContactPair_Generate( &pair, torus.mesh, &poseA, floor.mesh, &poseB, &def, ws.ws, &set ), 0 );
+		ASSERT_GE( set.manifoldCount, 1 );
 		const pdContactManifold& m = set.manifolds[0];
 		EXPECT_GT( m.normal.y, 0.99 );
 		ASSERT_GE( m.pointCount, 1 );

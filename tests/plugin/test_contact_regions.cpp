@@ -17,7 +17,7 @@ pdContactManifoldSet GenerateFresh( const pdMesh* a, const pdTransform& poseA, c
 	pdContactPair pair;
 	pdContactPair_Reset( &pair );
 	pdContactManifoldSet set;
-	EXPECT_GE( pdContact_Generate( &pair, a, &poseA, b, &poseB, nullptr, ws, &set ), 0 );
+	EXPECT_GE( pdContactPair_Generate( &pair, a, &poseA, b, &poseB, nullptr, ws, &set ), 0 );
 	return set;
 }
 
@@ -35,14 +35,14 @@ TEST( PdContact, SeparatedCloseContactsHavePositiveDistance )
 		pdContactPair pair;
 		pdContactPair_Reset( &pair );
 		pdContactManifoldSet set;
-		ASSERT_GE( pdContact_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, &def, ws.ws, &set ), 0 );
+		ASSERT_GE( pdContactPair_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, &def, ws.ws, &set ), 0 );
 		EXPECT_EQ( set.state, PD_STATE_SEPARATED );
-		ASSERT_GE( set.count, 1 );
-		for ( int i = 0; i < set.count; ++i )
+		ASSERT_GE( set.manifoldCount, 1 );
+		for ( int i = 0; i < set.manifoldCount; ++i )
 		{
 			const pdContactManifold& m = set.manifolds[i];
 			EXPECT_GT( m.normal.y, 0.99 );
-			EXPECT_LE( m.pointCount, PD_CONTACT_MAX_POINTS );
+			EXPECT_LE( m.pointCount, PD_MAX_CONTACT_POINTS );
 			for ( int k = 0; k < m.pointCount; ++k )
 			{
 				EXPECT_NEAR( m.points[k].distance, 0.01, 1e-6 );
@@ -55,9 +55,9 @@ TEST( PdContact, SeparatedCloseContactsHavePositiveDistance )
 		pdContactPair pair;
 		pdContactPair_Reset( &pair );
 		pdContactManifoldSet set;
-		ASSERT_GE( pdContact_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, &def, ws.ws, &set ), 0 );
+		ASSERT_GE( pdContactPair_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, &def, ws.ws, &set ), 0 );
 		EXPECT_EQ( set.state, PD_STATE_SEPARATED );
-		EXPECT_EQ( set.count, 0 );
+		EXPECT_EQ( set.manifoldCount, 0 );
 	}
 }
 
@@ -78,7 +78,7 @@ TEST( PdContact, SlightlyTiltedRingOnAFloorIsNotReportedLevel )
 	poseA.p.y = -1e-4 - lowestRotatedY( torus.mesh, poseA.q );
 	pdContactManifoldSet set = GenerateFresh( torus.mesh, poseA, floor.mesh, at( 0.0, 0.0, 0.0 ), ws.ws );
 	ASSERT_EQ( set.state, PD_STATE_PENETRATING );
-	ASSERT_EQ( set.count, 1 );
+	ASSERT_EQ( set.manifoldCount, 1 );
 	const pdContactManifold& m = set.manifolds[0];
 	EXPECT_GT( m.normal.y, 0.9999 );
 	bool deepSide = false, highSide = false;
@@ -128,12 +128,12 @@ TEST( PdContact, RingOnAFloorGridGetsOnlyTheFloorNormal )
 		pdContactPair pair;
 		pdContactPair_Reset( &pair );
 		pdContactManifoldSet set;
-		ASSERT_GE( pdContact_Generate( &pair, torus.mesh, &poseA, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
-		ASSERT_GE( set.count, 1 );
-		for ( int i = 0; i < set.count; ++i )
+		ASSERT_GE( pdContactPair_Generate( &pair, torus.mesh, &poseA, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
+		ASSERT_GE( set.manifoldCount, 1 );
+		for ( int i = 0; i < set.manifoldCount; ++i )
 		{
 			EXPECT_GT( set.manifolds[i].normal.y, std::cos( 1.0 * 3.14159265358979323846 / 180.0 ) )
-				<< "region " << i << " of " << set.count;
+				<< "region " << i << " of " << set.manifoldCount;
 		}
 	}
 }
@@ -148,7 +148,7 @@ TEST( PdContact, BoxRestingOnABoxFaceGetsOneManifoldOfItsCorners )
 	const double cx = 0.13, cz = -0.07;
 	pdContactManifoldSet set = GenerateFresh( a.mesh, at( cx, 0.2 - 1e-3, cz ), b.mesh, at( 0.0, 0.0, 0.0 ), ws.ws );
 	ASSERT_EQ( set.state, PD_STATE_PENETRATING );
-	ASSERT_EQ( set.count, 1 ) << "one face patch, one manifold";
+	ASSERT_EQ( set.manifoldCount, 1 ) << "one face patch, one manifold";
 	const pdContactManifold& m = set.manifolds[0];
 	EXPECT_NEAR( m.normal.y, 1.0, 1e-9 );
 	ASSERT_EQ( m.pointCount, 4 );

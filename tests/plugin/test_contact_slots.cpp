@@ -17,8 +17,8 @@ TEST( PdContact, PairStateIsReusedAcrossFrames )
 	pdContactPair_Reset( &pair );
 	pdContactManifoldSet first, second;
 	pdTransform poseA = at( 0.0, 0.19, 0.0 );
-	ASSERT_GE( pdContact_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, nullptr, ws.ws, &first ), 0 );
-	ASSERT_GE( first.count, 1 );
+	ASSERT_GE( pdContactPair_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, nullptr, ws.ws, &first ), 0 );
+	ASSERT_GE( first.manifoldCount, 1 );
 	EXPECT_EQ( pair.internal.frame, 1 );
 	EXPECT_NE( pair.internal.slotMask, 0u );
 	// A tiny tilt of B: the region keeps its slot and its normal (held), depth follows.
@@ -26,8 +26,8 @@ TEST( PdContact, PairStateIsReusedAcrossFrames )
 	double angle = 0.0005; // rad, under the hold angle
 	tilted.q = { std::cos( angle / 2 ), std::sin( angle / 2 ), 0.0, 0.0 };
 	pdTransform poseA2 = at( 0.001, 0.188, 0.0 );
-	ASSERT_GE( pdContact_Generate( &pair, a.mesh, &poseA2, b.mesh, &tilted, nullptr, ws.ws, &second ), 0 );
-	ASSERT_GE( second.count, 1 );
+	ASSERT_GE( pdContactPair_Generate( &pair, a.mesh, &poseA2, b.mesh, &tilted, nullptr, ws.ws, &second ), 0 );
+	ASSERT_GE( second.manifoldCount, 1 );
 	EXPECT_EQ( pair.internal.frame, 2 );
 	EXPECT_EQ( second.manifolds[0].slot, first.manifolds[0].slot );
 	// Held in B's frame: the world normal turned with B exactly.
@@ -65,9 +65,9 @@ TEST( PdContact, RestingRingOnRingKeepsItsPointsAndAVerticalNormal )
 		pdTransform pose = poseA;
 		pose.p.x += 1e-4 * f;
 		pose.p.z += 5e-5 * f;
-		ASSERT_GE( pdContact_Generate( &pair, torus.mesh, &pose, torus.mesh, &poseB, nullptr, ws.ws, frames + f ), 0 );
+		ASSERT_GE( pdContactPair_Generate( &pair, torus.mesh, &pose, torus.mesh, &poseB, nullptr, ws.ws, frames + f ), 0 );
 		ASSERT_EQ( frames[f].state, PD_STATE_PENETRATING ) << "frame " << f;
-		ASSERT_EQ( frames[f].count, 1 ) << "one crest region, frame " << f;
+		ASSERT_EQ( frames[f].manifoldCount, 1 ) << "one crest region, frame " << f;
 		const pdContactManifold& m = frames[f].manifolds[0];
 		EXPECT_GT( m.normal.z, std::cos( 0.5 * 3.14159265358979323846 / 180.0 ) ) << "within 0.5 deg of +z, frame " << f;
 		ASSERT_EQ( m.pointCount, 4 ) << "frame " << f;

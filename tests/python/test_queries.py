@@ -68,13 +68,17 @@ def test_distance_collide_and_ccd_of_cubes(cube):
 def test_options_are_keywords_with_the_library_defaults(cube):
     defaults = polydepth.defaults("penetration")
     assert defaults["max_starts"] == 12 and defaults["max_iterations"] == 30 and defaults["random_directions"] == 512
-    assert defaults["compute_local_penetrations"] is True and defaults["start_strategies"] == polydepth.START_ALL
+    assert defaults["quality"] == polydepth.QUALITY_ACCURATE and defaults["start_strategies"] == polydepth.START_ALL
     assert defaults["max_tracked_queries"] == 8
     pose = translation(0.8, 0, 0)
     base = polydepth.penetration(cube, pose, cube, np.eye(4))
     same = polydepth.penetration(cube, pose, cube, np.eye(4), **defaults)
     assert same.depth == base.depth and np.array_equal(same.translation, base.translation)
-    assert not polydepth.penetration(cube, pose, cube, np.eye(4), compute_local_penetrations=False).local
+    # The fast preset: its settings unless given one by one.
+    fast = polydepth.penetration(cube, pose, cube, np.eye(4), quality=polydepth.QUALITY_FAST)
+    assert abs(fast.depth - base.depth) <= 0.01 * base.depth
+    with pytest.raises(ValueError, match="quality"):
+        polydepth.penetration(cube, pose, cube, np.eye(4), quality=7)
     loose = polydepth.penetration(cube, pose, cube, np.eye(4), contact_tolerance=0.01)
     assert abs(loose.depth - 0.2) <= 0.01
     for query in ("distance", "collide", "ccd", "Mesh"):
@@ -172,7 +176,7 @@ def def_fields(header, struct):
     """The settable fields of a C def struct, snake_case (internalValue and pointers left out)."""
     import re
     text = open(os.path.join(HEADERS, header)).read()
-    body = re.search(r"typedef struct %s\s*\{(.*?)\}\s*%s;" % (struct, struct), text, re.S).group(1)
+    body = re.search(r"(?:typedef )?struct %s\s*\{(.*?)\}\s*(?:%s)?;" % (struct, struct), text, re.S).group(1)
     body = re.sub(r"//[^\n]*", "", body)
     names = re.findall(r"^\s*(?:const\s+)?\w+\s+(\w+)\s*;", body, re.M)
     return {re.sub(r"([A-Z])", r"_\1", n).lower() for n in names if n != "internalValue"}
@@ -185,4 +189,7 @@ def def_fields(header, struct):
 def test_every_def_field_is_a_keyword(query, header, struct):
     # The mesh def's arrays, counts, strides and types come from the arrays themselves.
     from_arrays = {"vertex_count", "vertex_stride", "vertex_type", "triangle_count", "index_stride", "index_type"}
-    assert def_fields(header, struct) - from_arrays == set(polydepth.defaults(query))
+    fields = def_fields(header, struct) - from_arrays
+    if query == "penetration":  # and its research settings, one keyword each
+        fields |= def_fields("research.h", "pdPenetrationSettings")
+    assert fields == set(polydepth.defaults(query))

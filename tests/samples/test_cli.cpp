@@ -466,7 +466,7 @@ TEST( PdCli, OptionsAreAccepted )
 // reproName: a file of the calling test's own; ctest runs tests in parallel processes, and two
 // tests writing and reading back one shared path raced (PruningOptionsReachTheQuery read the
 // reproduction RandomDirectionsReachTheQuery was writing).
-static pdPenetrationDef QueryDefFromRepro( const std::string& box, const std::vector<std::string>& options,
+static pdPenetrationSettings QueryDefFromRepro( const std::string& box, const std::vector<std::string>& options,
 										   const std::string& reproName )
 {
 	std::string repro = Temp( reproName );
@@ -477,19 +477,19 @@ static pdPenetrationDef QueryDefFromRepro( const std::string& box, const std::ve
 	EXPECT_EQ( r.exitCode, 0 ) << r.err;
 	smpSoup a{}, b{};
 	pdTransform pa, pb;
-	pdPenetrationDef def;
+	smpReproDef def;
 	memset( &def, 0, sizeof( def ) );
 	char error[256] = "";
 	EXPECT_TRUE( smpReadRepro( repro.c_str(), &a, &b, &pa, &pb, &def, error, sizeof( error ) ) ) << error;
 	smpFreeSoup( &a );
 	smpFreeSoup( &b );
-	return def;
+	return def.settings;
 }
 
 // A direction-count option as the query ran it (the default, a value, 0), and out-of-range
 // values refused with exit code 2 and a message naming the option. Each option writes its own
 // files: ctest runs these tests in parallel processes.
-static void ExpectDirectionOption( const std::string& option, int pdPenetrationDef::*field, int defaultValue,
+static void ExpectDirectionOption( const std::string& option, int pdPenetrationSettings::*field, int defaultValue,
 								   const std::string& fileStem )
 {
 	std::string box = BoxTri( fileStem + ".tri" );
@@ -510,12 +510,12 @@ static void ExpectDirectionOption( const std::string& option, int pdPenetrationD
 
 TEST( PdCli, RandomDirectionsReachTheQuery )
 {
-	ExpectDirectionOption( "--random-directions", &pdPenetrationDef::randomDirections, 512, "box_directions" );
+	ExpectDirectionOption( "--random-directions", &pdPenetrationSettings::randomDirections, 512, "box_directions" );
 }
 
 TEST( PdCli, ConeDirectionsReachTheQuery )
 {
-	ExpectDirectionOption( "--cone-directions", &pdPenetrationDef::coneDirections, 128, "box_cone" );
+	ExpectDirectionOption( "--cone-directions", &pdPenetrationSettings::coneDirections, 128, "box_cone" );
 }
 
 // The pruning options as the query ran them: contact-space pruning off unless asked for, CCD
@@ -535,7 +535,7 @@ TEST( PdCli, PruningOptionsReachTheQuery )
 	for ( const Case& c : cases )
 	{
 		SCOPED_TRACE( c.options.empty() ? std::string( "defaults" ) : c.options[0] );
-		pdPenetrationDef def = QueryDefFromRepro( box, c.options, "pruning.repro" );
+		pdPenetrationSettings def = QueryDefFromRepro( box, c.options, "pruning.repro" );
 		EXPECT_EQ( def.useOrientationPruning, c.pruning );
 		EXPECT_EQ( def.useOrientationCulling, c.culling );
 	}

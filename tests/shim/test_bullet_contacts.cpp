@@ -342,24 +342,22 @@ TEST( PdBulletContacts, RecordedCallsReplayOutsideBullet )
 	ASSERT_EQ( pdBullet_GetStats( &w.dispatcher, &stats ), PD_STATUS_OK );
 	EXPECT_EQ( (uint64_t)calls, stats.pairsProcessed );
 	w.world->stepSimulation( 1.0f / 60.0f, 1, 1.0f / 60.0f ); // not recorded any more
-
-	char message[256];
-	pdStatus status = PD_STATUS_FAILED;
-	pdContactReplay* replay = pdCreateContactReplay( path.c_str(), &status, message );
-	ASSERT_NE( replay, nullptr ) << message;
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdError error = {};
+	pdContactReplay* replay = pdCreateContactReplay( path.c_str(), &error );
+	ASSERT_NE( replay, nullptr ) << error.message;
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	long read = 0, withContacts = 0;
 	for ( ;; )
 	{
 		pdContactCall call;
 		bool done = false;
-		ASSERT_EQ( pdContactReplay_Next( replay, &call, &done, message ), PD_STATUS_OK ) << message;
+		ASSERT_EQ( pdContactReplay_Next( replay, &call, &done, &error ), PD_STATUS_OK ) << error.message;
 		if ( done )
 			break;
 		pdContactManifoldSet set;
-		EXPECT_GE( pdContact_Generate( &call.pair, call.meshA, &call.poseA, call.meshB, &call.poseB, &call.def, ws, &set ),
+		EXPECT_GE( pdContactPair_Generate( &call.pair, call.meshA, &call.poseA, call.meshB, &call.poseB, &call.def, ws, &set ),
 				   0 );
-		withContacts += set.count > 0;
+		withContacts += set.manifoldCount > 0;
 		read += 1;
 	}
 	EXPECT_EQ( read, calls );

@@ -126,7 +126,7 @@ RestingStack settleStack( double offsetMm )
 {
 	PhysicsShapes s;
 	World w;
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
 	btRigidBody* lower = w.add( s.torus.get(), 1, btVector3( 0, 0.15f, 0 ) );
 	// Concentric, turned half a segment so the vertex rings cross instead of meeting vertex

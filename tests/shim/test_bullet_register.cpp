@@ -195,7 +195,7 @@ TEST( PdBulletRegister, MeshCacheBuildsOncePerShapeAndScaling )
 		if ( check )
 		{
 			EXPECT_EQ( stats.meshBuilds, 2u ) << "one torus shape, one floor shape";
-			EXPECT_EQ( stats.cachedMeshes, 2 );
+			EXPECT_EQ( stats.cachedMeshCount, 2 );
 		}
 
 		// New scaling: rebuilt once, then cached again.

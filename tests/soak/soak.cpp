@@ -106,7 +106,7 @@ int SoakQueries( long queries, unsigned seed, int tris )
 		meshes.push_back( m );
 	}
 
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdPenetrationCache cache;
 	memset( &cache, 0, sizeof( cache ) );
 	std::mt19937 rng( seed );

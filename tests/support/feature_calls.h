@@ -5,6 +5,7 @@
 // one query. The query does all argument checking; these only fill the def and copy results.
 #pragma once
 
+#include "plugin_interface.h"
 #include "polydepth/polydepth.h"
 
 #include <stddef.h>
@@ -41,9 +42,9 @@ static inline pdStatus testGapProof( const pdMesh* meshA, const pdTransform* pos
 	def.reach = gap;
 	def.maxFeatures = 0;
 	def.gap = gap;
-	def.stopWithinGap = true;
+	pdiGapProof defProof = { true, false };
 	pdContactFeatureResult r;
-	pdStatus status = pdComputeContactFeatures( meshA, poseA, meshB, poseB, &def, ws, &r );
+	pdStatus status = pdiPlugin_ComputeContactFeatures( meshA, poseA, meshB, poseB, &def, defProof, ws, &r );
 	*outApart = r.apart;
 	return status;
 }
@@ -62,10 +63,10 @@ static inline pdStatus testConfirmApart( const pdMesh* meshA, const pdTransform*
 	def.approachDirection = approach;
 	def.maxFeatures = maxFeatures;
 	def.gap = tolerance;
-	def.stopWithinGap = true;
-	def.checkContainment = closedAsSolid;
+	pdiGapProof defProof = { true, false };
+	defProof.checkContainment = closedAsSolid;
 	pdContactFeatureResult r;
-	pdStatus status = pdComputeContactFeatures( meshA, poseA, meshB, poseB, &def, ws, &r );
+	pdStatus status = pdiPlugin_ComputeContactFeatures( meshA, poseA, meshB, poseB, &def, defProof, ws, &r );
 	*outApart = status >= 0 && r.apart;
 	*outCount = *outApart ? r.featureCount : 0;
 	*outFeatures = *outApart ? r.features : NULL;

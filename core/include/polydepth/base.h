@@ -80,6 +80,18 @@ typedef enum pdStatus
 	PD_STATUS_INVALID_DEF = -12,           ///< a def field is out of range (the message names it)
 } pdStatus;
 
+/// Bytes of every message the library writes (NUL-terminated, one line).
+#define PD_MESSAGE_CAPACITY 256
+
+/// Why a call failed: a status and a one-line message naming the file, index or field.
+/// pdCreateXxx functions return NULL on failure and fill the pdError (or report) passed last;
+/// NULL there is allowed.
+typedef struct pdError
+{
+	pdStatus status;                    ///< PD_STATUS_OK on success
+	char message[PD_MESSAGE_CAPACITY]; ///< "" on success
+} pdError;
+
 /// A short, static, human-readable description of a status code. Never NULL.
 PD_API const char* pdStatusString( pdStatus status );
 

@@ -61,7 +61,7 @@ typedef struct pdMeshReport
 	int firstBadTriangle;     ///< input index of the first offending (or first degenerate) triangle, -1 if none
 	int degenerateTriangles;  ///< degenerate triangles found (zero area, repeated index)
 	int removedTriangles;     ///< degenerate triangles removed at creation
-	char message[192];        ///< e.g. "triangle 17 references vertex 902 of 900"; "" on success
+	char message[PD_MESSAGE_CAPACITY]; ///< e.g. "triangle 17 references vertex 902 of 900"; "" on success
 } pdMeshReport;
 
 /// Default mesh def (no data yet: set vertices, indices and counts).

@@ -7,62 +7,42 @@
 
 PD_C_BEGIN
 
-/// Free-configuration strategies (bit flags), tried in this order by the automatic mode.
-typedef enum pdStartStrategy
+/// Presets of the search's research settings (polydepth/research.h), for callers that do not
+/// tune them one by one.
+typedef enum pdPenetrationQuality
 {
-	PD_START_COHERENCE = 1 << 0,       ///< the per-pair cache of recent contact configurations
-	PD_START_CLEARANCE = 1 << 1,       ///< precomputed maximally clear configurations
-	PD_START_CENTROID = 1 << 2,        ///< back off along the centroid difference by the enclosing radii
-	PD_START_RANDOM = 1 << 3,          ///< random directions in free space
-	PD_START_CONTACT_NORMALS = 1 << 4, ///< directions from the in-collision contact normals
-	PD_START_PRINCIPAL_AXES = 1 << 5,  ///< +- principal axes of the overlap region
-	PD_START_ALL = 0x3f,
-} pdStartStrategy;
+	/// The full global search: many starts, direction probes and a cone search around the best
+	/// answer, so deep configurations find the shortest basin. The default.
+	PD_QUALITY_ACCURATE = 0,
+	/// What the contact plugin runs every simulation step: orientation pruning on, fewer random
+	/// directions, no cone search and no tracking across queries. Cheaper; a deep answer may be a
+	/// longer basin than the accurate search finds.
+	PD_QUALITY_FAST = 1,
+} pdPenetrationQuality;
 
-/// Options for a penetration-depth query. Must be initialised with pdDefaultPenetrationDef();
-/// NULL means the defaults.
+typedef struct pdPenetrationSettings pdPenetrationSettings;
+
+/// Options for a penetration-depth query: the few a caller chooses. Initialise with
+/// pdDefaultPenetrationDef(); NULL means the defaults. The search's research settings (starts,
+/// directions, pruning switches) come from `quality`, or one by one from `settings`.
 typedef struct pdPenetrationDef
 {
 	/// Contact tolerance (world units): the returned translation leaves A and B at most touching,
 	/// with any overlap shallower than this. <= 0 means 1e-4 of the smaller bounding-box diagonal.
 	double contactTolerance;
-	unsigned startStrategies; ///< pdStartStrategy bits. Default PD_START_ALL
-	int maxStarts;            ///< free configurations refined at most. Default 12
-	int maxIterations;        ///< PolyDepth iterations per start (project, classify). Default 30
-	double timeBudgetMs;      ///< wall-clock budget; 0 = none. Default 0
-	int maxContactPlanes;     ///< contact planes kept for the in-projection (10..30). Default 20
-	int maxLcpIterations;     ///< projected Gauss-Seidel sweeps per in-projection. Default 100
-	/// Directions tried by PD_START_RANDOM, a Fibonacci sphere in B's frame: about 32 of them, evenly
-	/// spread, are also sampled for pockets nearer along the ray; the rest are probed once at the best
-	/// bound. Default 512
-	int randomDirections;
-	unsigned randomSeed; ///< seed for PD_START_RANDOM (results are deterministic). Default 1
-	/// Directions probed at the best bound around the best answer's direction once the starts are
-	/// done, spread over a cone of 29 degrees half-angle: a shorter translation in a basin a few
-	/// degrees wide beside the local optimum. 0 turns the cone search off. Default 128
-	int coneDirections;
-	bool lineRefinement; ///< line-sampling refinement of a free start toward the query. Default true
-	/// Drop inapplicable feature pairs from the contact space (SFOG applicability). Default
-	/// false: on the benchmark models it changed neither the query time (0.97-1.02x over 600
-	/// queries per model) nor, but for 2 of 96 oracle cases, the answer (bench/results/sfog.md).
-	bool useOrientationPruning;
-	/// In the out-projection's CCD, skip triangles of a closed outward mesh that face away from
-	/// the motion (they cannot make the first contact). Default true
-	bool useOrientationCulling;
-	bool useConvexExactPath; ///< exact PD from the SFOG overlay when both meshes are convex. Default true
-	bool closedAsSolid;      ///< closed meshes are solids (containment is penetration). Default true
-	/// Group the contacts at the answer into local PDs (result.local). Default true; a caller
-	/// that gathers its own contacts at the answer anyway can turn it off and call
-	/// pdComputeLocalPenetrations with them, so they are gathered once.
-	bool computeLocalPenetrations;
-	/// Motion coherence: with a cache whose newest contact configuration was found under nearly
-	/// the same relative rotation (within 0.1 rad), up to this many queries in a row are answered
-	/// by refining from that contact and searching around its answer (a quarter of
-	/// coneDirections, then the pattern search), without the other starts and the random
-	/// directions; the next one runs the full search, so a basin that has become shorter is
-	/// found within this many queries. 0 = every query runs the full search. Default 8
-	int maxTrackedQueries;
-	int internalValue;
+	/// Wall-clock budget (ms); 0 = none. Past it the best bound so far is returned with
+	/// PD_STATUS_TIME_LIMIT. Default 0
+	double timeBudgetMs;
+	/// PolyDepth iterations (project, classify) per start; past it PD_STATUS_ITERATION_LIMIT.
+	/// Default 30
+	int maxIterations;
+	pdPenetrationQuality quality; ///< preset of the research settings. Default PD_QUALITY_ACCURATE
+	/// Closed meshes are solids: one inside the other is penetration. Default true
+	bool closedAsSolid;
+	/// The research settings one by one (polydepth/research.h), or NULL (the default) for the
+	/// preset of `quality`. Read during the call only.
+	const pdPenetrationSettings* settings;
+	int internalValue; ///< set by pdDefaultPenetrationDef(); do not touch
 } pdPenetrationDef;
 
 /// Caller-owned per-pair memory for motion coherence: zero-initialise it for a new pair (and
@@ -115,35 +95,24 @@ typedef struct pdPenetrationResult
 	int iterations;     ///< PolyDepth iterations summed over starts
 	int starts;         ///< free configurations refined
 	/// Answered by motion coherence: the cached contact refined and searched around, without the
-	/// full start search (pdPenetrationDef.maxTrackedQueries)
+	/// full start search (pdPenetrationSettings.maxTrackedQueries)
 	bool tracked;
-	int contacts;     ///< contact planes in the final in-projection
+	int contactPlaneCount; ///< contact planes in the final in-projection
 	int nodeVisits;   ///< BVH node pairs visited in total
 	double elapsedMs; ///< wall time of the query
-	int localCount;
+	int localCount; ///< entries of local
 	pdLocalPenetration local[PD_MAX_LOCAL_REGIONS];
 } pdPenetrationResult;
 
 PD_API pdPenetrationDef pdDefaultPenetrationDef( void );
 
-/// Computes the translational PD of A against B. def and ioCache may be NULL. On error the
+/// Computes the translational PD of A against B, with one local PD per contact region at the
+/// answer. def and ioCache may be NULL. On error the
 /// result is zeroed (never NaN) and the status says why.
 PD_API pdStatus pdComputePenetration( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 									  const pdTransform* poseB, const pdPenetrationDef* def,
 									  pdPenetrationCache* ioCache, pdWorkspace* ioWorkspace,
 									  pdPenetrationResult* outResult );
-
-/// The local PDs of a penetrating result, from contact features the caller gathered at A
-/// translated by result.translation (pdComputeContactFeatures with a reach of at least 1.5 x the
-/// contact tolerance and approach direction -translation): the same regions the query
-/// gives with computeLocalPenetrations on, for a caller that gathers those features anyway
-/// (with a wider reach) and so gathers them once. Features farther than 1.5 x the contact
-/// tolerance from touching are ignored, as are all after the first 256 within it. def (NULL:
-/// the defaults) supplies the contact tolerance, as in the query. Fills ioResult->local and
-/// localCount; a result that is not penetrating gets none.
-PD_API pdStatus pdComputeLocalPenetrations( const pdMesh* meshA, const pdMesh* meshB, const pdPenetrationDef* def,
-											const pdContactFeature* features, int count,
-											pdPenetrationResult* ioResult );
 
 /// Writes a reproduction of a query (both meshes, both poses and the def) as a text file that
 /// `polydepth replay FILE` runs again. Returns PD_STATUS_OK or PD_STATUS_INVALID_ARGUMENT.

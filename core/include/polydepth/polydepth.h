@@ -22,7 +22,7 @@
 //   pdMesh* mesh = pdCreateMesh( &def, &report );
 //   if ( mesh == NULL ) { fprintf( stderr, "%s\n", report.message ); return 1; }
 //
-//   pdWorkspace* ws = pdCreateWorkspace();
+//   pdWorkspace* ws = pdCreateWorkspace( NULL );
 //   pdTransform poseA = pdIdentityTransform(), poseB = pdIdentityTransform();
 //   poseA.p.x = 0.3;
 //   pdPenetrationResult r;

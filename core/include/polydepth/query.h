@@ -11,7 +11,8 @@ PD_C_BEGIN
 /// Per-thread scratch memory for queries. Not shareable between threads at the same time.
 typedef struct pdWorkspace pdWorkspace;
 
-PD_API pdWorkspace* pdCreateWorkspace( void );
+/// Creates an empty workspace. NULL when memory runs out, with *outError (may be NULL) saying so.
+PD_API pdWorkspace* pdCreateWorkspace( pdError* outError );
 PD_API void pdDestroyWorkspace( pdWorkspace* workspace );
 /// Bytes the workspace holds (it grows on demand and keeps its high-water mark).
 PD_API size_t pdWorkspace_GetBytes( const pdWorkspace* workspace );
@@ -98,10 +99,6 @@ typedef struct pdDistanceDef
 	/// ...or proven above upperBound. Default +infinity (off).
 	double upperBound;
 	int maxNodeVisits; ///< default 50,000,000
-	/// The caller has just found the meshes not intersecting at these poses (or expects them
-	/// free): skips the first-hit collision check that otherwise settles intersecting meshes
-	/// quickly. The answer is the same either way; only the work differs. Default false.
-	bool knownSeparated;
 	int internalValue;
 } pdDistanceDef;
 
@@ -133,7 +130,7 @@ typedef struct pdCcdDef
 	double contactTolerance;
 	int maxFeatures;       ///< cap on reported features. Default 256
 	int maxNodeVisits;     ///< default 50,000,000
-	bool cullByOrientation; ///< skip primitives that cannot be hit first given the motion (closed meshes). Default true
+	bool useOrientationCulling; ///< skip primitives that cannot be hit first given the motion (closed meshes). Default true
 	int internalValue;
 } pdCcdDef;
 
@@ -203,13 +200,6 @@ typedef struct pdContactFeatureDef
 	/// minimises, proven in the same traversal). At most reach, and only at rest (no motion).
 	/// Negative: no proof. Default -1.
 	double gap;
-	/// With a gap: the first triangle pair within it ends the traversal (the features are then
-	/// incomplete: for a caller that wants them only for an apart pair). Default false.
-	bool stopWithinGap;
-	/// With a gap and two closed meshes: `apart` is also false when one contains the other
-	/// (pdCollide's containment test), the classification pdComputePenetration makes of two
-	/// solids (closedAsSolid). Default false.
-	bool checkContainment;
 	int internalValue;
 } pdContactFeatureDef;
 
@@ -219,8 +209,7 @@ typedef struct pdContactFeatureResult
 	int featureCount;
 	/// Normals on B pointing toward A, world frame; owned by the workspace until its next query.
 	const pdContactFeature* features;
-	/// With def.gap >= 0: no two triangles within the gap (and, with checkContainment, neither
-	/// closed mesh inside the other). False when a pair lies within it, on any error, and on
+	/// With def.gap >= 0: no two triangles within the gap. False when a pair lies within it, on any error, and on
 	/// PD_STATUS_FEATURE_LIMIT or PD_STATUS_TRAVERSAL_LIMIT (not every pair was seen). Surfaces
 	/// that merely touch can come out a rounding error above 0: ask gap 0 of pdCollide instead.
 	bool apart;
@@ -232,27 +221,9 @@ PD_API pdContactFeatureDef pdDefaultContactFeatureDef( void );
 /// The contact features of A and B at the poses and the gap proof, from one depth-first
 /// traversal (see pdContactFeatureDef). def may be NULL (defaults). Returns the status also
 /// stored in outResult. For a yes or no it is cheaper than a distance query bounded by the gap
-/// (maxFeatures 0, reach = gap, stopWithinGap). A pair confirmed apart as pdComputePenetration
-/// would classify it, with its features, in one call: reach = the contact distance wanted,
-/// gap = the pair's contact tolerance, stopWithinGap on and checkContainment =
-/// closedAsSolid; apart true means that query would report PD_STATE_SEPARATED (it need not
-/// run: a cache that remembers the pair apart stays right), false means ask it.
+/// (maxFeatures 0, reach = gap).
 PD_API pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 										const pdTransform* poseB, const pdContactFeatureDef* def,
 										pdWorkspace* ioWorkspace, pdContactFeatureResult* outResult );
-
-/// Whether each vertex or edge of the pair is its mesh's extreme along a world direction (from
-/// B toward A, any length): A's feature must be A's extreme along -direction among its
-/// neighbours, B's its extreme along +direction. Along the pair's separation pointA - pointB it
-/// says whether the pair is locally closest: one that is not is a point of a larger contact that
-/// another pair reports with the surface's own normal (an edge of a flat floor against a tilted
-/// edge of A gives a sideways push, not a contact normal). Along the pair's normal it is the
-/// applicability of a touching pair (the normal lies in both features' normal cones; an edge
-/// inside a flat floor has none but the floor's). For an edge the direction must be across it.
-/// Neighbours within 1e-6 rad of the plane normal to the direction do not count. True for a
-/// zero or non-finite direction, for faces and for edges without exactly two consistent faces.
-PD_API bool pdContactFeature_IsExtremeAlong( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
-											 const pdTransform* poseB, const pdContactFeature* feature,
-											 pdVec3 direction );
 
 PD_C_END

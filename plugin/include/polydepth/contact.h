@@ -8,7 +8,7 @@
 //   ...every step:
 //   pdContactPair_SetMotion( &pair, relativeDisplacementOfAOverTheStep ); // optional hint
 //   pdContactManifoldSet set;
-//   pdContact_Generate( &pair, meshA, &poseA, meshB, &poseB, NULL, workspace, &set );
+//   pdContactPair_Generate( &pair, meshA, &poseA, meshB, &poseB, NULL, workspace, &set );
 //   for each set.manifolds[i] (stable slot id, normal on B toward A, <= 4 points):
 //       feed pointB, normal and distance (negative = penetration) to the engine
 //
@@ -22,9 +22,9 @@
 PD_C_BEGIN
 
 /// Contact points per region (matches Bullet's btPersistentManifold capacity).
-#define PD_CONTACT_MAX_POINTS 4
+#define PD_MAX_CONTACT_POINTS 4
 /// Contact regions (manifolds) per pair; each keeps a stable slot id frame to frame.
-#define PD_CONTACT_MAX_MANIFOLDS 8
+#define PD_MAX_CONTACT_MANIFOLDS 8
 
 /// How the pair treats B when B is an open surface (a zero-thickness floor, a wall, a sheet).
 typedef enum pdOneSidedMode
@@ -89,9 +89,9 @@ typedef struct pdContactPairInternal
 	pdPenetrationState lastState;                 ///< state of the last call
 	pdVec3 lastTranslation;                       ///< last PD translation (B frame)
 	unsigned slotMask;                            ///< slots used by the last call (bit i = slot i)
-	pdVec3 slotNormals[PD_CONTACT_MAX_MANIFOLDS]; ///< their normals (B frame)
-	int slotPointCount[PD_CONTACT_MAX_MANIFOLDS]; ///< points each slot wrote last call
-	pdVec3 slotPoints[PD_CONTACT_MAX_MANIFOLDS][PD_CONTACT_MAX_POINTS]; ///< those points on B (B frame)
+	pdVec3 slotNormals[PD_MAX_CONTACT_MANIFOLDS]; ///< their normals (B frame)
+	int slotPointCount[PD_MAX_CONTACT_MANIFOLDS]; ///< points each slot wrote last call
+	pdVec3 slotPoints[PD_MAX_CONTACT_MANIFOLDS][PD_MAX_CONTACT_POINTS]; ///< those points on B (B frame)
 	bool hasFreeSide;                                                   ///< freeSide is known
 	pdVec3 freeSide;      ///< unit: the side of B that A was last free on (B frame)
 	bool hasFreePosition; ///< freePosition is known
@@ -122,11 +122,11 @@ typedef struct pdContactPairInternal
 	bool holdResolvedOneSided;
 	pdVec3 holdTranslation; ///< the PD translation (B frame)
 	int holdCount;          ///< manifolds held
-	int holdSlot[PD_CONTACT_MAX_MANIFOLDS];
-	int holdPointCount[PD_CONTACT_MAX_MANIFOLDS];
-	pdVec3 holdNormal[PD_CONTACT_MAX_MANIFOLDS];                        ///< B frame
-	pdVec3 holdPointA[PD_CONTACT_MAX_MANIFOLDS][PD_CONTACT_MAX_POINTS]; ///< on A (A's frame)
-	pdVec3 holdPointB[PD_CONTACT_MAX_MANIFOLDS][PD_CONTACT_MAX_POINTS]; ///< on B (B's frame)
+	int holdSlot[PD_MAX_CONTACT_MANIFOLDS];
+	int holdPointCount[PD_MAX_CONTACT_MANIFOLDS];
+	pdVec3 holdNormal[PD_MAX_CONTACT_MANIFOLDS];                        ///< B frame
+	pdVec3 holdPointA[PD_MAX_CONTACT_MANIFOLDS][PD_MAX_CONTACT_POINTS]; ///< on A (A's frame)
+	pdVec3 holdPointB[PD_MAX_CONTACT_MANIFOLDS][PD_MAX_CONTACT_POINTS]; ///< on B (B's frame)
 } pdContactPairInternal;
 
 /// Caller-owned per-pair state, kept by value (one per colliding pair). Zero-initialise it or
@@ -148,10 +148,10 @@ typedef struct pdContactPoint
 /// One contact region (feeds one engine manifold).
 typedef struct pdContactManifold
 {
-	int slot;       ///< stable id in [0, PD_CONTACT_MAX_MANIFOLDS): the same region keeps its slot
+	int slot;       ///< stable id in [0, PD_MAX_CONTACT_MANIFOLDS): the same region keeps its slot
 	pdVec3 normal;  ///< unit, world, on B pointing toward A
-	int pointCount; ///< 1..PD_CONTACT_MAX_POINTS
-	pdContactPoint points[PD_CONTACT_MAX_POINTS]; ///< points[0] is the deepest
+	int pointCount; ///< 1..PD_MAX_CONTACT_POINTS
+	pdContactPoint points[PD_MAX_CONTACT_POINTS]; ///< points[0] is the deepest
 } pdContactManifold;
 
 /// Everything one call produces. Fully written by every call.
@@ -164,8 +164,8 @@ typedef struct pdContactManifoldSet
 	bool resolvedOneSided;    ///< the PD was replaced by the solution on A's remembered side
 	bool speculative;         ///< the contacts are speculative (gap beyond contactDistance)
 	int iterations;           ///< PD iterations spent
-	int count;                ///< manifolds written
-	pdContactManifold manifolds[PD_CONTACT_MAX_MANIFOLDS];
+	int manifoldCount;        ///< manifolds written
+	pdContactManifold manifolds[PD_MAX_CONTACT_MANIFOLDS];
 } pdContactManifoldSet;
 
 PD_API pdContactDef pdDefaultContactDef( void );
@@ -191,15 +191,16 @@ PD_API void pdContactPair_SetRigidMotion( pdContactPair* pair, pdVec3 linearDisp
 /// they still bear load, pick new ones along directions fixed to B, and take a wide patch's
 /// plane on B as the normal, so an engine's point cache matches them and warm-starts.
 /// def may be NULL. Returns the status also stored in outSet.
-PD_API pdStatus pdContact_Generate( pdContactPair* ioPair, const pdMesh* meshA, const pdTransform* poseA,
+PD_API pdStatus pdContactPair_Generate( pdContactPair* ioPair, const pdMesh* meshA, const pdTransform* poseA,
 									const pdMesh* meshB, const pdTransform* poseB, const pdContactDef* def,
 									pdWorkspace* ioWorkspace, pdContactManifoldSet* outSet );
 
-/// Manifold reduction: picks at most PD_CONTACT_MAX_POINTS of count points: the deepest
+/// Manifold reduction: picks at most PD_MAX_CONTACT_POINTS of pointCount points: the deepest
 /// (smallest distance) first, then the ones whose convex hull, projected on the plane normal
-/// to normal, has the largest area (exact for count <= 16; larger sets are pre-filtered to
-/// their extreme points). Writes indices into outIndices and returns how many (0 if count <= 0).
-PD_API int pdContact_ReducePoints( pdVec3 normal, const pdVec3* points, const double* distances, int count,
-								   int outIndices[PD_CONTACT_MAX_POINTS] );
+/// to normal, has the largest area (exact for pointCount <= 16; larger sets are pre-filtered to
+/// their extreme points). Writes indices into outIndices and returns how many (0 if
+/// pointCount <= 0).
+PD_API int pdReduceContactPoints( pdVec3 normal, const pdVec3* points, const double* distances, int pointCount,
+								  int outIndices[PD_MAX_CONTACT_POINTS] );
 
 PD_C_END

@@ -85,7 +85,7 @@ PD_API pdStatus pdBullet_Unregister( void* dispatcher );
 /// Counters of one registration (for tests and diagnostics).
 typedef struct pdBulletStats
 {
-	int cachedMeshes;         ///< meshes currently in the shape cache
+	int cachedMeshCount;         ///< meshes currently in the shape cache
 	uint64_t meshBuilds;      ///< meshes built so far (a shape is built once per scaling)
 	uint64_t pairsProcessed;  ///< processCollision calls handled
 	uint64_t contactsWritten; ///< contact points handed to Bullet
@@ -95,7 +95,7 @@ typedef struct pdBulletStats
 /// dispatcher is NULL or not registered (outStats is zeroed).
 PD_API pdStatus pdBullet_GetStats( void* dispatcher, pdBulletStats* outStats );
 
-/// Records every pdContact_Generate call of the registration on dispatcher (contact points and
+/// Records every pdContactPair_Generate call of the registration on dispatcher (contact points and
 /// closest points, any thread) into the file at path, replacing a recording in progress, until
 /// pdBullet_StopRecording (or unregistration). A replay (polydepth/contact_record.h, or
 /// `polydepth-bench contact-replay FILE`) runs the same calls outside Bullet. PD_STATUS_OK, or

@@ -23,7 +23,7 @@ int main( void )
 		fprintf( stderr, "consumer: %s\n", report.message );
 		return 1;
 	}
-	pdWorkspace* ws = pdCreateWorkspace();
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
 	pdTransform poseA = pdIdentityTransform();
 	pdTransform poseB = pdIdentityTransform();
 	poseA.p.x = 0.75;

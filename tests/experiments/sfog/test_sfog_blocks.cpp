@@ -145,7 +145,7 @@ std::string ModelPath( const char* name )
 
 TEST( PdSfogBlocks, EqualsNaiveOnNonConvexShapes )
 {
-	WorkspacePtr ws( pdCreateWorkspace() );
+	WorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	const char* names[] = { "torus", "knot", "grate", "cup", "spoon", "distorted-torus" };
 	std::vector<MeshPtr> meshes;
 	for ( const char* n : names )
@@ -179,7 +179,7 @@ TEST( PdSfogBlocks, EqualsNaiveOnNonConvexShapes )
 
 TEST( PdSfogBlocks, EqualsNaiveOnConvexAndMixedPairs )
 {
-	WorkspacePtr ws( pdCreateWorkspace() );
+	WorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	Soup ico, hull, torus;
 	ASSERT_TRUE( smpMakeIcosphere( 1.0, 2, &ico.soup ) );
 	ASSERT_TRUE( smpMakeRandomConvex( 60, 9, &hull.soup ) );
@@ -197,7 +197,7 @@ TEST( PdSfogBlocks, EqualsNaiveOnConvexAndMixedPairs )
 
 TEST( PdSfogBlocks, DegenerateCoplanarPoleAndIdenticalOrientations )
 {
-	WorkspacePtr ws( pdCreateWorkspace() );
+	WorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	// Coplanar faces: a subdivided box (flat edges are point arcs, face nodes merged).
 	Soup box, cup, ico;
 	ASSERT_TRUE( smpMakeBox( pdiV3( 1, 0.5, 2 ), 3, &box.soup ) );
@@ -278,7 +278,7 @@ TEST( PdSfogBlocks, EqualsNaiveOnTheBunny )
 	ASSERT_NE( bunny, nullptr );
 	MeshPtr knot = MakeShape( "knot", 1000 );
 	ASSERT_NE( knot, nullptr );
-	WorkspacePtr ws( pdCreateWorkspace() );
+	WorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	// pqp_spinning_bunny.tris is not closed: its graph is undecidable and every pair with it is
 	// kept, which the blocks sweep must reproduce through its brute-force path (against the
 	// knot; the self-overlay would be the 16M-pair product).
@@ -310,7 +310,7 @@ TEST( PdSfogBlocks, EqualsNaiveOnAnOpenMesh )
 	EXPECT_FALSE( open->sfog->decidable );
 	MeshPtr torus = MakeShape( "torus", 300 );
 	ASSERT_NE( torus, nullptr );
-	WorkspacePtr ws( pdCreateWorkspace() );
+	WorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	for ( int seed = 0; seed < 2; ++seed )
 	{
 		Rng rng( 6400 + seed );
@@ -322,7 +322,7 @@ TEST( PdSfogBlocks, EqualsNaiveOnAnOpenMesh )
 
 TEST( PdSfogBlocks, RejectsBadInput )
 {
-	WorkspacePtr ws( pdCreateWorkspace() );
+	WorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	MeshPtr m = MakeShape( "torus", 200 );
 	ASSERT_NE( m, nullptr );
 	pdiMat33 id = Identity();

@@ -51,7 +51,7 @@ void CheckSweepMatchesNaive( const pdMesh* a, const pdiMat33& ra, const pdMesh* 
 
 TEST( PdSfog, SweepEqualsNaive )
 {
-	WorkspacePtr ws( pdCreateWorkspace() );
+	WorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	std::vector<Soup> soups( 6 );
 	ASSERT_TRUE( smpMakeTorus( 1.0, 0.35, 16, 8, &soups[0].soup ) );
 	ASSERT_TRUE( smpMakeCup( 0.8, 1.0, 0.15, 12, &soups[1].soup ) );
@@ -101,7 +101,7 @@ TEST( PdSfog, SweepEqualsNaive )
 
 TEST( PdSfog, DegenerateInputsSweepEqualsNaive )
 {
-	WorkspacePtr ws( pdCreateWorkspace() );
+	WorkspacePtr ws( pdCreateWorkspace( NULL ) );
 	OddMeshSet set = MakeOddMeshSet();
 	const std::vector<MeshPtr>& odd = set.odd;
 	const MeshPtr& ref = set.ref;

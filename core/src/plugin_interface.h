@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+// The core's interface to the contact plugin (plugin/): the shortcuts contact generation needs
+// that are not options a core user chooses. Exported from a shared core (the plugin is a
+// library of its own) and listed in api/polydepth.api, but not installed and not part of the
+// public API: it changes with the plugin. Each function checks its input as a public function
+// does.
+#pragma once
+
+#include "kernels.h"
+
+PD_C_BEGIN
+
+/// pdiResolvePenetrationDef: the def's checks and its resolved options, which the plugin may
+/// then adjust (computeLocalPenetrations off).
+PD_API pdStatus pdiPlugin_ResolvePenetrationDef( const pdPenetrationDef* def, pdiPenetrationOptions* outOptions );
+
+/// pdComputePenetration with resolved options.
+PD_API pdStatus pdiPlugin_ComputePenetration( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+											  const pdTransform* poseB, const pdiPenetrationOptions* options,
+											  pdPenetrationCache* ioCache, pdWorkspace* ioWorkspace,
+											  pdPenetrationResult* outResult );
+
+/// The local PDs of a penetrating result, from contact features the caller gathered at A
+/// translated by result.translation (a contact-feature query with a reach of at least 1.5 x the
+/// contact tolerance and approach direction -translation): the same regions the query gives with
+/// computeLocalPenetrations on, for a caller that gathers those features anyway (with a wider
+/// reach) and so gathers them once. Features farther than 1.5 x the contact tolerance from
+/// touching are ignored, as are all after the first 256 within it. options supplies the contact
+/// tolerance, as in the query. Fills ioResult->local and localCount; a result that is not
+/// penetrating gets none.
+PD_API pdStatus pdiPlugin_ComputeLocalPenetrations( const pdMesh* meshA, const pdMesh* meshB,
+													const pdiPenetrationOptions* options,
+													const pdContactFeature* features, int featureCount,
+													pdPenetrationResult* ioResult );
+
+/// pdComputeDistance with knownSeparated (kernels.h).
+PD_API pdStatus pdiPlugin_ComputeDistance( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+										   const pdTransform* poseB, const pdDistanceDef* def, bool knownSeparated,
+										   pdWorkspace* ioWorkspace, pdDistanceResult* outResult );
+
+/// pdComputeContactFeatures with the gap proof's options (kernels.h): a pair confirmed apart as
+/// pdComputePenetration would classify it, with its features, in one call: reach = the contact
+/// distance wanted, gap = the pair's contact tolerance, stopWithinGap on and checkContainment =
+/// closedAsSolid; apart true means that query would report PD_STATE_SEPARATED.
+PD_API pdStatus pdiPlugin_ComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA,
+												  const pdMesh* meshB, const pdTransform* poseB,
+												  const pdContactFeatureDef* def, pdiGapProof proof,
+												  pdWorkspace* ioWorkspace, pdContactFeatureResult* outResult );
+
+/// Whether each vertex or edge of the pair is its mesh's extreme along a world direction (from
+/// B toward A, any length): A's feature must be A's extreme along -direction among its
+/// neighbours, B's its extreme along +direction. Along the pair's separation pointA - pointB it
+/// says whether the pair is locally closest: one that is not is a point of a larger contact that
+/// another pair reports with the surface's own normal (an edge of a flat floor against a tilted
+/// edge of A gives a sideways push, not a contact normal). Along the pair's normal it is the
+/// applicability of a touching pair (the normal lies in both features' normal cones; an edge
+/// inside a flat floor has none but the floor's). For an edge the direction must be across it.
+/// Neighbours within 1e-6 rad of the plane normal to the direction do not count. True for a
+/// zero or non-finite direction, for faces and for edges without exactly two consistent faces.
+PD_API bool pdiPlugin_IsFeatureExtremeAlong( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+											 const pdTransform* poseB, const pdContactFeature* feature,
+											 pdVec3 direction );
+
+PD_C_END
