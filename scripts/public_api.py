@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """The public API as text: the declarations of the public headers and the symbols the shared
-libraries export, rendered in one canonical form for api/polydepth.api (scripts/api-check).
+libraries export, rendered in one canonical form for api/polydepth.api (scripts/api-check), and
+the PD_API function names of a header set (scripts/layer-check).
 
 Headers are read as text, never through the C preprocessor: macros, conditionals and includes
 are part of what a header offers, so they are listed as written. Comments are dropped and every
@@ -532,6 +533,11 @@ def public_headers(root):
             continue
         out += glob.glob(os.path.join(inc, "**", "*.h"), recursive=True)
     return sorted(os.path.relpath(p, root) for p in out)
+
+
+def api_functions(entries):
+    """(name, line) of every PD_API function declared in a header's entries."""
+    return [(e.function, e.line) for e in entries if e.function and e.tokens and "PD_API" in e.tokens]
 
 
 def render_header(path, entries):
