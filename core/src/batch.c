@@ -101,8 +101,7 @@ static pdStatus pdiBatchStatus( const pdiBatchRun* run, int count )
 
 // Ranges handed to the task system: at least def->minRange items, and about 8 ranges a worker.
 // Ranges of one item let the workers write neighbouring results, whose shared cache lines then
-// pass between the cores: 12-triangle box queries (40 us each) ran 1.61-1.85x faster on 2
-// threads with ranges of 1 item, 1.95x with 16.
+// pass between the cores (measured with small queries: docs/experiments.md).
 static int pdiBatchRange( int count, const pdBatchDef* def )
 {
 	int even = count / ( 8 * def->workerCount );

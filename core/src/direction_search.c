@@ -49,8 +49,7 @@ static bool pdiQuery_ProbeDirection( pdiPdQuery* q, pdVec3 u )
 // answer's direction (a Fibonacci cap, nearest first), each probed at the current bound. On a
 // tessellated surface a shorter translation can lie in a basin of free space a few degrees wide
 // beside the local optimum the iteration stopped in; the random directions (about 9 degrees
-// apart at 512) step over it. With it, bunny-2k has 36 of 36 oracle cases within 1% against 32
-// without (bench/results/pd-random.md).
+// apart at 512) step over it. What it buys: the pd-frontier page, docs/experiments.md.
 int pdiQuery_ConeSearch( pdiPdQuery* q, int directions, int maxStarts )
 {
 	int starts = 0;

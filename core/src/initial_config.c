@@ -345,7 +345,7 @@ int pdiProposeStarts( pdiStartContext* ctx, unsigned strategies, const pdPenetra
 		int before = list.count;
 		// An even subset of PDI_POCKET_DIRECTIONS is sampled for pockets; the rest get one probe at
 		// the bound each, which is what finds a basin no other start reaches, for a fraction of
-		// the cost (bench/results/pd-random.md).
+		// the cost (the pd-frontier page measures both).
 		int pocketStride = randomDirections > PDI_POCKET_DIRECTIONS ? randomDirections / PDI_POCKET_DIRECTIONS : 1;
 		for ( int i = 0; i < randomDirections; ++i )
 		{

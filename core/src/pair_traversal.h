@@ -23,8 +23,8 @@ static inline bool pdiPlaneSeparated( const pdiTrianglePlane* plane, const pdVec
 // True when the two triangles' projections on the line through their centroids are more than
 // reach apart: a separating axis, so no point of one is within reach of the other. It rejects
 // the pairs that lie side by side, level with each other (a ring resting on a ring), which
-// neither plane test can: 17% of the pairs that pass both in the debris scene, none of which
-// had a feature pair within reach. Coincident centroids prove nothing.
+// neither plane test can (docs/experiments.md counts them in the debris scene). Coincident
+// centroids prove nothing.
 static inline bool pdiCentroidAxisSeparated( const pdVec3 p[3], const pdVec3 q[3], double reach )
 {
 	pdVec3 w = pdiSub( pdiAdd( pdiAdd( q[0], q[1] ), q[2] ), pdiAdd( pdiAdd( p[0], p[1] ), p[2] ) );

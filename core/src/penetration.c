@@ -399,8 +399,8 @@ static int pdiQuery_RunStarts( pdiPdQuery* q, pdPenetrationCache* ioCache, const
 
 // A cached contact configuration is tracked only while the relative rotation stays within this
 // angle (radians, about 6 degrees) of the one it was found under: turned farther, the contact
-// space itself has moved. On pd-path's torus knot (0.29-0.41 rad a frame) tracking at any turn
-// left the mean PD 28% above the full search's.
+// space itself has moved, and the tracked basin is no longer the shortest (docs/experiments.md,
+// motion coherence).
 #define PDI_TRACK_MAX_TURN 0.1
 
 // True when motion coherence answers the query by tracking the newest cached contact
@@ -428,10 +428,9 @@ static bool pdiQuery_CanTrack( const pdiPdQuery* q, const pdPenetrationCache* ca
 // Motion coherence: the cached contact configuration in `slot`, carried to this query's frames,
 // refined as the only start, then the searches around its answer. The cone search with a
 // quarter of its directions is what keeps the answers as short as the full search's: the basin
-// tracked drifts, and one beside it can become the shorter (pd-path: the local refinement
-// alone left the mean PD 0.6% above the full search's, with 32 cone directions and the
-// pattern search it is level). Returns the starts refined; none when the cached contact gave
-// no bound.
+// tracked drifts, and one beside it can become the shorter (the local refinement alone is
+// measured in docs/experiments.md, motion coherence). Returns the starts refined; none when the
+// cached contact gave no bound.
 static int pdiQuery_Track( pdiPdQuery* q, const pdPenetrationCache* cache, int slot )
 {
 	pdiStartCandidate candidate;

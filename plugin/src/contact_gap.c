@@ -64,10 +64,9 @@ bool pdiStillApart( const pdiCall* call )
 // A pair the last query found apart, gathering over the contact distance only (nothing
 // speculative beyond it): one traversal gathers those contacts and confirms the pair still
 // apart, the classification the PD query would make, without that query's own traversals
-// over the same near box pairs. Anything else takes the query. (Asking it of every pair, or
-// of those not penetrating last step, costs more than it saves: replay of seed 6, steps
-// 150-190, 17.76 G instructions with this rule against 19.07 G and 18.10 G; most of them
-// still touch.)
+// over the same near box pairs. Anything else takes the query: asking it of every pair, or of
+// those not penetrating last step, costs more than it saves, since most of them still touch
+// (docs/experiments.md).
 void pdiConfirmApart( pdiCall* call )
 {
 	const pdContactDef* def = call->def;
@@ -136,9 +135,7 @@ double pdiSeparatedRange( pdiCall* call )
 
 // Nothing within reach: proves a gap half a reach wider once, and the next calls skip every
 // query until A has moved relative to B by the margin it leaves. A gap proof is a yes or no,
-// cheaper than a bounded distance query: `polydepth-sample tori --seed 2 --steps 100` under
-// callgrind takes 50.04 G instructions with it, 51.20 G with a distance query and 55.21 G with
-// one bounded at 4 reaches (bench/results/debris.md).
+// cheaper than a bounded distance query (docs/experiments.md).
 void pdiProveApart( pdiCall* call )
 {
 	pdContactPairInternal* pair = call->pair;

@@ -388,9 +388,8 @@ bool pdiPatchNormal( const pdiRegion* r, const int* picked, int count, double mi
 // deepest and the points penetrating now: the largest area otherwise goes to rim points that do
 // not bear load. Depth is the predicted one: where each point will be after the step. A point
 // that penetrates now bears load whatever the band says: a ring sunk along an arc of another
-// (9 to 17 mm along a metre of it) that gets points only at its deeper end rocks about the
-// other end, deeper end up one step and down the next, and falls asleep 17 mm deep (seed 8 of
-// the 60 tori, bench/results/debris.md).
+// that gets points only at its deeper end rocks about the other end, deeper end up one step and
+// down the next, and falls asleep deep in it.
 int pdiReduceDeepest( const pdiRegion* r, double band, int outIndices[PD_MAX_CONTACT_POINTS] )
 {
 	double lowest = pdiLowest( r->predicted, r->count );

@@ -11,6 +11,9 @@
 //   pdComputePenetration
 //                 the smallest translation of A that leaves A and B at most touching, plus the
 //                 local PDs (one normal and depth per contact region) projected from it.
+//   polydepth/research.h
+//                 the search's research settings one by one (starts, directions, pruning), for
+//                 benchmarks and tuning; pdPenetrationDef.quality picks a preset of them.
 //   Errors are values: every call returns a pdStatus (negative = error, positive = a cap was hit
 //   and the answer is still a valid bound); pdStatusString() explains it.
 //

@@ -66,9 +66,8 @@ typedef struct pdBulletDef
 	/// Skin relative to the smaller mesh's bounding-box diagonal (pdContactDef.relativeSkin):
 	/// contact points report their distance this much smaller, so Bullet's solver rests
 	/// bodies about a skin apart (0.47 mm for a 1.3 m torus at the default) and a resting
-	/// pair mostly takes the cheap separated path instead of a PD query (in the 60-tori
-	/// debris scene the settled heap's step costs a quarter less with it than without, the
-	/// mean step 15% less, over 16 seeds; docs/experiments.md). contactTest and contactPairTest
+	/// pair mostly takes the cheap separated path instead of a PD query (what that saves in the
+	/// debris scene: docs/experiments.md). contactTest and contactPairTest
 	/// report the exact surfaces. At most half the contact distance is applied. 0 turns it
 	/// off; valid range [0, 0.1). Default 2.5e-4.
 	double relativeSkin;
