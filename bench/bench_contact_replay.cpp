@@ -52,10 +52,10 @@ int runContactReplay( const Options& o )
 	{
 		pdContactCall call;
 		bool done = false;
-		error.status = pdContactReplay_Next( replay, &call, &done, &error );
+		error.status = pdContactReplay_ReadNext( replay, &call, &done, &error );
 		if ( error.status != PD_STATUS_OK )
 		{
-			std::fprintf( stderr, "polydepth-bench: %s (%s)\n", error.message, pdStatusString( error.status ) );
+			std::fprintf( stderr, "polydepth-bench: %s (%s)\n", error.message, pdGetStatusString( error.status ) );
 			pdDestroyContactReplay( replay );
 			return 2;
 		}

@@ -319,7 +319,7 @@ int runPdRandom( const Options& o )
 				if ( t.status < 0 )
 				{
 					std::fprintf( stderr, "pd-random: %s query %d failed: %s\n", spec.name, q,
-								  pdStatusString( t.status ) );
+								  pdGetStatusString( t.status ) );
 					continue;
 				}
 				const pdPenetrationResult& r = t.result;
@@ -787,7 +787,7 @@ int runPdFrontier( const Options& o )
 								if ( t.status < 0 )
 								{
 									std::fprintf( stderr, "pd-frontier: %s query %zu failed: %s\n", spec.name, q,
-												  pdStatusString( t.status ) );
+												  pdGetStatusString( t.status ) );
 									continue;
 								}
 								cell.queries++;

@@ -359,7 +359,7 @@ int runSfog( const Options& o )
 			double t1 = nowUs();
 			if ( st != PD_STATUS_OK )
 			{
-				std::fprintf( stderr, "sfog: convex path failed on %d-vertex hulls: %s\n", n, pdStatusString( st ) );
+				std::fprintf( stderr, "sfog: convex path failed on %d-vertex hulls: %s\n", n, pdGetStatusString( st ) );
 				continue;
 			}
 			ts.push_back( ( t1 - t0 ) / inner );
@@ -505,7 +505,7 @@ int runSfog( const Options& o )
 					if ( status != PD_STATUS_OK )
 					{
 						std::fprintf( stderr, "sfog: overlay variant %d failed on %s: %s\n", v, row.name.c_str(),
-									  pdStatusString( status ) );
+									  pdGetStatusString( status ) );
 						row.agree = false;
 						continue;
 					}

@@ -446,7 +446,7 @@ static void smpPrintResult( const pdPenetrationResult* r, bool json, const char*
 		smpPrintJsonVec( r->translation );
 		printf( ", \"iterations\": %d, \"contacts\": %d, \"ms\": %.17g, \"starts\": %d, \"code\": ", r->iterations,
 				r->contactPlaneCount, smpFinite( r->elapsedMs ), r->starts );
-		smpPrintJsonString( pdStatusString( r->status ) );
+		smpPrintJsonString( pdGetStatusString( r->status ) );
 		printf( ", \"local\": [" );
 		for ( int i = 0; i < localCount; ++i )
 		{
@@ -465,7 +465,7 @@ static void smpPrintResult( const pdPenetrationResult* r, bool json, const char*
 	printf( "state:       %s", smpStateName( r->state ) );
 	if ( r->status != PD_STATUS_OK )
 	{
-		printf( " (%s: the answer is the best upper bound found)", pdStatusString( r->status ) );
+		printf( " (%s: the answer is the best upper bound found)", pdGetStatusString( r->status ) );
 	}
 	printf( "\n" );
 	printf( "depth:       %.17g\n", smpFinite( r->depth ) );
@@ -497,7 +497,7 @@ static pdMesh* smpCreateMeshFromSoup( const char* name, const smpSoup* soup, int
 		}
 		else
 		{
-			smpBadInput( "%s: cannot create a mesh (%s)", name, pdStatusString( report.status ) );
+			smpBadInput( "%s: cannot create a mesh (%s)", name, pdGetStatusString( report.status ) );
 		}
 	}
 	return mesh;
@@ -544,15 +544,15 @@ static int smpRunQuery( const char* nameA, const smpSoup* soupA, const char* nam
 	{
 		if ( status == PD_STATUS_INVALID_POSE )
 		{
-			rc = smpBadInput( "--pose-a/--pose-b: %s", pdStatusString( status ) );
+			rc = smpBadInput( "--pose-a/--pose-b: %s", pdGetStatusString( status ) );
 		}
 		else if ( status == PD_STATUS_INVALID_DEF || status == PD_STATUS_INVALID_ARGUMENT )
 		{
-			rc = smpBadInput( "options: %s", pdStatusString( status ) );
+			rc = smpBadInput( "options: %s", pdGetStatusString( status ) );
 		}
 		else
 		{
-			fprintf( stderr, "polydepth: the query failed: %s\n", pdStatusString( status ) );
+			fprintf( stderr, "polydepth: the query failed: %s\n", pdGetStatusString( status ) );
 			rc = SMP_EXIT_FAILED;
 		}
 	}

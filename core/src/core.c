@@ -166,7 +166,7 @@ double pdiNowMs( void )
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-const char* pdStatusString( pdStatus status )
+const char* pdGetStatusString( pdStatus status )
 {
 	switch ( status )
 	{

@@ -89,14 +89,14 @@ pdMesh* pdCreateMesh( const pdMeshDef* def, pdMeshReport* outReport )
 	}
 	size_t bytes = sizeof( pdMesh );
 	int vertexCount = def->vertexCount;
-	int keptCount = def->triangleCount - checked.removedTriangles;
+	int keptCount = def->triangleCount - checked.removedTriangleCount;
 	size_t v = (size_t)vertexCount;
 	size_t t = (size_t)keptCount;
 
 	// Counts first so that a partial mesh frees with the right sizes.
 	mesh->vertexCount = vertexCount;
 	mesh->triangleCount = keptCount;
-	mesh->removedCount = checked.removedTriangles;
+	mesh->removedCount = checked.removedTriangleCount;
 	mesh->vertices = (pdVec3*)pdiAllocArray( v, sizeof( pdVec3 ), &bytes );
 	mesh->triangles = (int( * )[3])pdiAllocArray( t, sizeof( int[3] ), &bytes );
 	mesh->faceNormals = (pdVec3*)pdiAllocArray( t, sizeof( pdVec3 ), &bytes );

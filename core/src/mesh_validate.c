@@ -325,7 +325,7 @@ static pdStatus pdiCheckTriangles( const pdMeshDef* def, pdMeshReport* report, d
 		degenerate += 1;
 		if ( def->rejectDegenerate )
 		{
-			report->degenerateTriangles = degenerate;
+			report->degenerateTriangleCount = degenerate;
 			if ( kind == PDI_TRI_REPEATED )
 			{
 				return pdiFailReport( report, PD_STATUS_DEGENERATE_TRIANGLE,
@@ -337,8 +337,8 @@ static pdStatus pdiCheckTriangles( const pdMeshDef* def, pdMeshReport* report, d
 								 def->degenerateAreaTolerance );
 		}
 	}
-	report->degenerateTriangles = degenerate;
-	report->removedTriangles = degenerate;
+	report->degenerateTriangleCount = degenerate;
+	report->removedTriangleCount = degenerate;
 	if ( degenerate == def->triangleCount )
 	{
 		return pdiFailReport( report, PD_STATUS_DEGENERATE_MESH, "all %d triangles are degenerate (first: triangle %d)",

@@ -39,7 +39,7 @@ int main()
 	pdStatus status = polydepth::bullet::registerAlgorithm( &dispatcher, nullptr );
 	if ( status != PD_STATUS_OK )
 	{
-		std::fprintf( stderr, "registerAlgorithm: %s\n", pdStatusString( status ) );
+		std::fprintf( stderr, "registerAlgorithm: %s\n", pdGetStatusString( status ) );
 		return 1;
 	}
 

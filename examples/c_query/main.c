@@ -54,7 +54,7 @@ int main( void )
 	pdStatus status = pdComputePenetration( tetra, &poseA, cube, &poseB, NULL, NULL, ws, &r );
 
 	static const char* kStates[] = { "separated", "touching", "penetrating" };
-	printf( "status %s, state %s, depth %.4f\n", pdStatusString( status ), kStates[r.state], r.depth );
+	printf( "status %s, state %s, depth %.4f\n", pdGetStatusString( status ), kStates[r.state], r.depth );
 	printf( "translate A by (%.4f %.4f %.4f)\n", r.translation.x, r.translation.y, r.translation.z );
 	for ( int i = 0; i < r.localCount; ++i )
 	{

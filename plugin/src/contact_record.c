@@ -449,7 +449,7 @@ static bool pdiReplay_PairInRange( const pdContactPairInternal* pair )
 
 static pdStatus pdiReplay_Next( pdContactReplay* replay, pdContactCall* outCall, bool* outDone, char* message );
 
-pdStatus pdContactReplay_Next( pdContactReplay* replay, pdContactCall* outCall, bool* outDone, pdError* outError )
+pdStatus pdContactReplay_ReadNext( pdContactReplay* replay, pdContactCall* outCall, bool* outDone, pdError* outError )
 {
 	pdiSetError( outError, PD_STATUS_OK, "" );
 	if ( replay == NULL || outCall == NULL || outDone == NULL )

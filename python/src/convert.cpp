@@ -637,9 +637,9 @@ void raiseForInputStatus( pdStatus status, const char* function )
 		case PD_STATUS_INVALID_MESH:
 		case PD_STATUS_INVALID_ARGUMENT:
 		case PD_STATUS_INVALID_DEF:
-			throw py::value_error( prefix + pdStatusString( status ) );
+			throw py::value_error( prefix + pdGetStatusString( status ) );
 		case PD_STATUS_DEF_NOT_INITIALIZED:
-			throw std::runtime_error( prefix + pdStatusString( status ) );
+			throw std::runtime_error( prefix + pdGetStatusString( status ) );
 		default:
 			return;
 	}

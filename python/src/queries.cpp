@@ -355,7 +355,7 @@ static void bindEnums( py::module_& m )
 		.value( "INVALID_DEF", PD_STATUS_INVALID_DEF )
 		.def_property_readonly(
 			"ok", []( pdStatus s ) { return s >= 0; }, "True unless the status is an error" )
-		.def_property_readonly( "message", []( pdStatus s ) { return std::string( pdStatusString( s ) ); } );
+		.def_property_readonly( "message", []( pdStatus s ) { return std::string( pdGetStatusString( s ) ); } );
 	py::enum_<pdPenetrationState>( m, "State", "Whether A and B overlap, touch or are apart." )
 		.value( "SEPARATED", PD_STATE_SEPARATED )
 		.value( "TOUCHING", PD_STATE_TOUCHING )
@@ -450,7 +450,7 @@ static void bindPenetrationResult( py::module_& m )
 			  {
 				  return "<polydepth.PenetrationResult " + stateName( p.r.state ) + ", depth " +
 						 std::to_string( p.r.depth ) + ", " + std::to_string( p.r.localCount ) + " regions, status " +
-						 pdStatusString( p.r.status ) + ">";
+						 pdGetStatusString( p.r.status ) + ">";
 			  } );
 }
 

@@ -246,7 +246,7 @@ bool smpSceneWorld::initWorld( std::string* error )
 		pdStatus status = polydepth::bullet::registerAlgorithm( m_dispatcher.get(), &def );
 		if ( status != PD_STATUS_OK )
 		{
-			*error = std::string( "polydepth::bullet::registerAlgorithm failed: " ) + pdStatusString( status );
+			*error = std::string( "polydepth::bullet::registerAlgorithm failed: " ) + pdGetStatusString( status );
 			return false;
 		}
 		m_polydepthRegistered = true;

@@ -125,7 +125,7 @@ protected:
 	{
 		pdPenetrationResult r;
 		pdStatus s = pdComputePenetration( a.mesh, &pa, b.mesh, &pb, def, cache, ws, &r );
-		EXPECT_GE( s, 0 ) << pdStatusString( s );
+		EXPECT_GE( s, 0 ) << pdGetStatusString( s );
 		EXPECT_EQ( s, r.status );
 		EXPECT_TRUE( std::isfinite( r.depth ) && std::isfinite( r.translation.x ) && std::isfinite( r.translation.y ) &&
 					 std::isfinite( r.translation.z ) );

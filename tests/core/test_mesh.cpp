@@ -181,8 +181,8 @@ TEST( PdMesh, DegenerateRemovalKeepsInputIndices )
 	for ( const pdMeshReport* r : { &validated, &created } )
 	{
 		EXPECT_EQ( r->status, PD_STATUS_OK );
-		EXPECT_EQ( r->degenerateTriangles, 2 );
-		EXPECT_EQ( r->removedTriangles, 2 );
+		EXPECT_EQ( r->degenerateTriangleCount, 2 );
+		EXPECT_EQ( r->removedTriangleCount, 2 );
 		EXPECT_EQ( r->firstBadTriangle, 3 );
 		EXPECT_EQ( r->firstBadVertex, -1 );
 		EXPECT_STREQ( r->message, "" );

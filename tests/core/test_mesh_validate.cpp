@@ -183,8 +183,8 @@ void ExpectRejected( const BadCase& expected )
 	EXPECT_EQ( created.status, validated.status );
 	EXPECT_EQ( created.firstBadVertex, validated.firstBadVertex );
 	EXPECT_EQ( created.firstBadTriangle, validated.firstBadTriangle );
-	EXPECT_EQ( created.degenerateTriangles, validated.degenerateTriangles );
-	EXPECT_EQ( created.removedTriangles, validated.removedTriangles );
+	EXPECT_EQ( created.degenerateTriangleCount, validated.degenerateTriangleCount );
+	EXPECT_EQ( created.removedTriangleCount, validated.removedTriangleCount );
 	EXPECT_STREQ( created.message, validated.message );
 }
 

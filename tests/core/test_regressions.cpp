@@ -102,28 +102,28 @@ TEST( PdRegression, HugeFinitePoseOverflows )
 			FpFlagScope fp;
 			pdCollideResult r;
 			pdStatus s = pdCollide( a, &huge, b, &good, nullptr, ws, &r );
-			EXPECT_EQ( fp.Raised(), "" ) << "pdCollide, status " << pdStatusString( s );
-			EXPECT_TRUE( s == PD_STATUS_INVALID_POSE || ( s >= 0 && !r.colliding ) ) << pdStatusString( s );
+			EXPECT_EQ( fp.Raised(), "" ) << "pdCollide, status " << pdGetStatusString( s );
+			EXPECT_TRUE( s == PD_STATUS_INVALID_POSE || ( s >= 0 && !r.colliding ) ) << pdGetStatusString( s );
 		}
 		{
 			FpFlagScope fp;
 			pdDistanceResult r;
 			pdStatus s = pdComputeDistance( a, &huge, b, &good, nullptr, ws, &r );
-			EXPECT_EQ( fp.Raised(), "" ) << "pdComputeDistance, status " << pdStatusString( s );
+			EXPECT_EQ( fp.Raised(), "" ) << "pdComputeDistance, status " << pdGetStatusString( s );
 			EXPECT_TRUE( std::isfinite( r.distance ) && Finite( r.pointA ) && Finite( r.pointB ) );
 		}
 		{
 			FpFlagScope fp;
 			pdCcdResult r;
 			pdStatus s = pdComputeTranslationalCcd( a, &huge, { 0, 0, 0 }, b, &good, nullptr, ws, &r );
-			EXPECT_EQ( fp.Raised(), "" ) << "pdComputeTranslationalCcd, status " << pdStatusString( s );
+			EXPECT_EQ( fp.Raised(), "" ) << "pdComputeTranslationalCcd, status " << pdGetStatusString( s );
 			EXPECT_TRUE( std::isfinite( r.toc ) && Finite( r.contactPosition ) );
 		}
 		{
 			FpFlagScope fp;
 			pdPenetrationResult r;
 			pdStatus s = pdComputePenetration( a, &huge, b, &good, nullptr, nullptr, ws, &r );
-			EXPECT_EQ( fp.Raised(), "" ) << "pdComputePenetration, status " << pdStatusString( s );
+			EXPECT_EQ( fp.Raised(), "" ) << "pdComputePenetration, status " << pdGetStatusString( s );
 			EXPECT_TRUE( std::isfinite( r.depth ) && Finite( r.translation ) );
 		}
 	}

@@ -144,7 +144,7 @@ void ExpectStatusInRange( pdStatus s )
 {
 	EXPECT_GE( (int)s, (int)PD_STATUS_INVALID_DEF );
 	EXPECT_LE( (int)s, (int)PD_STATUS_FEATURE_LIMIT );
-	EXPECT_NE( pdStatusString( s ), nullptr );
+	EXPECT_NE( pdGetStatusString( s ), nullptr );
 }
 
 // Garbage that reads as NaN in every double field.
@@ -277,13 +277,13 @@ pdPenetrationResult RunAll( const char* name, const pdMesh* a, const pdTransform
 	Poison( &c );
 	pdStatus s = pdCollide( a, &poseA, b, &poseB, nullptr, ws.get(), &c );
 	CheckCollide( c, s, a, b );
-	EXPECT_GE( (int)s, 0 ) << pdStatusString( s );
+	EXPECT_GE( (int)s, 0 ) << pdGetStatusString( s );
 
 	pdDistanceResult d;
 	Poison( &d );
 	s = pdComputeDistance( a, &poseA, b, &poseB, nullptr, ws.get(), &d );
 	CheckDistance( d, s, a, b );
-	EXPECT_GE( (int)s, 0 ) << pdStatusString( s );
+	EXPECT_GE( (int)s, 0 ) << pdGetStatusString( s );
 
 	pdVec3 lo = pdMesh_GetInfo( a ).boundsMin, hi = pdMesh_GetInfo( a ).boundsMax;
 	pdVec3 end = { poseA.p.x + 2.0 * ( hi.x - lo.x ) + 1.0, poseA.p.y, poseA.p.z };
@@ -291,13 +291,13 @@ pdPenetrationResult RunAll( const char* name, const pdMesh* a, const pdTransform
 	Poison( &ccd );
 	s = pdComputeTranslationalCcd( a, &poseA, end, b, &poseB, nullptr, ws.get(), &ccd );
 	CheckCcd( ccd, s );
-	EXPECT_GE( (int)s, 0 ) << pdStatusString( s );
+	EXPECT_GE( (int)s, 0 ) << pdGetStatusString( s );
 
 	pdPenetrationResult p;
 	Poison( &p );
 	s = pdComputePenetration( a, &poseA, b, &poseB, def, nullptr, ws.get(), &p );
 	CheckPenetration( p, s );
-	EXPECT_GE( (int)s, 0 ) << pdStatusString( s );
+	EXPECT_GE( (int)s, 0 ) << pdGetStatusString( s );
 	if ( s >= 0 && p.state == PD_STATE_PENETRATING )
 	{
 		pdPenetrationDef defaults = pdDefaultPenetrationDef();
@@ -390,10 +390,10 @@ TEST( PdRobustness, InvalidPosesAreRejectedWithDefinedOutputs )
 			pdStatus sp = pdComputePenetration( a.get(), pa, b.get(), pb, nullptr, nullptr, ws.get(), &p );
 			CheckPenetration( p, sp );
 			{
-				EXPECT_EQ( s, PD_STATUS_INVALID_POSE ) << pdStatusString( s );
-				EXPECT_EQ( sd, PD_STATUS_INVALID_POSE ) << pdStatusString( sd );
-				EXPECT_EQ( sc, PD_STATUS_INVALID_POSE ) << pdStatusString( sc );
-				EXPECT_EQ( sp, PD_STATUS_INVALID_POSE ) << pdStatusString( sp );
+				EXPECT_EQ( s, PD_STATUS_INVALID_POSE ) << pdGetStatusString( s );
+				EXPECT_EQ( sd, PD_STATUS_INVALID_POSE ) << pdGetStatusString( sd );
+				EXPECT_EQ( sc, PD_STATUS_INVALID_POSE ) << pdGetStatusString( sc );
+				EXPECT_EQ( sp, PD_STATUS_INVALID_POSE ) << pdGetStatusString( sp );
 			}
 		}
 	}
@@ -404,12 +404,12 @@ TEST( PdRobustness, InvalidPosesAreRejectedWithDefinedOutputs )
 	pdVec3 end = { nan, 0, 0 };
 	pdStatus s = pdComputeTranslationalCcd( a.get(), &good, end, b.get(), &good, nullptr, ws.get(), &ccd );
 	CheckCcd( ccd, s );
-	EXPECT_LT( (int)s, 0 ) << pdStatusString( s );
+	EXPECT_LT( (int)s, 0 ) << pdGetStatusString( s );
 	end = { inf, 0, 0 };
 	Poison( &ccd );
 	s = pdComputeTranslationalCcd( a.get(), &good, end, b.get(), &good, nullptr, ws.get(), &ccd );
 	CheckCcd( ccd, s );
-	EXPECT_LT( (int)s, 0 ) << pdStatusString( s );
+	EXPECT_LT( (int)s, 0 ) << pdGetStatusString( s );
 }
 
 TEST( PdRobustness, NearlyUnitQuaternionIsAccepted )
@@ -553,7 +553,7 @@ TEST( PdRobustness, TinyNodeVisitCapsGiveTraversalLimit )
 	Poison( &c );
 	pdStatus s = pdCollide( a.get(), &pa, b.get(), &pb, &cdef, ws.get(), &c );
 	CheckCollide( c, s, a.get(), b.get() );
-	EXPECT_EQ( s, PD_STATUS_TRAVERSAL_LIMIT ) << pdStatusString( s );
+	EXPECT_EQ( s, PD_STATUS_TRAVERSAL_LIMIT ) << pdGetStatusString( s );
 
 	pdDistanceDef ddef = pdDefaultDistanceDef();
 	ddef.maxNodeVisits = 1;
@@ -562,7 +562,7 @@ TEST( PdRobustness, TinyNodeVisitCapsGiveTraversalLimit )
 	Poison( &d );
 	s = pdComputeDistance( a.get(), &far, b.get(), &pb, &ddef, ws.get(), &d );
 	CheckDistance( d, s, a.get(), b.get() );
-	EXPECT_EQ( s, PD_STATUS_TRAVERSAL_LIMIT ) << pdStatusString( s );
+	EXPECT_EQ( s, PD_STATUS_TRAVERSAL_LIMIT ) << pdGetStatusString( s );
 
 	pdCcdDef ccdDef = pdDefaultCcdDef();
 	ccdDef.maxNodeVisits = 1;
@@ -570,7 +570,7 @@ TEST( PdRobustness, TinyNodeVisitCapsGiveTraversalLimit )
 	Poison( &ccd );
 	s = pdComputeTranslationalCcd( a.get(), &far, { 0, 0, 0 }, b.get(), &pb, &ccdDef, ws.get(), &ccd );
 	CheckCcd( ccd, s );
-	EXPECT_EQ( s, PD_STATUS_TRAVERSAL_LIMIT ) << pdStatusString( s );
+	EXPECT_EQ( s, PD_STATUS_TRAVERSAL_LIMIT ) << pdGetStatusString( s );
 }
 
 TEST( PdRobustness, IterationAndTimeCapsGiveAValidUpperBound )
@@ -593,7 +593,7 @@ TEST( PdRobustness, IterationAndTimeCapsGiveAValidUpperBound )
 		defSettings.maxStarts = 1;
 		defSettings.useConvexExactPath = false;
 		pdPenetrationResult p = RunAll( "maxIterations 1", a.get(), pa, b.get(), pb, &def );
-		EXPECT_TRUE( p.status == PD_STATUS_OK || p.status == PD_STATUS_ITERATION_LIMIT ) << pdStatusString( p.status );
+		EXPECT_TRUE( p.status == PD_STATUS_OK || p.status == PD_STATUS_ITERATION_LIMIT ) << pdGetStatusString( p.status );
 		EXPECT_LE( p.iterations, def.maxIterations * defSettings.maxStarts + 1 );
 		iterationCaps += p.status == PD_STATUS_ITERATION_LIMIT;
 		penetrating += p.state == PD_STATE_PENETRATING;
@@ -603,7 +603,7 @@ TEST( PdRobustness, IterationAndTimeCapsGiveAValidUpperBound )
 		p = RunAll( "timeBudgetMs 1e-9", a.get(), pa, b.get(), pb, &def );
 		if ( p.state == PD_STATE_PENETRATING )
 		{
-			EXPECT_TRUE( p.status == PD_STATUS_OK || p.status == PD_STATUS_TIME_LIMIT ) << pdStatusString( p.status );
+			EXPECT_TRUE( p.status == PD_STATUS_OK || p.status == PD_STATUS_TIME_LIMIT ) << pdGetStatusString( p.status );
 		}
 		timeCaps += p.status == PD_STATUS_TIME_LIMIT;
 	}

@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 		pdContactCall call;
 		bool done = false;
 		memset( &error, 0x7f, sizeof( error ) );
-		status = pdContactReplay_Next( replay, &call, &done, &error );
+		status = pdContactReplay_ReadNext( replay, &call, &done, &error );
 		if ( status != PD_STATUS_OK )
 		{
 			TEST_FUZZ_CHECK( status < 0, "next failed with status %d", (int)status );

@@ -16,8 +16,8 @@ static void testCheckMesh( const pdMesh* mesh, const pdMeshDef* def, const pdMes
 				   def->vertexCount );
 	TEST_FUZZ_CHECK( triangleCount > 0 && triangleCount <= def->triangleCount, "triangle count %d of %d", triangleCount,
 				   def->triangleCount );
-	TEST_FUZZ_CHECK( triangleCount + report->removedTriangles == def->triangleCount, "kept %d + removed %d != %d",
-				   triangleCount, report->removedTriangles, def->triangleCount );
+	TEST_FUZZ_CHECK( triangleCount + report->removedTriangleCount == def->triangleCount, "kept %d + removed %d != %d",
+				   triangleCount, report->removedTriangleCount, def->triangleCount );
 	for ( int i = 0; i < vertexCount; ++i )
 	{
 		pdVec3 v = info.vertices[i];
@@ -36,8 +36,8 @@ static void testCheckMesh( const pdMesh* mesh, const pdMeshDef* def, const pdMes
 	}
 	int removedCount = info.removedTriangleCount;
 	const int* removed = info.removedTriangles;
-	TEST_FUZZ_CHECK( removedCount == report->removedTriangles, "removed %d vs report %d", removedCount,
-				   report->removedTriangles );
+	TEST_FUZZ_CHECK( removedCount == report->removedTriangleCount, "removed %d vs report %d", removedCount,
+				   report->removedTriangleCount );
 	for ( int i = 0; i < removedCount; ++i )
 	{
 		TEST_FUZZ_CHECK( removed != NULL && removed[i] >= 0 && removed[i] < def->triangleCount, "removed[%d]", i );
@@ -179,8 +179,8 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 				   validated.firstBadVertex, created.firstBadVertex );
 	TEST_FUZZ_CHECK( validated.firstBadTriangle == created.firstBadTriangle, "first bad triangle %d vs %d",
 				   validated.firstBadTriangle, created.firstBadTriangle );
-	TEST_FUZZ_CHECK( validated.degenerateTriangles == created.degenerateTriangles, "degenerate %d vs %d",
-				   validated.degenerateTriangles, created.degenerateTriangles );
+	TEST_FUZZ_CHECK( validated.degenerateTriangleCount == created.degenerateTriangleCount, "degenerate %d vs %d",
+				   validated.degenerateTriangleCount, created.degenerateTriangleCount );
 	TEST_FUZZ_CHECK( memchr( created.message, 0, sizeof( created.message ) ) != NULL, "message not terminated" );
 	TEST_FUZZ_CHECK( memchr( validated.message, 0, sizeof( validated.message ) ) != NULL, "message not terminated" );
 	TEST_FUZZ_CHECK( created.status == PD_STATUS_OK || created.message[0] != '\0', "error %d without a message",

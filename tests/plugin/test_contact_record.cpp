@@ -129,7 +129,7 @@ TEST( PdContactRecord, ReplayGivesTheRecordedCallsTheirContacts )
 	{
 		pdContactCall c;
 		bool done = false;
-		ASSERT_EQ( pdContactReplay_Next( replay, &c, &done, &error ), PD_STATUS_OK ) << error.message;
+		ASSERT_EQ( pdContactReplay_ReadNext( replay, &c, &done, &error ), PD_STATUS_OK ) << error.message;
 		if ( done )
 			break;
 		ASSERT_LT( call, (int)originals.size() );
@@ -207,9 +207,9 @@ TEST( PdContactRecord, BadFilesAreRejectedWithTheFileAndTheRecord )
 	ASSERT_NE( replay, nullptr ) << error.message;
 	pdContactCall call;
 	bool done = true;
-	EXPECT_EQ( pdContactReplay_Next( replay, &call, &done, &error ), PD_STATUS_OK ) << error.message;
+	EXPECT_EQ( pdContactReplay_ReadNext( replay, &call, &done, &error ), PD_STATUS_OK ) << error.message;
 	EXPECT_FALSE( done );
-	EXPECT_EQ( pdContactReplay_Next( replay, &call, &done, &error ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdContactReplay_ReadNext( replay, &call, &done, &error ), PD_STATUS_INVALID_ARGUMENT );
 	EXPECT_NE( std::string( error.message ).find( "record 3: truncated call" ), std::string::npos ) << error.message;
 	EXPECT_NE( std::string( error.message ).find( path.substr( 0, 40 ) ), std::string::npos ) << error.message;
 	pdDestroyContactReplay( replay );
@@ -227,11 +227,11 @@ TEST( PdContactRecord, BadFilesAreRejectedWithTheFileAndTheRecord )
 	std::fclose( f );
 	replay = pdCreateContactReplay( path.c_str(), &error );
 	ASSERT_NE( replay, nullptr ) << error.message;
-	EXPECT_EQ( pdContactReplay_Next( replay, &call, &done, &error ), PD_STATUS_OK ) << error.message;
-	EXPECT_EQ( pdContactReplay_Next( replay, &call, &done, &error ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdContactReplay_ReadNext( replay, &call, &done, &error ), PD_STATUS_OK ) << error.message;
+	EXPECT_EQ( pdContactReplay_ReadNext( replay, &call, &done, &error ), PD_STATUS_INVALID_ARGUMENT );
 	EXPECT_NE( std::string( error.message ).find( "record 3: pair state out of range" ), std::string::npos ) << error.message;
 	pdDestroyContactReplay( replay );
-	EXPECT_EQ( pdContactReplay_Next( nullptr, &call, &done, &error ), PD_STATUS_INVALID_ARGUMENT );
+	EXPECT_EQ( pdContactReplay_ReadNext( nullptr, &call, &done, &error ), PD_STATUS_INVALID_ARGUMENT );
 	pdDestroyContactReplay( nullptr ); // no-op
 	pdDestroyMesh( torus );
 	std::remove( path.c_str() );
@@ -254,7 +254,7 @@ TEST( PdContactRecord, FuzzSeedsAreReadableByThisBuild )
 		{
 			pdContactCall call;
 			bool done = false;
-			ASSERT_EQ( pdContactReplay_Next( replay, &call, &done, &error ), PD_STATUS_OK ) << path << ": " << error.message;
+			ASSERT_EQ( pdContactReplay_ReadNext( replay, &call, &done, &error ), PD_STATUS_OK ) << path << ": " << error.message;
 			if ( done )
 				break;
 			++calls;
@@ -296,7 +296,7 @@ TEST( PdContactRecord, HeldContactOutOfRangeIsRejected )
 		ASSERT_NE( replay, nullptr ) << error.message;
 		pdContactCall call;
 		bool done = false;
-		EXPECT_EQ( pdContactReplay_Next( replay, &call, &done, &error ), PD_STATUS_INVALID_ARGUMENT ) << variant;
+		EXPECT_EQ( pdContactReplay_ReadNext( replay, &call, &done, &error ), PD_STATUS_INVALID_ARGUMENT ) << variant;
 		EXPECT_NE( std::string( error.message ).find( "pair state out of range" ), std::string::npos ) << error.message;
 		pdDestroyContactReplay( replay );
 		std::remove( path.c_str() );

@@ -143,7 +143,7 @@ void CheckMesh( const smpSoup& s, bool convex, const std::string& what )
 	pdMeshReport report;
 	pdMesh* mesh = smpSoupCreateMesh( &s, &report );
 	ASSERT_NE( mesh, nullptr ) << report.message;
-	EXPECT_EQ( report.removedTriangles, 0 );
+	EXPECT_EQ( report.removedTriangleCount, 0 );
 	EXPECT_TRUE( pdMesh_GetInfo( mesh ).closed );
 	EXPECT_EQ( pdMesh_GetInfo( mesh ).convex, convex );
 	EXPECT_EQ( pdMesh_GetInfo( mesh ).triangleCount, s.triangleCount );

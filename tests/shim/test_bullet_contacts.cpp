@@ -351,7 +351,7 @@ TEST( PdBulletContacts, RecordedCallsReplayOutsideBullet )
 	{
 		pdContactCall call;
 		bool done = false;
-		ASSERT_EQ( pdContactReplay_Next( replay, &call, &done, &error ), PD_STATUS_OK ) << error.message;
+		ASSERT_EQ( pdContactReplay_ReadNext( replay, &call, &done, &error ), PD_STATUS_OK ) << error.message;
 		if ( done )
 			break;
 		pdContactManifoldSet set;

@@ -140,7 +140,7 @@ int SoakQueries( long queries, unsigned seed, int tris )
 		{
 			failures += 1;
 			std::printf( "error: query %ld (seed %u) meshes %s/%s: %s\n", i, seed, names[ia], names[ib],
-						 pdStatusString( s ) );
+						 pdGetStatusString( s ) );
 		}
 		else if ( r.state == PD_STATE_PENETRATING )
 		{
@@ -194,7 +194,7 @@ int SoakQueries( long queries, unsigned seed, int tris )
 	{
 		if ( statusCounts[k] > 0 )
 		{
-			std::printf( " %s=%ld", pdStatusString( (pdStatus)( k - 16 ) ), statusCounts[k] );
+			std::printf( " %s=%ld", pdGetStatusString( (pdStatus)( k - 16 ) ), statusCounts[k] );
 		}
 	}
 	std::printf( "\n" );

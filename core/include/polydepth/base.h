@@ -93,7 +93,7 @@ typedef struct pdError
 } pdError;
 
 /// A short, static, human-readable description of a status code. Never NULL.
-PD_API const char* pdStatusString( pdStatus status );
+PD_API const char* pdGetStatusString( pdStatus status );
 
 /// Allocation hook: returns memory of at least size bytes aligned to alignment (a power of two
 /// <= 64), or NULL. Must be thread-safe.

@@ -51,17 +51,17 @@ typedef struct pdBatchDef
 
 PD_API pdBatchDef pdDefaultBatchDef( void );
 
-/// Answers count PD queries into outResults[0..count). Returns PD_STATUS_OK when every item was
+/// Answers itemCount PD queries into outResults[0..itemCount). Returns PD_STATUS_OK when every item was
 /// run (each result carries its own status: a bad mesh or pose fails that item only);
-/// PD_STATUS_INVALID_ARGUMENT for a NULL items/outResults with count > 0, a negative count, an
+/// PD_STATUS_INVALID_ARGUMENT for a NULL items/outResults with itemCount > 0, a negative itemCount, an
 /// enqueueTask without finishTask or a worker index outside [0, workerCount) (those items get
 /// that status too); PD_STATUS_DEF_NOT_INITIALIZED / PD_STATUS_INVALID_DEF for a bad def;
 /// PD_STATUS_OUT_OF_MEMORY when the workspaces cannot be made.
-PD_API pdStatus pdComputePenetrationBatch( const pdBatchItem* items, int count, const pdBatchDef* def,
+PD_API pdStatus pdComputePenetrationBatch( const pdBatchItem* items, int itemCount, const pdBatchDef* def,
 										   pdPenetrationResult* outResults );
 
 /// The same for distance queries.
-PD_API pdStatus pdComputeDistanceBatch( const pdBatchItem* items, int count, const pdBatchDef* def,
+PD_API pdStatus pdComputeDistanceBatch( const pdBatchItem* items, int itemCount, const pdBatchDef* def,
 										pdDistanceResult* outResults );
 
 PD_C_END

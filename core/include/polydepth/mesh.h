@@ -59,8 +59,8 @@ typedef struct pdMeshReport
 	pdStatus status;          ///< first fatal problem, or PD_STATUS_OK
 	int firstBadVertex;       ///< index of the first NaN/Inf vertex, -1 if none
 	int firstBadTriangle;     ///< input index of the first offending (or first degenerate) triangle, -1 if none
-	int degenerateTriangles;  ///< degenerate triangles found (zero area, repeated index)
-	int removedTriangles;     ///< degenerate triangles removed at creation
+	int degenerateTriangleCount;  ///< degenerate triangles found (zero area, repeated index)
+	int removedTriangleCount; ///< degenerate triangles removed at creation
 	char message[PD_MESSAGE_CAPACITY]; ///< e.g. "triangle 17 references vertex 902 of 900"; "" on success
 } pdMeshReport;
 

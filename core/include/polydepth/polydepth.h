@@ -15,7 +15,7 @@
 //                 the search's research settings one by one (starts, directions, pruning), for
 //                 benchmarks and tuning; pdPenetrationDef.quality picks a preset of them.
 //   Errors are values: every call returns a pdStatus (negative = error, positive = a cap was hit
-//   and the answer is still a valid bound); pdStatusString() explains it.
+//   and the answer is still a valid bound); pdGetStatusString() explains it.
 //
 // Example
 //   pdMeshDef def = pdDefaultMeshDef();

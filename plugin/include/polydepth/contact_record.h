@@ -69,7 +69,7 @@ PD_API pdContactReplay* pdCreateContactReplay( const char* path, pdError* outErr
 /// PD_STATUS_OK with *outDone true at the end, and an error status with *outError (may be NULL;
 /// the message names the file and the record) for a truncated or malformed record or a mesh the
 /// core rejects.
-PD_API pdStatus pdContactReplay_Next( pdContactReplay* replay, pdContactCall* outCall, bool* outDone,
+PD_API pdStatus pdContactReplay_ReadNext( pdContactReplay* replay, pdContactCall* outCall, bool* outDone,
 									  pdError* outError );
 
 /// Closes the file and destroys the meshes read from it (calls returned earlier point to them).

@@ -29,7 +29,7 @@ int main( void )
 	poseA.p.x = 0.75;
 	pdPenetrationResult result;
 	pdStatus status = pdComputePenetration( cube, &poseA, cube, &poseB, NULL, NULL, ws, &result );
-	printf( "consumer: status %s, state %d, depth %.6f\n", pdStatusString( status ), (int)result.state, result.depth );
+	printf( "consumer: status %s, state %d, depth %.6f\n", pdGetStatusString( status ), (int)result.state, result.depth );
 	int ok = status >= 0 && result.state == PD_STATE_PENETRATING && result.depth > 0.2 && result.depth < 0.3;
 	pdDestroyWorkspace( ws );
 	pdDestroyMesh( cube );

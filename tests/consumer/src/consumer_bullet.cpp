@@ -21,7 +21,7 @@ int main( int argc, char** argv )
 	btCollisionDispatcher dispatcher( &configuration );
 	btGImpactCollisionAlgorithm::registerAlgorithm( &dispatcher );
 	pdStatus status = polydepth::bullet::registerAlgorithm( &dispatcher, nullptr );
-	std::printf( "consumer_bullet (%s): register %s\n", precision, pdStatusString( status ) );
+	std::printf( "consumer_bullet (%s): register %s\n", precision, pdGetStatusString( status ) );
 	if ( status != PD_STATUS_OK )
 	{
 		return 1;
