@@ -66,10 +66,10 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 					   "call %d names an empty mesh", k );
 		TEST_FUZZ_CHECK( call.pair.internal.penetration.count >= 0 && call.pair.internal.penetration.count <= 3,
 					   "call %d cache count %d", k, call.pair.internal.penetration.count );
-		for ( int s = 0; s < PD_CONTACT_MAX_MANIFOLDS; ++s )
+		for ( int s = 0; s < PD_MAX_CONTACT_MANIFOLDS; ++s )
 		{
 			TEST_FUZZ_CHECK( call.pair.internal.slotPointCount[s] >= 0 &&
-								 call.pair.internal.slotPointCount[s] <= PD_CONTACT_MAX_POINTS,
+								 call.pair.internal.slotPointCount[s] <= PD_MAX_CONTACT_POINTS,
 						   "call %d slot %d count %d", k, s, call.pair.internal.slotPointCount[s] );
 		}
 	}
