@@ -218,14 +218,20 @@ bool smpBuildDrop( smpSceneWorld* scene, std::string* error )
 
 } // namespace
 
-const char* const smpAwakeSceneNames[6] = { "tori-heap", "torus-chain", "box-stack",
-											"bowl-pour", "kinematic",   "torus-drop" };
+const char* const smpAwakeSceneNames[9] = { "tori-heap",    "torus-chain",      "box-stack",
+											"bowl-pour",    "kinematic",        "torus-drop",
+											"assembly-peg", "assembly-washers", "assembly-plates" };
 
 std::unique_ptr<smpScene> smpCreateAwakeScene( const std::string& name, const smpSceneConfig& inConfig,
 											   std::string* error )
 {
 	smpSceneConfig config = inConfig;
 	config.sleeping = false;
+	if ( name.rfind( "assembly-", 0 ) == 0 )
+	{
+		config.variant = name.substr( std::string( "assembly-" ).size() );
+		return smpCreateAssemblyScene( config, error );
+	}
 	if ( config.algo == SMP_SCENE_ALGO_CONVEX && !smpAwakeTori( name ) )
 	{
 		*error = "the convex algorithm has convex pieces for tori only, not for the scene '" + name + "'";
