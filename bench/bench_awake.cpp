@@ -46,11 +46,18 @@ struct AwakeScene
 	const char* name;
 	int bodies, steps, arrival;                // default size; arrival: steps before "settled"
 	int quickBodies, quickSteps, quickArrival; // --quick
+	/// Chaotic (a 10 um change of the start changes the figures a lot): run from several seeds and
+	/// report each figure's median and 90th percentile over them.
+	bool seeded = false;
 	std::string error;
 	int dynamicBodies = 0;
 	double bodySize = 0.0;
 	double thickness = 0.0; ///< the thinnest body's thinnest dimension (m), for the thin-body scenes; 0: none
 	AwakeRun run[3];
+	int seedCount = 0;
+	unsigned firstSeed = 0;
+	/// Seeded scenes: per algorithm, per figure (in the order of run[a].figures), the value of every seed.
+	std::vector<std::vector<double>> seedValues[3];
 };
 
 const int kPenetrationEvery = 15; ///< steps between penetration samples (and the last step)
@@ -226,8 +233,10 @@ bool runOne( AwakeScene* s, smpSceneAlgo algo, const Options& o, AwakeRun* out, 
 	return true;
 }
 
-/// The run's figures as the object key; lanes adds where its pairs ran (--threads).
-void writeRun( Json& j, const char* key, const AwakeRun& r, bool lanes = false )
+/// The run's figures as the object key; lanes adds where its pairs ran (--threads); seedValues
+/// (seeded scenes) adds every figure's median and 90th percentile over the seeds.
+void writeRun( Json& j, const char* key, const AwakeRun& r, bool lanes = false,
+			   const std::vector<std::vector<double>>* seedValues = nullptr )
 {
 	j.beginObject( key );
 	j.field( "median_ms", r.m.medianStepMs );
@@ -240,9 +249,18 @@ void writeRun( Json& j, const char* key, const AwakeRun& r, bool lanes = false )
 	j.field( "rest_speed_p90", r.restSpeedP90 );
 	j.field( "top_drift", r.topDrift );
 	j.field( "top_end_speed", r.topEndSpeed );
-	for ( const smpSceneFigure& f : r.figures )
-		if ( f.key != "thickness" )
-			j.field( f.key.c_str(), f.value );
+	for ( size_t i = 0; i < r.figures.size(); ++i )
+	{
+		const smpSceneFigure& f = r.figures[i];
+		if ( f.key == "thickness" )
+			continue;
+		j.field( f.key.c_str(), f.value );
+		if ( seedValues != nullptr && i < seedValues->size() && !( *seedValues )[i].empty() )
+		{
+			j.field( ( f.key + "_median" ).c_str(), median( ( *seedValues )[i] ) );
+			j.field( ( f.key + "_p90" ).c_str(), percentile( ( *seedValues )[i], 0.9 ) );
+		}
+	}
 	if ( lanes )
 	{
 		j.field( "parallel_pairs", r.parallelPairs );
@@ -340,13 +358,57 @@ int runAwakeThreads( std::vector<AwakeScene>& scenes, const Options& o )
 	return 0;
 }
 
-/// The scenes' own figures (assembly), one row per figure, one column per algorithm.
+/// Runs a seeded scene from the seeds after o.seed (run[a] holds o.seed's run) and keeps every
+/// seed's figures in s->seedValues[a]. False with *error when a run cannot be built.
+bool runSeeds( AwakeScene* s, int a, smpSceneAlgo algo, const Options& o, std::string* error )
+{
+	s->seedCount = o.seeds > 0 ? o.seeds : ( o.quick ? 2 : 8 );
+	s->firstSeed = o.seed;
+	const std::vector<smpSceneFigure>& first = s->run[a].figures;
+	s->seedValues[a].assign( first.size(), std::vector<double>() );
+	for ( size_t i = 0; i < first.size(); ++i )
+		s->seedValues[a][i].push_back( first[i].value );
+	for ( int k = 1; k < s->seedCount; ++k )
+	{
+		Options seeded = o;
+		seeded.seed = o.seed + (unsigned)k;
+		AwakeRun r;
+		if ( !runOne( s, algo, seeded, &r, error ) )
+			return false;
+		for ( size_t i = 0; i < first.size() && i < r.figures.size(); ++i )
+			s->seedValues[a][i].push_back( r.figures[i].value );
+	}
+	return true;
+}
+
+/// The scenes' own figures (assembly, the seeded scenes), one row per figure, one column per
+/// algorithm; seeded scenes give the median and the 90th percentile over the seeds.
 void printFigures( const std::vector<AwakeScene>& scenes, const char* const names[3] )
 {
 	for ( const AwakeScene& s : scenes )
 	{
 		if ( s.run[0].figures.empty() )
 			continue;
+		if ( s.seeded )
+		{
+			std::printf( "\n%s: median / 90th percentile over %d seeds (%u to %u)\n", s.name, s.seedCount, s.firstSeed,
+						 s.firstSeed + (unsigned)s.seedCount - 1u );
+			std::printf( "  %-28s", "figure" );
+			for ( int a = 0; a < 3; ++a )
+				if ( s.run[a].present )
+					std::printf( " %21s", names[a] );
+			std::printf( "   what\n" );
+			for ( size_t i = 0; i < s.run[0].figures.size(); ++i )
+			{
+				std::printf( "  %-28s", s.run[0].figures[i].key.c_str() );
+				for ( int a = 0; a < 3; ++a )
+					if ( s.run[a].present && i < s.seedValues[a].size() )
+						std::printf( " %10.4g / %8.4g", median( s.seedValues[a][i] ),
+									 percentile( s.seedValues[a][i], 0.9 ) );
+				std::printf( "   %s\n", s.run[0].figures[i].label.c_str() );
+			}
+			continue;
+		}
 		std::printf( "\n%s (thickness %.4g m: a pair is deep beyond 1%% of the thinner body's thickness)\n", s.name,
 					 s.thickness );
 		std::printf( "  %-32s", "figure" );
@@ -389,6 +451,9 @@ int runAwake( const Options& o )
 		{ "assembly-peg", 2, 600, 180, 2, 300, 180 },
 		{ "assembly-washers", 6, 600, 350, 6, 420, 350 },
 		{ "assembly-plates", 6, 600, 260, 6, 360, 260 },
+		// A user's report (scene_awake.cpp), over seeds.
+		{ "sphere-pour", 40, 900, 600, 12, 240, 180, true },
+		{ "tall-stack", 4, 900, 300, 4, 300, 120, true },
 	};
 	const char* names[3] = { "gimpact", "polydepth", "convex" };
 	const smpSceneAlgo algos[3] = { SMP_SCENE_ALGO_GIMPACT, SMP_SCENE_ALGO_POLYDEPTH, SMP_SCENE_ALGO_CONVEX };
@@ -402,7 +467,8 @@ int runAwake( const Options& o )
 		{
 			std::fprintf( stderr,
 						  "polydepth-bench awake: no scene '%s' (tori-heap, torus-chain, box-stack, bowl-pour, "
-						  "kinematic, torus-drop, assembly-peg, assembly-washers, assembly-plates)\n",
+						  "kinematic, torus-drop, assembly-peg, assembly-washers, assembly-plates, sphere-pour, "
+						  "tall-stack)\n",
 						  o.only.c_str() );
 			return 2;
 		}
@@ -414,9 +480,16 @@ int runAwake( const Options& o )
 		for ( int a = 0; a < 3; ++a )
 		{
 			std::string error;
-			if ( runOne( &s, algos[a], o, &s.run[a], &error ) )
+			if ( !runOne( &s, algos[a], o, &s.run[a], &error ) )
+			{
+				if ( a < 2 )
+				{
+					std::fprintf( stderr, "polydepth-bench awake: %s, %s: %s\n", s.name, names[a], error.c_str() );
+					return 1;
+				}
 				continue;
-			if ( a < 2 )
+			}
+			if ( s.seeded && !runSeeds( &s, a, algos[a], o, &error ) )
 			{
 				std::fprintf( stderr, "polydepth-bench awake: %s, %s: %s\n", s.name, names[a], error.c_str() );
 				return 1;
@@ -443,9 +516,14 @@ int runAwake( const Options& o )
 							   j.field( "body_size", s.bodySize );
 							   if ( s.thickness > 0.0 )
 								   j.field( "thickness", s.thickness );
+							   if ( s.seeded )
+							   {
+								   j.field( "seeds", s.seedCount );
+								   j.field( "first_seed", (double)s.firstSeed );
+							   }
 							   for ( int a = 0; a < 3; ++a )
 								   if ( s.run[a].present )
-									   writeRun( j, names[a], s.run[a] );
+									   writeRun( j, names[a], s.run[a], false, &s.seedValues[a] );
 						   } );
 				j.field( "max_median_ratio", maxMedianRatio );
 				j.field( "max_p95_ratio", maxP95Ratio );

@@ -219,11 +219,12 @@ bool smpParseSceneAlgo( const char* text, smpSceneAlgo* outAlgo );
 const char* smpSceneAlgoName( smpSceneAlgo algo );
 
 /// The awake scenes (scene_awake.cpp), run with Bullet's sleeping off whatever config.sleeping
-/// says: "tori-heap", "torus-chain", "box-stack", "bowl-pour", "kinematic", "torus-drop", and
-/// the assembly parts "assembly-peg", "assembly-washers", "assembly-plates"
-/// (scene_assembly.cpp). config.bodies and config.steps (<= 0: the scene's default) size them;
-/// the convex algorithm builds the tori scenes and "assembly-peg" only.
-extern const char* const smpAwakeSceneNames[9];
+/// says: "tori-heap", "torus-chain", "box-stack", "bowl-pour", "kinematic", "torus-drop",
+/// "sphere-pour", "tall-stack" (900 steps), and the assembly parts "assembly-peg",
+/// "assembly-washers", "assembly-plates" (scene_assembly.cpp). config.bodies and config.steps
+/// (<= 0: the scene's default) size them; the convex algorithm builds the tori scenes, the convex
+/// bodies of "sphere-pour" and "tall-stack", and "assembly-peg" only.
+extern const char* const smpAwakeSceneNames[11];
 std::unique_ptr<smpScene> smpCreateAwakeScene( const std::string& name, const smpSceneConfig& config,
 											   std::string* error );
 

@@ -7,10 +7,10 @@
 //   washers  six washers (annuli, inner radius 1.04 x the shaft's) dropped one by one onto a
 //            static shaft with a chamfered top, each released within 1 mm of the shaft's axis
 //   plates   six 2 cm plates dropped one by one onto each other on the floor
-// The figures come from the transforms, not from Bullet's contacts: the radial excess of a peg
-// over its bore and of the shaft over a washer's hole (exact against the bore's facets: the
-// largest excess over a piece of surface is at a vertex of the piece clipped to the bore's
-// height), box-box penetration of the plates by separating axes (exact for boxes), depth below
+// The figures come from the transforms, not from Bullet's contacts: how deep a peg's surface is
+// inside its block and the shaft's inside a washer (the radial excess over the bore, exact
+// against the bore's facets while the part is in the bore, sampled when it is pushed into the
+// wall), box-box penetration of the plates by separating axes (exact for boxes), depth below
 // the floor, and the library's PD between washers. Dynamic bodies are GImpact meshes; the block,
 // the shaft and the floor are static triangle meshes.
 #include "scene_world.h"
@@ -77,19 +77,21 @@ std::vector<std::pair<uint32_t, uint32_t>> smpMeshEdges( const std::vector<uint3
 	return edges;
 }
 
-/// A bore about the y axis of its own frame: a regular polygon of `segments` sides with vertices
-/// on `radius` from y = bottom to y = top, widening at 45 degrees by `chamfer` above top.
+/// A bored solid about the y axis of its own frame: the bore a regular polygon of `segments`
+/// sides with vertices on `radius` from y = bottom to y = top, widening at 45 degrees by
+/// `chamfer` above top; outside, either a box of half widths outerX, outerZ (the block) or a
+/// cylinder of outerRadius (the washer).
 struct smpBore
 {
 	double radius = 0.0;
 	int segments = kSegments;
 	double bottom = 0.0, top = 0.0, chamfer = 0.0;
-	double reach = 0.0; ///< points farther than radius + chamfer + reach from the axis are not at the bore
+	double outerX = 0.0, outerZ = 0.0, outerRadius = 0.0;
 };
 
-/// How far (m) a point at height y reaches radially beyond the bore's facets (negative: inside).
-/// The facets' normals are at the angles (2k + 1) pi / segments, their distance from the axis
-/// radius(y) cos(pi / segments).
+/// How far (m) a point reaches radially beyond the bore's facets of the given radius (negative:
+/// inside). The facets' normals are at the angles (2k + 1) pi / segments, their distance from the
+/// axis radius cos(pi / segments).
 double smpBoreExcessAt( const smpBore& bore, const btVector3& p, double boreRadius )
 {
 	const double w = 2.0 * M_PI / bore.segments;
@@ -100,14 +102,30 @@ double smpBoreExcessAt( const smpBore& bore, const btVector3& p, double boreRadi
 	return rho * std::cos( delta ) - boreRadius * std::cos( 0.5 * w );
 }
 
-/// The largest radial excess (m, 0 when none) of a body's surface over the bore, given the
-/// body's edges in the bore's frame. The excess is a convex function along a segment and the
-/// bore's radius is linear in y on each band (bore, chamfer), so the largest excess over a face
-/// clipped to a band is at an edge clipped to it: the edges' clipped ends give the exact maximum.
+/// Depth (m) of a point inside the bored solid (<= 0 outside it): the least of its radial excess
+/// over the bore and its distances to the solid's outer sides, top and bottom.
+double smpBoreDepthAt( const smpBore& bore, const btVector3& p, double boreRadius )
+{
+	double depth = smpBoreExcessAt( bore, p, boreRadius );
+	depth = std::min( { depth, (double)p.y() - bore.bottom, bore.top + bore.chamfer - (double)p.y() } );
+	if ( bore.outerX > 0.0 )
+		depth =
+			std::min( { depth, bore.outerX - std::fabs( (double)p.x() ), bore.outerZ - std::fabs( (double)p.z() ) } );
+	if ( bore.outerRadius > 0.0 )
+		depth = std::min( depth, bore.outerRadius - std::hypot( (double)p.x(), (double)p.z() ) );
+	return depth;
+}
+
+/// The deepest point (m, 0 when none) of a body's surface inside the bored solid, given the body's
+/// edges in the solid's frame. Each edge is clipped to the bore's band and to the chamfer's and
+/// evaluated at its clipped ends and 15 points between. While the body stays in the bore the
+/// depth is its radial excess, convex along an edge on a band where the bore's radius is linear
+/// in y, so the largest excess over a face clipped to a band is at a clipped edge end: exact. A
+/// body pushed into the wall beyond the bore is sampled.
 double smpBoreExcess( const smpBore& bore, const std::vector<btVector3>& points,
 					  const std::vector<std::pair<uint32_t, uint32_t>>& edges )
 {
-	const double limit = bore.radius + bore.chamfer + bore.reach;
+	const int kSamples = 16;
 	double worst = 0.0;
 	struct Band
 	{
@@ -138,13 +156,12 @@ double smpBoreExcess( const smpBore& bore, const std::vector<btVector3>& points,
 				if ( t0 > t1 )
 					continue;
 			}
-			for ( double t : { t0, t1 } )
+			for ( int k = 0; k <= kSamples; ++k )
 			{
+				double t = t0 + ( t1 - t0 ) * k / kSamples;
 				btVector3 p = a + ( b - a ) * btScalar( t );
-				if ( std::hypot( (double)p.x(), (double)p.z() ) > limit )
-					continue;
 				double radius = band.radiusLo + band.slope * ( (double)p.y() - band.lo );
-				worst = std::max( worst, smpBoreExcessAt( bore, p, radius ) );
+				worst = std::max( worst, smpBoreDepthAt( bore, p, radius ) );
 			}
 		}
 	}
@@ -305,7 +322,7 @@ void smpMeasurePegs( smpAssemblyState& s, smpSceneWorld& world, int step, bool* 
 		peg.finalTilt = tilt;
 		if ( peg.inHole )
 			peg.maxTilt = std::max( peg.maxTilt, tilt );
-		double wall = peg.inHole ? smpBoreExcess( peg.bore, points, s.pegEdges ) : 0.0;
+		double wall = smpBoreExcess( peg.bore, points, s.pegEdges );
 		peg.maxWall = std::max( peg.maxWall, wall );
 		double pegThickness = 2.0 * peg.radius;
 		*deep = smpRecordPair( s, peg.body, peg.block, wall, pegThickness, step, streaks ) || *deep;
@@ -326,7 +343,7 @@ void smpMeasureWashers( smpAssemblyState& s, smpSceneWorld& world, int step, boo
 	hole.radius = kWasherInner;
 	hole.bottom = -0.5 * kWasherThickness;
 	hole.top = 0.5 * kWasherThickness;
-	hole.reach = 0.01;
+	hole.outerRadius = kWasherOuter;
 	s.threaded = 0;
 	for ( int w : s.washers )
 	{
@@ -336,17 +353,13 @@ void smpMeasureWashers( smpAssemblyState& s, smpSceneWorld& world, int step, boo
 		btVector3 c = t.getOrigin() - s.shaftAxis;
 		bool threaded = std::hypot( (double)c.x(), (double)c.z() ) < kWasherInner && c.y() < kShaftHeight;
 		s.threaded += threaded ? 1 : 0;
-		double wall = 0.0;
+		btTransform inverse = t.inverse();
+		for ( size_t i = 0; i < shaft.size(); ++i )
+			shaft[i] = inverse * btVector3( btScalar( s.shaftVertices[3 * i] ), btScalar( s.shaftVertices[3 * i + 1] ),
+											btScalar( s.shaftVertices[3 * i + 2] ) );
+		double wall = smpBoreExcess( hole, shaft, s.shaftEdges );
 		if ( threaded )
-		{
-			btTransform inverse = t.inverse();
-			for ( size_t i = 0; i < shaft.size(); ++i )
-				shaft[i] =
-					inverse * btVector3( btScalar( s.shaftVertices[3 * i] ), btScalar( s.shaftVertices[3 * i + 1] ),
-										 btScalar( s.shaftVertices[3 * i + 2] ) );
-			wall = smpBoreExcess( hole, shaft, s.shaftEdges );
 			s.maxWasherTilt = std::max( s.maxWasherTilt, smpTiltDeg( t ) );
-		}
 		s.maxWasherWall = std::max( s.maxWasherWall, wall );
 		*deep = smpRecordPair( s, w, s.shaftBody, wall, kWasherThickness, step, streaks ) || *deep;
 		double floor = std::max( 0.0, -smpLowestY( s.washerVertices, t ) );
@@ -459,7 +472,8 @@ bool smpBuildPegs( smpSceneWorld* scene, smpAssemblyState* s, double x0, std::st
 		peg.bore.bottom = 0.0;
 		peg.bore.top = kBlockHeight - kHoleChamfer;
 		peg.bore.chamfer = kHoleChamfer;
-		peg.bore.reach = 0.01;
+		peg.bore.outerX = 0.5 * kBlockWidth;
+		peg.bore.outerZ = 0.5 * kBlockWidth;
 		s->pegs.push_back( peg );
 	}
 	s->settleFrom = std::max( s->settleFrom, kPushFrom + 120 );
@@ -601,11 +615,12 @@ std::vector<smpSceneFigure> smpAssemblyFigures( const smpAssemblyState& s, doubl
 				{ key + "insertion_depth", p.inHole ? p.insertion : 0.0, name + "insertion depth at the end (m)" } );
 			f.push_back( { key + "max_insertion_depth", p.maxInsertion, name + "deepest insertion (m)" } );
 			f.push_back(
-				{ key + "max_wall_penetration", p.maxWall, name + "deepest radial excess over the bore (m)" } );
+				{ key + "max_wall_penetration", p.maxWall,
+				  name + "deepest point in the block: radial excess over the bore, or deeper into the wall (m)" } );
 			f.push_back( { key + "max_tilt_deg", p.maxTilt, name + "largest tilt inside the hole (degrees)" } );
 			f.push_back( { key + "final_tilt_deg", p.finalTilt, name + "tilt at the end (degrees)" } );
 		}
-		f.push_back( { "max_wall_penetration", wall, "deepest radial excess of a peg over its bore (m)" } );
+		f.push_back( { "max_wall_penetration", wall, "deepest point of a peg in its block (m)" } );
 		f.push_back( { "max_tilt_deg", tilt, "largest tilt of a peg inside its hole (degrees)" } );
 	}
 	if ( !s.washers.empty() )
@@ -613,11 +628,11 @@ std::vector<smpSceneFigure> smpAssemblyFigures( const smpAssemblyState& s, doubl
 		f.push_back( { "washers", (double)s.washers.size(), "washers" } );
 		f.push_back( { "threaded", (double)s.threaded, "washers on the shaft at the end" } );
 		f.push_back( { "washer_max_wall_penetration", s.maxWasherWall,
-					   "deepest radial excess of the shaft over a washer's hole (m)" } );
+					   "deepest point of the shaft in a washer: radial excess over the hole, or deeper (m)" } );
 		f.push_back( { "washer_max_tilt_deg", s.maxWasherTilt, "largest tilt of a washer on the shaft (degrees)" } );
 		if ( s.pegs.empty() )
 		{
-			f.push_back( { "max_wall_penetration", s.maxWasherWall, "deepest radial excess of the shaft (m)" } );
+			f.push_back( { "max_wall_penetration", s.maxWasherWall, "deepest point of the shaft in a washer (m)" } );
 			f.push_back( { "max_tilt_deg", s.maxWasherTilt, "largest tilt of a washer on the shaft (degrees)" } );
 		}
 		f.push_back( { "washer_pd_queries", (double)s.pdQueries, "washer-washer PD queries" } );

@@ -66,6 +66,27 @@ TEST( PdBenchCli, AwakeQuickJsonHasEveryKeyWithFiniteValues )
 		EXPECT_EQ( r.out.find( "inf" ), std::string::npos );
 	}
 }
+// The seeded scenes give every figure's median and 90th percentile over the seeds; the assembly
+// scenes their own figures and the thickness.
+TEST( PdBenchCli, AwakeSeededAndAssemblyScenesHaveTheirFigures )
+{
+	TestProcessRun r = TestRunProcess( "", POLYDEPTH_BENCH_PATH, "awake --quick --json --seeds 2 --only tall-stack" );
+	SCOPED_TRACE( "stderr '" + r.err + "'" );
+	if ( r.exitCode == 2 && r.err.find( "without Bullet" ) != std::string::npos )
+		GTEST_SKIP() << "polydepth-bench is built without Bullet";
+	ASSERT_EQ( r.exitCode, 0 );
+	for ( const char* key : { "\"seeds\": 2", "\"top_drift_final\"", "\"top_drift_final_median\"",
+							  "\"top_drift_final_p90\"", "\"top_drift_max_p90\"", "\"convex\"" } )
+		EXPECT_NE( r.out.find( key ), std::string::npos ) << key;
+	EXPECT_EQ( r.out.find( "null" ), std::string::npos );
+	r = TestRunProcess( "", POLYDEPTH_BENCH_PATH, "awake --quick --json --only assembly-plates" );
+	ASSERT_EQ( r.exitCode, 0 );
+	for ( const char* key : { "\"thickness\"", "\"plates\"", "\"max_pair_penetration\"", "\"deep_pair_steps\"",
+							  "\"settled_over_thickness\"" } )
+		EXPECT_NE( r.out.find( key ), std::string::npos ) << key;
+	EXPECT_EQ( r.out.find( "\"convex\"" ), std::string::npos );
+	EXPECT_EQ( r.out.find( "null" ), std::string::npos );
+}
 TEST( PdBenchCli, PdBatchQuickJsonGivesIdenticalAnswersAtBothThreadCounts )
 {
 	TestProcessRun r = TestRunProcess( "", POLYDEPTH_BENCH_PATH, "pd-batch --quick --json --repeats 4 --only knot-3k" );

@@ -586,3 +586,84 @@ TEST( PdScenes, AssemblyPartsBuildAloneAndRefuseWhatTheyCannot )
 	EXPECT_EQ( smpScene::create( c, &error ), nullptr );
 	EXPECT_NE( error.find( "gears" ), std::string::npos ) << error;
 }
+
+// The scenes of a user's report: 40 icospheres of radius 0.2 m (320 triangles) in a 2 x 2 x 10
+// column from y = 0.5 to 4.55 m above a zero-thickness hemisphere of radius 2 m (96 x 32
+// segments); four 0.5 m cubes (48 triangles) 1 mm apart on a 10 m mesh floor, moved by at most
+// 2 mm and turned by at most 2 degrees.
+TEST( PdScenes, UserReportScenesBuildWhatTheReportDescribes )
+{
+	smpSceneConfig c;
+	c.steps = 1;
+	c.penetrationEvery = 0;
+	std::string error;
+	std::unique_ptr<smpScene> pour = smpCreateAwakeScene( "sphere-pour", c, &error );
+	ASSERT_NE( pour, nullptr ) << error;
+	EXPECT_EQ( pour->stepCount(), 1 );
+	int spheres = 0;
+	double lowest = 1e300, highest = -1e300;
+	for ( int b = 0; b < pour->bodyCount(); ++b )
+	{
+		smpSceneMesh m = pour->bodyMesh( b );
+		if ( pour->bodyIsStatic( b ) )
+		{
+			EXPECT_EQ( m.triangleCount, 96 + 2 * 96 * 31 ); // 32 rings of 96 segments, a fan at the pole
+			TestRadial r = testRadial( m );
+			EXPECT_NEAR( r.outer, 2.0, 1e-12 );
+			EXPECT_NEAR( r.height, 2.0, 1e-12 );
+			continue;
+		}
+		++spheres;
+		EXPECT_EQ( m.triangleCount, 320 );
+		EXPECT_NEAR( testRadial( m ).height, 0.4, 1e-3 );
+		pdTransform pose = pour->bodyPose( b );
+		lowest = std::min( lowest, pose.p.y );
+		highest = std::max( highest, pose.p.y );
+		EXPECT_NEAR( std::fabs( pose.p.x ), 0.225, 0.001 + 1e-9 );
+		EXPECT_NEAR( std::fabs( pose.p.z ), 0.225, 0.001 + 1e-9 );
+	}
+	EXPECT_EQ( spheres, 40 );
+	EXPECT_NEAR( lowest, 0.5, 1e-6 );
+	EXPECT_NEAR( highest, 4.55, 1e-6 );
+	while ( pour->step() )
+	{
+	}
+	EXPECT_GE( testFigure( *pour, "facet_offset" ), 0.0 );
+	EXPECT_EQ( testFigure( *pour, "max_sphere_penetration" ), 0.0 );
+
+	std::unique_ptr<smpScene> stack = smpCreateAwakeScene( "tall-stack", c, &error );
+	ASSERT_NE( stack, nullptr ) << error;
+	std::vector<pdTransform> boxes;
+	for ( int b = 0; b < stack->bodyCount(); ++b )
+	{
+		smpSceneMesh m = stack->bodyMesh( b );
+		if ( stack->bodyIsStatic( b ) )
+		{
+			double extent = 0.0;
+			for ( int v = 0; v < m.vertexCount; ++v )
+				extent = std::max( extent, std::fabs( m.vertices[3 * v] ) );
+			EXPECT_NEAR( extent, 5.0, 1e-12 );
+			continue;
+		}
+		EXPECT_EQ( m.triangleCount, 48 );
+		EXPECT_NEAR( testRadial( m ).height, 0.5, 1e-12 );
+		boxes.push_back( stack->bodyPose( b ) );
+	}
+	ASSERT_EQ( boxes.size(), 4u );
+	for ( size_t i = 0; i < boxes.size(); ++i )
+	{
+		EXPECT_NEAR( boxes[i].p.y, 0.251 + 0.501 * (double)i, 1e-6 ); // 1 mm gaps, 1 mm above the floor
+		EXPECT_LE( std::fabs( boxes[i].p.x ), 0.002 );
+		EXPECT_LE( std::fabs( boxes[i].p.z ), 0.002 );
+		// Turned about y only, by at most 2 degrees.
+		EXPECT_NEAR( boxes[i].q.x, 0.0, 1e-6 );
+		EXPECT_NEAR( boxes[i].q.z, 0.0, 1e-6 );
+		EXPECT_LE( 2.0 * std::asin( std::fabs( boxes[i].q.y ) ) * 180.0 / M_PI, 2.0 + 1e-6 );
+	}
+	while ( stack->step() )
+	{
+	}
+	EXPECT_GE( testFigure( *stack, "top_drift_max" ), testFigure( *stack, "top_drift_final" ) );
+	c.algo = SMP_SCENE_ALGO_CONVEX;
+	EXPECT_NE( smpCreateAwakeScene( "tall-stack", c, &error ), nullptr ) << error;
+}
