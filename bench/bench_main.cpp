@@ -29,6 +29,9 @@ static void usage( FILE* f )
 		   "             kinematic sweep, 10 m/s drops, assembly: pegs, washers, plates): GImpact,\n"
 		   "             PolyDepth and, on the tori scenes and the pegs, the convex peer; step times,\n"
 		   "             lost bodies, penetration, resting speeds, the assembly's own figures\n"
+		   "  peg-probe  a peg wedged in its bore at 3, 6, 10 and 20 degrees: every manifold Bullet gets\n"
+		   "             (normal, points, depths) with PolyDepth and with GImpact, against the\n"
+		   "             interference the geometry implies and the library's global PD (--json)\n"
 		   "  contact-replay FILE\n"
 		   "             recorded plugin calls (polydepth-sample --record-calls) run again outside\n"
 		   "             Bullet: time per call, a hash of the contacts and the same calls' cost as\n"
@@ -173,6 +176,8 @@ int main( int argc, char** argv )
 		return runPdBatch( o );
 	if ( sub == "awake" )
 		return runAwake( o );
+	if ( sub == "peg-probe" )
+		return runPegProbe( o );
 	if ( sub == "contact-replay" )
 		return runContactReplay( o );
 	std::fprintf( stderr, "polydepth-bench: unknown subcommand '%s' (try --help)\n", sub.c_str() );

@@ -358,6 +358,7 @@ int runPdBatch( const Options& o );
 int runSfog( const Options& o );
 int runDebris( const Options& o );
 int runAwake( const Options& o );
+int runPegProbe( const Options& o );
 int runContactReplay( const Options& o );
 
 } // namespace bench
