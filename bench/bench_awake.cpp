@@ -37,6 +37,8 @@ struct AwakeRun
 	/// and the most threads that ran pairs in one step.
 	double parallelPairs = 0.0, serialPairs = 0.0;
 	int mostThreads = 0;
+	/// The scene's own figures (assembly: inserted pegs, wall penetration, ...).
+	std::vector<smpSceneFigure> figures;
 };
 
 struct AwakeScene
@@ -44,10 +46,18 @@ struct AwakeScene
 	const char* name;
 	int bodies, steps, arrival;                // default size; arrival: steps before "settled"
 	int quickBodies, quickSteps, quickArrival; // --quick
+	/// Chaotic (a 10 um change of the start changes the figures a lot): run from several seeds and
+	/// report each figure's median and 90th percentile over them.
+	bool seeded = false;
 	std::string error;
 	int dynamicBodies = 0;
 	double bodySize = 0.0;
+	double thickness = 0.0; ///< the thinnest body's thinnest dimension (m), for the thin-body scenes; 0: none
 	AwakeRun run[3];
+	int seedCount = 0;
+	unsigned firstSeed = 0;
+	/// Seeded scenes: per algorithm, per figure (in the order of run[a].figures), the value of every seed.
+	std::vector<std::vector<double>> seedValues[3];
 };
 
 const int kPenetrationEvery = 15; ///< steps between penetration samples (and the last step)
@@ -174,6 +184,7 @@ class AwakeRunner
 		m_out.maxPenetration = std::max( m_out.maxPenetration, depth );
 		m_out.settledPenetration = std::max( m_out.settledPenetration, depth );
 		m_out.m = m_scene->metrics();
+		m_out.figures = m_scene->figures();
 		m_out.parallelPairs = (double)m_parallelPairs / std::max( m_out.m.steps, 1 );
 		m_out.serialPairs = (double)m_serialPairs / std::max( m_out.m.steps, 1 );
 		if ( !m_dynamic.empty() )
@@ -222,8 +233,10 @@ bool runOne( AwakeScene* s, smpSceneAlgo algo, const Options& o, AwakeRun* out, 
 	return true;
 }
 
-/// The run's figures as the object key; lanes adds where its pairs ran (--threads).
-void writeRun( Json& j, const char* key, const AwakeRun& r, bool lanes = false )
+/// The run's figures as the object key; lanes adds where its pairs ran (--threads); seedValues
+/// (seeded scenes) adds every figure's median and 90th percentile over the seeds.
+void writeRun( Json& j, const char* key, const AwakeRun& r, bool lanes = false,
+			   const std::vector<std::vector<double>>* seedValues = nullptr )
 {
 	j.beginObject( key );
 	j.field( "median_ms", r.m.medianStepMs );
@@ -236,6 +249,18 @@ void writeRun( Json& j, const char* key, const AwakeRun& r, bool lanes = false )
 	j.field( "rest_speed_p90", r.restSpeedP90 );
 	j.field( "top_drift", r.topDrift );
 	j.field( "top_end_speed", r.topEndSpeed );
+	for ( size_t i = 0; i < r.figures.size(); ++i )
+	{
+		const smpSceneFigure& f = r.figures[i];
+		if ( f.key == "thickness" )
+			continue;
+		j.field( f.key.c_str(), f.value );
+		if ( seedValues != nullptr && i < seedValues->size() && !( *seedValues )[i].empty() )
+		{
+			j.field( ( f.key + "_median" ).c_str(), median( ( *seedValues )[i] ) );
+			j.field( ( f.key + "_p90" ).c_str(), percentile( ( *seedValues )[i], 0.9 ) );
+		}
+	}
 	if ( lanes )
 	{
 		j.field( "parallel_pairs", r.parallelPairs );
@@ -333,6 +358,78 @@ int runAwakeThreads( std::vector<AwakeScene>& scenes, const Options& o )
 	return 0;
 }
 
+/// Runs a seeded scene from the seeds after o.seed (run[a] holds o.seed's run) and keeps every
+/// seed's figures in s->seedValues[a]. False with *error when a run cannot be built.
+bool runSeeds( AwakeScene* s, int a, smpSceneAlgo algo, const Options& o, std::string* error )
+{
+	s->seedCount = o.seeds > 0 ? o.seeds : ( o.quick ? 2 : 8 );
+	s->firstSeed = o.seed;
+	const std::vector<smpSceneFigure>& first = s->run[a].figures;
+	s->seedValues[a].assign( first.size(), std::vector<double>() );
+	for ( size_t i = 0; i < first.size(); ++i )
+		s->seedValues[a][i].push_back( first[i].value );
+	for ( int k = 1; k < s->seedCount; ++k )
+	{
+		Options seeded = o;
+		seeded.seed = o.seed + (unsigned)k;
+		AwakeRun r;
+		if ( !runOne( s, algo, seeded, &r, error ) )
+			return false;
+		for ( size_t i = 0; i < first.size() && i < r.figures.size(); ++i )
+			s->seedValues[a][i].push_back( r.figures[i].value );
+	}
+	return true;
+}
+
+/// The scenes' own figures (assembly, the seeded scenes), one row per figure, one column per
+/// algorithm; seeded scenes give the median and the 90th percentile over the seeds.
+void printFigures( const std::vector<AwakeScene>& scenes, const char* const names[3] )
+{
+	for ( const AwakeScene& s : scenes )
+	{
+		if ( s.run[0].figures.empty() )
+			continue;
+		if ( s.seeded )
+		{
+			std::printf( "\n%s: median / 90th percentile over %d seeds (%u to %u)\n", s.name, s.seedCount, s.firstSeed,
+						 s.firstSeed + (unsigned)s.seedCount - 1u );
+			std::printf( "  %-28s", "figure" );
+			for ( int a = 0; a < 3; ++a )
+				if ( s.run[a].present )
+					std::printf( " %21s", names[a] );
+			std::printf( "   what\n" );
+			for ( size_t i = 0; i < s.run[0].figures.size(); ++i )
+			{
+				std::printf( "  %-28s", s.run[0].figures[i].key.c_str() );
+				for ( int a = 0; a < 3; ++a )
+					if ( s.run[a].present && i < s.seedValues[a].size() )
+						std::printf( " %10.4g / %8.4g", median( s.seedValues[a][i] ),
+									 percentile( s.seedValues[a][i], 0.9 ) );
+				std::printf( "   %s\n", s.run[0].figures[i].label.c_str() );
+			}
+			continue;
+		}
+		std::printf( "\n%s (thickness %.4g m: a pair is deep beyond 1%% of the thinner body's thickness)\n", s.name,
+					 s.thickness );
+		std::printf( "  %-32s", "figure" );
+		for ( int a = 0; a < 3; ++a )
+			if ( s.run[a].present )
+				std::printf( " %12s", names[a] );
+		std::printf( "   what\n" );
+		for ( size_t i = 0; i < s.run[0].figures.size(); ++i )
+		{
+			const smpSceneFigure& f = s.run[0].figures[i];
+			if ( f.key == "thickness" )
+				continue;
+			std::printf( "  %-32s", f.key.c_str() );
+			for ( int a = 0; a < 3; ++a )
+				if ( s.run[a].present )
+					std::printf( " %12.6g", i < s.run[a].figures.size() ? s.run[a].figures[i].value : NAN );
+			std::printf( "   %s\n", f.label.c_str() );
+		}
+	}
+}
+
 } // namespace
 #endif
 
@@ -343,9 +440,20 @@ int runAwake( const Options& o )
 	return 2;
 #else
 	std::vector<AwakeScene> scenes = {
-		{ "tori-heap", 60, 600, 360, 16, 240, 180 }, { "torus-chain", 6, 600, 240, 4, 240, 150 },
-		{ "box-stack", 4, 600, 60, 4, 240, 60 },     { "bowl-pour", 24, 600, 360, 8, 240, 180 },
-		{ "kinematic", 16, 600, 540, 8, 240, 180 },  { "torus-drop", 3, 300, 120, 3, 180, 120 },
+		{ "tori-heap", 60, 600, 360, 16, 240, 180 },
+		{ "torus-chain", 6, 600, 240, 4, 240, 150 },
+		{ "box-stack", 4, 600, 60, 4, 240, 60 },
+		{ "bowl-pour", 24, 600, 360, 8, 240, 180 },
+		{ "kinematic", 16, 600, 540, 8, 240, 180 },
+		{ "torus-drop", 3, 300, 120, 3, 180, 120 },
+		// The assembly parts (scene_assembly.cpp): their sizes are fixed; arrival is the step
+		// after which every part has been released and pushed (the scenes' settled phase).
+		{ "assembly-peg", 2, 600, 180, 2, 300, 180 },
+		{ "assembly-washers", 6, 600, 350, 6, 420, 350 },
+		{ "assembly-plates", 6, 600, 260, 6, 360, 260 },
+		// A user's report (scene_awake.cpp), over seeds.
+		{ "sphere-pour", 40, 900, 600, 12, 240, 180, true },
+		{ "tall-stack", 4, 900, 300, 4, 300, 120, true },
 	};
 	const char* names[3] = { "gimpact", "polydepth", "convex" };
 	const smpSceneAlgo algos[3] = { SMP_SCENE_ALGO_GIMPACT, SMP_SCENE_ALGO_POLYDEPTH, SMP_SCENE_ALGO_CONVEX };
@@ -359,7 +467,8 @@ int runAwake( const Options& o )
 		{
 			std::fprintf( stderr,
 						  "polydepth-bench awake: no scene '%s' (tori-heap, torus-chain, box-stack, bowl-pour, "
-						  "kinematic, torus-drop)\n",
+						  "kinematic, torus-drop, assembly-peg, assembly-washers, assembly-plates, sphere-pour, "
+						  "tall-stack)\n",
 						  o.only.c_str() );
 			return 2;
 		}
@@ -371,14 +480,24 @@ int runAwake( const Options& o )
 		for ( int a = 0; a < 3; ++a )
 		{
 			std::string error;
-			if ( runOne( &s, algos[a], o, &s.run[a], &error ) )
+			if ( !runOne( &s, algos[a], o, &s.run[a], &error ) )
+			{
+				if ( a < 2 )
+				{
+					std::fprintf( stderr, "polydepth-bench awake: %s, %s: %s\n", s.name, names[a], error.c_str() );
+					return 1;
+				}
 				continue;
-			if ( a < 2 )
+			}
+			if ( s.seeded && !runSeeds( &s, a, algos[a], o, &error ) )
 			{
 				std::fprintf( stderr, "polydepth-bench awake: %s, %s: %s\n", s.name, names[a], error.c_str() );
 				return 1;
 			}
 		}
+		for ( const smpSceneFigure& f : s.run[0].figures )
+			if ( f.key == "thickness" )
+				s.thickness = f.value;
 		maxMedianRatio =
 			std::max( maxMedianRatio, s.run[1].m.medianStepMs / std::max( s.run[0].m.medianStepMs, 1e-9 ) );
 		maxP95Ratio = std::max( maxP95Ratio, s.run[1].m.p95StepMs / std::max( s.run[0].m.p95StepMs, 1e-9 ) );
@@ -395,9 +514,16 @@ int runAwake( const Options& o )
 							   j.field( "bodies", s.dynamicBodies );
 							   j.field( "steps", s.run[0].m.steps );
 							   j.field( "body_size", s.bodySize );
+							   if ( s.thickness > 0.0 )
+								   j.field( "thickness", s.thickness );
+							   if ( s.seeded )
+							   {
+								   j.field( "seeds", s.seedCount );
+								   j.field( "first_seed", (double)s.firstSeed );
+							   }
 							   for ( int a = 0; a < 3; ++a )
 								   if ( s.run[a].present )
-									   writeRun( j, names[a], s.run[a] );
+									   writeRun( j, names[a], s.run[a], false, &s.seedValues[a] );
 						   } );
 				j.field( "max_median_ratio", maxMedianRatio );
 				j.field( "max_p95_ratio", maxP95Ratio );
@@ -410,7 +536,7 @@ int runAwake( const Options& o )
 				 "settled = after the arrival phase; rest speed: each body's largest speed over the last second\n"
 				 "(lost bodies included), the largest and the 90th percentile over the bodies\n",
 				 o.seed, o.quick ? ", --quick: fewer bodies and steps" : "", kPenetrationEvery );
-	std::printf( "%-11s %-9s %6s %5s | %7s %7s %7s | %4s | %8s %8s | %8s %8s | %5s\n", "scene", "algorithm", "bodies",
+	std::printf( "%-16s %-9s %6s %5s | %7s %7s %7s | %4s | %8s %8s | %8s %8s | %5s\n", "scene", "algorithm", "bodies",
 				 "steps", "med ms", "p95 ms", "mean ms", "lost", "max mm", "settl mm", "rest m/s", "p90 m/s",
 				 "x gimp" );
 	for ( const AwakeScene& s : scenes )
@@ -419,7 +545,7 @@ int runAwake( const Options& o )
 			const AwakeRun& r = s.run[a];
 			if ( !r.present )
 				continue;
-			std::printf( "%-11s %-9s %6d %5d | %7.2f %7.2f %7.2f | %4d | %8.2f %8.2f | %8.3f %8.3f | %5.2f\n", s.name,
+			std::printf( "%-16s %-9s %6d %5d | %7.2f %7.2f %7.2f | %4d | %8.2f %8.2f | %8.3f %8.3f | %5.2f\n", s.name,
 						 names[a], s.dynamicBodies, r.m.steps, r.m.medianStepMs, r.m.p95StepMs, r.m.meanStepMs,
 						 r.m.lost, 1e3 * r.maxPenetration, 1e3 * r.settledPenetration, r.restSpeed, r.restSpeedP90,
 						 r.m.medianStepMs / std::max( s.run[0].m.medianStepMs, 1e-9 ) );
@@ -436,6 +562,7 @@ int runAwake( const Options& o )
 				std::printf( " %s %.2f mm / %.4f m/s;", names[a], 1e3 * s.run[a].topDrift, s.run[a].topEndSpeed );
 		std::printf( "\n" );
 	}
+	printFigures( scenes, names );
 	return 0;
 #endif
 }

@@ -13,7 +13,7 @@ static void usage( FILE* f )
 	std::fprintf(
 		f, "usage: polydepth-bench SUBCOMMAND [--json] [--quick] [--models DIR] [--csv FILE] [--repeats N] [--seed S]\n"
 		   "                       [--only NAME] [--oracle N] [--cases] [--random-directions N]\n"
-		   "                       [--cone-directions N] [--max-starts N] [--part P] [--with-convex]\n"
+		   "                       [--cone-directions N] [--max-starts N] [--part P] [--with-convex] [--seeds N]\n"
 		   "subcommands:\n"
 		   "  proximity  collide, distance and CCD against FCL on the same poses\n"
 		   "  pd-random  the paper's random-configuration scenario, and the oracle on the other kinds of\n"
@@ -26,8 +26,12 @@ static void usage( FILE* f )
 		   "  sfog       orientation pruning on/off, exact convex PD against libccd EPA\n"
 		   "  debris     the Bullet debris scene, GImpact against PolyDepth, same seed\n"
 		   "  awake      scenes with Bullet's sleeping off (tori heap, torus chain, box stack, bowl,\n"
-		   "             kinematic sweep, 10 m/s drops): GImpact, PolyDepth and, on the tori scenes,\n"
-		   "             the convex peer; step times, lost bodies, penetration, resting speeds\n"
+		   "             kinematic sweep, 10 m/s drops, assembly: pegs, washers, plates): GImpact,\n"
+		   "             PolyDepth and, on the tori scenes and the pegs, the convex peer; step times,\n"
+		   "             lost bodies, penetration, resting speeds, the assembly's own figures\n"
+		   "  peg-probe  a peg wedged in its bore at 3, 6, 10 and 20 degrees: every manifold Bullet gets\n"
+		   "             (normal, points, depths) with PolyDepth and with GImpact, against the\n"
+		   "             interference the geometry implies and the library's global PD (--json)\n"
 		   "  contact-replay FILE\n"
 		   "             recorded plugin calls (polydepth-sample --record-calls) run again outside\n"
 		   "             Bullet: time per call, a hash of the contacts and the same calls' cost as\n"
@@ -64,7 +68,10 @@ static void usage( FILE* f )
 		   "              convex hulls each (same mass, inertia and penetration measurement), and\n"
 		   "              a \"convex\" object in --json\n"
 		   "  --threads N awake: GImpact and PolyDepth only, each scene with the narrow phase on 1 and\n"
-		   "              on N threads (2-64; ParallelCollisionDispatcher): step times and speed-ups\n" );
+		   "              on N threads (2-64; ParallelCollisionDispatcher): step times and speed-ups\n"
+		   "  --seeds N   awake: the chaotic scenes (sphere-pour, tall-stack) run from seeds S..S+N-1\n"
+		   "              (1-64; default 8, --quick 2): their figures as the median and the 90th\n"
+		   "              percentile over the seeds\n" );
 }
 
 int main( int argc, char** argv )
@@ -123,6 +130,8 @@ int main( int argc, char** argv )
 			o.cases = true;
 		else if ( a == "--with-convex" )
 			o.withConvex = true;
+		else if ( a == "--seeds" )
+			o.seeds = (int)integer( "--seeds", 1, 64 );
 		else if ( a == "--threads" )
 			o.threads = (int)integer( "--threads", 2, 64 );
 		else if ( a == "--random-directions" )
@@ -167,6 +176,8 @@ int main( int argc, char** argv )
 		return runPdBatch( o );
 	if ( sub == "awake" )
 		return runAwake( o );
+	if ( sub == "peg-probe" )
+		return runPegProbe( o );
 	if ( sub == "contact-replay" )
 		return runContactReplay( o );
 	std::fprintf( stderr, "polydepth-bench: unknown subcommand '%s' (try --help)\n", sub.c_str() );

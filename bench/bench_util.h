@@ -35,6 +35,7 @@ struct Options
 	std::string inputPath;     ///< contact-replay: the recording
 	bool withConvex = false;   ///< debris: also the convex-decomposition peer (SMP_SCENE_ALGO_CONVEX)
 	int threads = 0;           ///< awake: > 0 runs GImpact and PolyDepth on 1 and on this many threads
+	int seeds = 0;             ///< awake: seeds of the chaotic scenes (sphere-pour, tall-stack); 0 = 8 (--quick 2)
 };
 
 inline double nowUs()
@@ -357,6 +358,7 @@ int runPdBatch( const Options& o );
 int runSfog( const Options& o );
 int runDebris( const Options& o );
 int runAwake( const Options& o );
+int runPegProbe( const Options& o );
 int runContactReplay( const Options& o );
 
 } // namespace bench

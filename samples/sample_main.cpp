@@ -44,7 +44,8 @@ struct smpOptions
 };
 
 const char* const kUsage =
-	"usage: polydepth-sample debris|ragdoll|tori [--algo polydepth|gimpact|convex] [--bodies N] [--steps N] [--seed S]\n"
+	"usage: polydepth-sample debris|ragdoll|tori|assembly [--algo polydepth|gimpact|convex] [--bodies N] [--steps N]\n"
+	"       [--seed S] [--part peg|washers|plates]\n"
 	"       [--frames DIR] [--every K] [--video FILE] [--sheet FILE] [--series FILE] [--size WxH] [--view] [--json]\n"
 	"       [--show-contacts] [--shapes torus,knot,grate,cup,spoon,bunny] [--debris N] [--models DIR]\n"
 	"       [--no-sleep] [--margin M] [--skin R] [--penetration-every N] [--substeps N] [--solver-iterations N] [--hash]\n"
@@ -53,8 +54,13 @@ const char* const kUsage =
 	"  debris   mixed concave bodies falling into an open box (default 32 bodies, 600 steps)\n"
 	"  tori     the benchmark: 60 tori of 1,536 triangles, 600 steps of 1/60 s\n"
 	"  ragdoll  ragdolls (11 bodies, 10 joints) tumbling down stairs onto a debris heap (default 4)\n"
-	"  --algo convex  a peer, tori only: each torus a compound of 48 convex hulls (Bullet's own\n"
-	"         GJK/EPA contacts); same mass, inertia and penetration measurement\n"
+	"  assembly pegs pushed into holes of 1% and 0.25% radial clearance, washers dropped onto a\n"
+	"           shaft, thin plates dropped onto each other (600 steps, sleeping off); --part runs one\n"
+	"           of them; the summary adds inserted / threaded counts, insertion depth, wall\n"
+	"           penetration, tilt and the time a pair stays deeper than 1% of its thickness\n"
+	"  --algo convex  a peer, tori and the assembly's pegs only: each torus a compound of 48 convex\n"
+	"         hulls, a peg one hull (Bullet's own GJK/EPA contacts); same mass, inertia and\n"
+	"         penetration measurement\n"
 	"  --skin R  PolyDepth's solver skin as a fraction of the smaller mesh's size (pdBulletDef.relativeSkin,\n"
 	"         default 2.5e-4); 0 puts the contacts at the exact surfaces\n"
 	"  --hash prints only the final state hash (0x + 16 hex digits): same scene, seed and steps give\n"
@@ -89,14 +95,14 @@ smpOptions smpParseOptions( int argc, char** argv )
 {
 	smpOptions o;
 	if ( argc < 2 )
-		smpBadOption( "missing scene: debris, ragdoll or tori" );
+		smpBadOption( "missing scene: debris, ragdoll, tori or assembly" );
 	if ( std::strcmp( argv[1], "--help" ) == 0 || std::strcmp( argv[1], "-h" ) == 0 )
 	{
 		std::fputs( kUsage, stdout );
 		std::exit( 0 );
 	}
 	if ( !smpParseSceneKind( argv[1], &o.config.kind ) )
-		smpBadOption( std::string( "unknown scene '" ) + argv[1] + "' (debris, ragdoll or tori)" );
+		smpBadOption( std::string( "unknown scene '" ) + argv[1] + "' (debris, ragdoll, tori or assembly)" );
 	for ( int i = 2; i < argc; ++i )
 	{
 		std::string arg = argv[i];
@@ -168,6 +174,16 @@ smpOptions smpParseOptions( int argc, char** argv )
 			o.hash = true;
 		else if ( arg == "--show-contacts" )
 			o.showContacts = true;
+		else if ( arg == "--part" )
+		{
+			const char* text = value();
+			if ( o.config.kind != SMP_SCENE_ASSEMBLY )
+				smpBadOption( "--part is an option of the assembly scene" );
+			if ( std::strcmp( text, "peg" ) != 0 && std::strcmp( text, "washers" ) != 0 &&
+				 std::strcmp( text, "plates" ) != 0 )
+				smpBadOption( std::string( "--part expects peg, washers or plates, got '" ) + text + "'" );
+			o.config.variant = text;
+		}
 		else if ( arg == "--shapes" )
 			o.config.shapes = value();
 		else if ( arg == "--models" )
@@ -240,6 +256,8 @@ void smpPrintTable( const smpScene& scene, const smpSceneMetrics& m )
 		std::printf( "  %-22s %d joints, max pivot error %.2f mm, angular error %.3f rad, beyond limits %.3f rad\n",
 					 "ragdoll joints", m.joints, 1000.0 * m.maxJointError, m.maxJointAngleError, m.maxLimitViolation );
 	std::printf( "  %-22s %s\n", "finite", m.finite ? "yes" : "NO (NaN or Inf in a body state)" );
+	for ( const smpSceneFigure& f : scene.figures() )
+		std::printf( "  %-34s %.6g  %s\n", f.key.c_str(), f.value, f.label.c_str() );
 	std::printf( "  %-22s 0x%016" PRIx64 "\n", "state hash", m.hash );
 }
 
@@ -254,13 +272,16 @@ void smpPrintJson( const smpScene& scene, const smpSceneMetrics& m )
 				 "\"penetration_queries\": %d, \"penetration_failures\": %d, \"floor_penetration\": %.6g, "
 				 "\"jitter\": %.6g, \"joints\": %d, \"max_joint_error\": %.6g, \"max_joint_angle_error\": %.6g, "
 				 "\"max_limit_violation\": %.6g, "
-				 "\"finite\": %s, \"hash\": \"0x%016" PRIx64 "\", \"body_size\": %.6g}\n",
+				 "\"finite\": %s, \"hash\": \"0x%016" PRIx64 "\", \"body_size\": %.6g",
 				 scene.name(), smpSceneAlgoName( c.algo ), c.seed, m.dynamicBodies, m.steps, c.substeps,
 				 c.solverIterations, m.simulatedSeconds,
 				 m.medianStepMs, m.p95StepMs, m.meanStepMs, m.meanContacts, m.maxContacts, m.lost, m.asleep,
 				 m.maxPenetration, m.maxPenetrationStep, m.finalPenetration, m.penetrationQueries,
 				 m.penetrationFailures, m.maxFloorPenetration, m.jitter, m.joints, m.maxJointError,
 				 m.maxJointAngleError, m.maxLimitViolation, m.finite ? "true" : "false", m.hash, m.bodySize );
+	for ( const smpSceneFigure& f : scene.figures() )
+		std::printf( std::isfinite( f.value ) ? ", \"%s\": %.9g" : ", \"%s\": null", f.key.c_str(), f.value );
+	std::printf( "}\n" );
 }
 
 #ifdef POLYDEPTH_HAVE_RENDER
@@ -381,7 +402,9 @@ int smpRunView( smpOptions& o )
 	scene->camera( eye, target );
 	smpViewerState view;
 	// A cycles through the algorithms; the convex peer only where it builds (tori).
-	int algorithms = o.config.kind == SMP_SCENE_TORI ? 3 : 2;
+	bool convexPeer =
+		o.config.kind == SMP_SCENE_TORI || ( o.config.kind == SMP_SCENE_ASSEMBLY && o.config.variant == "peg" );
+	int algorithms = convexPeer ? 3 : 2;
 	smpViewer_Init( &view, eye, target, (int)o.config.algo, algorithms, o.showContacts );
 	smpSceneDrawer drawer;
 	bool captured = false;

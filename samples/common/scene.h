@@ -34,6 +34,10 @@ enum smpSceneKind
 	SMP_SCENE_DEBRIS = 0,  ///< mixed concave bodies falling into an open box
 	SMP_SCENE_TORI = 1,    ///< the benchmark: 60 tori of 1,536 triangles in layers of 4 x 4 (bullet.md section 3)
 	SMP_SCENE_RAGDOLL = 2, ///< ragdolls tumbling down stairs onto a heap of concave debris
+	/// Pegs pushed into chamfered holes, washers dropped onto a shaft, thin plates dropped onto
+	/// each other (scene_assembly.cpp); config.variant picks one part ("peg", "washers",
+	/// "plates") or, empty, all three side by side.
+	SMP_SCENE_ASSEMBLY = 3,
 };
 
 enum smpSceneAlgo
@@ -72,6 +76,8 @@ struct smpSceneConfig
 	/// Debris: comma-separated shape mix drawn from "torus,knot,grate,cup,spoon,bunny"
 	/// (the bunny only when its file exists). Empty means all of them.
 	std::string shapes;
+	/// Assembly: "peg", "washers" or "plates" builds that part alone; empty builds all three.
+	std::string variant;
 	/// Where pqp_spinning_bunny.tris is looked for: the POLYDEPTH_MODELS environment variable by
 	/// default; empty (no model files) leaves the bunny out of the debris mix.
 	std::string modelsDir = smpDefaultModelsDir();
@@ -100,6 +106,15 @@ struct smpSceneConfig
 	std::string recordCallsPath;
 	int recordFrom = 0;
 	int recordSteps = 0;
+};
+
+/// A figure a scene measures beyond smpSceneMetrics (inserted pegs, wall penetration, ...), for
+/// the sample's summary and the benchmark's rows.
+struct smpSceneFigure
+{
+	std::string key;   ///< JSON key, snake_case
+	double value;      ///< SI units (m, s) unless the key says otherwise (_deg, _steps, counts)
+	std::string label; ///< what it is, for a table
 };
 
 /// A mesh of a body in its own frame (the frame of the Bullet body).
@@ -183,6 +198,9 @@ class smpScene
 	virtual const std::vector<smpSceneContact>& contacts() const = 0;
 	/// Metrics so far (penetration at the last sample; call after the last step for the summary).
 	virtual smpSceneMetrics metrics() const = 0;
+	/// The scene's own figures so far (none for most scenes; call after the last step for the
+	/// summary).
+	virtual std::vector<smpSceneFigure> figures() const { return {}; }
 	/// Hash of all dynamic body transforms and velocities now (bit-exact determinism check).
 	virtual uint64_t hash() const = 0;
 	/// Measures body-body penetration now (also done automatically every penetrationEvery steps).
@@ -194,16 +212,22 @@ class smpScene
 	virtual const char* name() const = 0;
 };
 
-/// "debris", "tori", "ragdoll" -> kind; false for anything else.
+/// "debris", "tori", "ragdoll", "assembly" -> kind; false for anything else.
 bool smpParseSceneKind( const char* text, smpSceneKind* outKind );
 /// "polydepth", "gimpact", "convex" -> algo; false for anything else.
 bool smpParseSceneAlgo( const char* text, smpSceneAlgo* outAlgo );
 const char* smpSceneAlgoName( smpSceneAlgo algo );
 
 /// The awake scenes (scene_awake.cpp), run with Bullet's sleeping off whatever config.sleeping
-/// says: "tori-heap", "torus-chain", "box-stack", "bowl-pour", "kinematic", "torus-drop".
-/// config.bodies and config.steps (<= 0: the scene's default) size them; the convex algorithm
-/// builds the tori scenes only (all but "box-stack").
-extern const char* const smpAwakeSceneNames[6];
+/// says: "tori-heap", "torus-chain", "box-stack", "bowl-pour", "kinematic", "torus-drop",
+/// "sphere-pour", "tall-stack" (900 steps), and the assembly parts "assembly-peg",
+/// "assembly-washers", "assembly-plates" (scene_assembly.cpp). config.bodies and config.steps
+/// (<= 0: the scene's default) size them; the convex algorithm builds the tori scenes, the convex
+/// bodies of "sphere-pour" and "tall-stack", and "assembly-peg" only.
+extern const char* const smpAwakeSceneNames[11];
 std::unique_ptr<smpScene> smpCreateAwakeScene( const std::string& name, const smpSceneConfig& config,
 											   std::string* error );
+
+/// The assembly scene (SMP_SCENE_ASSEMBLY) with its part chosen by config.variant; the awake
+/// benchmark's "assembly-*" scenes are these with sleeping off.
+std::unique_ptr<smpScene> smpCreateAssemblyScene( const smpSceneConfig& config, std::string* error );

@@ -39,6 +39,7 @@ constexpr NamedValue<smpSceneKind> kKindNames[] = {
 	{ "debris", SMP_SCENE_DEBRIS },
 	{ "tori", SMP_SCENE_TORI },
 	{ "ragdoll", SMP_SCENE_RAGDOLL },
+	{ "assembly", SMP_SCENE_ASSEMBLY },
 };
 
 constexpr NamedValue<smpSceneAlgo> kAlgoNames[] = {
@@ -105,6 +106,8 @@ std::unique_ptr<smpScene> smpScene::create( const smpSceneConfig& config, std::s
 		}
 		return smpCreateRagdollScene( config, err );
 	}
+	if ( config.kind == SMP_SCENE_ASSEMBLY )
+		return smpCreateAssemblyScene( config, err );
 	return smpCreateDebrisScene( config, err );
 }
 
@@ -511,6 +514,8 @@ bool smpSceneWorld::step()
 			m_jitter = std::max( m_jitter, (double)b.body->getLinearVelocity().length() );
 	}
 	measureJoints();
+	if ( m_afterStep )
+		m_afterStep( *this, m_step - 1 );
 	if ( m_config.penetrationEvery > 0 && ( m_step % m_config.penetrationEvery == 0 || m_step == m_stepCount ) )
 		measurePenetration();
 	return m_step < m_stepCount;

@@ -128,6 +128,15 @@ class smpSceneWorld : public smpScene
 
 	/// Called before every step with the index of the step about to run (kinematic motion).
 	void setBeforeStep( std::function<void( smpSceneWorld&, int )> hook ) { m_beforeStep = std::move( hook ); }
+	/// Called after every step (before the periodic penetration sample) with the index of the
+	/// step just taken: the scene's own measurements.
+	void setAfterStep( std::function<void( smpSceneWorld&, int )> hook ) { m_afterStep = std::move( hook ); }
+	/// The scene's own figures (smpScene::figures).
+	void setFigures( std::function<std::vector<smpSceneFigure>()> figures ) { m_figures = std::move( figures ); }
+	std::vector<smpSceneFigure> figures() const override
+	{
+		return m_figures ? m_figures() : std::vector<smpSceneFigure>();
+	}
 	/// Depth (m) of a world point into the static environment beyond the floor plane (an analytic
 	/// bowl, say); the floor measurement takes the larger of the two. None by default.
 	void setStaticDepth( std::function<double( const btVector3& )> depth ) { m_staticDepth = std::move( depth ); }
@@ -180,6 +189,8 @@ class smpSceneWorld : public smpScene
 	bool m_finite = true;
 	pdWorkspace* m_workspace = nullptr;
 	std::function<void( smpSceneWorld&, int )> m_beforeStep;
+	std::function<void( smpSceneWorld&, int )> m_afterStep;
+	std::function<std::vector<smpSceneFigure>()> m_figures;
 	std::function<double( const btVector3& )> m_staticDepth;
 };
 

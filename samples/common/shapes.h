@@ -41,6 +41,17 @@ bool smpMakeSpoon( double length, int segments, smpSoup* out );
 /// Torus with a smooth radial distortion of amplitude (fraction of the minor radius).
 bool smpMakeDistortedTorus( double majorRadius, double minorRadius, double amplitude, int majorSegments,
 						   int minorSegments, smpSoup* out );
+/// Cylinder about z of the given radius and length, centred, with 45-degree chamfers of the
+/// given widths (m, 0: a sharp edge) at its -z and +z ends (shapes/assembly.c): pegs, shafts.
+bool smpMakeChamferedCylinder( double radius, double length, double chamferBottom, double chamferTop, int segments,
+							   smpSoup* out );
+/// Annulus about z (a washer), centred: inner and outer radius, thickness along z.
+bool smpMakeWasher( double innerRadius, double outerRadius, double thickness, int segments, smpSoup* out );
+/// Block sizeX x sizeY x sizeZ, centred, with a through hole of holeRadius along z and a 45-degree
+/// chamfer of width chamfer (0: none) at the hole's +z rim; segments a multiple of 8 (the block's
+/// corners are sample angles, so its faces are planar). Genus one.
+bool smpMakeHoleBlock( double sizeX, double sizeY, double sizeZ, double holeRadius, double chamfer, int segments,
+					   smpSoup* out );
 /// Any shape by name ("box", "icosphere", "torus", "knot", "grate", "cup", "spoon",
 /// "distorted-torus") at about targetTriangles, scaled to a bounding-box diagonal of about size.
 bool smpMakeShapeByName( const char* name, int targetTriangles, double size, smpSoup* out );

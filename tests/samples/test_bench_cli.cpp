@@ -66,6 +66,43 @@ TEST( PdBenchCli, AwakeQuickJsonHasEveryKeyWithFiniteValues )
 		EXPECT_EQ( r.out.find( "inf" ), std::string::npos );
 	}
 }
+// The seeded scenes give every figure's median and 90th percentile over the seeds; the assembly
+// scenes their own figures and the thickness.
+TEST( PdBenchCli, AwakeSeededAndAssemblyScenesHaveTheirFigures )
+{
+	TestProcessRun r = TestRunProcess( "", POLYDEPTH_BENCH_PATH, "awake --quick --json --seeds 2 --only tall-stack" );
+	SCOPED_TRACE( "stderr '" + r.err + "'" );
+	if ( r.exitCode == 2 && r.err.find( "without Bullet" ) != std::string::npos )
+		GTEST_SKIP() << "polydepth-bench is built without Bullet";
+	ASSERT_EQ( r.exitCode, 0 );
+	for ( const char* key : { "\"seeds\": 2", "\"top_drift_final\"", "\"top_drift_final_median\"",
+							  "\"top_drift_final_p90\"", "\"top_drift_max_p90\"", "\"convex\"" } )
+		EXPECT_NE( r.out.find( key ), std::string::npos ) << key;
+	EXPECT_EQ( r.out.find( "null" ), std::string::npos );
+	r = TestRunProcess( "", POLYDEPTH_BENCH_PATH, "awake --quick --json --only assembly-plates" );
+	ASSERT_EQ( r.exitCode, 0 );
+	for ( const char* key : { "\"thickness\"", "\"plates\"", "\"max_pair_penetration\"", "\"deep_pair_steps\"",
+							  "\"settled_over_thickness\"" } )
+		EXPECT_NE( r.out.find( key ), std::string::npos ) << key;
+	EXPECT_EQ( r.out.find( "\"convex\"" ), std::string::npos );
+	EXPECT_EQ( r.out.find( "null" ), std::string::npos );
+}
+// The peg probe reports, per angle, the geometry's interference, the library's PD and every
+// manifold of both algorithms.
+TEST( PdBenchCli, PegProbeJsonHasEveryAngleAndManifold )
+{
+	TestProcessRun r = TestRunProcess( "", POLYDEPTH_BENCH_PATH, "peg-probe --json" );
+	SCOPED_TRACE( "stderr '" + r.err + "'" );
+	if ( r.exitCode == 2 && r.err.find( "without Bullet" ) != std::string::npos )
+		GTEST_SKIP() << "polydepth-bench is built without Bullet";
+	ASSERT_EQ( r.exitCode, 0 );
+	for ( const char* key :
+		  { "\"bore_sagitta\"", "\"peg_sagitta\"", "\"angle_deg\": 3", "\"angle_deg\": 6", "\"angle_deg\": 10",
+			"\"angle_deg\": 20", "\"rim_interference\"", "\"lower_interference\"", "\"pd_direction\"", "\"polydepth\"",
+			"\"gimpact\"", "\"manifolds\"", "\"normal\"", "\"depths\"", "\"radial_both_sides\"", "\"axial\"" } )
+		EXPECT_NE( r.out.find( key ), std::string::npos ) << key;
+	EXPECT_EQ( r.out.find( "null" ), std::string::npos );
+}
 TEST( PdBenchCli, PdBatchQuickJsonGivesIdenticalAnswersAtBothThreadCounts )
 {
 	TestProcessRun r = TestRunProcess( "", POLYDEPTH_BENCH_PATH, "pd-batch --quick --json --repeats 4 --only knot-3k" );

@@ -527,3 +527,109 @@ TEST( PdShapes, WeldMergesExactlyCoincidentVertices )
 	EXPECT_EQ( s.indices[5], s.indices[2] );
 	smpFreeSoup( &s );
 }
+
+namespace
+{
+
+/// Area of the regular n-gon with vertices on radius r.
+double PolygonArea( int n, double r )
+{
+	return 0.5 * n * std::sin( 2.0 * kPi / n ) * r * r;
+}
+
+/// Volume of a frustum between similar regular n-gons of radii r0 and r1, h apart.
+double Frustum( int n, double r0, double r1, double h )
+{
+	double a0 = PolygonArea( n, r0 ), a1 = PolygonArea( n, r1 );
+	return h / 3.0 * ( a0 + a1 + std::sqrt( a0 * a1 ) );
+}
+
+/// Largest and smallest distance of a vertex from the z axis, over vertices with |z| <= zLimit
+/// off the axis (the poles of a surface of revolution left out).
+void RadialRange( const smpSoup& s, double zLimit, double* lo, double* hi )
+{
+	*lo = 1e300;
+	*hi = 0.0;
+	for ( int i = 0; i < s.vertexCount; ++i )
+	{
+		const double* v = s.vertices + 3 * i;
+		if ( std::fabs( v[2] ) > zLimit + 1e-12 )
+			continue;
+		double r = std::hypot( v[0], v[1] );
+		if ( r == 0.0 )
+			continue;
+		*lo = std::min( *lo, r );
+		*hi = std::max( *hi, r );
+	}
+}
+
+} // namespace
+
+TEST( PdShapes, ChamferedCylinderIsAConvexPrismWithFrustumEnds )
+{
+	const double radius = 0.04 / 1.01, length = 0.25;
+	for ( double chamfer : { 0.0, 0.002 } )
+	{
+		SoupGuard g;
+		ASSERT_TRUE( smpMakeChamferedCylinder( radius, length, chamfer, 0.5 * chamfer, 48, &g.soup ) );
+		std::string what = "chamfered cylinder " + std::to_string( chamfer );
+		EXPECT_EQ( CheckClosed( g.soup, what ), 2 );
+		double exact = PolygonArea( 48, radius ) * ( length - 1.5 * chamfer ) +
+					   Frustum( 48, radius - chamfer, radius, chamfer ) +
+					   Frustum( 48, radius - 0.5 * chamfer, radius, 0.5 * chamfer );
+		EXPECT_NEAR( Volume( g.soup ), exact, 1e-12 );
+		double lo = 0.0, hi = 0.0;
+		RadialRange( g.soup, 0.5 * length - 0.5 * chamfer, &lo, &hi );
+		EXPECT_NEAR( lo, radius, 1e-15 ); // the side's vertices are on the nominal radius
+		EXPECT_NEAR( hi, radius, 1e-15 );
+		CheckMesh( g.soup, true, what );
+	}
+	SoupGuard bad;
+	EXPECT_FALSE( smpMakeChamferedCylinder( 0.04, 0.25, 0.04, 0.0, 48, &bad.soup ) );
+	EXPECT_FALSE( smpMakeChamferedCylinder( 0.04, 0.25, 0.0, 0.0, 2, &bad.soup ) );
+}
+
+TEST( PdShapes, WasherIsAnAnnulusOfGenusOne )
+{
+	const double inner = 0.04 * 1.04, outer = 0.12, thickness = 0.02;
+	SoupGuard g;
+	ASSERT_TRUE( smpMakeWasher( inner, outer, thickness, 48, &g.soup ) );
+	EXPECT_EQ( g.soup.triangleCount, 8 * 48 );
+	EXPECT_EQ( CheckClosed( g.soup, "washer" ), 0 );
+	EXPECT_NEAR( Volume( g.soup ), ( PolygonArea( 48, outer ) - PolygonArea( 48, inner ) ) * thickness, 1e-12 );
+	double lo = 0.0, hi = 0.0;
+	RadialRange( g.soup, 1.0, &lo, &hi );
+	EXPECT_NEAR( lo, inner, 1e-15 );
+	EXPECT_NEAR( hi, outer, 1e-15 );
+	CheckMesh( g.soup, false, "washer" );
+	SoupGuard bad;
+	EXPECT_FALSE( smpMakeWasher( 0.12, 0.04, 0.02, 48, &bad.soup ) );
+}
+
+TEST( PdShapes, HoleBlockIsABoxWithAChamferedBore )
+{
+	const double sx = 0.3, sy = 0.3, sz = 0.2, hole = 0.04;
+	for ( double chamfer : { 0.0, 0.003 } )
+	{
+		SoupGuard g;
+		ASSERT_TRUE( smpMakeHoleBlock( sx, sy, sz, hole, chamfer, 48, &g.soup ) );
+		std::string what = "hole block " + std::to_string( chamfer );
+		EXPECT_EQ( CheckClosed( g.soup, what ), 0 );
+		double bore = PolygonArea( 48, hole ) * ( sz - chamfer ) + Frustum( 48, hole, hole + chamfer, chamfer );
+		EXPECT_NEAR( Volume( g.soup ), sx * sy * sz - bore, 1e-12 );
+		// The bore's vertices are on the hole's radius, the outline's on the box.
+		double lo = 0.0, hi = 0.0;
+		RadialRange( g.soup, 0.5 * sz, &lo, &hi );
+		EXPECT_NEAR( lo, hole, 1e-15 );
+		for ( int i = 0; i < g.soup.vertexCount; ++i )
+		{
+			const double* v = g.soup.vertices + 3 * i;
+			EXPECT_LE( std::fabs( v[0] ), 0.5 * sx + 1e-15 );
+			EXPECT_LE( std::fabs( v[1] ), 0.5 * sy + 1e-15 );
+		}
+		CheckMesh( g.soup, false, what );
+	}
+	SoupGuard bad;
+	EXPECT_FALSE( smpMakeHoleBlock( 0.3, 0.3, 0.2, 0.04, 0.0, 44, &bad.soup ) ); // not a multiple of 8
+	EXPECT_FALSE( smpMakeHoleBlock( 0.3, 0.3, 0.2, 0.2, 0.0, 48, &bad.soup ) );  // hole wider than the block
+}
