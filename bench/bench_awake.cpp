@@ -110,6 +110,7 @@ class AwakeRunner
 		c.bodies = o.quick ? s->quickBodies : s->bodies;
 		c.steps = o.quick ? s->quickSteps : s->steps;
 		c.penetrationEvery = 0; // sampled below, with the settled phase told apart
+		c.recordCallsPath = o.recordCalls; // PolyDepth's runs only (the scene's rule)
 		m_timeStep = c.timeStep;
 		m_arrival = o.quick ? s->quickArrival : s->arrival;
 		m_scene = smpCreateAwakeScene( s->name, c, error );
@@ -458,6 +459,11 @@ int runAwake( const Options& o )
 	const char* names[3] = { "gimpact", "polydepth", "convex" };
 	const smpSceneAlgo algos[3] = { SMP_SCENE_ALGO_GIMPACT, SMP_SCENE_ALGO_POLYDEPTH, SMP_SCENE_ALGO_CONVEX };
 	double maxMedianRatio = 0.0, maxP95Ratio = 0.0;
+	if ( !o.recordCalls.empty() && o.only.empty() )
+	{
+		std::fprintf( stderr, "polydepth-bench awake: --record-calls needs --only SCENE (one recording)\n" );
+		return 2;
+	}
 	if ( !o.only.empty() )
 	{
 		scenes.erase(

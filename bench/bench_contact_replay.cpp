@@ -7,7 +7,9 @@
 // --repeats 1`), where the debris scene itself, being chaotic, gives each build other calls.
 // The output hash covers every contact point and depth: equal hashes mean equal contacts. The
 // same calls are then timed as distance queries at the recorded poses: the contact call's cost in
-// distance queries (per_distance_query), the per-pair floor.
+// distance queries (per_distance_query), the per-pair floor, overall and per call class (the
+// state the call answers: separated, touching, penetrating). A recording of an awake scene:
+// `polydepth-bench awake --only torus-chain --record-calls FILE`.
 #include "bench_util.h"
 
 extern "C"
@@ -65,22 +67,31 @@ int runContactReplay( const Options& o )
 	}
 	int repeats = o.repeats > 0 ? o.repeats : 3;
 	pdWorkspace* ws = pdCreateWorkspace( NULL );
-	std::vector<double> ms;
+	// Per call class (the state each call answers: separated, touching, penetrating): the
+	// calls' time and the same calls' time as distance queries, per repeat.
+	std::vector<double> ms, distanceMs, classMs[3], classDistanceMs[3];
+	std::vector<int> classOf( calls.size(), 0 );
 	uint64_t hash = 1469598103934665603ull;
-	long states[3] = { 0, 0, 0 };
+	long states[3] = { 0, 0, 0 }, local = 0;
 	long points = 0;
 	for ( int r = 0; r < repeats; ++r )
 	{
 		uint64_t h = 1469598103934665603ull;
-		long s[3] = { 0, 0, 0 };
+		long s[3] = { 0, 0, 0 }, l = 0;
 		long n = 0;
-		double start = nowUs();
-		for ( const pdContactCall& call : calls )
+		double sum[3] = { 0.0, 0.0, 0.0 };
+		for ( size_t i = 0; i < calls.size(); ++i )
 		{
+			const pdContactCall& call = calls[i];
 			pdContactPair pair = call.pair;
 			pdContactManifoldSet set;
+			double start = nowUs();
 			pdContactPair_Generate( &pair, call.meshA, &call.poseA, call.meshB, &call.poseB, &call.def, ws, &set );
-			s[set.state >= 0 && set.state <= 2 ? set.state : 0] += 1;
+			double us = nowUs() - start;
+			classOf[i] = set.state >= 0 && set.state <= 2 ? set.state : 0;
+			sum[classOf[i]] += us;
+			s[classOf[i]] += 1;
+			l += set.local ? 1 : 0;
 			for ( int m = 0; m < set.manifoldCount; ++m )
 			{
 				const pdContactManifold& region = set.manifolds[m];
@@ -94,46 +105,67 @@ int runContactReplay( const Options& o )
 			}
 			h = mix( h, set.depth );
 		}
-		ms.push_back( ( nowUs() - start ) * 1e-3 );
+		ms.push_back( 1e-3 * ( sum[0] + sum[1] + sum[2] ) );
+		for ( int c = 0; c < 3; ++c )
+			classMs[c].push_back( 1e-3 * sum[c] );
 		hash = h;
 		std::memcpy( states, s, sizeof( s ) );
+		local = l;
 		points = n;
 	}
 	// The same calls as distance queries at the recorded poses (the core's defaults), the
 	// per-pair floor a contact call is compared against.
-	std::vector<double> distanceMs;
 	for ( int r = 0; r < repeats; ++r )
 	{
-		double start = nowUs();
-		for ( const pdContactCall& call : calls )
+		double sum[3] = { 0.0, 0.0, 0.0 };
+		for ( size_t i = 0; i < calls.size(); ++i )
 		{
+			const pdContactCall& call = calls[i];
 			pdDistanceResult dr;
+			double start = nowUs();
 			pdComputeDistance( call.meshA, &call.poseA, call.meshB, &call.poseB, nullptr, ws, &dr );
+			sum[classOf[i]] += nowUs() - start;
 		}
-		distanceMs.push_back( ( nowUs() - start ) * 1e-3 );
+		distanceMs.push_back( 1e-3 * ( sum[0] + sum[1] + sum[2] ) );
+		for ( int c = 0; c < 3; ++c )
+			classDistanceMs[c].push_back( 1e-3 * sum[c] );
 	}
 	pdDestroyWorkspace( ws );
 	pdDestroyContactReplay( replay );
 	double med = median( ms );
 	double distanceMed = median( distanceMs );
 	double ratio = distanceMed > 0.0 ? med / distanceMed : 0.0;
+	double classRatio[3];
+	for ( int c = 0; c < 3; ++c )
+	{
+		double d = median( classDistanceMs[c] );
+		classRatio[c] = d > 0.0 ? median( classMs[c] ) / d : 0.0;
+	}
+	const char* className[3] = { "separated", "touching", "penetrating" };
 	if ( o.json )
 	{
-		std::printf( "{\"calls\":%zu,\"separated\":%ld,\"touching\":%ld,\"penetrating\":%ld,\"points\":%ld,"
-					 "\"hash\":\"%016" PRIx64 "\",\"repeats\":%d,\"median_ms\":%.3f,\"us_per_call\":%.3f,"
-					 "\"distance_median_ms\":%.3f,\"per_distance_query\":%.3f}\n",
-					 calls.size(), states[0], states[1], states[2], points, hash, repeats, med,
+		std::printf( "{\"calls\":%zu,\"separated\":%ld,\"touching\":%ld,\"penetrating\":%ld,\"local\":%ld,"
+					 "\"points\":%ld,\"hash\":\"%016" PRIx64 "\",\"repeats\":%d,\"median_ms\":%.3f,"
+					 "\"us_per_call\":%.3f,\"distance_median_ms\":%.3f,\"per_distance_query\":%.3f",
+					 calls.size(), states[0], states[1], states[2], local, points, hash, repeats, med,
 					 calls.empty() ? 0.0 : 1e3 * med / (double)calls.size(), distanceMed, ratio );
+		for ( int c = 0; c < 3; ++c )
+			std::printf( ",\"%s_per_distance_query\":%.3f", className[c], classRatio[c] );
+		std::printf( "}\n" );
 		return 0;
 	}
 	describeMachine( stdout );
-	std::printf( "contact-replay %s: %zu calls (separated %ld, touching %ld, penetrating %ld), %ld contact points\n",
-				 o.inputPath.c_str(), calls.size(), states[0], states[1], states[2], points );
+	std::printf( "contact-replay %s: %zu calls (separated %ld, touching %ld, penetrating %ld; %ld answered locally), "
+				 "%ld contact points\n",
+				 o.inputPath.c_str(), calls.size(), states[0], states[1], states[2], local, points );
 	std::printf( "output hash %016" PRIx64 "; %d repeats: median %.1f ms (%.1f us per call)\n", hash, repeats, med,
 				 calls.empty() ? 0.0 : 1e3 * med / (double)calls.size() );
 	std::printf( "the same calls as distance queries: median %.1f ms (%.1f us per call); contact call = %.2f distance "
 				 "queries\n",
 				 distanceMed, calls.empty() ? 0.0 : 1e3 * distanceMed / (double)calls.size(), ratio );
+	for ( int c = 0; c < 3; ++c )
+		std::printf( "  %-11s %6ld calls: %.2f distance queries' worth per call\n", className[c], states[c],
+					 classRatio[c] );
 	return 0;
 }
 

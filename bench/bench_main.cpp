@@ -71,7 +71,10 @@ static void usage( FILE* f )
 		   "              on N threads (2-64; ParallelCollisionDispatcher): step times and speed-ups\n"
 		   "  --seeds N   awake: the chaotic scenes (sphere-pour, tall-stack) run from seeds S..S+N-1\n"
 		   "              (1-64; default 8, --quick 2): their figures as the median and the 90th\n"
-		   "              percentile over the seeds\n" );
+		   "              percentile over the seeds\n"
+		   "  --record-calls F\n"
+		   "              awake, with --only: records PolyDepth's plugin calls of that scene to F, for\n"
+		   "              `contact-replay F`\n" );
 }
 
 int main( int argc, char** argv )
@@ -152,6 +155,8 @@ int main( int argc, char** argv )
 		}
 		else if ( a == "--seed" )
 			o.seed = (unsigned)integer( "--seed", 0, 4294967295L );
+		else if ( a == "--record-calls" )
+			o.recordCalls = value( "--record-calls" );
 		else if ( sub == "contact-replay" && o.inputPath.empty() && a.rfind( "--", 0 ) != 0 )
 			o.inputPath = a;
 		else

@@ -28,14 +28,15 @@ struct Options
 	std::string only;          ///< run only the model or case with this name (pd-random, pd-path)
 	int oracleCases = -1;      ///< pd-random: oracle cases per model; -1 = the default, 0 = none
 	bool cases = false;        ///< pd-random: one line per query on stderr (pose, answer, oracle)
-	int randomDirections = -1; ///< pd-random, pd-path: pdPenetrationDef.randomDirections; -1 = the default
-	int coneDirections = -1;   ///< pd-random, pd-path: pdPenetrationDef.coneDirections; -1 = the default
-	int maxStarts = -1;        ///< pd-random, pd-path: pdPenetrationDef.maxStarts; -1 = the default
+	int randomDirections = -1; ///< pd-random, pd-path: pdPenetrationSettings.randomDirections; -1 = the default
+	int coneDirections = -1;   ///< pd-random, pd-path: pdPenetrationSettings.coneDirections; -1 = the default
+	int maxStarts = -1;        ///< pd-random, pd-path: pdPenetrationSettings.maxStarts; -1 = the default
 	std::string parts = "abc"; ///< sfog: which of the tables (a), (b), (c) to run
 	std::string inputPath;     ///< contact-replay: the recording
 	bool withConvex = false;   ///< debris: also the convex-decomposition peer (SMP_SCENE_ALGO_CONVEX)
 	int threads = 0;           ///< awake: > 0 runs GImpact and PolyDepth on 1 and on this many threads
 	int seeds = 0;             ///< awake: seeds of the chaotic scenes (sphere-pour, tall-stack); 0 = 8 (--quick 2)
+	std::string recordCalls;   ///< awake: record PolyDepth's plugin calls of the --only scene to this file
 };
 
 inline double nowUs()

@@ -61,4 +61,43 @@ PD_API bool pdiPlugin_IsFeatureExtremeAlong( const pdMesh* meshA, const pdTransf
 											 const pdTransform* poseB, const pdContactFeature* feature,
 											 pdVec3 direction );
 
+/// What pdiPlugin_GatherOrientedFeatures found.
+typedef struct pdiOrientedFeatures
+{
+	pdStatus status;
+	/// No two triangles within the def's gap and neither solid inside the other (as
+	/// pdiPlugin_ComputeContactFeatures with checkContainment).
+	bool apart;
+	int gatheredCount;                ///< feature pairs the traversal found within the reach
+	int featureCount;                 ///< those kept: applicable along their outward normal
+	const pdContactFeature* features; ///< owned by the workspace until its next query
+	/// The deepest of the penetrating vertices' chosen exits (world units, >= 0): how far the
+	/// deepest gathered vertex lies inside the other solid.
+	double deepestExit;
+	int nodeVisits;
+} pdiOrientedFeatures;
+
+/// How pdiPlugin_GatherOrientedFeatures picks each penetrating vertex's exit.
+typedef struct pdiExitChoice
+{
+	double band;      ///< along the chosen direction, exits this much deeper than the shallowest are dropped
+	pdVec3 preferred; ///< the side A is known to leave toward (any length; zero: none)
+} pdiExitChoice;
+
+/// The contact features of two closed meshes within def->reach at their poses, as local
+/// contacts of penetrating solids, from one traversal (with def->gap's proof, containment
+/// included): each normal points out of B by the meshes' outward normals (B's face for
+/// vertex-face, A's face reversed for face-vertex, the edges' outward sides for edge-edge) and
+/// each distance is signed along it (negative = penetrating); an edge-edge pair is kept when
+/// each edge is its mesh's extreme toward the other along that normal. Each penetrating vertex
+/// leaves by one exit: its shallowest, or its shallowest within 60 degrees of choice->preferred
+/// while at most twice as deep; its exits along other directions (normals more than 18 degrees
+/// apart) are dropped, and along the chosen one those more than choice->band deeper. A vertex
+/// with a pair outside the other solid keeps none behind a face. PD_STATUS_INVALID_ARGUMENT for
+/// a mesh that is not closed or a bad choice.
+PD_API pdStatus pdiPlugin_GatherOrientedFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+												  const pdTransform* poseB, const pdContactFeatureDef* def,
+												  const pdiExitChoice* choice, pdWorkspace* ioWorkspace,
+												  pdiOrientedFeatures* outResult );
+
 PD_C_END

@@ -35,7 +35,7 @@ void pdContactPair_Reset( pdContactPair* pair )
 		return;
 	}
 	memset( pair, 0, sizeof( *pair ) );
-	pair->internal.lastState = PD_STATE_SEPARATED;
+	pdiPairStateOf( pair )->lastState = PD_STATE_SEPARATED;
 }
 
 void pdContactPair_SetMotion( pdContactPair* pair, pdVec3 relativeDisplacement )
@@ -44,7 +44,7 @@ void pdContactPair_SetMotion( pdContactPair* pair, pdVec3 relativeDisplacement )
 	{
 		return;
 	}
-	pdContactPairInternal* s = &pair->internal;
+	pdiPairState* s = pdiPairStateOf( pair );
 	s->motion = pdiIsFiniteVec( relativeDisplacement ) ? relativeDisplacement : pdiV3( 0.0, 0.0, 0.0 );
 	s->rotation = pdiV3( 0.0, 0.0, 0.0 );
 	s->pivot = pdiV3( 0.0, 0.0, 0.0 );
@@ -59,8 +59,8 @@ void pdContactPair_SetRigidMotion( pdContactPair* pair, pdVec3 linearDisplacemen
 	pdContactPair_SetMotion( pair, linearDisplacement );
 	if ( pdiIsFiniteVec( rotation ) && pdiIsFiniteVec( pivot ) )
 	{
-		pair->internal.rotation = rotation;
-		pair->internal.pivot = pivot;
+		pdiPairStateOf( pair )->rotation = rotation;
+		pdiPairStateOf( pair )->pivot = pivot;
 	}
 }
 
@@ -97,7 +97,7 @@ static void pdiClearSet( pdContactManifoldSet* set, pdStatus status )
 // proven gap still holds.
 static void pdiBeginCall( pdiCall* call )
 {
-	pdContactPairInternal* pair = call->pair;
+	pdiPairState* pair = call->pair;
 	const pdContactDef* def = call->def;
 	pair->frame += 1;
 	call->qB = pdiSafeUnitQuat( call->poseB->q );
@@ -163,7 +163,7 @@ static pdStatus pdiQueryPenetration( pdiCall* call )
 static void pdiBeginRegions( pdiCall* call, pdiRegions* regions )
 {
 	const pdContactDef* def = call->def;
-	const pdContactPairInternal* pair = call->pair;
+	const pdiPairState* pair = call->pair;
 	double tolerance = call->tolerance;
 	regions->count = 0;
 	regions->axis = pdiRotate( call->qB, pdiV3( 1.0, 0.0, 0.0 ) );
@@ -217,7 +217,7 @@ static void pdiGatherAtContact( pdiCall* call, const pdTransform* moved, double 
 								pdiRegions* regions )
 {
 	const pdContactDef* def = call->def;
-	const pdContactPairInternal* pair = call->pair;
+	const pdiPairState* pair = call->pair;
 	double tolerance = call->tolerance;
 	int count = 0;
 	const pdContactFeature* features = NULL;
@@ -262,7 +262,7 @@ static void pdiGatherAtContact( pdiCall* call, const pdTransform* moved, double 
 		pdiRegionsFromLocal( &call->pr, def->regionCosine, regions );
 	}
 	pdiPosedPair at = { call->meshA, *moved, call->meshB, *call->poseB };
-	pdiGrouping grouping = { def->regionCosine, &call->translation, groupingMargin, 4.0 * tolerance };
+	pdiGrouping grouping = { def->regionCosine, &call->translation, groupingMargin, 4.0 * tolerance, false };
 	pdiGroupFeatures( &at, features, count, &grouping, regions );
 }
 
@@ -300,7 +300,7 @@ static void pdiGatherPenetrating( pdiCall* call, pdiRegions* regions )
 static pdStatus pdiGatherNear( pdiCall* call, double range, pdiRegions* regions )
 {
 	const pdContactDef* def = call->def;
-	const pdContactPairInternal* pair = call->pair;
+	const pdiPairState* pair = call->pair;
 	int count = 0;
 	const pdContactFeature* features = NULL;
 	double closeRange = call->pr.state == PD_STATE_TOUCHING ? fmax( def->contactDistance, 4.0 * call->tolerance )
@@ -333,7 +333,7 @@ static pdStatus pdiGatherNear( pdiCall* call, double range, pdiRegions* regions 
 			call->set->status = st;
 		}
 		pdiPosedPair at = { call->meshA, *call->poseA, call->meshB, *call->poseB };
-		pdiGrouping grouping = { def->regionCosine, NULL, range, 4.0 * call->tolerance };
+		pdiGrouping grouping = { def->regionCosine, NULL, range, 4.0 * call->tolerance, false };
 		pdiGroupFeatures( &at, features, count, &grouping, regions );
 	}
 	return st;
@@ -387,10 +387,21 @@ static void pdiGatherSeparated( pdiCall* call, pdiRegions* regions )
 	call->pair->freePosition = pdiRotateInv( call->qB, pdiSub( call->poseA->p, call->poseB->p ) );
 }
 
+// The local path's translation (the deepest region's own push) and A's free position beyond it.
+static void pdiEndLocal( pdiCall* call, const pdiRegions* regions )
+{
+	call->translation = pdiDeepestRegionPush( regions );
+	call->set->translation = call->translation;
+	call->set->depth = pdiLength( call->translation );
+	call->pair->hasFreePosition = true;
+	call->pair->freePosition =
+		pdiRotateInv( call->qB, pdiSub( pdiAdd( call->poseA->p, call->translation ), call->poseB->p ) );
+}
+
 // What the next call starts from: the free side, the state and PD, and no motion hint.
 static void pdiEndCall( pdiCall* call, pdVec3 sideSum )
 {
-	pdContactPairInternal* pair = call->pair;
+	pdiPairState* pair = call->pair;
 	pdiRememberFreeSide( call, sideSum );
 	pair->lastState = call->pr.state;
 	pair->lastTranslation = pdiRotateInv( call->qB, call->translation );
@@ -424,7 +435,7 @@ pdStatus pdContactPair_Generate( pdContactPair* ioPair, const pdMesh* meshA, con
 		return defStatus;
 	}
 
-	pdiCall call = { .pair = &ioPair->internal,
+	pdiCall call = { .pair = pdiPairStateOf( ioPair ),
 					 .meshA = meshA,
 					 .poseA = poseA,
 					 .meshB = meshB,
@@ -437,23 +448,41 @@ pdStatus pdContactPair_Generate( pdContactPair* ioPair, const pdMesh* meshA, con
 	{
 		return outSet->status;
 	}
+	pdiRegions regions;
+	pdiLocalOutcome local = PDI_LOCAL_ESCAPE;
 	pdStatus status = pdiPenetrationOptionsFor( def, call.tolerance, &call.pdef );
 	if ( status == PD_STATUS_OK )
 	{
 		pdiFindFreeSide( &call );
-		status = pdiQueryPenetration( &call );
+		pdiBeginRegions( &call, &regions );
+		memset( &call.pr, 0, sizeof( call.pr ) );
+		call.pr.state = PD_STATE_SEPARATED;
+		call.localReach = call.apart ? 0.0 : pdiLocalReach( &call );
+		if ( call.localReach > 0.0 )
+		{
+			local = pdiGatherLocal( &call, &regions );
+			pdiPairStateOf( ioPair )->penetration.lastSeparated = local == PDI_LOCAL_APART;
+		}
+		if ( local == PDI_LOCAL_ESCAPE )
+		{
+			regions.count = 0;
+			status = pdiQueryPenetration( &call );
+		}
 	}
 	outSet->status = status;
 	if ( status < 0 )
 	{
-		ioPair->internal.slotMask = 0;
+		pdiPairStateOf( ioPair )->slotMask = 0;
 		return status;
 	}
 	outSet->state = call.pr.state;
+	outSet->local = local != PDI_LOCAL_ESCAPE;
 
-	pdiRegions regions;
-	pdiBeginRegions( &call, &regions );
-	if ( call.pr.state == PD_STATE_PENETRATING )
+	if ( local == PDI_LOCAL_ANSWERED )
+	{
+		// Regions built; the escape's and the separated path's gatherings are not needed.
+	}
+	else if ( call.pr.state == PD_STATE_PENETRATING )
 	{
 		pdiGatherPenetrating( &call, &regions );
 	}
@@ -463,12 +492,21 @@ pdStatus pdContactPair_Generate( pdContactPair* ioPair, const pdMesh* meshA, con
 	}
 
 	// Mean normals, stable slots (and held normals), then reduction to 4 points per region.
-	pdiSettleNormals( &regions, def->regionCosine, call.translation );
+	pdiSettleNormals( &regions, local == PDI_LOCAL_ANSWERED ? PDI_LOCAL_REGION_COSINE : def->regionCosine,
+					  call.translation );
+	if ( local == PDI_LOCAL_ANSWERED )
+	{
+		pdiSettleLocalNormals( &regions );
+	}
 	int slotOfRegion[PDI_BUILD_REGIONS];
 	pdiAssignSlots( call.pair, call.qB, def, &regions, slotOfRegion );
 	pdVec3 sideSum = pdiWriteManifolds( &call, &regions, slotOfRegion );
 	pdiSortManifolds( outSet );
 	pdiDropCoveredPoints( &call );
+	if ( local == PDI_LOCAL_ANSWERED )
+	{
+		pdiEndLocal( &call, &regions );
+	}
 	pdiMakeHold( &call );
 	pdiEndCall( &call, sideSum );
 	return outSet->status;

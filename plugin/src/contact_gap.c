@@ -37,7 +37,7 @@ double pdiMovedSince( pdVec3 position, pdQuat rotation, const pdMesh* meshA, con
 
 void pdiSetProofMeshes( pdiCall* call )
 {
-	pdContactPairInternal* pair = call->pair;
+	pdiPairState* pair = call->pair;
 	if ( pair->proofMeshA != call->meshA || pair->proofMeshB != call->meshB )
 	{
 		pair->apartValid = false;
@@ -51,7 +51,7 @@ void pdiSetProofMeshes( pdiCall* call )
 // any contact reaches: exactly what the queries would find.
 bool pdiStillApart( const pdiCall* call )
 {
-	const pdContactPairInternal* pair = call->pair;
+	const pdiPairState* pair = call->pair;
 	if ( !( pair->apartValid && pair->proofMeshA == call->meshA && pair->proofMeshB == call->meshB ) )
 	{
 		return false;
@@ -70,7 +70,7 @@ bool pdiStillApart( const pdiCall* call )
 void pdiConfirmApart( pdiCall* call )
 {
 	const pdContactDef* def = call->def;
-	const pdContactPairInternal* pair = call->pair;
+	const pdiPairState* pair = call->pair;
 	call->confirmedApart = false;
 	call->confirmedCount = 0;
 	call->confirmedFeatures = NULL;
@@ -138,7 +138,7 @@ double pdiSeparatedRange( pdiCall* call )
 // cheaper than a bounded distance query (docs/experiments.md).
 void pdiProveApart( pdiCall* call )
 {
-	pdContactPairInternal* pair = call->pair;
+	pdiPairState* pair = call->pair;
 	bool beyondProof = false;
 	double proof = 1.5 * call->contactReach;
 	if ( pdiProveGap( call, proof, &beyondProof ) >= 0 && beyondProof )

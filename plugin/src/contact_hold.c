@@ -38,7 +38,7 @@ static void pdiClearHeld( pdContactManifoldSet* set )
 // rolling or sliding contact: the touching points are elsewhere by now).
 static bool pdiWriteHeld( const pdiCall* call, double maxDrift )
 {
-	const pdContactPairInternal* pair = call->pair;
+	const pdiPairState* pair = call->pair;
 	pdContactManifoldSet* set = call->set;
 	pdQuat qA = pdiSafeUnitQuat( call->poseA->q );
 	set->state = pair->holdState;
@@ -73,7 +73,7 @@ static bool pdiWriteHeld( const pdiCall* call, double maxDrift )
 
 bool pdiAnswerFromHold( pdiCall* call )
 {
-	pdContactPairInternal* pair = call->pair;
+	pdiPairState* pair = call->pair;
 	if ( !pair->holdValid )
 	{
 		return false;
@@ -102,7 +102,7 @@ bool pdiAnswerFromHold( pdiCall* call )
 // impact this step, and a known gap to everything left out.
 void pdiMakeHold( pdiCall* call )
 {
-	pdContactPairInternal* pair = call->pair;
+	pdiPairState* pair = call->pair;
 	const pdContactManifoldSet* set = call->set;
 	pair->holdValid = false;
 	double bound = fmin( 0.5 * call->holdGap, 0.25 * call->def->contactDistance );

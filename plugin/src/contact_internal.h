@@ -4,6 +4,7 @@
 // vec.h does not have, and the functions each stage file offers the others.
 #pragma once
 
+#include "contact_pair.h"
 #include "plugin_interface.h" // the core's interface to the plugin
 #include "polydepth/contact.h"
 #include "vec.h" // the core's private inline vector helpers (static inline only)
@@ -124,6 +125,11 @@ typedef struct pdiRegion
 	// deepest predicted with the largest area over all of them. Measured on the 60-tori heap
 	// (4 seeds): deepest body-body penetration 33 mm against 64 mm with the banded choice.
 	bool impact;
+	// A local region (pdiSettleLocalNormals): a point's distance is its own pair's signed gap
+	// (|offset|, negative when the offset points into B), not that gap projected on the region
+	// normal: the facets of a tessellated crest tilt up to 45 degrees from the region's push,
+	// and projected they would report a ring sunk 10 mm as 7.5.
+	bool ownGaps;
 } pdiRegion;
 
 typedef struct pdiRegions
@@ -153,6 +159,9 @@ typedef struct pdiGrouping
 	const pdVec3* translation; // the global PD when gathered at A + PD, else NULL
 	double maxDistance;        // pairs further apart than this at the input poses are dropped
 	double touchDistance;      // pairs closer than this count as touching (world units)
+	// The features are oriented out of B with signed distances and already applicable
+	// (pdiPlugin_GatherOrientedFeatures): penetrating and touching pairs join as they are.
+	bool oriented;
 } pdiGrouping;
 
 // ---------------------------------------------------------------------------------------------
@@ -160,7 +169,7 @@ typedef struct pdiGrouping
 
 typedef struct pdiCall
 {
-	pdContactPairInternal* pair; ///< the private state of the caller's pair (ioPair->internal)
+	pdiPairState* pair; ///< the private state of the caller's pair
 	const pdMesh* meshA;
 	const pdTransform* poseA;
 	const pdMesh* meshB;
@@ -201,6 +210,9 @@ typedef struct pdiCall
 	// Every feature pair the call did not turn into a point was at least this far apart at the
 	// input poses (world units); 0 when not known (then no hold is made).
 	double holdGap;
+	// The local path's reach: how deep a vertex or edge may lie inside the other solid and its
+	// contact still be the pair's own (pdiLocalReach); 0 when the pair takes the global path.
+	double localReach;
 } pdiCall;
 
 // ---------------------------------------------------------------------------------------------
@@ -243,13 +255,34 @@ void pdiProveApart( pdiCall* call );
 bool pdiAnswerFromHold( pdiCall* call );
 void pdiMakeHold( pdiCall* call );
 
+// contact_local.c
+// Feature pairs whose normals lie within 45 degrees (cosine) join one region on the local path:
+// a tessellated crest (a ring on a ring, a peg's end against its bore) is one region whose push
+// bisects its facets, not one region per facet, each pushing along its tilt.
+#define PDI_LOCAL_REGION_COSINE 0.7071
+
+typedef enum pdiLocalOutcome
+{
+	PDI_LOCAL_ANSWERED, // regions built from the neighbourhood, each with its own depth
+	PDI_LOCAL_APART,    // the surfaces are apart (as the PD query would classify the pair)
+	PDI_LOCAL_ESCAPE,   // the overlap is not local: the global PD decides
+} pdiLocalOutcome;
+// The local path's reach for this call (pdiCall.localReach), 0 when the pair cannot take it
+// (an open or one-sided mesh).
+double pdiLocalReach( const pdiCall* call );
+pdiLocalOutcome pdiGatherLocal( pdiCall* call, pdiRegions* regions );
+pdVec3 pdiDeepestRegionPush( const pdiRegions* regions );
+// Each penetrating region's normal becomes the direction of its own push (the shortest
+// translation that separates its candidate points), its distances measured along it.
+void pdiSettleLocalNormals( pdiRegions* regions );
+
 // contact_one_sided.c
 void pdiFindFreeSide( pdiCall* call );
 bool pdiResolveOneSided( pdiCall* call );
 void pdiRememberFreeSide( pdiCall* call, pdVec3 sideSum );
 
 // contact_slots.c
-void pdiAssignSlots( pdContactPairInternal* pair, pdQuat qB, const pdContactDef* def, pdiRegions* regions,
+void pdiAssignSlots( pdiPairState* pair, pdQuat qB, const pdContactDef* def, pdiRegions* regions,
 					 int slotOfRegion[PDI_BUILD_REGIONS] );
 pdVec3 pdiWriteManifolds( pdiCall* call, pdiRegions* regions, const int slotOfRegion[PDI_BUILD_REGIONS] );
 void pdiSortManifolds( pdContactManifoldSet* set );

@@ -12,7 +12,7 @@
 // separated pair gathers toward B from that side.
 void pdiFindFreeSide( pdiCall* call )
 {
-	const pdContactPairInternal* pair = call->pair;
+	const pdiPairState* pair = call->pair;
 	call->haveSide = false;
 	call->side = pdiV3( 0.0, 0.0, 0.0 );
 	if ( pair->hasFreeSide )
@@ -33,7 +33,7 @@ void pdiFindFreeSide( pdiCall* call )
 // resolution that leaves toward that side. Returns true and writes the translation.
 static bool pdiOutProjectToSide( const pdiCall* call, pdVec3* outTranslation )
 {
-	const pdContactPairInternal* pair = call->pair;
+	const pdiPairState* pair = call->pair;
 	pdVec3 p = call->poseA->p;
 	pdVec3 starts[3];
 	int startCount = 0;

@@ -12,6 +12,8 @@
 //               poseB, the def, the pair with its two mesh pointers zeroed
 #include "polydepth/contact_record.h"
 
+#include "contact_pair.h"
+
 #include "core.h"
 #include "vec.h"
 
@@ -24,8 +26,8 @@
 
 // A call record holds the pair raw: its bytes are those of the plugin's private state, with
 // nothing added around it, so a recording's pair reads back as that state field for field.
-_Static_assert( offsetof( pdContactPair, internal ) == 0, "pdContactPair starts with its private state" );
-_Static_assert( sizeof( pdContactPair ) == sizeof( pdContactPairInternal ), "pdContactPair is its private state" );
+_Static_assert( sizeof( pdContactPair ) == sizeof( pdiPairState ), "PD_CONTACT_PAIR_SIZE is the private state's size" );
+_Static_assert( _Alignof( pdiPairState ) <= _Alignof( pdContactPair ), "pdContactPair is aligned for its state" );
 
 #define PDI_RECORD_MAGIC "PDCR"
 #define PDI_RECORD_VERSION 2u
@@ -185,16 +187,16 @@ pdStatus pdContactRecorder_Write( pdContactRecorder* recorder, const pdContactPa
 	}
 	pdContactDef defaults = pdDefaultContactDef();
 	int32_t ids[4] = { pdiRecord_MeshId( recorder, meshA ), pdiRecord_MeshId( recorder, meshB ),
-					   pdiRecord_MeshId( recorder, pair->internal.proofMeshA ),
-					   pdiRecord_MeshId( recorder, pair->internal.proofMeshB ) };
+					   pdiRecord_MeshId( recorder, pdiConstPairStateOf( pair )->proofMeshA ),
+					   pdiRecord_MeshId( recorder, pdiConstPairStateOf( pair )->proofMeshB ) };
 	if ( ids[0] < 0 || ids[1] < 0 || ids[2] < -1 || ids[3] < -1 )
 	{
 		recorder->failed = true;
 		return PD_STATUS_FAILED;
 	}
 	pdContactPair copy = *pair;
-	copy.internal.proofMeshA = NULL;
-	copy.internal.proofMeshB = NULL;
+	pdiPairStateOf( &copy )->proofMeshA = NULL;
+	pdiPairStateOf( &copy )->proofMeshB = NULL;
 	bool ok = pdiRecord_Put( recorder, "C", 1 ) && pdiRecord_Put( recorder, ids, sizeof( ids ) ) &&
 			  pdiRecord_Put( recorder, poseA, sizeof( *poseA ) ) && pdiRecord_Put( recorder, poseB, sizeof( *poseB ) ) &&
 			  pdiRecord_Put( recorder, def != NULL ? def : &defaults, sizeof( pdContactDef ) ) &&
@@ -384,7 +386,7 @@ static pdStatus pdiReplay_ReadMesh( pdContactReplay* r, char* message )
 // bool a 0 or 1 byte (the plugin indexes its arrays with these; a corrupt file must not).
 // A held contact (contact_hold.c) the plugin could have made: counts, slots and state in range,
 // every number finite (its points are written out as they are).
-static bool pdiReplay_HoldInRange( const pdContactPairInternal* pair )
+static bool pdiReplay_HoldInRange( const pdiPairState* pair )
 {
 	int state = (int)pair->holdState;
 	if ( pair->holdCount < 0 || pair->holdCount > PD_MAX_CONTACT_MANIFOLDS || pair->holdCalls < 0 ||
@@ -412,7 +414,7 @@ static bool pdiReplay_HoldInRange( const pdContactPairInternal* pair )
 	return true;
 }
 
-static bool pdiReplay_PairInRange( const pdContactPairInternal* pair )
+static bool pdiReplay_PairInRange( const pdiPairState* pair )
 {
 	const bool* flags[] = { &pair->penetration.lastSeparated,
 							&pair->hasFreeSide,
@@ -511,15 +513,15 @@ static pdStatus pdiReplay_Next( pdContactReplay* replay, pdContactCall* outCall,
 				return PD_STATUS_INVALID_ARGUMENT;
 			}
 		}
-		if ( !pdiReplay_PairInRange( &call.pair.internal ) )
+		if ( !pdiReplay_PairInRange( pdiPairStateOf( &call.pair ) ) )
 		{
 			pdiReplay_Message( message, replay, "pair state out of range (not written by the plugin)" );
 			return PD_STATUS_INVALID_ARGUMENT;
 		}
 		call.meshA = replay->meshes[ids[0]];
 		call.meshB = replay->meshes[ids[1]];
-		call.pair.internal.proofMeshA = ids[2] >= 0 ? replay->meshes[ids[2]] : NULL;
-		call.pair.internal.proofMeshB = ids[3] >= 0 ? replay->meshes[ids[3]] : NULL;
+		pdiPairStateOf( &call.pair )->proofMeshA = ids[2] >= 0 ? replay->meshes[ids[2]] : NULL;
+		pdiPairStateOf( &call.pair )->proofMeshB = ids[3] >= 0 ? replay->meshes[ids[3]] : NULL;
 		*outCall = call;
 		return PD_STATUS_OK;
 	}

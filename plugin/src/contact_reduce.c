@@ -54,6 +54,38 @@ static int pdiDeepestIndex( const double* distances, int count )
 	return deepest;
 }
 
+// The deepest point; of points level with it (a face patch resting flat: every vertex of the
+// footprint at one depth), the one farthest from their centroid, a corner of the patch, so the
+// largest area around it is the patch's own and not a quad through an edge's midpoint.
+static int pdiDeepestCornerIndex( const pdVec3* points, const double* distances, int count )
+{
+	int deepest = pdiDeepestIndex( distances, count );
+	double level = distances[deepest] + 1e-12 + 1e-9 * fabs( distances[deepest] );
+	pdVec3 centroid = pdiV3( 0.0, 0.0, 0.0 );
+	int levelCount = 0;
+	for ( int i = 0; i < count; ++i )
+	{
+		if ( distances[i] <= level )
+		{
+			centroid = pdiAdd( centroid, points[i] );
+			levelCount += 1;
+		}
+	}
+	centroid = pdiScale( centroid, 1.0 / (double)levelCount );
+	int corner = deepest;
+	double farthest = -1.0;
+	for ( int i = 0; i < count; ++i )
+	{
+		double d = pdiDistanceSq( points[i], centroid );
+		if ( distances[i] <= level && d > farthest )
+		{
+			corner = i;
+			farthest = d;
+		}
+	}
+	return corner;
+}
+
 // Swaps the pick with the smallest distance (the first of equals) to the front.
 void pdiDeepestFirst( const double* distances, int* picked, int count )
 {
@@ -213,7 +245,7 @@ int pdReduceContactPoints( pdVec3 normal, const pdVec3* points, const double* di
 	{
 		return 0;
 	}
-	int deepest = pdiDeepestIndex( distances, count );
+	int deepest = pdiDeepestCornerIndex( points, distances, count );
 	outIndices[0] = deepest;
 	if ( count <= PD_MAX_CONTACT_POINTS )
 	{

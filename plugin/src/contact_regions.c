@@ -36,6 +36,7 @@ pdiRegion* pdiNewRegion( pdiRegions* regions, pdVec3 normal, bool fromPenetratio
 	r->edgeNormalSum = pdiV3( 0.0, 0.0, 0.0 );
 	r->minDistance = DBL_MAX;
 	r->fromPenetration = fromPenetration;
+	r->ownGaps = false;
 	r->count = 0;
 	return r;
 }
@@ -123,6 +124,10 @@ void pdiFinishRegion( pdiRegion* r, pdVec3 translation, bool useMeanNormal )
 	for ( int k = 0; k < r->count; ++k )
 	{
 		double d = pdiDot( pdiSub( r->offset[k], translation ), r->normal );
+		if ( r->ownGaps )
+		{
+			d = d < 0.0 ? -pdiLength( r->offset[k] ) : pdiLength( r->offset[k] );
+		}
 		r->distance[k] = isfinite( d ) ? d : 0.0;
 		r->minDistance = fmin( r->minDistance, r->distance[k] );
 		pdVec3 pointA = pdiMulAdd( r->pointB[k], r->distance[k], r->normal );
@@ -140,9 +145,10 @@ typedef struct pdiFeatureGap
 } pdiFeatureGap;
 
 // The feature's contact normal and gap; false when the pair is no contact.
-static bool pdiFeatureGapOf( const pdiPosedPair* at, const pdContactFeature* f, double touchDistance,
+static bool pdiFeatureGapOf( const pdiPosedPair* at, const pdContactFeature* f, const pdiGrouping* g,
 							 pdiFeatureGap* out )
 {
+	double touchDistance = g->touchDistance;
 	pdVec3 fn = pdiNormalize( f->normal );
 	double gap = f->distance;
 	if ( pdiDot( fn, fn ) == 0.0 || !pdiIsFiniteVec( f->pointB ) || !pdiIsFiniteVec( f->pointA ) || !isfinite( gap ) )
@@ -154,6 +160,13 @@ static bool pdiFeatureGapOf( const pdiPosedPair* at, const pdContactFeature* f, 
 	// is not. Touching pairs keep the feature normal.
 	pdVec3 sep = pdiSub( f->pointA, f->pointB );
 	double sepLength = pdiLength( sep );
+	if ( g->oriented && gap <= touchDistance )
+	{
+		// Oriented out of B and applicable along it: a penetrating pair's separation points
+		// into B, and its own normal is the contact's.
+		*out = ( pdiFeatureGap ){ fn, gap, pdiScale( fn, gap ), fabs( gap ) };
+		return true;
+	}
 	if ( sepLength <= touchDistance && f->kind == PD_CONTACT_EE )
 	{
 		// A touching edge-edge pair's normal is the edges' cross product: applicable only
@@ -264,7 +277,7 @@ void pdiGroupFeatures( const pdiPosedPair* at, const pdContactFeature* features,
 		}
 		const pdContactFeature* f = features + ( k < 0 ? closest : k );
 		pdiFeatureGap fg;
-		if ( !pdiFeatureGapOf( at, f, g->touchDistance, &fg ) || !pdiJoinsThePush( g, regions, f, &fg ) )
+		if ( !pdiFeatureGapOf( at, f, g, &fg ) || !pdiJoinsThePush( g, regions, f, &fg ) )
 		{
 			continue;
 		}

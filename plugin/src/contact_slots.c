@@ -25,7 +25,7 @@ static void pdiOrderByDepth( const pdiRegions* regions, int order[PDI_BUILD_REGI
 
 // The untaken slot used last frame whose normal is closest to normal (cosine at least
 // PDI_SLOT_COSINE), or -1; writes that cosine and the slot's normal in world.
-static int pdiMatchingSlot( const pdContactPairInternal* pair, pdQuat qB, unsigned taken, pdVec3 normal,
+static int pdiMatchingSlot( const pdiPairState* pair, pdQuat qB, unsigned taken, pdVec3 normal,
 							double* outCosine, pdVec3* outNormal )
 {
 	int best = -1;
@@ -50,7 +50,7 @@ static int pdiMatchingSlot( const pdContactPairInternal* pair, pdQuat qB, unsign
 }
 
 // An untaken slot, preferring one that was free last frame; -1 when all are taken.
-static int pdiFreeSlot( const pdContactPairInternal* pair, unsigned taken )
+static int pdiFreeSlot( const pdiPairState* pair, unsigned taken )
 {
 	for ( int s = 0; s < PD_MAX_CONTACT_MANIFOLDS; ++s )
 	{
@@ -72,7 +72,7 @@ static int pdiFreeSlot( const pdContactPairInternal* pair, unsigned taken )
 // Assigns every region (deepest first) to a slot: the unused slot whose last normal is
 // closest (cosine >= PDI_SLOT_COSINE), else a slot that was free last frame, else any unused
 // one. Regions beyond the slot count are dropped (the shallowest ones).
-void pdiAssignSlots( pdContactPairInternal* pair, pdQuat qB, const pdContactDef* def, pdiRegions* regions,
+void pdiAssignSlots( pdiPairState* pair, pdQuat qB, const pdContactDef* def, pdiRegions* regions,
 					 int slotOfRegion[PDI_BUILD_REGIONS] )
 {
 	int order[PDI_BUILD_REGIONS];
@@ -118,7 +118,7 @@ void pdiAssignSlots( pdContactPairInternal* pair, pdQuat qB, const pdContactDef*
 // Last call's points of the slot (posed with B) that still have a supporting candidate (within
 // band of the deepest) within matchRadius: each takes its nearest such candidate, once.
 // Returns the count written to kept.
-static int pdiMatchPrevious( const pdContactPairInternal* pair, pdQuat qB, pdVec3 pB, int slot, const pdiRegion* r,
+static int pdiMatchPrevious( const pdiPairState* pair, pdQuat qB, pdVec3 pB, int slot, const pdiRegion* r,
 							 double band, double matchRadius, int kept[PD_MAX_CONTACT_POINTS] )
 {
 	int previous = pair->slotPointCount[slot];
@@ -205,7 +205,7 @@ static double pdiPickedArea( const pdiRegion* r, const int* indices, int count )
 // supporting candidate within matchRadius keep it, so the engine's cache matches them and
 // warm-starts; the fresh picks fill the rest. The kept set is used only when it spans at least
 // half the fresh picks' area (a patch that moved on gets fresh points). Returns the count.
-static int pdiKeepPrevious( const pdContactPairInternal* pair, pdQuat qB, pdVec3 pB, int slot, const pdiRegion* r,
+static int pdiKeepPrevious( const pdiPairState* pair, pdQuat qB, pdVec3 pB, int slot, const pdiRegion* r,
 							double band, double matchRadius, int* picked, int pc )
 {
 	if ( pair->slotPointCount[slot] <= 0 || pc <= 0 )
@@ -293,7 +293,7 @@ static void pdiWritePoints( const pdiCall* call, const pdiRegion* r, bool restin
 // by depth (plus the tolerance), the side A leaves toward.
 pdVec3 pdiWriteManifolds( pdiCall* call, pdiRegions* regions, const int slotOfRegion[PDI_BUILD_REGIONS] )
 {
-	pdContactPairInternal* pair = call->pair;
+	pdiPairState* pair = call->pair;
 	pdContactManifoldSet* set = call->set;
 	pdVec3 sideSum = pdiV3( 0.0, 0.0, 0.0 );
 	unsigned written = 0;

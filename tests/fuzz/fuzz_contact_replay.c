@@ -3,6 +3,7 @@
 // is written to a temporary file and read back with pdCreateContactReplay / _Next. Checks: no
 // crash or leak, a failure has a one-line message naming the file, a call that reads back names
 // meshes the replay built, and its pair state is one the plugin can index with.
+#include "contact_pair.h" // the private pair state (plugin/src)
 #include "fuzz_common.h"
 
 #include "polydepth/contact_record.h"
@@ -64,13 +65,13 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 		TEST_FUZZ_CHECK( call.meshA != NULL && call.meshB != NULL, "call %d without meshes", k );
 		TEST_FUZZ_CHECK( pdMesh_GetInfo( call.meshA ).triangleCount > 0 && pdMesh_GetInfo( call.meshB ).triangleCount > 0,
 					   "call %d names an empty mesh", k );
-		TEST_FUZZ_CHECK( call.pair.internal.penetration.count >= 0 && call.pair.internal.penetration.count <= 3,
-					   "call %d cache count %d", k, call.pair.internal.penetration.count );
+		TEST_FUZZ_CHECK( pdiPairStateOf( &call.pair )->penetration.count >= 0 && pdiPairStateOf( &call.pair )->penetration.count <= 3,
+					   "call %d cache count %d", k, pdiPairStateOf( &call.pair )->penetration.count );
 		for ( int s = 0; s < PD_MAX_CONTACT_MANIFOLDS; ++s )
 		{
-			TEST_FUZZ_CHECK( call.pair.internal.slotPointCount[s] >= 0 &&
-								 call.pair.internal.slotPointCount[s] <= PD_MAX_CONTACT_POINTS,
-						   "call %d slot %d count %d", k, s, call.pair.internal.slotPointCount[s] );
+			TEST_FUZZ_CHECK( pdiPairStateOf( &call.pair )->slotPointCount[s] >= 0 &&
+								 pdiPairStateOf( &call.pair )->slotPointCount[s] <= PD_MAX_CONTACT_POINTS,
+						   "call %d slot %d count %d", k, s, pdiPairStateOf( &call.pair )->slotPointCount[s] );
 		}
 	}
 	pdDestroyContactReplay( replay );

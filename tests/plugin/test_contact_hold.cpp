@@ -2,6 +2,7 @@
 // PdContactHold: persistent contact (contact_hold.c). A resting pair's manifolds answer the
 // calls that follow while A has moved relative to B by less than the hold's bound; the answers
 // stay close to what a full call gives, and anything that breaks the bound takes a full call.
+#include "contact_pair.h" // the private pair state (plugin/src)
 #include "contact_test_util.h"
 
 #include <gtest/gtest.h>
@@ -54,13 +55,13 @@ TEST( PdContactHold, RestingPairIsAnsweredFromItsHoldAndMatchesFullCalls )
 	for ( int i = 0; i < calls; ++i )
 	{
 		pdTransform poseA = s.cubeAt( 5e-5 * i, 1e-3 + 1e-5 * i, 1e-4 * i );
-		bool willHold = holding.internal.holdValid;
-		full.internal.holdValid = false;
+		bool willHold = pdiPairStateOf( &holding )->holdValid;
+		pdiPairStateOf( &full )->holdValid = false;
 		pdContactManifoldSet a, b;
 		ASSERT_GE( pdContactPair_Generate( &holding, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &a ),
 				   0 );
 		ASSERT_GE( pdContactPair_Generate( &full, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &b ), 0 );
-		bool answeredFromHold = willHold && holding.internal.holdCalls > 0 && a.iterations == 0;
+		bool answeredFromHold = willHold && pdiPairStateOf( &holding )->holdCalls > 0 && a.iterations == 0;
 		held += answeredFromHold ? 1 : 0;
 		ASSERT_EQ( a.state, b.state ) << "call " << i;
 		ASSERT_EQ( a.manifoldCount, b.manifoldCount ) << "call " << i;
@@ -72,7 +73,7 @@ TEST( PdContactHold, RestingPairIsAnsweredFromItsHoldAndMatchesFullCalls )
 			EXPECT_EQ( a.manifolds[m].slot, b.manifolds[m].slot ) << "call " << i;
 		}
 		// The motion since the hold bounds how far any distance can have moved.
-		EXPECT_NEAR( deepestOf( a ), deepestOf( b ), holding.internal.holdBound + 1e-6 ) << "call " << i;
+		EXPECT_NEAR( deepestOf( a ), deepestOf( b ), pdiPairStateOf( &holding )->holdBound + 1e-6 ) << "call " << i;
 	}
 	std::printf( "resting cube: %d of %d calls answered from the hold\n", held, calls );
 	EXPECT_GT( held, calls / 2 ) << "a resting pair is mostly held";
@@ -88,10 +89,10 @@ TEST( PdContactHold, HeldPointsMoveWithTheBodies )
 	pdContactManifoldSet first, second;
 	pdTransform poseA = s.cubeAt( 0.0, 1e-3, 0.0 );
 	ASSERT_GE( pdContactPair_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &first ), 0 );
-	ASSERT_TRUE( pair.internal.holdValid );
+	ASSERT_TRUE( pdiPairStateOf( &pair )->holdValid );
 	poseA.p.y -= 1e-4;
 	ASSERT_GE( pdContactPair_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &second ), 0 );
-	ASSERT_EQ( pair.internal.holdCalls, 1 );
+	ASSERT_EQ( pdiPairStateOf( &pair )->holdCalls, 1 );
 	ASSERT_EQ( first.manifoldCount, second.manifoldCount );
 	for ( int m = 0; m < first.manifoldCount; ++m )
 	{
@@ -116,22 +117,22 @@ TEST( PdContactHold, MotionBeyondTheBoundTakesAFullCall )
 	pdContactManifoldSet set;
 	pdTransform poseA = s.cubeAt( 0.0, 1e-3, 0.0 );
 	ASSERT_GE( pdContactPair_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
-	ASSERT_TRUE( pair.internal.holdValid );
-	double bound = pair.internal.holdBound;
+	ASSERT_TRUE( pdiPairStateOf( &pair )->holdValid );
+	double bound = pdiPairStateOf( &pair )->holdBound;
 	ASSERT_GT( bound, 0.0 );
 	// Down by just under the bound: held. Then past it: a full call (a new hold, no calls).
 	poseA.p.y -= 0.9 * bound;
 	ASSERT_GE( pdContactPair_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
-	EXPECT_EQ( pair.internal.holdCalls, 1 );
+	EXPECT_EQ( pdiPairStateOf( &pair )->holdCalls, 1 );
 	poseA.p.y -= 0.2 * bound;
 	ASSERT_GE( pdContactPair_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
-	EXPECT_EQ( pair.internal.holdCalls, 0 ) << "moved past the bound: answered by a full call";
-	EXPECT_TRUE( pair.internal.holdValid ) << "which makes a new hold";
+	EXPECT_EQ( pdiPairStateOf( &pair )->holdCalls, 0 ) << "moved past the bound: answered by a full call";
+	EXPECT_TRUE( pdiPairStateOf( &pair )->holdValid ) << "which makes a new hold";
 	// Turning counts at A's reach (0.35 for the cube): 2 sin(angle / 2) * reach > bound.
 	pdTransform turned = poseA;
 	turned.q = axisAngle( 1, 10.0 * bound );
 	ASSERT_GE( pdContactPair_Generate( &pair, s.cube.mesh, &turned, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
-	EXPECT_EQ( pair.internal.holdCalls, 0 ) << "a turn past the bound takes a full call too";
+	EXPECT_EQ( pdiPairStateOf( &pair )->holdCalls, 0 ) << "a turn past the bound takes a full call too";
 }
 
 TEST( PdContactHold, ImpactsAndOtherMeshesTakeAFullCall )
@@ -142,18 +143,18 @@ TEST( PdContactHold, ImpactsAndOtherMeshesTakeAFullCall )
 	pdContactManifoldSet set;
 	pdTransform poseA = s.cubeAt( 0.0, 1e-3, 0.0 );
 	ASSERT_GE( pdContactPair_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
-	ASSERT_TRUE( pair.internal.holdValid );
+	ASSERT_TRUE( pdiPairStateOf( &pair )->holdValid );
 	// A step that can move A by more than the contact distance is an impact.
 	pdContactPair_SetMotion( &pair, { 0.0, -2.0 * s.def.contactDistance, 0.0 } );
 	ASSERT_GE( pdContactPair_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
-	EXPECT_EQ( pair.internal.holdCalls, 0 );
-	EXPECT_FALSE( pair.internal.holdValid ) << "no hold made on an impact";
+	EXPECT_EQ( pdiPairStateOf( &pair )->holdCalls, 0 );
+	EXPECT_FALSE( pdiPairStateOf( &pair )->holdValid ) << "no hold made on an impact";
 	ASSERT_GE( pdContactPair_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
-	ASSERT_TRUE( pair.internal.holdValid );
+	ASSERT_TRUE( pdiPairStateOf( &pair )->holdValid );
 	// The same pair state with another mesh: never the old hold.
 	MeshHolder other{ makeBox( 0.2, 0.2, 0.2 ) };
 	ASSERT_GE( pdContactPair_Generate( &pair, other.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
-	EXPECT_EQ( pair.internal.holdCalls, 0 );
+	EXPECT_EQ( pdiPairStateOf( &pair )->holdCalls, 0 );
 }
 
 TEST( PdContactHold, SlidingContactEndsTheHold )
@@ -180,7 +181,7 @@ TEST( PdContactHold, SlidingContactEndsTheHold )
 		pdContactManifoldSet set;
 		ASSERT_GE( pdContactPair_Generate( &pair, torus.mesh, &poseA, floor.mesh, &poseB, &def, ws.ws, &set ), 0 );
 		ASSERT_GT( set.manifoldCount, 0 );
-		full += pair.internal.holdCalls == 0 ? 1 : 0;
+		full += pdiPairStateOf( &pair )->holdCalls == 0 ? 1 : 0;
 	}
 	std::printf( "rolling torus: %d of %d calls full\n", full, calls );
 	EXPECT_GT( full, 3 ) << "a rolling contact is re-picked";

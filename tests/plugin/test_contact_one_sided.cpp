@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // PdContact: one-sided surfaces (contact_one_sided.c). Oracle: the plain (two-sided) PD for the
 // open floor.
+#include "contact_pair.h" // the private pair state (plugin/src)
 #include "contact_test_util.h"
 
 #include <gtest/gtest.h>
@@ -35,8 +36,8 @@ TEST( PdContact, OneSidedFloorResolvesTowardTheSideItCameFrom )
 		pdTransform above = at( 0.0, 0.16, 0.0 );
 		ASSERT_GE( pdContactPair_Generate( &pair, box.mesh, &above, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
 		EXPECT_EQ( set.state, PD_STATE_SEPARATED );
-		ASSERT_TRUE( pair.internal.hasFreeSide );
-		EXPECT_GT( pair.internal.freeSide.y, 0.9 );
+		ASSERT_TRUE( pdiPairStateOf( &pair )->hasFreeSide );
+		EXPECT_GT( pdiPairStateOf( &pair )->freeSide.y, 0.9 );
 		ASSERT_GE( pdContactPair_Generate( &pair, box.mesh, &through, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
 		ASSERT_EQ( set.state, PD_STATE_PENETRATING );
 		EXPECT_TRUE( set.resolvedOneSided );

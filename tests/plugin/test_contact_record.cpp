@@ -2,6 +2,7 @@
 // Recording and replaying pdContactPair_Generate calls (plugin/src/contact_record.c): a replay
 // gives each call exactly its recorded inputs, so its contacts are bit-identical to the
 // original calls'; bad files are rejected with a message naming the file and the record.
+#include "contact_pair.h" // the private pair state (plugin/src)
 #include "polydepth/contact_record.h"
 #include "shapes.h"
 
@@ -219,7 +220,7 @@ TEST( PdContactRecord, BadFilesAreRejectedWithTheFileAndTheRecord )
 	size_t pairAt = bytes.size() - sizeof( pdContactPair );
 	pdContactPair bad;
 	std::memcpy( &bad, bytes.data() + pairAt, sizeof( bad ) );
-	bad.internal.slotPointCount[2] = 1000;
+	pdiPairStateOf( &bad )->slotPointCount[2] = 1000;
 	std::memcpy( bytes.data() + pairAt, &bad, sizeof( bad ) );
 	f = std::fopen( path.c_str(), "wb" );
 	ASSERT_NE( f, nullptr );
@@ -281,9 +282,9 @@ TEST( PdContactRecord, HeldContactOutOfRangeIsRejected )
 	{
 		pdContactPair bad;
 		std::memcpy( &bad, bytes.data() + pairAt, sizeof( bad ) );
-		bad.internal.holdCount = 1;
-		bad.internal.holdPointCount[0] = variant == 0 ? 5 : 1;
-		bad.internal.holdPointA[0][0].y = variant == 0 ? 0.0 : std::nan( "" );
+		pdiPairStateOf( &bad )->holdCount = 1;
+		pdiPairStateOf( &bad )->holdPointCount[0] = variant == 0 ? 5 : 1;
+		pdiPairStateOf( &bad )->holdPointA[0][0].y = variant == 0 ? 0.0 : std::nan( "" );
 		std::vector<unsigned char> edited = bytes;
 		std::memcpy( edited.data() + pairAt, &bad, sizeof( bad ) );
 		std::string path = ::testing::TempDir() + "pd-held-out-of-range.pdcr";

@@ -19,8 +19,8 @@ TEST( PdContact, PairStateIsReusedAcrossFrames )
 	pdTransform poseA = at( 0.0, 0.19, 0.0 );
 	ASSERT_GE( pdContactPair_Generate( &pair, a.mesh, &poseA, b.mesh, &poseB, nullptr, ws.ws, &first ), 0 );
 	ASSERT_GE( first.manifoldCount, 1 );
-	EXPECT_EQ( pair.internal.frame, 1 );
-	EXPECT_NE( pair.internal.slotMask, 0u );
+	EXPECT_EQ( pdiPairStateOf( &pair )->frame, 1 );
+	EXPECT_NE( pdiPairStateOf( &pair )->slotMask, 0u );
 	// A tiny tilt of B: the region keeps its slot and its normal (held), depth follows.
 	pdTransform tilted = poseB;
 	double angle = 0.0005; // rad, under the hold angle
@@ -28,20 +28,21 @@ TEST( PdContact, PairStateIsReusedAcrossFrames )
 	pdTransform poseA2 = at( 0.001, 0.188, 0.0 );
 	ASSERT_GE( pdContactPair_Generate( &pair, a.mesh, &poseA2, b.mesh, &tilted, nullptr, ws.ws, &second ), 0 );
 	ASSERT_GE( second.manifoldCount, 1 );
-	EXPECT_EQ( pair.internal.frame, 2 );
+	EXPECT_EQ( pdiPairStateOf( &pair )->frame, 2 );
 	EXPECT_EQ( second.manifolds[0].slot, first.manifolds[0].slot );
 	// Held in B's frame: the world normal turned with B exactly.
 	pdVec3 n = second.manifolds[0].normal;
 	EXPECT_NEAR( n.y, std::cos( angle ), 1e-9 );
 	EXPECT_NEAR( n.z, std::sin( angle ), 1e-9 );
 	EXPECT_LT( second.manifolds[0].points[0].distance, first.manifolds[0].points[0].distance );
-	EXPECT_GT( pair.internal.penetration.count, 0 ) << "PD coherence cache filled";
+	EXPECT_TRUE( second.local ) << "a shallow contact of two solids, answered from its neighbourhood";
+	EXPECT_NEAR( pdiPairStateOf( &pair )->lastTranslation.y, second.depth, 1e-12 ) << "the next call's reach";
 
 	// Reset forgets.
 	pdContactPair_Reset( &pair );
-	EXPECT_EQ( pair.internal.frame, 0 );
-	EXPECT_EQ( pair.internal.slotMask, 0u );
-	EXPECT_FALSE( pair.internal.hasFreeSide );
+	EXPECT_EQ( pdiPairStateOf( &pair )->frame, 0 );
+	EXPECT_EQ( pdiPairStateOf( &pair )->slotMask, 0u );
+	EXPECT_FALSE( pdiPairStateOf( &pair )->hasFreeSide );
 }
 
 TEST( PdContact, RestingRingOnRingKeepsItsPointsAndAVerticalNormal )

@@ -75,66 +75,17 @@ typedef struct pdContactDef
 	int internalValue; ///< set by pdDefaultContactDef(); do not touch
 } pdContactDef;
 
-// ---------------------------------------------------------------------------------------------
-// Private per-pair state of the plugin. Callers only allocate it (inside pdContactPair) and must
-// not read or write it: pdContactPair_Reset clears it, pdContactPair_SetMotion and
-// pdContactPair_SetRigidMotion set the motion hints. Its layout is written raw into contact
-// recordings (contact_record.h), so the field order and types are part of the recording format.
-// All vectors are in B's frame so they survive B moving, except the input hints (world).
-// ---------------------------------------------------------------------------------------------
-typedef struct pdContactPairInternal
-{
-	pdPenetrationCache penetration;               ///< motion coherence of the PD query
-	int frame;                                    ///< calls made on this pair
-	pdPenetrationState lastState;                 ///< state of the last call
-	pdVec3 lastTranslation;                       ///< last PD translation (B frame)
-	unsigned slotMask;                            ///< slots used by the last call (bit i = slot i)
-	pdVec3 slotNormals[PD_MAX_CONTACT_MANIFOLDS]; ///< their normals (B frame)
-	int slotPointCount[PD_MAX_CONTACT_MANIFOLDS]; ///< points each slot wrote last call
-	pdVec3 slotPoints[PD_MAX_CONTACT_MANIFOLDS][PD_MAX_CONTACT_POINTS]; ///< those points on B (B frame)
-	bool hasFreeSide;                                                   ///< freeSide is known
-	pdVec3 freeSide;      ///< unit: the side of B that A was last free on (B frame)
-	bool hasFreePosition; ///< freePosition is known
-	pdVec3 freePosition;  ///< A's origin at its last free configuration (B frame)
-	pdVec3 motion;        ///< input hint: A's displacement relative to B over the last step (world)
-	pdVec3 rotation;      ///< input hint: A's rotation relative to B over the step (axis * angle, world)
-	pdVec3 pivot;         ///< input hint: the world point A rotates about (its centre of mass)
-	// A proven gap: at the reference pose (A relative to B) the meshes were at least
-	// apartBound apart; until A has moved, relative to B, by more than that bound minus the
-	// reach of a contact, the pair needs no query at all.
-	bool apartValid;
-	double apartBound;
-	pdVec3 apartPosition;     ///< A's origin in B's frame at the reference
-	pdQuat apartRotation;     ///< A's rotation relative to B at the reference
-	const pdMesh* proofMeshA; ///< the meshes the proven gap and the held contact were made for
-	const pdMesh* proofMeshB;
-	// A held contact: the manifolds of the last full call, fixed to A and to B, answered again
-	// (points moved with the bodies, distances measured anew) while A has moved relative to B
-	// by less than holdBound since holdPosition/holdRotation. Every feature pair the full call
-	// did not turn into a point was at least twice that far apart, so none can touch meanwhile.
-	bool holdValid;
-	int holdCalls;       ///< calls answered from the hold since it was made
-	double holdBound;    ///< world units: the motion the hold allows
-	pdVec3 holdPosition; ///< A's origin in B's frame when the hold was made
-	pdQuat holdRotation; ///< A's rotation relative to B then
-	pdPenetrationState holdState;
-	bool holdSpeculative;
-	bool holdResolvedOneSided;
-	pdVec3 holdTranslation; ///< the PD translation (B frame)
-	int holdCount;          ///< manifolds held
-	int holdSlot[PD_MAX_CONTACT_MANIFOLDS];
-	int holdPointCount[PD_MAX_CONTACT_MANIFOLDS];
-	pdVec3 holdNormal[PD_MAX_CONTACT_MANIFOLDS];                        ///< B frame
-	pdVec3 holdPointA[PD_MAX_CONTACT_MANIFOLDS][PD_MAX_CONTACT_POINTS]; ///< on A (A's frame)
-	pdVec3 holdPointB[PD_MAX_CONTACT_MANIFOLDS][PD_MAX_CONTACT_POINTS]; ///< on B (B's frame)
-} pdContactPairInternal;
+/// Bytes of a pdContactPair: the plugin's private per-pair state (plugin/src/contact_pair.h).
+#define PD_CONTACT_PAIR_SIZE 3344
 
 /// Caller-owned per-pair state, kept by value (one per colliding pair). Zero-initialise it or
 /// call pdContactPair_Reset; set the motion hints with pdContactPair_SetMotion or
-/// pdContactPair_SetRigidMotion. Everything in it is private to the plugin.
+/// pdContactPair_SetRigidMotion. Its contents are private to the plugin (the last frame's
+/// slots and normals, the held contact, the proven gap, the PD cache); contact recordings
+/// (contact_record.h) store it as bytes.
 typedef struct pdContactPair
 {
-	pdContactPairInternal internal; ///< private: do not read or write
+	double opaque[PD_CONTACT_PAIR_SIZE / sizeof( double )]; ///< private: do not read or write
 } pdContactPair;
 
 /// One contact point.
@@ -163,6 +114,15 @@ typedef struct pdContactManifoldSet
 	double depth;             ///< its length
 	bool resolvedOneSided;    ///< the PD was replaced by the solution on A's remembered side
 	bool speculative;         ///< the contacts are speculative (gap beyond contactDistance)
+	/// The answer came from the pair's own neighbourhood (two closed meshes): one gathering at
+	/// the input poses saw every feature pair within the local reach (the contact distance, at
+	/// least twice the last depth plus the step's motion), every vertex inside the
+	/// other solid lies well within that reach of the surface it leaves by, and each region
+	/// carries its own normal and the depth that separates it; translation is then the deepest
+	/// region's own push. No global PD was searched. False when the overlap was not local
+	/// (deeper than the reach, one solid inside the other) and the global PD decided, and for
+	/// open or one-sided meshes.
+	bool local;
 	int iterations;           ///< PD iterations spent
 	int manifoldCount;        ///< manifolds written
 	pdContactManifold manifolds[PD_MAX_CONTACT_MANIFOLDS];
@@ -196,7 +156,7 @@ PD_API pdStatus pdContactPair_Generate( pdContactPair* ioPair, const pdMesh* mes
 									pdWorkspace* ioWorkspace, pdContactManifoldSet* outSet );
 
 /// Manifold reduction: picks at most PD_MAX_CONTACT_POINTS of pointCount points: the deepest
-/// (smallest distance) first, then the ones whose convex hull, projected on the plane normal
+/// (smallest distance; of points level with it, the one farthest from their centroid) first, then the ones whose convex hull, projected on the plane normal
 /// to normal, has the largest area (exact for pointCount <= 16; larger sets are pre-filtered to
 /// their extreme points). Writes indices into outIndices and returns how many (0 if
 /// pointCount <= 0).

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: MIT
+// Local-first contact for two closed meshes: one traversal at the input poses gathers every
+// feature pair within the pair's local reach, oriented out of B with signed distances
+// (pdiPlugin_GatherOrientedFeatures), and each region is built from its own features with its
+// own normal and depth. A wedged peg gets both sides of its hole, each with the depth that
+// separates that side; no translation of the whole body is imposed on a region it does not
+// separate. The global PD is searched only when the neighbourhood cannot explain the overlap:
+// a vertex deeper than the reach allows (spawn overlaps, tunnelling), surfaces that
+// overlap without a gathered pair inside (one solid in the other), or a gathering cut short.
+#include "contact_internal.h"
+
+#include <limits.h>
+
+// Feature pairs a local gathering may keep, as a multiple of the def's maxFeatures: the
+// gathering must see every pair within the reach (a capped list keeps the deepest pairs, which
+// can be the far exits of a thin plate).
+#define PDI_LOCAL_FEATURE_FACTOR 4
+
+// Projected Gauss-Seidel sweeps of a region's push (at most 96 planes; converged well before).
+#define PDI_PUSH_SWEEPS 64
+
+// A vertex whose shallowest exit lies deeper than this fraction of the reach may have
+// deeper neighbours the gathering did not see: the overlap is not local.
+#define PDI_LOCAL_EXIT_FRACTION 0.75
+
+// A gathering without a motion hint (a standalone query) that saw a vertex near the edge of its
+// reach, or more pairs than it could keep, looks once more over at least this much of the smaller mesh's bounding-box diagonal, with
+// room for PDI_LOCAL_WIDE_FACTOR x maxFeatures pairs: a tight fit posed without history (a peg
+// wedged 3 mm deep in its bore, every pair of the fit within the reach) stays local.
+#define PDI_LOCAL_WIDE_REACH 0.05
+#define PDI_LOCAL_WIDE_FACTOR 16
+
+double pdiLocalReach( const pdiCall* call )
+{
+	const pdContactDef* def = call->def;
+	if ( call->oneSided || !pdMesh_GetInfo( call->meshA ).closed || !pdMesh_GetInfo( call->meshB ).closed ||
+		 def->maxFeatures > INT_MAX / PDI_LOCAL_WIDE_FACTOR )
+	{
+		return 0.0;
+	}
+	const pdiPairState* pair = call->pair;
+	double tolerance = call->tolerance;
+	if ( pair->lastState == PD_STATE_SEPARATED )
+	{
+		// Closing in: every pair within the contact distance gets its contact, as on the
+		// separated path, and whatever the step's motion can have pushed in.
+		return fmin( fmax( def->contactDistance, call->sweep ) + 4.0 * tolerance, 0.25 * fmin( call->diagA, call->diagB ) );
+	}
+	// In contact: anything the step can have pushed in (the last depth, twice: it may have grown
+	// as much again, and the step's motion) and a margin for the pairs about to touch, as the
+	// gathering at the global PD's contact configuration had.
+	double lastDepth = pair->lastState == PD_STATE_PENETRATING ? pdiLength( pair->lastTranslation ) : 0.0;
+	double margin = fmin( def->contactDistance, fmax( 0.25 * def->contactDistance, 8.0 * tolerance ) );
+	double reach = 2.0 * lastDepth + call->sweep + margin + 4.0 * tolerance;
+	reach = fmin( reach, 0.25 * fmin( call->diagA, call->diagB ) );
+	return isfinite( reach ) && reach > 4.0 * call->tolerance ? reach : 0.0;
+}
+
+// Why the neighbourhood cannot give the answer, or PDI_LOCAL_ANSWERED.
+static pdiLocalOutcome pdiLocalVerdict( const pdiCall* call, double reach, pdStatus status,
+										const pdiOrientedFeatures* of )
+{
+	if ( status != PD_STATUS_OK )
+	{
+		return PDI_LOCAL_ESCAPE; // an error or a capped list: not every pair within reach was seen
+	}
+	if ( of->apart )
+	{
+		return PDI_LOCAL_APART;
+	}
+	if ( of->deepestExit > PDI_LOCAL_EXIT_FRACTION * reach )
+	{
+		return PDI_LOCAL_ESCAPE;
+	}
+	double touch = 4.0 * call->tolerance;
+	for ( int i = 0; i < of->featureCount; ++i )
+	{
+		if ( of->features[i].distance <= touch )
+		{
+			return PDI_LOCAL_ANSWERED;
+		}
+	}
+	// The surfaces meet or one solid holds the other, and no gathered pair says where.
+	return PDI_LOCAL_ESCAPE;
+}
+
+// Two regions that push A in opposite directions hold it between two walls of B (a peg in
+// its bore, a washer on its shaft) only when there is room between those walls: the second
+// region's surface lies beyond the first's along the first's normal. Opposed regions on the
+// same wall (a plate sunk past half its thickness into another: B's top corners leave A through
+// A's top face, A's bottom corners leave B through B's top) exit through B itself: the overlap
+// is not local, the global PD decides.
+static bool pdiOpposedRegionsAgree( const pdiRegions* regions )
+{
+	for ( int i = 0; i < regions->count; ++i )
+	{
+		const pdiRegion* a = regions->items + i;
+		for ( int j = i + 1; j < regions->count; ++j )
+		{
+			const pdiRegion* b = regions->items + j;
+			if ( pdiDot( a->normal, b->normal ) > -0.5 || !( a->minDistance < 0.0 && b->minDistance < 0.0 ) )
+			{
+				continue;
+			}
+			// The room between the walls along a's normal: b's surface points beyond a's.
+			double room = DBL_MAX;
+			for ( int p = 0; p < a->count; ++p )
+			{
+				for ( int q = 0; q < b->count; ++q )
+				{
+					room = fmin( room, pdiDot( pdiSub( b->pointB[q], a->pointB[p] ), a->normal ) );
+				}
+			}
+			if ( room < -( a->minDistance + b->minDistance ) )
+			{
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+// One oriented gathering at the input poses within reach, keeping up to cap feature pairs.
+static pdiLocalOutcome pdiGatherOriented( const pdiCall* call, double reach, int cap, pdiOrientedFeatures* of )
+{
+	pdContactFeatureDef gather = pdDefaultContactFeatureDef();
+	gather.reach = reach;
+	gather.approachDirection = call->separatedApproach;
+	gather.maxFeatures = cap;
+	gather.gap = call->tolerance;
+	// The side A leaves toward when its vertices could leave either way (a plate sunk past half
+	// its thickness): the last push, else against the step's motion.
+	const pdiPairState* pair = call->pair;
+	pdiExitChoice choice = { call->supportBand, pdiScale( pair->motion, -1.0 ) };
+	if ( pair->lastState == PD_STATE_PENETRATING )
+	{
+		choice.preferred = pdiRotate( call->qB, pair->lastTranslation );
+	}
+	pdStatus status = pdiPlugin_GatherOrientedFeatures( call->meshA, call->poseA, call->meshB, call->poseB, &gather,
+														&choice, call->ws, of );
+	return pdiLocalVerdict( call, reach, status, of );
+}
+
+pdiLocalOutcome pdiGatherLocal( pdiCall* call, pdiRegions* regions )
+{
+	const pdContactDef* def = call->def;
+	pdiOrientedFeatures of;
+	pdiLocalOutcome outcome =
+		pdiGatherOriented( call, call->localReach, PDI_LOCAL_FEATURE_FACTOR * def->maxFeatures, &of );
+	bool cutShort = of.status == PD_STATUS_FEATURE_LIMIT ||
+					of.deepestExit > PDI_LOCAL_EXIT_FRACTION * call->localReach;
+	double wide = fmin( fmax( 2.0 * call->localReach, PDI_LOCAL_WIDE_REACH * fmin( call->diagA, call->diagB ) ),
+						0.25 * fmin( call->diagA, call->diagB ) );
+	// Without a motion hint (a standalone query, a tight fit posed by hand) nothing bounds the
+	// depth: a wider look before the global search. With one, a vertex that deep has tunnelled
+	// or was dropped there, and a simulation's new pairs skip the wide look's cost.
+	if ( outcome == PDI_LOCAL_ESCAPE && cutShort && !call->moving && wide > call->localReach )
+	{
+		call->localReach = wide;
+		outcome = pdiGatherOriented( call, wide, PDI_LOCAL_WIDE_FACTOR * def->maxFeatures, &of );
+	}
+	if ( outcome == PDI_LOCAL_APART && !( def->speculativeDistance > def->contactDistance ) )
+	{
+		// Separated with every pair within the contact distance gathered: the separated path
+		// groups these instead of gathering again.
+		call->confirmedApart = true;
+		call->confirmedCount = of.featureCount;
+		call->confirmedFeatures = of.features;
+	}
+	if ( outcome != PDI_LOCAL_ANSWERED )
+	{
+		return outcome;
+	}
+	double touch = 4.0 * call->tolerance;
+	double deepest = DBL_MAX;
+	for ( int i = 0; i < of.featureCount; ++i )
+	{
+		deepest = fmin( deepest, of.features[i].distance );
+	}
+	call->pr.state = deepest < -call->tolerance ? PD_STATE_PENETRATING : PD_STATE_TOUCHING;
+	pdiPosedPair at = { call->meshA, *call->poseA, call->meshB, *call->poseB };
+	double margin = fmax( def->contactDistance, touch );
+	pdiGrouping grouping = { PDI_LOCAL_REGION_COSINE, NULL, margin, touch, true };
+	pdiGroupFeatures( &at, of.features, of.featureCount, &grouping, regions );
+	// Not gathered: farther apart than the reach; gathered and not grouped for being farther
+	// than the margin: their own distance.
+	call->holdGap = call->localReach;
+	for ( int i = 0; i < of.featureCount; ++i )
+	{
+		if ( of.features[i].distance > margin )
+		{
+			call->holdGap = fmin( call->holdGap, of.features[i].distance );
+		}
+	}
+	return regions->count > 0 && pdiOpposedRegionsAgree( regions ) ? PDI_LOCAL_ANSWERED : PDI_LOCAL_ESCAPE;
+}
+
+// The region's own push: the shortest translation of A that takes every candidate point to
+// its face's plane or beyond, min |d| subject to n_k . d >= -s_k (n_k the point's own normal,
+// s_k its signed gap, from its offset n_k s_k), by projected Gauss-Seidel on the multipliers.
+// Zero when nothing in the region penetrates.
+static pdVec3 pdiRegionPush( const pdiRegion* r )
+{
+	double lambda[PDI_REGION_CANDIDATES] = { 0.0 };
+	pdVec3 normal[PDI_REGION_CANDIDATES];
+	double gap[PDI_REGION_CANDIDATES];
+	for ( int k = 0; k < r->count; ++k )
+	{
+		double length = pdiLength( r->offset[k] );
+		// offset = n s: a penetrating point's offset points into B (s < 0).
+		double sign = pdiDot( r->offset[k], r->normal ) < 0.0 ? -1.0 : 1.0;
+		normal[k] = length > 0.0 ? pdiScale( r->offset[k], sign / length ) : pdiV3( 0.0, 0.0, 0.0 );
+		gap[k] = sign * length;
+	}
+	pdVec3 d = pdiV3( 0.0, 0.0, 0.0 );
+	for ( int sweep = 0; sweep < PDI_PUSH_SWEEPS; ++sweep )
+	{
+		for ( int k = 0; k < r->count; ++k )
+		{
+			double violation = -gap[k] - pdiDot( normal[k], d ); // > 0: still short of the plane
+			double next = fmax( 0.0, lambda[k] + violation );
+			d = pdiMulAdd( d, next - lambda[k], normal[k] );
+			lambda[k] = next;
+		}
+	}
+	return pdiIsFiniteVec( d ) ? d : pdiV3( 0.0, 0.0, 0.0 );
+}
+
+void pdiSettleLocalNormals( pdiRegions* regions )
+{
+	for ( int i = 0; i < regions->count; ++i )
+	{
+		pdiRegion* r = regions->items + i;
+		pdVec3 push = pdiRegionPush( r );
+		double length = pdiLength( push );
+		if ( length > 0.0 )
+		{
+			r->normal = pdiScale( push, 1.0 / length );
+			r->ownGaps = true;
+			pdiFinishRegion( r, pdiV3( 0.0, 0.0, 0.0 ), false );
+		}
+	}
+}
+
+// The deepest region's own push: what the set reports as the pair's translation on the local
+// path (zero when nothing penetrates).
+pdVec3 pdiDeepestRegionPush( const pdiRegions* regions )
+{
+	pdVec3 push = pdiV3( 0.0, 0.0, 0.0 );
+	double deepest = 0.0;
+	for ( int i = 0; i < regions->count; ++i )
+	{
+		const pdiRegion* r = regions->items + i;
+		if ( r->minDistance < deepest )
+		{
+			deepest = r->minDistance;
+			push = pdiScale( r->normal, -r->minDistance );
+		}
+	}
+	return push;
+}
