@@ -57,7 +57,8 @@ typedef struct pdContactDef
 	double timeBudgetMs;     ///< PD wall-clock budget per call; 0 = none. Default 0
 	pdOneSidedMode oneSided; ///< default PD_ONE_SIDED_AUTO
 	/// Features whose normals are within this angle (cosine) join one region; its normal is
-	/// their mean. Default 0.95.
+	/// their mean. Default 0.95. (The local path groups within 45 degrees and takes each
+	/// region's own push as its normal: a tessellated crest is one region.)
 	double regionCosine;
 	/// A region whose normal moved less than this (cosine) since the last frame keeps last
 	/// frame's normal, so resting contacts do not jitter. 1 disables. Default 0.99 (~8 deg).
@@ -144,9 +145,14 @@ PD_API void pdContactPair_SetMotion( pdContactPair* pair, pdVec3 relativeDisplac
 PD_API void pdContactPair_SetRigidMotion( pdContactPair* pair, pdVec3 linearDisplacement, pdVec3 rotation,
 										  pdVec3 pivot );
 
-/// Generates the contact manifolds of A against B. Penetrating: one region per local PD
-/// (points on B at the PD contact configuration, depth -(d . n)); separated closer than the
-/// contact distance: closest-feature regions with positive distance; otherwise none.
+/// Generates the contact manifolds of A against B. Two closed meshes first take the local
+/// path (set.local): one gathering at the input poses, and each region its own normal (the
+/// direction of the shortest push that separates it) with its points at their own gaps, so a
+/// peg wedged in its bore gets both sides of the hole, each at its own depth. Where the
+/// neighbourhood cannot explain the overlap (deeper than the local reach, one solid inside the
+/// other), and for open or one-sided meshes, the global path: one region per local PD of the
+/// global PD (points on B at the PD contact configuration, depth -(d . n)). Separated closer
+/// than the contact distance: closest-feature regions with positive distance; otherwise none.
 /// Resting patches (shallow, A slow relative to B) keep their points from the last call where
 /// they still bear load, pick new ones along directions fixed to B, and take a wide patch's
 /// plane on B as the normal, so an engine's point cache matches them and warm-starts.
