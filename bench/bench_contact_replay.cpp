@@ -150,7 +150,9 @@ int runContactReplay( const Options& o )
 					 calls.size(), states[0], states[1], states[2], local, points, hash, repeats, med,
 					 calls.empty() ? 0.0 : 1e3 * med / (double)calls.size(), distanceMed, ratio );
 		for ( int c = 0; c < 3; ++c )
-			std::printf( ",\"%s_per_distance_query\":%.3f", className[c], classRatio[c] );
+			std::printf( ",\"%s_us_per_call\":%.3f,\"%s_per_distance_query\":%.3f", className[c],
+						 states[c] > 0 ? 1e3 * median( classMs[c] ) / (double)states[c] : 0.0, className[c],
+						 classRatio[c] );
 		std::printf( "}\n" );
 		return 0;
 	}
@@ -164,8 +166,10 @@ int runContactReplay( const Options& o )
 				 "queries\n",
 				 distanceMed, calls.empty() ? 0.0 : 1e3 * distanceMed / (double)calls.size(), ratio );
 	for ( int c = 0; c < 3; ++c )
-		std::printf( "  %-11s %6ld calls: %.2f distance queries' worth per call\n", className[c], states[c],
-					 classRatio[c] );
+		std::printf( "  %-11s %6ld calls: %.1f us per call, %.2f distance queries' worth per call (%.1f us)\n",
+					 className[c], states[c], states[c] > 0 ? 1e3 * median( classMs[c] ) / (double)states[c] : 0.0,
+					 classRatio[c],
+					 states[c] > 0 ? 1e3 * median( classDistanceMs[c] ) / (double)states[c] : 0.0 );
 	return 0;
 }
 

@@ -40,18 +40,21 @@ double pdiLocalReach( const pdiCall* call )
 	}
 	const pdiPairState* pair = call->pair;
 	double tolerance = call->tolerance;
-	if ( pair->lastState == PD_STATE_SEPARATED )
+	if ( pair->lastState == PD_STATE_SEPARATED && pair->frame > 1 )
 	{
-		// Closing in: every pair within the contact distance gets its contact, as on the
-		// separated path, and whatever the step's motion can have pushed in.
-		return fmin( fmax( def->contactDistance, call->sweep ) + 4.0 * tolerance, 0.25 * fmin( call->diagA, call->diagB ) );
+		// Closing in: the separated path's own confirmation and gap proofs, and its speculative
+		// contacts, are cheaper than a gathering over what the step can close (the PD query
+		// answers a pair that arrives penetrating).
+		return 0.0;
 	}
-	// In contact: anything the step can have pushed in (the last depth, twice: it may have grown
-	// as much again, and the step's motion) and a margin for the pairs about to touch, as the
-	// gathering at the global PD's contact configuration had.
+	// In contact: the last depth twice (it may have grown as much again) and a margin for the
+	// pairs about to touch, as the gathering at the global PD's contact configuration had. A
+	// pair pushed in further than that this step has a vertex near the reach's edge and
+	// escapes to the global PD; the step's motion bound (the rotation at A's whole size) would
+	// triple the reach of a swinging chain link for the rare step that needs it.
 	double lastDepth = pair->lastState == PD_STATE_PENETRATING ? pdiLength( pair->lastTranslation ) : 0.0;
-	double margin = fmin( def->contactDistance, fmax( 0.25 * def->contactDistance, 8.0 * tolerance ) );
-	double reach = 2.0 * lastDepth + call->sweep + margin + 4.0 * tolerance;
+	double margin = fmin( def->contactDistance, fmax( 0.1 * def->contactDistance, 8.0 * tolerance ) );
+	double reach = 2.0 * lastDepth + margin + 4.0 * tolerance;
 	reach = fmin( reach, 0.25 * fmin( call->diagA, call->diagB ) );
 	return isfinite( reach ) && reach > 4.0 * call->tolerance ? reach : 0.0;
 }
@@ -120,11 +123,14 @@ static bool pdiOpposedRegionsAgree( const pdiRegions* regions )
 	return true;
 }
 
-// One oriented gathering at the input poses within reach, keeping up to cap feature pairs.
-static pdiLocalOutcome pdiGatherOriented( const pdiCall* call, double reach, int cap, pdiOrientedFeatures* of )
+// One oriented gathering at the input poses within reach (with a motion: of the pairs that come
+// within reach during the step), keeping up to cap feature pairs.
+static pdiLocalOutcome pdiGatherOriented( const pdiCall* call, double reach, const pdRigidMotion* motion, int cap,
+										  pdiOrientedFeatures* of )
 {
 	pdContactFeatureDef gather = pdDefaultContactFeatureDef();
 	gather.reach = reach;
+	gather.motion = motion;
 	gather.approachDirection = call->separatedApproach;
 	gather.maxFeatures = cap;
 	gather.gap = call->tolerance;
@@ -145,8 +151,15 @@ pdiLocalOutcome pdiGatherLocal( pdiCall* call, pdiRegions* regions )
 {
 	const pdContactDef* def = call->def;
 	pdiOrientedFeatures of;
-	pdiLocalOutcome outcome =
-		pdiGatherOriented( call, call->localReach, PDI_LOCAL_FEATURE_FACTOR * def->maxFeatures, &of );
+	// A pair in contact that can close more than the contact distance this step (a sphere
+	// landing on a pile it touches) gathers the pairs its motion brings within reach too: the
+	// parts arriving this step get speculative contacts, as on the separated path.
+	const pdiPairState* pair = call->pair;
+	bool swept = call->impact && def->speculativeDistance > def->contactDistance &&
+				 pair->lastState != PD_STATE_SEPARATED;
+	pdRigidMotion stepMotion = { pair->motion, pair->rotation, pair->pivot };
+	pdiLocalOutcome outcome = pdiGatherOriented( call, call->localReach, swept ? &stepMotion : NULL,
+												 PDI_LOCAL_FEATURE_FACTOR * def->maxFeatures, &of );
 	bool cutShort = of.status == PD_STATUS_FEATURE_LIMIT ||
 					of.deepestExit > PDI_LOCAL_EXIT_FRACTION * call->localReach;
 	double wide = fmin( fmax( 2.0 * call->localReach, PDI_LOCAL_WIDE_REACH * fmin( call->diagA, call->diagB ) ),
@@ -157,7 +170,7 @@ pdiLocalOutcome pdiGatherLocal( pdiCall* call, pdiRegions* regions )
 	if ( outcome == PDI_LOCAL_ESCAPE && cutShort && !call->moving && wide > call->localReach )
 	{
 		call->localReach = wide;
-		outcome = pdiGatherOriented( call, wide, PDI_LOCAL_WIDE_FACTOR * def->maxFeatures, &of );
+		outcome = pdiGatherOriented( call, wide, NULL, PDI_LOCAL_WIDE_FACTOR * def->maxFeatures, &of );
 	}
 	if ( outcome == PDI_LOCAL_APART && !( def->speculativeDistance > def->contactDistance ) )
 	{
@@ -179,12 +192,12 @@ pdiLocalOutcome pdiGatherLocal( pdiCall* call, pdiRegions* regions )
 	}
 	call->pr.state = deepest < -call->tolerance ? PD_STATE_PENETRATING : PD_STATE_TOUCHING;
 	pdiPosedPair at = { call->meshA, *call->poseA, call->meshB, *call->poseB };
-	double margin = fmax( def->contactDistance, touch );
+	double margin = fmax( swept ? fmax( def->contactDistance, def->speculativeDistance ) : def->contactDistance, touch );
 	pdiGrouping grouping = { PDI_LOCAL_REGION_COSINE, NULL, margin, touch, true };
 	pdiGroupFeatures( &at, of.features, of.featureCount, &grouping, regions );
 	// Not gathered: farther apart than the reach; gathered and not grouped for being farther
 	// than the margin: their own distance.
-	call->holdGap = call->localReach;
+	call->holdGap = swept ? 0.0 : call->localReach;
 	for ( int i = 0; i < of.featureCount; ++i )
 	{
 		if ( of.features[i].distance > margin )
