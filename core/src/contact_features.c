@@ -61,6 +61,7 @@ typedef struct pdiFeatureCollector
 	bool full;
 	int worst;       // index of the farthest kept pair once full
 	double worstKey; // its distance (swept: how close it comes during the step)
+	bool skipFlatEdges;
 } pdiFeatureCollector;
 
 // Keeps the world-frame feature f of the triangles (ta, tb) when it is within the tolerance
@@ -108,14 +109,32 @@ static void pdiFeatureCollector_Keep( pdiFeatureCollector* c, pdContactFeature f
 	}
 }
 
+// The ownership bits of triangle t's edges that lie between coplanar faces.
+static unsigned pdiFlatEdgeBits( const pdMesh* mesh, int t )
+{
+	unsigned bits = 0u;
+	for ( int k = 0; k < 3; ++k )
+	{
+		if ( mesh->edges[mesh->triangleEdges[t][k]].flags & PDI_EDGE_FLAT )
+		{
+			bits |= PDI_OWN_EDGE( k );
+		}
+	}
+	return bits;
+}
+
 static void pdiFeatureCollector_AddPair( pdiPairCollector* self, const pdiTrianglePairHit* hit )
 {
 	pdiFeatureCollector* c = (pdiFeatureCollector*)self;
 	const pdiPairTraversal* t = c->traversal;
 	pdContactFeature local[15];
-	int n = pdiTriangleOwnedContactFeatures( hit->va, hit->vb, hit->featureReach, c->approachB,
-											t->meshA->featureOwnership[hit->triangleA],
-											t->meshB->featureOwnership[hit->triangleB], local );
+	unsigned ownA = t->meshA->featureOwnership[hit->triangleA], ownB = t->meshB->featureOwnership[hit->triangleB];
+	if ( c->skipFlatEdges )
+	{
+		ownA &= ~pdiFlatEdgeBits( t->meshA, hit->triangleA );
+		ownB &= ~pdiFlatEdgeBits( t->meshB, hit->triangleB );
+	}
+	int n = pdiTriangleOwnedContactFeatures( hit->va, hit->vb, hit->featureReach, c->approachB, ownA, ownB, local );
 	if ( n <= 0 )
 	{
 		return;
@@ -226,6 +245,7 @@ typedef struct pdiGathering
 	bool proveGap;
 	bool stopWithinGap;
 	bool measureGap;
+	bool skipFlatEdges;
 } pdiGathering;
 
 typedef struct pdiGatheringOut
@@ -256,6 +276,7 @@ static pdStatus pdiGather( const pdMesh* meshA, const pdTransform* poseA, const 
 	}
 	pdiFeatureCollector features;
 	pdiFeatureCollector_Init( &features, &t, g->motion, g->approachDirection, g->maxFeatures, ws );
+	features.skipFlatEdges = g->skipFlatEdges;
 	pdiGapCollector gap;
 	memset( &gap, 0, sizeof( gap ) );
 	gap.base.addPair = pdiGapCollector_AddPair;
@@ -346,6 +367,7 @@ static void pdiContactFeatures_Setup( const pdMesh* meshA, const pdMesh* meshB, 
 	g->proveGap = def->gap >= 0.0;
 	g->gap = g->proveGap ? def->gap : 0.0;
 	g->stopWithinGap = proof.stopWithinGap;
+	g->skipFlatEdges = proof.skipFlatEdges;
 }
 
 pdStatus pdiComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
@@ -424,7 +446,7 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 								   const pdTransform* poseB, const pdContactFeatureDef* def, pdWorkspace* ioWorkspace,
 								   pdContactFeatureResult* outResult )
 {
-	pdiGapProof proof = { false, false };
+	pdiGapProof proof = { false, false, false };
 	return pdiCheckedContactFeatures( meshA, poseA, meshB, poseB, def, proof, ioWorkspace, outResult );
 }
 

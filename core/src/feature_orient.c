@@ -84,10 +84,9 @@ static int pdiFeatureKey( const pdMesh* mesh, const pdFeature* f )
 
 // Exits whose normals agree this well (cosine) leave along one direction.
 #define PDI_EXIT_COSINE 0.95
-// An exit within 60 degrees of the preferred side is taken while at most this many times as
-// deep as the vertex's shallowest exit (a plate sunk 12 mm into a 20 mm plate leaves the way it
-// came, not through the far face 8 mm away; a peg's end sunk into the bore wall below the rim
-// leaves radially, not up through the block's top).
+// An exit within 60 degrees of the preferred side, opposite the vertex's shallowest exit, is
+// taken while at most this many times as deep (a plate sunk 12 mm into a 20 mm plate leaves the
+// way it came, not through the far face 8 mm away).
 #define PDI_PREFERRED_COSINE 0.5
 #define PDI_PREFERRED_RATIO 2.0
 
@@ -110,7 +109,7 @@ static int pdiCompareKeyedExit( const void* a, const void* b )
 }
 
 // The exit one vertex leaves by, of its exits [start, end): the shallowest, or the shallowest
-// toward the preferred side when that is not much deeper. -1 when the vertex has a pair outside
+// toward the preferred side when that is opposite it and not much deeper. -1 when the vertex has a pair outside
 // the other solid (distance >= 0): it is outside, and its pairs behind faces are through the
 // other side.
 static int pdiChosenExit( const pdiKeyedExit* exits, int start, int end, const pdContactFeature* features,
@@ -133,8 +132,13 @@ static int pdiChosenExit( const pdiKeyedExit* exits, int start, int end, const p
 			toward = k;
 		}
 	}
-	return toward >= 0 && -exits[toward].distance <= PDI_PREFERRED_RATIO * -exits[shallowest].distance ? toward
-																										  : shallowest;
+	// Only against the opposite exit, which is the thin plate's far face: a peg's end sunk into
+	// the bore's wall just under the rim leaves radially, not up through the block's top (that
+	// exit is across, not opposite), whatever its last push was.
+	bool opposite = toward >= 0 && pdiDot( features[exits[toward].feature].normal,
+										   features[exits[shallowest].feature].normal ) < -PDI_PREFERRED_COSINE;
+	return opposite && -exits[toward].distance <= PDI_PREFERRED_RATIO * -exits[shallowest].distance ? toward
+																									 : shallowest;
 }
 
 // Every penetrating vertex leaves by one exit (pdiChosenExit): its pairs along other directions
@@ -251,7 +255,7 @@ pdStatus pdiPlugin_GatherOrientedFeatures( const pdMesh* meshA, const pdTransfor
 		outResult->status = PD_STATUS_INVALID_ARGUMENT; // outward normals need closed meshes
 		return outResult->status;
 	}
-	pdiGapProof proof = { .stopWithinGap = false, .checkContainment = true };
+	pdiGapProof proof = { .stopWithinGap = false, .checkContainment = true, .skipFlatEdges = true };
 	pdContactFeatureResult r;
 	pdStatus status =
 		pdiCheckedContactFeatures( meshA, poseA, meshB, poseB, def, proof, ioWorkspace, &r );

@@ -52,6 +52,9 @@ typedef struct pdiGapProof
 	/// With two closed meshes, `apart` is also false when one contains the other (pdCollide's
 	/// containment test): the classification a PD query makes of two solids (closedAsSolid).
 	bool checkContainment;
+	/// Edge-edge pairs with an edge between coplanar faces are not gathered (nor counted
+	/// against maxFeatures): inside a flat patch the vertex-face pairs say all there is.
+	bool skipFlatEdges;
 } pdiGapProof;
 
 /// pdComputeContactFeatures on checked input, with the proof's options.

@@ -467,6 +467,7 @@ pdStatus pdContactPair_Generate( pdContactPair* ioPair, const pdMesh* meshA, con
 		{
 			regions.count = 0;
 			status = pdiQueryPenetration( &call );
+			local = pdiLocalAfterArrival( &call, status, &regions );
 		}
 	}
 	outSet->status = status;

@@ -271,6 +271,12 @@ typedef enum pdiLocalOutcome
 // (an open or one-sided mesh).
 double pdiLocalReach( const pdiCall* call );
 pdiLocalOutcome pdiGatherLocal( pdiCall* call, pdiRegions* regions );
+// A pair closing in (separated last call) takes the PD query, which confirms a separated pair in
+// one traversal; one that arrived in contact is answered from its neighbourhood when the
+// neighbourhood explains the overlap (PDI_LOCAL_ANSWERED, regions built), over what the step
+// can have pushed in: its first contact in a tight fit is not the global PD's deep push (a peg
+// that slid down its bore and touches the wall). Else PDI_LOCAL_ESCAPE, regions empty.
+pdiLocalOutcome pdiLocalAfterArrival( pdiCall* call, pdStatus status, pdiRegions* regions );
 pdVec3 pdiDeepestRegionPush( const pdiRegions* regions );
 // Each penetrating region's normal becomes the direction of its own push (the shortest
 // translation that separates its candidate points), its distances measured along it.

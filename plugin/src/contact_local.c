@@ -23,10 +23,12 @@
 // deeper neighbours the gathering did not see: the overlap is not local.
 #define PDI_LOCAL_EXIT_FRACTION 0.75
 
-// A gathering without a motion hint (a standalone query) that saw a vertex near the edge of its
-// reach, or more pairs than it could keep, looks once more over at least this much of the smaller mesh's bounding-box diagonal, with
-// room for PDI_LOCAL_WIDE_FACTOR x maxFeatures pairs: a tight fit posed without history (a peg
-// wedged 3 mm deep in its bore, every pair of the fit within the reach) stays local.
+// A gathering that saw a vertex near the edge of its reach, or more pairs than it could keep,
+// looks once more over four times the reach (without a motion hint, at least a twentieth of the
+// smaller mesh's bounding-box diagonal: nothing bounds a standalone query's depth), with room
+// for PDI_LOCAL_WIDE_FACTOR x maxFeatures pairs, before the global search: a resting vertex
+// just past the reach's edge (a peg's end 0.39 mm into the bore when the reach is 0.41 mm)
+// stays local, and so does a tight fit posed by hand (a peg wedged 7.6 mm deep at its rim).
 #define PDI_LOCAL_WIDE_REACH 0.05
 #define PDI_LOCAL_WIDE_FACTOR 16
 
@@ -55,6 +57,11 @@ double pdiLocalReach( const pdiCall* call )
 	double lastDepth = pair->lastState == PD_STATE_PENETRATING ? pdiLength( pair->lastTranslation ) : 0.0;
 	double margin = fmin( def->contactDistance, fmax( 0.1 * def->contactDistance, 8.0 * tolerance ) );
 	double reach = 2.0 * lastDepth + margin + 4.0 * tolerance;
+	if ( !call->moving )
+	{
+		// No motion hint (a standalone query, a fit posed by hand): nothing bounds the depth.
+		reach = fmax( reach, PDI_LOCAL_WIDE_REACH * fmin( call->diagA, call->diagB ) );
+	}
 	reach = fmin( reach, 0.25 * fmin( call->diagA, call->diagB ) );
 	return isfinite( reach ) && reach > 4.0 * call->tolerance ? reach : 0.0;
 }
@@ -87,12 +94,12 @@ static pdiLocalOutcome pdiLocalVerdict( const pdiCall* call, double reach, pdSta
 	return PDI_LOCAL_ESCAPE;
 }
 
-// Two regions that push A in opposite directions hold it between two walls of B (a peg in
-// its bore, a washer on its shaft) only when there is room between those walls: the second
-// region's surface lies beyond the first's along the first's normal. Opposed regions on the
-// same wall (a plate sunk past half its thickness into another: B's top corners leave A through
-// A's top face, A's bottom corners leave B through B's top) exit through B itself: the overlap
-// is not local, the global PD decides.
+// Two regions that push A in opposite directions either hold A between two walls of B (a peg
+// in its bore: B's second wall lies beyond the first along the first's normal) or hold A around
+// B (a washer on its shaft: B's second wall lies behind the first), in both cases a wall apart.
+// Opposed regions on the same wall (a plate sunk past half its thickness into another: B's top
+// corners leave A through A's top face, A's bottom corners leave B through B's top) exit
+// through B itself: the overlap is not local, the global PD decides.
 static bool pdiOpposedRegionsAgree( const pdiRegions* regions )
 {
 	for ( int i = 0; i < regions->count; ++i )
@@ -105,13 +112,14 @@ static bool pdiOpposedRegionsAgree( const pdiRegions* regions )
 			{
 				continue;
 			}
-			// The room between the walls along a's normal: b's surface points beyond a's.
+			// How far b's wall lies from a's along a's normal: beyond it (a wedge) or behind it
+			// (A around B), the nearest of b's points.
 			double room = DBL_MAX;
 			for ( int p = 0; p < a->count; ++p )
 			{
 				for ( int q = 0; q < b->count; ++q )
 				{
-					room = fmin( room, pdiDot( pdiSub( b->pointB[q], a->pointB[p] ), a->normal ) );
+					room = fmin( room, fabs( pdiDot( pdiSub( b->pointB[q], a->pointB[p] ), a->normal ) ) );
 				}
 			}
 			if ( room < -( a->minDistance + b->minDistance ) )
@@ -133,7 +141,9 @@ static pdiLocalOutcome pdiGatherOriented( const pdiCall* call, double reach, con
 	gather.motion = motion;
 	gather.approachDirection = call->separatedApproach;
 	gather.maxFeatures = cap;
-	gather.gap = call->tolerance;
+	// The gap proof runs at rest only: a swept gathering does not tell a separated pair (then
+	// no pair within touch and the verdict escapes to the PD query, which does).
+	gather.gap = motion == NULL ? call->tolerance : -1.0;
 	// The side A leaves toward when its vertices could leave either way (a plate sunk past half
 	// its thickness): the last push, else against the step's motion.
 	const pdiPairState* pair = call->pair;
@@ -162,15 +172,14 @@ pdiLocalOutcome pdiGatherLocal( pdiCall* call, pdiRegions* regions )
 												 PDI_LOCAL_FEATURE_FACTOR * def->maxFeatures, &of );
 	bool cutShort = of.status == PD_STATUS_FEATURE_LIMIT ||
 					of.deepestExit > PDI_LOCAL_EXIT_FRACTION * call->localReach;
-	double wide = fmin( fmax( 2.0 * call->localReach, PDI_LOCAL_WIDE_REACH * fmin( call->diagA, call->diagB ) ),
-						0.25 * fmin( call->diagA, call->diagB ) );
-	// Without a motion hint (a standalone query, a tight fit posed by hand) nothing bounds the
-	// depth: a wider look before the global search. With one, a vertex that deep has tunnelled
-	// or was dropped there, and a simulation's new pairs skip the wide look's cost.
-	if ( outcome == PDI_LOCAL_ESCAPE && cutShort && !call->moving && wide > call->localReach )
+	double minDiag = fmin( call->diagA, call->diagB );
+	double wide = fmin( fmax( 4.0 * call->localReach, call->moving ? 0.0 : PDI_LOCAL_WIDE_REACH * minDiag ),
+						0.25 * minDiag );
+	if ( outcome == PDI_LOCAL_ESCAPE && cutShort && wide > call->localReach )
 	{
 		call->localReach = wide;
-		outcome = pdiGatherOriented( call, wide, NULL, PDI_LOCAL_WIDE_FACTOR * def->maxFeatures, &of );
+		outcome = pdiGatherOriented( call, wide, swept ? &stepMotion : NULL, PDI_LOCAL_WIDE_FACTOR * def->maxFeatures,
+									 &of );
 	}
 	if ( outcome == PDI_LOCAL_APART && !( def->speculativeDistance > def->contactDistance ) )
 	{
@@ -253,6 +262,29 @@ void pdiSettleLocalNormals( pdiRegions* regions )
 			pdiFinishRegion( r, pdiV3( 0.0, 0.0, 0.0 ), false );
 		}
 	}
+}
+
+pdiLocalOutcome pdiLocalAfterArrival( pdiCall* call, pdStatus status, pdiRegions* regions )
+{
+	const pdContactDef* def = call->def;
+	bool arrived = status >= 0 && call->localReach == 0.0 && !call->apart &&
+				   call->pair->lastState == PD_STATE_SEPARATED && call->pr.state != PD_STATE_SEPARATED;
+	if ( !arrived || call->oneSided || !pdMesh_GetInfo( call->meshA ).closed || !pdMesh_GetInfo( call->meshB ).closed )
+	{
+		return PDI_LOCAL_ESCAPE;
+	}
+	// What the step can have pushed in, and no deeper than the PD says.
+	double margin = fmin( def->contactDistance, fmax( 0.1 * def->contactDistance, 8.0 * call->tolerance ) );
+	double reach = fmin( call->sweep, 2.0 * pdiLength( call->pr.translation ) ) + margin + 4.0 * call->tolerance;
+	call->localReach = fmin( reach, 0.25 * fmin( call->diagA, call->diagB ) );
+	pdiLocalOutcome outcome = pdiGatherLocal( call, regions );
+	if ( outcome != PDI_LOCAL_ANSWERED )
+	{
+		regions->count = 0;
+		call->confirmedApart = false;
+		return PDI_LOCAL_ESCAPE;
+	}
+	return outcome;
 }
 
 // The deepest region's own push: what the set reports as the pair's translation on the local

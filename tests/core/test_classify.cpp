@@ -58,7 +58,7 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedByOneProofTraversal )
 	proof.reach = tol;
 	proof.maxFeatures = 0;
 	proof.gap = tol;
-	pdiGapProof gapProof = { true, false };
+	pdiGapProof gapProof = { true, false, false };
 	pdContactFeatureResult r;
 	ASSERT_EQ( pdiPlugin_ComputeContactFeatures( a.mesh, &linked, b.mesh, &pb, &proof, gapProof, ws, &r ), PD_STATUS_OK );
 	int count = r.featureCount, proofVisits = r.nodeVisits;
@@ -188,7 +188,7 @@ TEST_F( PdPenetration, ApartPairsAreConfirmedWhileGatheringFeatures )
 	pdContactFeatureDef confirm = pdDefaultContactFeatureDef();
 	confirm.reach = 0.5 * tol;
 	confirm.gap = tol;
-	pdiGapProof confirmProof = { true, false };
+	pdiGapProof confirmProof = { true, false, false };
 	pdContactFeatureResult r;
 	EXPECT_EQ( pdiPlugin_ComputeContactFeatures( a.mesh, &far, b.mesh, &pb, &confirm, confirmProof, ws, &r ), PD_STATUS_INVALID_ARGUMENT );
 	EXPECT_FALSE( r.apart );

@@ -636,7 +636,7 @@ TEST( PdContactFeatures, QueryGapAnswerAgreesWithTheDistanceQueryAndKeepsTheFeat
 				alone.reach = gap;
 				alone.maxFeatures = 0;
 				alone.gap = gap;
-				pdiGapProof aloneProof = { true, false };
+				pdiGapProof aloneProof = { true, false, false };
 				pdContactFeatureResult ar;
 				ASSERT_EQ( pdiPlugin_ComputeContactFeatures( a.get(), &pa, b.get(), &pb, &alone, aloneProof, ws.get(), &ar ), PD_STATUS_OK );
 				EXPECT_EQ( ar.apart, gap < dr.distance ) << "trial " << trial;
@@ -648,7 +648,7 @@ TEST( PdContactFeatures, QueryGapAnswerAgreesWithTheDistanceQueryAndKeepsTheFeat
 
 		pdContactFeatureDef confirm = plain;
 		confirm.gap = tol;
-		pdiGapProof confirmProof = { true, false };
+		pdiGapProof confirmProof = { true, false, false };
 		confirmProof.checkContainment = true;
 		pdContactFeatureResult cr;
 		ASSERT_GE( pdiPlugin_ComputeContactFeatures( a.get(), &pa, b.get(), &pb, &confirm, confirmProof, ws.get(), &cr ), 0 );

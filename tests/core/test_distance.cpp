@@ -253,7 +253,7 @@ TEST( PdDistance, GapProofAgreesWithBruteForce )
 	proof.reach = 0.1;
 	proof.maxFeatures = 0;
 	proof.gap = 0.1;
-	pdiGapProof gapProof = { true, false };
+	pdiGapProof gapProof = { true, false, false };
 	pdContactFeatureResult r;
 	proof.gap = 0.2; // wider than the reach
 	EXPECT_EQ( pdiPlugin_ComputeContactFeatures( small, &id, big, &id, &proof, gapProof, ws, &r ), PD_STATUS_INVALID_ARGUMENT );

@@ -42,7 +42,7 @@ static inline pdStatus testGapProof( const pdMesh* meshA, const pdTransform* pos
 	def.reach = gap;
 	def.maxFeatures = 0;
 	def.gap = gap;
-	pdiGapProof defProof = { true, false };
+	pdiGapProof defProof = { true, false, false };
 	pdContactFeatureResult r;
 	pdStatus status = pdiPlugin_ComputeContactFeatures( meshA, poseA, meshB, poseB, &def, defProof, ws, &r );
 	*outApart = r.apart;
@@ -63,7 +63,7 @@ static inline pdStatus testConfirmApart( const pdMesh* meshA, const pdTransform*
 	def.approachDirection = approach;
 	def.maxFeatures = maxFeatures;
 	def.gap = tolerance;
-	pdiGapProof defProof = { true, false };
+	pdiGapProof defProof = { true, false, false };
 	defProof.checkContainment = closedAsSolid;
 	pdContactFeatureResult r;
 	pdStatus status = pdiPlugin_ComputeContactFeatures( meshA, poseA, meshB, poseB, &def, defProof, ws, &r );
