@@ -64,6 +64,14 @@ void pdContactPair_SetRigidMotion( pdContactPair* pair, pdVec3 linearDisplacemen
 	}
 }
 
+void pdContactPair_SetDriven( pdContactPair* pair, bool driven )
+{
+	if ( pair != NULL )
+	{
+		pdiPairStateOf( pair )->driven = driven;
+	}
+}
+
 static pdStatus pdiCheckDef( const pdContactDef* def )
 {
 	if ( def->internalValue != PDI_CONTACT_COOKIE )

@@ -272,10 +272,11 @@ typedef enum pdiLocalOutcome
 double pdiLocalReach( const pdiCall* call );
 pdiLocalOutcome pdiGatherLocal( pdiCall* call, pdiRegions* regions );
 // A pair closing in (separated last call) takes the PD query, which confirms a separated pair in
-// one traversal; one that arrived in contact is answered from its neighbourhood when the
-// neighbourhood explains the overlap (PDI_LOCAL_ANSWERED, regions built), over what the step
-// can have pushed in: its first contact in a tight fit is not the global PD's deep push (a peg
-// that slid down its bore and touches the wall). Else PDI_LOCAL_ESCAPE, regions empty.
+// one traversal; one that arrived in contact with a PD deeper than the step can have pushed it
+// is answered from its neighbourhood within that reach when the neighbourhood explains the
+// overlap (PDI_LOCAL_ANSWERED, regions built): its first contact in a tight fit is not the
+// global PD's deep push (a peg that slid down its bore and touches the wall). Else
+// PDI_LOCAL_ESCAPE, regions empty: an impact keeps the PD.
 pdiLocalOutcome pdiLocalAfterArrival( pdiCall* call, pdStatus status, pdiRegions* regions );
 pdVec3 pdiDeepestRegionPush( const pdiRegions* regions );
 // Each penetrating region's normal becomes the direction of its own push (the shortest

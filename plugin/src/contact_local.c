@@ -42,6 +42,10 @@ double pdiLocalReach( const pdiCall* call )
 	}
 	const pdiPairState* pair = call->pair;
 	double tolerance = call->tolerance;
+	if ( pair->driven )
+	{
+		return 0.0;
+	}
 	if ( pair->lastState == PD_STATE_SEPARATED && pair->frame > 1 )
 	{
 		// Closing in: the separated path's own confirmation and gap proofs, and its speculative
@@ -55,6 +59,12 @@ double pdiLocalReach( const pdiCall* call )
 	// escapes to the global PD; the step's motion bound (the rotation at A's whole size) would
 	// triple the reach of a swinging chain link for the rare step that needs it.
 	double lastDepth = pair->lastState == PD_STATE_PENETRATING ? pdiLength( pair->lastTranslation ) : 0.0;
+	if ( call->moving && lastDepth > def->contactDistance )
+	{
+		// Deeper than contact reaches: a body driven in (squeezed between a kinematic body and
+		// the floor) escapes by the global PD, one consistent direction, until it is shallow.
+		return 0.0;
+	}
 	double margin = fmin( def->contactDistance, fmax( 0.1 * def->contactDistance, 8.0 * tolerance ) );
 	double reach = 2.0 * lastDepth + margin + 4.0 * tolerance;
 	if ( !call->moving )
@@ -269,14 +279,21 @@ pdiLocalOutcome pdiLocalAfterArrival( pdiCall* call, pdStatus status, pdiRegions
 	const pdContactDef* def = call->def;
 	bool arrived = status >= 0 && call->localReach == 0.0 && !call->apart &&
 				   call->pair->lastState == PD_STATE_SEPARATED && call->pr.state != PD_STATE_SEPARATED;
-	if ( !arrived || call->oneSided || !pdMesh_GetInfo( call->meshA ).closed || !pdMesh_GetInfo( call->meshB ).closed )
+	if ( !arrived || call->pair->driven || call->oneSided || !pdMesh_GetInfo( call->meshA ).closed || !pdMesh_GetInfo( call->meshB ).closed )
 	{
 		return PDI_LOCAL_ESCAPE;
 	}
-	// What the step can have pushed in, and no deeper than the PD says.
+	// A pair apart last call is at most what the step moved it deep. A PD within that is the
+	// arrival's own depth (an impact: the PD's direction is the way A came in); a deeper one is
+	// another basin (a peg that slid down its bore and touched the wall: lift it out), and the
+	// neighbourhood within the step's reach has the contact.
 	double margin = fmin( def->contactDistance, fmax( 0.1 * def->contactDistance, 8.0 * call->tolerance ) );
-	double reach = fmin( call->sweep, 2.0 * pdiLength( call->pr.translation ) ) + margin + 4.0 * call->tolerance;
-	call->localReach = fmin( reach, 0.25 * fmin( call->diagA, call->diagB ) );
+	double reach = call->sweep + margin + 4.0 * call->tolerance;
+	if ( !( pdiLength( call->pr.translation ) > reach ) || reach > 0.25 * fmin( call->diagA, call->diagB ) )
+	{
+		return PDI_LOCAL_ESCAPE;
+	}
+	call->localReach = reach;
 	pdiLocalOutcome outcome = pdiGatherLocal( call, regions );
 	if ( outcome != PDI_LOCAL_ANSWERED )
 	{

@@ -237,6 +237,7 @@ void PolyDepthAlgorithm::processCollision( const btCollisionObjectWrapper* body0
 	btVector3 spin = angularVelocity( objA ) - angularVelocity( objB );
 	btScalar dt = dispatchInfo.m_timeStep;
 	pdContactPair_SetRigidMotion( &m_pair, toPd( relative * dt ), toPd( spin * dt ), toPd( centreA ) );
+	pdContactPair_SetDriven( &m_pair, objA->isKinematicObject() || objB->isKinematicObject() );
 	if ( m_registration->def.speculativeContacts && !m_closestPoints )
 	{
 		double reach = (double)relative.length() * (double)dt + rotationalReach( objA, shapeA, (double)dt ) +

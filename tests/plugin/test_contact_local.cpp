@@ -79,6 +79,26 @@ TEST( PdContactLocal, WedgedBoxGetsBothWallsWithTheirOwnDepths )
 	EXPECT_NEAR( set.translation.x, -0.0012, 1e-9 );
 }
 
+TEST( PdContactLocal, DrivenPairTakesTheGlobalPd )
+{
+	// The wedged box again, but one body is driven (kinematic): one escape direction for the pair.
+	MeshHolder channel{ makeChannel( 0.2 ) }, box{ makeBox( 0.101, 0.05, 0.05 ) };
+	WorkspaceHolder ws;
+	pdTransform poseA = at( 0.0002, 0.0, 0.0 ), poseB = at( 0.0, 0.0, 0.0 );
+	pdContactPair pair;
+	pdContactPair_Reset( &pair );
+	pdContactPair_SetDriven( &pair, true );
+	pdContactManifoldSet set;
+	ASSERT_GE( pdContactPair_Generate( &pair, box.mesh, &poseA, channel.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
+	EXPECT_FALSE( set.local );
+	EXPECT_EQ( set.state, PD_STATE_PENETRATING );
+	EXPECT_GT( set.depth, 0.01 ) << "the global PD leaves the channel, far deeper than either wall";
+	pdContactPair_SetDriven( &pair, false );
+	ASSERT_GE( pdContactPair_Generate( &pair, box.mesh, &poseA, channel.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
+	EXPECT_TRUE( set.local );
+	pdContactPair_SetDriven( nullptr, true ); // ignored
+}
+
 TEST( PdContactLocal, SolidInsideTheOtherTakesTheGlobalPd )
 {
 	// A small cube wholly inside a big one, off centre: no surface within reach.

@@ -145,6 +145,13 @@ PD_API void pdContactPair_SetMotion( pdContactPair* pair, pdVec3 relativeDisplac
 PD_API void pdContactPair_SetRigidMotion( pdContactPair* pair, pdVec3 linearDisplacement, pdVec3 rotation,
 										  pdVec3 pivot );
 
+/// Marks the pair as driven (true) when one of its bodies moves whatever its contacts say (a
+/// kinematic body): its penetrating calls then take the global path, one escape direction for
+/// the whole pair, instead of each region its own push; a dynamic body squeezed between a
+/// kinematic body and the floor by opposed local regions is thrown out. Kept until changed or
+/// pdContactPair_Reset; the Bullet shim sets it every call from isKinematicObject().
+PD_API void pdContactPair_SetDriven( pdContactPair* pair, bool driven );
+
 /// Generates the contact manifolds of A against B. Two closed meshes first take the local
 /// path (set.local): one gathering at the input poses, and each region its own normal (the
 /// direction of the shortest push that separates it) with its points at their own gaps, so a
