@@ -107,6 +107,7 @@ typedef struct pdiRegion
 	int count;
 	pdVec3 normalSum;     // members' face normals (vertex-face, face-vertex, local PDs) summed
 	pdVec3 edgeNormalSum; // edge-edge normals summed: used only when no face normal joined
+	pdVec3 faceBNormalSum; // vertex-face normals (B's faces) summed: a local region's normal
 	pdVec3 pointB[PDI_REGION_CANDIDATES];
 	// pointA - pointB at the configuration the point was found at: its gap along any normal
 	pdVec3 offset[PDI_REGION_CANDIDATES];
@@ -279,8 +280,9 @@ pdiLocalOutcome pdiGatherLocal( pdiCall* call, pdiRegions* regions );
 // PDI_LOCAL_ESCAPE, regions empty: an impact keeps the PD.
 pdiLocalOutcome pdiLocalAfterArrival( pdiCall* call, pdStatus status, pdiRegions* regions );
 pdVec3 pdiDeepestRegionPush( const pdiRegions* regions );
-// Each penetrating region's normal becomes the direction of its own push (the shortest
-// translation that separates its candidate points), its distances measured along it.
+// Each penetrating region's normal becomes the mean of B's faces its vertex-face points press
+// on, or without any the direction of its own push (the shortest translation that separates
+// its candidate points); its points keep their own gaps.
 void pdiSettleLocalNormals( pdiRegions* regions );
 
 // contact_one_sided.c

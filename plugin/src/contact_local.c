@@ -260,10 +260,16 @@ static pdVec3 pdiRegionPush( const pdiRegion* r )
 
 void pdiSettleLocalNormals( pdiRegions* regions )
 {
+	// Resting regions too (their points a skin apart): a blend of both bodies' faces leans.
 	for ( int i = 0; i < regions->count; ++i )
 	{
 		pdiRegion* r = regions->items + i;
-		pdVec3 push = pdiRegionPush( r );
+		// B's faces set the normal where they take part (the mean of the faces A's vertices
+		// press on: a box resting on a box tilted by a degree is pushed along the lower box's
+		// face, not along a blend with its own, which leans and walks a stack sideways); else
+		// the region's own push (a rim pressed into a peg's facets).
+		pdVec3 faceB = pdiNormalize( r->faceBNormalSum );
+		pdVec3 push = pdiDot( faceB, faceB ) > 0.0 ? faceB : pdiRegionPush( r );
 		double length = pdiLength( push );
 		if ( length > 0.0 )
 		{

@@ -34,6 +34,7 @@ pdiRegion* pdiNewRegion( pdiRegions* regions, pdVec3 normal, bool fromPenetratio
 	r->impact = regions->impact;
 	r->normalSum = pdiV3( 0.0, 0.0, 0.0 );
 	r->edgeNormalSum = pdiV3( 0.0, 0.0, 0.0 );
+	r->faceBNormalSum = pdiV3( 0.0, 0.0, 0.0 );
 	r->minDistance = DBL_MAX;
 	r->fromPenetration = fromPenetration;
 	r->ownGaps = false;
@@ -238,6 +239,10 @@ static void pdiJoinRegion( pdiRegion* r, const pdContactFeature* f, const pdiFea
 	else
 	{
 		r->normalSum = pdiAdd( r->normalSum, fg->normal );
+		if ( f->kind == PD_CONTACT_VF )
+		{
+			r->faceBNormalSum = pdiAdd( r->faceBNormalSum, fg->normal );
+		}
 	}
 	pdVec3 mean = pdiNormalize( pdiDot( r->normalSum, r->normalSum ) > 0.0 ? r->normalSum : r->edgeNormalSum );
 	if ( pdiDot( mean, mean ) > 0.0 )
@@ -351,6 +356,7 @@ static void pdiMergeRegions( pdiRegions* regions, double regionCosine, pdVec3 tr
 			}
 			a->normalSum = pdiAdd( a->normalSum, b->normalSum );
 			a->edgeNormalSum = pdiAdd( a->edgeNormalSum, b->edgeNormalSum );
+			a->faceBNormalSum = pdiAdd( a->faceBNormalSum, b->faceBNormalSum );
 			a->fromPenetration = a->fromPenetration || b->fromPenetration;
 			for ( int k = 0; k < b->count; ++k )
 			{

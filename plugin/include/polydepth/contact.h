@@ -153,8 +153,9 @@ PD_API void pdContactPair_SetRigidMotion( pdContactPair* pair, pdVec3 linearDisp
 PD_API void pdContactPair_SetDriven( pdContactPair* pair, bool driven );
 
 /// Generates the contact manifolds of A against B. Two closed meshes first take the local
-/// path (set.local): one gathering at the input poses, and each region its own normal (the
-/// direction of the shortest push that separates it) with its points at their own gaps, so a
+/// path (set.local): one gathering at the input poses, and each region its own normal (B's
+/// faces it presses on, or the direction of the shortest push that separates it) with its points
+/// at their own gaps, so a
 /// peg wedged in its bore gets both sides of the hole, each at its own depth. Where the
 /// neighbourhood cannot explain the overlap (deeper than the local reach, one solid inside the
 /// other), and for open or one-sided meshes, the global path: one region per local PD of the
