@@ -168,8 +168,7 @@ int runContactReplay( const Options& o )
 	for ( int c = 0; c < 3; ++c )
 		std::printf( "  %-11s %6ld calls: %.1f us per call, %.2f distance queries' worth per call (%.1f us)\n",
 					 className[c], states[c], states[c] > 0 ? 1e3 * median( classMs[c] ) / (double)states[c] : 0.0,
-					 classRatio[c],
-					 states[c] > 0 ? 1e3 * median( classDistanceMs[c] ) / (double)states[c] : 0.0 );
+					 classRatio[c], states[c] > 0 ? 1e3 * median( classDistanceMs[c] ) / (double)states[c] : 0.0 );
 	return 0;
 }
 

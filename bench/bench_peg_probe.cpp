@@ -77,7 +77,8 @@ int runPegProbe( const Options& o )
 	smpPegProbe probe;
 	if ( !smpRunPegProbe( { 3.0, 6.0, 10.0, 20.0 }, &probe ) )
 	{
-		std::fprintf( stderr, "polydepth-bench peg-probe: cannot build the block or the peg, or register the algorithm\n" );
+		std::fprintf( stderr,
+					  "polydepth-bench peg-probe: cannot build the block or the peg, or register the algorithm\n" );
 		return 1;
 	}
 	const std::vector<smpPegProbeAngle>& angles = probe.angles;

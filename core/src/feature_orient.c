@@ -138,7 +138,7 @@ static int pdiChosenExit( const pdiKeyedExit* exits, int start, int end, const p
 	bool opposite = toward >= 0 && pdiDot( features[exits[toward].feature].normal,
 										   features[exits[shallowest].feature].normal ) < -PDI_PREFERRED_COSINE;
 	return opposite && -exits[toward].distance <= PDI_PREFERRED_RATIO * -exits[shallowest].distance ? toward
-																									 : shallowest;
+																									: shallowest;
 }
 
 // Every penetrating vertex leaves by one exit (pdiChosenExit): its pairs along other directions
@@ -214,7 +214,7 @@ static int pdiOrientInPlace( const pdMesh* meshA, const pdTransform* poseA, cons
 				  ( f->kind == PD_CONTACT_EE &&
 					( pdiIsFlatEdge( meshA, &f->featureA ) || pdiIsFlatEdge( meshB, &f->featureB ) ||
 					  !pdiPlugin_IsFeatureExtremeAlong( meshA, poseA, meshB, poseB, f, f->normal ) ) );
-		int key = f->kind == PD_CONTACT_VF	 ? pdiFeatureKey( meshA, &f->featureA )
+		int key = f->kind == PD_CONTACT_VF   ? pdiFeatureKey( meshA, &f->featureA )
 				  : f->kind == PD_CONTACT_FV ? meshA->vertexCount + pdiFeatureKey( meshB, &f->featureB )
 											 : -1;
 		if ( !drop[i] && key >= 0 )
@@ -257,8 +257,7 @@ pdStatus pdiPlugin_GatherOrientedFeatures( const pdMesh* meshA, const pdTransfor
 	}
 	pdiGapProof proof = { .stopWithinGap = false, .checkContainment = true, .skipFlatEdges = true };
 	pdContactFeatureResult r;
-	pdStatus status =
-		pdiCheckedContactFeatures( meshA, poseA, meshB, poseB, def, proof, ioWorkspace, &r );
+	pdStatus status = pdiCheckedContactFeatures( meshA, poseA, meshB, poseB, def, proof, ioWorkspace, &r );
 	outResult->status = status;
 	outResult->apart = r.apart;
 	outResult->nodeVisits = r.nodeVisits;
@@ -269,10 +268,9 @@ pdStatus pdiPlugin_GatherOrientedFeatures( const pdMesh* meshA, const pdTransfor
 	// The features live in the workspace's buffer: oriented there, for the caller to read.
 	pdContactFeature* features = (pdContactFeature*)r.features;
 	outResult->gatheredCount = r.featureCount;
-	outResult->featureCount =
-		features == NULL ? 0
-						 : pdiOrientInPlace( meshA, poseA, meshB, poseB, features, r.featureCount, choice,
-											 ioWorkspace, outResult );
+	outResult->featureCount = features == NULL ? 0
+											   : pdiOrientInPlace( meshA, poseA, meshB, poseB, features, r.featureCount,
+																   choice, ioWorkspace, outResult );
 	outResult->features = outResult->featureCount > 0 ? features : NULL;
 	return outResult->status;
 }

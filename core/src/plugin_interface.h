@@ -91,10 +91,11 @@ typedef struct pdiExitChoice
 /// each distance is signed along it (negative = penetrating); an edge-edge pair is kept when
 /// each edge is its mesh's extreme toward the other along that normal. Each penetrating vertex
 /// leaves by one exit: its shallowest, or its shallowest within 60 degrees of choice->preferred
-/// when that one is opposite the shallowest (more than 120 degrees) and at most twice as deep; its exits along other directions (normals more than 18 degrees
-/// apart) are dropped, and along the chosen one those more than choice->band deeper. A vertex
-/// with a pair outside the other solid keeps none behind a face. PD_STATUS_INVALID_ARGUMENT for
-/// a mesh that is not closed or a bad choice.
+/// when that one is opposite the shallowest (more than 120 degrees) and at most twice as deep;
+/// its exits along other directions (normals more than 18 degrees apart) are dropped, and along
+/// the chosen one those more than choice->band deeper. A vertex with a pair outside the other
+/// solid keeps none behind a face. PD_STATUS_INVALID_ARGUMENT for a mesh that is not closed or
+/// a bad choice.
 PD_API pdStatus pdiPlugin_GatherOrientedFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 												  const pdTransform* poseB, const pdContactFeatureDef* def,
 												  const pdiExitChoice* choice, pdWorkspace* ioWorkspace,

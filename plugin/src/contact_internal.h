@@ -128,8 +128,8 @@ typedef struct pdiRegion
 	bool impact;
 	// A local region (pdiSettleLocalNormals): a point's distance is its own pair's signed gap
 	// (|offset|, negative when the offset points into B), not that gap projected on the region
-	// normal: the facets of a tessellated crest tilt up to 45 degrees from the region's push,
-	// and projected they would report a ring sunk 10 mm as 7.5.
+	// normal: the facets of a tessellated crest tilt up to 45 degrees from the region's push, and
+	// projected on it their gaps would shrink by the cosine.
 	bool ownGaps;
 } pdiRegion;
 

@@ -27,8 +27,8 @@
 // looks once more over four times the reach (without a motion hint, at least a twentieth of the
 // smaller mesh's bounding-box diagonal: nothing bounds a standalone query's depth), with room
 // for PDI_LOCAL_WIDE_FACTOR x maxFeatures pairs, before the global search: a resting vertex
-// just past the reach's edge (a peg's end 0.39 mm into the bore when the reach is 0.41 mm)
-// stays local, and so does a tight fit posed by hand (a peg wedged 7.6 mm deep at its rim).
+// just past a small reach's edge stays local, and so does a tight fit posed by hand (a peg
+// wedged in its bore, its rim deeper in the peg than the contact distance).
 #define PDI_LOCAL_WIDE_REACH 0.05
 #define PDI_LOCAL_WIDE_FACTOR 16
 
@@ -175,21 +175,20 @@ pdiLocalOutcome pdiGatherLocal( pdiCall* call, pdiRegions* regions )
 	// landing on a pile it touches) gathers the pairs its motion brings within reach too: the
 	// parts arriving this step get speculative contacts, as on the separated path.
 	const pdiPairState* pair = call->pair;
-	bool swept = call->impact && def->speculativeDistance > def->contactDistance &&
-				 pair->lastState != PD_STATE_SEPARATED;
+	bool swept =
+		call->impact && def->speculativeDistance > def->contactDistance && pair->lastState != PD_STATE_SEPARATED;
 	pdRigidMotion stepMotion = { pair->motion, pair->rotation, pair->pivot };
 	pdiLocalOutcome outcome = pdiGatherOriented( call, call->localReach, swept ? &stepMotion : NULL,
 												 PDI_LOCAL_FEATURE_FACTOR * def->maxFeatures, &of );
-	bool cutShort = of.status == PD_STATUS_FEATURE_LIMIT ||
-					of.deepestExit > PDI_LOCAL_EXIT_FRACTION * call->localReach;
+	bool cutShort = of.status == PD_STATUS_FEATURE_LIMIT || of.deepestExit > PDI_LOCAL_EXIT_FRACTION * call->localReach;
 	double minDiag = fmin( call->diagA, call->diagB );
-	double wide = fmin( fmax( 4.0 * call->localReach, call->moving ? 0.0 : PDI_LOCAL_WIDE_REACH * minDiag ),
-						0.25 * minDiag );
+	double wide =
+		fmin( fmax( 4.0 * call->localReach, call->moving ? 0.0 : PDI_LOCAL_WIDE_REACH * minDiag ), 0.25 * minDiag );
 	if ( outcome == PDI_LOCAL_ESCAPE && cutShort && wide > call->localReach )
 	{
 		call->localReach = wide;
-		outcome = pdiGatherOriented( call, wide, swept ? &stepMotion : NULL, PDI_LOCAL_WIDE_FACTOR * def->maxFeatures,
-									 &of );
+		outcome =
+			pdiGatherOriented( call, wide, swept ? &stepMotion : NULL, PDI_LOCAL_WIDE_FACTOR * def->maxFeatures, &of );
 	}
 	if ( outcome == PDI_LOCAL_APART && !( def->speculativeDistance > def->contactDistance ) )
 	{
@@ -211,7 +210,8 @@ pdiLocalOutcome pdiGatherLocal( pdiCall* call, pdiRegions* regions )
 	}
 	call->pr.state = deepest < -call->tolerance ? PD_STATE_PENETRATING : PD_STATE_TOUCHING;
 	pdiPosedPair at = { call->meshA, *call->poseA, call->meshB, *call->poseB };
-	double margin = fmax( swept ? fmax( def->contactDistance, def->speculativeDistance ) : def->contactDistance, touch );
+	double margin =
+		fmax( swept ? fmax( def->contactDistance, def->speculativeDistance ) : def->contactDistance, touch );
 	pdiGrouping grouping = { PDI_LOCAL_REGION_COSINE, NULL, margin, touch, true };
 	pdiGroupFeatures( &at, of.features, of.featureCount, &grouping, regions );
 	// Not gathered: farther apart than the reach; gathered and not grouped for being farther
@@ -285,7 +285,8 @@ pdiLocalOutcome pdiLocalAfterArrival( pdiCall* call, pdStatus status, pdiRegions
 	const pdContactDef* def = call->def;
 	bool arrived = status >= 0 && call->localReach == 0.0 && !call->apart &&
 				   call->pair->lastState == PD_STATE_SEPARATED && call->pr.state != PD_STATE_SEPARATED;
-	if ( !arrived || call->pair->driven || call->oneSided || !pdMesh_GetInfo( call->meshA ).closed || !pdMesh_GetInfo( call->meshB ).closed )
+	if ( !arrived || call->pair->driven || call->oneSided || !pdMesh_GetInfo( call->meshA ).closed ||
+		 !pdMesh_GetInfo( call->meshB ).closed )
 	{
 		return PDI_LOCAL_ESCAPE;
 	}

@@ -30,7 +30,7 @@ typedef struct PDI_MAY_ALIAS pdiPairState
 	pdVec3 slotNormals[PD_MAX_CONTACT_MANIFOLDS]; ///< their normals (B frame)
 	int slotPointCount[PD_MAX_CONTACT_MANIFOLDS]; ///< points each slot wrote last call
 	pdVec3 slotPoints[PD_MAX_CONTACT_MANIFOLDS][PD_MAX_CONTACT_POINTS]; ///< those points on B (B frame)
-	bool hasFreeSide; ///< freeSide is known
+	bool hasFreeSide;                                                   ///< freeSide is known
 	/// One of the bodies is driven (pdContactPair_SetDriven): every penetrating call takes the
 	/// global path. (Sits in hasFreeSide's padding: the layout of the fields after it, and so
 	/// the recording format, are unchanged.)

@@ -71,8 +71,8 @@ btTransform pegPose( double a, double shift )
 }
 
 /// One collision detection pass on the pair; the manifolds it leaves.
-smpPegProbeContacts collide( btCollisionShape* block, btCollisionShape* peg, const btTransform& pose, bool withPolyDepth,
-							 double tilt, bool* outRegistered = nullptr )
+smpPegProbeContacts collide( btCollisionShape* block, btCollisionShape* peg, const btTransform& pose,
+							 bool withPolyDepth, double tilt, bool* outRegistered = nullptr )
 {
 	btDefaultCollisionConfiguration config;
 	btCollisionDispatcher dispatcher( &config );
@@ -160,7 +160,7 @@ bool smpRunPegProbe( const std::vector<double>& degreeList, smpPegProbe* out )
 	out->boreSagitta = kBore * ( 1.0 - std::cos( M_PI / kSegments ) );
 	out->pegSagitta = kPeg * ( 1.0 - std::cos( M_PI / kSegments ) );
 	pdWorkspace* workspace = pdCreateWorkspace( nullptr );
-		for ( double degrees : degreeList )
+	for ( double degrees : degreeList )
 	{
 		smpPegProbeAngle p;
 		double a = degrees * M_PI / 180.0;

@@ -22,8 +22,8 @@ TEST( PdPegProbe, RadialContactsOnBothSidesWithTheirOwnDepths )
 		EXPECT_TRUE( c.radialMinus ) << a.degrees << " deg: no radial push on the rim's side";
 		EXPECT_FALSE( c.axial ) << a.degrees << " deg: a manifold along the bore's axis";
 		// The lower end presses the +x wall (pushed toward -x), the side presses the rim at -x.
-		EXPECT_NEAR( c.deepestPlusSide, a.lowerInterference, 0.1 * a.lowerInterference + sagitta ) << a.degrees
-																									  << " deg";
+		EXPECT_NEAR( c.deepestPlusSide, a.lowerInterference, 0.1 * a.lowerInterference + sagitta )
+			<< a.degrees << " deg";
 		EXPECT_NEAR( c.deepestMinusSide, a.rimInterference, 0.1 * a.rimInterference + sagitta ) << a.degrees << " deg";
 		// The global PD lifts the peg out of the hole, far deeper than either side.
 		EXPECT_GT( a.pd, 3.0 * a.rimInterference ) << a.degrees << " deg";

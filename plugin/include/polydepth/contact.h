@@ -170,10 +170,10 @@ PD_API pdStatus pdContactPair_Generate( pdContactPair* ioPair, const pdMesh* mes
 									pdWorkspace* ioWorkspace, pdContactManifoldSet* outSet );
 
 /// Manifold reduction: picks at most PD_MAX_CONTACT_POINTS of pointCount points: the deepest
-/// (smallest distance; of points level with it, the one farthest from their centroid) first, then the ones whose convex hull, projected on the plane normal
-/// to normal, has the largest area (exact for pointCount <= 16; larger sets are pre-filtered to
-/// their extreme points). Writes indices into outIndices and returns how many (0 if
-/// pointCount <= 0).
+/// (smallest distance; of points level with it, the one farthest from their centroid) first,
+/// then the ones whose convex hull, projected on the plane normal to normal, has the largest
+/// area (exact for pointCount <= 16; larger sets are pre-filtered to their extreme points).
+/// Writes indices into outIndices and returns how many (0 if pointCount <= 0).
 PD_API int pdReduceContactPoints( pdVec3 normal, const pdVec3* points, const double* distances, int pointCount,
 								  int outIndices[PD_MAX_CONTACT_POINTS] );
 
