@@ -118,8 +118,8 @@ TEST( PdContactLocal, SolidInsideTheOtherTakesTheGlobalPd )
 
 TEST( PdContactLocal, DeepOverlapTakesTheGlobalPd )
 {
-	// A cube sunk 0.15 into a big block, far beyond the local reach (the contact distance, a
-	// twentieth of the smaller body for a first call).
+	// A cube sunk 0.15 into a big block, far beyond the local reach (a twentieth of the smaller
+	// body for a query without a motion hint, four times that on the second look).
 	MeshHolder cube{ makeBox( 0.1, 0.1, 0.1 ) }, block{ makeBox( 1.0, 0.2, 1.0 ) };
 	WorkspaceHolder ws;
 	pdTransform poseA = at( 0.0, 0.2 + 0.1 - 0.15, 0.0 ), poseB = at( 0.0, 0.0, 0.0 );
