@@ -53,6 +53,19 @@ inline pdMesh* makeTorus( int majorSegments, int minorSegments )
 	return mesh;
 }
 
+// A mesh from xyz doubles and uint32 triangle indices; nullptr on failure.
+inline pdMesh* makeMesh( const std::vector<double>& v, const std::vector<uint32_t>& idx )
+{
+	pdMeshDef def = pdDefaultMeshDef();
+	def.vertices = v.data();
+	def.vertexCount = (int)( v.size() / 3 );
+	def.vertexType = PD_SCALAR_FLOAT64;
+	def.indices = idx.data();
+	def.triangleCount = (int)( idx.size() / 3 );
+	def.indexType = PD_INDEX_UINT32;
+	return pdCreateMesh( &def, nullptr );
+}
+
 // An open, zero-thickness square floor in the plane y = 0, facing +y, cells x cells.
 inline pdMesh* makeFloor( double half, int cells )
 {
@@ -76,14 +89,7 @@ inline pdMesh* makeFloor( double half, int cells )
 			idx.insert( idx.end(), { a, b, d, a, d, c } );
 		}
 	}
-	pdMeshDef def = pdDefaultMeshDef();
-	def.vertices = v.data();
-	def.vertexCount = (int)( v.size() / 3 );
-	def.vertexType = PD_SCALAR_FLOAT64;
-	def.indices = idx.data();
-	def.triangleCount = (int)( idx.size() / 3 );
-	def.indexType = PD_INDEX_UINT32;
-	return pdCreateMesh( &def, nullptr );
+	return makeMesh( v, idx );
 }
 
 // Hamilton product a * b: the rotation b, then a.

@@ -32,14 +32,7 @@ pdMesh* makeChannel( double gap )
 			idx.push_back( base + soup.indices[i] );
 		smpFreeSoup( &soup );
 	}
-	pdMeshDef def = pdDefaultMeshDef();
-	def.vertices = v.data();
-	def.vertexCount = (int)( v.size() / 3 );
-	def.vertexType = PD_SCALAR_FLOAT64;
-	def.indices = idx.data();
-	def.triangleCount = (int)( idx.size() / 3 );
-	def.indexType = PD_INDEX_UINT32;
-	return pdCreateMesh( &def, nullptr );
+	return makeMesh( v, idx );
 }
 
 } // namespace
