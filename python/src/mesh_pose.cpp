@@ -50,6 +50,68 @@ std::string meshRepr( const Mesh& m )
 		   ">";
 }
 
+// The triangle blocks of meshio-like cells: a list of blocks with .type and .data (meshio 4 and
+// 5), a list of (type, data) pairs, or a dict {type: data}. Other cell types are left out; none
+// at all is an error naming what there was.
+py::object triangleCells( py::handle cells, const std::string& owner )
+{
+	py::list blocks, others;
+	auto add = [&]( py::handle type, py::handle data )
+	{
+		std::string name = py::str( type );
+		if ( name == "triangle" )
+			blocks.append( data );
+		else
+			others.append( py::str( type ) );
+	};
+	if ( py::isinstance<py::dict>( cells ) )
+	{
+		for ( auto item : cells.cast<py::dict>() )
+			add( item.first, item.second );
+	}
+	else
+	{
+		py::ssize_t i = 0;
+		for ( py::handle block : py::iter( cells ) )
+		{
+			if ( py::hasattr( block, "type" ) && py::hasattr( block, "data" ) )
+				add( block.attr( "type" ), block.attr( "data" ) );
+			else if ( py::isinstance<py::tuple>( block ) && py::len( block ) == 2 )
+				add( block.cast<py::tuple>()[0], block.cast<py::tuple>()[1] );
+			else
+				throw py::type_error( owner + ".cells[" + std::to_string( i ) +
+									  "]: expected a cell block with .type and .data or a (type, data) pair, got " +
+									  typeName( block ) );
+			++i;
+		}
+	}
+	if ( py::len( blocks ) == 0 )
+		throw py::value_error( owner + ".cells: no triangle cells (found: " +
+							   ( py::len( others ) == 0 ? std::string( "none" )
+														: py::str( ", " ).attr( "join" )( others ).cast<std::string>() ) +
+							   "); a polydepth.Mesh is made of triangles" );
+	if ( py::len( blocks ) == 1 )
+		return blocks[0];
+	return py::module_::import( "numpy" ).attr( "concatenate" )( blocks );
+}
+
+// Mesh(obj): the vertex and face arrays of a mesh object from another library, found by their
+// attribute names (trimesh: vertices, faces; open3d: vertices, triangles; meshio: points, cells),
+// without importing that library.
+std::pair<py::object, py::object> meshArrays( py::handle obj )
+{
+	std::string owner = typeName( obj );
+	if ( py::hasattr( obj, "vertices" ) && py::hasattr( obj, "faces" ) )
+		return { obj.attr( "vertices" ), obj.attr( "faces" ) };
+	if ( py::hasattr( obj, "vertices" ) && py::hasattr( obj, "triangles" ) )
+		return { obj.attr( "vertices" ), obj.attr( "triangles" ) };
+	if ( py::hasattr( obj, "points" ) && py::hasattr( obj, "cells" ) )
+		return { obj.attr( "points" ), triangleCells( obj.attr( "cells" ), owner ) };
+	throw py::type_error( "Mesh(): expected (vertices, faces) arrays or a mesh object with vertices and faces "
+						  "(trimesh), vertices and triangles (open3d) or points and cells (meshio); got a " +
+						  owner + " without them" );
+}
+
 } // namespace
 
 static void bindPose( py::module_& m )
@@ -131,9 +193,15 @@ static void bindMesh( py::module_& m )
 					  "ValueError or TypeError naming the argument and the index.\n\nOptions:\n" +
 					  optionDoc( kMeshOptions );
 	py::class_<Mesh>( m, "Mesh", doc.c_str() )
-		.def( py::init( []( py::handle vertices, py::handle faces, const py::kwargs& options )
-						{ return createMesh( vertices, faces, options ); } ),
-			  py::arg( "vertices" ), py::arg( "faces" ) )
+		.def( py::init(
+				  []( py::handle vertices, py::handle faces, const py::kwargs& options )
+				  {
+					  if ( !faces.is_none() )
+						  return createMesh( vertices, faces, options );
+					  auto arrays = meshArrays( vertices );
+					  return createMesh( arrays.first, arrays.second, options );
+				  } ),
+			  py::arg( "vertices" ), py::arg( "faces" ) = py::none() )
 		.def_property_readonly( "vertex_count", []( const Mesh& m ) { return pdMesh_GetInfo( m.mesh ).vertexCount; } )
 		.def_property_readonly(
 			"triangle_count", []( const Mesh& m ) { return pdMesh_GetInfo( m.mesh ).triangleCount; },
