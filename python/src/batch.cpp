@@ -314,12 +314,12 @@ void bindBatch( py::module_& m )
 		  "depth",
 		  []( const PenetrationBatch& b )
 		  { return column<pdPenetrationResult, double>( b, []( const pdPenetrationResult& r ) { return r.depth; } ); },
-		  "(k,) float64" )
+		  "(k,) float64: each item's PD (length units of the vertices)" )
 		.def_property_readonly(
 			"translation",
 			[]( const PenetrationBatch& b )
 			{ return vectorColumn( b, []( const pdPenetrationResult& r ) { return r.translation; } ); },
-			"(k, 3) float64" )
+			"(k, 3) float64: each item's translation for A, world frame" )
 		.def_property_readonly(
 			"state",
 			[]( const PenetrationBatch& b )
@@ -331,7 +331,7 @@ void bindBatch( py::module_& m )
 				return column<pdPenetrationResult, double>( b, []( const pdPenetrationResult& r )
 															{ return r.elapsedMs; } );
 			},
-			"(k,) float64" );
+			"(k,) float64: each item's time inside the library (ms)" );
 
 	py::class_<DistanceBatch> db( m, "DistanceBatch",
 								  "The k answers of distance_batch(): a sequence of DistanceResult, and the main "
@@ -341,26 +341,44 @@ void bindBatch( py::module_& m )
 		  "distance",
 		  []( const DistanceBatch& b )
 		  { return column<pdDistanceResult, double>( b, []( const pdDistanceResult& r ) { return r.distance; } ); },
-		  "(k,) float64" )
-		.def_property_readonly( "point_a", []( const DistanceBatch& b )
-								{ return vectorColumn( b, []( const pdDistanceResult& r ) { return r.pointA; } ); } )
-		.def_property_readonly( "point_b", []( const DistanceBatch& b )
-								{ return vectorColumn( b, []( const pdDistanceResult& r ) { return r.pointB; } ); } );
+		  "(k,) float64: each item's distance (length units of the vertices)" )
+		.def_property_readonly(
+			"point_a", []( const DistanceBatch& b )
+			{ return vectorColumn( b, []( const pdDistanceResult& r ) { return r.pointA; } ); },
+			"(k, 3) float64: the closest points on A, world frame" )
+		.def_property_readonly(
+			"point_b", []( const DistanceBatch& b )
+			{ return vectorColumn( b, []( const pdDistanceResult& r ) { return r.pointB; } ); },
+			"(k, 3) float64: the closest points on B, world frame" );
 
 	std::string doc = "penetration_batch(a, poses_a, b, poses_b, threads=None, **options) -> PenetrationBatch\n\n"
 					  "k penetration() queries in one call, run without the GIL on `threads` threads (None: one "
 					  "per processor this process may use). Each answer is the one penetration() gives for that "
 					  "item, bit for bit, whatever the thread count (the wall time aside). a, b: a Mesh for every "
 					  "item or a sequence of k; poses_a, poses_b: a (k, 4, 4) array, one pose for every item (a "
-					  "4x4 matrix, Pose or pair), or a sequence of k poses. Options: those of penetration().";
+					  "4x4 matrix, Pose or pair), or a sequence of k poses. Options: those of penetration(). "
+					  "Conventions as in penetration(): each item's translation is for A, world frame, length "
+					  "units of the vertices.\n\nExample:\n"
+					  "    >>> import numpy as np, polydepth\n"
+					  "    >>> box = polydepth.Mesh.box((1, 1, 1))\n"
+					  "    >>> poses = np.tile(np.eye(4), (3, 1, 1)); poses[:, 0, 3] = (0.5, 0.8, 1.5)\n"
+					  "    >>> r = polydepth.penetration_batch(box, poses, box, np.eye(4), threads=2)\n"
+					  "    >>> np.round(r.depth, 3).tolist(), [s.name for s in (r[0].state, r[2].state)]\n"
+					  "    ([0.5, 0.2, 0.0], ['PENETRATING', 'SEPARATED'])\n";
 	m.def( "penetration_batch", &penetrationBatch, py::arg( "a" ), py::arg( "poses_a" ), py::arg( "b" ),
 		   py::arg( "poses_b" ), py::arg( "threads" ) = py::none(), doc.c_str() );
 	doc = "distance_batch(a, poses_a, b, poses_b, threads=None, **options) -> DistanceBatch\n\n"
 		  "k distance() queries in one call, the way penetration_batch() runs PD queries. Options: those of "
-		  "distance().";
+		  "distance(). Distances in the length units of the vertices.\n\nExample:\n"
+		  "    >>> import numpy as np, polydepth\n"
+		  "    >>> box = polydepth.Mesh.box((1, 1, 1))\n"
+		  "    >>> poses = [polydepth.Pose(translation=(x, 0, 0)) for x in (2.0, 3.0)]\n"
+		  "    >>> np.round(polydepth.distance_batch(box, poses, box, np.eye(4)).distance, 6).tolist()\n"
+		  "    [1.0, 2.0]\n";
 	m.def( "distance_batch", &distanceBatch, py::arg( "a" ), py::arg( "poses_a" ), py::arg( "b" ), py::arg( "poses_b" ),
 		   py::arg( "threads" ) = py::none(), doc.c_str() );
-	m.def( "available_cpus", &availableCpus, "Processors this process may run on (the default thread count)." );
+	m.def( "available_cpus", &availableCpus, "available_cpus() -> int\n\nProcessors this process may run on (the default thread count of the batches)."
+		   "\n\nExample:\n    >>> import polydepth\n    >>> polydepth.available_cpus() >= 1\n    True\n" );
 }
 
 } // namespace polydepth::python

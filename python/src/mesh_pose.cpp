@@ -117,14 +117,26 @@ std::pair<py::object, py::object> meshArrays( py::handle obj )
 static void bindPose( py::module_& m )
 {
 	py::class_<Pose>( m, "Pose",
+					  "Pose(quaternion=(1, 0, 0, 0), translation=(0, 0, 0))\n\n"
 					  "A rigid pose: a unit quaternion (w, x, y, z) -- the scalar first, as in the polydepth tool; "
-					  "scipy's Rotation.as_quat() gives (x, y, z, w) -- and a translation. world = rotate(q, local) "
-					  "+ translation. Queries take it, a 4x4 homogeneous matrix or a (quaternion, translation) pair." )
+					  "scipy's Rotation.as_quat() gives (x, y, z, w) -- and a translation (length units of the "
+					  "vertices). world = rotate(q, local) + translation. Queries take it, a 4x4 homogeneous "
+					  "matrix or a (quaternion, translation) pair. Picklable.\n\nExample:\n"
+					  "    >>> import numpy as np, polydepth\n"
+					  "    >>> p = polydepth.Pose((np.cos(np.pi / 4), 0, 0, np.sin(np.pi / 4)), (1, 2, 3))  # 90 deg about z\n"
+					  "    >>> np.round(p.matrix() @ [1, 0, 0, 1], 6).tolist()\n"
+					  "    [1.0, 3.0, 3.0, 1.0]\n" )
 		.def( py::init( &makePose ), py::arg( "quaternion" ) = py::make_tuple( 1.0, 0.0, 0.0, 0.0 ),
 			  py::arg( "translation" ) = py::make_tuple( 0.0, 0.0, 0.0 ) )
 		.def_static(
 			"from_matrix", []( py::handle matrix ) { return Pose{ toTransform( matrix, ArgName{ "matrix" } ) }; },
-			py::arg( "matrix" ), "The pose of a 4x4 rigid homogeneous matrix." )
+			py::arg( "matrix" ),
+			"Pose.from_matrix(matrix) -> Pose\n\nThe pose of a 4x4 rigid homogeneous matrix (ValueError when it is "
+			"not rigid).\n\nExample:\n"
+			"    >>> import numpy as np, polydepth\n"
+			"    >>> m = np.eye(4); m[:3, 3] = (1, 2, 3)\n"
+			"    >>> polydepth.Pose.from_matrix(m).translation.tolist()\n"
+			"    [1.0, 2.0, 3.0]\n" )
 		.def_property_readonly(
 			"quaternion",
 			[]( const Pose& p )
@@ -137,8 +149,10 @@ static void bindPose( py::module_& m )
 				d[3] = p.transform.q.z;
 				return a;
 			},
-			"(w, x, y, z)" )
-		.def_property_readonly( "translation", []( const Pose& p ) { return vec3Array( p.transform.p ); } )
+			"(4,) float64: the unit quaternion (w, x, y, z), the scalar first" )
+		.def_property_readonly(
+			"translation", []( const Pose& p ) { return vec3Array( p.transform.p ); },
+			"(3,) float64: where the mesh's origin goes, world frame" )
 		.def(
 			"matrix",
 			[]( const Pose& p )
@@ -158,7 +172,11 @@ static void bindPose( py::module_& m )
 				d( 3, 3 ) = 1.0;
 				return a;
 			},
-			"The 4x4 homogeneous matrix." )
+			"matrix() -> (4, 4) float64\n\nThe 4x4 homogeneous matrix (rotation block, translation column)."
+			"\n\nExample:\n"
+			"    >>> import polydepth\n"
+			"    >>> polydepth.Pose(translation=(1, 2, 3)).matrix()[:3, 3].tolist()\n"
+			"    [1.0, 2.0, 3.0]\n" )
 		.def( py::pickle(
 			[]( const Pose& p )
 			{
@@ -185,13 +203,24 @@ static void bindPose( py::module_& m )
 
 static void bindMesh( py::module_& m )
 {
-	std::string doc = "Mesh(vertices, faces, **options): an immutable triangle mesh (a polygon soup: it need not be "
-					  "closed or manifold), shareable between threads, picklable.\n\n"
-					  "vertices: (n, 3) float64 or float32 (other real dtypes become float64); faces: (m, 3) "
-					  "integer vertex indices. The arrays are copied. Degenerate triangles are removed (faces keeps "
-					  "the rest; input_triangles maps them back) unless reject_degenerate is set. Bad input raises "
-					  "ValueError or TypeError naming the argument and the index.\n\nOptions:\n" +
-					  optionDoc( kMeshOptions );
+	std::string doc =
+		"Mesh(vertices, faces, **options) or Mesh(mesh_object, **options): an immutable triangle mesh (a polygon "
+		"soup: it need not be closed or manifold), shareable between threads, picklable.\n\n"
+		"vertices: (n, 3) float64 or float32 (other real dtypes become float64), in any length unit (results "
+		"come in the same unit); faces: (m, 3) integer vertex indices, 0-based, counter-clockwise seen from "
+		"outside for closed meshes. The arrays are copied. Degenerate triangles are removed (faces keeps the "
+		"rest; input_triangles maps them back) unless reject_degenerate is set. Bad input raises ValueError or "
+		"TypeError naming the argument and the index.\n\n"
+		"mesh_object: a mesh of another library, read by its arrays without importing that library: "
+		"vertices and faces (trimesh.Trimesh), vertices and triangles (open3d.geometry.TriangleMesh), or "
+		"points and cells, whose triangle blocks are taken (meshio.Mesh). Files: Mesh.from_file(path); a "
+		"box: Mesh.box(size).\n\nExample:\n"
+		"    >>> import numpy as np, polydepth\n"
+		"    >>> v = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1.0]])\n"
+		"    >>> f = np.array([[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]])\n"
+		"    >>> polydepth.Mesh(v, f)\n"
+		"    <polydepth.Mesh 4 vertices, 4 triangles, convex>\n\nOptions:\n" +
+		optionDoc( kMeshOptions );
 	py::class_<Mesh>( m, "Mesh", doc.c_str() )
 		.def( py::init(
 				  []( py::handle vertices, py::handle faces, const py::kwargs& options )
@@ -202,7 +231,8 @@ static void bindMesh( py::module_& m )
 					  return createMesh( arrays.first, arrays.second, options );
 				  } ),
 			  py::arg( "vertices" ), py::arg( "faces" ) = py::none() )
-		.def_property_readonly( "vertex_count", []( const Mesh& m ) { return pdMesh_GetInfo( m.mesh ).vertexCount; } )
+		.def_property_readonly(
+			"vertex_count", []( const Mesh& m ) { return pdMesh_GetInfo( m.mesh ).vertexCount; }, "vertices given" )
 		.def_property_readonly(
 			"triangle_count", []( const Mesh& m ) { return pdMesh_GetInfo( m.mesh ).triangleCount; },
 			"triangles kept (degenerate ones removed)" )
@@ -250,8 +280,12 @@ static void bindMesh( py::module_& m )
 		.def_property_readonly(
 			"closed", []( const Mesh& m ) { return pdMesh_GetInfo( m.mesh ).closed; },
 			"every edge shared by exactly two consistently oriented faces" )
-		.def_property_readonly( "convex", []( const Mesh& m ) { return pdMesh_GetInfo( m.mesh ).convex; } )
-		.def_property_readonly( "memory_bytes", []( const Mesh& m ) { return pdMesh_GetInfo( m.mesh ).memoryBytes; } )
+		.def_property_readonly(
+			"convex", []( const Mesh& m ) { return pdMesh_GetInfo( m.mesh ).convex; },
+			"closed and convex (queries then take exact convex paths)" )
+		.def_property_readonly(
+			"memory_bytes", []( const Mesh& m ) { return pdMesh_GetInfo( m.mesh ).memoryBytes; },
+			"bytes the library holds for the mesh (BVH, clearance field, orientation graph)" )
 		.def( py::pickle( []( const Mesh& m ) { return py::make_tuple( m.vertices, m.faces, m.options ); },
 						  []( const py::tuple& state )
 						  {

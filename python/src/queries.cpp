@@ -335,7 +335,10 @@ static void bindEnums( py::module_& m )
 {
 	py::enum_<pdStatus>( m, "Status",
 						 "A query's status: OK (0), a cap that was reached (> 0, the result is still "
-						 "valid), or an error (< 0)." )
+						 "valid), or an error (< 0). status.ok, status.message.\n\nExample:\n"
+						 "    >>> import polydepth\n"
+						 "    >>> polydepth.Status.TIME_LIMIT.ok\n"
+						 "    True\n" )
 		.value( "OK", PD_STATUS_OK )
 		.value( "ITERATION_LIMIT", PD_STATUS_ITERATION_LIMIT )
 		.value( "TIME_LIMIT", PD_STATUS_TIME_LIMIT )
@@ -355,12 +358,13 @@ static void bindEnums( py::module_& m )
 		.value( "INVALID_DEF", PD_STATUS_INVALID_DEF )
 		.def_property_readonly(
 			"ok", []( pdStatus s ) { return s >= 0; }, "True unless the status is an error" )
-		.def_property_readonly( "message", []( pdStatus s ) { return std::string( pdGetStatusString( s ) ); } );
+		.def_property_readonly(
+			"message", []( pdStatus s ) { return std::string( pdGetStatusString( s ) ); }, "the library's text" );
 	py::enum_<pdPenetrationState>( m, "State", "Whether A and B overlap, touch or are apart." )
 		.value( "SEPARATED", PD_STATE_SEPARATED )
 		.value( "TOUCHING", PD_STATE_TOUCHING )
 		.value( "PENETRATING", PD_STATE_PENETRATING );
-	py::enum_<pdFeatureType>( m, "FeatureType" )
+	py::enum_<pdFeatureType>( m, "FeatureType", "Which feature of a triangle: a vertex, an edge or the face." )
 		.value( "VERTEX", PD_FEATURE_VERTEX )
 		.value( "EDGE", PD_FEATURE_EDGE )
 		.value( "FACE", PD_FEATURE_FACE );
@@ -405,15 +409,25 @@ static void bindPenetrationResult( py::module_& m )
 						 std::to_string( l.l.pointCount ) + " points>";
 			  } );
 
-	py::class_<PenetrationResult> result( m, "PenetrationResult", "The answer of penetration() (picklable)." );
+	py::class_<PenetrationResult> result( m, "PenetrationResult", "The answer of penetration() (picklable): state, depth and the translation for "
+		"A (world frame, length units of the vertices), the contact regions in local, and diagnostics.\n\n"
+		"Example:\n"
+		"    >>> import numpy as np, polydepth\n"
+		"    >>> box = polydepth.Mesh.box((1, 1, 1))\n"
+		"    >>> r = polydepth.penetration(box, polydepth.Pose(translation=(0, 0, 0.9)), box, np.eye(4))\n"
+		"    >>> [np.round(region.normal, 3).tolist() for region in r.local]\n"
+		"    [[0.0, 0.0, 1.0]]\n" );
 	addBytePickling<PenetrationResult, pdPenetrationResult, &PenetrationResult::r>( result );
 	result
 		.def_property_readonly(
 			"status", []( const PenetrationResult& p ) { return p.r.status; },
 			"Status.OK, or a cap (ITERATION_LIMIT, TIME_LIMIT) with a valid upper bound" )
-		.def_property_readonly( "state", []( const PenetrationResult& p ) { return p.r.state; } )
-		.def_property_readonly( "penetrating",
-								[]( const PenetrationResult& p ) { return p.r.state == PD_STATE_PENETRATING; } )
+		.def_property_readonly(
+			"state", []( const PenetrationResult& p ) { return p.r.state; },
+			"State.PENETRATING, TOUCHING (within contact_tolerance) or SEPARATED" )
+		.def_property_readonly(
+			"penetrating", []( const PenetrationResult& p ) { return p.r.state == PD_STATE_PENETRATING; },
+			"state is State.PENETRATING" )
 		.def_property_readonly(
 			"depth", []( const PenetrationResult& p ) { return p.r.depth; },
 			"|translation| (world units), 0 unless penetrating" )
@@ -441,7 +455,8 @@ static void bindPenetrationResult( py::module_& m )
 		.def_property_readonly(
 			"contacts", []( const PenetrationResult& p ) { return p.r.contactPlaneCount; },
 			"contact planes in the final in-projection" )
-		.def_property_readonly( "node_visits", []( const PenetrationResult& p ) { return p.r.nodeVisits; } )
+		.def_property_readonly(
+			"node_visits", []( const PenetrationResult& p ) { return p.r.nodeVisits; }, "BVH node pairs visited" )
 		.def_property_readonly(
 			"elapsed_ms", []( const PenetrationResult& p ) { return p.r.elapsedMs; },
 			"wall time of the query inside the library (ms)" )
@@ -458,48 +473,83 @@ static void bindOtherResults( py::module_& m )
 {
 	py::class_<pdFeature>( m, "Feature",
 						   "A feature of a kept triangle (Mesh.input_triangles maps the triangle to its input index)." )
-		.def_property_readonly( "type", []( const pdFeature& f ) { return f.type; } )
+		.def_property_readonly(
+			"type", []( const pdFeature& f ) { return f.type; }, "FeatureType: vertex, edge or face" )
 		.def_readonly( "triangle", &pdFeature::triangle, "kept-triangle index" )
 		.def_readonly( "index", &pdFeature::index, "vertex 0..2 or edge 0..2 of the triangle; 0 for the face" )
 		.def_readonly( "vertex", &pdFeature::vertex,
 					   "mesh vertex of a vertex feature or an edge's first; -1 for a face" );
 
-	py::class_<DistanceResult> distance( m, "DistanceResult", "The answer of distance() (picklable)." );
+	py::class_<DistanceResult> distance( m, "DistanceResult", "The answer of distance() (picklable): the distance (length units of the vertices) and "
+		"the closest points and features on each mesh, world frame." );
 	addBytePickling<DistanceResult, pdDistanceResult, &DistanceResult::r>( distance );
-	distance.def_property_readonly( "status", []( const DistanceResult& d ) { return d.r.status; } )
+	distance.def_property_readonly(
+			"status", []( const DistanceResult& d ) { return d.r.status; },
+			"Status.OK, or TRAVERSAL_LIMIT when max_node_visits ran out" )
 		.def_property_readonly(
 			"distance", []( const DistanceResult& d ) { return d.r.distance; },
 			"minimum distance, 0 when the surfaces intersect (world units)" )
-		.def_property_readonly( "point_a", []( const DistanceResult& d ) { return vec3Array( d.r.pointA ); } )
-		.def_property_readonly( "point_b", []( const DistanceResult& d ) { return vec3Array( d.r.pointB ); } )
-		.def_property_readonly( "feature_a", []( const DistanceResult& d ) { return d.r.featureA; } )
-		.def_property_readonly( "feature_b", []( const DistanceResult& d ) { return d.r.featureB; } )
-		.def_property_readonly( "stopped_below", []( const DistanceResult& d ) { return d.r.stoppedBelow; } )
-		.def_property_readonly( "stopped_above", []( const DistanceResult& d ) { return d.r.stoppedAbove; } )
-		.def_property_readonly( "node_visits", []( const DistanceResult& d ) { return d.r.nodeVisits; } )
+		.def_property_readonly(
+			"point_a", []( const DistanceResult& d ) { return vec3Array( d.r.pointA ); },
+			"(3,) float64: the closest point on A, world frame" )
+		.def_property_readonly(
+			"point_b", []( const DistanceResult& d ) { return vec3Array( d.r.pointB ); },
+			"(3,) float64: the closest point on B, world frame" )
+		.def_property_readonly(
+			"feature_a", []( const DistanceResult& d ) { return d.r.featureA; },
+			"the Feature of A the closest point lies on" )
+		.def_property_readonly(
+			"feature_b", []( const DistanceResult& d ) { return d.r.featureB; },
+			"the Feature of B the closest point lies on" )
+		.def_property_readonly(
+			"stopped_below", []( const DistanceResult& d ) { return d.r.stoppedBelow; },
+			"stopped early: the distance is proven below lower_bound" )
+		.def_property_readonly(
+			"stopped_above", []( const DistanceResult& d ) { return d.r.stoppedAbove; },
+			"stopped early: the distance is proven above upper_bound" )
+		.def_property_readonly(
+			"node_visits", []( const DistanceResult& d ) { return d.r.nodeVisits; },
+			"BVH node pairs visited" )
 		.def( "__repr__", []( const DistanceResult& d )
 			  { return "<polydepth.DistanceResult distance " + std::to_string( d.r.distance ) + ">"; } );
 
-	py::class_<CollideResult>( m, "CollideResult", "The answer of collide()." )
-		.def_property_readonly( "status", []( const CollideResult& c ) { return c.r.status; } )
-		.def_property_readonly( "colliding", []( const CollideResult& c ) { return c.r.colliding; } )
+	py::class_<CollideResult>( m, "CollideResult", "The answer of collide(): colliding (also the truth value of the result), containment and the "
+		"intersecting triangle pairs." )
+		.def_property_readonly(
+			"status", []( const CollideResult& c ) { return c.r.status; },
+			"Status.OK, or a cap (TRAVERSAL_LIMIT, FEATURE_LIMIT) reached" )
+		.def_property_readonly(
+			"colliding", []( const CollideResult& c ) { return c.r.colliding; },
+			"the surfaces intersect (or, with check_containment, one closed mesh holds the other)" )
 		.def_property_readonly(
 			"containment", []( const CollideResult& c ) { return c.r.containment; },
 			"colliding because one closed mesh contains the other" )
 		.def_property_readonly(
 			"pairs", []( const CollideResult& c ) { return triangle_pairs( c.pairs ); },
 			"(p, 2) intersecting kept-triangle pairs (A, B)" )
-		.def_property_readonly( "node_visits", []( const CollideResult& c ) { return c.r.nodeVisits; } )
+		.def_property_readonly(
+			"node_visits", []( const CollideResult& c ) { return c.r.nodeVisits; },
+			"BVH node pairs visited" )
 		.def( "__bool__", []( const CollideResult& c ) { return c.r.colliding; } )
 		.def( "__repr__", []( const CollideResult& c )
 			  { return std::string( "<polydepth.CollideResult " ) + ( c.r.colliding ? "colliding" : "free" ) + ">"; } );
 
-	py::class_<ContactFeature>( m, "ContactFeature", "A contact feature pair at a configuration where A and B touch." )
-		.def_property_readonly( "kind", []( const ContactFeature& c ) { return c.f.kind; } )
-		.def_property_readonly( "feature_a", []( const ContactFeature& c ) { return c.f.featureA; } )
-		.def_property_readonly( "feature_b", []( const ContactFeature& c ) { return c.f.featureB; } )
-		.def_property_readonly( "point_a", []( const ContactFeature& c ) { return vec3Array( c.f.pointA ); } )
-		.def_property_readonly( "point_b", []( const ContactFeature& c ) { return vec3Array( c.f.pointB ); } )
+	py::class_<ContactFeature>( m, "ContactFeature", "A contact feature pair at a configuration where A and B touch (CcdResult.features)." )
+		.def_property_readonly(
+			"kind", []( const ContactFeature& c ) { return c.f.kind; },
+			"ContactKind: VF, FV or EE" )
+		.def_property_readonly(
+			"feature_a", []( const ContactFeature& c ) { return c.f.featureA; },
+			"the Feature of A in contact" )
+		.def_property_readonly(
+			"feature_b", []( const ContactFeature& c ) { return c.f.featureB; },
+			"the Feature of B in contact" )
+		.def_property_readonly(
+			"point_a", []( const ContactFeature& c ) { return vec3Array( c.f.pointA ); },
+			"(3,) float64: the contact point on A, world frame" )
+		.def_property_readonly(
+			"point_b", []( const ContactFeature& c ) { return vec3Array( c.f.pointB ); },
+			"(3,) float64: the contact point on B, world frame" )
 		.def_property_readonly(
 			"normal", []( const ContactFeature& c ) { return vec3Array( c.f.normal ); },
 			"unit, world frame, on B pointing toward A" )
@@ -507,24 +557,35 @@ static void bindOtherResults( py::module_& m )
 			"distance", []( const ContactFeature& c ) { return c.f.distance; },
 			"signed separation along the normal (world units)" );
 
-	py::class_<CcdResult>( m, "CcdResult", "The answer of ccd()." )
-		.def_property_readonly( "status", []( const CcdResult& c ) { return c.r.status; } )
-		.def_property_readonly( "hit", []( const CcdResult& c ) { return c.r.hit; } )
-		.def_property_readonly( "start_colliding", []( const CcdResult& c ) { return c.r.startColliding; } )
+	py::class_<CcdResult>( m, "CcdResult", "The answer of ccd(): whether and when (toc, the fraction of A's motion) A first touches B, A's "
+		"position then and the features in contact." )
+		.def_property_readonly(
+			"status", []( const CcdResult& c ) { return c.r.status; },
+			"Status.OK, or a cap reached (TRAVERSAL_LIMIT, FEATURE_LIMIT)" )
+		.def_property_readonly(
+			"hit", []( const CcdResult& c ) { return c.r.hit; },
+			"A touches B before the end of the motion" )
+		.def_property_readonly(
+			"start_colliding", []( const CcdResult& c ) { return c.r.startColliding; },
+			"A and B already intersect at the start (toc 0)" )
 		.def_property_readonly(
 			"toc", []( const CcdResult& c ) { return c.r.toc; }, "time of contact in [0, 1]; 1 when there is no hit" )
 		.def_property_readonly(
 			"contact_position", []( const CcdResult& c ) { return vec3Array( c.r.contactPosition ); },
 			"A's position at toc, world frame" )
-		.def_property_readonly( "features",
-								[]( const CcdResult& c )
-								{
-									py::list out;
-									for ( const pdContactFeature& f : c.features )
-										out.append( ContactFeature{ f } );
-									return out;
-								} )
-		.def_property_readonly( "node_visits", []( const CcdResult& c ) { return c.r.nodeVisits; } )
+		.def_property_readonly(
+			"features",
+			[]( const CcdResult& c )
+			{
+				py::list out;
+				for ( const pdContactFeature& f : c.features )
+					out.append( ContactFeature{ f } );
+				return out;
+			},
+			"the contact feature pairs at toc (ContactFeature)" )
+		.def_property_readonly(
+			"node_visits", []( const CcdResult& c ) { return c.r.nodeVisits; },
+			"BVH node pairs visited" )
 		.def( "__repr__",
 			  []( const CcdResult& c )
 			  {
@@ -535,15 +596,32 @@ static void bindOtherResults( py::module_& m )
 	py::class_<PenetrationCache>( m, "PenetrationCache",
 								  "Motion coherence for one pair queried again and again (the last contact "
 								  "configurations): pass it as penetration(..., cache=c). One pair, one thread at "
-								  "a time." )
+								  "a time.\n\nExample:\n"
+								  "    >>> import numpy as np, polydepth\n"
+								  "    >>> box, cache = polydepth.Mesh.box((1, 1, 1)), polydepth.PenetrationCache()\n"
+								  "    >>> for z in (0.90, 0.91, 0.92):   # A rising out of B, one step at a time\n"
+								  "    ...     r = polydepth.penetration(box, polydepth.Pose(translation=(0, 0, z)), box,\n"
+								  "    ...                               np.eye(4), cache=cache)\n"
+								  "    >>> round(r.depth, 3)\n"
+								  "    0.08\n" )
 		.def( py::init<>() )
 		.def(
-			"reset", []( PenetrationCache& c ) { c.cache = pdPenetrationCache{}; }, "forget the pair" );
+			"reset", []( PenetrationCache& c ) { c.cache = pdPenetrationCache{}; },
+			"reset() -> None\n\nForget the pair (before reusing the cache for another one).\n\nExample:\n"
+			"    >>> import polydepth\n"
+			"    >>> polydepth.PenetrationCache().reset()\n" );
 }
 
 static const char* kPoseDoc =
 	"A pose is a 4x4 homogeneous matrix (rigid: a rotation block, a translation column, last row [0, 0, 0, 1]), a "
 	"polydepth.Pose, or a pair (quaternion (w, x, y, z), translation (x, y, z)).";
+
+const char* const kConventionsDoc =
+	"Conventions: poses place each mesh's own coordinates in the world (world = R @ local + t); quaternions "
+	"are (w, x, y, z), the scalar first (scipy's Rotation.as_quat() gives (x, y, z, w)). A is the one that "
+	"moves: every translation in a result is for A, in the world frame; B stays. Lengths are in the unit of "
+	"the vertices (whatever it is: metres, millimetres), times in milliseconds. Normals are unit vectors on B "
+	"pointing toward A.";
 
 void bindQueries( py::module_& m )
 {
@@ -552,26 +630,63 @@ void bindQueries( py::module_& m )
 	bindOtherResults( m );
 	std::string doc =
 		std::string( "penetration(a, pose_a, b, pose_b, *, cache=None, **options) -> PenetrationResult\n\n"
-					 "Translational penetration depth of mesh a at pose_a against mesh b at pose_b: the "
-					 "shortest translation of A (world frame) after which A and B at most touch, with "
-					 "the contact regions there. " ) +
-		kPoseDoc + " cache: a PenetrationCache for a pair queried repeatedly.\n\nOptions:\n" +
+					 "Translational penetration depth (PD) of mesh a at pose_a against mesh b at pose_b: the "
+					 "shortest translation of A (world frame, length units of the vertices) after which A and B "
+					 "at most touch, with the contact regions there (each its own normal and depth). B does not "
+					 "move. A's rotation is kept. " ) +
+		kPoseDoc + " cache: a PenetrationCache, for one pair queried again and again (motion coherence).\n\n" +
+		kConventionsDoc +
+		"\n\nExample:\n"
+		"    >>> import numpy as np, polydepth\n"
+		"    >>> box = polydepth.Mesh.box((1, 1, 1))            # a unit cube centred on its origin\n"
+		"    >>> pose_a = np.eye(4); pose_a[0, 3] = 0.8     # A 0.8 along x: 0.2 deep in B\n"
+		"    >>> r = polydepth.penetration(box, pose_a, box, np.eye(4))\n"
+		"    >>> r.state.name, round(r.depth, 3), np.round(r.translation, 3).tolist()\n"
+		"    ('PENETRATING', 0.2, [0.2, 0.0, 0.0])\n"
+		"\nOptions:\n" +
 		optionDoc( kPenetrationOptions );
 	m.def( "penetration", &penetration, py::arg( "a" ), py::arg( "pose_a" ), py::arg( "b" ), py::arg( "pose_b" ),
 		   doc.c_str() );
 	doc = std::string( "distance(a, pose_a, b, pose_b, **options) -> DistanceResult\n\nMinimum distance between the "
-					   "surfaces and the closest points. " ) +
-		  kPoseDoc + "\n\nOptions:\n" + optionDoc( kDistanceOptions );
+					   "surfaces (length units of the vertices; 0 when they intersect) and the closest points on "
+					   "each, world frame. " ) +
+		  kPoseDoc + "\n\n" + kConventionsDoc +
+		  "\n\nExample:\n"
+		  "    >>> import numpy as np, polydepth\n"
+		  "    >>> box = polydepth.Mesh.box((1, 1, 1))\n"
+		  "    >>> d = polydepth.distance(box, polydepth.Pose(translation=(1.5, 0, 0)), box, np.eye(4))\n"
+		  "    >>> round(d.distance, 6)\n"
+		  "    0.5\n"
+		  "\nOptions:\n" +
+		  optionDoc( kDistanceOptions );
 	m.def( "distance", &distance, py::arg( "a" ), py::arg( "pose_a" ), py::arg( "b" ), py::arg( "pose_b" ),
 		   doc.c_str() );
-	doc = std::string( "collide(a, pose_a, b, pose_b, **options) -> CollideResult\n\nWhether the meshes intersect "
-					   "(or, closed, one contains the other). " ) +
-		  kPoseDoc + "\n\nOptions:\n" + optionDoc( kCollideOptions );
+	doc = std::string( "collide(a, pose_a, b, pose_b, **options) -> CollideResult\n\nWhether the surfaces intersect "
+					   "(with check_containment, also whether one closed mesh lies inside the other), and with "
+					   "report_all_pairs the intersecting triangle pairs. The result is true when colliding. " ) +
+		  kPoseDoc + "\n\n" + kConventionsDoc +
+		  "\n\nExample:\n"
+		  "    >>> import numpy as np, polydepth\n"
+		  "    >>> box = polydepth.Mesh.box((1, 1, 1))\n"
+		  "    >>> bool(polydepth.collide(box, ((1, 0, 0, 0), (0.9, 0, 0)), box, np.eye(4)))\n"
+		  "    True\n"
+		  "\nOptions:\n" +
+		  optionDoc( kCollideOptions );
 	m.def( "collide", &collide, py::arg( "a" ), py::arg( "pose_a" ), py::arg( "b" ), py::arg( "pose_b" ), doc.c_str() );
 	doc = std::string( "ccd(a, pose_a, b, pose_b, end_position_a, **options) -> CcdResult\n\nTranslational "
 					   "continuous collision: A keeps pose_a's rotation while its position moves linearly from "
-					   "pose_a's translation to end_position_a (world frame); B stays at pose_b. " ) +
-		  kPoseDoc + "\n\nOptions:\n" + optionDoc( kCcdOptions );
+					   "pose_a's translation to end_position_a (world frame); B stays at pose_b. The result's toc "
+					   "is the fraction of the motion (0 to 1) at first contact, contact_position A's position "
+					   "there. " ) +
+		  kPoseDoc + "\n\n" + kConventionsDoc +
+		  "\n\nExample:\n"
+		  "    >>> import numpy as np, polydepth\n"
+		  "    >>> box = polydepth.Mesh.box((1, 1, 1))\n"
+		  "    >>> c = polydepth.ccd(box, polydepth.Pose(translation=(3, 0, 0)), box, np.eye(4), (-3, 0, 0))\n"
+		  "    >>> c.hit, round(c.toc, 3), np.round(c.contact_position, 3).tolist()\n"
+		  "    (True, 0.333, [1.0, 0.0, 0.0])\n"
+		  "\nOptions:\n" +
+		  optionDoc( kCcdOptions );
 	m.def( "ccd", &ccd, py::arg( "a" ), py::arg( "pose_a" ), py::arg( "b" ), py::arg( "pose_b" ),
 		   py::arg( "end_position_a" ), doc.c_str() );
 	m.def( "_time_c_penetration", &timeCPenetration, py::arg( "a" ), py::arg( "pose_a" ), py::arg( "b" ),
@@ -590,8 +705,12 @@ void bindQueries( py::module_& m )
 								   query + "'" );
 		},
 		py::arg( "query" ),
-		"The keyword options of a query ('penetration', 'distance', 'collide', 'ccd', 'Mesh') "
-		"with the library's defaults." );
+		"defaults(query) -> dict\n\nThe keyword options of a query ('penetration', 'distance', 'collide', "
+		"'ccd', 'Mesh') with the library's defaults; help() of the query says what each means and its units."
+		"\n\nExample:\n"
+		"    >>> import polydepth\n"
+		"    >>> polydepth.defaults('distance')['max_node_visits'] > 0\n"
+		"    True\n" );
 }
 
 } // namespace polydepth::python
