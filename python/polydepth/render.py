@@ -70,8 +70,17 @@ def write_png(path, items, *, eye, target, up=(0.0, 1.0, 0.0), size=(960, 540), 
         from . import _render
     except ImportError as e:
         raise RuntimeError("polydepth.render: the renderer module cannot be loaded (%s)" % e) from None
+    import numpy as np
+
     from . import _polydepth
 
+    # The renderer clips at fixed distances (0.1 to 200): the scene is scaled to put the camera 10
+    # from its target, which leaves the picture as it was in any length unit.
+    eye, target = [float(x) for x in eye], [float(x) for x in target]
+    distance = sum((e - t) ** 2 for e, t in zip(eye, target)) ** 0.5
+    if not distance > 0 or distance == float("inf"):
+        raise ValueError("eye, target: expected two different finite points, got %r and %r" % (eye, target))
+    k = 10.0 / distance
     drawn = []
     for i, item in enumerate(items):
         if len(item) != 3:
@@ -82,9 +91,11 @@ def write_png(path, items, *, eye, target, up=(0.0, 1.0, 0.0), size=(960, 540), 
         else:
             vertices, faces = mesh
         q, t = _pose_parts(pose)
-        drawn.append(_render.Item(vertices, faces, q, t, [float(c) for c in rgb]))
-    segments = [_render.Line(a, b, rgb) for a, b, rgb in lines]
+        scaled = np.asarray(vertices, dtype=np.float64) * k
+        drawn.append(_render.Item(scaled, faces, q, [k * x for x in t], [float(c) for c in rgb]))
+    segments = [_render.Line([k * float(x) for x in a], [k * float(x) for x in b], rgb) for a, b, rgb in lines]
     texts = [_render.Label(*label) for label in labels]
     width, height = size
-    _render.render(_os.fspath(path), drawn, segments, texts, eye, target, up, int(width), int(height),
-                   float(fov_y), float(ground_y), float(ground_half_size), float(grid_spacing), bool(shadows))
+    _render.render(_os.fspath(path), drawn, segments, texts, [k * x for x in eye], [k * x for x in target], up,
+                   int(width), int(height), float(fov_y), k * float(ground_y), k * float(ground_half_size),
+                   k * float(grid_spacing), bool(shadows))

@@ -308,7 +308,14 @@ void bindBatch( py::module_& m )
 {
 	py::class_<PenetrationBatch> pb( m, "PenetrationBatch",
 									 "The k answers of penetration_batch(): a sequence of PenetrationResult, and "
-									 "the main fields as arrays over the items (picklable)." );
+									 "the main fields as arrays over the items (picklable)."
+									 "\n\nExample:\n"
+									 "    >>> import numpy as np, polydepth\n"
+									 "    >>> box = polydepth.Mesh.box((1, 1, 1))\n"
+									 "    >>> poses = np.tile(np.eye(4), (2, 1, 1)); poses[:, 2, 3] = (0.9, 2.0)\n"
+									 "    >>> r = polydepth.penetration_batch(box, poses, box, np.eye(4))\n"
+									 "    >>> len(r), np.round(r.depth, 3).tolist(), r[0].local[0].normal.tolist()\n"
+									 "    (2, [0.1, 0.0], [0.0, 0.0, 1.0])\n" );
 	bindSequence<pdPenetrationResult, PenetrationResult>( pb );
 	pb.def_property_readonly(
 		  "depth",
@@ -335,7 +342,14 @@ void bindBatch( py::module_& m )
 
 	py::class_<DistanceBatch> db( m, "DistanceBatch",
 								  "The k answers of distance_batch(): a sequence of DistanceResult, and the main "
-								  "fields as arrays over the items (picklable)." );
+								  "fields as arrays over the items (picklable)."
+								  "\n\nExample:\n"
+								  "    >>> import numpy as np, polydepth\n"
+								  "    >>> box = polydepth.Mesh.box((1, 1, 1))\n"
+								  "    >>> poses = np.tile(np.eye(4), (2, 1, 1)); poses[:, 2, 3] = (1.5, 3.0)\n"
+								  "    >>> d = polydepth.distance_batch(box, poses, box, np.eye(4))\n"
+								  "    >>> np.round(d.distance, 6).tolist(), np.round(d.point_a[:, 2], 6).tolist()\n"
+								  "    ([0.5, 2.0], [1.0, 2.5])\n" );
 	bindSequence<pdDistanceResult, DistanceResult>( db );
 	db.def_property_readonly(
 		  "distance",

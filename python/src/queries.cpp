@@ -360,17 +360,34 @@ static void bindEnums( py::module_& m )
 			"ok", []( pdStatus s ) { return s >= 0; }, "True unless the status is an error" )
 		.def_property_readonly(
 			"message", []( pdStatus s ) { return std::string( pdGetStatusString( s ) ); }, "the library's text" );
-	py::enum_<pdPenetrationState>( m, "State", "Whether A and B overlap, touch or are apart." )
+	py::enum_<pdPenetrationState>( m, "State", "Whether A and B overlap, touch (within contact_tolerance) or are apart." "\n\nExample:\n"
+		"    >>> import numpy as np, polydepth\n"
+		"    >>> box = polydepth.Mesh.box((1, 1, 1))\n"
+		"    >>> polydepth.penetration(box, polydepth.Pose(translation=(2, 0, 0)), box, np.eye(4)).state.name\n"
+		"    'SEPARATED'\n"
+ )
 		.value( "SEPARATED", PD_STATE_SEPARATED )
 		.value( "TOUCHING", PD_STATE_TOUCHING )
 		.value( "PENETRATING", PD_STATE_PENETRATING );
-	py::enum_<pdFeatureType>( m, "FeatureType", "Which feature of a triangle: a vertex, an edge or the face." )
+	py::enum_<pdFeatureType>( m, "FeatureType", "Which feature of a triangle: a vertex, an edge or the face." "\n\nExample:\n"
+		"    >>> import numpy as np, polydepth\n"
+		"    >>> box = polydepth.Mesh.box((1, 1, 1))\n"
+		"    >>> d = polydepth.distance(box, polydepth.Pose(translation=(2, 0, 0)), box, np.eye(4))\n"
+		"    >>> d.feature_a.type in (polydepth.FeatureType.VERTEX, polydepth.FeatureType.EDGE, polydepth.FeatureType.FACE)\n"
+		"    True\n"
+ )
 		.value( "VERTEX", PD_FEATURE_VERTEX )
 		.value( "EDGE", PD_FEATURE_EDGE )
 		.value( "FACE", PD_FEATURE_FACE );
 	py::enum_<pdContactKind>( m, "ContactKind",
 							  "VF: a vertex of A on a face of B; FV: a face of A on a vertex of "
-							  "B; EE: an edge of A on an edge of B." )
+							  "B; EE: an edge of A on an edge of B." "\n\nExample:\n"
+		"    >>> import numpy as np, polydepth\n"
+		"    >>> box = polydepth.Mesh.box((1, 1, 1))\n"
+		"    >>> c = polydepth.ccd(box, polydepth.Pose(translation=(3, 0, 0)), box, np.eye(4), (-3, 0, 0))\n"
+		"    >>> sorted({f.kind.name for f in c.features}) <= ['EE', 'FV', 'VF']\n"
+		"    True\n"
+ )
 		.value( "VF", PD_CONTACT_VF )
 		.value( "FV", PD_CONTACT_FV )
 		.value( "EE", PD_CONTACT_EE );
@@ -389,7 +406,14 @@ static void bindPenetrationResult( py::module_& m )
 {
 	py::class_<LocalPenetration>( m, "LocalPenetration",
 								  "One contact region after translating A by the global PD: a connected patch of "
-								  "contact with one normal." )
+								  "contact with one normal." "\n\nExample:\n"
+		"    >>> import numpy as np, polydepth\n"
+		"    >>> box = polydepth.Mesh.box((1, 1, 1))\n"
+		"    >>> r = polydepth.penetration(box, polydepth.Pose(translation=(0, 0, 0.9)), box, np.eye(4))\n"
+		"    >>> region = r.local[0]\n"
+		"    >>> np.round(region.normal, 3).tolist(), round(region.depth, 3), len(region.points) > 0\n"
+		"    ([0.0, 0.0, 1.0], 0.1, True)\n"
+ )
 		.def_property_readonly(
 			"normal", []( const LocalPenetration& l ) { return vec3Array( l.l.normal ); },
 			"unit normal, world frame, on B pointing toward A" )
@@ -472,7 +496,13 @@ static void bindPenetrationResult( py::module_& m )
 static void bindOtherResults( py::module_& m )
 {
 	py::class_<pdFeature>( m, "Feature",
-						   "A feature of a kept triangle (Mesh.input_triangles maps the triangle to its input index)." )
+						   "A feature of a kept triangle (Mesh.input_triangles maps the triangle to its input index)." "\n\nExample:\n"
+		"    >>> import numpy as np, polydepth\n"
+		"    >>> box = polydepth.Mesh.box((1, 1, 1))\n"
+		"    >>> f = polydepth.distance(box, polydepth.Pose(translation=(0, 0, 1.5)), box, np.eye(4)).feature_b\n"
+		"    >>> 0 <= f.triangle < box.triangle_count\n"
+		"    True\n"
+ )
 		.def_property_readonly(
 			"type", []( const pdFeature& f ) { return f.type; }, "FeatureType: vertex, edge or face" )
 		.def_readonly( "triangle", &pdFeature::triangle, "kept-triangle index" )
@@ -481,7 +511,13 @@ static void bindOtherResults( py::module_& m )
 					   "mesh vertex of a vertex feature or an edge's first; -1 for a face" );
 
 	py::class_<DistanceResult> distance( m, "DistanceResult", "The answer of distance() (picklable): the distance (length units of the vertices) and "
-		"the closest points and features on each mesh, world frame." );
+		"the closest points and features on each mesh, world frame." "\n\nExample:\n"
+		"    >>> import numpy as np, polydepth\n"
+		"    >>> box = polydepth.Mesh.box((1, 1, 1))\n"
+		"    >>> d = polydepth.distance(box, polydepth.Pose(translation=(0, 0, 1.5)), box, np.eye(4))\n"
+		"    >>> round(d.distance, 6), round(d.point_a[2], 6), round(d.point_b[2], 6)\n"
+		"    (0.5, 1.0, 0.5)\n"
+ );
 	addBytePickling<DistanceResult, pdDistanceResult, &DistanceResult::r>( distance );
 	distance.def_property_readonly(
 			"status", []( const DistanceResult& d ) { return d.r.status; },
@@ -514,7 +550,13 @@ static void bindOtherResults( py::module_& m )
 			  { return "<polydepth.DistanceResult distance " + std::to_string( d.r.distance ) + ">"; } );
 
 	py::class_<CollideResult>( m, "CollideResult", "The answer of collide(): colliding (also the truth value of the result), containment and the "
-		"intersecting triangle pairs." )
+		"intersecting triangle pairs." "\n\nExample:\n"
+		"    >>> import numpy as np, polydepth\n"
+		"    >>> box = polydepth.Mesh.box((1, 1, 1))\n"
+		"    >>> c = polydepth.collide(box, polydepth.Pose(translation=(0.9, 0, 0)), box, np.eye(4), report_all_pairs=True)\n"
+		"    >>> bool(c), c.pairs.shape[1]\n"
+		"    (True, 2)\n"
+ )
 		.def_property_readonly(
 			"status", []( const CollideResult& c ) { return c.r.status; },
 			"Status.OK, or a cap (TRAVERSAL_LIMIT, FEATURE_LIMIT) reached" )
@@ -534,7 +576,13 @@ static void bindOtherResults( py::module_& m )
 		.def( "__repr__", []( const CollideResult& c )
 			  { return std::string( "<polydepth.CollideResult " ) + ( c.r.colliding ? "colliding" : "free" ) + ">"; } );
 
-	py::class_<ContactFeature>( m, "ContactFeature", "A contact feature pair at a configuration where A and B touch (CcdResult.features)." )
+	py::class_<ContactFeature>( m, "ContactFeature", "A contact feature pair at a configuration where A and B touch (CcdResult.features)." "\n\nExample:\n"
+		"    >>> import numpy as np, polydepth\n"
+		"    >>> box = polydepth.Mesh.box((1, 1, 1))\n"
+		"    >>> c = polydepth.ccd(box, polydepth.Pose(translation=(3, 0, 0)), box, np.eye(4), (-3, 0, 0))\n"
+		"    >>> all(abs(f.distance) < 1e-3 and f.normal[0] > 0.99 for f in c.features)\n"
+		"    True\n"
+ )
 		.def_property_readonly(
 			"kind", []( const ContactFeature& c ) { return c.f.kind; },
 			"ContactKind: VF, FV or EE" )
@@ -558,7 +606,13 @@ static void bindOtherResults( py::module_& m )
 			"signed separation along the normal (world units)" );
 
 	py::class_<CcdResult>( m, "CcdResult", "The answer of ccd(): whether and when (toc, the fraction of A's motion) A first touches B, A's "
-		"position then and the features in contact." )
+		"position then and the features in contact." "\n\nExample:\n"
+		"    >>> import numpy as np, polydepth\n"
+		"    >>> box = polydepth.Mesh.box((1, 1, 1))\n"
+		"    >>> c = polydepth.ccd(box, polydepth.Pose(translation=(3, 0, 0)), box, np.eye(4), (-3, 0, 0))\n"
+		"    >>> c.hit, round(c.toc, 3)\n"
+		"    (True, 0.333)\n"
+ )
 		.def_property_readonly(
 			"status", []( const CcdResult& c ) { return c.r.status; },
 			"Status.OK, or a cap reached (TRAVERSAL_LIMIT, FEATURE_LIMIT)" )
