@@ -108,16 +108,15 @@ class PolyDepthAlgorithm : public btActivatingCollisionAlgorithm
 		: btActivatingCollisionAlgorithm( ci, body0Wrap, body1Wrap ), m_registration( std::move( registration ) ),
 		  m_closestPoints( closestPoints )
 	{
-		// A is the GImpact body; of two GImpact bodies, the dynamic one (body0 on a tie).
+		// A is the convex body against a GImpact mesh (so an open mesh B gets the plugin's
+		// one-sided treatment), the GImpact body against a triangle mesh or the ground; of two
+		// GImpact bodies, the dynamic one (body0 on a tie).
 		const btCollisionShape* s0 = body0Wrap->getCollisionShape();
 		const btCollisionShape* s1 = body1Wrap->getCollisionShape();
-		bool aIsBody0 = true;
-		if ( !isGImpactMesh( s0 ) )
-		{
-			aIsBody0 = false;
-		}
-		else if ( isGImpactMesh( s1 ) && body0Wrap->getCollisionObject()->isStaticOrKinematicObject() &&
-				  !body1Wrap->getCollisionObject()->isStaticOrKinematicObject() )
+		int r0 = rank( s0 ), r1 = rank( s1 );
+		bool aIsBody0 = r0 >= r1;
+		if ( r0 == r1 && body0Wrap->getCollisionObject()->isStaticOrKinematicObject() &&
+			 !body1Wrap->getCollisionObject()->isStaticOrKinematicObject() )
 		{
 			aIsBody0 = false;
 		}
@@ -128,6 +127,7 @@ class PolyDepthAlgorithm : public btActivatingCollisionAlgorithm
 
 	~PolyDepthAlgorithm() override
 	{
+		dropFallback();
 		for ( btPersistentManifold*& m : m_manifolds )
 		{
 			if ( m != nullptr )
@@ -149,6 +149,10 @@ class PolyDepthAlgorithm : public btActivatingCollisionAlgorithm
 
 	void getAllContactManifolds( btManifoldArray& manifoldArray ) override
 	{
+		if ( m_fallback != nullptr )
+		{
+			m_fallback->getAllContactManifolds( manifoldArray );
+		}
 		for ( btPersistentManifold* m : m_manifolds )
 		{
 			if ( m != nullptr )
@@ -159,6 +163,83 @@ class PolyDepthAlgorithm : public btActivatingCollisionAlgorithm
 	}
 
   private:
+	// Which side is A: convex shapes 3, GImpact meshes 2, triangle meshes 1, the ground 0.
+	static int rank( const btCollisionShape* shape )
+	{
+		if ( isConvexShape( shape ) )
+		{
+			return 3;
+		}
+		if ( isGImpactMesh( shape ) )
+		{
+			return 2;
+		}
+		return isGroundShape( shape ) ? 0 : 1;
+	}
+
+	static bool hasNoPoints( const btCollisionShape* shape )
+	{
+		int type = shape->getShapeType();
+		if ( type == CONVEX_HULL_SHAPE_PROXYTYPE || type == CONVEX_POINT_CLOUD_SHAPE_PROXYTYPE )
+		{
+			return static_cast<const btPolyhedralConvexShape*>( shape )->getNumVertices() <= 0;
+		}
+		return false;
+	}
+
+	void clearManifolds()
+	{
+		for ( btPersistentManifold* m : m_manifolds )
+		{
+			if ( m != nullptr && m->getNumContacts() > 0 )
+			{
+				m->clearManifold();
+			}
+		}
+	}
+
+	void dropFallback()
+	{
+		if ( m_fallback != nullptr )
+		{
+			m_fallback->~btCollisionAlgorithm();
+			m_dispatcher->freeCollisionAlgorithm( m_fallback );
+			m_fallback = nullptr;
+		}
+	}
+
+	// A shape the algorithm cannot build (a box of zero extent, a flat hull, a plane without a
+	// normal) leaves the pair to the create function registered before (GImpact's) for as long
+	// as it stays so. A hull without a single point gets no contacts at all: Bullet's convex
+	// algorithms read its first point.
+	void runFallback( const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap,
+					  const btDispatcherInfo& dispatchInfo, btManifoldResult* resultOut )
+	{
+		clearManifolds();
+		if ( hasNoPoints( body0Wrap->getCollisionShape() ) || hasNoPoints( body1Wrap->getCollisionShape() ) )
+		{
+			dropFallback();
+			return;
+		}
+		if ( m_fallback == nullptr )
+		{
+			btCollisionAlgorithmCreateFunc* previous =
+				m_registration->previous( body0Wrap->getCollisionShape()->getShapeType(),
+										  body1Wrap->getCollisionShape()->getShapeType(), m_closestPoints );
+			if ( previous == nullptr )
+			{
+				return;
+			}
+			btCollisionAlgorithmConstructionInfo ci( m_dispatcher, 0 );
+			m_fallback = previous->CreateCollisionAlgorithm( ci, body0Wrap, body1Wrap );
+			m_registration->pairsLeft.fetch_add( 1, std::memory_order_relaxed );
+		}
+		if ( m_fallback != nullptr )
+		{
+			m_fallback->processCollision( body0Wrap, body1Wrap, dispatchInfo, resultOut );
+		}
+	}
+
 	bool refreshMesh( MeshRef& ref, const btCollisionShape* shape )
 	{
 		if ( ref == nullptr || ref->shape != shape || ref->scaleKey != shapeScaleKey( shape ) )
@@ -196,6 +277,8 @@ class PolyDepthAlgorithm : public btActivatingCollisionAlgorithm
 	const btCollisionObject* m_objA = nullptr;
 	const btCollisionObject* m_objB = nullptr;
 	MeshRef m_meshA, m_meshB;
+	GroundPatch m_ground; ///< B's solid when B is a plane or a terrain
+	btCollisionAlgorithm* m_fallback = nullptr;
 	pdContactPair m_pair;
 	btPersistentManifold* m_manifolds[PD_MAX_CONTACT_MANIFOLDS] = {};
 };
@@ -209,11 +292,12 @@ void PolyDepthAlgorithm::processCollision( const btCollisionObjectWrapper* body0
 	const btCollisionObjectWrapper* wrapB = aIsBody0 ? body1Wrap : body0Wrap;
 	const btCollisionShape* shapeA = wrapA->getCollisionShape();
 	const btCollisionShape* shapeB = wrapB->getCollisionShape();
-	if ( !refreshMesh( m_meshA, shapeA ) || !refreshMesh( m_meshB, shapeB ) )
+	bool groundB = isGroundShape( shapeB );
+	if ( !refreshMesh( m_meshA, shapeA ) || ( !groundB && !refreshMesh( m_meshB, shapeB ) ) )
 	{
+		runFallback( body0Wrap, body1Wrap, dispatchInfo, resultOut );
 		return;
 	}
-	m_registration->pairsProcessed.fetch_add( 1, std::memory_order_relaxed );
 
 	pdTransform poseA = toPose( wrapA->getWorldTransform() );
 	pdTransform poseB = toPose( wrapB->getWorldTransform() );
@@ -232,8 +316,8 @@ void PolyDepthAlgorithm::processCollision( const btCollisionObjectWrapper* body0
 	const btCollisionObject* objB = wrapB->getCollisionObject();
 	btVector3 centreA = wrapA->getWorldTransform().getOrigin();
 	btVector3 centreB = wrapB->getWorldTransform().getOrigin();
-	btVector3 relative = linearVelocity( objA ) - linearVelocity( objB ) +
-						 angularVelocity( objB ).cross( centreB - centreA );
+	btVector3 relative =
+		linearVelocity( objA ) - linearVelocity( objB ) + angularVelocity( objB ).cross( centreB - centreA );
 	btVector3 spin = angularVelocity( objA ) - angularVelocity( objB );
 	btScalar dt = dispatchInfo.m_timeStep;
 	pdContactPair_SetRigidMotion( &m_pair, toPd( relative * dt ), toPd( spin * dt ), toPd( centreA ) );
@@ -245,12 +329,45 @@ void PolyDepthAlgorithm::processCollision( const btCollisionObjectWrapper* body0
 		def.speculativeDistance = std::isfinite( reach ) ? reach : 0.0;
 	}
 
+	const pdMesh* meshB = nullptr;
+	if ( groundB )
+	{
+		uint64_t builds = m_ground.builds();
+		meshB = m_ground.update( shapeB, wrapB->getWorldTransform(), shapeA, wrapA->getWorldTransform(),
+								 def.contactDistance + def.speculativeDistance );
+		if ( m_ground.failed() )
+		{
+			runFallback( body0Wrap, body1Wrap, dispatchInfo, resultOut );
+			return;
+		}
+		if ( m_ground.builds() != builds )
+		{
+			m_registration->patchBuilds.fetch_add( 1, std::memory_order_relaxed );
+			int triangles = m_ground.triangleCount();
+			int largest = m_registration->largestPatch.load( std::memory_order_relaxed );
+			while ( triangles > largest && !m_registration->largestPatch.compare_exchange_weak( largest, triangles ) )
+			{
+			}
+		}
+	}
+	else
+	{
+		meshB = m_meshB->mesh;
+	}
+	dropFallback();
+	m_registration->pairsProcessed.fetch_add( 1, std::memory_order_relaxed );
+	if ( meshB == nullptr )
+	{
+		clearManifolds(); // no ground under A
+		return;
+	}
+
 	pdContactManifoldSet set;
 	if ( m_registration->recording.load( std::memory_order_relaxed ) )
 	{
-		m_registration->record( m_pair, m_meshA->mesh, poseA, m_meshB->mesh, poseB, def );
+		m_registration->record( m_pair, m_meshA->mesh, poseA, meshB, poseB, def );
 	}
-	pdContactPair_Generate( &m_pair, m_meshA->mesh, &poseA, m_meshB->mesh, &poseB, &def, threadWorkspace(), &set );
+	pdContactPair_Generate( &m_pair, m_meshA->mesh, &poseA, meshB, &poseB, &def, threadWorkspace(), &set );
 
 	unsigned written = 0;
 	uint64_t points = 0;

@@ -168,6 +168,10 @@ LockedPart lockPart( const btStridingMeshInterface* mi, int subpart )
 // Content signature: layout of every part plus a few vertex values, and the scaling.
 uint64_t contentSignature( const btCollisionShape* shape )
 {
+	if ( isConvexShape( shape ) )
+	{
+		return convexContentSignature( shape );
+	}
 	std::vector<PartRef> parts;
 	const btStridingMeshInterface* mi = meshInterfaceOf( shape, parts );
 	uint64_t h = mix( 0x1234567ull, (uint64_t)(uintptr_t)mi );
@@ -203,8 +207,31 @@ uint64_t contentSignature( const btCollisionShape* shape )
 	return h;
 }
 
-pdMesh* buildMesh( const btCollisionShape* shape )
+pdMesh* createMesh( const std::vector<double>& vertices, const std::vector<uint32_t>& indices )
 {
+	pdMeshDef def = pdDefaultMeshDef();
+	def.vertices = vertices.data();
+	def.vertexCount = (int)( vertices.size() / 3 );
+	def.vertexType = PD_SCALAR_FLOAT64;
+	def.indices = indices.data();
+	def.triangleCount = (int)( indices.size() / 3 );
+	def.indexType = PD_INDEX_UINT32;
+	pdMeshReport report;
+	return pdCreateMesh( &def, &report );
+}
+
+pdMesh* buildMesh( const btCollisionShape* shape, int roundSegments )
+{
+	if ( isConvexShape( shape ) )
+	{
+		ShapeTriangles triangles;
+		const char* problem = nullptr;
+		if ( !convexShapeTriangles( shape, roundSegments, triangles, &problem ) )
+		{
+			return nullptr;
+		}
+		return createMesh( triangles.vertices, triangles.indices );
+	}
 	std::vector<PartRef> parts;
 	const btStridingMeshInterface* mi = meshInterfaceOf( shape, parts );
 	if ( mi == nullptr )
@@ -248,15 +275,7 @@ pdMesh* buildMesh( const btCollisionShape* shape )
 	{
 		return nullptr;
 	}
-	pdMeshDef def = pdDefaultMeshDef();
-	def.vertices = vertices.data();
-	def.vertexCount = (int)( vertices.size() / 3 );
-	def.vertexType = PD_SCALAR_FLOAT64;
-	def.indices = indices.data();
-	def.triangleCount = (int)( indices.size() / 3 );
-	def.indexType = PD_INDEX_UINT32;
-	pdMeshReport report;
-	return pdCreateMesh( &def, &report );
+	return createMesh( vertices, indices );
 }
 
 } // namespace
@@ -280,11 +299,25 @@ bool isSupportedShape( const btCollisionShape* shape )
 	}
 	int type = shape->getShapeType();
 	return isGImpactMesh( shape ) || type == TRIANGLE_MESH_SHAPE_PROXYTYPE ||
-		   type == SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE;
+		   type == SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE || isConvexShape( shape );
+}
+
+bool isPairShape( const btCollisionShape* shape )
+{
+	return isSupportedShape( shape ) || isGroundShape( shape );
+}
+
+bool isSupportedPair( const btCollisionShape* shape0, const btCollisionShape* shape1 )
+{
+	return ( isGImpactMesh( shape0 ) && isPairShape( shape1 ) ) || ( isGImpactMesh( shape1 ) && isPairShape( shape0 ) );
 }
 
 uint64_t shapeScaleKey( const btCollisionShape* shape )
 {
+	if ( isConvexShape( shape ) )
+	{
+		return convexShapeKey( shape );
+	}
 	uint64_t h = 0x51ull;
 	if ( isGImpactMesh( shape ) )
 	{
@@ -326,7 +359,7 @@ MeshRef MeshCache::acquire( const btCollisionShape* shape )
 	entry->shape = shape;
 	entry->signature = signature;
 	entry->scaleKey = shapeScaleKey( shape );
-	entry->mesh = buildMesh( shape );
+	entry->mesh = buildMesh( shape, roundSegments );
 	entry->closed = entry->mesh != nullptr && pdMesh_GetInfo( entry->mesh ).closed;
 	m_builds.fetch_add( 1 );
 	m_entries[shape] = entry;

@@ -54,7 +54,9 @@ pdStatus checkDef( const pdBulletDef& def )
 	}
 	if ( !std::isfinite( def.contactDistance ) || !( def.relativeTolerance > 0.0 ) ||
 		 !std::isfinite( def.relativeTolerance ) || def.maxIterations < 1 || !( def.timeBudgetMs >= 0.0 ) ||
-		 !std::isfinite( def.relativeSkin ) || def.relativeSkin < 0.0 || def.relativeSkin >= 0.1 )
+		 !std::isfinite( def.relativeSkin ) || def.relativeSkin < 0.0 || def.relativeSkin >= 0.1 ||
+		 ( def.gimpactClasses & ~(unsigned)PD_BULLET_ALL_CLASSES ) != 0 || !( def.roundError > 0.0 ) ||
+		 !( def.roundError <= 0.1 ) )
 	{
 		return PD_STATUS_INVALID_DEF;
 	}
@@ -67,11 +69,14 @@ void restore( Registration& reg )
 	for ( const Registration::SavedCell& cell : reg.saved )
 	{
 		// Only cells that still hold our function: a later registration by someone else wins.
-		if ( DispatcherTables::contact( d, cell.type0, cell.type1 ) == &reg.contactFunc )
+		btCollisionAlgorithmCreateFunc* contact = DispatcherTables::contact( d, cell.type0, cell.type1 );
+		btCollisionAlgorithmCreateFunc* closest = DispatcherTables::closest( d, cell.type0, cell.type1 );
+		if ( contact == &reg.contactFunc || contact == &reg.compoundFunc || contact == &reg.swappedCompoundFunc )
 		{
 			d->registerCollisionCreateFunc( cell.type0, cell.type1, cell.contact );
 		}
-		if ( cell.wroteClosest && DispatcherTables::closest( d, cell.type0, cell.type1 ) == &reg.closestFunc )
+		if ( cell.wroteClosest &&
+			 ( closest == &reg.closestFunc || closest == &reg.compoundFunc || closest == &reg.swappedCompoundFunc ) )
 		{
 			d->registerClosestPointsCreateFunc( cell.type0, cell.type1, cell.closest );
 		}
@@ -92,14 +97,34 @@ btCollisionAlgorithmCreateFunc* Registration::previous( int type0, int type1, bo
 	return nullptr;
 }
 
-bool Registration::handlesPair( const btCollisionShape* shape0, const btCollisionShape* shape1 ) const
+bool Registration::handlesPair( const btCollisionShape* shape0, const btCollisionShape* shape1 )
 {
-	if ( !isSupportedShape( shape0 ) || !isSupportedShape( shape1 ) ||
-		 !( isGImpactMesh( shape0 ) || isGImpactMesh( shape1 ) ) )
+	if ( !isSupportedPair( shape0, shape1 ) ||
+		 DispatcherTables::contact( dispatcher, shape0->getShapeType(), shape1->getShapeType() ) != &contactFunc )
 	{
 		return false;
 	}
-	return DispatcherTables::contact( dispatcher, shape0->getShapeType(), shape1->getShapeType() ) == &contactFunc;
+	// A shape the algorithm cannot build sends the pair to the previous create function.
+	for ( const btCollisionShape* shape : { shape0, shape1 } )
+	{
+		if ( isConvexShape( shape ) )
+		{
+			MeshRef ref = cache.acquire( shape );
+			if ( ref == nullptr || ref->mesh == nullptr )
+			{
+				return false;
+			}
+		}
+		if ( shape->getShapeType() == STATIC_PLANE_PROXYTYPE )
+		{
+			btVector3 n = static_cast<const btStaticPlaneShape*>( shape )->getPlaneNormal();
+			if ( !( n.length2() > 0 ) || !std::isfinite( (double)n.length2() ) )
+			{
+				return false;
+			}
+		}
+	}
+	return true;
 }
 
 void Registration::record( const pdContactPair& pair, const pdMesh* meshA, const pdTransform& poseA,
@@ -143,8 +168,7 @@ btCollisionAlgorithm* CreateFunc::CreateCollisionAlgorithm( btCollisionAlgorithm
 {
 	const btCollisionShape* s0 = body0Wrap->getCollisionShape();
 	const btCollisionShape* s1 = body1Wrap->getCollisionShape();
-	bool supported = isSupportedShape( s0 ) && isSupportedShape( s1 ) && ( isGImpactMesh( s0 ) || isGImpactMesh( s1 ) );
-	if ( supported )
+	if ( isSupportedPair( s0, s1 ) )
 	{
 		return createPolyDepthAlgorithm( ci, body0Wrap, body1Wrap, m_owner->shared_from_this(), m_closestPoints );
 	}
@@ -190,31 +214,63 @@ pdStatus registerAlgorithm( btCollisionDispatcher* dispatcher, const pdBulletDef
 	reg->contactDef.maxIterations = d.maxIterations;
 	reg->contactDef.timeBudgetMs = d.timeBudgetMs;
 	reg->contactDef.relativeSkin = d.relativeSkin;
+	reg->cache.roundSegments = roundSegments( d.roundError );
 
-	std::vector<std::pair<int, int>> cells = {
-		{ GIMPACT_SHAPE_PROXYTYPE, GIMPACT_SHAPE_PROXYTYPE },
-		{ GIMPACT_SHAPE_PROXYTYPE, TRIANGLE_MESH_SHAPE_PROXYTYPE },
-		{ TRIANGLE_MESH_SHAPE_PROXYTYPE, GIMPACT_SHAPE_PROXYTYPE },
-	};
+	// The other shape of each pair with a GImpact mesh, by class.
+	std::vector<int> others = { GIMPACT_SHAPE_PROXYTYPE, TRIANGLE_MESH_SHAPE_PROXYTYPE };
 	if ( d.includeScaledTriangleMesh )
 	{
-		cells.push_back( { GIMPACT_SHAPE_PROXYTYPE, SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE } );
-		cells.push_back( { SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE, GIMPACT_SHAPE_PROXYTYPE } );
+		others.push_back( SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE );
 	}
-	for ( const auto& c : cells )
+	const struct
+	{
+		unsigned shapeClass;
+		int types[5];
+	} classes[] = {
+		{ PD_BULLET_BOX, { BOX_SHAPE_PROXYTYPE, -1 } },
+		{ PD_BULLET_CONVEX_HULL,
+		  { CONVEX_HULL_SHAPE_PROXYTYPE, CONVEX_POINT_CLOUD_SHAPE_PROXYTYPE, CONVEX_TRIANGLEMESH_SHAPE_PROXYTYPE,
+			TETRAHEDRAL_SHAPE_PROXYTYPE, -1 } },
+		{ PD_BULLET_CYLINDER, { CYLINDER_SHAPE_PROXYTYPE, -1 } },
+		{ PD_BULLET_CONE, { CONE_SHAPE_PROXYTYPE, -1 } },
+		{ PD_BULLET_PLANE, { STATIC_PLANE_PROXYTYPE, -1 } },
+		{ PD_BULLET_HEIGHTFIELD, { TERRAIN_SHAPE_PROXYTYPE, -1 } },
+	};
+	for ( const auto& c : classes )
+	{
+		for ( int k = 0; ( d.gimpactClasses & c.shapeClass ) == 0 && c.types[k] >= 0; ++k )
+		{
+			others.push_back( c.types[k] );
+		}
+	}
+	auto take = [&]( int t0, int t1, btCollisionAlgorithmCreateFunc* contact, btCollisionAlgorithmCreateFunc* closest )
 	{
 		Registration::SavedCell cell;
-		cell.type0 = c.first;
-		cell.type1 = c.second;
-		cell.contact = DispatcherTables::contact( dispatcher, c.first, c.second );
-		cell.closest = DispatcherTables::closest( dispatcher, c.first, c.second );
+		cell.type0 = t0;
+		cell.type1 = t1;
+		cell.contact = DispatcherTables::contact( dispatcher, t0, t1 );
+		cell.closest = DispatcherTables::closest( dispatcher, t0, t1 );
 		cell.wroteClosest = d.registerClosestPoints;
 		reg->saved.push_back( cell );
-		dispatcher->registerCollisionCreateFunc( c.first, c.second, &reg->contactFunc );
+		dispatcher->registerCollisionCreateFunc( t0, t1, contact );
 		if ( d.registerClosestPoints )
 		{
-			dispatcher->registerClosestPointsCreateFunc( c.first, c.second, &reg->closestFunc );
+			dispatcher->registerClosestPointsCreateFunc( t0, t1, closest );
 		}
+	};
+	for ( int other : others )
+	{
+		take( GIMPACT_SHAPE_PROXYTYPE, other, &reg->contactFunc, &reg->closestFunc );
+		if ( other != GIMPACT_SHAPE_PROXYTYPE )
+		{
+			take( other, GIMPACT_SHAPE_PROXYTYPE, &reg->contactFunc, &reg->closestFunc );
+		}
+	}
+	if ( ( d.gimpactClasses & PD_BULLET_COMPOUND ) == 0 )
+	{
+		// Bullet's compound algorithm; each child pair is dispatched through the table again.
+		take( COMPOUND_SHAPE_PROXYTYPE, GIMPACT_SHAPE_PROXYTYPE, &reg->compoundFunc, &reg->compoundFunc );
+		take( GIMPACT_SHAPE_PROXYTYPE, COMPOUND_SHAPE_PROXYTYPE, &reg->swappedCompoundFunc, &reg->swappedCompoundFunc );
 	}
 	r.entries[dispatcher] = reg;
 	return PD_STATUS_OK;
@@ -225,8 +281,7 @@ namespace
 
 // Runs fn on dispatcher's registration with the registry locked (so it cannot be unregistered
 // meanwhile); PD_STATUS_INVALID_ARGUMENT when the dispatcher is NULL or not registered.
-template <class Fn>
-pdStatus withRegistration( btCollisionDispatcher* dispatcher, Fn fn )
+template <class Fn> pdStatus withRegistration( btCollisionDispatcher* dispatcher, Fn fn )
 {
 	if ( dispatcher == nullptr )
 	{
@@ -254,22 +309,24 @@ pdStatus startRecording( btCollisionDispatcher* dispatcher, const char* path )
 	{
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
-	return withRegistration( dispatcher, [path]( Registration& reg ) {
-		std::lock_guard<std::mutex> recordLock( reg.recordMutex );
-		pdError error;
-		pdContactRecorder* recorder = pdCreateContactRecorder( path, &error );
-		if ( recorder == nullptr )
-		{
-			return error.status;
-		}
-		if ( reg.recorder != nullptr )
-		{
-			pdDestroyContactRecorder( reg.recorder );
-		}
-		reg.recorder = recorder;
-		reg.recording.store( true );
-		return PD_STATUS_OK;
-	} );
+	return withRegistration( dispatcher,
+							 [path]( Registration& reg )
+							 {
+								 std::lock_guard<std::mutex> recordLock( reg.recordMutex );
+								 pdError error;
+								 pdContactRecorder* recorder = pdCreateContactRecorder( path, &error );
+								 if ( recorder == nullptr )
+								 {
+									 return error.status;
+								 }
+								 if ( reg.recorder != nullptr )
+								 {
+									 pdDestroyContactRecorder( reg.recorder );
+								 }
+								 reg.recorder = recorder;
+								 reg.recording.store( true );
+								 return PD_STATUS_OK;
+							 } );
 }
 
 pdStatus stopRecording( btCollisionDispatcher* dispatcher, long* outCalls )
@@ -278,10 +335,12 @@ pdStatus stopRecording( btCollisionDispatcher* dispatcher, long* outCalls )
 	{
 		*outCalls = 0;
 	}
-	return withRegistration( dispatcher, [outCalls]( Registration& reg ) {
-		std::lock_guard<std::mutex> recordLock( reg.recordMutex );
-		return reg.endRecordingLocked( outCalls );
-	} );
+	return withRegistration( dispatcher,
+							 [outCalls]( Registration& reg )
+							 {
+								 std::lock_guard<std::mutex> recordLock( reg.recordMutex );
+								 return reg.endRecordingLocked( outCalls );
+							 } );
 }
 
 pdStatus unregisterAlgorithm( btCollisionDispatcher* dispatcher )
@@ -325,6 +384,8 @@ extern "C" pdBulletDef pdDefaultBulletDef( void )
 	def.registerClosestPoints = true;
 	def.includeScaledTriangleMesh = true;
 	def.relativeSkin = 2.5e-4;
+	def.gimpactClasses = 0;
+	def.roundError = 1e-3;
 	def.internalValue = kBulletDefCookie;
 	return def;
 }
@@ -356,11 +417,16 @@ extern "C" pdStatus pdBullet_GetStats( void* dispatcher, pdBulletStats* outStats
 		return PD_STATUS_INVALID_ARGUMENT;
 	}
 	*outStats = pdBulletStats{};
-	return withRegistration( static_cast<btCollisionDispatcher*>( dispatcher ), [outStats]( Registration& reg ) {
-		outStats->cachedMeshCount = reg.cache.size();
-		outStats->meshBuilds = reg.cache.builds();
-		outStats->pairsProcessed = reg.pairsProcessed.load();
-		outStats->contactsWritten = reg.contactsWritten.load();
-		return PD_STATUS_OK;
-	} );
+	return withRegistration( static_cast<btCollisionDispatcher*>( dispatcher ),
+							 [outStats]( Registration& reg )
+							 {
+								 outStats->cachedMeshCount = reg.cache.size();
+								 outStats->meshBuilds = reg.cache.builds();
+								 outStats->pairsProcessed = reg.pairsProcessed.load();
+								 outStats->contactsWritten = reg.contactsWritten.load();
+								 outStats->groundPatches = reg.patchBuilds.load();
+								 outStats->largestGroundPatch = reg.largestPatch.load();
+								 outStats->pairsLeft = reg.pairsLeft.load();
+								 return PD_STATUS_OK;
+							 } );
 }

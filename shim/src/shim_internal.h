@@ -7,6 +7,8 @@
 #include "polydepth/contact.h"
 #include "polydepth/contact_record.h"
 
+#include <BulletCollision/CollisionDispatch/btCompoundCollisionAlgorithm.h>
+#include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
 #include <btBulletCollisionCommon.h>
 
 #include <atomic>
@@ -35,9 +37,84 @@ struct MeshEntry
 
 using MeshRef = std::shared_ptr<const MeshEntry>;
 
-/// True for the shapes the algorithm handles: btGImpactMeshShape (trimesh, not compound),
-/// btBvhTriangleMeshShape and btScaledBvhTriangleMeshShape.
+/// True for the shapes the mesh cache builds: btGImpactMeshShape (trimesh, not compound),
+/// btBvhTriangleMeshShape, btScaledBvhTriangleMeshShape and the convex shapes of isConvexShape.
 bool isSupportedShape( const btCollisionShape* shape );
+/// True for the shapes a pair with a btGImpactMeshShape gets the PolyDepth algorithm for: the
+/// cached ones and the ground shapes (isGroundShape).
+bool isPairShape( const btCollisionShape* shape );
+/// True when the algorithm handles a pair of these shapes: one is a btGImpactMeshShape and the
+/// other a pair shape.
+bool isSupportedPair( const btCollisionShape* shape0, const btCollisionShape* shape1 );
+
+/// Flat triangles: 3 doubles per vertex, 3 indices per triangle.
+struct ShapeTriangles
+{
+	std::vector<double> vertices;
+	std::vector<uint32_t> indices;
+};
+
+/// Convex shapes built as closed meshes (shape_mesh.cpp): btBoxShape, btConvexHullShape,
+/// btConvexPointCloudShape, btConvexTriangleMeshShape, btBU_Simplex1to4, btCylinderShape (any
+/// axis), btConeShape (any axis).
+bool isConvexShape( const btCollisionShape* shape );
+/// Segments of a tessellated circle whose rim is within relativeError of the radius, in and
+/// out (8 to 512).
+int roundSegments( double relativeError );
+/// Cheap per-frame key of a convex shape: its type, dimensions, scaling and point array.
+uint64_t convexShapeKey( const btCollisionShape* shape );
+/// The key plus every point of a polyhedral shape.
+uint64_t convexContentSignature( const btCollisionShape* shape );
+/// The convex shape's closed mesh in its own frame; false with *outProblem when it has no
+/// volume (zero extent, flat hull, fewer than 4 points).
+bool convexShapeTriangles( const btCollisionShape* shape, int segments, ShapeTriangles& out, const char** outProblem );
+/// Winds the triangles of a convex solid outward; false with *outProblem when it is flat or
+/// not finite.
+bool orientConvexTriangles( ShapeTriangles& out, const char** outProblem );
+
+/// btStaticPlaneShape and btHeightfieldTerrainShape: met through a per-pair GroundPatch.
+bool isGroundShape( const btCollisionShape* shape );
+
+/// The closed solid of a ground shape under one body, in the ground's frame (ground_patch.cpp).
+/// Owned by one pair; rebuilt when the body leaves what the current patch guarantees.
+class GroundPatch
+{
+  public:
+	GroundPatch() = default;
+	GroundPatch( const GroundPatch& ) = delete;
+	GroundPatch& operator=( const GroundPatch& ) = delete;
+	~GroundPatch();
+	/// The patch for body (its shape and pose) against ground at groundPose, its bounds grown
+	/// by reach (world units). NULL when no ground lies under the body or the ground is
+	/// degenerate (failed() then says so).
+	const pdMesh* update( const btCollisionShape* ground, const btTransform& groundPose, const btCollisionShape* body,
+						  const btTransform& bodyPose, double reach );
+	/// The ground itself cannot be built (a plane with a zero or non-finite normal).
+	bool failed() const { return m_failed; }
+	int triangleCount() const { return m_triangles; }
+	uint64_t builds() const { return m_builds; }
+
+  private:
+	const pdMesh* updatePlane( const btStaticPlaneShape* plane, const btVector3& centre, double radius );
+	const pdMesh* updateTerrain( const btHeightfieldTerrainShape* terrain, const btVector3& amin, const btVector3& amax,
+								 double reach );
+	void gather( const btHeightfieldTerrainShape* terrain, const double lo[2], const double hi[2],
+				 std::vector<double>& out ) const;
+	static bool buildTerrainSolid( int up, const std::vector<double>& soup, double bottom, ShapeTriangles& out );
+	void replace( pdMesh* mesh );
+
+	pdMesh* m_mesh = nullptr;
+	int m_triangles = 0;
+	uint64_t m_builds = 0;
+	bool m_failed = false;
+	uint64_t m_key = 0; ///< plane: its normal and constant; terrain: its triangles in the region
+	// Plane box: built for radius <= m_radius, depth <= m_depth, centre within m_radius of (m_u, m_v).
+	double m_radius = 0.0, m_depth = 0.0, m_u = 0.0, m_v = 0.0;
+	// Terrain: the lateral region gathered, the highest surface point in it, the bottom.
+	double m_lo[2] = { 0.0, 0.0 }, m_hi[2] = { 0.0, 0.0 };
+	double m_surfaceMax = 0.0, m_bottom = 0.0;
+	std::vector<double> m_soup; ///< scratch: the gathered triangles
+};
 /// True for a btGImpactMeshShape (the dynamic side of a pair).
 bool isGImpactMesh( const btCollisionShape* shape );
 /// Signature of the shape's scaling only (per GImpact part, or interface x scaled-shape scale).
@@ -49,6 +126,8 @@ uint64_t shapeScaleKey( const btCollisionShape* shape );
 class MeshCache
 {
   public:
+	/// Segments of tessellated cylinders and cones (set once, before the first acquire).
+	int roundSegments = 50;
 	MeshRef acquire( const btCollisionShape* shape );
 	int size() const;
 	uint64_t builds() const { return m_builds.load(); }
@@ -97,6 +176,11 @@ class Registration : public std::enable_shared_from_this<Registration>
 	CreateFunc closestFunc{ this, true };
 	std::vector<SavedCell> saved;
 	std::atomic<uint64_t> pairsProcessed{ 0 };
+	std::atomic<uint64_t> patchBuilds{ 0 };
+	std::atomic<int> largestPatch{ 0 };
+	std::atomic<uint64_t> pairsLeft{ 0 };
+	btCompoundCollisionAlgorithm::CreateFunc compoundFunc;
+	btCompoundCollisionAlgorithm::SwappedCreateFunc swappedCompoundFunc;
 	std::atomic<uint64_t> contactsWritten{ 0 };
 
 	/// Recording of the pdContactPair_Generate calls (pdBullet_StartRecording): the flag is read
@@ -116,8 +200,9 @@ class Registration : public std::enable_shared_from_this<Registration>
 	/// The create function that was in the cell before us (NULL if we do not own the cell).
 	btCollisionAlgorithmCreateFunc* previous( int type0, int type1, bool closestPoints ) const;
 	/// True when the dispatcher's contact table gives a pair of these shapes to this
-	/// registration's PolyDepth algorithm (not to the create function it delegates to).
-	bool handlesPair( const btCollisionShape* shape0, const btCollisionShape* shape1 ) const;
+	/// registration's PolyDepth algorithm (not to the create function it delegates to) and the
+	/// algorithm answers it itself (a convex shape it cannot build goes to that function).
+	bool handlesPair( const btCollisionShape* shape0, const btCollisionShape* shape1 );
 };
 
 /// The registration on dispatcher, or NULL when it has none (registration.cpp).

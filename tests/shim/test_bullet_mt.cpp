@@ -133,12 +133,12 @@ namespace
 
 using polydepth::bullet::ParallelCollisionDispatcher;
 
-// Four columns on a mesh floor, each a torus resting on the floor, a torus above it and a box
+// Four columns on a mesh floor, each a torus resting on the floor, a torus above it and a ball
 // above that, over the tube. The tori share one GImpact shape and start in touch with the
 // floor, so the first step meets the torus and floor shapes in four pairs at once. With the
-// PolyDepth algorithm registered, torus-floor and torus-torus are PolyDepth pairs and box-torus
-// pairs are GImpact's; without it every torus pair is GImpact's. Boxes on the floor are Bullet's
-// convex-concave pairs.
+// PolyDepth algorithm registered, torus-floor and torus-torus are PolyDepth pairs and
+// sphere-torus pairs are GImpact's; without it every torus pair is GImpact's. Spheres on the
+// floor are Bullet's convex-concave pairs.
 struct ColumnsRun
 {
 	std::vector<btTransform> poses;
@@ -152,7 +152,7 @@ struct ColumnsRun
 ColumnsRun runColumns( int threads, bool polydepth, int steps )
 {
 	polydepth::test::TorusAndFloor shapes( 24, 8, 2.5, 10 );
-	btBoxShape box( btVector3( 0.15f, 0.15f, 0.15f ) );
+	btSphereShape ball( 0.15f );
 	btDefaultCollisionConfiguration config;
 	std::unique_ptr<btCollisionDispatcher> dispatcher;
 	if ( threads > 0 )
@@ -177,7 +177,7 @@ ColumnsRun runColumns( int threads, bool polydepth, int steps )
 	{
 		dynamic.push_back( add( shapes.torus.get(), 1, btVector3( c[0], 0.148f, c[1] ) ) );
 		dynamic.push_back( add( shapes.torus.get(), 1, btVector3( c[0] + 0.05f, 0.55f, c[1] ) ) );
-		dynamic.push_back( add( &box, 1, btVector3( c[0] + 0.5f, 1.0f, c[1] ) ) );
+		dynamic.push_back( add( &ball, 1, btVector3( c[0] + 0.5f, 1.0f, c[1] ) ) );
 	}
 	for ( btRigidBody* b : dynamic )
 		b->setActivationState( DISABLE_DEACTIVATION );

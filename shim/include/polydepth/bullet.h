@@ -1,7 +1,26 @@
 // SPDX-License-Identifier: MIT
-// PolyDepth for Bullet: a narrow-phase collision algorithm for concave mesh pairs
-// (btGImpactMeshShape with btGImpactMeshShape, and with static btBvhTriangleMeshShape /
-// btScaledBvhTriangleMeshShape, in both orders), driven by translational penetration depth.
+// PolyDepth for Bullet: a narrow-phase collision algorithm for concave mesh pairs, driven by
+// translational penetration depth. It takes a btGImpactMeshShape, in both orders, against:
+//   - btGImpactMeshShape, static btBvhTriangleMeshShape / btScaledBvhTriangleMeshShape;
+//   - btBoxShape (its 12 triangles), btConvexHullShape, btConvexPointCloudShape,
+//     btConvexTriangleMeshShape, btBU_Simplex1to4 (the faces of btConvexHullComputer's hull of
+//     their points), btCylinderShape and btConeShape on any axis (tessellated: see
+//     pdBulletDef.roundError);
+//   - btStaticPlaneShape (the half-space below it) and btHeightfieldTerrainShape (the solid
+//     below the surface, from the cells under the body only);
+//   - btCompoundShape: Bullet's compound algorithm, whose children pairs come back here (a box
+//     child to PolyDepth, a sphere child to GImpact).
+// Spheres, capsules and multi-spheres stay on what was registered before (GImpact's), as does
+// every class named in pdBulletDef.gimpactClasses, and a shape without volume (a box of zero
+// extent, a flat hull, a zero-radius cylinder, a plane without a normal): such pairs are
+// answered by the create function registered before, never by no one.
+//
+// Margins: GImpact meshes and triangle meshes are their triangles (the margin is not added).
+// Boxes and cylinders are getHalfExtentsWithMargin(), the size given at construction (Bullet's
+// implicit margin lies inside it); cones their radius and height; polyhedral shapes the hull of
+// their points. Bullet's own convex algorithms round those shapes by the margin (a box's
+// corners, a hull's and a cone's whole surface grow by it); PolyDepth keeps them sharp, so a
+// hull or a cone rests on a mesh its margin lower than on a convex shape.
 //
 // Usage (after creating the dispatcher, before adding bodies):
 //   btGImpactCollisionAlgorithm::registerAlgorithm( dispatcher ); // GImpact for everything else
@@ -71,23 +90,50 @@ typedef struct pdBulletDef
 	/// report the exact surfaces. At most half the contact distance is applied. 0 turns it
 	/// off; valid range [0, 0.1). Default 2.5e-4.
 	double relativeSkin;
+	/// Shape classes (pdBulletShapeClass bits) left on the create function that was registered
+	/// before (GImpact's): their pairs with a GImpact mesh are not claimed. Default 0.
+	unsigned gimpactClasses;
+	/// Cylinders and cones are tessellated so that the rim lies within roundError times the
+	/// radius of the true circle, outward at the corners and inward at the edge middles
+	/// alike (the polygon's corners sit at r * 2 / (1 + cos(pi / n)); error r tan^2(pi / 2n)).
+	/// Valid (0, 0.1]; finer than 512 segments (about 9.4e-6) is clamped there. Default 1e-3
+	/// (50 segments: 1 mm on a 1 m radius).
+	double roundError;
 	int internalValue;
 } pdBulletDef;
+
+/// Shape classes for pdBulletDef.gimpactClasses.
+typedef enum pdBulletShapeClass
+{
+	PD_BULLET_BOX = 1 << 0, ///< btBoxShape
+	PD_BULLET_CONVEX_HULL =
+		1 << 1, ///< btConvexHullShape, btConvexPointCloudShape, btConvexTriangleMeshShape, btBU_Simplex1to4
+	PD_BULLET_CYLINDER = 1 << 2,    ///< btCylinderShape (X, Y, Z)
+	PD_BULLET_CONE = 1 << 3,        ///< btConeShape (X, Y, Z)
+	PD_BULLET_PLANE = 1 << 4,       ///< btStaticPlaneShape
+	PD_BULLET_HEIGHTFIELD = 1 << 5, ///< btHeightfieldTerrainShape
+	PD_BULLET_COMPOUND = 1 << 6,    ///< btCompoundShape (its children through Bullet's compound algorithm)
+	PD_BULLET_ALL_CLASSES = 0x7f
+} pdBulletShapeClass;
 
 PD_API pdBulletDef pdDefaultBulletDef( void );
 
 /// C entry points (dispatcher is a btCollisionDispatcher*). Return PD_STATUS_OK, or
-/// PD_STATUS_INVALID_ARGUMENT for a NULL dispatcher / PD_STATUS_DEF_NOT_INITIALIZED.
+/// PD_STATUS_INVALID_ARGUMENT for a NULL dispatcher / PD_STATUS_DEF_NOT_INITIALIZED /
+/// PD_STATUS_INVALID_DEF (a value out of its range, unknown gimpactClasses bits).
 PD_API pdStatus pdBullet_Register( void* dispatcher, const pdBulletDef* def );
 PD_API pdStatus pdBullet_Unregister( void* dispatcher );
 
 /// Counters of one registration (for tests and diagnostics).
 typedef struct pdBulletStats
 {
-	int cachedMeshCount;         ///< meshes currently in the shape cache
+	int cachedMeshCount;      ///< meshes currently in the shape cache
 	uint64_t meshBuilds;      ///< meshes built so far (a shape is built once per scaling)
 	uint64_t pairsProcessed;  ///< processCollision calls handled
 	uint64_t contactsWritten; ///< contact points handed to Bullet
+	uint64_t groundPatches; ///< plane and terrain solids built for pairs (one per pair, rebuilt as the body moves away)
+	int largestGroundPatch; ///< triangles of the largest of them
+	uint64_t pairsLeft;     ///< pairs handed to the previous create function (a shape without volume)
 } pdBulletStats;
 
 /// Fills outStats for the registration on dispatcher. PD_STATUS_INVALID_ARGUMENT when the
