@@ -12,6 +12,7 @@
 #include "polydepth/bullet_parallel.h"
 
 #include <BulletCollision/CollisionDispatch/btCollisionDispatcherMt.h>
+#include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
 #include <BulletCollision/Gimpact/btGImpactCollisionAlgorithm.h>
 #include <BulletDynamics/Dynamics/btDiscreteDynamicsWorldMt.h>
 #include <LinearMath/btThreads.h>
@@ -361,6 +362,95 @@ TEST( PdBulletMt, FirstUseOfAShapeOnSeveralThreadsAtOnce )
 			a->~btCollisionAlgorithm();
 			dispatcher.freeCollisionAlgorithm( a );
 		}
+	}
+	polydepth::bullet::unregisterAlgorithm( &dispatcher );
+}
+
+TEST( PdBulletMt, FirstUseOfAHullAndATerrainOnSeveralThreadsAtOnce )
+{
+	// As above for the shapes met through the convex builder and the ground patch: each round a
+	// new hull (a box's corners, its size set by the round) pressed 2 mm into the torus's crest,
+	// and the torus 2 mm into a new terrain, on 4 threads at the same moment. Asserted: one hull
+	// build per round (the torus built once for the whole test), every thread's contacts the
+	// same bit for bit, and the terrain pairs' patches each their own (no shared state).
+	const int rounds = 6, threads = 4;
+	btDefaultCollisionConfiguration config;
+	ParallelCollisionDispatcher dispatcher( &config, 1 );
+	btGImpactCollisionAlgorithm::registerAlgorithm( &dispatcher );
+	ASSERT_EQ( polydepth::bullet::registerAlgorithm( &dispatcher, nullptr ), PD_STATUS_OK );
+	btDispatcherInfo info;
+	info.m_timeStep = 1.0f / 60.0f;
+	polydepth::test::TorusAndFloor shapes( 24, 8, 1.0, 4 );
+	uint64_t builds = 0;
+	for ( int round = 0; round < rounds; ++round )
+	{
+		SCOPED_TRACE( "round " + std::to_string( round ) );
+		btScalar h = 0.1f + 0.01f * round;
+		std::vector<btScalar> corners;
+		for ( int i = 0; i < 8; ++i )
+			corners.insert( corners.end(), { ( i & 1 ) ? h : -h, ( i & 2 ) ? h : -h, ( i & 4 ) ? h : -h } );
+		btConvexHullShape hull( corners.data(), 8, 3 * sizeof( btScalar ) );
+		std::vector<float> heights( 32 * 32, 0.01f * round );
+		btHeightfieldTerrainShape terrain( 32, 32, heights.data(), -1.0f, 1.0f, 1, false );
+		terrain.setLocalScaling( btVector3( 0.1f, 1, 0.1f ) );
+		std::vector<btCollisionObject> hulls( threads ), tori( threads ), grounds( threads );
+		std::vector<btCollisionAlgorithm*> onHull( threads ), onGround( threads );
+		for ( int t = 0; t < threads; ++t )
+		{
+			hulls[t].setCollisionShape( &hull );
+			hulls[t].getWorldTransform().setOrigin( btVector3( 0.5f, 0.15f + h - 0.002f, 0 ) );
+			tori[t].setCollisionShape( shapes.torus.get() );
+			tori[t].getWorldTransform().setOrigin( btVector3( 0, 0.148f + 0.01f * round, 0 ) );
+			grounds[t].setCollisionShape( &terrain );
+			grounds[t].setCollisionFlags( btCollisionObject::CF_STATIC_OBJECT );
+			btCollisionObjectWrapper wh( nullptr, &hull, &hulls[t], hulls[t].getWorldTransform(), -1, -1 );
+			btCollisionObjectWrapper wt( nullptr, shapes.torus.get(), &tori[t], tori[t].getWorldTransform(), -1, -1 );
+			btCollisionObjectWrapper wg( nullptr, &terrain, &grounds[t], grounds[t].getWorldTransform(), -1, -1 );
+			onHull[t] = dispatcher.findAlgorithm( &wh, &wt, nullptr, BT_CONTACT_POINT_ALGORITHMS );
+			onGround[t] = dispatcher.findAlgorithm( &wg, &wt, nullptr, BT_CONTACT_POINT_ALGORITHMS );
+		}
+		std::vector<std::vector<btScalar>> depths( threads );
+		StartLine start( threads );
+		std::vector<std::thread> pool;
+		for ( int t = 0; t < threads; ++t )
+			pool.emplace_back(
+				[&, t]
+				{
+					btCollisionObjectWrapper wh( nullptr, &hull, &hulls[t], hulls[t].getWorldTransform(), -1, -1 );
+					btCollisionObjectWrapper wt( nullptr, shapes.torus.get(), &tori[t], tori[t].getWorldTransform(), -1,
+												 -1 );
+					btCollisionObjectWrapper wg( nullptr, &terrain, &grounds[t], grounds[t].getWorldTransform(), -1,
+												 -1 );
+					btManifoldResult r1( &wh, &wt ), r2( &wg, &wt );
+					start.arrive();
+					onHull[t]->processCollision( &wh, &wt, info, &r1 );
+					onGround[t]->processCollision( &wg, &wt, info, &r2 );
+					for ( btCollisionAlgorithm* a : { onHull[t], onGround[t] } )
+					{
+						btManifoldArray manifolds;
+						a->getAllContactManifolds( manifolds );
+						for ( int m = 0; m < manifolds.size(); ++m )
+							for ( int k = 0; k < manifolds[m]->getNumContacts(); ++k )
+								depths[t].push_back( manifolds[m]->getContactPoint( k ).getDistance() );
+					}
+				} );
+		for ( std::thread& th : pool )
+			th.join();
+		pdBulletStats stats;
+		ASSERT_EQ( pdBullet_GetStats( &dispatcher, &stats ), PD_STATUS_OK );
+		EXPECT_EQ( stats.meshBuilds - builds, round == 0 ? 2u : 1u ) << "one build per new hull";
+		builds = stats.meshBuilds;
+		for ( int t = 0; t < threads; ++t )
+		{
+			EXPECT_FALSE( depths[t].empty() ) << "thread " << t;
+			EXPECT_EQ( depths[t], depths[0] ) << "thread " << t;
+		}
+		for ( int t = 0; t < threads; ++t )
+			for ( btCollisionAlgorithm* a : { onHull[t], onGround[t] } )
+			{
+				a->~btCollisionAlgorithm();
+				dispatcher.freeCollisionAlgorithm( a );
+			}
 	}
 	polydepth::bullet::unregisterAlgorithm( &dispatcher );
 }
