@@ -33,10 +33,10 @@ def project_version():
 
 
 class CMakeBuild(build_ext):
-    """Configures and builds the CMake target polydepth_python_package once, then copies the
-    extension modules it made (polydepth/_*.so) next to the package's Python files."""
+    """Configures and builds the CMake target polydepth_python_package once, then copies each
+    extension module it made (<cmake>/python/polydepth/_*.so) where setuptools wants it."""
 
-    def build_extensions(self):
+    def run_cmake(self):
         if shutil.which("cmake") is None:
             raise RuntimeError("building polydepth needs CMake 3.22 or newer on PATH (Debian: apt-get install cmake)")
         cmake_dir = os.path.join(os.path.abspath(self.build_temp), "cmake")
@@ -44,7 +44,9 @@ class CMakeBuild(build_ext):
         configure = [
             "cmake", "-S", ROOT, "-B", cmake_dir,
             "-DCMAKE_BUILD_TYPE=Release",
-            "-DPython3_EXECUTABLE=" + sys.executable,
+            # A virtual environment's interpreter builds what its base does: the base's path keeps the
+            # CMake tree valid from one environment to the next.
+            "-DPython3_EXECUTABLE=" + getattr(sys, "_base_executable", sys.executable),
             "-DPOLYDEPTH_PYTHON=ON", "-DPOLYDEPTH_SAMPLES=ON",
             "-DPOLYDEPTH_TESTS=OFF", "-DPOLYDEPTH_BENCH=OFF", "-DPOLYDEPTH_EXAMPLES=OFF", "-DPOLYDEPTH_SHIM=OFF",
         ]
@@ -55,17 +57,19 @@ class CMakeBuild(build_ext):
         jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(len(os.sched_getaffinity(0)))
         subprocess.run(["cmake", "--build", cmake_dir, "--target", "polydepth_python_package", "-j", jobs],
                        check=True)
-        built = os.path.join(cmake_dir, "python", "polydepth")
-        # One Extension stands for all the package's modules (their names are CMake's to give).
-        out_dir = os.path.dirname(self.get_ext_fullpath(self.extensions[0].name))
-        os.makedirs(out_dir, exist_ok=True)
-        suffix = self.get_ext_filename("x")[1:]  # .cpython-311-x86_64-linux-gnu.so
-        modules = [name for name in sorted(os.listdir(built)) if name.startswith("_") and name.endswith(suffix)]
-        if not any(name.startswith("_polydepth.") for name in modules):
-            raise RuntimeError("the CMake build made no polydepth._polydepth in " + built +
-                               " (is pybind11 installed? Debian: pybind11-dev python3-dev)")
-        for name in modules:
-            self.copy_file(os.path.join(built, name), os.path.join(out_dir, name))
+        return os.path.join(cmake_dir, "python", "polydepth")
+
+    def build_extension(self, ext):
+        if getattr(self, "_built_dir", None) is None:
+            self._built_dir = self.run_cmake()
+        name = self.get_ext_filename(ext.name.split(".")[-1])  # _io.cpython-311-x86_64-linux-gnu.so
+        built = os.path.join(self._built_dir, name)
+        if not os.path.exists(built):
+            raise RuntimeError("the CMake build made no %s (is pybind11 installed? Debian: pybind11-dev python3-dev)"
+                               % built)
+        target = self.get_ext_fullpath(ext.name)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        self.copy_file(built, target)
 
 
 setup(
@@ -73,7 +77,8 @@ setup(
     packages=["polydepth"],
     package_dir={"": "python"},
     package_data={"polydepth": ["py.typed", "*.pyi"]},
-    ext_modules=[Extension("polydepth._polydepth", sources=[])],
+    # The modules CMake builds: the library's, the file loaders', the headless renderer's.
+    ext_modules=[Extension("polydepth." + name, sources=[]) for name in ("_polydepth", "_io", "_render")],
     cmdclass={"build_ext": CMakeBuild},
     options={"build": {"build_base": BUILD_BASE}, "egg_info": {"egg_base": BUILD_BASE}},
     zip_safe=False,
