@@ -11,6 +11,9 @@ POLYDEPTH_PACKAGES=(
   xvfb xauth libglx-mesa0 xdotool
   # The Python module (python/) and its tests and examples, for Debian's interpreter.
   pybind11-dev python3-dev python3-numpy python3-pytest python3-dask python3-distributed
+  # pip install . into a virtual environment and the wheel (tests/python/test_venv.py), the type
+  # checks, the clash example's progress bar, the API reference (scripts/docs).
+  python3-venv python3-pip python3-setuptools python3-wheel python3-build python3-mypy python3-tqdm doxygen
 )
 
 polydepth_install_deps() {
