@@ -44,7 +44,7 @@ struct smpOptions
 };
 
 const char* const kUsage =
-	"usage: polydepth-sample debris|ragdoll|tori|assembly [--algo polydepth|gimpact|convex] [--bodies N] [--steps N]\n"
+	"usage: polydepth-sample debris|ragdoll|tori|assembly|mixed [--algo polydepth|gimpact|convex] [--bodies N] [--steps N]\n"
 	"       [--seed S] [--part peg|washers|plates]\n"
 	"       [--frames DIR] [--every K] [--video FILE] [--sheet FILE] [--series FILE] [--size WxH] [--view] [--json]\n"
 	"       [--show-contacts] [--shapes torus,knot,grate,cup,spoon,bunny] [--debris N] [--models DIR]\n"
@@ -58,6 +58,11 @@ const char* const kUsage =
 	"           shaft, thin plates dropped onto each other (600 steps, sleeping off); --part runs one\n"
 	"           of them; the summary adds inserted / threaded counts, insertion depth, wall\n"
 	"           penetration, tilt and the time a pair stays deeper than 1% of its thickness\n"
+	"  mixed    a heightfield terrain, a plane slope and walls, a dynamic bowl and tori (GImpact\n"
+	"           meshes), and boxes, hulls, cylinders, cones, spheres, capsules and compounds dropped\n"
+	"           into and onto them (21 bodies, 600 steps, sleeping off); the summary adds the\n"
+	"           deepest penetration by pair class (primitive-mesh, primitive-bowl, mesh-terrain,\n"
+	"           mesh-plane, mesh-mesh) while landing and once settled\n"
 	"  --algo convex  a peer, tori and the assembly's pegs only: each torus a compound of 48 convex\n"
 	"         hulls, a peg one hull (Bullet's own GJK/EPA contacts); same mass, inertia and\n"
 	"         penetration measurement\n"
@@ -95,14 +100,14 @@ smpOptions smpParseOptions( int argc, char** argv )
 {
 	smpOptions o;
 	if ( argc < 2 )
-		smpBadOption( "missing scene: debris, ragdoll, tori or assembly" );
+		smpBadOption( "missing scene: debris, ragdoll, tori, assembly or mixed" );
 	if ( std::strcmp( argv[1], "--help" ) == 0 || std::strcmp( argv[1], "-h" ) == 0 )
 	{
 		std::fputs( kUsage, stdout );
 		std::exit( 0 );
 	}
 	if ( !smpParseSceneKind( argv[1], &o.config.kind ) )
-		smpBadOption( std::string( "unknown scene '" ) + argv[1] + "' (debris, ragdoll, tori or assembly)" );
+		smpBadOption( std::string( "unknown scene '" ) + argv[1] + "' (debris, ragdoll, tori, assembly or mixed)" );
 	for ( int i = 2; i < argc; ++i )
 	{
 		std::string arg = argv[i];
@@ -133,7 +138,11 @@ smpOptions smpParseOptions( int argc, char** argv )
 				smpBadOption( std::string( "--algo expects polydepth, gimpact or convex, got '" ) + text + "'" );
 		}
 		else if ( arg == "--bodies" )
+		{
+			if ( o.config.kind == SMP_SCENE_MIXED )
+				smpBadOption( "--bodies: the mixed scene has a fixed layout (21 bodies)" );
 			o.config.bodies = (int)integer( 1, o.config.kind == SMP_SCENE_RAGDOLL ? 64 : 4096 );
+		}
 		else if ( arg == "--debris" )
 			o.config.debris = (int)integer( 0, 256 );
 		else if ( arg == "--steps" )

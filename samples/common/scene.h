@@ -38,6 +38,11 @@ enum smpSceneKind
 	/// each other (scene_assembly.cpp); config.variant picks one part ("peg", "washers",
 	/// "plates") or, empty, all three side by side.
 	SMP_SCENE_ASSEMBLY = 3,
+	/// A game-like scene (scene_mixed.cpp), sleeping off: a btHeightfieldTerrainShape, a
+	/// btStaticPlaneShape slope and walls, a dynamic bowl and tori as GImpact meshes, and
+	/// primitives of every class (box, convex hull, cylinder, cone, sphere, capsule, compound)
+	/// dropped into the bowl and onto the tori; figures by pair class.
+	SMP_SCENE_MIXED = 4,
 };
 
 enum smpSceneAlgo
@@ -212,7 +217,7 @@ class smpScene
 	virtual const char* name() const = 0;
 };
 
-/// "debris", "tori", "ragdoll", "assembly" -> kind; false for anything else.
+/// "debris", "tori", "ragdoll", "assembly", "mixed" -> kind; false for anything else.
 bool smpParseSceneKind( const char* text, smpSceneKind* outKind );
 /// "polydepth", "gimpact", "convex" -> algo; false for anything else.
 bool smpParseSceneAlgo( const char* text, smpSceneAlgo* outAlgo );
@@ -220,11 +225,12 @@ const char* smpSceneAlgoName( smpSceneAlgo algo );
 
 /// The awake scenes (scene_awake.cpp), run with Bullet's sleeping off whatever config.sleeping
 /// says: "tori-heap", "torus-chain", "box-stack", "bowl-pour", "kinematic", "torus-drop",
-/// "sphere-pour", "tall-stack" (900 steps), and the assembly parts "assembly-peg",
-/// "assembly-washers", "assembly-plates" (scene_assembly.cpp). config.bodies and config.steps
-/// (<= 0: the scene's default) size them; the convex algorithm builds the tori scenes, the convex
-/// bodies of "sphere-pour" and "tall-stack", and "assembly-peg" only.
-extern const char* const smpAwakeSceneNames[11];
+/// "sphere-pour", "tall-stack" (900 steps), the assembly parts "assembly-peg",
+/// "assembly-washers", "assembly-plates" (scene_assembly.cpp), and "mixed" (SMP_SCENE_MIXED, a
+/// fixed layout). config.bodies and config.steps (<= 0: the scene's default) size them; the
+/// convex algorithm builds the tori scenes, the convex bodies of "sphere-pour" and "tall-stack",
+/// and "assembly-peg" only.
+extern const char* const smpAwakeSceneNames[12];
 std::unique_ptr<smpScene> smpCreateAwakeScene( const std::string& name, const smpSceneConfig& config,
 											   std::string* error );
 

@@ -10,8 +10,8 @@
 //   torus-drop    tori dropped at 10 m/s onto a zero-thickness floor and onto a resting torus
 //   sphere-pour   icospheres poured into a zero-thickness hemisphere (a user's report)
 //   tall-stack    four cubes stacked 1 mm apart on a mesh floor (a user's report)
-// and the assembly parts (scene_assembly.cpp). The convex peer also builds the scenes of convex
-// bodies (one hull per body).
+// the assembly parts (scene_assembly.cpp) and the mixed scene (scene_mixed.cpp). The convex
+// peer also builds the scenes of convex bodies (one hull per body).
 #include "scene_world.h"
 
 #include "shapes.h"
@@ -402,9 +402,9 @@ bool smpBuildTallStack( smpSceneWorld* scene, int boxes, std::string* error )
 }
 } // namespace
 
-const char* const smpAwakeSceneNames[11] = { "tori-heap",    "torus-chain",      "box-stack",      "bowl-pour",
-											 "kinematic",    "torus-drop",       "sphere-pour",    "tall-stack",
-											 "assembly-peg", "assembly-washers", "assembly-plates" };
+const char* const smpAwakeSceneNames[12] = { "tori-heap",    "torus-chain",      "box-stack",       "bowl-pour",
+											 "kinematic",    "torus-drop",       "sphere-pour",     "tall-stack",
+											 "assembly-peg", "assembly-washers", "assembly-plates", "mixed" };
 
 std::unique_ptr<smpScene> smpCreateAwakeScene( const std::string& name, const smpSceneConfig& inConfig,
 											   std::string* error )
@@ -416,6 +416,8 @@ std::unique_ptr<smpScene> smpCreateAwakeScene( const std::string& name, const sm
 		config.variant = name.substr( std::string( "assembly-" ).size() );
 		return smpCreateAssemblyScene( config, error );
 	}
+	if ( name == "mixed" )
+		return smpCreateMixedScene( config, error );
 	if ( config.algo == SMP_SCENE_ALGO_CONVEX && !smpAwakeConvexPeer( name ) )
 	{
 		*error =

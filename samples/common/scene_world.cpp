@@ -7,6 +7,7 @@
 #include "polydepth/penetration.h"
 
 #include <BulletCollision/Gimpact/btGImpactCollisionAlgorithm.h>
+#include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
 #include <BulletCollision/Gimpact/btGImpactShape.h>
 #include <LinearMath/btConvexHullComputer.h>
 
@@ -14,6 +15,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <map>
 
 btQuaternion smpSceneRandom::rotation()
 {
@@ -40,6 +42,7 @@ constexpr NamedValue<smpSceneKind> kKindNames[] = {
 	{ "tori", SMP_SCENE_TORI },
 	{ "ragdoll", SMP_SCENE_RAGDOLL },
 	{ "assembly", SMP_SCENE_ASSEMBLY },
+	{ "mixed", SMP_SCENE_MIXED },
 };
 
 constexpr NamedValue<smpSceneAlgo> kAlgoNames[] = {
@@ -108,6 +111,8 @@ std::unique_ptr<smpScene> smpScene::create( const smpSceneConfig& config, std::s
 	}
 	if ( config.kind == SMP_SCENE_ASSEMBLY )
 		return smpCreateAssemblyScene( config, err );
+	if ( config.kind == SMP_SCENE_MIXED )
+		return smpCreateMixedScene( config, err );
 	return smpCreateDebrisScene( config, err );
 }
 
@@ -295,6 +300,104 @@ int smpSceneWorld::addShape( std::vector<double> vertices, std::vector<uint32_t>
 	btTransform identity;
 	identity.setIdentity();
 	s->shape->getAabb( identity, lo, hi );
+	s->diagonal = (double)( hi - lo ).length();
+	m_shapes.push_back( std::move( s ) );
+	return (int)m_shapes.size() - 1;
+}
+
+int smpSceneWorld::addCollisionShape( std::unique_ptr<btCollisionShape> shape, std::vector<double> vertices,
+									  std::vector<uint32_t> indices, bool closed, std::array<float, 3> color,
+									  std::vector<std::unique_ptr<btCollisionShape>> children )
+{
+	std::unique_ptr<smpSceneShape> s( new smpSceneShape() );
+	s->vertices = std::move( vertices );
+	s->indices = std::move( indices );
+	s->closed = closed;
+	s->color = color;
+	s->children = std::move( children );
+	s->shape = std::move( shape );
+	// The size of what is drawn: a plane's Bullet bounds are unbounded.
+	double lo[3] = { 0.0, 0.0, 0.0 }, hi[3] = { 0.0, 0.0, 0.0 };
+	for ( size_t i = 0; i + 2 < s->vertices.size(); i += 3 )
+		for ( int k = 0; k < 3; ++k )
+		{
+			lo[k] = i == 0 ? s->vertices[k] : std::min( lo[k], s->vertices[i + k] );
+			hi[k] = i == 0 ? s->vertices[k] : std::max( hi[k], s->vertices[i + k] );
+		}
+	s->diagonal = std::sqrt( ( hi[0] - lo[0] ) * ( hi[0] - lo[0] ) + ( hi[1] - lo[1] ) * ( hi[1] - lo[1] ) +
+							 ( hi[2] - lo[2] ) * ( hi[2] - lo[2] ) );
+	m_shapes.push_back( std::move( s ) );
+	return (int)m_shapes.size() - 1;
+}
+
+namespace
+{
+
+/// Collects the triangles a concave shape hands out (a heightfield's, in its own frame).
+struct smpTriangleCollector : public btTriangleCallback
+{
+	std::vector<btVector3> corners;
+	void processTriangle( btVector3* triangle, int, int ) override
+	{
+		corners.insert( corners.end(), { triangle[0], triangle[1], triangle[2] } );
+	}
+};
+
+} // namespace
+
+int smpSceneWorld::addHeightfieldShape( std::vector<float> heights, int columns, int rows, double spacing,
+										std::array<float, 3> color )
+{
+	if ( columns < 2 || rows < 2 || (size_t)columns * (size_t)rows != heights.size() || !std::isfinite( spacing ) ||
+		 spacing <= 0.0 )
+		return -1;
+	double extent = 0.0;
+	for ( float h : heights )
+	{
+		if ( !std::isfinite( h ) )
+			return -1;
+		extent = std::max( extent, std::fabs( (double)h ) );
+	}
+	std::unique_ptr<smpSceneShape> s( new smpSceneShape() );
+	s->heights = std::move( heights );
+	s->closed = false;
+	s->color = color;
+	// Bullet centres the terrain on its height range: a range symmetric about 0 keeps the heights
+	// where they are.
+	const btScalar top = btScalar( extent + 1e-3 );
+	btHeightfieldTerrainShape* terrain =
+		new btHeightfieldTerrainShape( columns, rows, s->heights.data(), -top, top, 1, false );
+	terrain->setLocalScaling( btVector3( btScalar( spacing ), 1, btScalar( spacing ) ) );
+	s->shape.reset( terrain );
+	smpTriangleCollector collector;
+	btVector3 lo, hi;
+	btTransform identity;
+	identity.setIdentity();
+	terrain->getAabb( identity, lo, hi );
+	terrain->processAllTriangles( &collector, lo - btVector3( 1, 1, 1 ), hi + btVector3( 1, 1, 1 ) );
+	// One vertex per grid point (the corners are grid points), triangles facing up.
+	std::map<std::pair<long, long>, uint32_t> vertexAt;
+	for ( size_t t = 0; t + 2 < collector.corners.size(); t += 3 )
+	{
+		uint32_t index[3];
+		for ( int k = 0; k < 3; ++k )
+		{
+			const btVector3& p = collector.corners[t + k];
+			std::pair<long, long> key( std::lround( (double)p.x() / spacing ), std::lround( (double)p.z() / spacing ) );
+			auto found = vertexAt.find( key );
+			if ( found == vertexAt.end() )
+			{
+				found = vertexAt.emplace( key, (uint32_t)( s->vertices.size() / 3 ) ).first;
+				s->vertices.insert( s->vertices.end(), { (double)p.x(), (double)p.y(), (double)p.z() } );
+			}
+			index[k] = found->second;
+		}
+		const btVector3* corner = &collector.corners[t];
+		btVector3 n = ( corner[1] - corner[0] ).cross( corner[2] - corner[0] );
+		if ( n.y() < 0 )
+			std::swap( index[1], index[2] );
+		s->indices.insert( s->indices.end(), { index[0], index[1], index[2] } );
+	}
 	s->diagonal = (double)( hi - lo ).length();
 	m_shapes.push_back( std::move( s ) );
 	return (int)m_shapes.size() - 1;

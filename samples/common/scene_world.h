@@ -45,6 +45,11 @@ struct smpSceneShape
 	bool closed = true;
 	std::vector<btScalar> btVertices;
 	std::vector<int> btIndices;
+	/// Shapes of other kinds (smpSceneWorld::addCollisionShape, addHeightfieldShape): the shapes a
+	/// compound refers to, and the heights a btHeightfieldTerrainShape reads (it keeps no copy).
+	/// Declared before `shape`, so they outlive it.
+	std::vector<std::unique_ptr<btCollisionShape>> children;
+	std::vector<float> heights;
 	std::unique_ptr<btTriangleIndexVertexArray> meshInterface;
 	std::unique_ptr<btCollisionShape> shape; ///< GImpact (dynamic) or BVH (static); inertia comes from it
 	/// SMP_SCENE_ALGO_CONVEX only: the bodies' collision shape, a compound of convex hull pieces
@@ -91,6 +96,22 @@ class smpSceneWorld : public smpScene
 	/// Takes a mesh (closed solid for dynamic bodies, open one-sided surface for static ones).
 	int addShape( std::vector<double> vertices, std::vector<uint32_t> indices, bool forStatic,
 				  std::array<float, 3> color );
+	/// Takes a Bullet shape of any kind (a primitive, a compound of primitives, a
+	/// btStaticPlaneShape) for bodies, with the triangles that stand for it wherever the scenes
+	/// need a mesh (the renderer, the bodies' sizes): a closed solid for a dynamic body, an open
+	/// one-sided surface for the static environment. children are the shapes a compound refers
+	/// to, kept alive with it. The bodies' inertia is the shape's own.
+	int addCollisionShape( std::unique_ptr<btCollisionShape> shape, std::vector<double> vertices,
+						   std::vector<uint32_t> indices, bool closed, std::array<float, 3> color,
+						   std::vector<std::unique_ptr<btCollisionShape>> children = {} );
+	/// A static btHeightfieldTerrainShape, y up: columns x rows heights (m, x fastest), spacing
+	/// (m) between columns and rows, centred on x = z = 0; its height range is made symmetric about
+	/// 0 so that a body at the identity puts every height at that world y. The shape keeps the
+	/// heights; its mesh is Bullet's own triangles of the terrain, facing up. -1 when there are
+	/// fewer than 2 x 2 heights, the count does not match, or a height or the spacing is not finite
+	/// (or the spacing not positive).
+	int addHeightfieldShape( std::vector<float> heights, int columns, int rows, double spacing,
+							 std::array<float, 3> color );
 	/// SMP_SCENE_ALGO_CONVEX: gives a dynamic shape its bodies' collision shape, a btCompoundShape of
 	/// one btConvexHullShape per piece (each piece a list of the mesh's vertex indices, their hull
 	/// shrunk by the margin so that hull + margin stays within the mesh). Call before addBody for
@@ -108,6 +129,8 @@ class smpSceneWorld : public smpScene
 		m_target = target;
 	}
 	btRigidBody* rigidBody( int body ) const { return m_bodies[body].body; }
+	/// The Bullet collision shape of a scene shape (addShape, addCollisionShape, addHeightfieldShape).
+	btCollisionShape* collisionShape( int shape ) const { return m_shapes[shape]->shape.get(); }
 	btDiscreteDynamicsWorld* world() const { return m_world.get(); }
 
 	bool step() override;
@@ -211,3 +234,5 @@ bool smpTorusPieces( const std::vector<double>& v, const std::vector<uint32_t>& 
 
 std::unique_ptr<smpScene> smpCreateDebrisScene( const smpSceneConfig& config, std::string* error );
 std::unique_ptr<smpScene> smpCreateRagdollScene( const smpSceneConfig& config, std::string* error );
+/// The mixed scene (SMP_SCENE_MIXED, scene_mixed.cpp); sleeping off whatever config.sleeping says.
+std::unique_ptr<smpScene> smpCreateMixedScene( const smpSceneConfig& config, std::string* error );
