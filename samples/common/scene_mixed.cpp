@@ -375,7 +375,6 @@ class TerrainSurface
 struct ClassFigures
 {
 	double maxDepth = 0.0;
-	int maxStep = -1;
 	double settledDepth = 0.0;
 	double settledOverSize = 0.0;
 	int contacts = 0;
@@ -944,11 +943,7 @@ void smpMixedScene::record( int klass, double depth, double smallerSize, bool to
 		return;
 	}
 	depth = std::max( 0.0, depth );
-	if ( depth > c.maxDepth )
-	{
-		c.maxDepth = depth;
-		c.maxStep = m_step;
-	}
+	c.maxDepth = std::max( c.maxDepth, depth );
 	if ( m_step >= m_arrival )
 	{
 		c.settledDepth = std::max( c.settledDepth, depth );
@@ -1144,7 +1139,6 @@ std::vector<smpSceneFigure> smpMixedScene::figures() const
 		std::string key = kClassKeys[c];
 		std::string label = kClassLabels[c];
 		f.push_back( { key + "_max_penetration", k.maxDepth, "deepest, " + label + " (m)" } );
-		f.push_back( { key + "_max_step", (double)k.maxStep, "the step it was seen" } );
 		f.push_back( { key + "_settled_penetration", k.settledDepth, "deepest after the arrival phase (m)" } );
 		f.push_back( { key + "_settled_over_size", k.settledOverSize,
 					   "the same over the smaller body's bounding-box diagonal, the largest" } );
