@@ -163,10 +163,11 @@ class PolyDepthAlgorithm : public btActivatingCollisionAlgorithm
 	}
 
   private:
-	// Which side is A: convex shapes 3, GImpact meshes 2, triangle meshes 1, the ground 0.
+	// Which side is A: convex and rounded shapes 3, GImpact meshes 2, triangle meshes 1, the
+	// ground 0.
 	static int rank( const btCollisionShape* shape )
 	{
-		if ( isConvexShape( shape ) )
+		if ( isConvexShape( shape ) || isRoundedShape( shape ) )
 		{
 			return 3;
 		}
@@ -272,6 +273,21 @@ class PolyDepthAlgorithm : public btActivatingCollisionAlgorithm
 		return std::fmin( distance, 0.999 * (double)breaking );
 	}
 
+	// One point to write: on B, world frame, with its own normal (on B toward A).
+	struct WritePoint
+	{
+		btVector3 pointA, pointB, normal;
+		btScalar distance;
+	};
+	void setMotion( const btCollisionObjectWrapper* wrapA, const btCollisionObjectWrapper* wrapB,
+					const btDispatcherInfo& dispatchInfo, pdContactDef& def, btVector3* outRelative );
+	uint64_t writeManifold( int slot, const WritePoint* points, int count, double breaking,
+							btManifoldResult* resultOut );
+	void endManifolds( unsigned written );
+	void processRounded( const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap,
+						 const btCollisionObjectWrapper* wrapA, const btCollisionObjectWrapper* wrapB,
+						 const btDispatcherInfo& dispatchInfo, btManifoldResult* resultOut );
+
 	std::shared_ptr<Registration> m_registration;
 	bool m_closestPoints;
 	const btCollisionObject* m_objA = nullptr;
@@ -283,6 +299,163 @@ class PolyDepthAlgorithm : public btActivatingCollisionAlgorithm
 	btPersistentManifold* m_manifolds[PD_MAX_CONTACT_MANIFOLDS] = {};
 };
 
+// A's motion relative to B over the step (a point p of A moves by v + w x (p - cA), with B's
+// rotation folded in): tells a one-sided floor where A came from, and which contact points of a
+// spinning body arrive first. Rigid-body origins are centres of mass. Sets the pair's motion
+// and def's speculative distance; *outRelative gets the relative linear velocity.
+void PolyDepthAlgorithm::setMotion( const btCollisionObjectWrapper* wrapA, const btCollisionObjectWrapper* wrapB,
+									const btDispatcherInfo& dispatchInfo, pdContactDef& def, btVector3* outRelative )
+{
+	const btCollisionObject* objA = wrapA->getCollisionObject();
+	const btCollisionObject* objB = wrapB->getCollisionObject();
+	btVector3 centreA = wrapA->getWorldTransform().getOrigin();
+	btVector3 centreB = wrapB->getWorldTransform().getOrigin();
+	btVector3 relative =
+		linearVelocity( objA ) - linearVelocity( objB ) + angularVelocity( objB ).cross( centreB - centreA );
+	btVector3 spin = angularVelocity( objA ) - angularVelocity( objB );
+	btScalar dt = dispatchInfo.m_timeStep;
+	pdContactPair_SetRigidMotion( &m_pair, toPd( relative * dt ), toPd( spin * dt ), toPd( centreA ) );
+	pdContactPair_SetDriven( &m_pair, objA->isKinematicObject() || objB->isKinematicObject() );
+	if ( m_registration->def.speculativeContacts && !m_closestPoints )
+	{
+		double reach = (double)relative.length() * (double)dt +
+					   rotationalReach( objA, wrapA->getCollisionShape(), (double)dt ) +
+					   rotationalReach( objB, wrapB->getCollisionShape(), (double)dt );
+		def.speculativeDistance = std::isfinite( reach ) ? reach : 0.0;
+	}
+	*outRelative = relative;
+}
+
+// Writes points into the manifold of slot (created on first use); returns the points it holds.
+uint64_t PolyDepthAlgorithm::writeManifold( int slot, const WritePoint* points, int count, double breaking,
+											btManifoldResult* resultOut )
+{
+	btPersistentManifold*& manifold = m_manifolds[slot];
+	if ( manifold == nullptr )
+	{
+		// Canonical body order: normals on B toward A, points on B (addContactPoint uses
+		// the manifold's order and does not flip the normal for swapped wrappers).
+		manifold = m_dispatcher->getNewManifold( m_objA, m_objB );
+	}
+	resultOut->setPersistentManifold( manifold );
+
+	// Speculative points lie beyond the breaking threshold getNewManifold set, and
+	// addContactPoint drops those: the manifold's threshold covers this frame's points.
+	double farthest = 0.0;
+	for ( int p = 0; p < count; ++p )
+	{
+		farthest = std::fmax( farthest, (double)points[p].distance );
+	}
+	manifold->setContactBreakingThreshold( (btScalar)std::fmax( breaking, 1.01 * farthest ) );
+	btScalar threshold = manifold->getContactBreakingThreshold();
+	// Old points no new point will match are dropped first, so a full manifold does not
+	// evict a fresh point; matched ones are replaced and keep their impulses.
+	for ( int k = manifold->getNumContacts() - 1; k >= 0; --k )
+	{
+		btManifoldPoint& old = manifold->getContactPoint( k );
+		bool near = false;
+		for ( int p = 0; p < count && !near; ++p )
+		{
+			near = ( old.getPositionWorldOnA() - points[p].pointA ).length2() < threshold * threshold;
+		}
+		if ( near )
+		{
+			old.m_contactPointFlags |= kStaleFlag;
+		}
+		else
+		{
+			manifold->removeContactPoint( k );
+		}
+	}
+	for ( int p = 0; p < count; ++p )
+	{
+		resultOut->addContactPoint( points[p].normal, points[p].pointB, points[p].distance );
+	}
+	for ( int k = manifold->getNumContacts() - 1; k >= 0; --k )
+	{
+		if ( manifold->getContactPoint( k ).m_contactPointFlags & kStaleFlag )
+		{
+			manifold->removeContactPoint( k );
+		}
+	}
+	resultOut->refreshContactPoints();
+	return (uint64_t)manifold->getNumContacts();
+}
+
+// Clears the manifolds of regions that ended this frame (not in written).
+void PolyDepthAlgorithm::endManifolds( unsigned written )
+{
+	for ( int s = 0; s < PD_MAX_CONTACT_MANIFOLDS; ++s )
+	{
+		if ( m_manifolds[s] != nullptr && ( written & ( 1u << s ) ) == 0 && m_manifolds[s]->getNumContacts() > 0 )
+		{
+			m_manifolds[s]->clearManifold();
+		}
+	}
+}
+
+// A sphere, capsule or multi-sphere (A) against a mesh (B): the core's rounded query, its
+// contacts in up to three manifolds, each point with its own normal. No skin: the rounded surface is
+// exact, and its query costs about one distance query whether the pair rests or not.
+void PolyDepthAlgorithm::processRounded( const btCollisionObjectWrapper* body0Wrap,
+										 const btCollisionObjectWrapper* body1Wrap,
+										 const btCollisionObjectWrapper* wrapA, const btCollisionObjectWrapper* wrapB,
+										 const btDispatcherInfo& dispatchInfo, btManifoldResult* resultOut )
+{
+	const btCollisionShape* shapeA = wrapA->getCollisionShape();
+	const btCollisionShape* shapeB = wrapB->getCollisionShape();
+	pdRoundedShape rounded;
+	const char* problem = nullptr;
+	if ( !roundedShapeSkeleton( shapeA, &rounded, &problem ) || !refreshMesh( m_meshB, shapeB ) )
+	{
+		runFallback( body0Wrap, body1Wrap, dispatchInfo, resultOut );
+		return;
+	}
+	dropFallback();
+	m_registration->pairsProcessed.fetch_add( 1, std::memory_order_relaxed );
+
+	pdContactDef def = m_registration->contactDef;
+	double breaking = breakingThreshold( shapeA, shapeB );
+	def.contactDistance = contactDistance( breaking, resultOut );
+	btVector3 relative;
+	setMotion( wrapA, wrapB, dispatchInfo, def, &relative );
+
+	pdRoundedDef rd = pdDefaultRoundedDef();
+	rd.contactDistance = def.contactDistance + def.speculativeDistance;
+	rd.approachDirection = toPd( relative );
+	pdTransform poseA = toPose( wrapA->getWorldTransform() );
+	pdTransform poseB = toPose( wrapB->getWorldTransform() );
+	pdRoundedResult r;
+	if ( pdComputeRoundedPenetration( &rounded, &poseA, m_meshB->mesh, &poseB, &rd, threadWorkspace(), &r ) < 0 ||
+		 r.contactCount == 0 )
+	{
+		clearManifolds();
+		return;
+	}
+	// One manifold per end sphere and one for the deepest point between them, so that the
+	// touches of one end never evict the other's from Bullet's four-point manifold.
+	WritePoint points[3][PD_MAX_ROUNDED_CONTACTS];
+	int counts[3] = { 0, 0, 0 };
+	for ( int i = 0; i < r.contactCount; ++i )
+	{
+		const pdRoundedContact& c = r.contacts[i];
+		int slot = c.skeletonParameter <= 0.0 ? 0 : ( c.skeletonParameter >= 1.0 ? 1 : 2 );
+		points[slot][counts[slot]++] = { toBt( c.pointA ), toBt( c.pointB ), toBt( c.normal ), (btScalar)c.distance };
+	}
+	uint64_t held = 0;
+	unsigned written = 0;
+	for ( int slot = 0; slot < 3; ++slot )
+	{
+		if ( counts[slot] > 0 )
+		{
+			held += writeManifold( slot, points[slot], counts[slot], breaking, resultOut );
+			written |= 1u << slot;
+		}
+	}
+	endManifolds( written );
+	m_registration->contactsWritten.fetch_add( held, std::memory_order_relaxed );
+}
+
 void PolyDepthAlgorithm::processCollision( const btCollisionObjectWrapper* body0Wrap,
 										   const btCollisionObjectWrapper* body1Wrap,
 										   const btDispatcherInfo& dispatchInfo, btManifoldResult* resultOut )
@@ -292,6 +465,11 @@ void PolyDepthAlgorithm::processCollision( const btCollisionObjectWrapper* body0
 	const btCollisionObjectWrapper* wrapB = aIsBody0 ? body1Wrap : body0Wrap;
 	const btCollisionShape* shapeA = wrapA->getCollisionShape();
 	const btCollisionShape* shapeB = wrapB->getCollisionShape();
+	if ( isRoundedShape( shapeA ) )
+	{
+		processRounded( body0Wrap, body1Wrap, wrapA, wrapB, dispatchInfo, resultOut );
+		return;
+	}
 	bool groundB = isGroundShape( shapeB );
 	if ( !refreshMesh( m_meshA, shapeA ) || ( !groundB && !refreshMesh( m_meshB, shapeB ) ) )
 	{
@@ -309,25 +487,8 @@ void PolyDepthAlgorithm::processCollision( const btCollisionObjectWrapper* body0
 	{
 		def.relativeSkin = 0.0; // queries (contactTest) see the exact surfaces; the skin is for the solver
 	}
-	// A's motion relative to B over the step (a point p of A moves by v + w x (p - cA), with
-	// B's rotation folded in): tells a one-sided floor where A came from, and which contact
-	// points of a spinning body arrive first. Rigid-body origins are centres of mass.
-	const btCollisionObject* objA = wrapA->getCollisionObject();
-	const btCollisionObject* objB = wrapB->getCollisionObject();
-	btVector3 centreA = wrapA->getWorldTransform().getOrigin();
-	btVector3 centreB = wrapB->getWorldTransform().getOrigin();
-	btVector3 relative =
-		linearVelocity( objA ) - linearVelocity( objB ) + angularVelocity( objB ).cross( centreB - centreA );
-	btVector3 spin = angularVelocity( objA ) - angularVelocity( objB );
-	btScalar dt = dispatchInfo.m_timeStep;
-	pdContactPair_SetRigidMotion( &m_pair, toPd( relative * dt ), toPd( spin * dt ), toPd( centreA ) );
-	pdContactPair_SetDriven( &m_pair, objA->isKinematicObject() || objB->isKinematicObject() );
-	if ( m_registration->def.speculativeContacts && !m_closestPoints )
-	{
-		double reach = (double)relative.length() * (double)dt + rotationalReach( objA, shapeA, (double)dt ) +
-					   rotationalReach( objB, shapeB, (double)dt );
-		def.speculativeDistance = std::isfinite( reach ) ? reach : 0.0;
-	}
+	btVector3 relative;
+	setMotion( wrapA, wrapB, dispatchInfo, def, &relative );
 
 	const pdMesh* meshB = nullptr;
 	if ( groundB )
@@ -378,69 +539,18 @@ void PolyDepthAlgorithm::processCollision( const btCollisionObjectWrapper* body0
 		{
 			continue;
 		}
-		btPersistentManifold*& manifold = m_manifolds[region.slot];
-		if ( manifold == nullptr )
-		{
-			// Canonical body order: normals on B toward A, points on B (addContactPoint uses
-			// the manifold's order and does not flip the normal for swapped wrappers).
-			manifold = m_dispatcher->getNewManifold( m_objA, m_objB );
-		}
-		written |= 1u << region.slot;
-		resultOut->setPersistentManifold( manifold );
-
-		// Speculative points lie beyond the breaking threshold getNewManifold set, and
-		// addContactPoint drops those: the manifold's threshold covers this frame's points.
-		double farthest = 0.0;
-		for ( int p = 0; p < region.pointCount; ++p )
-		{
-			farthest = std::fmax( farthest, region.points[p].distance );
-		}
-		manifold->setContactBreakingThreshold( (btScalar)std::fmax( breaking, 1.01 * farthest ) );
+		WritePoint pts[PD_MAX_CONTACT_POINTS];
+		int count = 0;
 		btVector3 normal = toBt( region.normal );
-		btScalar threshold = manifold->getContactBreakingThreshold();
-		// Old points no new point will match are dropped first, so a full manifold does not
-		// evict a fresh point; matched ones are replaced and keep their impulses.
-		for ( int k = manifold->getNumContacts() - 1; k >= 0; --k )
-		{
-			btManifoldPoint& old = manifold->getContactPoint( k );
-			bool near = false;
-			for ( int p = 0; p < region.pointCount && !near; ++p )
-			{
-				btVector3 pa = toBt( region.points[p].pointA );
-				near = ( old.getPositionWorldOnA() - pa ).length2() < threshold * threshold;
-			}
-			if ( near )
-			{
-				old.m_contactPointFlags |= kStaleFlag;
-			}
-			else
-			{
-				manifold->removeContactPoint( k );
-			}
-		}
-		for ( int p = 0; p < region.pointCount; ++p )
+		for ( int p = 0; p < region.pointCount && count < (int)( sizeof( pts ) / sizeof( pts[0] ) ); ++p )
 		{
 			const pdContactPoint& cp = region.points[p];
-			resultOut->addContactPoint( normal, toBt( cp.pointB ), (btScalar)cp.distance );
+			pts[count++] = { toBt( cp.pointA ), toBt( cp.pointB ), normal, (btScalar)cp.distance };
 		}
-		for ( int k = manifold->getNumContacts() - 1; k >= 0; --k )
-		{
-			if ( manifold->getContactPoint( k ).m_contactPointFlags & kStaleFlag )
-			{
-				manifold->removeContactPoint( k );
-			}
-		}
-		points += (uint64_t)manifold->getNumContacts();
-		resultOut->refreshContactPoints();
+		written |= 1u << region.slot;
+		points += writeManifold( region.slot, pts, count, breaking, resultOut );
 	}
-	// Regions that ended this frame.
-	for ( int s = 0; s < PD_MAX_CONTACT_MANIFOLDS; ++s )
-	{
-		if ( m_manifolds[s] != nullptr && ( written & ( 1u << s ) ) == 0 && m_manifolds[s]->getNumContacts() > 0 )
-		{
-			m_manifolds[s]->clearManifold();
-		}
-	}
+	endManifolds( written );
 	m_registration->contactsWritten.fetch_add( points, std::memory_order_relaxed );
 }
 

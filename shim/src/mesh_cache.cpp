@@ -304,7 +304,7 @@ bool isSupportedShape( const btCollisionShape* shape )
 
 bool isPairShape( const btCollisionShape* shape )
 {
-	return isSupportedShape( shape ) || isGroundShape( shape );
+	return isSupportedShape( shape ) || isGroundShape( shape ) || isRoundedShape( shape );
 }
 
 bool isSupportedPair( const btCollisionShape* shape0, const btCollisionShape* shape1 )

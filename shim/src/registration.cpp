@@ -115,6 +115,12 @@ bool Registration::handlesPair( const btCollisionShape* shape0, const btCollisio
 				return false;
 			}
 		}
+		pdRoundedShape rounded;
+		const char* problem = nullptr;
+		if ( isRoundedShape( shape ) && !roundedShapeSkeleton( shape, &rounded, &problem ) )
+		{
+			return false;
+		}
 		if ( shape->getShapeType() == STATIC_PLANE_PROXYTYPE )
 		{
 			btVector3 n = static_cast<const btStaticPlaneShape*>( shape )->getPlaneNormal();
@@ -235,6 +241,9 @@ pdStatus registerAlgorithm( btCollisionDispatcher* dispatcher, const pdBulletDef
 		{ PD_BULLET_CONE, { CONE_SHAPE_PROXYTYPE, -1 } },
 		{ PD_BULLET_PLANE, { STATIC_PLANE_PROXYTYPE, -1 } },
 		{ PD_BULLET_HEIGHTFIELD, { TERRAIN_SHAPE_PROXYTYPE, -1 } },
+		{ PD_BULLET_SPHERE, { SPHERE_SHAPE_PROXYTYPE, -1 } },
+		{ PD_BULLET_CAPSULE, { CAPSULE_SHAPE_PROXYTYPE, -1 } },
+		{ PD_BULLET_MULTI_SPHERE, { MULTI_SPHERE_SHAPE_PROXYTYPE, -1 } },
 	};
 	for ( const auto& c : classes )
 	{

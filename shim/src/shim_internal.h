@@ -6,6 +6,7 @@
 #include "polydepth/bullet.h"
 #include "polydepth/contact.h"
 #include "polydepth/contact_record.h"
+#include "polydepth/rounded.h"
 
 #include <BulletCollision/CollisionDispatch/btCompoundCollisionAlgorithm.h>
 #include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
@@ -41,7 +42,7 @@ using MeshRef = std::shared_ptr<const MeshEntry>;
 /// btBvhTriangleMeshShape, btScaledBvhTriangleMeshShape and the convex shapes of isConvexShape.
 bool isSupportedShape( const btCollisionShape* shape );
 /// True for the shapes a pair with a btGImpactMeshShape gets the PolyDepth algorithm for: the
-/// cached ones and the ground shapes (isGroundShape).
+/// cached ones, the ground shapes (isGroundShape) and the rounded shapes (isRoundedShape).
 bool isPairShape( const btCollisionShape* shape );
 /// True when the algorithm handles a pair of these shapes: one is a btGImpactMeshShape and the
 /// other a pair shape.
@@ -71,6 +72,14 @@ bool convexShapeTriangles( const btCollisionShape* shape, int segments, ShapeTri
 /// Winds the triangles of a convex solid outward; false with *outProblem when it is flat or
 /// not finite.
 bool orientConvexTriangles( ShapeTriangles& out, const char** outProblem );
+
+/// btSphereShape, btCapsuleShape and btMultiSphereShape: met as the core's rounded shapes
+/// (rounded_shape.cpp), not as meshes.
+bool isRoundedShape( const btCollisionShape* shape );
+/// The shape's skeleton and radius in its own frame (with its scaling); false with *outProblem
+/// when it has none the core takes: a zero radius, or a multi-sphere that is not a sphere or a
+/// capsule (radii that differ, centres off one line, uneven scaling).
+bool roundedShapeSkeleton( const btCollisionShape* shape, pdRoundedShape* out, const char** outProblem );
 
 /// btStaticPlaneShape and btHeightfieldTerrainShape: met through a per-pair GroundPatch.
 bool isGroundShape( const btCollisionShape* shape );

@@ -137,9 +137,9 @@ using polydepth::bullet::ParallelCollisionDispatcher;
 // Four columns on a mesh floor, each a torus resting on the floor, a torus above it and a ball
 // above that, over the tube. The tori share one GImpact shape and start in touch with the
 // floor, so the first step meets the torus and floor shapes in four pairs at once. With the
-// PolyDepth algorithm registered, torus-floor and torus-torus are PolyDepth pairs and
-// sphere-torus pairs are GImpact's; without it every torus pair is GImpact's. Spheres on the
-// floor are Bullet's convex-concave pairs.
+// PolyDepth algorithm registered (spheres left on GImpact by pdBulletDef.gimpactClasses),
+// torus-floor and torus-torus are PolyDepth pairs and sphere-torus pairs are GImpact's; without
+// it every torus pair is GImpact's. Spheres on the floor are Bullet's convex-concave pairs.
 struct ColumnsRun
 {
 	std::vector<btTransform> poses;
@@ -161,8 +161,11 @@ ColumnsRun runColumns( int threads, bool polydepth, int steps )
 	else
 		dispatcher = std::make_unique<btCollisionDispatcher>( &config );
 	btGImpactCollisionAlgorithm::registerAlgorithm( dispatcher.get() );
+	// The balls stay on GImpact, so both lanes of the parallel dispatcher have pairs.
+	pdBulletDef def = pdDefaultBulletDef();
+	def.gimpactClasses = PD_BULLET_SPHERE;
 	if ( polydepth )
-		EXPECT_EQ( polydepth::bullet::registerAlgorithm( dispatcher.get(), nullptr ), PD_STATUS_OK );
+		EXPECT_EQ( polydepth::bullet::registerAlgorithm( dispatcher.get(), &def ), PD_STATUS_OK );
 	btDbvtBroadphase broadphase;
 	btConstraintSolverPoolMt solverPool( 2 );
 	btDiscreteDynamicsWorldMt world( dispatcher.get(), &broadphase, &solverPool, nullptr, &config );

@@ -262,22 +262,6 @@ TEST( PdBulletPairs, ClaimsEveryClassInBothOrdersAndBothTables )
 		}
 	}
 	EXPECT_EQ( d.stats().pairsLeft, 0u );
-
-	// Rounded shapes stay on GImpact.
-	btSphereShape sphere( 0.2 );
-	btCapsuleShape capsule( 0.1, 0.3 );
-	btVector3 centres[2] = { btVector3( 0, 0, 0 ), btVector3( 0, 0.1, 0 ) };
-	btScalar radii[2] = { 0.1, 0.1 };
-	btMultiSphereShape multi( centres, radii, 2 );
-	for ( btCollisionShape* shape : std::vector<btCollisionShape*>{ &sphere, &capsule, &multi } )
-	{
-		btCollisionObject other = makeObject( shape, btVector3( 0.5, 0.3, 0 ) );
-		btCollisionObject torus = makeObject( m.torus(), btVector3( 0, 0, 0 ) );
-		Outcome a = dispatchPair( d.dispatcher, torus, other, &torus );
-		Outcome b = dispatchPair( d.dispatcher, other, torus, &torus );
-		EXPECT_TRUE( a.isGImpact && b.isGImpact ) << shape->getName();
-		EXPECT_EQ( a.processed + b.processed, 0u );
-	}
 }
 
 TEST( PdBulletPairs, OptionLeavesClassesOnGImpactAndUnregisterRestoresThem )

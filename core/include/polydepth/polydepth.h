@@ -41,3 +41,4 @@
 #include "query.h"
 #include "penetration.h"
 #include "batch.h"
+#include "rounded.h"

@@ -8,17 +8,21 @@
 //     pdBulletDef.roundError);
 //   - btStaticPlaneShape (the half-space below it) and btHeightfieldTerrainShape (the solid
 //     below the surface, from the cells under the body only);
-//   - btCompoundShape: Bullet's compound algorithm, whose children pairs come back here (a box
-//     child to PolyDepth, a sphere child to GImpact).
-// Spheres, capsules and multi-spheres stay on what was registered before (GImpact's), as does
-// every class named in pdBulletDef.gimpactClasses, and a shape without volume (a box of zero
-// extent, a flat hull, a zero-radius cylinder, a plane without a normal): such pairs are
-// answered by the create function registered before, never by no one.
+//   - btSphereShape, btCapsuleShape (X, Y, Z) and btMultiSphereShape: rounded shapes, a point or
+//     a segment swept by a radius, met exactly by the core's rounded query
+//     (polydepth/rounded.h), not tessellated; a multi-sphere only when it is a sphere or a
+//     capsule (equal radii, centres on one line, uniform scaling);
+//   - btCompoundShape: Bullet's compound algorithm, whose children pairs come back here.
+// Left on what was registered before (GImpact's): every class named in
+// pdBulletDef.gimpactClasses, and a shape without volume (a box of zero extent, a flat hull, a
+// zero-radius cylinder, sphere or capsule, a plane without a normal, a multi-sphere that is
+// not a sphere or a capsule): such pairs are answered by the create function registered
+// before, never by no one (pdBulletStats.pairsLeft counts them).
 //
 // Margins: GImpact meshes and triangle meshes are their triangles (the margin is not added).
 // Boxes and cylinders are getHalfExtentsWithMargin(), the size given at construction (Bullet's
 // implicit margin lies inside it); cones their radius and height; polyhedral shapes the hull of
-// their points. Bullet's own convex algorithms round those shapes by the margin (a box's
+// their points; spheres and capsules are their margin (radius = getRadius()), exactly. Bullet's own convex algorithms round those shapes by the margin (a box's
 // corners, a hull's and a cone's whole surface grow by it); PolyDepth keeps them sharp, so a
 // hull or a cone rests on a mesh its margin lower than on a convex shape.
 //
@@ -113,7 +117,10 @@ typedef enum pdBulletShapeClass
 	PD_BULLET_PLANE = 1 << 4,       ///< btStaticPlaneShape
 	PD_BULLET_HEIGHTFIELD = 1 << 5, ///< btHeightfieldTerrainShape
 	PD_BULLET_COMPOUND = 1 << 6,    ///< btCompoundShape (its children through Bullet's compound algorithm)
-	PD_BULLET_ALL_CLASSES = 0x7f
+	PD_BULLET_SPHERE = 1 << 7,       ///< btSphereShape
+	PD_BULLET_CAPSULE = 1 << 8,      ///< btCapsuleShape (X, Y, Z)
+	PD_BULLET_MULTI_SPHERE = 1 << 9, ///< btMultiSphereShape (claimed when it is a sphere or a capsule)
+	PD_BULLET_ALL_CLASSES = 0x3ff
 } pdBulletShapeClass;
 
 PD_API pdBulletDef pdDefaultBulletDef( void );
