@@ -375,7 +375,7 @@ static pdStatus pdiCcd_GatherFeatures( const pdMesh* meshA, const pdTransform* p
 	gather.approachDirection = v;
 	gather.maxFeatures = maxFeatures;
 	pdContactFeatureResult gathered;
-	pdiGapProof noProof = { false, false, false };
+	pdiGapProof noProof = { false, false, false, NULL };
 	pdStatus fs = pdiComputeContactFeatures( meshA, &contactPose, meshB, poseB, &gather, noProof, ws, &gathered );
 	if ( fs < 0 )
 	{

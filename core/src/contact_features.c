@@ -12,6 +12,7 @@
 #include "core.h"
 #include "kernels.h"
 #include "pair_traversal.h"
+#include "tri_distance.h"
 #include "proximity.h"
 
 #include <string.h>
@@ -62,6 +63,10 @@ typedef struct pdiFeatureCollector
 	int worst;       // index of the farthest kept pair once full
 	double worstKey; // its distance (swept: how close it comes during the step)
 	bool skipFlatEdges;
+	bool measureBuried; // see pdiGapProof.outBuried
+	int buriedCount;    // in ws->pairs
+	bool buriedFull;
+	pdiBuffer* buried;
 } pdiFeatureCollector;
 
 // Keeps the world-frame feature f of the triangles (ta, tb) when it is within the tolerance
@@ -123,6 +128,61 @@ static unsigned pdiFlatEdgeBits( const pdMesh* mesh, int t )
 	return bits;
 }
 
+// Adds to *count (at most 3 per call) the vertices of triangle t of `mesh` (`vertices`, in the
+// face's frame) that lie over the face `face` and behind it by more than `reach`, keyed by offset +
+// canonical id. `outward`: the face's winding normal points out of its solid.
+static void pdiBuriedUnder( const pdMesh* mesh, int t, int offset, const pdVec3 vertices[3], const pdVec3 face[3],
+							bool outward, double reach, pdiBuriedVertex* out, int* count )
+{
+	pdVec3 winding = pdiCross( pdiSub( face[1], face[0] ), pdiSub( face[2], face[0] ) );
+	double length = pdiLength( winding );
+	if ( !( length > 0.0 ) )
+	{
+		return;
+	}
+	pdVec3 outside = pdiScale( winding, ( outward ? 1.0 : -1.0 ) / length );
+	for ( int i = 0; i < 3; ++i )
+	{
+		double behind = -pdiDot( outside, pdiSub( vertices[i], face[0] ) );
+		bool over = behind > reach;
+		for ( int k = 0; k < 3 && over; ++k )
+		{
+			pdVec3 edge = pdiSub( face[( k + 1 ) % 3], face[k] );
+			over = pdiDot( pdiCross( edge, pdiSub( vertices[i], face[k] ) ), winding ) >= 0.0;
+		}
+		if ( over )
+		{
+			out[( *count )++] = ( pdiBuriedVertex ){ offset + mesh->canonicalVertex[mesh->triangles[t][i]], behind };
+		}
+	}
+}
+
+// Files the buried vertices of a crossing triangle pair (pdiGapProof.outBuried). Only a pair
+// that crosses: a vertex behind a face it does not cross toward can lie beyond the far side of
+// a thin wall, outside it (a box's bottom centre, behind a channel wall's outer face).
+static void pdiFileBuried( pdiFeatureCollector* c, const pdiTrianglePairHit* hit )
+{
+	const pdiPairTraversal* t = c->traversal;
+	pdiBuriedVertex found[6];
+	int count = 0;
+	pdiBuriedUnder( t->meshA, hit->triangleA, 0, hit->va, hit->vb, t->meshB->outwardWinding, hit->featureReach,
+					found, &count );
+	pdiBuriedUnder( t->meshB, hit->triangleB, t->meshA->vertexCount, hit->vb, hit->va, t->meshA->outwardWinding,
+					hit->featureReach, found, &count );
+	if ( count == 0 || !pdiTrianglesIntersect( hit->va, hit->vb ) )
+	{
+		return;
+	}
+	if ( c->buriedCount + count > PDI_BURIED_CAP ||
+		 !pdiBuffer_Reserve( c->buried, (size_t)( c->buriedCount + count ) * sizeof( pdiBuriedVertex ), true ) )
+	{
+		c->buriedFull = true;
+		return;
+	}
+	memcpy( (pdiBuriedVertex*)c->buried->data + c->buriedCount, found, (size_t)count * sizeof( *found ) );
+	c->buriedCount += count;
+}
+
 static void pdiFeatureCollector_AddPair( pdiPairCollector* self, const pdiTrianglePairHit* hit )
 {
 	pdiFeatureCollector* c = (pdiFeatureCollector*)self;
@@ -133,6 +193,10 @@ static void pdiFeatureCollector_AddPair( pdiPairCollector* self, const pdiTriang
 	{
 		ownA &= ~pdiFlatEdgeBits( t->meshA, hit->triangleA );
 		ownB &= ~pdiFlatEdgeBits( t->meshB, hit->triangleB );
+	}
+	if ( c->measureBuried )
+	{
+		pdiFileBuried( c, hit );
 	}
 	int n = pdiTriangleOwnedContactFeatures( hit->va, hit->vb, hit->featureReach, c->approachB, ownA, ownB, local );
 	if ( n <= 0 )
@@ -246,6 +310,7 @@ typedef struct pdiGathering
 	bool stopWithinGap;
 	bool measureGap;
 	bool skipFlatEdges;
+	bool measureBuried;
 } pdiGathering;
 
 typedef struct pdiGatheringOut
@@ -256,6 +321,7 @@ typedef struct pdiGatheringOut
 	double minDistance; // measuring: see pdiContactFeatures_GatherMeasuringGap
 	int closestPair[2];
 	int visits;
+	pdiBuriedVertices buried; // see pdiGapProof.outBuried
 } pdiGatheringOut;
 
 static pdStatus pdiGather( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB, const pdTransform* poseB,
@@ -277,6 +343,8 @@ static pdStatus pdiGather( const pdMesh* meshA, const pdTransform* poseA, const 
 	pdiFeatureCollector features;
 	pdiFeatureCollector_Init( &features, &t, g->motion, g->approachDirection, g->maxFeatures, ws );
 	features.skipFlatEdges = g->skipFlatEdges;
+	features.measureBuried = g->measureBuried;
+	features.buried = &ws->pairs;
 	pdiGapCollector gap;
 	memset( &gap, 0, sizeof( gap ) );
 	gap.base.addPair = pdiGapCollector_AddPair;
@@ -308,6 +376,8 @@ static pdStatus pdiGather( const pdMesh* meshA, const pdTransform* poseA, const 
 	out->closestPair[1] = gap.closestB;
 	out->count = features.count;
 	out->features = features.count > 0 ? ws->features.data : NULL;
+	out->buried = ( pdiBuriedVertices ){ features.buriedCount, features.buriedFull,
+										 features.buriedCount > 0 ? ws->pairs.data : NULL };
 	return status;
 }
 
@@ -368,6 +438,7 @@ static void pdiContactFeatures_Setup( const pdMesh* meshA, const pdMesh* meshB, 
 	g->gap = g->proveGap ? def->gap : 0.0;
 	g->stopWithinGap = proof.stopWithinGap;
 	g->skipFlatEdges = proof.skipFlatEdges;
+	g->measureBuried = proof.outBuried != NULL && meshA->closed && meshB->closed;
 }
 
 pdStatus pdiComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
@@ -394,6 +465,10 @@ pdStatus pdiComputeContactFeatures( const pdMesh* meshA, const pdTransform* pose
 	outResult->features = out.features;
 	outResult->apart = apart;
 	outResult->nodeVisits = out.visits;
+	if ( proof.outBuried != NULL )
+	{
+		*proof.outBuried = out.buried;
+	}
 	return status;
 }
 
@@ -446,7 +521,7 @@ pdStatus pdComputeContactFeatures( const pdMesh* meshA, const pdTransform* poseA
 								   const pdTransform* poseB, const pdContactFeatureDef* def, pdWorkspace* ioWorkspace,
 								   pdContactFeatureResult* outResult )
 {
-	pdiGapProof proof = { false, false, false };
+	pdiGapProof proof = { false, false, false, NULL };
 	return pdiCheckedContactFeatures( meshA, poseA, meshB, poseB, def, proof, ioWorkspace, outResult );
 }
 

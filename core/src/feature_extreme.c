@@ -10,14 +10,15 @@
 // Angular slack for neighbours level with the feature (a flat patch, a ring lying flat).
 #define PDI_LOCAL_SLACK 1e-6
 
-// False when some vertex w among `count` lies further along dir than p (beyond the slack).
-static bool pdiNoneAhead( const pdMesh* mesh, const int* vertices, int count, pdVec3 p, pdVec3 dir )
+// False when some vertex w among `count` lies ahead of p along dir by more than `slack` times
+// its distance from p (the cosine between w - p and dir).
+static bool pdiNoneAhead( const pdMesh* mesh, const int* vertices, int count, pdVec3 p, pdVec3 dir, double slack )
 {
 	for ( int i = 0; i < count; ++i )
 	{
 		pdVec3 w = pdiSub( mesh->vertices[vertices[i]], p );
 		double len = pdiLength( w );
-		if ( len > 0.0 && pdiDot( w, dir ) > PDI_LOCAL_SLACK * len )
+		if ( len > 0.0 && pdiDot( w, dir ) > slack * len )
 		{
 			return false;
 		}
@@ -26,9 +27,9 @@ static bool pdiNoneAhead( const pdMesh* mesh, const int* vertices, int count, pd
 }
 
 // True when the vertex or edge f of mesh is the mesh's extreme along dir (mesh frame) among
-// its neighbours: the vertices of the faces around a vertex, the opposite vertices of the two
-// faces of an edge.
-static bool pdiFeatureIsExtreme( const pdMesh* mesh, const pdFeature* f, pdVec3 dir )
+// its neighbours (the vertices of the faces around a vertex, the opposite vertices of the two
+// faces of an edge), neighbours ahead by at most `slack` (a cosine) not counting.
+static bool pdiFeatureIsExtreme( const pdMesh* mesh, const pdFeature* f, pdVec3 dir, double slack )
 {
 	if ( f->triangle < 0 || f->triangle >= mesh->triangleCount || f->index < 0 || f->index > 2 )
 	{
@@ -42,7 +43,7 @@ static bool pdiFeatureIsExtreme( const pdMesh* mesh, const pdFeature* f, pdVec3 
 		pdVec3 p = mesh->vertices[v];
 		for ( int k = mesh->vertexFaceStart[c]; k < mesh->vertexFaceStart[c + 1]; ++k )
 		{
-			if ( !pdiNoneAhead( mesh, mesh->triangles[mesh->vertexFaces[k]], 3, p, dir ) )
+			if ( !pdiNoneAhead( mesh, mesh->triangles[mesh->vertexFaces[k]], 3, p, dir, slack ) )
 			{
 				return false;
 			}
@@ -58,8 +59,8 @@ static bool pdiFeatureIsExtreme( const pdMesh* mesh, const pdFeature* f, pdVec3 
 			return true;
 		}
 		pdVec3 p = mesh->vertices[tri[f->index]];
-		return pdiNoneAhead( mesh, mesh->triangles[e->face0], 3, p, dir ) &&
-			   pdiNoneAhead( mesh, mesh->triangles[e->face1], 3, p, dir );
+		return pdiNoneAhead( mesh, mesh->triangles[e->face0], 3, p, dir, slack ) &&
+			   pdiNoneAhead( mesh, mesh->triangles[e->face1], 3, p, dir, slack );
 	}
 	return true;
 }
@@ -85,6 +86,28 @@ bool pdiPlugin_IsFeatureExtremeAlong( const pdMesh* meshA, const pdTransform* po
 	// A's feature must be A's extreme toward B (-d), B's its extreme toward A (+d).
 	pdVec3 towardB = pdiMulMTV( &frameA.r, pdiNeg( d ) );
 	pdVec3 towardA = pdiMulMTV( &frameB.r, d );
-	return pdiFeatureIsExtreme( meshA, &feature->featureA, towardB ) &&
-		   pdiFeatureIsExtreme( meshB, &feature->featureB, towardA );
+	return pdiFeatureIsExtreme( meshA, &feature->featureA, towardB, PDI_LOCAL_SLACK ) &&
+		   pdiFeatureIsExtreme( meshB, &feature->featureB, towardA, PDI_LOCAL_SLACK );
+}
+
+bool pdiPlugin_IsVertexLeadingAlong( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+									 const pdTransform* poseB, const pdContactFeature* feature, pdVec3 normal,
+									 double slope )
+{
+	if ( feature == NULL || poseA == NULL || poseB == NULL || !pdiIsValidMesh( meshA ) || !pdiIsValidMesh( meshB ) ||
+		 !( pdiLength( normal ) > 0.0 ) || !isfinite( slope ) )
+	{
+		return true;
+	}
+	pdiFrame frame;
+	if ( feature->kind == PD_CONTACT_VF && pdiMakeFrame( poseA, &frame ) == PD_STATUS_OK )
+	{
+		return pdiFeatureIsExtreme( meshA, &feature->featureA, pdiMulMTV( &frame.r, pdiNeg( pdiNormalize( normal ) ) ),
+									slope );
+	}
+	if ( feature->kind == PD_CONTACT_FV && pdiMakeFrame( poseB, &frame ) == PD_STATUS_OK )
+	{
+		return pdiFeatureIsExtreme( meshB, &feature->featureB, pdiMulMTV( &frame.r, pdiNormalize( normal ) ), slope );
+	}
+	return true;
 }

@@ -82,6 +82,10 @@ static int pdiFeatureKey( const pdMesh* mesh, const pdFeature* f )
 	return -1;
 }
 
+// A penetrating vertex leaves through a face only where its own surface does not run on into
+// that face more steeply than this (cosine; 30 degrees): a plate's bottom edge just inside the
+// other plate's side does not leave sideways, its bottom face runs on under the top face.
+#define PDI_EXIT_SLOPE 0.5
 // Exits whose normals agree this well (cosine) leave along one direction.
 #define PDI_EXIT_COSINE 0.95
 // An exit within 60 degrees of the preferred side, opposite the vertex's shallowest exit, is
@@ -95,6 +99,7 @@ typedef struct pdiKeyedExit
 	int key;     // the vertex (A's canonical id, or B's plus A's vertex count)
 	int feature; // index into the features
 	double distance;
+	bool leading; // the vertex leads its surface into the face (pdiPlugin_IsVertexLeadingAlong)
 } pdiKeyedExit;
 
 static int pdiCompareKeyedExit( const void* a, const void* b )
@@ -108,10 +113,16 @@ static int pdiCompareKeyedExit( const void* a, const void* b )
 	return x->feature < y->feature ? -1 : ( x->feature > y->feature ? 1 : 0 );
 }
 
-// The exit one vertex leaves by, of its exits [start, end): the shallowest, or the shallowest
-// toward the preferred side when that is opposite it and not much deeper. -1 when the vertex has a pair outside
-// the other solid (distance >= 0): it is outside, and its pairs behind faces are through the
-// other side.
+// No exit: the vertex is outside the other solid (a pair at distance >= 0; its pairs behind
+// faces are through the other side). Unled: every exit it has lies where its own surface runs
+// on deeper (pdiPlugin_IsVertexLeadingAlong), so deeper vertices than any gathered lie beyond
+// it.
+#define PDI_NO_EXIT ( -1 )
+#define PDI_UNLED ( -2 )
+
+// The exit one vertex leaves by, of its exits [start, end): the shallowest leading one, or the
+// shallowest leading one toward the preferred side when that is opposite it and not much
+// deeper; else PDI_NO_EXIT or PDI_UNLED.
 static int pdiChosenExit( const pdiKeyedExit* exits, int start, int end, const pdContactFeature* features,
 						  pdVec3 preferred )
 {
@@ -120,7 +131,11 @@ static int pdiChosenExit( const pdiKeyedExit* exits, int start, int end, const p
 	{
 		if ( exits[k].distance >= 0.0 )
 		{
-			return -1;
+			return PDI_NO_EXIT;
+		}
+		if ( !exits[k].leading )
+		{
+			continue;
 		}
 		if ( shallowest < 0 || exits[k].distance > exits[shallowest].distance )
 		{
@@ -132,6 +147,10 @@ static int pdiChosenExit( const pdiKeyedExit* exits, int start, int end, const p
 			toward = k;
 		}
 	}
+	if ( shallowest < 0 )
+	{
+		return PDI_UNLED;
+	}
 	// Only against the opposite exit, which is the thin plate's far face: a peg's end sunk into
 	// the bore's wall just under the rim leaves radially, not up through the block's top (that
 	// exit is across, not opposite), whatever its last push was.
@@ -142,13 +161,15 @@ static int pdiChosenExit( const pdiKeyedExit* exits, int start, int end, const p
 }
 
 // Every penetrating vertex leaves by one exit (pdiChosenExit): its pairs along other directions
-// are dropped, and along the chosen one those more than band deeper. A vertex outside the other
-// solid keeps none behind a face. The deepest chosen exit goes to *outDeepest.
+// are dropped, and along the chosen one those more than band deeper, and those it does not
+// lead. A vertex outside the other solid keeps none behind a face; an unled vertex keeps none
+// and sets *outUnled. The deepest chosen exit goes to *outDeepest.
 static void pdiChooseExits( const pdiKeyedExit* exits, int n, const pdContactFeature* features,
-							const pdiExitChoice* choice, bool* drop, double* outDeepest )
+							const pdiExitChoice* choice, bool* drop, double* outDeepest, bool* outUnled )
 {
 	pdVec3 preferred = pdiNormalize( choice->preferred );
 	*outDeepest = 0.0;
+	*outUnled = false;
 	for ( int start = 0; start < n; )
 	{
 		int end = start;
@@ -162,7 +183,7 @@ static void pdiChooseExits( const pdiKeyedExit* exits, int n, const pdContactFea
 		{
 			const pdContactFeature* f = features + exits[k].feature;
 			bool keep = chosen < 0 ? f->distance >= 0.0
-								   : pdiDot( f->normal, direction ) >= PDI_EXIT_COSINE &&
+								   : exits[k].leading && pdiDot( f->normal, direction ) >= PDI_EXIT_COSINE &&
 										 f->distance >= exits[chosen].distance - choice->band;
 			drop[exits[k].feature] = drop[exits[k].feature] || !keep;
 		}
@@ -170,6 +191,7 @@ static void pdiChooseExits( const pdiKeyedExit* exits, int n, const pdContactFea
 		{
 			*outDeepest = fmax( *outDeepest, -exits[chosen].distance );
 		}
+		*outUnled = *outUnled || chosen == PDI_UNLED;
 		start = end;
 	}
 }
@@ -206,10 +228,11 @@ static int pdiOrientInPlace( const pdMesh* meshA, const pdTransform* poseA, cons
 		f->distance = pdiDot( pdiSub( f->pointA, f->pointB ), f->normal );
 		// A face's normal is its own contact normal whatever the vertex against it; an
 		// edge-edge cross product is one only where both edges are extreme along it (an edge
-		// inside a flat floor would push sideways). The vertex of a vertex-face pair need not
-		// be extreme: a rim vertex of a tessellated bore lies in a shallow valley of its rim,
-		// and the peg's facet against it is still the contact there. An edge inside a flat
-		// patch adds nothing its face's vertex-face pairs do not say.
+		// inside a flat floor would push sideways). The vertex of a penetrating vertex-face pair
+		// need not be strictly extreme (a rim vertex of a tessellated bore lies in a shallow
+		// valley of its rim, and the peg's facet against it is still the contact there), only
+		// leading within PDI_EXIT_SLOPE; pairs outside keep saying the vertex is outside. An
+		// edge inside a flat patch adds nothing its face's vertex-face pairs do not say.
 		drop[i] = !isfinite( f->distance ) ||
 				  ( f->kind == PD_CONTACT_EE &&
 					( pdiIsFlatEdge( meshA, &f->featureA ) || pdiIsFlatEdge( meshB, &f->featureB ) ||
@@ -219,11 +242,13 @@ static int pdiOrientInPlace( const pdMesh* meshA, const pdTransform* poseA, cons
 											 : -1;
 		if ( !drop[i] && key >= 0 )
 		{
-			exits[n++] = ( pdiKeyedExit ){ key, i, f->distance };
+			bool leading = f->distance >= 0.0 || pdiPlugin_IsVertexLeadingAlong( meshA, poseA, meshB, poseB, f,
+																				f->normal, PDI_EXIT_SLOPE );
+			exits[n++] = ( pdiKeyedExit ){ key, i, f->distance, leading };
 		}
 	}
 	qsort( exits, (size_t)n, sizeof( *exits ), pdiCompareKeyedExit );
-	pdiChooseExits( exits, n, features, choice, drop, &out->deepestExit );
+	pdiChooseExits( exits, n, features, choice, drop, &out->deepestExit, &out->unledVertex );
 	int kept = 0;
 	for ( int i = 0; i < count; ++i )
 	{
@@ -233,6 +258,52 @@ static int pdiOrientInPlace( const pdMesh* meshA, const pdTransform* poseA, cons
 		}
 	}
 	return kept;
+}
+
+static int pdiCompareInt( const void* a, const void* b )
+{
+	int x = *(const int*)a, y = *(const int*)b;
+	return x < y ? -1 : ( x > y ? 1 : 0 );
+}
+
+// The deepest buried vertex (pdiGapProof.outBuried) that no gathered vertex-face pair has:
+// it lies farther than the reach from every face around it. With more buried vertices than
+// were kept, the deepest kept one.
+static double pdiUnseenBuriedDepth( const pdMesh* meshA, const pdMesh* meshB, const pdContactFeature* features,
+									int count, const pdiBuriedVertices* buried, pdWorkspace* ws )
+{
+	if ( buried->count == 0 )
+	{
+		return 0.0;
+	}
+	if ( !pdiBuffer_Reserve( &ws->scratch, (size_t)( count > 0 ? count : 1 ) * sizeof( int ), false ) )
+	{
+		return INFINITY; // unknown: deeper than the reach for all the caller can tell
+	}
+	int* seen = ws->scratch.data;
+	int n = 0;
+	for ( int i = 0; i < count; ++i )
+	{
+		const pdContactFeature* f = features + i;
+		int key = f->kind == PD_CONTACT_VF   ? pdiFeatureKey( meshA, &f->featureA )
+				  : f->kind == PD_CONTACT_FV ? meshA->vertexCount + pdiFeatureKey( meshB, &f->featureB )
+											 : -1;
+		if ( key >= 0 )
+		{
+			seen[n++] = key;
+		}
+	}
+	qsort( seen, (size_t)n, sizeof( int ), pdiCompareInt );
+	double deepest = 0.0;
+	for ( int i = 0; i < buried->count; ++i )
+	{
+		const pdiBuriedVertex* v = buried->items + i;
+		if ( v->depth > deepest && ( buried->full || bsearch( &v->key, seen, (size_t)n, sizeof( int ), pdiCompareInt ) == NULL ) )
+		{
+			deepest = v->depth;
+		}
+	}
+	return deepest;
 }
 
 pdStatus pdiPlugin_GatherOrientedFeatures( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
@@ -255,7 +326,9 @@ pdStatus pdiPlugin_GatherOrientedFeatures( const pdMesh* meshA, const pdTransfor
 		outResult->status = PD_STATUS_INVALID_ARGUMENT; // outward normals need closed meshes
 		return outResult->status;
 	}
-	pdiGapProof proof = { .stopWithinGap = false, .checkContainment = true, .skipFlatEdges = true };
+	pdiBuriedVertices buried = { 0, false, NULL };
+	pdiGapProof proof = {
+		.stopWithinGap = false, .checkContainment = true, .skipFlatEdges = true, .outBuried = &buried };
 	pdContactFeatureResult r;
 	pdStatus status = pdiCheckedContactFeatures( meshA, poseA, meshB, poseB, def, proof, ioWorkspace, &r );
 	outResult->status = status;
@@ -268,6 +341,7 @@ pdStatus pdiPlugin_GatherOrientedFeatures( const pdMesh* meshA, const pdTransfor
 	// The features live in the workspace's buffer: oriented there, for the caller to read.
 	pdContactFeature* features = (pdContactFeature*)r.features;
 	outResult->gatheredCount = r.featureCount;
+	outResult->buriedDepth = pdiUnseenBuriedDepth( meshA, meshB, features, r.featureCount, &buried, ioWorkspace );
 	outResult->featureCount = features == NULL ? 0
 											   : pdiOrientInPlace( meshA, poseA, meshB, poseB, features, r.featureCount,
 																   choice, ioWorkspace, outResult );

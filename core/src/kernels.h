@@ -44,6 +44,25 @@ pdStatus pdiCheckedDistance( const pdMesh* meshA, const pdTransform* poseA, cons
 
 /// How a contact-feature query's gap proof (def.gap >= 0) may end early and what it counts as
 /// not apart.
+/// A vertex behind a face of the other mesh (pdiGapProof.outBuried): key is A's canonical
+/// vertex id, or A's vertex count plus B's; depth how far behind the face (world units).
+typedef struct pdiBuriedVertex
+{
+	int key;
+	double depth;
+} pdiBuriedVertex;
+
+/// The buried vertices of one gathering, in the workspace until its next query; full when more
+/// were found than kept (PDI_BURIED_CAP).
+typedef struct pdiBuriedVertices
+{
+	int count;
+	bool full;
+	const pdiBuriedVertex* items;
+} pdiBuriedVertices;
+
+#define PDI_BURIED_CAP 4096
+
 typedef struct pdiGapProof
 {
 	/// The first triangle pair within the gap ends the traversal (the features are then
@@ -55,6 +74,12 @@ typedef struct pdiGapProof
 	/// Edge-edge pairs with an edge between coplanar faces are not gathered (nor counted
 	/// against maxFeatures): inside a flat patch the vertex-face pairs say all there is.
 	bool skipFlatEdges;
+	/// Non-NULL, with two closed meshes: receives the vertices of the triangle pairs visited
+	/// that lie over the other triangle's face and behind it (on its solid's side) by more
+	/// than the reach. A crossing whose vertices the reach does not see (a plate tilted
+	/// through another, its corners 15 mm in) gathers no vertex pair, only edges crossing at
+	/// zero depth; a vertex listed here and in no gathered pair is such a vertex.
+	pdiBuriedVertices* outBuried;
 } pdiGapProof;
 
 /// pdComputeContactFeatures on checked input, with the proof's options.

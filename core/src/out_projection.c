@@ -12,7 +12,7 @@ pdStatus pdiQuery_ContactFeatures( pdiPdQuery* q, const pdTransform* poseA, doub
 	def.reach = reach;
 	def.approachDirection = approach;
 	def.maxFeatures = PDI_MAX_PD_FEATURES;
-	pdiGapProof noProof = { false, false, false };
+	pdiGapProof noProof = { false, false, false, NULL };
 	pdContactFeatureResult r;
 	pdStatus status =
 		pdiComputeContactFeatures( q->sc.meshA, poseA, q->sc.meshB, &poseB, &def, noProof, q->sc.ws, &r );

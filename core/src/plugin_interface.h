@@ -61,6 +61,16 @@ PD_API bool pdiPlugin_IsFeatureExtremeAlong( const pdMesh* meshA, const pdTransf
 											 const pdTransform* poseB, const pdContactFeature* feature,
 											 pdVec3 direction );
 
+/// Whether the vertex of a vertex-face (A's) or face-vertex (B's) pair leads its mesh into the
+/// other along the pair's normal (world, out of B): no neighbour of the vertex (the vertices of
+/// the faces around it) lies further into the other solid at a slope steeper than `slope` (the
+/// cosine between the neighbour's offset and the push's reverse). A vertex on a plate's bottom
+/// edge does not lead toward the other plate's side face: the bottom face runs on into it.
+/// True for edge-edge pairs and for invalid arguments.
+PD_API bool pdiPlugin_IsVertexLeadingAlong( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+											const pdTransform* poseB, const pdContactFeature* feature, pdVec3 normal,
+											double slope );
+
 /// What pdiPlugin_GatherOrientedFeatures found.
 typedef struct pdiOrientedFeatures
 {
@@ -74,6 +84,14 @@ typedef struct pdiOrientedFeatures
 	/// The deepest of the penetrating vertices' chosen exits (world units, >= 0): how far the
 	/// deepest gathered vertex lies inside the other solid.
 	double deepestExit;
+	/// How far the deepest vertex of a visited triangle pair lies behind the other triangle's
+	/// face beyond the reach (world units, 0 when none): a crossing deeper than the gathered
+	/// pairs show (pdiGapProof.outBuriedDepth).
+	double buriedDepth;
+	/// A penetrating vertex whose every gathered exit lies where its own surface runs on deeper
+	/// (a cube's side vertex halfway down into a block): deeper vertices lie beyond the ones
+	/// gathered.
+	bool unledVertex;
 	int nodeVisits;
 } pdiOrientedFeatures;
 

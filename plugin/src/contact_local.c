@@ -76,6 +76,15 @@ double pdiLocalReach( const pdiCall* call )
 	return isfinite( reach ) && reach > 4.0 * call->tolerance ? reach : 0.0;
 }
 
+// The gathering saw a vertex near the edge of its reach, or a crossing whose vertices lie
+// beyond it, or a vertex whose surface runs on deeper than its exits, or more pairs than it
+// could keep: deeper pairs may lie unseen.
+static bool pdiLocalCutShort( const pdiOrientedFeatures* of, double reach )
+{
+	return of->status == PD_STATUS_FEATURE_LIMIT || of->deepestExit > PDI_LOCAL_EXIT_FRACTION * reach ||
+		   of->buriedDepth > 0.0 || of->unledVertex;
+}
+
 // Why the neighbourhood cannot give the answer, or PDI_LOCAL_ANSWERED.
 static pdiLocalOutcome pdiLocalVerdict( const pdiCall* call, double reach, pdStatus status,
 										const pdiOrientedFeatures* of )
@@ -88,7 +97,7 @@ static pdiLocalOutcome pdiLocalVerdict( const pdiCall* call, double reach, pdSta
 	{
 		return PDI_LOCAL_APART;
 	}
-	if ( of->deepestExit > PDI_LOCAL_EXIT_FRACTION * reach )
+	if ( pdiLocalCutShort( of, reach ) )
 	{
 		return PDI_LOCAL_ESCAPE;
 	}
@@ -180,7 +189,7 @@ pdiLocalOutcome pdiGatherLocal( pdiCall* call, pdiRegions* regions )
 	pdRigidMotion stepMotion = { pair->motion, pair->rotation, pair->pivot };
 	pdiLocalOutcome outcome = pdiGatherOriented( call, call->localReach, swept ? &stepMotion : NULL,
 												 PDI_LOCAL_FEATURE_FACTOR * def->maxFeatures, &of );
-	bool cutShort = of.status == PD_STATUS_FEATURE_LIMIT || of.deepestExit > PDI_LOCAL_EXIT_FRACTION * call->localReach;
+	bool cutShort = pdiLocalCutShort( &of, call->localReach );
 	double minDiag = fmin( call->diagA, call->diagB );
 	double wide =
 		fmin( fmax( 4.0 * call->localReach, call->moving ? 0.0 : PDI_LOCAL_WIDE_REACH * minDiag ), 0.25 * minDiag );

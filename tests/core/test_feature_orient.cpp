@@ -91,27 +91,60 @@ TEST( PdFeatureOrient, PenetratingCubeLeavesThroughTheNearFace )
 	ExpectPushedUpOnly( of, 0.002 );
 }
 
-TEST( PdFeatureOrient, PastHalfTheThicknessTheKnownSideWins )
+TEST( PdFeatureOrient, PastHalfTheThicknessACubeStillLeavesTheWayItCame )
 {
-	// The cube's bottom 12 mm into the 20 mm plate: through the far face is 8 mm, back out 12.
+	// The cube's bottom 12 mm into the 20 mm plate: through the far face is 8 mm, but the cube's
+	// sides run on up through the plate, so its bottom corners do not lead that way (moving the
+	// cube down 8 mm leaves its sides in the plate); back out is 12 mm.
 	CubeOnPlate s;
 	pdiOrientedFeatures of;
 	ASSERT_EQ( s.Gather( 0.01 - 0.012, 0.03, &of ), PD_STATUS_OK );
+	ExpectPushedUpOnly( of, 0.012 );
+	EXPECT_FALSE( of.unledVertex );
+	// Whatever the last push and however thin the rest: 16 mm back against 4 mm through.
+	ASSERT_EQ( s.Gather( 0.01 - 0.016, 0.03, &of, { 0.0, -0.3, 0.0 } ), PD_STATUS_OK );
+	ExpectPushedUpOnly( of, 0.016 );
+}
+
+TEST( PdFeatureOrient, SideCornerInsideThePlateLeavesThroughTheTop )
+{
+	// The cube 1 mm into the plate near its +x edge, its corners 0.5 mm inside the plate's side:
+	// the side is the shallower face, but the cube's bottom runs on under the top face toward -x
+	// (its corners do not lead toward +x), so the corners leave up, 1 mm.
+	CubeOnPlate s;
+	pdiOrientedFeatures of;
+	pdTransform poseA = At( 0.5 - 0.1 + 0.0005, 0.01 - 0.001 + 0.1, 0.0 ), poseB = At( 0.0, 0.0, 0.0 );
+	pdContactFeatureDef def = pdDefaultContactFeatureDef();
+	def.reach = 0.03;
+	def.gap = 1e-5;
+	def.maxFeatures = 4096;
+	pdiExitChoice choice = { 1e-4, { 0.0, 0.0, 0.0 } };
+	ASSERT_EQ( pdiPlugin_GatherOrientedFeatures( s.cube.m, &poseA, s.plate.m, &poseB, &def, &choice, s.ws, &of ),
+			   PD_STATUS_OK );
 	ASSERT_GT( of.featureCount, 0 );
 	for ( int i = 0; i < of.featureCount; ++i )
 	{
-		if ( of.features[i].kind == PD_CONTACT_VF )
+		const pdContactFeature& f = of.features[i];
+		if ( f.distance < -1e-6 )
 		{
-			EXPECT_NEAR( of.features[i].normal.y, -1.0, 1e-9 ) << "no history: the shallowest exit";
+			EXPECT_NEAR( f.normal.y, 1.0, 1e-9 ) << "feature " << i << ": up, not out of the plate's side";
 		}
 	}
-	EXPECT_NEAR( of.deepestExit, 0.008, 1e-9 );
-	// A came from above (its last push was up): it leaves the way it came.
-	ASSERT_EQ( s.Gather( 0.01 - 0.012, 0.03, &of, { 0.0, 0.3, 0.0 } ), PD_STATUS_OK );
-	ExpectPushedUpOnly( of, 0.012 );
-	// Not when that way is more than twice as deep: 16 mm back against 4 mm through.
-	ASSERT_EQ( s.Gather( 0.01 - 0.016, 0.03, &of, { 0.0, 0.3, 0.0 } ), PD_STATUS_OK );
-	EXPECT_NEAR( of.deepestExit, 0.004, 1e-9 );
+	EXPECT_NEAR( of.deepestExit, 0.001, 1e-9 );
+}
+
+TEST( PdFeatureOrient, CrossingDeeperThanTheReachIsFlagged )
+{
+	// The cube's bottom 14 mm into the plate, gathered within 5 mm: no vertex pair is within
+	// reach, only the cube's sides crossing the top face; the corners behind it are buried.
+	CubeOnPlate s;
+	pdiOrientedFeatures of;
+	ASSERT_EQ( s.Gather( 0.01 - 0.014, 0.005, &of ), PD_STATUS_OK );
+	EXPECT_GT( of.buriedDepth, 0.005 );
+	EXPECT_LE( of.buriedDepth, 0.02 + 1e-9 ) << "at most behind the plate's far face";
+	// Half a millimetre in, within a 3 mm reach: the corners are seen, nothing is buried.
+	ASSERT_EQ( s.Gather( 0.01 - 0.0005, 0.003, &of ), PD_STATUS_OK );
+	EXPECT_EQ( of.buriedDepth, 0.0 );
 }
 
 TEST( PdFeatureOrient, InwardWindingGivesTheSameNormals )
