@@ -25,8 +25,9 @@
 // ball. Against the terrain: the mesh's vertices below the surface Bullet collides with (the
 // heights joined by its own triangles), as the distance to the triangle's plane under or above
 // them, and the terrain's grid points inside the mesh, as their distance to its surface; against
-// a plane: the deepest vertex below it. Both exact for a polyhedral mesh up to a terrain ridge
-// between two grid points inside a mesh face. The pairs Bullet answers with its own convex
+// a plane: the deepest vertex below it (exact for a polyhedral mesh). Against the terrain the
+// deepest point is exact when it is a vertex of either; where a terrain edge crosses a mesh face
+// between vertices, the reading is the deeper of its ends. The pairs Bullet answers with its own convex
 // algorithms (primitives against each other, the terrain and the planes) are not measured.
 // A pair counts as present (`*_contacts`) at a step when its two bodies are within 1 cm.
 #include "scene_world.h"
@@ -447,7 +448,7 @@ class smpMixedScene : public smpSceneWorld
 	std::vector<MixedPlane> m_planes;
 	std::vector<MixedMesh> m_meshes;
 	std::vector<MixedPrimitive> m_primitives;
-	int m_primitiveShape[SMP_PRIM_KIND_COUNT];
+	int m_primitiveShape[SMP_PRIM_KIND_COUNT] = { -1, -1, -1, -1, -1, -1, -1 }; ///< made on first use
 	std::vector<pdMesh*> m_primitiveParts[SMP_PRIM_KIND_COUNT];
 	double m_primitiveRadius[SMP_PRIM_KIND_COUNT] = {};
 	double m_primitiveHalfHeight[SMP_PRIM_KIND_COUNT] = {};
@@ -469,7 +470,7 @@ pdMesh* smpMixedScene::ownMesh( const smpSoup& soup )
 	return mesh;
 }
 
-/// Takes a soup (freed) made about z and turns it so that its axis is y: (x, y, z) -> (x, z, -y).
+/// Turns a soup made about z so that its axis is y: (x, y, z) -> (x, z, -y).
 void smpTurnZToY( smpSoup* soup )
 {
 	const double zToY[9] = { 1, 0, 0, 0, 0, 1, 0, -1, 0 };
@@ -521,9 +522,8 @@ bool smpMakeCylinderY( double radius, double halfHeight, int segments, smpSoup* 
 	return true;
 }
 
-/// Appends soup b to soup a, b's vertices moved by offset (a's arrays are reallocated through
-/// the soup allocator: the result is built fresh).
-bool smpAppendSoups( const smpSoup& a, const smpSoup& b, V3 offset, std::vector<double>* outV,
+/// The triangles of soups a and b as one list, b's vertices moved by offset.
+void smpAppendSoups( const smpSoup& a, const smpSoup& b, V3 offset, std::vector<double>* outV,
 					 std::vector<uint32_t>* outT )
 {
 	*outV = smpSoupVertices( a );
@@ -534,7 +534,6 @@ bool smpAppendSoups( const smpSoup& a, const smpSoup& b, V3 offset, std::vector<
 									 b.vertices[3 * v + 2] + offset.z } );
 	for ( int t = 0; t < 3 * b.triangleCount; ++t )
 		outT->push_back( base + b.indices[t] );
-	return true;
 }
 
 const double kBoxHalf[3] = { 0.12, 0.09, 0.08 };
@@ -689,6 +688,7 @@ int smpMixedScene::addPrimitive( smpPrimitiveKind kind, const btTransform& pose,
 	return body;
 }
 
+/// A dynamic GImpact mesh body of the soup (freed); -1 when its mesh cannot be made.
 int smpMixedScene::addMeshBody( smpSoup* soup, const btTransform& pose, double mass, bool bowl,
 								std::array<float, 3> color )
 {
@@ -731,8 +731,6 @@ btTransform smpPose( const btQuaternion& q, double x, double y, double z )
 
 bool smpMixedScene::build( std::string* error )
 {
-	for ( int& shape : m_primitiveShape )
-		shape = -1;
 	m_random = smpSceneRandom( m_config.seed );
 	m_arrival = (int)std::lround( kArrivalFraction * m_stepCount );
 
@@ -1144,6 +1142,13 @@ std::vector<smpSceneFigure> smpMixedScene::figures() const
 					   "the same over the smaller body's bounding-box diagonal, the largest" } );
 		f.push_back( { key + "_contacts", (double)k.contacts, "pair-steps within 1 cm (the class is present)" } );
 	}
+	int lost = 0;
+	for ( const MixedMesh& mesh : m_meshes )
+		lost += isLost( mesh.body ) ? 1 : 0;
+	for ( const MixedPrimitive& p : m_primitives )
+		lost += isLost( p.body ) ? 1 : 0;
+	f.push_back( { "lost", (double)lost, "bodies through the terrain or out of the walls" } );
+	f.push_back( { "rest_speed", m_jitter, "the largest speed over the last second, bodies not lost (m/s)" } );
 	f.push_back( { "arrival_step", (double)m_arrival, "the settled phase starts here" } );
 	f.push_back( { "round_measure_bound", m_roundBound,
 				   "cylinders and cones measured as inscribed 128-gons: at most this short (m)" } );

@@ -143,10 +143,12 @@ TEST( PdSceneMixed, ShortEpisodeMeetsEveryPairClass )
 		}
 	for ( const char* c : kTouchingClasses )
 		EXPECT_GT( f[std::string( c ) + "_contacts"], 0.0 ) << c << " never met";
-	for ( const char* key : { "arrival_step", "round_measure_bound", "measure_failures" } )
+	for ( const char* key : { "arrival_step", "round_measure_bound", "measure_failures", "lost", "rest_speed" } )
 		EXPECT_EQ( f.count( key ), 1u ) << "no figure " << key;
 	EXPECT_EQ( f["arrival_step"], 72.0 ); // 0.6 of the steps
 	EXPECT_EQ( f["measure_failures"], 0.0 );
+	EXPECT_EQ( f["lost"], 0.0 );
+	EXPECT_GE( f["rest_speed"], 0.0 );
 	EXPECT_GT( f["round_measure_bound"], 0.0 );
 	EXPECT_LT( f["round_measure_bound"], 1e-4 );
 }
