@@ -925,7 +925,7 @@ bool smpMixedScene::build( std::string* error )
 	area.floorY = -kBump - kRipple - 0.4; // a centre this low went through the terrain
 	setArea( area );
 	setBodySize( 2.0 * ( kTorusR + kTorusr ) );
-	setCamera( btVector3( 1.0, 6.5, 10.5 ), btVector3( 0.0, 0.2, 0.5 ) );
+	setCamera( btVector3( 0.5, 4.2, 7.0 ), btVector3( -0.2, 0.0, 0.6 ) );
 	setAfterStep( []( smpSceneWorld& world, int ) { world.measurePenetration(); } );
 	return true;
 }
