@@ -58,9 +58,9 @@ typedef struct pdiDeepest
 	double value; ///< signed distance (upper bound of the minimum)
 	double bound; ///< lower bound of the minimum
 	bool capped;
-	pdVec3 normal;        ///< on B toward the skeleton point
-	bool throughSheet;    ///< a segment crossing an open mesh (value is then radius - depth)
-	pdiSurfacePoint at;   ///< the surface point nearest the deepest point
+	pdVec3 normal;      ///< on B toward the skeleton point
+	bool throughSheet;  ///< a segment crossing an open mesh (value is then radius - depth)
+	pdiSurfacePoint at; ///< the surface point nearest the deepest point
 } pdiDeepest;
 
 static pdVec3 pdiRounded_At( const pdiRoundedQuery* q, pdVec3 t, double u )
@@ -87,8 +87,24 @@ static pdVec3 pdiRounded_Normal( const pdiRoundedQuery* q, pdVec3 x, const pdiSu
 	return n;
 }
 
+// Whether skeleton point x, outside a closed mesh, lies in front of surface point sp (on the
+// outward side of its feature's pseudonormal). A local minimum of the unsigned distance behind
+// its feature is the far side of a wall seen through the solid: a sphere centred at x cannot
+// touch it without first crossing the near side, and as a contact it would hold A up at the
+// far side (over a thin floor, a whole thickness deep). Points on the surface and open meshes
+// (two-sided sheets) always count.
+static bool pdiRounded_Faces( const pdiRoundedQuery* q, pdVec3 x, const pdiSurfacePoint* sp )
+{
+	if ( !q->mesh->closed || sp->distance <= q->tolerance )
+	{
+		return true;
+	}
+	return pdiDot( pdiSub( x, sp->point ), pdiMesh_FeatureNormal( q->mesh, sp->triangle, sp->feature ) ) > 0.0;
+}
+
 // The contacts of the sphere at skeleton point x (parameter u): the local minima of the
-// distance within radius + contactDistance outside, the nearest surface inside a closed mesh.
+// distance within radius + contactDistance that x faces outside, the nearest surface inside a
+// closed mesh.
 // Returns x's signed distance; *ioCount grows by the contacts written.
 static double pdiRounded_PointContacts( pdiRoundedQuery* q, pdVec3 x, double u, pdiRoundedPoint* out, int capacity,
 										int* ioCount )
@@ -105,6 +121,10 @@ static double pdiRounded_PointContacts( pdiRoundedQuery* q, pdVec3 x, double u, 
 	int n = pdiMesh_PointLocalMinima( q->mesh, x, reach, q->ws, minima, PDI_ROUNDED_POINT_CONTACTS, NULL );
 	for ( int i = 0; i < n && *ioCount < capacity; ++i )
 	{
+		if ( !inside && !pdiRounded_Faces( q, x, minima + i ) )
+		{
+			continue;
+		}
 		pdiRoundedPoint* c = out + ( *ioCount )++;
 		c->pointB = minima[i].point;
 		c->normal = pdiRounded_Normal( q, x, minima + i, inside );
@@ -186,13 +206,13 @@ static int pdiRounded_Contacts( pdiRoundedQuery* q, pdVec3 t, const pdiDeepest* 
 {
 	pdiRoundedPoint raw[3 * PDI_ROUNDED_POINT_CONTACTS];
 	int count = 0;
-	double f0 = pdiRounded_PointContacts( q, pdiRounded_At( q, t, 0.0 ), 0.0, raw, 3 * PDI_ROUNDED_POINT_CONTACTS,
-										  &count );
+	double f0 =
+		pdiRounded_PointContacts( q, pdiRounded_At( q, t, 0.0 ), 0.0, raw, 3 * PDI_ROUNDED_POINT_CONTACTS, &count );
 	double f1 = f0;
 	if ( q->segment )
 	{
-		f1 = pdiRounded_PointContacts( q, pdiRounded_At( q, t, 1.0 ), 1.0, raw, 3 * PDI_ROUNDED_POINT_CONTACTS,
-									   &count );
+		f1 =
+			pdiRounded_PointContacts( q, pdiRounded_At( q, t, 1.0 ), 1.0, raw, 3 * PDI_ROUNDED_POINT_CONTACTS, &count );
 		if ( deepest->throughSheet )
 		{
 			// Through a sheet: one contact at the crossing, toward the side chosen; the end
@@ -207,8 +227,8 @@ static int pdiRounded_Contacts( pdiRoundedQuery* q, pdVec3 t, const pdiDeepest* 
 			}
 			count = kept;
 			const pdiSurfacePoint* sp = &deepest->at;
-			raw[count++] = ( pdiRoundedPoint ){ sp->point,			deepest->normal, deepest->value - q->radius,
-												deepest->u,			sp->triangle,	 sp->feature };
+			raw[count++] = ( pdiRoundedPoint ){ sp->point,  deepest->normal, deepest->value - q->radius,
+												deepest->u, sp->triangle,    sp->feature };
 		}
 		else if ( deepest->u > 0.0 && deepest->u < 1.0 && deepest->value < pdiMinD( f0, f1 ) - q->tolerance )
 		{
@@ -259,7 +279,8 @@ static bool pdiRounded_Clears( pdiRoundedQuery* q, pdVec3 t, pdiDeepest* outAt )
 
 // Adds the contact planes of A translated by t: n . x >= n . t - distance keeps each touch
 // apart to first order.
-static int pdiRounded_AddPlanes( pdiRoundedQuery* q, pdVec3 t, const pdiDeepest* at, pdiContactPlane* planes, int count )
+static int pdiRounded_AddPlanes( pdiRoundedQuery* q, pdVec3 t, const pdiDeepest* at, pdiContactPlane* planes,
+								 int count )
 {
 	pdiRoundedPoint contacts[PD_MAX_ROUNDED_CONTACTS];
 	double cd = q->contactDistance;
@@ -268,8 +289,8 @@ static int pdiRounded_AddPlanes( pdiRoundedQuery* q, pdVec3 t, const pdiDeepest*
 	q->contactDistance = cd;
 	for ( int i = 0; i < n && count < PDI_ROUNDED_MAX_PLANES; ++i )
 	{
-		planes[count++] = ( pdiContactPlane ){ contacts[i].normal,
-											  pdiDot( contacts[i].normal, t ) - contacts[i].distance, -1 };
+		planes[count++] =
+			( pdiContactPlane ){ contacts[i].normal, pdiDot( contacts[i].normal, t ) - contacts[i].distance, -1 };
 	}
 	return count;
 }
@@ -348,6 +369,10 @@ static int pdiRounded_Exits( pdiRoundedQuery* q, const pdiDeepest* start, pdiCon
 	int n = pdiMesh_PointLocalMinima( q->mesh, x, reach, q->ws, minima, PDI_ROUNDED_POINT_CONTACTS, NULL );
 	for ( int i = 0; i < n && count < capacity; ++i )
 	{
+		if ( !inside && !pdiRounded_Faces( q, x, minima + i ) )
+		{
+			continue;
+		}
 		pdVec3 normal = pdiRounded_Normal( q, x, minima + i, inside );
 		double length = q->radius + ( inside ? minima[i].distance : -minima[i].distance );
 		out[count++] = ( pdiContactPlane ){ normal, length, -1 };
@@ -554,7 +579,8 @@ pdStatus pdComputeRoundedPenetration( const pdRoundedShape* shapeA, const pdTran
 	q.segment = pdiDistanceSq( q.s0, q.s1 ) > 0.0;
 	q.radius = shapeA->radius;
 	double size = 2.0 * q.radius + pdiLength( pdiSub( q.s1, q.s0 ) );
-	q.tolerance = def->tolerance > 0.0 ? def->tolerance : 1e-4 * pdiMinD( size, meshB->diagonal > 0.0 ? meshB->diagonal : size );
+	q.tolerance =
+		def->tolerance > 0.0 ? def->tolerance : 1e-4 * pdiMinD( size, meshB->diagonal > 0.0 ? meshB->diagonal : size );
 	q.contactDistance = def->contactDistance;
 	q.approach = pdiMulMTV( &frameB.r, def->approachDirection );
 	q.maxEvaluations = def->maxEvaluations;

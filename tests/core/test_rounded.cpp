@@ -241,6 +241,42 @@ TEST( PdRounded, CapsuleThroughASlabLeavesSideways )
 	EXPECT_LE( r.depth, 0.16 );
 }
 
+TEST( PdRounded, ThinSlabsFarFaceIsNoContact )
+{
+	// A 2 cm slab; a sphere (radius 0.1) above it with a contact distance reaching past its far
+	// face, then sunk 1.5 cm into it (centre still above the middle). The bottom face is a local
+	// minimum of the distance seen through the solid: no contact, and the answer is the top
+	// face's alone, straight up.
+	Scene slab( MakeBox( { 0, 0, 0 }, { 0.6, 0.6, 0.01 } ) );
+	pdRoundedShape ball = Sphere( 0.1 );
+	pdRoundedDef def = pdDefaultRoundedDef();
+	def.contactDistance = 0.05;
+	for ( double sunk : { -0.01, 0.0, 0.015 } )
+	{
+		pdTransform pose = At( 0.1, -0.05, 0.01 + 0.1 - sunk );
+		pdRoundedResult r = slab.query( ball, pose, &def );
+		ASSERT_EQ( r.contactCount, 1 ) << "sunk " << sunk;
+		ExpectVec( r.contacts[0].normal, { 0, 0, 1 }, 1e-12 );
+		EXPECT_NEAR( r.contacts[0].pointB.z, 0.01, 1e-12 ) << "on the top face";
+		EXPECT_NEAR( r.contacts[0].distance, -sunk, 1e-12 );
+		if ( sunk > 0 )
+		{
+			EXPECT_TRUE( r.exact );
+			ExpectVec( r.translation, { 0, 0, sunk }, 1e-12 );
+			slab.expectCleared( ball, pose, r );
+		}
+	}
+	// A capsule lying flat, sunk as far: one contact per end, both on the top face.
+	pdRoundedShape cap = Capsule( 0.1, 0.2 );
+	pdRoundedResult r = slab.query( cap, At( 0.0, 0.1, 0.01 + 0.1 - 0.015 ), &def );
+	ASSERT_EQ( r.contactCount, 2 );
+	for ( int i = 0; i < r.contactCount; ++i )
+	{
+		EXPECT_NEAR( r.contacts[i].pointB.z, 0.01, 1e-12 );
+		EXPECT_NEAR( r.contacts[i].distance, -0.015, 1e-12 );
+	}
+}
+
 TEST( PdRounded, SphereInAFoldTouchesBothSides )
 {
 	// An open V fold z = |x|, the sphere sunk into the crease.
