@@ -35,7 +35,8 @@ typedef struct pdiRoundedQuery
 	double radius;
 	double tolerance;
 	double contactDistance;
-	pdVec3 approach; ///< B's mesh frame
+	pdVec3 approach;  ///< B's mesh frame
+	pdVec3 preferred; ///< B's mesh frame, unit or zero
 	int maxEvaluations;
 	int evaluations;
 } pdiRoundedQuery;
@@ -102,9 +103,35 @@ static bool pdiRounded_Faces( const pdiRoundedQuery* q, pdVec3 x, const pdiSurfa
 	return pdiDot( pdiSub( x, sp->point ), pdiMesh_FeatureNormal( q->mesh, sp->triangle, sp->feature ) ) > 0.0;
 }
 
+// A way out of a closed mesh (a normal and a length), sorted shortest first, that leaves toward
+// the preferred side: its normal within 60 degrees of it, taken over the shortest when that
+// one is opposite it (within 60 degrees of the other way) and the way is at most twice as long.
+// A point that crossed the middle of a thin wall it came over leaves the way it came, not
+// through the far face; a point in a block, where the opposite face is farther than that, or a
+// shortest way across the preferred side, is not turned. Returns the index taken (0: the
+// shortest).
+#define PDI_ROUNDED_PREFERRED_COSINE 0.5
+#define PDI_ROUNDED_PREFERRED_RATIO 2.0
+static int pdiRounded_Preferred( const pdiRoundedQuery* q, const pdiContactPlane* exits, int count )
+{
+	if ( count < 2 || pdiLengthSq( q->preferred ) == 0.0 ||
+		 pdiDot( exits[0].normal, q->preferred ) >= -PDI_ROUNDED_PREFERRED_COSINE )
+	{
+		return 0;
+	}
+	for ( int k = 1; k < count && exits[k].offset <= PDI_ROUNDED_PREFERRED_RATIO * exits[0].offset; ++k )
+	{
+		if ( pdiDot( exits[k].normal, q->preferred ) > PDI_ROUNDED_PREFERRED_COSINE )
+		{
+			return k;
+		}
+	}
+	return 0;
+}
+
 // The contacts of the sphere at skeleton point x (parameter u): the local minima of the
-// distance within radius + contactDistance that x faces outside, the nearest surface inside a
-// closed mesh.
+// distance within radius + contactDistance that x faces outside; inside a closed mesh the
+// nearest surface, or the one toward the preferred side (pdiRounded_Preferred).
 // Returns x's signed distance; *ioCount grows by the contacts written.
 static double pdiRounded_PointContacts( pdiRoundedQuery* q, pdVec3 x, double u, pdiRoundedPoint* out, int capacity,
 										int* ioCount )
@@ -116,12 +143,32 @@ static double pdiRounded_PointContacts( pdiRoundedQuery* q, pdVec3 x, double u, 
 	}
 	++q->evaluations;
 	bool inside = q->mesh->closed && closest.distance > 0.0 && pdiMesh_ContainsPoint( q->mesh, x, q->ws );
-	double reach = inside ? closest.distance + q->tolerance : q->radius + q->contactDistance;
+	bool preferring = inside && pdiLengthSq( q->preferred ) > 0.0;
+	double reach = q->radius + q->contactDistance;
+	if ( inside )
+	{
+		// Ways out are as deep as radius + distance; the preferred one may be twice as deep.
+		reach = preferring ? PDI_ROUNDED_PREFERRED_RATIO * ( q->radius + closest.distance ) - q->radius + q->tolerance
+						   : closest.distance + q->tolerance;
+	}
 	pdiSurfacePoint minima[PDI_ROUNDED_POINT_CONTACTS];
 	int n = pdiMesh_PointLocalMinima( q->mesh, x, reach, q->ws, minima, PDI_ROUNDED_POINT_CONTACTS, NULL );
+	int chosen = -1; // inside: the minimum toward the preferred side, or -1 for the nearest ones
+	if ( preferring && n > 1 )
+	{
+		pdiContactPlane exits[PDI_ROUNDED_POINT_CONTACTS];
+		for ( int i = 0; i < n; ++i )
+		{
+			exits[i] =
+				( pdiContactPlane ){ pdiRounded_Normal( q, x, minima + i, true ), q->radius + minima[i].distance, -1 };
+		}
+		int k = pdiRounded_Preferred( q, exits, n );
+		chosen = k > 0 ? k : -1;
+	}
 	for ( int i = 0; i < n && *ioCount < capacity; ++i )
 	{
-		if ( !inside && !pdiRounded_Faces( q, x, minima + i ) )
+		if ( inside ? ( chosen >= 0 ? i != chosen : minima[i].distance > closest.distance + q->tolerance )
+					: !pdiRounded_Faces( q, x, minima + i ) )
 		{
 			continue;
 		}
@@ -352,9 +399,12 @@ static bool pdiRounded_Refine( pdiRoundedQuery* q, pdiContactPlane first, int ma
 // The ways out tried, shortest first: along the deepest point's normal by radius - f, and
 // through each surface near it (a local minimum of its distance; inside a closed mesh every
 // one within the shape's size farther than the nearest, since a segment pierced through a slab
-// leaves through a side, not a face it spans). Returns how many.
-static int pdiRounded_Exits( pdiRoundedQuery* q, const pdiDeepest* start, pdiContactPlane* out, int capacity )
+// leaves through a side, not a face it spans). Inside, the way toward the preferred side goes
+// first when pdiRounded_Preferred takes it (*outPreferred). Returns how many.
+static int pdiRounded_Exits( pdiRoundedQuery* q, const pdiDeepest* start, pdiContactPlane* out, int capacity,
+							 bool* outPreferred )
 {
+	*outPreferred = false;
 	int count = 0;
 	out[count++] = ( pdiContactPlane ){ start->normal, q->radius - start->value, -1 };
 	if ( start->throughSheet )
@@ -388,6 +438,18 @@ static int pdiRounded_Exits( pdiRoundedQuery* q, const pdiDeepest* start, pdiCon
 		}
 		out[j] = c;
 	}
+	if ( inside )
+	{
+		int k = pdiRounded_Preferred( q, out, count );
+		pdiContactPlane toward = out[k];
+		for ( ; k > 0; --k )
+		{
+			out[k] = out[k - 1];
+		}
+		out[0] = toward;
+		*outPreferred =
+			pdiLengthSq( q->preferred ) > 0.0 && pdiDot( toward.normal, q->preferred ) > PDI_ROUNDED_PREFERRED_COSINE;
+	}
 	return count;
 }
 
@@ -398,7 +460,8 @@ static bool pdiRounded_PushOut( pdiRoundedQuery* q, const pdiDeepest* start, int
 {
 	*outIterations = 0;
 	pdiContactPlane exits[PDI_ROUNDED_POINT_CONTACTS + 1];
-	int count = pdiRounded_Exits( q, start, exits, PDI_ROUNDED_POINT_CONTACTS + 1 );
+	bool preferred;
+	int count = pdiRounded_Exits( q, start, exits, PDI_ROUNDED_POINT_CONTACTS + 1, &preferred );
 	double best = INFINITY;
 	for ( int i = 0; i < count && exits[i].offset < best; ++i )
 	{
@@ -407,6 +470,10 @@ static bool pdiRounded_PushOut( pdiRoundedQuery* q, const pdiDeepest* start, int
 		{
 			best = pdiLength( t );
 			*outT = t;
+			if ( i == 0 && preferred )
+			{
+				return true; // toward the preferred side, though a shorter way may exist
+			}
 		}
 	}
 	if ( best < INFINITY )
@@ -429,6 +496,7 @@ static pdRoundedDef pdiRoundedDefaults( void )
 	def.maxEvaluations = 64;
 	def.maxIterations = 8;
 	def.approachDirection = pdiV3( 0.0, 0.0, 0.0 );
+	def.preferredDirection = pdiV3( 0.0, 0.0, 0.0 );
 	def.internalValue = PDI_SECRET_COOKIE;
 	return def;
 }
@@ -448,7 +516,8 @@ static pdStatus pdiRounded_CheckDef( const pdRoundedDef* def )
 	// isfinite first: an ordered comparison with a NaN raises the invalid flag.
 	if ( !isfinite( def->contactDistance ) || def->contactDistance < 0.0 || !isfinite( def->tolerance ) ||
 		 def->maxEvaluations < 2 || def->maxEvaluations > 100000 || def->maxIterations < 1 ||
-		 def->maxIterations > 1000 || !pdiIsFiniteVec( def->approachDirection ) )
+		 def->maxIterations > 1000 || !pdiIsFiniteVec( def->approachDirection ) ||
+		 !pdiIsFiniteVec( def->preferredDirection ) )
 	{
 		return PD_STATUS_INVALID_DEF;
 	}
@@ -583,6 +652,7 @@ pdStatus pdComputeRoundedPenetration( const pdRoundedShape* shapeA, const pdTran
 		def->tolerance > 0.0 ? def->tolerance : 1e-4 * pdiMinD( size, meshB->diagonal > 0.0 ? meshB->diagonal : size );
 	q.contactDistance = def->contactDistance;
 	q.approach = pdiMulMTV( &frameB.r, def->approachDirection );
+	q.preferred = pdiNormalize( pdiMulMTV( &frameB.r, def->preferredDirection ) );
 	q.maxEvaluations = def->maxEvaluations;
 	status = pdiRounded_Run( &q, def, &frameB, outResult );
 	if ( status < 0 )

@@ -296,6 +296,10 @@ class PolyDepthAlgorithm : public btActivatingCollisionAlgorithm
 	GroundPatch m_ground; ///< B's solid when B is a plane or a terrain
 	btCollisionAlgorithm* m_fallback = nullptr;
 	pdContactPair m_pair;
+	/// The rounded path's memory: the side of B (B's frame, unit, zero before any) that A's
+	/// skeleton was last outside of, so a skeleton pushed past a thin wall's middle leaves the way
+	/// it came (pdRoundedDef.preferredDirection).
+	btVector3 m_roundedSide{ 0, 0, 0 };
 	btPersistentManifold* m_manifolds[PD_MAX_CONTACT_MANIFOLDS] = {};
 };
 
@@ -423,6 +427,9 @@ void PolyDepthAlgorithm::processRounded( const btCollisionObjectWrapper* body0Wr
 	pdRoundedDef rd = pdDefaultRoundedDef();
 	rd.contactDistance = def.contactDistance + def.speculativeDistance;
 	rd.approachDirection = toPd( relative );
+	// The side A was last outside of; before any, the side it comes from.
+	const btMatrix3x3& basisB = wrapB->getWorldTransform().getBasis();
+	rd.preferredDirection = m_roundedSide.isZero() ? toPd( -relative ) : toPd( basisB * m_roundedSide );
 	pdTransform poseA = toPose( wrapA->getWorldTransform() );
 	pdTransform poseB = toPose( wrapB->getWorldTransform() );
 	pdRoundedResult r;
@@ -431,6 +438,11 @@ void PolyDepthAlgorithm::processRounded( const btCollisionObjectWrapper* body0Wr
 	{
 		clearManifolds();
 		return;
+	}
+	if ( r.separation > -rounded.radius )
+	{
+		// The skeleton is outside B: remember the side of its deepest touch.
+		m_roundedSide = basisB.transpose() * toBt( r.contacts[0].normal );
 	}
 	// One manifold per end sphere and one for the deepest point between them, so that the
 	// touches of one end never evict the other's from Bullet's four-point manifold.

@@ -277,6 +277,68 @@ TEST( PdRounded, ThinSlabsFarFaceIsNoContact )
 	}
 }
 
+TEST( PdRounded, RememberedSideTurnsTheWayOutOfAThinWall )
+{
+	// A sphere (radius 0.1) whose centre came down over a 2 cm slab and crossed its middle, 4 mm
+	// under it: the nearest way out is down through the bottom face (0.1 + 0.006), the way it
+	// came up through the top (0.1 + 0.014). Told the side it was last outside of (+z), it leaves
+	// up, contacts and translation alike; told nothing, down; a block whose far face is more
+	// than twice as far is not turned.
+	Scene slab( MakeBox( { 0, 0, 0 }, { 0.6, 0.6, 0.01 } ) );
+	pdRoundedShape ball = Sphere( 0.1 );
+	pdTransform pose = At( 0.1, -0.05, -0.004 );
+	pdRoundedResult r = slab.query( ball, pose );
+	EXPECT_EQ( r.state, PD_STATE_PENETRATING );
+	ExpectVec( r.translation, { 0, 0, -0.106 }, 1e-9 );
+	ASSERT_GE( r.contactCount, 1 );
+	EXPECT_LT( r.contacts[0].normal.z, -0.999 );
+
+	pdRoundedDef def = pdDefaultRoundedDef();
+	def.preferredDirection = { 0, 0, 3 }; // any length
+	r = slab.query( ball, pose, &def );
+	EXPECT_EQ( r.state, PD_STATE_PENETRATING );
+	ExpectVec( r.translation, { 0, 0, 0.114 }, 1e-4 );
+	EXPECT_GE( r.depth, r.lowerBound );
+	EXPECT_FALSE( r.exact );
+	slab.expectCleared( ball, pose, r );
+	ASSERT_GE( r.contactCount, 1 );
+	for ( int i = 0; i < r.contactCount; ++i )
+	{
+		EXPECT_GT( r.contacts[i].normal.z, 0.999 ) << "contact " << i;
+		EXPECT_NEAR( r.contacts[i].pointB.z, 0.01, 1e-12 );
+	}
+
+	// The same under a common pose of both: the preferred side is a world direction.
+	pdTransform common = AtRotated( 0.3, -0.2, 0.5, { 1, 0, 0 }, 0.7 );
+	pdiMat33 m = pdiMat33FromQuat( common.q );
+	pdRoundedDef turned = def;
+	turned.preferredDirection = pdiMulMV( &m, def.preferredDirection );
+	pdTransform both = pose;
+	both.q = pdiQuatMul( common.q, pose.q );
+	both.p = pdiAdd( pdiMulMV( &m, pose.p ), common.p );
+	pdRoundedResult c = slab.query( ball, both, &turned, common );
+	EXPECT_NEAR( c.depth, r.depth, 1e-9 );
+	ExpectVec( pdiMulMV( &m, r.translation ), c.translation, 1e-9 );
+
+	// A capsule lying flat in it the same way: its end spheres leave up too.
+	pdRoundedShape cap = Capsule( 0.1, 0.2 );
+	r = slab.query( cap, pose, &def );
+	ASSERT_GE( r.contactCount, 2 );
+	for ( int i = 0; i < r.contactCount; ++i )
+	{
+		EXPECT_GT( r.contacts[i].normal.z, 0.999 ) << "contact " << i;
+	}
+	EXPECT_GT( r.translation.z, 0.11 );
+	slab.expectCleared( cap, pose, r );
+
+	// A block: 0.1 under the top, 0.9 over the bottom; preferring down changes nothing.
+	Scene box( MakeBox( { 0, 0, 0 }, { 1, 1, 0.5 } ) );
+	def.preferredDirection = { 0, 0, -1 };
+	r = box.query( ball, At( 0.2, 0.1, 0.4 ), &def );
+	ExpectVec( r.translation, { 0, 0, 0.2 }, 1e-9 );
+	EXPECT_TRUE( r.exact );
+}
+
 TEST( PdRounded, SphereInAFoldTouchesBothSides )
 {
 	// An open V fold z = |x|, the sphere sunk into the crease.

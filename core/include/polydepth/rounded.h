@@ -48,16 +48,22 @@ typedef struct pdRoundedDef
 	/// where a skeleton point lies on an open mesh's surface (which side is undecidable there).
 	/// Default zero (the surface's front side).
 	pdVec3 approachDirection;
+	/// World frame, any length, may be zero: the side of B that A was last outside of (the
+	/// normal of its last push). A skeleton point inside a closed mesh leaves toward it, through
+	/// the surface opposite its nearest one, while that is at most twice as far: over a thin wall
+	/// whose middle the point has crossed, the nearest way out is through the far side. Default
+	/// zero (the nearest surface).
+	pdVec3 preferredDirection;
 	int internalValue; ///< set by pdDefaultRoundedDef(); do not touch
 } pdRoundedDef;
 
 /// A point where A's rounded surface meets B.
 typedef struct pdRoundedContact
 {
-	pdVec3 pointA;   ///< on A's rounded surface (skeleton point - radius * normal), world frame
-	pdVec3 pointB;   ///< on B's surface, world frame
-	pdVec3 normal;   ///< unit, world frame, on B pointing toward A
-	double distance; ///< signed separation along normal, world units: negative = penetration
+	pdVec3 pointA;            ///< on A's rounded surface (skeleton point - radius * normal), world frame
+	pdVec3 pointB;            ///< on B's surface, world frame
+	pdVec3 normal;            ///< unit, world frame, on B pointing toward A
+	double distance;          ///< signed separation along normal, world units: negative = penetration
 	double skeletonParameter; ///< where the skeleton point lies: 0 at skeleton[0], 1 at skeleton[1]
 	pdFeature featureB;       ///< the feature of B the point lies on
 } pdRoundedContact;
