@@ -347,7 +347,9 @@ uint64_t convexShapeKey( const btCollisionShape* shape )
 		case CONVEX_HULL_SHAPE_PROXYTYPE:
 		{
 			auto* hull = static_cast<const btConvexHullShape*>( shape );
-			h = mixBits( h, (double)(uintptr_t)hull->getUnscaledPoints() );
+			// getUnscaledPoints() indexes element 0: not on a hull without points.
+			const btVector3* points = hull->getNumPoints() > 0 ? hull->getUnscaledPoints() : nullptr;
+			h = mixBits( h, (double)(uintptr_t)points );
 			return mixBits( h, (double)hull->getNumPoints() );
 		}
 		case CONVEX_POINT_CLOUD_SHAPE_PROXYTYPE:
