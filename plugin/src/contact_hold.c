@@ -53,6 +53,7 @@ static bool pdiWriteHeld( const pdiCall* call, double maxDrift )
 		out->slot = pair->holdSlot[m];
 		out->normal = pdiRotate( call->qB, pair->holdNormal[m] );
 		out->pointCount = pair->holdPointCount[m];
+		out->restingFlat = ( pair->holdRestingFlat >> m ) & 1u;
 		for ( int p = 0; p < out->pointCount; ++p )
 		{
 			pdVec3 a = pdiAdd( call->poseA->p, pdiRotate( qA, pair->holdPointA[m][p] ) );
@@ -117,6 +118,8 @@ void pdiMakeHold( pdiCall* call )
 		pair->holdSlot[m] = in->slot;
 		pair->holdNormal[m] = pdiRotateInv( call->qB, in->normal );
 		pair->holdPointCount[m] = in->pointCount;
+		pair->holdRestingFlat =
+			(uint8_t)( in->restingFlat ? pair->holdRestingFlat | ( 1u << m ) : pair->holdRestingFlat & ~( 1u << m ) );
 		for ( int p = 0; p < in->pointCount; ++p )
 		{
 			pair->holdPointA[m][p] = pdiRotateInv( qA, pdiSub( in->points[p].pointA, call->poseA->p ) );

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "polydepth/contact.h"
+#include <stdint.h>
 
 PD_C_BEGIN
 
@@ -66,6 +67,7 @@ typedef struct PDI_MAY_ALIAS pdiPairState
 	int holdCount;          ///< manifolds held
 	int holdSlot[PD_MAX_CONTACT_MANIFOLDS];
 	int holdPointCount[PD_MAX_CONTACT_MANIFOLDS];
+	uint8_t holdRestingFlat; ///< bit m: held manifold m is restingFlat (in the padding before holdNormal)
 	pdVec3 holdNormal[PD_MAX_CONTACT_MANIFOLDS];                        ///< B frame
 	pdVec3 holdPointA[PD_MAX_CONTACT_MANIFOLDS][PD_MAX_CONTACT_POINTS]; ///< on A (A's frame)
 	pdVec3 holdPointB[PD_MAX_CONTACT_MANIFOLDS][PD_MAX_CONTACT_POINTS]; ///< on B (B's frame)

@@ -230,10 +230,12 @@ static int pdiKeepPrevious( const pdiPairState* pair, pdQuat qB, pdVec3 pB, int 
 
 // The region's points for its manifold. Resting patches (shallow, A slow relative to B) keep
 // point identity frame to frame, and a wide one takes its plane on B as the normal (see
-// pdiPatchNormal); impacts keep the deepest point and the largest area, which resolves them
-// fastest. Returns the count; the deepest is first.
-static int pdiPickPoints( pdiCall* call, pdiRegion* r, bool resting, int slot, int picked[PD_MAX_CONTACT_POINTS] )
+// pdiPatchNormal; *outFlat says so); impacts keep the deepest point and the largest area, which
+// resolves them fastest. Returns the count; the deepest is first.
+static int pdiPickPoints( pdiCall* call, pdiRegion* r, bool resting, int slot, int picked[PD_MAX_CONTACT_POINTS],
+						  bool* outFlat )
 {
+	*outFlat = false;
 	const pdContactDef* def = call->def;
 	int pc = resting     ? pdiReduceStable( r, 2, call->deepMargin, call->supportBand, picked, PD_MAX_CONTACT_POINTS )
 			 : r->impact ? pdiReduceImpact( r, 0.25 * def->contactDistance, picked )
@@ -248,6 +250,7 @@ static int pdiPickPoints( pdiCall* call, pdiRegion* r, bool resting, int slot, i
 	pdVec3 planeNormal;
 	if ( resting && pdiPatchNormal( r, picked, pc, 0.01 * minDiag * minDiag, PDI_PLANE_COSINE, &planeNormal ) )
 	{
+		*outFlat = true;
 		r->normal = planeNormal;
 		pdiFinishRegion( r, call->translation, false );
 		call->pair->slotNormals[slot] = pdiRotateInv( call->qB, planeNormal );
@@ -308,11 +311,13 @@ pdVec3 pdiWriteManifolds( pdiCall* call, pdiRegions* regions, const int slotOfRe
 		pdiFinishRegion( r, call->translation, false ); // the normal may have been held
 		bool resting = r->minDistance > -call->restDepth && call->slow;
 		int picked[PD_MAX_CONTACT_POINTS];
-		int pc = pdiPickPoints( call, r, resting, slot, picked );
+		bool flat = false;
+		int pc = pdiPickPoints( call, r, resting, slot, picked, &flat );
 		pdContactManifold* m = set->manifolds + set->manifoldCount++;
 		m->slot = slot;
 		m->normal = r->normal;
 		m->pointCount = pc;
+		m->restingFlat = flat;
 		pdiWritePoints( call, r, resting, picked, pc, m );
 		sideSum = pdiMulAdd( sideSum, fmax( -r->minDistance, 0.0 ) + call->tolerance, r->normal );
 		written |= 1u << slot;

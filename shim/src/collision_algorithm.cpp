@@ -21,6 +21,9 @@ namespace
 // Marks the points a manifold held before this frame's points are written; the ones left
 // marked afterwards were not regenerated and are removed. A bit Bullet does not use.
 constexpr int kStaleFlag = 1 << 20;
+// An anchor is kept only while the contact normal stays within about 2 degrees of its own: a
+// kept point keeps its normal, and one the surfaces turned away from would push askew.
+constexpr btScalar kAnchorCosine = btScalar( 0.9994 );
 
 // Per-thread scratch memory of the core queries.
 struct ThreadWorkspace
@@ -278,11 +281,13 @@ class PolyDepthAlgorithm : public btActivatingCollisionAlgorithm
 	{
 		btVector3 pointA, pointB, normal;
 		btScalar distance;
+		bool anchor; ///< a resting face-on patch's point: a friction anchor (pdBulletDef.frictionAnchors)
 	};
 	void setMotion( const btCollisionObjectWrapper* wrapA, const btCollisionObjectWrapper* wrapB,
 					const btDispatcherInfo& dispatchInfo, pdContactDef& def, btVector3* outRelative );
 	uint64_t writeManifold( int slot, const WritePoint* points, int count, double breaking,
 							btManifoldResult* resultOut );
+	void writePoint( btPersistentManifold* manifold, const WritePoint& point, btManifoldResult* resultOut );
 	void endManifolds( unsigned written );
 	void processRounded( const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap,
 						 const btCollisionObjectWrapper* wrapA, const btCollisionObjectWrapper* wrapB,
@@ -373,7 +378,7 @@ uint64_t PolyDepthAlgorithm::writeManifold( int slot, const WritePoint* points, 
 	}
 	for ( int p = 0; p < count; ++p )
 	{
-		resultOut->addContactPoint( points[p].normal, points[p].pointB, points[p].distance );
+		writePoint( manifold, points[p], resultOut );
 	}
 	for ( int k = manifold->getNumContacts() - 1; k >= 0; --k )
 	{
@@ -384,6 +389,59 @@ uint64_t PolyDepthAlgorithm::writeManifold( int slot, const WritePoint* points, 
 	}
 	resultOut->refreshContactPoints();
 	return (uint64_t)manifold->getNumContacts();
+}
+
+// True when Bullet keeps the anchor old in place of a new point (btPersistentManifold::
+// replaceContactPoint): its friction impulse lies within the Coulomb cone, static friction holds.
+bool keepsAnchor( const btManifoldPoint& old, const btVector3& normal )
+{
+	if ( ( old.m_contactPointFlags & BT_CONTACT_FLAG_FRICTION_ANCHOR ) == 0 ||
+		 !( old.m_normalWorldOnB.dot( normal ) > kAnchorCosine ) )
+	{
+		return false;
+	}
+	btScalar lateral = old.m_appliedImpulseLateral1 * old.m_appliedImpulseLateral1 +
+					   old.m_appliedImpulseLateral2 * old.m_appliedImpulseLateral2;
+	btScalar cone = old.m_combinedFriction * old.m_appliedImpulse;
+	return !( lateral > cone * cone );
+}
+
+// Adds one point through addContactPoint (Bullet's cache match: a matched point is replaced and
+// keeps its impulses). A resting face-on patch's point becomes a friction anchor: while static friction
+// holds, the anchor it matches stays where it was on both bodies and Bullet's solver pulls the
+// surfaces back together along the tangent, where a friction direction re-derived from the
+// velocities every step lets a stack creep sideways. A matched point that stays (our anchor, or
+// Bullet's for a body with CF_HAS_FRICTION_ANCHOR) loses its stale mark.
+void PolyDepthAlgorithm::writePoint( btPersistentManifold* manifold, const WritePoint& point,
+									 btManifoldResult* resultOut )
+{
+	btVector3 localA =
+		manifold->getBody0()->getWorldTransform().invXform( point.pointB + point.normal * point.distance );
+	btManifoldPoint probe( localA, btVector3( 0, 0, 0 ), point.normal, point.distance );
+	int entry = manifold->getCacheEntry( probe );
+	if ( point.anchor && entry >= 0 && keepsAnchor( manifold->getContactPoint( entry ), point.normal ) )
+	{
+		manifold->getContactPoint( entry ).m_contactPointFlags &= ~kStaleFlag;
+		return;
+	}
+	resultOut->addContactPoint( point.normal, point.pointB, point.distance );
+	// The point just written carries this frame's pointB and distance exactly.
+	for ( int k = 0; k < manifold->getNumContacts(); ++k )
+	{
+		btManifoldPoint& written = manifold->getContactPoint( k );
+		if ( written.getPositionWorldOnB() == point.pointB && written.m_distance1 == point.distance )
+		{
+			if ( point.anchor )
+			{
+				written.m_contactPointFlags |= BT_CONTACT_FLAG_FRICTION_ANCHOR;
+			}
+			return;
+		}
+	}
+	if ( entry >= 0 )
+	{
+		manifold->getContactPoint( entry ).m_contactPointFlags &= ~kStaleFlag;
+	}
 }
 
 // Clears the manifolds of regions that ended this frame (not in written).
@@ -452,7 +510,8 @@ void PolyDepthAlgorithm::processRounded( const btCollisionObjectWrapper* body0Wr
 	{
 		const pdRoundedContact& c = r.contacts[i];
 		int slot = c.skeletonParameter <= 0.0 ? 0 : ( c.skeletonParameter >= 1.0 ? 1 : 2 );
-		points[slot][counts[slot]++] = { toBt( c.pointA ), toBt( c.pointB ), toBt( c.normal ), (btScalar)c.distance };
+		points[slot][counts[slot]++] = { toBt( c.pointA ), toBt( c.pointB ), toBt( c.normal ), (btScalar)c.distance,
+										 false };
 	}
 	uint64_t held = 0;
 	unsigned written = 0;
@@ -554,10 +613,11 @@ void PolyDepthAlgorithm::processCollision( const btCollisionObjectWrapper* body0
 		WritePoint pts[PD_MAX_CONTACT_POINTS];
 		int count = 0;
 		btVector3 normal = toBt( region.normal );
+		bool anchor = region.restingFlat && m_registration->def.frictionAnchors && !m_closestPoints;
 		for ( int p = 0; p < region.pointCount && count < (int)( sizeof( pts ) / sizeof( pts[0] ) ); ++p )
 		{
 			const pdContactPoint& cp = region.points[p];
-			pts[count++] = { toBt( cp.pointA ), toBt( cp.pointB ), normal, (btScalar)cp.distance };
+			pts[count++] = { toBt( cp.pointA ), toBt( cp.pointB ), normal, (btScalar)cp.distance, anchor };
 		}
 		written |= 1u << region.slot;
 		points += writeManifold( region.slot, pts, count, breaking, resultOut );

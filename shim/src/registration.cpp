@@ -393,6 +393,7 @@ extern "C" pdBulletDef pdDefaultBulletDef( void )
 	def.registerClosestPoints = true;
 	def.includeScaledTriangleMesh = true;
 	def.relativeSkin = 2.5e-4;
+	def.frictionAnchors = true;
 	def.gimpactClasses = 0;
 	def.roundError = 1e-3;
 	def.internalValue = kBulletDefCookie;

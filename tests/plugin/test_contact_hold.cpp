@@ -187,3 +187,41 @@ TEST( PdContactHold, SlidingContactEndsTheHold )
 	EXPECT_GT( full, 3 ) << "a rolling contact is re-picked";
 	EXPECT_LT( full, calls ) << "between re-picks it is held";
 }
+
+TEST( PdContactHold, RestingFacePatchesAreMarkedFlat )
+{
+	// A cube resting face on on the floor is a resting flat patch (engines may anchor friction
+	// there), in the full call and in the held answers after it; the same cube moving fast, or
+	// resting on an edge (its points on a line, no plane), is not.
+	RestingBoxes s;
+	pdContactPair pair;
+	pdContactPair_Reset( &pair );
+	pdContactManifoldSet set;
+	pdTransform poseA = s.cubeAt( 0.0, 1e-4, 0.0 );
+	for ( int call = 0; call < 3; ++call )
+	{
+		ASSERT_GE( pdContactPair_Generate( &pair, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ),
+				   0 );
+		ASSERT_EQ( set.manifoldCount, 1 ) << "call " << call;
+		EXPECT_TRUE( set.manifolds[0].restingFlat ) << "call " << call;
+	}
+	EXPECT_GT( pdiPairStateOf( &pair )->holdCalls, 0 ) << "the later calls were answered from the hold";
+
+	pdContactPair moving;
+	pdContactPair_Reset( &moving );
+	pdContactPair_SetMotion( &moving, pdVec3{ 0.05, -0.05, 0.0 } );
+	ASSERT_GE( pdContactPair_Generate( &moving, s.cube.mesh, &poseA, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ),
+			   0 );
+	ASSERT_GE( set.manifoldCount, 1 );
+	for ( int m = 0; m < set.manifoldCount; ++m )
+		EXPECT_FALSE( set.manifolds[m].restingFlat ) << "a cube arriving at 3 m/s";
+
+	pdContactPair edge;
+	pdContactPair_Reset( &edge );
+	pdTransform onEdge = at( 0.0, 0.1 + 0.2 * std::sqrt( 2.0 ) - 1e-4, 0.0 );
+	onEdge.q = axisAngle( 0, M_PI / 4.0 );
+	ASSERT_GE( pdContactPair_Generate( &edge, s.cube.mesh, &onEdge, s.floor.mesh, &s.poseB, &s.def, s.ws.ws, &set ), 0 );
+	ASSERT_GE( set.manifoldCount, 1 );
+	for ( int m = 0; m < set.manifoldCount; ++m )
+		EXPECT_FALSE( set.manifolds[m].restingFlat ) << "a cube balanced on an edge";
+}

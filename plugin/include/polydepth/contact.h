@@ -104,6 +104,12 @@ typedef struct pdContactManifold
 	pdVec3 normal;  ///< unit, world, on B pointing toward A
 	int pointCount; ///< 1..PD_MAX_CONTACT_POINTS
 	pdContactPoint points[PD_MAX_CONTACT_POINTS]; ///< points[0] is the deepest
+	/// A resting patch lying face on: shallow, A slow relative to B, and its points spanning a
+	/// plane wide enough to carry A (a box on a floor or on another box; not a ring on a ring).
+	/// Its points are kept from call to call while they bear load and its normal is the plane's,
+	/// so an engine may hold static friction at them (Bullet's friction anchors) instead of
+	/// re-deriving it from the velocities every step.
+	bool restingFlat;
 } pdContactManifold;
 
 /// Everything one call produces. Fully written by every call.
