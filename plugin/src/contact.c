@@ -347,24 +347,36 @@ static pdStatus pdiGatherNear( pdiCall* call, double range, pdiRegions* regions 
 	return st;
 }
 
-// No feature pair within range (e.g. only vertex-vertex): one point at the closest pair.
-static void pdiClosestPairRegion( pdiCall* call, double range, pdiRegions* regions )
+// A point at the surfaces' closest pair when it lies closer than `below`: the feature pairs
+// (vertex-face, face-vertex, edge-edge) do not report vertex meeting vertex, as two icosphere
+// poles facing each other do, and without it the pair reads the next patch's gap (no contact
+// at all when nothing else is within range, or a speculative contact centimetres too far).
+static void pdiAddCloserPair( pdiCall* call, double below, pdiRegions* regions )
 {
 	pdDistanceDef ddef = pdDefaultDistanceDef();
-	ddef.upperBound = range;
+	ddef.upperBound = below;
 	pdDistanceResult dr;
-	if ( pdiPlugin_ComputeDistance( call->meshA, call->poseA, call->meshB, call->poseB, &ddef, true, call->ws, &dr ) >=
+	if ( below > 0.0 &&
+		 pdiPlugin_ComputeDistance( call->meshA, call->poseA, call->meshB, call->poseB, &ddef, true, call->ws, &dr ) >=
 			 0 &&
-		 !dr.stoppedAbove && dr.distance > 0.0 && dr.distance <= range )
+		 !dr.stoppedAbove && dr.distance > 0.0 && dr.distance < below )
 	{
-		pdVec3 nrm = pdiNormalize( pdiSub( dr.pointA, dr.pointB ) );
-		if ( pdiDot( nrm, nrm ) > 0.0 )
+		pdiAddClosestPair( regions, dr.pointA, dr.pointB, dr.distance, call->def->regionCosine );
+	}
+}
+
+// The smallest gap a region point reads, or `range` when none is smaller.
+static double pdiNearestPointGap( const pdiRegions* regions, double range )
+{
+	double nearest = range;
+	for ( int i = 0; i < regions->count; ++i )
+	{
+		if ( regions->items[i].count > 0 )
 		{
-			pdiRegion* r = pdiNewRegion( regions, nrm, false );
-			r->normalSum = nrm;
-			pdiAddPoint( r, dr.pointB, pdiScale( nrm, dr.distance ), dr.distance );
+			nearest = fmin( nearest, regions->items[i].minDistance );
 		}
 	}
+	return nearest;
 }
 
 // A separated or touching pair: regions from the pairs within its range; a separated pair
@@ -377,7 +389,13 @@ static void pdiGatherSeparated( pdiCall* call, pdiRegions* regions )
 		pdStatus st = pdiGatherNear( call, range, regions );
 		if ( regions->count == 0 && st >= 0 )
 		{
-			pdiClosestPairRegion( call, range, regions );
+			pdiAddCloserPair( call, range, regions );
+		}
+		else if ( st >= 0 && range > call->def->contactDistance && call->moving )
+		{
+			// Speculative contacts let the solver close exactly the gap they read: it must be
+			// the surfaces' own (a bounded query: nothing is searched beyond the nearest point).
+			pdiAddCloserPair( call, pdiNearestPointGap( regions, range ) - 4.0 * call->tolerance, regions );
 		}
 	}
 	if ( !call->apart )

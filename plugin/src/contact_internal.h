@@ -231,6 +231,7 @@ bool pdiPatchNormal( const pdiRegion* r, const int* picked, int count, double mi
 double pdiClosing( const pdiMotion* m, pdVec3 pointA, pdVec3 n );
 pdiRegion* pdiNewRegion( pdiRegions* regions, pdVec3 normal, bool fromPenetration );
 void pdiAddPoint( pdiRegion* r, pdVec3 pointB, pdVec3 offset, double distance );
+bool pdiAddClosestPair( pdiRegions* regions, pdVec3 pointA, pdVec3 pointB, double distance, double regionCosine );
 void pdiFinishRegion( pdiRegion* r, pdVec3 translation, bool useMeanNormal );
 void pdiGroupFeatures( const pdiPosedPair* at, const pdContactFeature* features, int featureCount,
 					   const pdiGrouping* grouping, pdiRegions* regions );

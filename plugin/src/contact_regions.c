@@ -55,6 +55,30 @@ static pdiRegion* pdiRegionFor( pdiRegions* regions, pdVec3 normal, double cosin
 	return pdiNewRegion( regions, normal, fromPenetration );
 }
 
+// A point at a closest pair of the surfaces (pointA on A, pointB on B, distance > 0 apart) in
+// the region whose normal agrees with their separation, or in a new region along it; false when
+// the separation has no direction or every region slot is taken.
+bool pdiAddClosestPair( pdiRegions* regions, pdVec3 pointA, pdVec3 pointB, double distance, double regionCosine )
+{
+	pdVec3 nrm = pdiNormalize( pdiSub( pointA, pointB ) );
+	if ( !( pdiDot( nrm, nrm ) > 0.0 ) )
+	{
+		return false;
+	}
+	pdiRegion* r = pdiRegionFor( regions, nrm, regionCosine, false );
+	if ( r == NULL )
+	{
+		return false;
+	}
+	if ( r->count == 0 )
+	{
+		r->normalSum = nrm;
+	}
+	pdVec3 offset = pdiScale( nrm, distance );
+	pdiAddPoint( r, pointB, offset, pdiDot( offset, r->normal ) );
+	return true;
+}
+
 // A full region keeps the deepest with the largest area, and the extremes along 8 directions
 // fixed to B (stable picks for the final reduction).
 static void pdiCompactRegion( pdiRegion* r )

@@ -247,3 +247,47 @@ TEST( PdContact, SpeculativeContactsWithAMotionOnlyWhereItCanClose )
 		}
 	}
 }
+
+TEST( PdContact, SpeculativeContactReadsTheGapWhereVertexMeetsVertex )
+{
+	// Two icospheres (r 0.2, 320 triangles) pole to pole, 7 mm apart, the lower one (turned by
+	// 1 degree) rising 4.4 cm and spinning a little this step relative to the upper, as in a
+	// pour: the poles meet vertex to vertex, which no vertex-face pair reports, the edge-edge
+	// pairs around them are not their meshes' extremes along their separations, and the nearest
+	// other pairs lie 2.6 cm apart. The speculative contact must read the surfaces' own gap (the
+	// distance query's), or the solver lets the spheres close 2.6 cm and overlap by 1.9.
+	smpSoup soup{};
+	ASSERT_TRUE( smpMakeIcosphere( 0.2, 2, &soup ) );
+	MeshHolder sphere{ smpSoupCreateMesh( &soup, nullptr ) };
+	smpFreeSoup( &soup );
+	ASSERT_NE( sphere.mesh, nullptr );
+	WorkspaceHolder ws;
+	pdTransform poseA = at( 0.0, 0.0, 0.0 ), poseB = at( -0.00097947, 0.40648019, -0.00077237 );
+	poseA.q = pdQuat{ 0.999958179, -0.002404180, -0.000230979, 0.008820835 };
+	pdDistanceResult exact;
+	ASSERT_GE( pdComputeDistance( sphere.mesh, &poseA, sphere.mesh, &poseB, nullptr, ws.ws, &exact ), 0 );
+	ASSERT_GT( exact.distance, 0.006 );
+	ASSERT_LT( exact.distance, 0.008 );
+	pdContactDef def = pdDefaultContactDef();
+	def.contactDistance = 0.0073;
+	def.speculativeDistance = 0.05;
+	pdContactPair pair;
+	pdContactPair_Reset( &pair );
+	pdContactManifoldSet set;
+	pdTransform before = poseB; // the step before: 4.4 cm further apart, a pair closing in
+	before.p.y += 0.044;
+	ASSERT_GE( pdContactPair_Generate( &pair, sphere.mesh, &poseA, sphere.mesh, &before, &def, ws.ws, &set ), 0 );
+	pdContactPair_SetRigidMotion( &pair, pdVec3{ 0.0023213, 0.0435195, 0.000647079 },
+								  pdVec3{ -0.00480843, -0.000461965, 0.0176419 }, poseA.p );
+	ASSERT_GE( pdContactPair_Generate( &pair, sphere.mesh, &poseA, sphere.mesh, &poseB, &def, ws.ws, &set ), 0 );
+	EXPECT_EQ( set.state, PD_STATE_SEPARATED );
+	double nearest = 1e30;
+	for ( int i = 0; i < set.manifoldCount; ++i )
+		for ( int k = 0; k < set.manifolds[i].pointCount; ++k )
+			nearest = std::min( nearest, set.manifolds[i].points[k].distance );
+	std::printf( "poles 7 mm apart: exact gap %.2f mm, nearest contact point %.2f mm\n", 1e3 * exact.distance,
+				 1e3 * nearest );
+	ASSERT_LT( nearest, 1e29 ) << "a closing pair within the reach has a contact";
+	EXPECT_LE( nearest, exact.distance + 1e-5 ) << "no point reads more gap than the surfaces have";
+	EXPECT_GE( nearest, exact.distance - 1e-3 ) << "nor much less";
+}
