@@ -7,7 +7,9 @@
 // check tests only the pairs of the cell it falls in, with the same arithmetic as the test of
 // every pair (so the verdict is that test's).
 #include "initial_config.h"
+#include "plugin_interface.h"
 
+#include <math.h>
 #include <string.h>
 
 // Cells along the longest side of the grid's box at most.
@@ -258,4 +260,34 @@ bool pdiStart_BallsOverlap( pdiStartContext* ctx, const pdiFrame* rel )
 	}
 	ctx->ballHits += overlap ? 1 : 0;
 	return overlap;
+}
+
+double pdiPlugin_InnerBallOverlap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+								   const pdTransform* poseB )
+{
+	pdiFrame frameA, frameB;
+	if ( !pdiIsValidMesh( meshA ) || !pdiIsValidMesh( meshB ) || poseA == NULL || poseB == NULL ||
+		 pdiMakeFrame( poseA, &frameA ) != PD_STATUS_OK || pdiMakeFrame( poseB, &frameB ) != PD_STATUS_OK )
+	{
+		return 0.0;
+	}
+	int countA = meshA->innerBallCount < PDI_MAX_INNER_BALLS ? meshA->innerBallCount : PDI_MAX_INNER_BALLS;
+	int countB = meshB->innerBallCount < PDI_MAX_INNER_BALLS ? meshB->innerBallCount : PDI_MAX_INNER_BALLS;
+	pdVec3 centresB[PDI_MAX_INNER_BALLS];
+	for ( int j = 0; j < countB; ++j )
+	{
+		centresB[j] = pdiFrameApply( &frameB, meshB->innerBalls[j].center );
+	}
+	double deepest = 0.0;
+	for ( int i = 0; i < countA; ++i )
+	{
+		pdVec3 a = pdiFrameApply( &frameA, meshA->innerBalls[i].center );
+		for ( int j = 0; j < countB; ++j )
+		{
+			double overlap =
+				meshA->innerBalls[i].radius + meshB->innerBalls[j].radius - pdiLength( pdiSub( a, centresB[j] ) );
+			deepest = overlap > deepest ? overlap : deepest;
+		}
+	}
+	return isfinite( deepest ) ? deepest : 0.0;
 }

@@ -61,6 +61,13 @@ PD_API bool pdiPlugin_IsFeatureExtremeAlong( const pdMesh* meshA, const pdTransf
 											 const pdTransform* poseB, const pdContactFeature* feature,
 											 pdVec3 direction );
 
+/// A certified lower bound on the pair's PD (solids only): the deepest overlap of a ball inside
+/// A with a ball inside B (the inner balls built with each closed mesh), r_i + r_j minus the
+/// distance of their centres, since A must move at least that far before those balls, and so
+/// the solids, part. 0 when no two balls overlap, for open meshes and for invalid arguments.
+PD_API double pdiPlugin_InnerBallOverlap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+										  const pdTransform* poseB );
+
 /// Whether the vertex of a vertex-face (A's) or face-vertex (B's) pair leads its mesh into the
 /// other along the pair's normal (world, out of B): no neighbour of the vertex (the vertices of
 /// the faces around it) lies further into the other solid at a slope steeper than `slope` (the

@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "plugin_interface.h"
+#include "polydepth/penetration.h"
 #include "start_fixture.h"
 
 namespace
@@ -142,4 +144,46 @@ TEST( PdBallOverlap, GridIsBuiltAtTheSixtyFourthTest )
 		EXPECT_EQ( ctx.ballTests, k );
 		EXPECT_EQ( ctx.ballGrid.ready, k >= 64 ) << k;
 	}
+}
+
+// The deepest inner-ball overlap as the plugin's lower bound on the PD (pdiPlugin_InnerBallOverlap):
+// never above the exact PD, positive when the solids are sunk deep into each other, 0 apart and
+// for open meshes.
+TEST( PdBallOverlap, DeepestOverlapBoundsThePdFromBelow )
+{
+	const char* names[] = { "torus", "knot", "cup" };
+	pdWorkspace* ws = pdCreateWorkspace( NULL );
+	for ( const char* name : names )
+	{
+		SCOPED_TRACE( name );
+		Mesh m;
+		ASSERT_TRUE( smpMakeShapeByName( name, 1000, 2.0, &m.soup ) && m.Make() );
+		ASSERT_GT( m.mesh->innerBallCount, 0 );
+		int positive = 0;
+		for ( int k = 0; k < 24; ++k )
+		{
+			pdTransform pa = pdIdentityTransform(), pb = pdIdentityTransform();
+			double t = 0.05 * k;
+			pa.p = { 0.6 * std::cos( 1.3 * k ) * t, 0.5 * t, 0.4 * std::sin( 0.7 * k ) * t };
+			pa.q = pdQuat{ std::cos( 0.2 * k ), 0.0, std::sin( 0.2 * k ), 0.0 };
+			double bound = pdiPlugin_InnerBallOverlap( m.mesh, &pa, m.mesh, &pb );
+			pdPenetrationResult pr;
+			ASSERT_GE( pdComputePenetration( m.mesh, &pa, m.mesh, &pb, nullptr, nullptr, ws, &pr ), 0 );
+			double pd = pr.state == PD_STATE_PENETRATING ? pr.depth : 0.0;
+			EXPECT_LE( bound, pd + 1e-9 ) << "placement " << k;
+			EXPECT_GE( bound, 0.0 );
+			positive += bound > 0.0 ? 1 : 0;
+			if ( pr.state == PD_STATE_SEPARATED )
+				EXPECT_EQ( bound, 0.0 ) << "placement " << k;
+		}
+		EXPECT_GT( positive, 2 ) << "deep placements give a bound";
+	}
+	Mesh open;
+	ASSERT_TRUE( smpMakeShapeByName( "torus", 1000, 2.0, &open.soup ) );
+	open.soup.triangleCount -= 4; // a hole: no inner balls
+	ASSERT_TRUE( open.Make() );
+	pdTransform pose = pdIdentityTransform();
+	EXPECT_EQ( pdiPlugin_InnerBallOverlap( open.mesh, &pose, open.mesh, &pose ), 0.0 );
+	EXPECT_EQ( pdiPlugin_InnerBallOverlap( nullptr, &pose, open.mesh, &pose ), 0.0 );
+	pdDestroyWorkspace( ws );
 }

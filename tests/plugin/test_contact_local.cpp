@@ -7,6 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdio>
+
 namespace
 {
 
@@ -136,4 +139,48 @@ TEST( PdContactLocal, OpenMeshTakesTheGlobalPath )
 	ASSERT_GE( pdContactPair_Generate( &pair, box.mesh, &poseA, floor.mesh, &poseB, nullptr, ws.ws, &set ), 0 );
 	EXPECT_FALSE( set.local );
 	EXPECT_EQ( set.state, PD_STATE_PENETRATING );
+}
+
+TEST( PdContactLocal, SpheresSunkIntoEachOtherTakeTheGlobalPd )
+{
+	// Two icospheres (r 0.2, 320 triangles) from a pour, sunk 20 mm into each other along their
+	// centre line while the last call read 1.3 mm: the lens they share is thicker than the local
+	// reach, its inner vertices lie beyond it and cross nothing, and the pairs at its rim read
+	// 0.4 mm. The inner balls' overlap (a certified lower bound on the PD) sends the pair to the
+	// global PD.
+	smpSoup soup{};
+	ASSERT_TRUE( smpMakeIcosphere( 0.2, 2, &soup ) );
+	MeshHolder sphere{ smpSoupCreateMesh( &soup, nullptr ) };
+	smpFreeSoup( &soup );
+	ASSERT_NE( sphere.mesh, nullptr );
+	WorkspaceHolder ws;
+	pdTransform poseA = at( -0.21028827, 0.22013216, 0.19882914 ), poseB = at( -0.21587352, 0.59021109, 0.25857338 );
+	poseA.q = pdQuat{ 0.999361244, -0.027969378, -0.022000865, 0.003283352 };
+	poseB.q = pdQuat{ 0.998133833, 0.020785145, -0.006970365, 0.056993354 };
+	pdPenetrationResult exact;
+	ASSERT_GE( pdComputePenetration( sphere.mesh, &poseA, sphere.mesh, &poseB, nullptr, nullptr, ws.ws, &exact ), 0 );
+	ASSERT_GT( exact.depth, 0.015 );
+	pdContactDef def = pdDefaultContactDef();
+	def.contactDistance = 0.0073;
+	def.speculativeDistance = 0.059;
+	pdContactPair pair;
+	pdContactPair_Reset( &pair );
+	pdContactManifoldSet set;
+	// The call before: the spheres 1.3 mm into each other along the same line.
+	pdVec3 line = { poseB.p.x - poseA.p.x, poseB.p.y - poseA.p.y, poseB.p.z - poseA.p.z };
+	double length = std::sqrt( line.x * line.x + line.y * line.y + line.z * line.z );
+	double back = exact.depth - 0.0013;
+	pdTransform before = poseA;
+	before.p = { poseA.p.x - back * line.x / length, poseA.p.y - back * line.y / length,
+				 poseA.p.z - back * line.z / length };
+	ASSERT_GE( pdContactPair_Generate( &pair, sphere.mesh, &before, sphere.mesh, &poseB, &def, ws.ws, &set ), 0 );
+	ASSERT_EQ( set.state, PD_STATE_PENETRATING );
+	ASSERT_LT( set.depth, 0.004 );
+	pdContactPair_SetRigidMotion( &pair, pdVec3{ -0.0250124, 0.00874049, -0.00867997 },
+								  pdVec3{ -0.0218445, -0.0187035, -0.0117381 }, poseA.p );
+	ASSERT_GE( pdContactPair_Generate( &pair, sphere.mesh, &poseA, sphere.mesh, &poseB, &def, ws.ws, &set ), 0 );
+	std::printf( "spheres sunk %.1f mm: local %d, depth %.1f mm\n", 1e3 * exact.depth, (int)set.local,
+				 1e3 * set.depth );
+	EXPECT_FALSE( set.local );
+	EXPECT_NEAR( set.depth, exact.depth, 0.02 * exact.depth );
 }
