@@ -293,6 +293,7 @@ static void pdiGatherPenetrating( pdiCall* call, pdiRegions* regions )
 		{
 			pdiRegion* r = pdiNewRegion( regions, pdiNormalize( call->translation ), true );
 			r->normalSum = r->normal;
+			r->normalCount = 1;
 			pdiAddPoint( r, dr.pointB, pdiV3( 0.0, 0.0, 0.0 ), -pdiDot( call->translation, r->normal ) );
 		}
 	}

@@ -26,6 +26,9 @@ double pdiHullArea4( pdVec3 normal, const pdVec3* points, int count );
 #define PDI_BUILD_REGIONS PD_MAX_LOCAL_REGIONS
 // A wide resting patch's plane replaces the region normal when they agree this well (cosine).
 #define PDI_PLANE_COSINE 0.8
+// A resting patch is face on (pdContactManifold.restingFlat) when its members' face normals
+// agree this well (the length of their mean): flat faces on flat faces, not a crest's facets.
+#define PDI_FLAT_FACE_COSINE 0.9986
 
 // ---------------------------------------------------------------------------------------------
 // Quaternion helpers (the core rotates through pdiMat33FromQuat, whose rounding differs).
@@ -106,6 +109,7 @@ typedef struct pdiRegion
 	bool fromPenetration; // seeded by a local PD (points at depth -(d . n))
 	int count;
 	pdVec3 normalSum;     // members' face normals (vertex-face, face-vertex, local PDs) summed
+	int normalCount;      // how many: |normalSum| / normalCount is 1 when they all agree
 	pdVec3 edgeNormalSum; // edge-edge normals summed: used only when no face normal joined
 	pdVec3 faceBNormalSum; // vertex-face normals (B's faces) summed: a local region's normal
 	pdVec3 pointB[PDI_REGION_CANDIDATES];

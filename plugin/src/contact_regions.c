@@ -33,6 +33,7 @@ pdiRegion* pdiNewRegion( pdiRegions* regions, pdVec3 normal, bool fromPenetratio
 	r->arrival = regions->arrival;
 	r->impact = regions->impact;
 	r->normalSum = pdiV3( 0.0, 0.0, 0.0 );
+	r->normalCount = 0;
 	r->edgeNormalSum = pdiV3( 0.0, 0.0, 0.0 );
 	r->faceBNormalSum = pdiV3( 0.0, 0.0, 0.0 );
 	r->minDistance = DBL_MAX;
@@ -73,6 +74,7 @@ bool pdiAddClosestPair( pdiRegions* regions, pdVec3 pointA, pdVec3 pointB, doubl
 	if ( r->count == 0 )
 	{
 		r->normalSum = nrm;
+		r->normalCount = 1;
 	}
 	pdVec3 offset = pdiScale( nrm, distance );
 	pdiAddPoint( r, pointB, offset, pdiDot( offset, r->normal ) );
@@ -263,6 +265,7 @@ static void pdiJoinRegion( pdiRegion* r, const pdContactFeature* f, const pdiFea
 	else
 	{
 		r->normalSum = pdiAdd( r->normalSum, fg->normal );
+		r->normalCount += 1;
 		if ( f->kind == PD_CONTACT_VF )
 		{
 			r->faceBNormalSum = pdiAdd( r->faceBNormalSum, fg->normal );
@@ -346,6 +349,7 @@ void pdiRegionsFromLocal( const pdPenetrationResult* pr, double regionCosine, pd
 		if ( r != NULL )
 		{
 			r->normalSum = pdiAdd( r->normalSum, nrm );
+			r->normalCount += 1;
 		}
 	}
 }
@@ -379,6 +383,7 @@ static void pdiMergeRegions( pdiRegions* regions, double regionCosine, pdVec3 tr
 				continue;
 			}
 			a->normalSum = pdiAdd( a->normalSum, b->normalSum );
+			a->normalCount += b->normalCount;
 			a->edgeNormalSum = pdiAdd( a->edgeNormalSum, b->edgeNormalSum );
 			a->faceBNormalSum = pdiAdd( a->faceBNormalSum, b->faceBNormalSum );
 			a->fromPenetration = a->fromPenetration || b->fromPenetration;

@@ -230,7 +230,7 @@ static int pdiKeepPrevious( const pdiPairState* pair, pdQuat qB, pdVec3 pB, int 
 
 // The region's points for its manifold. Resting patches (shallow, A slow relative to B) keep
 // point identity frame to frame, and a wide one takes its plane on B as the normal (see
-// pdiPatchNormal; *outFlat says so); impacts keep the deepest point and the largest area, which
+// pdiPatchNormal; *outFlat says whether its faces lie flat on each other); impacts keep the deepest point and the largest area, which
 // resolves them fastest. Returns the count; the deepest is first.
 static int pdiPickPoints( pdiCall* call, pdiRegion* r, bool resting, int slot, int picked[PD_MAX_CONTACT_POINTS],
 						  bool* outFlat )
@@ -250,7 +250,7 @@ static int pdiPickPoints( pdiCall* call, pdiRegion* r, bool resting, int slot, i
 	pdVec3 planeNormal;
 	if ( resting && pdiPatchNormal( r, picked, pc, 0.01 * minDiag * minDiag, PDI_PLANE_COSINE, &planeNormal ) )
 	{
-		*outFlat = true;
+		*outFlat = r->normalCount > 0 && pdiLength( r->normalSum ) >= PDI_FLAT_FACE_COSINE * r->normalCount;
 		r->normal = planeNormal;
 		pdiFinishRegion( r, call->translation, false );
 		call->pair->slotNormals[slot] = pdiRotateInv( call->qB, planeNormal );
