@@ -40,6 +40,20 @@ inline pdMesh* makeBox( double hx, double hy, double hz )
 	return mesh;
 }
 
+// An icosphere of radius 0.2 (320 triangles, poles on y), the spheres of a pour; nullptr on
+// failure.
+inline pdMesh* makePourSphere()
+{
+	smpSoup soup{};
+	if ( !smpMakeIcosphere( 0.2, 2, &soup ) )
+	{
+		return nullptr;
+	}
+	pdMesh* mesh = smpSoupCreateMesh( &soup, nullptr );
+	smpFreeSoup( &soup );
+	return mesh;
+}
+
 // A torus (axis z, R 0.5, r 0.15) as a mesh; nullptr on failure.
 inline pdMesh* makeTorus( int majorSegments, int minorSegments )
 {

@@ -256,10 +256,7 @@ TEST( PdContact, SpeculativeContactReadsTheGapWhereVertexMeetsVertex )
 	// pairs around them are not their meshes' extremes along their separations, and the nearest
 	// other pairs lie 2.6 cm apart. The speculative contact must read the surfaces' own gap (the
 	// distance query's), or the solver lets the spheres close 2.6 cm and overlap by 1.9.
-	smpSoup soup{};
-	ASSERT_TRUE( smpMakeIcosphere( 0.2, 2, &soup ) );
-	MeshHolder sphere{ smpSoupCreateMesh( &soup, nullptr ) };
-	smpFreeSoup( &soup );
+	MeshHolder sphere{ makePourSphere() };
 	ASSERT_NE( sphere.mesh, nullptr );
 	WorkspaceHolder ws;
 	pdTransform poseA = at( 0.0, 0.0, 0.0 ), poseB = at( -0.00097947, 0.40648019, -0.00077237 );

@@ -148,10 +148,7 @@ TEST( PdContactLocal, SpheresSunkIntoEachOtherTakeTheGlobalPd )
 	// reach, its inner vertices lie beyond it and cross nothing, and the pairs at its rim read
 	// 0.4 mm. The inner balls' overlap (a certified lower bound on the PD) sends the pair to the
 	// global PD.
-	smpSoup soup{};
-	ASSERT_TRUE( smpMakeIcosphere( 0.2, 2, &soup ) );
-	MeshHolder sphere{ smpSoupCreateMesh( &soup, nullptr ) };
-	smpFreeSoup( &soup );
+	MeshHolder sphere{ makePourSphere() };
 	ASSERT_NE( sphere.mesh, nullptr );
 	WorkspaceHolder ws;
 	pdTransform poseA = at( -0.21028827, 0.22013216, 0.19882914 ), poseB = at( -0.21587352, 0.59021109, 0.25857338 );
