@@ -159,16 +159,19 @@ static void pdiBuriedUnder( const pdMesh* mesh, int t, int offset, const pdVec3 
 
 // Files the buried vertices of a crossing triangle pair (pdiGapProof.outBuried). Only a pair
 // that crosses: a vertex behind a face it does not cross toward can lie beyond the far side of
-// a thin wall, outside it (a box's bottom centre, behind a channel wall's outer face).
+// a thin wall, outside it (a box's bottom centre, behind a channel wall's outer face). Buried
+// means deeper than the gathering's own reach, not the swept feature reach of a moving pair:
+// a vertex between the two is no feature (the swept filter keeps the pairs that close, and its
+// pair reads as opening) and would go unseen.
 static void pdiFileBuried( pdiFeatureCollector* c, const pdiTrianglePairHit* hit )
 {
 	const pdiPairTraversal* t = c->traversal;
 	pdiBuriedVertex found[6];
 	int count = 0;
-	pdiBuriedUnder( t->meshA, hit->triangleA, 0, hit->va, hit->vb, t->meshB->outwardWinding, hit->featureReach,
-					found, &count );
+	pdiBuriedUnder( t->meshA, hit->triangleA, 0, hit->va, hit->vb, t->meshB->outwardWinding, t->tolerance, found,
+					&count );
 	pdiBuriedUnder( t->meshB, hit->triangleB, t->meshA->vertexCount, hit->vb, hit->va, t->meshA->outwardWinding,
-					hit->featureReach, found, &count );
+					t->tolerance, found, &count );
 	if ( count == 0 || !pdiTrianglesIntersect( hit->va, hit->vb ) )
 	{
 		return;

@@ -3,6 +3,7 @@
 // its neighbours (the vertices of the faces around a vertex, the opposite vertices of an edge's
 // two faces): with the pair's own separation, whether the pair is locally closest; with its
 // normal, whether a touching pair is applicable. Faces, boundary and non-manifold edges pass.
+// And whether a vertex-face pair's face turns its back on the direction (the vertex behind it).
 #include "core.h"
 #include "mesh.h"
 #include "plugin_interface.h"
@@ -110,4 +111,31 @@ bool pdiPlugin_IsVertexLeadingAlong( const pdMesh* meshA, const pdTransform* pos
 		return pdiFeatureIsExtreme( meshB, &feature->featureB, pdiMulMTV( &frame.r, pdiNormalize( normal ) ), slope );
 	}
 	return true;
+}
+
+bool pdiPlugin_IsFaceTurnedAway( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+								 const pdTransform* poseB, const pdContactFeature* feature, pdVec3 direction )
+{
+	if ( feature == NULL || poseA == NULL || poseB == NULL || !pdiIsValidMesh( meshA ) || !pdiIsValidMesh( meshB ) ||
+		 !pdiIsFiniteVec( direction ) )
+	{
+		return false;
+	}
+	bool faceOfB = feature->kind == PD_CONTACT_VF;
+	const pdMesh* mesh = faceOfB ? meshB : meshA;
+	const pdFeature* face = faceOfB ? &feature->featureB : &feature->featureA;
+	if ( ( feature->kind != PD_CONTACT_VF && feature->kind != PD_CONTACT_FV ) || !mesh->closed || face->triangle < 0 ||
+		 face->triangle >= mesh->triangleCount )
+	{
+		return false;
+	}
+	pdiFrame frame;
+	if ( pdiMakeFrame( faceOfB ? poseB : poseA, &frame ) != PD_STATUS_OK )
+	{
+		return false;
+	}
+	pdVec3 n = pdiMulMV( &frame.r, mesh->faceNormals[face->triangle] );
+	double along = pdiDot( mesh->outwardWinding ? n : pdiNeg( n ), direction );
+	// B's face must face A (along the direction), A's face must face B (against it).
+	return faceOfB ? along < 0.0 : along > 0.0;
 }

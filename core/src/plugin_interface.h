@@ -61,6 +61,14 @@ PD_API bool pdiPlugin_IsFeatureExtremeAlong( const pdMesh* meshA, const pdTransf
 											 const pdTransform* poseB, const pdContactFeature* feature,
 											 pdVec3 direction );
 
+/// Whether a vertex-face (B's face) or face-vertex (A's face) pair's face, on a closed mesh,
+/// turns its back on `direction` (world, out of B toward A): B's outward face normal points
+/// against it, or A's along it. The vertex then lies behind the face, inside that solid (under
+/// the far face of a thin wall), and the pair is no contact along the direction. False for
+/// edge-edge pairs, faces of open meshes and invalid arguments.
+PD_API bool pdiPlugin_IsFaceTurnedAway( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
+										const pdTransform* poseB, const pdContactFeature* feature, pdVec3 direction );
+
 /// A certified lower bound on the pair's PD (solids only): the deepest overlap of a ball inside
 /// A with a ball inside B (the inner balls built with each closed mesh), r_i + r_j minus the
 /// distance of their centres, since A must move at least that far before those balls, and so

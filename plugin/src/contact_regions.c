@@ -223,6 +223,13 @@ static bool pdiFeatureGapOf( const pdiPosedPair* at, const pdContactFeature* f, 
 			fn = dir;
 			gap = sepLength;
 		}
+		// A vertex behind a solid's face (in a thin floor sunk into from the top, above its
+		// underside) is no contact with that face: reported, it reads the far side's gap at the
+		// very point of A where the near side reads the depth.
+		if ( pdiPlugin_IsFaceTurnedAway( at->meshA, &at->poseA, at->meshB, &at->poseB, f, fn ) )
+		{
+			return false;
+		}
 	}
 	out->normal = fn;
 	out->gap = gap;

@@ -287,7 +287,8 @@ class PolyDepthAlgorithm : public btActivatingCollisionAlgorithm
 					const btDispatcherInfo& dispatchInfo, pdContactDef& def, btVector3* outRelative );
 	uint64_t writeManifold( int slot, const WritePoint* points, int count, double breaking,
 							btManifoldResult* resultOut );
-	void writePoint( btPersistentManifold* manifold, const WritePoint& point, btManifoldResult* resultOut );
+	void writePoint( btPersistentManifold* manifold, const WritePoint& point, double breaking,
+					 btManifoldResult* resultOut );
 	void endManifolds( unsigned written );
 	void processRounded( const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap,
 						 const btCollisionObjectWrapper* wrapA, const btCollisionObjectWrapper* wrapB,
@@ -348,15 +349,10 @@ uint64_t PolyDepthAlgorithm::writeManifold( int slot, const WritePoint* points, 
 	}
 	resultOut->setPersistentManifold( manifold );
 
-	// Speculative points lie beyond the breaking threshold getNewManifold set, and
-	// addContactPoint drops those: the manifold's threshold covers this frame's points.
-	double farthest = 0.0;
-	for ( int p = 0; p < count; ++p )
-	{
-		farthest = std::fmax( farthest, (double)points[p].distance );
-	}
-	manifold->setContactBreakingThreshold( (btScalar)std::fmax( breaking, 1.01 * farthest ) );
-	btScalar threshold = manifold->getContactBreakingThreshold();
+	// Bullet matches a new point to a cached one within the breaking threshold (getCacheEntry),
+	// so the points are written with the threshold getNewManifold set: a threshold raised to a
+	// speculative point's distance would merge points a body's width apart into one.
+	manifold->setContactBreakingThreshold( (btScalar)breaking );
 	// Old points no new point will match are dropped first, so a full manifold does not
 	// evict a fresh point; matched ones are replaced and keep their impulses.
 	for ( int k = manifold->getNumContacts() - 1; k >= 0; --k )
@@ -365,7 +361,7 @@ uint64_t PolyDepthAlgorithm::writeManifold( int slot, const WritePoint* points, 
 		bool near = false;
 		for ( int p = 0; p < count && !near; ++p )
 		{
-			near = ( old.getPositionWorldOnA() - points[p].pointA ).length2() < threshold * threshold;
+			near = ( old.getPositionWorldOnA() - points[p].pointA ).length2() < breaking * breaking;
 		}
 		if ( near )
 		{
@@ -376,10 +372,15 @@ uint64_t PolyDepthAlgorithm::writeManifold( int slot, const WritePoint* points, 
 			manifold->removeContactPoint( k );
 		}
 	}
+	double farthest = 0.0;
 	for ( int p = 0; p < count; ++p )
 	{
-		writePoint( manifold, points[p], resultOut );
+		writePoint( manifold, points[p], breaking, resultOut );
+		farthest = std::fmax( farthest, (double)points[p].distance );
 	}
+	// Speculative points lie beyond that threshold, and refreshContactPoints drops those: the
+	// manifold's threshold covers this frame's points until the next write.
+	manifold->setContactBreakingThreshold( (btScalar)std::fmax( breaking, 1.01 * farthest ) );
 	for ( int k = manifold->getNumContacts() - 1; k >= 0; --k )
 	{
 		if ( manifold->getContactPoint( k ).m_contactPointFlags & kStaleFlag )
@@ -411,12 +412,15 @@ bool keepsAnchor( const btManifoldPoint& old, const btVector3& normal )
 // holds, the anchor it matches stays where it was on both bodies and Bullet's solver pulls the
 // surfaces back together along the tangent, where a friction direction re-derived from the
 // velocities every step lets a stack creep sideways. A matched point that stays (our anchor, or
-// Bullet's for a body with CF_HAS_FRICTION_ANCHOR) loses its stale mark.
-void PolyDepthAlgorithm::writePoint( btPersistentManifold* manifold, const WritePoint& point,
+// Bullet's for a body with CF_HAS_FRICTION_ANCHOR) loses its stale mark. A speculative point
+// beyond the breaking threshold, which addContactPoint refuses, goes in at a distance within it
+// (its point on A where it is, matched by it) and then gets its point on B and its distance.
+void PolyDepthAlgorithm::writePoint( btPersistentManifold* manifold, const WritePoint& point, double breaking,
 									 btManifoldResult* resultOut )
 {
-	btVector3 localA =
-		manifold->getBody0()->getWorldTransform().invXform( point.pointB + point.normal * point.distance );
+	const btTransform& frameA = manifold->getBody0()->getWorldTransform();
+	btVector3 onA = point.pointB + point.normal * point.distance;
+	btVector3 localA = frameA.invXform( onA );
 	btManifoldPoint probe( localA, btVector3( 0, 0, 0 ), point.normal, point.distance );
 	int entry = manifold->getCacheEntry( probe );
 	if ( point.anchor && entry >= 0 && keepsAnchor( manifold->getContactPoint( entry ), point.normal ) )
@@ -424,16 +428,24 @@ void PolyDepthAlgorithm::writePoint( btPersistentManifold* manifold, const Write
 		manifold->getContactPoint( entry ).m_contactPointFlags &= ~kStaleFlag;
 		return;
 	}
-	resultOut->addContactPoint( point.normal, point.pointB, point.distance );
+	btScalar written = btMin( point.distance, btScalar( 0.99 * breaking ) );
+	btVector3 writtenB = written == point.distance ? point.pointB : onA - point.normal * written;
+	resultOut->addContactPoint( point.normal, writtenB, written );
 	// The point just written carries this frame's pointB and distance exactly.
 	for ( int k = 0; k < manifold->getNumContacts(); ++k )
 	{
-		btManifoldPoint& written = manifold->getContactPoint( k );
-		if ( written.getPositionWorldOnB() == point.pointB && written.m_distance1 == point.distance )
+		btManifoldPoint& added = manifold->getContactPoint( k );
+		if ( added.getPositionWorldOnB() == writtenB && added.m_distance1 == written )
 		{
+			if ( written != point.distance )
+			{
+				added.m_positionWorldOnB = point.pointB;
+				added.m_localPointB = manifold->getBody1()->getWorldTransform().invXform( point.pointB );
+				added.m_distance1 = point.distance;
+			}
 			if ( point.anchor )
 			{
-				written.m_contactPointFlags |= BT_CONTACT_FLAG_FRICTION_ANCHOR;
+				added.m_contactPointFlags |= BT_CONTACT_FLAG_FRICTION_ANCHOR;
 			}
 			return;
 		}

@@ -170,3 +170,59 @@ TEST( PdContactFeatures, LocallyClosestEqualsBruteForceAndDropsTiltedFloorEdges 
 	EXPECT_GT( rejected, 100 );
 	EXPECT_GT( tiltedFloorEdges, 5 );
 }
+
+TEST( PdContactFeatures, FaceTurnedAwayIsTheFaceSeenFromInsideItsSolid )
+{
+	// A box 5 mm above a 2 cm plate, features within 3 cm: its bottom vertices face the plate's
+	// top and lie behind its underside (25 mm down), the plate's top vertices face the box's
+	// bottom. Brute force: the face's outward normal from its corners' winding (the box and the
+	// plate are wound outward) against the pair's normal out of B. The open floor has no
+	// inside: never.
+	TestOwnedSoup box, plate;
+	ASSERT_TRUE( smpMakeBox( pdiV3( 0.1, 0.1, 0.1 ), 1, &box.soup ) );
+	ASSERT_TRUE( smpMakeBox( pdiV3( 0.5, 0.01, 0.5 ), 1, &plate.soup ) );
+	TestMeshPtr boxMesh = TestMakeMesh( box.soup ), plateMesh = TestMakeMesh( plate.soup );
+	TestMeshPtr floor = TestMakeFloor( 1.0, 4 );
+	ASSERT_TRUE( boxMesh && plateMesh && floor );
+	TestWorkspacePtr ws( pdCreateWorkspace( NULL ) );
+	pdTransform pa = pdIdentityTransform(), pb = pdIdentityTransform();
+	pa.p = pdiV3( 0.05, 0.01 + 0.1 + 0.005, 0.02 );
+	pdContactFeatureDef def = pdDefaultContactFeatureDef();
+	def.reach = 0.03;
+	def.maxFeatures = 4096;
+	pdContactFeatureResult r;
+	ASSERT_EQ( pdComputeContactFeatures( boxMesh.get(), &pa, plateMesh.get(), &pb, &def, ws.get(), &r ), PD_STATUS_OK );
+	int turnedAway = 0, facing = 0;
+	for ( int i = 0; i < r.featureCount; ++i )
+	{
+		const pdContactFeature& f = r.features[i];
+		if ( f.kind == PD_CONTACT_EE )
+		{
+			EXPECT_FALSE( pdiPlugin_IsFaceTurnedAway( boxMesh.get(), &pa, plateMesh.get(), &pb, &f, f.normal ) );
+			continue;
+		}
+		bool faceOfB = f.kind == PD_CONTACT_VF;
+		const pdMesh* mesh = faceOfB ? plateMesh.get() : boxMesh.get();
+		const pdTransform& pose = faceOfB ? pb : pa;
+		const int* tri = mesh->triangles[faceOfB ? f.featureB.triangle : f.featureA.triangle];
+		pdVec3 c0 = TestApplyPose( pose, mesh->vertices[tri[0]] ), c1 = TestApplyPose( pose, mesh->vertices[tri[1]] ),
+			   c2 = TestApplyPose( pose, mesh->vertices[tri[2]] );
+		double along = pdiDot( pdiCross( pdiSub( c1, c0 ), pdiSub( c2, c0 ) ), f.normal );
+		bool expected = faceOfB ? along < 0.0 : along > 0.0;
+		EXPECT_EQ( pdiPlugin_IsFaceTurnedAway( boxMesh.get(), &pa, plateMesh.get(), &pb, &f, f.normal ), expected )
+			<< "feature " << i;
+		( expected ? turnedAway : facing ) += 1;
+	}
+	EXPECT_GT( turnedAway, 0 ) << "the box's bottom vertices under the plate's underside";
+	EXPECT_GT( facing, 0 );
+	ASSERT_EQ( pdComputeContactFeatures( boxMesh.get(), &pa, floor.get(), &pb, &def, ws.get(), &r ), PD_STATUS_OK );
+	ASSERT_GT( r.featureCount, 0 );
+	for ( int i = 0; i < r.featureCount; ++i )
+	{
+		if ( r.features[i].kind == PD_CONTACT_VF )
+		{
+			EXPECT_FALSE( pdiPlugin_IsFaceTurnedAway( boxMesh.get(), &pa, floor.get(), &pb, &r.features[i],
+													  r.features[i].normal ) );
+		}
+	}
+}

@@ -147,6 +147,28 @@ TEST( PdFeatureOrient, CrossingDeeperThanTheReachIsFlagged )
 	EXPECT_EQ( of.buriedDepth, 0.0 );
 }
 
+TEST( PdFeatureOrient, MovingCrossingDeeperThanTheReachIsFlagged )
+{
+	// As above with the step's motion (12 mm sideways): the traversal looks 17 mm around each
+	// triangle for pairs the motion brings within the 5 mm reach, and the corners 14 mm behind
+	// the top face are no such pair (the motion does not close them). Still buried: deeper than
+	// the reach the gathering answers for.
+	CubeOnPlate s;
+	pdTransform poseA = At( 0.0, 0.01 - 0.014 + 0.1, 0.0 ), poseB = At( 0.0, 0.0, 0.0 );
+	pdRigidMotion motion = { { 0.012, 0.0, 0.0 }, { 0.0, 0.0, 0.0 }, { 0.0, 0.0, 0.0 } };
+	pdContactFeatureDef def = pdDefaultContactFeatureDef();
+	def.reach = 0.005;
+	def.gap = -1.0; // no gap proof with a motion
+	def.maxFeatures = 4096;
+	def.motion = &motion;
+	pdiExitChoice choice = { 1e-4, { 0.0, 0.0, 0.0 } };
+	pdiOrientedFeatures of;
+	ASSERT_EQ( pdiPlugin_GatherOrientedFeatures( s.cube.m, &poseA, s.plate.m, &poseB, &def, &choice, s.ws, &of ),
+			   PD_STATUS_OK );
+	EXPECT_GT( of.buriedDepth, 0.005 );
+	EXPECT_LE( of.buriedDepth, 0.02 + 1e-9 );
+}
+
 TEST( PdFeatureOrient, InwardWindingGivesTheSameNormals )
 {
 	CubeOnPlate s( true );

@@ -166,3 +166,39 @@ TEST( PdContact, BoxRestingOnABoxFaceGetsOneManifoldOfItsCorners )
 	}
 	EXPECT_TRUE( corner[0] && corner[1] && corner[2] && corner[3] ) << "the footprint's 4 corners";
 }
+
+TEST( PdContact, VertexSunkIntoAThinPlateGetsNoContactWithItsUnderside )
+{
+	// A 10 cm cube sunk 12 mm into a 4 cm plate, with a speculative reach past the plate's
+	// underside: the cube's bottom vertices lie 28 mm above the underside, behind its face.
+	// Reported along the push (+y) such a pair reads +28 mm at the very point of the cube
+	// where the top reads -12 mm, and Bullet keeps one of the two points a body's point maps to.
+	MeshHolder cube{ makeBox( 0.05, 0.05, 0.05 ) }, plate{ makeBox( 0.5, 0.02, 0.5 ) };
+	ASSERT_NE( cube.mesh, nullptr );
+	ASSERT_NE( plate.mesh, nullptr );
+	WorkspaceHolder ws;
+	pdContactDef def = pdDefaultContactDef();
+	def.speculativeDistance = 0.05;
+	const double depth = 0.012;
+	pdTransform poseA = at( 0.1, 0.02 + 0.05 - depth, 0.05 ), poseB = at( 0, 0, 0 );
+	pdContactPair pair;
+	pdContactPair_Reset( &pair );
+	pdContactManifoldSet set;
+	ASSERT_GE( pdContactPair_Generate( &pair, cube.mesh, &poseA, plate.mesh, &poseB, &def, ws.ws, &set ), 0 );
+	EXPECT_EQ( set.state, PD_STATE_PENETRATING );
+	int points = 0;
+	for ( int i = 0; i < set.manifoldCount; ++i )
+	{
+		const pdContactManifold& m = set.manifolds[i];
+		for ( int k = 0; k < m.pointCount; ++k, ++points )
+		{
+			const pdContactPoint& p = m.points[k];
+			EXPECT_GT( p.pointB.y, 0.0 ) << "a point on the plate's underside, distance " << p.distance;
+			if ( m.normal.y > 0.99 )
+			{
+				EXPECT_NEAR( p.distance, -depth, 1e-4 );
+			}
+		}
+	}
+	EXPECT_GE( points, 4 );
+}

@@ -53,6 +53,17 @@ inline void makeTorus( BtMesh& m, int major = 24, int minor = 8 )
 	m.finish();
 }
 
+// A closed box mesh (12 triangles, wound outward) of half extents h.
+inline void makeBoxMesh( BtMesh& m, btVector3 h )
+{
+	for ( int i = 0; i < 8; ++i )
+		m.vertices.insert( m.vertices.end(),
+						   { ( i & 1 ) ? h.x() : -h.x(), ( i & 2 ) ? h.y() : -h.y(), ( i & 4 ) ? h.z() : -h.z() } );
+	m.indices = { 0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
+				  2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5 };
+	m.finish();
+}
+
 // Square grid in the plane y = 0, half-size half, cells x cells quads of two triangles.
 inline void makeFloor( BtMesh& m, double half, int cells )
 {

@@ -29,6 +29,7 @@ namespace
 {
 
 using polydepth::test::BtMesh;
+using polydepth::test::makeBoxMesh;
 
 struct Dispatch
 {
@@ -115,17 +116,6 @@ Outcome dispatchPair( btCollisionDispatcher& d, btCollisionObject& o0, btCollisi
 	algo->~btCollisionAlgorithm();
 	d.freeCollisionAlgorithm( algo );
 	return out;
-}
-
-// A closed box mesh (12 triangles, wound outward) of half extents h.
-void makeBoxMesh( BtMesh& m, btVector3 h )
-{
-	for ( int i = 0; i < 8; ++i )
-		m.vertices.insert( m.vertices.end(),
-						   { ( i & 1 ) ? h.x() : -h.x(), ( i & 2 ) ? h.y() : -h.y(), ( i & 4 ) ? h.z() : -h.z() } );
-	m.indices = { 0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
-				  2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5 };
-	m.finish();
 }
 
 btCollisionObject makeObject( btCollisionShape* shape, const btVector3& position,

@@ -19,20 +19,10 @@ namespace
 {
 
 using polydepth::test::BtMesh;
+using polydepth::test::makeBoxMesh;
 
 constexpr double kThickness = 0.02;
 constexpr double kHalfWidth = 0.6;
-
-// A closed box mesh of half extents h, wound outward.
-void makeBoxMesh( BtMesh& m, btVector3 h )
-{
-	for ( int i = 0; i < 8; ++i )
-		m.vertices.insert( m.vertices.end(),
-						   { ( i & 1 ) ? h.x() : -h.x(), ( i & 2 ) ? h.y() : -h.y(), ( i & 4 ) ? h.z() : -h.z() } );
-	m.indices = { 0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
-				  2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5 };
-	m.finish();
-}
 
 // The height of the body's centre over the slab's top face, lowest over the run and at the end.
 struct ThinRun
