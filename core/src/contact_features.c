@@ -15,6 +15,8 @@
 #include "tri_distance.h"
 #include "proximity.h"
 
+#include "rounded_point.h"
+
 #include <string.h>
 
 static void pdiFillFeature( const pdMesh* mesh, int triangle, pdFeature* f )
@@ -128,11 +130,67 @@ static unsigned pdiFlatEdgeBits( const pdMesh* mesh, int t )
 	return bits;
 }
 
+// Whether x, behind face f (triangle `face` of faceMesh, corners f in the frame toFrame takes
+// the mesh's frame to, NULL for the mesh's own) with its projection onPlane outside f, lies in
+// the wedge of a concave edge: for every edge of f it lies past, the edge is concave and x is
+// behind the face across it and past that edge seen from that face too. A vertex sunk into a
+// floor where it meets a wall projects onto neither; it is inside the solid, and leaves through
+// both planes together. Past a saddle's concave edge (a torus's hole) a point behind one face
+// projects onto the next: that face's own pair has it. The projection within reach of f.
+static bool pdiPastConcaveEdgesOnly( const pdMesh* faceMesh, int face, const pdiFrame* toFrame, const pdVec3 f[3],
+									 pdVec3 x, pdVec3 onPlane, double reach )
+{
+	pdVec3 closest;
+	pdiTriFeature part;
+	double lateral = pdiClosestPointOnTriangle( onPlane, f, &closest, &part );
+	if ( part.type == PD_FEATURE_FACE || !( lateral < reach ) )
+	{
+		return false;
+	}
+	pdVec3 winding = pdiCross( pdiSub( f[1], f[0] ), pdiSub( f[2], f[0] ) );
+	double sign = faceMesh->outwardWinding ? 1.0 : -1.0;
+	for ( int k = 0; k < 3; ++k )
+	{
+		if ( pdiDot( pdiCross( pdiSub( f[( k + 1 ) % 3], f[k] ), pdiSub( onPlane, f[k] ) ), winding ) >= 0.0 )
+		{
+			continue;
+		}
+		int edgeId = faceMesh->triangleEdges[face][k];
+		const pdiMeshEdge* e = faceMesh->edges + edgeId;
+		int next = e->face0 == face ? e->face1 : e->face0;
+		if ( ( e->flags & PDI_EDGE_CONCAVE ) == 0 || next < 0 )
+		{
+			return false;
+		}
+		pdVec3 c[3];
+		int shared = -1;
+		for ( int j = 0; j < 3; ++j )
+		{
+			pdVec3 v = faceMesh->vertices[faceMesh->triangles[next][j]];
+			c[j] = toFrame != NULL ? pdiFrameApply( toFrame, v ) : v;
+			shared = faceMesh->triangleEdges[next][j] == edgeId ? j : shared;
+		}
+		pdVec3 nextWinding = pdiCross( pdiSub( c[1], c[0] ), pdiSub( c[2], c[0] ) );
+		bool behindNext = sign * pdiDot( nextWinding, pdiSub( x, c[0] ) ) < 0.0;
+		bool pastFromNext =
+			shared >= 0 &&
+			pdiDot( pdiCross( pdiSub( c[( shared + 1 ) % 3], c[shared] ), pdiSub( x, c[shared] ) ), nextWinding ) < 0.0;
+		if ( !behindNext || !pastFromNext )
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
 // Adds to *count (at most 3 per call) the vertices of triangle t of `mesh` (`vertices`, in the
-// face's frame) that lie over the face `face` and behind it by more than `reach`, keyed by offset +
-// canonical id. `outward`: the face's winding normal points out of its solid.
-static void pdiBuriedUnder( const pdMesh* mesh, int t, int offset, const pdVec3 vertices[3], const pdVec3 face[3],
-							bool outward, double reach, pdiBuriedVertex* out, int* count )
+// face's frame) that lie behind the face (triangle `faceTriangle` of faceMesh, corners `face`) by
+// more than `reach`, keyed by offset + canonical id: over the face, or past its concave edges
+// only, less than `reach` past them (sunk into a floor where it meets a wall: the solid goes on
+// there). Within the reach such a vertex has a pair with the face (pdiPastConcaveEdgePairs).
+static void pdiBuriedUnder( const pdMesh* mesh, int t, int offset, const pdVec3 vertices[3], const pdMesh* faceMesh,
+							int faceTriangle, const pdiFrame* faceFrame, const pdVec3 face[3], double reach,
+							pdiBuriedVertex* out, int* count )
 {
 	pdVec3 winding = pdiCross( pdiSub( face[1], face[0] ), pdiSub( face[2], face[0] ) );
 	double length = pdiLength( winding );
@@ -140,17 +198,22 @@ static void pdiBuriedUnder( const pdMesh* mesh, int t, int offset, const pdVec3 
 	{
 		return;
 	}
-	pdVec3 outside = pdiScale( winding, ( outward ? 1.0 : -1.0 ) / length );
+	pdVec3 outside = pdiScale( winding, ( faceMesh->outwardWinding ? 1.0 : -1.0 ) / length );
 	for ( int i = 0; i < 3; ++i )
 	{
 		double behind = -pdiDot( outside, pdiSub( vertices[i], face[0] ) );
-		bool over = behind > reach;
+		if ( !( behind > reach ) )
+		{
+			continue;
+		}
+		bool over = true;
 		for ( int k = 0; k < 3 && over; ++k )
 		{
 			pdVec3 edge = pdiSub( face[( k + 1 ) % 3], face[k] );
 			over = pdiDot( pdiCross( edge, pdiSub( vertices[i], face[k] ) ), winding ) >= 0.0;
 		}
-		if ( over )
+		if ( over || pdiPastConcaveEdgesOnly( faceMesh, faceTriangle, faceFrame, face, vertices[i],
+											  pdiMulAdd( vertices[i], behind, outside ), reach ) )
 		{
 			out[( *count )++] = ( pdiBuriedVertex ){ offset + mesh->canonicalVertex[mesh->triangles[t][i]], behind };
 		}
@@ -168,10 +231,10 @@ static void pdiFileBuried( pdiFeatureCollector* c, const pdiTrianglePairHit* hit
 	const pdiPairTraversal* t = c->traversal;
 	pdiBuriedVertex found[6];
 	int count = 0;
-	pdiBuriedUnder( t->meshA, hit->triangleA, 0, hit->va, hit->vb, t->meshB->outwardWinding, t->tolerance, found,
+	pdiBuriedUnder( t->meshA, hit->triangleA, 0, hit->va, t->meshB, hit->triangleB, NULL, hit->vb, t->tolerance, found,
 					&count );
-	pdiBuriedUnder( t->meshB, hit->triangleB, t->meshA->vertexCount, hit->vb, hit->va, t->meshA->outwardWinding,
-					t->tolerance, found, &count );
+	pdiBuriedUnder( t->meshB, hit->triangleB, t->meshA->vertexCount, hit->vb, t->meshA, hit->triangleA, &t->rel,
+					hit->va, t->tolerance, found, &count );
 	if ( count == 0 || !pdiTrianglesIntersect( hit->va, hit->vb ) )
 	{
 		return;
@@ -186,11 +249,56 @@ static void pdiFileBuried( pdiFeatureCollector* c, const pdiTrianglePairHit* hit
 	c->buriedCount += count;
 }
 
+// Appends the pairs of the owned vertices v (of the other mesh) with the face f (triangle `face`
+// of faceMesh, a closed solid; corners in the same frame) that lie behind f within reach and
+// leave it, seen along its normal, across its concave edges only, less than reach past them:
+// a vertex sunk into a floor where it meets a wall is inside the solid but over neither face,
+// and has no ordinary vertex-face pair. Its pair with each such face is the exit along that
+// face's normal; it leaves through all of them together (pdiPlugin_GatherOrientedFeatures).
+// Unoriented as the ordinary pairs: the normal from the face's plane toward the vertex.
+static int pdiPastConcaveEdgePairs( const pdMesh* faceMesh, int face, const pdiFrame* faceFrame, const pdVec3 f[3],
+									const pdVec3 v[3], unsigned ownVertices, bool faceOfB, double reach,
+									pdContactFeature* out, int n )
+{
+	pdVec3 winding = pdiCross( pdiSub( f[1], f[0] ), pdiSub( f[2], f[0] ) );
+	double length = pdiLength( winding );
+	if ( !( length > 0.0 ) )
+	{
+		return n;
+	}
+	pdVec3 outward = pdiScale( winding, ( faceMesh->outwardWinding ? 1.0 : -1.0 ) / length );
+	for ( int i = 0; i < 3; ++i )
+	{
+		double s = pdiDot( outward, pdiSub( v[i], f[0] ) );
+		if ( ( ownVertices & PDI_OWN_VERTEX( i ) ) == 0 || !( s < 0.0 && -s <= reach ) )
+		{
+			continue;
+		}
+		pdVec3 onPlane = pdiMulAdd( v[i], -s, outward );
+		if ( !pdiPastConcaveEdgesOnly( faceMesh, face, faceFrame, f, v[i], onPlane, reach ) )
+		{
+			continue; // over the face (the ordinary pair has it), or past a convex edge: outside
+		}
+		pdContactFeature* c = out + n++;
+		memset( c, 0, sizeof( *c ) );
+		c->kind = faceOfB ? PD_CONTACT_VF : PD_CONTACT_FV;
+		c->featureA.type = faceOfB ? PD_FEATURE_VERTEX : PD_FEATURE_FACE;
+		c->featureA.index = faceOfB ? i : 0;
+		c->featureB.type = faceOfB ? PD_FEATURE_FACE : PD_FEATURE_VERTEX;
+		c->featureB.index = faceOfB ? 0 : i;
+		c->pointA = faceOfB ? v[i] : onPlane;
+		c->pointB = faceOfB ? onPlane : v[i];
+		c->normal = faceOfB ? pdiNeg( outward ) : outward;
+		c->distance = -s;
+	}
+	return n;
+}
+
 static void pdiFeatureCollector_AddPair( pdiPairCollector* self, const pdiTrianglePairHit* hit )
 {
 	pdiFeatureCollector* c = (pdiFeatureCollector*)self;
 	const pdiPairTraversal* t = c->traversal;
-	pdContactFeature local[15];
+	pdContactFeature local[21]; // 6 vertex-face, 9 edge-edge, 6 past concave edges
 	unsigned ownA = t->meshA->featureOwnership[hit->triangleA], ownB = t->meshB->featureOwnership[hit->triangleB];
 	if ( c->skipFlatEdges )
 	{
@@ -202,6 +310,14 @@ static void pdiFeatureCollector_AddPair( pdiPairCollector* self, const pdiTriang
 		pdiFileBuried( c, hit );
 	}
 	int n = pdiTriangleOwnedContactFeatures( hit->va, hit->vb, hit->featureReach, c->approachB, ownA, ownB, local );
+	if ( c->measureBuried && n >= 0 )
+	{
+		// Closed solids gathered as local contacts: the vertices inside at a concave edge too.
+		n = pdiPastConcaveEdgePairs( t->meshB, hit->triangleB, NULL, hit->vb, hit->va, ownA, true, hit->featureReach,
+									 local, n );
+		n = pdiPastConcaveEdgePairs( t->meshA, hit->triangleA, &t->rel, hit->va, hit->vb, ownB, false,
+									 hit->featureReach, local, n );
+	}
 	if ( n <= 0 )
 	{
 		return;

@@ -70,6 +70,35 @@ static pdVec3 pdiOutwardFeatureNormal( const pdMesh* meshA, const pdiFrame* fram
 	return alongA <= 0.0 ? n : pdiV3( 0.0, 0.0, 0.0 );
 }
 
+// Whether the vertex of a vertex-face or face-vertex pair projects onto its face (within 1e-9
+// of the face's size): false for the pairs past a face's concave edges.
+static bool pdiVertexOverItsFace( const pdMesh* meshA, const pdiFrame* frameA, const pdMesh* meshB,
+								  const pdiFrame* frameB, const pdContactFeature* f )
+{
+	bool faceOfB = f->kind == PD_CONTACT_VF;
+	const pdMesh* mesh = faceOfB ? meshB : meshA;
+	const pdiFrame* frame = faceOfB ? frameB : frameA;
+	const int* tri = mesh->triangles[faceOfB ? f->featureB.triangle : f->featureA.triangle];
+	pdVec3 x = faceOfB ? f->pointA : f->pointB;
+	pdVec3 c[3];
+	for ( int k = 0; k < 3; ++k )
+	{
+		c[k] = pdiFrameApply( frame, mesh->vertices[tri[k]] );
+	}
+	pdVec3 winding = pdiCross( pdiSub( c[1], c[0] ), pdiSub( c[2], c[0] ) );
+	double size = sqrt( pdiMaxD( pdiLengthSq( pdiSub( c[1], c[0] ) ), pdiLengthSq( pdiSub( c[2], c[0] ) ) ) );
+	for ( int k = 0; k < 3; ++k )
+	{
+		pdVec3 edge = pdiSub( c[( k + 1 ) % 3], c[k] );
+		double h = pdiDot( pdiCross( edge, pdiSub( x, c[k] ) ), winding );
+		if ( h < -1e-9 * size * pdiLength( edge ) * pdiLength( winding ) )
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
 // A vertex of one side: its canonical id, -1 for an edge or a face.
 // An edge's pairs lie at different places along it (a peg's side edge leaves the wall at the rim
 // and at the lower end by different depths): they are not alternatives of one another.
@@ -100,6 +129,7 @@ typedef struct pdiKeyedExit
 	int feature; // index into the features
 	double distance;
 	bool leading; // the vertex leads its surface into the face (pdiPlugin_IsVertexLeadingAlong)
+	bool pastEdge; // the vertex lies past the face's (concave) edges, over no part of it
 } pdiKeyedExit;
 
 static int pdiCompareKeyedExit( const void* a, const void* b )
@@ -179,12 +209,25 @@ static void pdiChooseExits( const pdiKeyedExit* exits, int n, const pdContactFea
 		}
 		int chosen = pdiChosenExit( exits, start, end, features, preferred );
 		pdVec3 direction = chosen >= 0 ? features[exits[chosen].feature].normal : pdiV3( 0.0, 0.0, 0.0 );
+		// A vertex inside where two faces meet at a concave edge (a floor and a wall) lies past
+		// the edge of each: leaving through one face's plane leaves it behind the other's, so
+		// it leaves through all of them together.
+		bool jointly = chosen >= 0 && exits[chosen].pastEdge;
 		for ( int k = start; k < end; ++k )
 		{
 			const pdContactFeature* f = features + exits[k].feature;
-			bool keep = chosen < 0 ? f->distance >= 0.0
-								   : exits[k].leading && pdiDot( f->normal, direction ) >= PDI_EXIT_COSINE &&
-										 f->distance >= exits[chosen].distance - choice->band;
+			bool keep = f->distance >= 0.0;
+			if ( chosen >= 0 )
+			{
+				bool alongChosen = pdiDot( f->normal, direction ) >= PDI_EXIT_COSINE &&
+								   f->distance >= exits[chosen].distance - choice->band;
+				bool joint = jointly && exits[k].pastEdge;
+				keep = exits[k].leading && ( alongChosen || joint );
+				if ( keep && joint )
+				{
+					*outDeepest = fmax( *outDeepest, -f->distance );
+				}
+			}
 			drop[exits[k].feature] = drop[exits[k].feature] || !keep;
 		}
 		if ( chosen >= 0 )
@@ -244,7 +287,8 @@ static int pdiOrientInPlace( const pdMesh* meshA, const pdTransform* poseA, cons
 		{
 			bool leading = f->distance >= 0.0 || pdiPlugin_IsVertexLeadingAlong( meshA, poseA, meshB, poseB, f,
 																				f->normal, PDI_EXIT_SLOPE );
-			exits[n++] = ( pdiKeyedExit ){ key, i, f->distance, leading };
+			bool pastEdge = !pdiVertexOverItsFace( meshA, &frameA, meshB, &frameB, f );
+			exits[n++] = ( pdiKeyedExit ){ key, i, f->distance, leading, pastEdge };
 		}
 	}
 	qsort( exits, (size_t)n, sizeof( *exits ), pdiCompareKeyedExit );

@@ -74,11 +74,13 @@ typedef struct pdiGapProof
 	/// Edge-edge pairs with an edge between coplanar faces are not gathered (nor counted
 	/// against maxFeatures): inside a flat patch the vertex-face pairs say all there is.
 	bool skipFlatEdges;
-	/// Non-NULL, with two closed meshes: receives the vertices of the triangle pairs visited
-	/// that lie over the other triangle's face and behind it (on its solid's side) by more
-	/// than the reach. A crossing whose vertices the reach does not see (a plate tilted
-	/// through another, its corners 15 mm in) gathers no vertex pair, only edges crossing at
-	/// zero depth; a vertex listed here and in no gathered pair is such a vertex.
+	/// Non-NULL, with two closed meshes: receives the vertices of the crossing triangle pairs
+	/// visited that lie behind the other triangle's face (on its solid's side) where no
+	/// vertex-face pair can have them: over the face by more than the reach, or past its
+	/// concave edges only by any depth. A crossing whose vertices the reach does not see (a
+	/// plate tilted through another, its corners 15 mm in) gathers no vertex pair, only edges
+	/// crossing at zero depth, and a vertex sunk into a floor where it meets a wall lies over
+	/// neither face; a vertex listed here and in no gathered pair is such a vertex.
 	pdiBuriedVertices* outBuried;
 } pdiGapProof;
 

@@ -99,9 +99,10 @@ typedef struct pdiOrientedFeatures
 	/// The deepest of the penetrating vertices' chosen exits (world units, >= 0): how far the
 	/// deepest gathered vertex lies inside the other solid.
 	double deepestExit;
-	/// How far the deepest vertex of a visited triangle pair lies behind the other triangle's
-	/// face beyond the reach (world units, 0 when none): a crossing deeper than the gathered
-	/// pairs show (pdiGapProof.outBuriedDepth).
+	/// How far the deepest vertex of a visited triangle pair that no gathered pair has lies
+	/// behind the other triangle's face (world units, 0 when none): beyond the reach over the
+	/// face (a crossing deeper than the gathered pairs show), or at any depth past its concave
+	/// edges (pdiGapProof.outBuried).
 	double buriedDepth;
 	/// A penetrating vertex whose every gathered exit lies where its own surface runs on deeper
 	/// (a cube's side vertex halfway down into a block): deeper vertices lie beyond the ones

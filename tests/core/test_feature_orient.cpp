@@ -4,10 +4,12 @@
 // Oracle: analytic depths of axis-aligned boxes, one pushed a known depth into a thin plate.
 #include "mesh_fixture.h"
 #include "plugin_interface.h"
+#include "test_util.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace
 {
@@ -234,4 +236,47 @@ TEST( PdFeatureOrient, OpenMeshOrBadBandIsRefused )
 			   PD_STATUS_INVALID_ARGUMENT );
 	EXPECT_EQ( pdiPlugin_GatherOrientedFeatures( s.cube.m, &poseA, s.plate.m, &poseB, &def, &choice, s.ws, nullptr ),
 			   PD_STATUS_INVALID_ARGUMENT );
+}
+
+TEST( PdFeatureOrient, VertexInAConcaveSeamLeavesThroughBothFaces )
+{
+	// A block with an 8-sided bore (radius 0.1, axis z) and a 2 cm cube inside it, turned so
+	// that one vertical edge points out along the seam at angle 0, 2 mm past the bore's radius:
+	// the edge's two corners lie behind both facets at the seam, over neither (past the
+	// concave seam seen from each). They leave through both facets together, each exit
+	// 2 mm x cos(22.5 degrees).
+	TestOwnedSoup block;
+	ASSERT_TRUE( smpMakeHoleBlock( 0.4, 0.4, 0.2, 0.1, 0.0, 8, &block.soup ) );
+	MeshPtr bore( TestMakeMesh( block.soup ).release() );
+	MeshPtr cube( CreateMesh( MakeBox( { 0, 0, 0 }, { 0.01, 0.01, 0.01 } ) ) );
+	ASSERT_NE( bore.m, nullptr );
+	ASSERT_NE( cube.m, nullptr );
+	pdWorkspace* ws = pdCreateWorkspace( nullptr );
+	const double past = 0.002, half = 0.01;
+	pdTransform poseA = At( 0.1 + past - half * std::sqrt( 2.0 ), 0.0, 0.0 ), poseB = At( 0.0, 0.0, 0.0 );
+	poseA.q = { std::cos( M_PI / 8 ), 0.0, 0.0, std::sin( M_PI / 8 ) }; // 45 degrees about z
+	pdContactFeatureDef def = pdDefaultContactFeatureDef();
+	def.reach = 0.005;
+	def.gap = 1e-5;
+	def.maxFeatures = 4096;
+	pdiExitChoice choice = { 1e-4, { 0.0, 0.0, 0.0 } };
+	pdiOrientedFeatures of;
+	ASSERT_EQ( pdiPlugin_GatherOrientedFeatures( cube.m, &poseA, bore.m, &poseB, &def, &choice, ws, &of ),
+			   PD_STATUS_OK );
+	const double depth = past * std::cos( M_PI / 8 );
+	int left = 0, right = 0;
+	for ( int i = 0; i < of.featureCount; ++i )
+	{
+		const pdContactFeature& f = of.features[i];
+		if ( f.distance < -1e-6 )
+		{
+			EXPECT_NEAR( f.distance, -depth, 1e-9 ) << "feature " << i;
+			EXPECT_NEAR( f.normal.x, -std::cos( M_PI / 8 ), 1e-9 ) << "into the bore, across a facet";
+			( f.normal.y > 0.0 ? left : right ) += 1;
+		}
+	}
+	EXPECT_EQ( left, 2 ) << "both corners, through the facet at +y";
+	EXPECT_EQ( right, 2 ) << "both corners, through the facet at -y";
+	EXPECT_NEAR( of.deepestExit, depth, 1e-9 );
+	pdDestroyWorkspace( ws );
 }
