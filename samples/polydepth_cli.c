@@ -54,8 +54,9 @@ static const char* smpQueryHelp =
 	"  --pose-a QW QX QY QZ TX TY TZ  pose of A: unit quaternion (w x y z), then translation. Default identity\n"
 	"  --pose-b QW QX QY QZ TX TY TZ  pose of B, the same way\n"
 	"  --json                          print exactly one JSON object:\n"
-	"                                  {\"status\": \"penetrating\"|\"touching\"|\"separated\", \"pd\": d, \"t\": [x,y,z],\n"
-	"                                   \"iterations\": n, \"contacts\": n, \"ms\": m,\n"
+	"                                  {\"status\": \"penetrating\"|\"touching\"|\"separated\", \"pd\": d, \"t\": "
+	"[x,y,z],\n"
+	"                                   \"lowerBound\": b, \"iterations\": n, \"contacts\": n, \"ms\": m,\n"
 	"                                   \"local\": [{\"point\": [...], \"normal\": [...], \"depth\": d}, ...]}\n"
 	"  --tolerance T                   contact tolerance in world units (> 0). Default 1e-4 of the smaller\n"
 	"                                  bounding-box diagonal\n"
@@ -444,6 +445,7 @@ static void smpPrintResult( const pdPenetrationResult* r, bool json, const char*
 	{
 		printf( "{\"status\": \"%s\", \"pd\": %.17g, \"t\": ", smpStateName( r->state ), smpFinite( r->depth ) );
 		smpPrintJsonVec( r->translation );
+		printf( ", \"lowerBound\": %.17g", smpFinite( r->lowerBound ) );
 		printf( ", \"iterations\": %d, \"contacts\": %d, \"ms\": %.17g, \"starts\": %d, \"code\": ", r->iterations,
 				r->contactPlaneCount, smpFinite( r->elapsedMs ), r->starts );
 		smpPrintJsonString( pdGetStatusString( r->status ) );
@@ -469,6 +471,8 @@ static void smpPrintResult( const pdPenetrationResult* r, bool json, const char*
 	}
 	printf( "\n" );
 	printf( "depth:       %.17g\n", smpFinite( r->depth ) );
+	printf( "lower bound: %.17g   (certified: no shorter translation separates them; 0 for open meshes)\n",
+			smpFinite( r->lowerBound ) );
 	printf( "translation: %.17g %.17g %.17g   (move A by this, world frame)\n", smpFinite( r->translation.x ),
 			smpFinite( r->translation.y ), smpFinite( r->translation.z ) );
 	printf( "iterations:  %d over %d start(s), %d contact plane(s), %.3f ms\n", r->iterations, r->starts, r->contactPlaneCount,

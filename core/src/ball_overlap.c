@@ -262,6 +262,29 @@ bool pdiStart_BallsOverlap( pdiStartContext* ctx, const pdiFrame* rel )
 	return overlap;
 }
 
+double pdiInnerBallOverlapAt( const pdMesh* meshA, const pdiFrame* frameA, const pdMesh* meshB, const pdiFrame* frameB )
+{
+	int countA = meshA->innerBallCount < PDI_MAX_INNER_BALLS ? meshA->innerBallCount : PDI_MAX_INNER_BALLS;
+	int countB = meshB->innerBallCount < PDI_MAX_INNER_BALLS ? meshB->innerBallCount : PDI_MAX_INNER_BALLS;
+	pdVec3 centresB[PDI_MAX_INNER_BALLS];
+	for ( int j = 0; j < countB; ++j )
+	{
+		centresB[j] = pdiFrameApply( frameB, meshB->innerBalls[j].center );
+	}
+	double deepest = 0.0;
+	for ( int i = 0; i < countA; ++i )
+	{
+		pdVec3 a = pdiFrameApply( frameA, meshA->innerBalls[i].center );
+		for ( int j = 0; j < countB; ++j )
+		{
+			double overlap =
+				meshA->innerBalls[i].radius + meshB->innerBalls[j].radius - pdiLength( pdiSub( a, centresB[j] ) );
+			deepest = overlap > deepest ? overlap : deepest;
+		}
+	}
+	return isfinite( deepest ) ? deepest : 0.0;
+}
+
 double pdiPlugin_InnerBallOverlap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,
 								   const pdTransform* poseB )
 {
@@ -271,23 +294,5 @@ double pdiPlugin_InnerBallOverlap( const pdMesh* meshA, const pdTransform* poseA
 	{
 		return 0.0;
 	}
-	int countA = meshA->innerBallCount < PDI_MAX_INNER_BALLS ? meshA->innerBallCount : PDI_MAX_INNER_BALLS;
-	int countB = meshB->innerBallCount < PDI_MAX_INNER_BALLS ? meshB->innerBallCount : PDI_MAX_INNER_BALLS;
-	pdVec3 centresB[PDI_MAX_INNER_BALLS];
-	for ( int j = 0; j < countB; ++j )
-	{
-		centresB[j] = pdiFrameApply( &frameB, meshB->innerBalls[j].center );
-	}
-	double deepest = 0.0;
-	for ( int i = 0; i < countA; ++i )
-	{
-		pdVec3 a = pdiFrameApply( &frameA, meshA->innerBalls[i].center );
-		for ( int j = 0; j < countB; ++j )
-		{
-			double overlap =
-				meshA->innerBalls[i].radius + meshB->innerBalls[j].radius - pdiLength( pdiSub( a, centresB[j] ) );
-			deepest = overlap > deepest ? overlap : deepest;
-		}
-	}
-	return isfinite( deepest ) ? deepest : 0.0;
+	return pdiInnerBallOverlapAt( meshA, &frameA, meshB, &frameB );
 }

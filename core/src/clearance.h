@@ -31,3 +31,10 @@ typedef struct pdiBall
 /// at mesh creation with the clearance points.
 pdStatus pdiComputeInnerBalls( pdMesh* mesh );
 void pdiFreeInnerBalls( pdMesh* mesh );
+
+/// A certified lower bound on the PD of two closed meshes placed by their frames (world
+/// units): the deepest overlap of a ball inside A with a ball inside B, r_i + r_j less the
+/// distance of their centres; A must move at least that far before those balls, and so the
+/// solids, part. 0 when no two balls overlap and for open meshes (no balls).
+double pdiInnerBallOverlapAt( const pdMesh* meshA, const pdiFrame* frameA, const pdMesh* meshB,
+							  const pdiFrame* frameB );

@@ -559,7 +559,7 @@ static pdStatus pdiRounded_Run( pdiRoundedQuery* q, const pdRoundedDef* def, con
 					 : ( out->separation >= -q->tolerance ? PD_STATE_TOUCHING : PD_STATE_PENETRATING );
 	if ( out->state == PD_STATE_PENETRATING )
 	{
-		pdVec3 t;
+		pdVec3 t = pdiV3( 0.0, 0.0, 0.0 );
 		if ( !pdiRounded_PushOut( q, &deepest, def->maxIterations, &t, &out->iterations ) )
 		{
 			status = PD_STATUS_ITERATION_LIMIT;

@@ -459,6 +459,10 @@ static void bindPenetrationResult( py::module_& m )
 			"translation", []( const PenetrationResult& p ) { return vec3Array( p.r.translation ); },
 			"translate A by this (world frame) to leave A and B at most touching" )
 		.def_property_readonly(
+			"lower_bound", []( const PenetrationResult& p ) { return p.r.lowerBound; },
+			"certified lower bound on the PD (world units, at most depth): no shorter translation of A "
+			"separates the solids; from the balls inside two closed meshes, 0 for open meshes" )
+		.def_property_readonly(
 			"local",
 			[]( const PenetrationResult& p )
 			{

@@ -114,7 +114,7 @@ TEST_F( PdPenetration, AnalyticBoxOverlapAtThreeTessellations )
 
 TEST_F( PdPenetration, ConvexPairsMatchSatOracle )
 {
-	int within = 0, total = 0;
+	int within = 0, total = 0, bounded = 0;
 	for ( unsigned seed = 1; seed <= 12; ++seed )
 	{
 		SCOPED_TRACE( "seed " + std::to_string( seed ) );
@@ -144,6 +144,11 @@ TEST_F( PdPenetration, ConvexPairsMatchSatOracle )
 		EXPECT_TRUE( Valid( a, pa, b, pb, r.translation ) );
 		// Never shorter than the exact PD (beyond the tolerance): that would be invalid.
 		EXPECT_GE( r.depth, exact.depth - 2.0 * Tolerance( a.mesh, b.mesh ) );
+		// The certified lower bound: never above the exact PD, nor above the answer.
+		EXPECT_GE( r.lowerBound, 0.0 );
+		EXPECT_LE( r.lowerBound, exact.depth + 1e-12 );
+		EXPECT_LE( r.lowerBound, r.depth );
+		bounded += r.lowerBound > 0.0 ? 1 : 0;
 		total += 1;
 		if ( r.depth <= 1.01 * exact.depth + Tolerance( a.mesh, b.mesh ) )
 		{
@@ -156,6 +161,27 @@ TEST_F( PdPenetration, ConvexPairsMatchSatOracle )
 	}
 	EXPECT_GT( total, 6 );
 	EXPECT_EQ( within, total );
+	EXPECT_GT( bounded, total / 2 ) << "the inner balls bound most of these overlaps";
+}
+
+TEST_F( PdPenetration, OpenMeshesCarryNoLowerBound )
+{
+	// A torus with a hole in its surface has no inside, so no balls inside it: the only bound
+	// known is 0, however deep the overlap. Closed, the same placement has one.
+	Mesh closed, open;
+	ASSERT_TRUE( smpMakeTorus( 0.5, 0.15, 32, 12, &closed.soup ) && closed.Make() );
+	ASSERT_TRUE( smpMakeTorus( 0.5, 0.15, 32, 12, &open.soup ) );
+	open.soup.triangleCount -= 2;
+	ASSERT_TRUE( open.Make() );
+	pdTransform pa = Pose( { 0.05, 0.02, 0.0 }, { 1.0, 0.0, 0.0, 0.0 } ),
+				pb = Pose( { 0, 0, 0 }, { 1.0, 0.0, 0.0, 0.0 } );
+	pdPenetrationResult solid = Run( closed, pa, closed, pb, nullptr );
+	ASSERT_EQ( solid.state, PD_STATE_PENETRATING );
+	EXPECT_GT( solid.lowerBound, 0.0 );
+	EXPECT_LE( solid.lowerBound, solid.depth );
+	pdPenetrationResult soup = Run( open, pa, open, pb, nullptr );
+	ASSERT_EQ( soup.state, PD_STATE_PENETRATING );
+	EXPECT_EQ( soup.lowerBound, 0.0 );
 }
 
 // Two rings (R 1, r 0.3) linked like chain links: A turned and shifted off B's centre.

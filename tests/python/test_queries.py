@@ -23,6 +23,9 @@ def test_cubes_overlapping_by_0_2_have_depth_0_2_along_the_axis(cube, axis, sign
     assert r.status == polydepth.Status.OK and r.status.ok
     assert r.state == polydepth.State.PENETRATING and r.penetrating
     assert abs(r.depth - 0.2) <= tolerance
+    # The cubes' central inner balls (radius 0.5 less the clearance grid's step, centres 0.8
+    # apart) overlap by nearly the exact 0.2: a certified bound, never above it.
+    assert 0.19 < r.lower_bound <= 0.2
     expected = np.zeros(3)
     expected[axis] = sign * r.depth
     np.testing.assert_allclose(r.translation, expected, atol=1e-12)
@@ -38,6 +41,7 @@ def test_cubes_overlapping_by_0_2_have_depth_0_2_along_the_axis(cube, axis, sign
 def test_separated_cubes_are_separated_with_depth_zero(cube):
     r = polydepth.penetration(cube, translation(1.5, 0, 0), cube, np.eye(4))
     assert r.state == polydepth.State.SEPARATED and r.depth == 0.0 and not r.local
+    assert r.lower_bound == 0.0
     assert np.array_equal(r.translation, np.zeros(3))
 
 
@@ -163,6 +167,9 @@ def test_answers_equal_the_c_library_through_the_polydepth_tool(tmp_path):
         r = polydepth.penetration(mesh, (q, t), mesh, np.eye(4))
         assert states[c["status"]] == r.state
         assert c["pd"] == r.depth and c["t"] == list(r.translation)
+        # The bound comes from balls each side builds inside its own copy of the mesh (the
+        # tool's through its OBJ loader): equal to rounding.
+        assert c["lowerBound"] == pytest.approx(r.lower_bound, rel=1e-12, abs=1e-15)
         assert (c["iterations"], c["contacts"], c["starts"]) == (r.iterations, r.contacts, r.starts)
         assert len(c["local"]) == len(r.local)
         for cl, pl in zip(c["local"], r.local):

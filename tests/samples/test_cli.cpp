@@ -409,7 +409,7 @@ TEST( PdCli, JsonForOverlappingBoxesParses )
 	Json j;
 	ASSERT_TRUE( ParseJson( r.out, &j ) ) << r.out;
 	ASSERT_EQ( j.type, Json::OBJECT );
-	for ( const char* key : { "status", "pd", "t", "iterations", "contacts", "ms", "local" } )
+	for ( const char* key : { "status", "pd", "t", "lowerBound", "iterations", "contacts", "ms", "local" } )
 		EXPECT_EQ( j.fields.count( key ), 1u ) << key;
 	EXPECT_EQ( j.fields["status"].type, Json::STRING );
 	EXPECT_EQ( j.fields["status"].text, "penetrating" );
@@ -429,6 +429,11 @@ TEST( PdCli, JsonForOverlappingBoxesParses )
 	double pd = j.fields["pd"].number;
 	EXPECT_GE( pd, 0.2 - 1e-6 );
 	EXPECT_LE( pd, 0.2 * 1.01 + 1e-3 );
+	// The cubes' central inner balls (radius 0.5, centres 0.8 apart along x and 0.05 across)
+	// overlap by 1 - 0.8016: a certified bound at most the exact 0.2.
+	ASSERT_EQ( j.fields["lowerBound"].type, Json::NUMBER );
+	EXPECT_GT( j.fields["lowerBound"].number, 0.19 );
+	EXPECT_LE( j.fields["lowerBound"].number, 0.2 );
 	const Json& t = j.fields["t"];
 	EXPECT_NEAR( std::sqrt( t.items[0].number * t.items[0].number + t.items[1].number * t.items[1].number +
 							t.items[2].number * t.items[2].number ),
@@ -442,6 +447,7 @@ TEST( PdCli, JsonForOverlappingBoxesParses )
 	ASSERT_TRUE( ParseJson( far.out, &k ) ) << far.out;
 	EXPECT_EQ( k.fields["status"].text, "separated" );
 	EXPECT_EQ( k.fields["pd"].number, 0.0 );
+	EXPECT_EQ( k.fields["lowerBound"].number, 0.0 );
 
 	// The human-readable summary mentions the state and the depth.
 	RunResult human = RunCli( { "query", box, box, "--pose-b", "1", "0", "0", "0", "0.8", "0", "0" } );

@@ -92,6 +92,11 @@ typedef struct pdPenetrationResult
 	pdPenetrationState state;
 	double depth;       ///< |translation|, world units; 0 unless penetrating
 	pdVec3 translation; ///< translate A by this (world) to leave A and B at most touching
+	/// A certified lower bound on the PD (world units, at most depth): no translation of A
+	/// shorter than this leaves the solids apart. From the balls inside two closed meshes (the
+	/// deepest overlap of one inside A with one inside B); 0 when not penetrating, and for open
+	/// meshes, which have no inside to certify a bound from (0 is the only one known).
+	double lowerBound;
 	int iterations;     ///< PolyDepth iterations summed over starts
 	int starts;         ///< free configurations refined
 	/// Answered by motion coherence: the cached contact refined and searched around, without the
