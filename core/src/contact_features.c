@@ -130,38 +130,58 @@ static unsigned pdiFlatEdgeBits( const pdMesh* mesh, int t )
 	return bits;
 }
 
-// Whether x, behind face f (triangle `face` of faceMesh, corners f in the frame toFrame takes
-// the mesh's frame to, NULL for the mesh's own) with its projection onPlane outside f, lies in
-// the wedge of a concave edge: for every edge of f it lies past, the edge is concave and x is
-// behind the face across it and past that edge seen from that face too. A vertex sunk into a
-// floor where it meets a wall projects onto neither; it is inside the solid, and leaves through
-// both planes together. Past a saddle's concave edge (a torus's hole) a point behind one face
-// projects onto the next: that face's own pair has it. The projection within reach of f.
-static bool pdiPastConcaveEdgesOnly( const pdMesh* faceMesh, int face, const pdiFrame* toFrame, const pdVec3 f[3],
-									 pdVec3 x, pdVec3 onPlane, double reach )
+// The edges of triangle f (corners in any frame, winding its cross product) whose outer side
+// the point x lies on, seen along the triangle's normal: bit k for edge f[k] -> f[k + 1]. No bit
+// means x projects onto the triangle.
+static unsigned pdiEdgesPast( const pdVec3 f[3], pdVec3 winding, pdVec3 x )
 {
+	unsigned past = 0u;
+	for ( int k = 0; k < 3; ++k )
+	{
+		if ( pdiDot( pdiCross( pdiSub( f[( k + 1 ) % 3], f[k] ), pdiSub( x, f[k] ) ), winding ) < 0.0 )
+		{
+			past |= 1u << k;
+		}
+	}
+	return past;
+}
+
+// Whether x, behind face f (triangle `face` of faceMesh, corners f in the frame toFrame takes
+// the mesh's frame to, NULL for the mesh's own) and past its edges `past` (pdiEdgesPast, not
+// none), lies in the wedge of concave edges: every edge it lies past is concave and x is behind
+// the face across it and past that edge seen from that face too. A vertex sunk into a floor
+// where it meets a wall projects onto neither; it is inside the solid, and leaves through both
+// planes together. Past a saddle's concave edge (a torus's hole) a point behind one face
+// projects onto the next: that face's own pair has it. The projection onPlane within reach of
+// f. The edge flags go first: most points past an edge are past a convex one.
+static bool pdiPastConcaveEdgesOnly( const pdMesh* faceMesh, int face, const pdiFrame* toFrame, const pdVec3 f[3],
+									 unsigned past, pdVec3 x, pdVec3 onPlane, double reach )
+{
+	for ( int k = 0; k < 3; ++k )
+	{
+		const pdiMeshEdge* e = faceMesh->edges + faceMesh->triangleEdges[face][k];
+		bool concaveWithNeighbour = ( e->flags & PDI_EDGE_CONCAVE ) != 0 && e->face0 >= 0 && e->face1 >= 0;
+		if ( ( past & ( 1u << k ) ) != 0 && !concaveWithNeighbour )
+		{
+			return false;
+		}
+	}
 	pdVec3 closest;
 	pdiTriFeature part;
-	double lateral = pdiClosestPointOnTriangle( onPlane, f, &closest, &part );
-	if ( part.type == PD_FEATURE_FACE || !( lateral < reach ) )
+	if ( past == 0u || !( pdiClosestPointOnTriangle( onPlane, f, &closest, &part ) < reach ) )
 	{
 		return false;
 	}
-	pdVec3 winding = pdiCross( pdiSub( f[1], f[0] ), pdiSub( f[2], f[0] ) );
 	double sign = faceMesh->outwardWinding ? 1.0 : -1.0;
 	for ( int k = 0; k < 3; ++k )
 	{
-		if ( pdiDot( pdiCross( pdiSub( f[( k + 1 ) % 3], f[k] ), pdiSub( onPlane, f[k] ) ), winding ) >= 0.0 )
+		if ( ( past & ( 1u << k ) ) == 0 )
 		{
 			continue;
 		}
 		int edgeId = faceMesh->triangleEdges[face][k];
 		const pdiMeshEdge* e = faceMesh->edges + edgeId;
 		int next = e->face0 == face ? e->face1 : e->face0;
-		if ( ( e->flags & PDI_EDGE_CONCAVE ) == 0 || next < 0 )
-		{
-			return false;
-		}
 		pdVec3 c[3];
 		int shared = -1;
 		for ( int j = 0; j < 3; ++j )
@@ -206,14 +226,9 @@ static void pdiBuriedUnder( const pdMesh* mesh, int t, int offset, const pdVec3 
 		{
 			continue;
 		}
-		bool over = true;
-		for ( int k = 0; k < 3 && over; ++k )
-		{
-			pdVec3 edge = pdiSub( face[( k + 1 ) % 3], face[k] );
-			over = pdiDot( pdiCross( edge, pdiSub( vertices[i], face[k] ) ), winding ) >= 0.0;
-		}
-		if ( over || pdiPastConcaveEdgesOnly( faceMesh, faceTriangle, faceFrame, face, vertices[i],
-											  pdiMulAdd( vertices[i], behind, outside ), reach ) )
+		unsigned past = pdiEdgesPast( face, winding, vertices[i] );
+		if ( past == 0u || pdiPastConcaveEdgesOnly( faceMesh, faceTriangle, faceFrame, face, past, vertices[i],
+													pdiMulAdd( vertices[i], behind, outside ), reach ) )
 		{
 			out[( *count )++] = ( pdiBuriedVertex ){ offset + mesh->canonicalVertex[mesh->triangles[t][i]], behind };
 		}
@@ -275,7 +290,8 @@ static int pdiPastConcaveEdgePairs( const pdMesh* faceMesh, int face, const pdiF
 			continue;
 		}
 		pdVec3 onPlane = pdiMulAdd( v[i], -s, outward );
-		if ( !pdiPastConcaveEdgesOnly( faceMesh, face, faceFrame, f, v[i], onPlane, reach ) )
+		unsigned past = pdiEdgesPast( f, winding, v[i] );
+		if ( past == 0u || !pdiPastConcaveEdgesOnly( faceMesh, face, faceFrame, f, past, v[i], onPlane, reach ) )
 		{
 			continue; // over the face (the ordinary pair has it), or past a convex edge: outside
 		}
