@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The btCollisionAlgorithm for concave mesh pairs: canonicalises the pair (A = the GImpact,
 // dynamic body), runs the plugin's contact generation, and writes one persistent manifold per
-// contact region, kept across frames so Bullet warm-starts through getCacheEntry.
+// contact region, kept across frames so Bullet warm-starts through getCacheEntry (and a region
+// whose points moved keeps its impulse: carryImpulse).
 #include "shim_internal.h"
 
 #include <BulletCollision/CollisionDispatch/btActivatingCollisionAlgorithm.h>
@@ -24,6 +25,9 @@ constexpr int kStaleFlag = 1 << 20;
 // An anchor is kept only while the contact normal stays within about 2 degrees of its own: a
 // kept point keeps its normal, and one the surfaces turned away from would push askew.
 constexpr btScalar kAnchorCosine = btScalar( 0.9994 );
+// A region's old normal impulse passes to its new points only while its normal stays within
+// about 25 degrees: a region that turned is another contact.
+constexpr btScalar kCarryCosine = btScalar( 0.9 );
 
 // Per-thread scratch memory of the core queries.
 struct ThreadWorkspace
@@ -336,6 +340,46 @@ void PolyDepthAlgorithm::setMotion( const btCollisionObjectWrapper* wrapA, const
 	*outRelative = relative;
 }
 
+// Gives a region's new points the normal impulse its old points carried and no kept point
+// holds (oldImpulse over the manifold's oldCount points before the write, oldNormal their
+// impulse-weighted normal), shared evenly among the new touching points along that normal, none
+// more than an old point's mean: a region that shrinks to one point must not load it with the
+// whole patch's push. Bullet warm-starts a point from the cached point it matched; a region
+// whose points move farther than the breaking threshold between frames (a wide flat contact
+// whose deepest vertices change as it rocks slightly) would start every frame from zero, and a
+// stack of such bodies, whose weight must carry over from frame to frame, sinks into itself
+// under a few solver iterations.
+void carryImpulse( btPersistentManifold* manifold, btScalar oldImpulse, int oldCount, const btVector3& oldNormal )
+{
+	auto receives = [&]( const btManifoldPoint& p )
+	{
+		bool fresh = p.getLifeTime() == 0 && p.m_appliedImpulse == 0;
+		return fresh && !( p.getDistance() > 0 ) &&
+			   p.m_normalWorldOnB.dot( oldNormal ) > kCarryCosine * oldNormal.length();
+	};
+	btScalar kept = 0;
+	int receiving = 0;
+	for ( int k = 0; k < manifold->getNumContacts(); ++k )
+	{
+		kept += manifold->getContactPoint( k ).m_appliedImpulse;
+		receiving += receives( manifold->getContactPoint( k ) ) ? 1 : 0;
+	}
+	btScalar lost = oldImpulse - kept;
+	if ( receiving == 0 || !( lost > 0 ) )
+	{
+		return;
+	}
+	btScalar share = btMin( lost / btScalar( receiving ), oldImpulse / btScalar( oldCount ) );
+	for ( int k = 0; k < manifold->getNumContacts(); ++k )
+	{
+		btManifoldPoint& p = manifold->getContactPoint( k );
+		if ( receives( p ) )
+		{
+			p.m_appliedImpulse = share;
+		}
+	}
+}
+
 // Writes points into the manifold of slot (created on first use); returns the points it holds.
 uint64_t PolyDepthAlgorithm::writeManifold( int slot, const WritePoint* points, int count, double breaking,
 											btManifoldResult* resultOut )
@@ -353,6 +397,15 @@ uint64_t PolyDepthAlgorithm::writeManifold( int slot, const WritePoint* points, 
 	// so the points are written with the threshold getNewManifold set: a threshold raised to a
 	// speculative point's distance would merge points a body's width apart into one.
 	manifold->setContactBreakingThreshold( (btScalar)breaking );
+	btScalar oldImpulse = 0;
+	btVector3 oldNormal( 0, 0, 0 );
+	int oldCount = manifold->getNumContacts();
+	for ( int k = 0; k < oldCount; ++k )
+	{
+		const btManifoldPoint& old = manifold->getContactPoint( k );
+		oldImpulse += old.m_appliedImpulse;
+		oldNormal += old.m_normalWorldOnB * old.m_appliedImpulse;
+	}
 	// Old points no new point will match are dropped first, so a full manifold does not
 	// evict a fresh point; matched ones are replaced and keep their impulses.
 	for ( int k = manifold->getNumContacts() - 1; k >= 0; --k )
@@ -388,6 +441,7 @@ uint64_t PolyDepthAlgorithm::writeManifold( int slot, const WritePoint* points, 
 			manifold->removeContactPoint( k );
 		}
 	}
+	carryImpulse( manifold, oldImpulse, oldCount, oldNormal );
 	resultOut->refreshContactPoints();
 	return (uint64_t)manifold->getNumContacts();
 }

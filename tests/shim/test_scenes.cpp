@@ -587,6 +587,29 @@ TEST( PdScenes, AssemblyPartsBuildAloneAndRefuseWhatTheyCannot )
 	EXPECT_NE( error.find( "gears" ), std::string::npos ) << error;
 }
 
+// Six washers threaded on the shaft rest on one another at their thickness: the stack carries
+// its weight from frame to frame though each washer's contact points move around its rim as it
+// rocks (a region restarted from zero every frame sank 10 mm, half a washer, into the next).
+TEST( PdScenes, AssemblyWashersStackAtTheirThickness )
+{
+	smpSceneConfig c;
+	c.algo = SMP_SCENE_ALGO_POLYDEPTH;
+	c.seed = 1;
+	c.penetrationEvery = 0;
+	std::string error;
+	std::unique_ptr<smpScene> scene = smpCreateAwakeScene( "assembly-washers", c, &error );
+	ASSERT_NE( scene, nullptr ) << error;
+	while ( scene->step() )
+	{
+	}
+	double thickness = testFigure( *scene, "thickness" );
+	double settled = testFigure( *scene, "settled_pair_penetration" );
+	std::printf( "washers threaded %.0f, settled pair penetration %.2f mm (thickness %.0f mm)\n",
+				 testFigure( *scene, "threaded" ), 1e3 * settled, 1e3 * thickness );
+	EXPECT_EQ( testFigure( *scene, "threaded" ), 6.0 );
+	EXPECT_LT( settled, 0.25 * thickness );
+}
+
 // The scenes of a user's report: 40 icospheres of radius 0.2 m (320 triangles) in a 2 x 2 x 10
 // column from y = 0.5 to 4.55 m above a zero-thickness hemisphere of radius 2 m (96 x 32
 // segments); four 0.5 m cubes (48 triangles) 1 mm apart on a 10 m mesh floor, moved by at most
