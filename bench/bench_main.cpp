@@ -27,7 +27,7 @@ static void usage( FILE* f )
 		   "  debris     the Bullet debris scene, GImpact against PolyDepth, same seed\n"
 		   "  awake      scenes with Bullet's sleeping off (tori heap, torus chain, box stack, bowl,\n"
 		   "             kinematic sweep, 10 m/s drops, assembly: pegs, washers, plates): GImpact,\n"
-		   "             PolyDepth and, on the tori scenes and the pegs, the convex peer; step times,\n"
+		   "             PolyDepth and, on the tori scenes, the pegs and the plates, the convex peer; step times,\n"
 		   "             lost bodies, penetration, resting speeds, the assembly's own figures\n"
 		   "  peg-probe  a peg wedged in its bore at 3, 6, 10 and 20 degrees: every manifold Bullet gets\n"
 		   "             (normal, points, depths) with PolyDepth and with GImpact, against the\n"

@@ -36,6 +36,7 @@ const double kShaftRadius = 0.04, kShaftHeight = 0.4, kShaftChamfer = 0.005;
 const double kWasherInner = kShaftRadius * 1.04, kWasherOuter = 0.12, kWasherThickness = 0.02;
 const double kWasherMass = 0.1;
 const double kPlateX = 0.4, kPlateThickness = 0.02, kPlateZ = 0.3;
+const double kPlateMargin = 0.003; ///< the convex peer's plate: within 0.4 of its half-thickness
 const int kWashers = 6, kPlates = 6;
 const int kPushFrom = 60;       ///< the pegs' push starts at this step
 const double kPushForce = 5.0;  ///< N, downward
@@ -559,18 +560,19 @@ bool smpBuildPlates( smpSceneWorld* scene, smpAssemblyState* s, double x0, std::
 		*error = "cannot generate a plate";
 		return false;
 	}
-	if ( scene->config().algo == SMP_SCENE_ALGO_CONVEX )
-	{
-		smpFreeSoup( &soup );
-		*error = "the convex algorithm has no pieces for the plates (2 cm is Bullet's collision margin twice "
-				 "over, nothing is left of a plate shrunk by it)";
-		return false;
-	}
 	std::vector<double> v( soup.vertices, soup.vertices + 3 * soup.vertexCount );
 	std::vector<uint32_t> t( soup.indices, soup.indices + 3 * soup.triangleCount );
 	smpFreeSoup( &soup );
 	s->plateVertices = v;
+	std::vector<uint32_t> all( v.size() / 3 );
+	for ( size_t i = 0; i < all.size(); ++i )
+		all[i] = (uint32_t)i;
 	int shape = scene->addShape( std::move( v ), std::move( t ), false, { { 0.55f, 0.75f, 0.35f } } );
+	// The convex peer: a plate is its own hull, its margin kept inside it as btBoxShape keeps
+	// its own; the scene's 1 cm margin is half the plate's thickness.
+	if ( scene->config().algo == SMP_SCENE_ALGO_CONVEX &&
+		 !scene->setConvexPieces( shape, { all }, error, kPlateMargin ) )
+		return false;
 	smpSceneRandom random( scene->config().seed + 2000u );
 	for ( int k = 0; k < kPlates; ++k )
 	{

@@ -403,7 +403,8 @@ int smpSceneWorld::addHeightfieldShape( std::vector<float> heights, int columns,
 	return (int)m_shapes.size() - 1;
 }
 
-bool smpSceneWorld::setConvexPieces( int shape, const std::vector<std::vector<uint32_t>>& pieces, std::string* error )
+bool smpSceneWorld::setConvexPieces( int shape, const std::vector<std::vector<uint32_t>>& pieces, std::string* error,
+									 double shapeMargin )
 {
 	smpSceneShape& s = *m_shapes[shape];
 	// Bullet's usual treatment of a convex piece with a margin (the convex decomposition demos):
@@ -417,7 +418,7 @@ bool smpSceneWorld::setConvexPieces( int shape, const std::vector<std::vector<ui
 	// degrees), 0.65 mm, proud of the plane on the groove's shoulders (the bend between
 	// segments). So where another body can touch it the compound is the mesh to about a
 	// millimetre, and it is never outside the mesh.
-	const double margin = m_config.margin > 0.0 ? m_config.margin : 0.01;
+	const double margin = shapeMargin > 0.0 ? shapeMargin : ( m_config.margin > 0.0 ? m_config.margin : 0.01 );
 	const int vertexCount = (int)( s.vertices.size() / 3 );
 	btTransform identity;
 	identity.setIdentity();

@@ -115,8 +115,10 @@ class smpSceneWorld : public smpScene
 	/// SMP_SCENE_ALGO_CONVEX: gives a dynamic shape its bodies' collision shape, a btCompoundShape of
 	/// one btConvexHullShape per piece (each piece a list of the mesh's vertex indices, their hull
 	/// shrunk by the margin so that hull + margin stays within the mesh). Call before addBody for
-	/// the shape. False with *error if a piece is out of range or has no volume.
-	bool setConvexPieces( int shape, const std::vector<std::vector<uint32_t>>& pieces, std::string* error );
+	/// the shape. margin > 0 replaces the configuration's for this shape (a part thinner than
+	/// twice the scene's margin). False with *error if a piece is out of range or has no volume.
+	bool setConvexPieces( int shape, const std::vector<std::vector<uint32_t>>& pieces, std::string* error,
+						  double margin = 0.0 );
 	/// The body's inertia is always the mesh shape's (GImpact's calculateLocalInertia), whatever
 	/// collision shape the algorithm gives it, so the algorithms differ in their contacts only.
 	int addBody( int shape, const btTransform& pose, double mass, const btVector3& velocity = btVector3( 0, 0, 0 ) );

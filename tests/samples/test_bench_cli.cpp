@@ -84,8 +84,11 @@ TEST( PdBenchCli, AwakeSeededAndAssemblyScenesHaveTheirFigures )
 	for ( const char* key : { "\"thickness\"", "\"plates\"", "\"max_pair_penetration\"", "\"deep_pair_steps\"",
 							  "\"settled_over_thickness\"" } )
 		EXPECT_NE( r.out.find( key ), std::string::npos ) << key;
-	EXPECT_EQ( r.out.find( "\"convex\"" ), std::string::npos );
+	EXPECT_NE( r.out.find( "\"convex\"" ), std::string::npos ) << "the plates' convex peer: one hull each";
 	EXPECT_EQ( r.out.find( "null" ), std::string::npos );
+	r = TestRunProcess( "", POLYDEPTH_BENCH_PATH, "awake --quick --json --only assembly-washers" );
+	ASSERT_EQ( r.exitCode, 0 );
+	EXPECT_EQ( r.out.find( "\"convex\"" ), std::string::npos ) << "no convex pieces for an annulus";
 }
 // The peg probe reports, per angle, the geometry's interference, the library's PD and every
 // manifold of both algorithms.

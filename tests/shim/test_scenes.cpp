@@ -573,12 +573,10 @@ TEST( PdScenes, AssemblyPartsBuildAloneAndRefuseWhatTheyCannot )
 	c.algo = SMP_SCENE_ALGO_CONVEX;
 	std::string error;
 	EXPECT_NE( smpCreateAwakeScene( "assembly-peg", c, &error ), nullptr ) << error;
-	for ( const char* name : { "assembly-washers", "assembly-plates" } )
-	{
-		error.clear();
-		EXPECT_EQ( smpCreateAwakeScene( name, c, &error ), nullptr ) << name;
-		EXPECT_NE( error.find( "convex" ), std::string::npos ) << error;
-	}
+	EXPECT_NE( smpCreateAwakeScene( "assembly-plates", c, &error ), nullptr ) << error;
+	error.clear();
+	EXPECT_EQ( smpCreateAwakeScene( "assembly-washers", c, &error ), nullptr );
+	EXPECT_NE( error.find( "convex" ), std::string::npos ) << error;
 	c.algo = SMP_SCENE_ALGO_GIMPACT;
 	c.kind = SMP_SCENE_ASSEMBLY;
 	c.variant = "gears";
