@@ -45,7 +45,8 @@ void placeAndCollide( World& w, btRigidBody* plate, double deg, double lowest )
 {
 	double angle = deg * M_PI / 180.0;
 	double halfDrop = 0.3 * std::fabs( std::sin( angle ) ) + 0.01 * std::cos( angle );
-	btTransform t( btQuaternion( btVector3( 1, 0, 0 ), (btScalar)angle ), btVector3( 0, (btScalar)( halfDrop + lowest ), 0 ) );
+	btTransform t( btQuaternion( btVector3( 1, 0, 0 ), (btScalar)angle ),
+				   btVector3( 0, (btScalar)( halfDrop + lowest ), 0 ) );
 	plate->setWorldTransform( t );
 	w.world->updateAabbs();
 	w.world->performDiscreteCollisionDetection();
