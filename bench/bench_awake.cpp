@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // polydepth-bench awake: scenes of the users' kind with Bullet's sleeping off (every body simulated
 // every step), each run with GImpact, PolyDepth and, where a scene has convex pieces (the tori,
-// the pegs, the plates), the convex-decomposition peer (SMP_SCENE_ALGO_CONVEX), same seed, one run. Step times, lost
-// bodies, penetration measured independently of Bullet's contacts (the core's PD between touching bodies and against
-// closed static solids, analytic depth below the floor or into the bowl), and resting speeds. The mixed scene (a
-// terrain, planes, a dynamic bowl and tori, primitives of every class) adds its penetration by pair class; the convex
-// peer does not apply to it. With --threads N: GImpact and PolyDepth on each scene with the narrow phase on 1 and on N
+// the pegs, the plates), the convex-decomposition peer (SMP_SCENE_ALGO_CONVEX), same seed, one
+// run. Step times, lost bodies, penetration measured independently of Bullet's contacts (the
+// core's PD between touching bodies and against closed static solids, analytic depth below the
+// floor or into the bowl), and resting speeds.
+// The mixed scene (a terrain, planes, a dynamic bowl and tori, primitives of every class) adds its
+// penetration by pair class; the convex peer does not apply to it.
+// With --threads N: GImpact and PolyDepth on each scene with the narrow phase on 1 and on N
 // threads (polydepth::bullet::ParallelCollisionDispatcher), step times and speed-ups.
 #include "bench_util.h"
 
