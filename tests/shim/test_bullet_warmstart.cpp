@@ -88,41 +88,48 @@ void setImpulses( World& w, btScalar each )
 	}
 }
 
-} // namespace
-
-TEST( PdBulletWarmStart, RegionWhosePointsMoveKeepsItsImpulse )
+// The plate resting 0.5 mm into the floor on its +z edge, every point given 0.05 N s as a solve
+// would leave there, then rocked onto its -z edge (0.6 m away, far beyond the breaking
+// threshold) with that edge `lowestAfter` above the floor: the manifolds before and after.
+struct Rock
 {
-	// The plate rocks from its -z edge to its +z edge (0.6 m apart, far beyond the breaking
-	// threshold): the new points match none of the old, and carry the old points' impulse.
+	ManifoldTotals before, after;
+};
+
+Rock rockPlate( double lowestAfter )
+{
 	PlateAndFloor s;
 	World w;
 	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
 	btRigidBody* plate = w.add( s.plate.get(), 1, btVector3( 0, 1, 0 ) );
 	placeAndCollide( w, plate, 0.5, -0.0005 );
-	ManifoldTotals before = totals( w );
-	ASSERT_GE( before.points, 2 );
 	setImpulses( w, 0.05f );
-	before = totals( w );
-	placeAndCollide( w, plate, -0.5, -0.0005 );
-	ManifoldTotals after = totals( w );
+	Rock r;
+	r.before = totals( w );
+	placeAndCollide( w, plate, -0.5, lowestAfter );
+	r.after = totals( w );
+	return r;
+}
+
+} // namespace
+
+TEST( PdBulletWarmStart, RegionWhosePointsMoveKeepsItsImpulse )
+{
+	// The new points match none of the old, and carry the old points' impulse.
+	Rock r = rockPlate( -0.0005 );
 	std::printf( "before: %d points at mean z %.3f, impulse %.4f; after: %d points at mean z %.3f, impulse %.4f\n",
-				 before.points, before.meanZ, before.impulse, after.points, after.meanZ, after.impulse );
-	ASSERT_GE( after.points, 2 );
-	EXPECT_LT( before.meanZ * after.meanZ, 0.0 ) << "the points moved to the other edge";
-	EXPECT_NEAR( after.impulse, before.impulse, 1e-4 * before.impulse );
+				 r.before.points, r.before.meanZ, r.before.impulse, r.after.points, r.after.meanZ, r.after.impulse );
+	ASSERT_GE( r.before.points, 2 );
+	ASSERT_GE( r.after.points, 2 );
+	EXPECT_LT( r.before.meanZ * r.after.meanZ, 0.0 ) << "the points moved to the other edge";
+	EXPECT_NEAR( r.after.impulse, r.before.impulse, 1e-4 * r.before.impulse );
 }
 
 TEST( PdBulletWarmStart, PointsOutOfContactStartFromZero )
 {
 	// The same rock, but the plate lifted 2 mm off the floor: speculative points push nothing,
 	// and a carried impulse would.
-	PlateAndFloor s;
-	World w;
-	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
-	btRigidBody* plate = w.add( s.plate.get(), 1, btVector3( 0, 1, 0 ) );
-	placeAndCollide( w, plate, 0.5, -0.0005 );
-	setImpulses( w, 0.05f );
-	placeAndCollide( w, plate, -0.5, 0.002 );
-	ManifoldTotals after = totals( w );
-	EXPECT_EQ( after.impulse, 0.0 ) << after.points << " points";
+	Rock r = rockPlate( 0.002 );
+	EXPECT_GT( r.before.impulse, 0.0 );
+	EXPECT_EQ( r.after.impulse, 0.0 ) << r.after.points << " points";
 }
