@@ -71,12 +71,11 @@ void restore( Registration& reg )
 		// Only cells that still hold our function: a later registration by someone else wins.
 		btCollisionAlgorithmCreateFunc* contact = DispatcherTables::contact( d, cell.type0, cell.type1 );
 		btCollisionAlgorithmCreateFunc* closest = DispatcherTables::closest( d, cell.type0, cell.type1 );
-		if ( contact == &reg.contactFunc || contact == &reg.compoundFunc || contact == &reg.swappedCompoundFunc )
+		if ( contact == &reg.contactFunc || contact == &reg.compoundFunc )
 		{
 			d->registerCollisionCreateFunc( cell.type0, cell.type1, cell.contact );
 		}
-		if ( cell.wroteClosest &&
-			 ( closest == &reg.closestFunc || closest == &reg.compoundFunc || closest == &reg.swappedCompoundFunc ) )
+		if ( cell.wroteClosest && ( closest == &reg.closestFunc || closest == &reg.compoundFunc ) )
 		{
 			d->registerClosestPointsCreateFunc( cell.type0, cell.type1, cell.closest );
 		}
@@ -277,9 +276,9 @@ pdStatus registerAlgorithm( btCollisionDispatcher* dispatcher, const pdBulletDef
 	}
 	if ( ( d.gimpactClasses & PD_BULLET_COMPOUND ) == 0 )
 	{
-		// Bullet's compound algorithm; each child pair is dispatched through the table again.
+		// Each child within reach of the step's motion is dispatched through the table again.
 		take( COMPOUND_SHAPE_PROXYTYPE, GIMPACT_SHAPE_PROXYTYPE, &reg->compoundFunc, &reg->compoundFunc );
-		take( GIMPACT_SHAPE_PROXYTYPE, COMPOUND_SHAPE_PROXYTYPE, &reg->swappedCompoundFunc, &reg->swappedCompoundFunc );
+		take( GIMPACT_SHAPE_PROXYTYPE, COMPOUND_SHAPE_PROXYTYPE, &reg->compoundFunc, &reg->compoundFunc );
 	}
 	r.entries[dispatcher] = reg;
 	return PD_STATUS_OK;

@@ -164,6 +164,17 @@ class CreateFunc : public btCollisionAlgorithmCreateFunc
 	bool m_closestPoints;
 };
 
+/// Creates the algorithm for a btCompoundShape against a concave mesh, in either order
+/// (compound_algorithm.cpp): its children within reach of the step's motion, each through the
+/// dispatcher's table.
+class CompoundCreateFunc : public btCollisionAlgorithmCreateFunc
+{
+  public:
+	btCollisionAlgorithm* CreateCollisionAlgorithm( btCollisionAlgorithmConstructionInfo& ci,
+													const btCollisionObjectWrapper* body0Wrap,
+													const btCollisionObjectWrapper* body1Wrap ) override;
+};
+
 /// Everything one registerAlgorithm call owns. Live algorithms hold a shared reference, so
 /// unregistering while pairs still exist is safe.
 class Registration : public std::enable_shared_from_this<Registration>
@@ -188,8 +199,7 @@ class Registration : public std::enable_shared_from_this<Registration>
 	std::atomic<uint64_t> patchBuilds{ 0 };
 	std::atomic<int> largestPatch{ 0 };
 	std::atomic<uint64_t> pairsLeft{ 0 };
-	btCompoundCollisionAlgorithm::CreateFunc compoundFunc;
-	btCompoundCollisionAlgorithm::SwappedCreateFunc swappedCompoundFunc;
+	CompoundCreateFunc compoundFunc;
 	std::atomic<uint64_t> contactsWritten{ 0 };
 
 	/// Recording of the pdContactPair_Generate calls (pdBullet_StartRecording): the flag is read
