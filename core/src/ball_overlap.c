@@ -8,6 +8,7 @@
 // every pair (so the verdict is that test's).
 #include "initial_config.h"
 #include "plugin_interface.h"
+#include "proximity.h"
 
 #include <math.h>
 #include <string.h>
@@ -36,8 +37,8 @@ static int pdiBallGrid_Clamp( double v, int n )
 static pdiBallGridCell pdiBallGrid_CellOf( const pdiBallGrid* g, pdVec3 p )
 {
 	pdiBallGridCell c = { pdiBallGrid_Clamp( ( p.x - g->lo.x ) / g->cell, g->size[0] ),
-						 pdiBallGrid_Clamp( ( p.y - g->lo.y ) / g->cell, g->size[1] ),
-						 pdiBallGrid_Clamp( ( p.z - g->lo.z ) / g->cell, g->size[2] ) };
+						  pdiBallGrid_Clamp( ( p.y - g->lo.y ) / g->cell, g->size[1] ),
+						  pdiBallGrid_Clamp( ( p.z - g->lo.z ) / g->cell, g->size[2] ) };
 	return c;
 }
 
@@ -168,7 +169,7 @@ static bool pdiBallGrid_Build( pdiStartContext* ctx, int countA, int countB )
 	}
 	starts[cells] = starts[cells - 1];
 	if ( !pdiBuffer_Reserve( &ws->ballGridItems, (size_t)( starts[cells] > 0 ? starts[cells] : 1 ) * sizeof( int ),
-							false ) )
+							 false ) )
 	{
 		return false;
 	}
@@ -283,6 +284,52 @@ double pdiInnerBallOverlapAt( const pdMesh* meshA, const pdiFrame* frameA, const
 		}
 	}
 	return isfinite( deepest ) ? deepest : 0.0;
+}
+
+// The deepest of `balls` (in ballFrame) measured against the solid of mesh (in meshFrame): a
+// ball of radius r whose centre lies at depth delta inside the solid needs the solid moved at
+// least r + delta before the two part, since the solid holds the ball of radius delta about that
+// centre. Centres within a millionth of the diagonal of the surface are skipped: the parity
+// test that says inside is only trusted away from it.
+static double pdiBallsInsideSolid( const pdiBall* balls, int count, const pdiFrame* ballFrame, const pdMesh* mesh,
+								   const pdiFrame* meshFrame, pdWorkspace* ws )
+{
+	double deepest = 0.0;
+	double skip = 1e-6 * mesh->diagonal;
+	// No point lies deeper in a solid than half its bounds' thinnest side.
+	pdVec3 extent = pdiSub( mesh->boundsMax, mesh->boundsMin );
+	double deepestPossible = 0.5 * fmin( extent.x, fmin( extent.y, extent.z ) );
+	for ( int i = 0; i < count; ++i )
+	{
+		pdVec3 c = pdiFrameApplyInverse( meshFrame, pdiFrameApply( ballFrame, balls[i].center ) );
+		if ( balls[i].radius + deepestPossible <= deepest || !pdiMesh_ContainsPoint( mesh, c, ws ) )
+		{
+			continue;
+		}
+		double depth = pdiMesh_PointDistance( mesh, c, INFINITY, ws );
+		if ( depth > skip && isfinite( depth ) && balls[i].radius + depth > deepest )
+		{
+			deepest = balls[i].radius + depth;
+		}
+	}
+	return deepest;
+}
+
+double pdiPenetrationLowerBound( const pdMesh* meshA, const pdiFrame* frameA, const pdMesh* meshB,
+								 const pdiFrame* frameB, pdWorkspace* ws )
+{
+	double bound = pdiInnerBallOverlapAt( meshA, frameA, meshB, frameB );
+	if ( !meshA->closed || !meshB->closed )
+	{
+		return bound;
+	}
+	int countA = meshA->innerBallCount < PDI_MAX_INNER_BALLS ? meshA->innerBallCount : PDI_MAX_INNER_BALLS;
+	int countB = meshB->innerBallCount < PDI_MAX_INNER_BALLS ? meshB->innerBallCount : PDI_MAX_INNER_BALLS;
+	double inA = pdiBallsInsideSolid( meshB->innerBalls, countB, frameB, meshA, frameA, ws );
+	double inB = pdiBallsInsideSolid( meshA->innerBalls, countA, frameA, meshB, frameB, ws );
+	bound = inA > bound ? inA : bound;
+	bound = inB > bound ? inB : bound;
+	return isfinite( bound ) ? bound : 0.0;
 }
 
 double pdiPlugin_InnerBallOverlap( const pdMesh* meshA, const pdTransform* poseA, const pdMesh* meshB,

@@ -38,3 +38,11 @@ void pdiFreeInnerBalls( pdMesh* mesh );
 /// solids, part. 0 when no two balls overlap and for open meshes (no balls).
 double pdiInnerBallOverlapAt( const pdMesh* meshA, const pdiFrame* frameA, const pdMesh* meshB,
 							  const pdiFrame* frameB );
+
+/// The certified lower bound a penetration answer carries (ball_overlap.c): the larger of
+/// pdiInnerBallOverlapAt and, for two closed meshes, the deepest ball inside one mesh measured
+/// against the other's solid (radius plus the depth of its centre inside that solid: no
+/// translation shorter than that takes the solid off the ball). 0 when nothing certifies more.
+/// Uses ws's scratch stack.
+double pdiPenetrationLowerBound( const pdMesh* meshA, const pdiFrame* frameA, const pdMesh* meshB,
+								 const pdiFrame* frameB, pdWorkspace* ws );

@@ -558,7 +558,8 @@ pdStatus pdiComputePenetration( const pdMesh* meshA, const pdTransform* poseA, c
 	outResult->state = PD_STATE_PENETRATING;
 	outResult->translation = answer;
 	outResult->depth = pdiLength( answer );
-	outResult->lowerBound = fmin( pdiInnerBallOverlapAt( meshA, &q.sc.frameA, meshB, &q.sc.frameB ), outResult->depth );
+	outResult->lowerBound =
+		fmin( pdiPenetrationLowerBound( meshA, &q.sc.frameA, meshB, &q.sc.frameB, ioWorkspace ), outResult->depth );
 	outResult->iterations = q.iterations;
 	outResult->starts = starts;
 	outResult->tracked = tracked;

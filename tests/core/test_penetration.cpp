@@ -164,6 +164,28 @@ TEST_F( PdPenetration, ConvexPairsMatchSatOracle )
 	EXPECT_GT( bounded, total / 2 ) << "the inner balls bound most of these overlaps";
 }
 
+TEST_F( PdPenetration, LowerBoundMeasuresABallDeepInsideTheOtherSolid )
+{
+	// A 0.2 cube off the centre of a unit cube, its centre 0.2 inside the nearest face: it must
+	// move 0.2 + 0.1 = 0.3 to leave. The cubes' inner balls (radius about 0.1 and 0.5, centres
+	// 0.42 apart) overlap by at most 0.18; the small cube's ball, its centre 0.2 deep in the big
+	// cube's solid, certifies its radius + 0.2: within the few percent the shrinking ball stops
+	// inside the faces of the exact PD.
+	Mesh small, big;
+	ASSERT_TRUE( smpMakeBox( { 0.1, 0.1, 0.1 }, 1, &small.soup ) && small.Make() );
+	ASSERT_TRUE( smpMakeBox( { 0.5, 0.5, 0.5 }, 1, &big.soup ) && big.Make() );
+	pdTransform pa = Pose( { 0.3, 0.3, 0.0 } ), pb = Pose( { 0, 0, 0 } );
+	for ( bool swap : { false, true } )
+	{
+		SCOPED_TRACE( swap ? "big cube as A" : "small cube as A" );
+		pdPenetrationResult r = swap ? Run( big, pb, small, pa, nullptr ) : Run( small, pa, big, pb, nullptr );
+		ASSERT_EQ( r.state, PD_STATE_PENETRATING );
+		EXPECT_NEAR( r.depth, 0.3, 1e-3 );
+		EXPECT_GT( r.lowerBound, 0.29 ) << "a ball-ball overlap gives at most 0.18";
+		EXPECT_LE( r.lowerBound, r.depth );
+	}
+}
+
 TEST_F( PdPenetration, OpenMeshesCarryNoLowerBound )
 {
 	// A torus with a hole in its surface has no inside, so no balls inside it: the only bound

@@ -93,9 +93,10 @@ typedef struct pdPenetrationResult
 	double depth;       ///< |translation|, world units; 0 unless penetrating
 	pdVec3 translation; ///< translate A by this (world) to leave A and B at most touching
 	/// A certified lower bound on the PD (world units, at most depth): no translation of A
-	/// shorter than this leaves the solids apart. From the balls inside two closed meshes (the
-	/// deepest overlap of one inside A with one inside B); 0 when not penetrating, and for open
-	/// meshes, which have no inside to certify a bound from (0 is the only one known).
+	/// shorter than this leaves the solids apart. From the balls inside two closed meshes: the
+	/// deepest overlap of one inside A with one inside B, or a ball's radius plus the depth of
+	/// its centre inside the other solid, whichever is larger; 0 when not penetrating, and for
+	/// open meshes, which have no inside to certify a bound from (0 is the only one known).
 	double lowerBound;
 	int iterations;     ///< PolyDepth iterations summed over starts
 	int starts;         ///< free configurations refined
