@@ -463,6 +463,59 @@ TEST( PdBulletPairs, CompoundChildrenGoThroughTheCompoundDispatch )
 	}
 }
 
+TEST( PdBulletPairs, CompoundThatChangesKeepsItsPairWorking )
+{
+	// One algorithm across frames while the compound loses a child and gets it back: the
+	// children's algorithms are rebuilt for the new layout (the revision changed), none is left
+	// pointing at a removed child.
+	pdBulletDef def = exactDef();
+	Dispatch d( &def );
+	Meshes m;
+	btBoxShape box( btVector3( 0.1, 0.1, 0.1 ) );
+	btCompoundShape compound;
+	btTransform left = btTransform::getIdentity(), right = btTransform::getIdentity();
+	left.setOrigin( btVector3( -0.3, 0, 0 ) );
+	right.setOrigin( btVector3( 0.3, 0, 0 ) );
+	compound.addChildShape( left, &box );
+	compound.addChildShape( right, &box );
+	btCollisionObject body = makeObject( &compound, btVector3( 0, 0.09, 0 ) );
+	btCollisionObject slab = makeObject( m.slab.get(), btVector3( 0, -0.2, 0 ), btQuaternion::getIdentity(), true );
+	btCollisionObjectWrapper w0( nullptr, &compound, &body, body.getWorldTransform(), -1, -1 );
+	btCollisionObjectWrapper w1( nullptr, slab.getCollisionShape(), &slab, slab.getWorldTransform(), -1, -1 );
+	btCollisionAlgorithm* algo = d.dispatcher.findAlgorithm( &w0, &w1, nullptr, BT_CONTACT_POINT_ALGORITHMS );
+	ASSERT_NE( algo, nullptr );
+	auto step = [&]( uint64_t* processed, int* points )
+	{
+		pdBulletStats before{}, after{};
+		pdBullet_GetStats( &d.dispatcher, &before );
+		btManifoldResult result( &w0, &w1 );
+		btDispatcherInfo info;
+		algo->processCollision( &w0, &w1, info, &result );
+		pdBullet_GetStats( &d.dispatcher, &after );
+		*processed = after.pairsProcessed - before.pairsProcessed;
+		btManifoldArray manifolds;
+		algo->getAllContactManifolds( manifolds );
+		*points = 0;
+		for ( int k = 0; k < manifolds.size(); ++k )
+			*points += manifolds[k]->getNumContacts();
+	};
+	uint64_t processed = 0;
+	int both = 0, one = 0, again = 0;
+	step( &processed, &both );
+	EXPECT_EQ( processed, 2u );
+	compound.removeChildShapeByIndex( 1 );
+	step( &processed, &one );
+	EXPECT_EQ( processed, 1u );
+	EXPECT_GT( one, 0 );
+	EXPECT_LT( one, both ) << "the removed child's points went with it";
+	compound.addChildShape( right, &box );
+	step( &processed, &again );
+	EXPECT_EQ( processed, 2u );
+	EXPECT_EQ( again, both );
+	algo->~btCollisionAlgorithm();
+	d.dispatcher.freeCollisionAlgorithm( algo );
+}
+
 TEST( PdBulletPairs, ResizedConvexShapeIsRebuilt )
 {
 	pdBulletDef def = exactDef();
