@@ -98,6 +98,22 @@ btCollisionAlgorithmCreateFunc* Registration::previous( int type0, int type1, bo
 
 bool Registration::handlesPair( const btCollisionShape* shape0, const btCollisionShape* shape1 )
 {
+	// A compound through our compound algorithm: each child meets the other shape through the
+	// table again (child first), so the pair is ours when every child's pair is.
+	if ( shape0->isCompound() != shape1->isCompound() &&
+		 DispatcherTables::contact( dispatcher, shape0->getShapeType(), shape1->getShapeType() ) == &compoundFunc )
+	{
+		const auto* compound = static_cast<const btCompoundShape*>( shape0->isCompound() ? shape0 : shape1 );
+		const btCollisionShape* other = shape0->isCompound() ? shape1 : shape0;
+		for ( int i = 0; i < compound->getNumChildShapes(); ++i )
+		{
+			if ( !handlesPair( compound->getChildShape( i ), other ) )
+			{
+				return false;
+			}
+		}
+		return true;
+	}
 	if ( !isSupportedPair( shape0, shape1 ) ||
 		 DispatcherTables::contact( dispatcher, shape0->getShapeType(), shape1->getShapeType() ) != &contactFunc )
 	{

@@ -220,7 +220,9 @@ class Registration : public std::enable_shared_from_this<Registration>
 	btCollisionAlgorithmCreateFunc* previous( int type0, int type1, bool closestPoints ) const;
 	/// True when the dispatcher's contact table gives a pair of these shapes to this
 	/// registration's PolyDepth algorithm (not to the create function it delegates to) and the
-	/// algorithm answers it itself (a convex shape it cannot build goes to that function).
+	/// algorithm answers it itself (a convex shape it cannot build goes to that function); a
+	/// compound against a mesh when its compound algorithm takes the pair and every child's pair
+	/// is handled.
 	bool handlesPair( const btCollisionShape* shape0, const btCollisionShape* shape1 );
 };
 

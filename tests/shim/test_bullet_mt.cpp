@@ -457,3 +457,78 @@ TEST( PdBulletMt, FirstUseOfAHullAndATerrainOnSeveralThreadsAtOnce )
 	}
 	polydepth::bullet::unregisterAlgorithm( &dispatcher );
 }
+
+TEST( PdBulletMt, CompoundPairsWhoseChildrenAreClaimedRunInParallel )
+{
+	// Compounds of two cubes dropped onto a static GImpact slab, on a 2-thread dispatcher. With
+	// boxes claimed, every compound-slab pair is PolyDepth's child by child and runs on the
+	// worker threads, ending bit for bit as on 1 thread; with boxes left on GImpact the same
+	// pairs reach GImpact's algorithm and stay on the serial lane.
+	polydepth::test::BtMesh slabData;
+	polydepth::test::makeBoxMesh( slabData, btVector3( 2, 0.2f, 2 ) );
+	btGImpactMeshShape slab( slabData.array.get() );
+	slab.updateBound();
+	const btScalar half = 0.06f;
+	btBoxShape cube( btVector3( half, half, half ) );
+	btCompoundShape pair;
+	for ( btScalar x : { -0.15f, 0.15f } )
+	{
+		btTransform child = btTransform::getIdentity();
+		child.setOrigin( btVector3( x, 0, 0 ) );
+		pair.addChildShape( child, &cube );
+	}
+	for ( unsigned gimpactClasses : { 0u, (unsigned)PD_BULLET_BOX } )
+	{
+		SCOPED_TRACE( gimpactClasses == 0 ? "boxes claimed" : "boxes left on GImpact" );
+		std::vector<btTransform> endPoses[2];
+		for ( int threads : { 1, 2 } )
+		{
+			btDefaultCollisionConfiguration config;
+			ParallelCollisionDispatcher dispatcher( &config, threads );
+			btGImpactCollisionAlgorithm::registerAlgorithm( &dispatcher );
+			pdBulletDef def = pdDefaultBulletDef();
+			def.gimpactClasses = gimpactClasses;
+			EXPECT_EQ( polydepth::bullet::registerAlgorithm( &dispatcher, &def ), PD_STATUS_OK );
+			btDbvtBroadphase broadphase;
+			btSequentialImpulseConstraintSolver solver;
+			btDiscreteDynamicsWorld world( &dispatcher, &broadphase, &solver, &config );
+			world.setGravity( btVector3( 0, -9.81f, 0 ) );
+			std::vector<std::unique_ptr<btRigidBody>> bodies;
+			std::vector<std::unique_ptr<btDefaultMotionState>> states;
+			polydepth::test::addOwnedBody( &world, bodies, states, &slab, 0, btVector3( 0, -0.2f, 0 ) );
+			std::vector<btRigidBody*> dropped;
+			for ( int k = 0; k < 4; ++k )
+			{
+				btVector3 at( btScalar( -0.9 + 0.6 * k ), btScalar( 0.1 + 0.05 * k ), 0 );
+				dropped.push_back( polydepth::test::addOwnedBody( &world, bodies, states, &pair, 1, at ) );
+				dropped.back()->setActivationState( DISABLE_DEACTIVATION );
+			}
+			long parallelPairs = 0, serialPairs = 0;
+			for ( int s = 0; s < 60; ++s )
+			{
+				world.stepSimulation( 1.0f / 60.0f, 0, 1.0f / 60.0f );
+				parallelPairs += dispatcher.getLastDispatchCounts().parallelPairs;
+				serialPairs += dispatcher.getLastDispatchCounts().serialPairs;
+			}
+			if ( gimpactClasses == 0 )
+			{
+				EXPECT_GT( parallelPairs, 0 );
+				EXPECT_EQ( serialPairs, 0 ) << "no pair for GImpact";
+			}
+			else
+			{
+				EXPECT_GT( serialPairs, 0 );
+			}
+			for ( btRigidBody* b : dropped )
+			{
+				endPoses[threads - 1].push_back( b->getWorldTransform() );
+				EXPECT_NEAR( b->getWorldTransform().getOrigin().y(), half, 0.01 ) << "resting on the slab";
+			}
+			for ( auto& b : bodies )
+				world.removeRigidBody( b.get() );
+			polydepth::bullet::unregisterAlgorithm( &dispatcher );
+		}
+		for ( size_t b = 0; b < endPoses[0].size(); ++b )
+			EXPECT_TRUE( samePose( endPoses[0][b], endPoses[1][b] ) ) << "body " << b << ": as on 1 thread";
+	}
+}
