@@ -97,6 +97,17 @@ struct TorusAndFloor
 	}
 };
 
+/// Adds two children, both child, to compound: at x = -offset and x = +offset in its frame.
+inline void addSideBySide( btCompoundShape& compound, btCollisionShape* child, btScalar offset )
+{
+	for ( btScalar x : { -offset, offset } )
+	{
+		btTransform at = btTransform::getIdentity();
+		at.setOrigin( btVector3( x, 0, 0 ) );
+		compound.addChildShape( at, child );
+	}
+}
+
 /// Adds a body of shape (static when mass is 0) at position to world; bodies and states own it.
 inline btRigidBody* addOwnedBody( btDynamicsWorld* world, std::vector<std::unique_ptr<btRigidBody>>& bodies,
 								  std::vector<std::unique_ptr<btDefaultMotionState>>& states, btCollisionShape* shape,

@@ -471,12 +471,7 @@ TEST( PdBulletMt, CompoundPairsWhoseChildrenAreClaimedRunInParallel )
 	const btScalar half = 0.06f;
 	btBoxShape cube( btVector3( half, half, half ) );
 	btCompoundShape pair;
-	for ( btScalar x : { -0.15f, 0.15f } )
-	{
-		btTransform child = btTransform::getIdentity();
-		child.setOrigin( btVector3( x, 0, 0 ) );
-		pair.addChildShape( child, &cube );
-	}
+	polydepth::test::addSideBySide( pair, &cube, 0.15f );
 	for ( unsigned gimpactClasses : { 0u, (unsigned)PD_BULLET_BOX } )
 	{
 		SCOPED_TRACE( gimpactClasses == 0 ? "boxes claimed" : "boxes left on GImpact" );

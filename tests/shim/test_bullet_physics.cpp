@@ -239,12 +239,7 @@ TEST( PdBulletPhysics, FastCompoundLandsOnTheSurface )
 	const btScalar half = 0.08f;
 	btBoxShape cube( btVector3( half, half, half ) );
 	btCompoundShape pair;
-	for ( btScalar x : { -0.5f, 0.5f } )
-	{
-		btTransform child = btTransform::getIdentity();
-		child.setOrigin( btVector3( x, 0, 0 ) );
-		pair.addChildShape( child, &cube );
-	}
+	polydepth::test::addSideBySide( pair, &cube, 0.5f );
 	btRigidBody* body = w.add( &pair, 1, btVector3( 0, 1.0f, 0 ) );
 	body->setLinearVelocity( btVector3( 0, -8.0f, 0 ) );
 	body->setActivationState( DISABLE_DEACTIVATION );
