@@ -126,6 +126,9 @@ typedef struct pdiPenetrationOptions
 	/// gathers its own contacts at the answer anyway and groups them with
 	/// pdiPlugin_ComputeLocalPenetrations, so they are gathered once.
 	bool computeLocalPenetrations;
+	/// Certify the result's lower bound (ball tests, tens of microseconds a query). Off for a
+	/// caller that does not read it: the result then says 0, the bound known without them.
+	bool computeLowerBound;
 } pdiPenetrationOptions;
 
 /// The settings of a preset (what pdDefaultPenetrationSettings returns).

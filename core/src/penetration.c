@@ -135,6 +135,7 @@ pdStatus pdiResolvePenetrationDef( const pdPenetrationDef* def, pdiPenetrationOp
 	outOptions->useConvexExactPath = s->useConvexExactPath;
 	outOptions->maxTrackedQueries = s->maxTrackedQueries;
 	outOptions->computeLocalPenetrations = true;
+	outOptions->computeLowerBound = true;
 	return PD_STATUS_OK;
 }
 
@@ -559,7 +560,10 @@ pdStatus pdiComputePenetration( const pdMesh* meshA, const pdTransform* poseA, c
 	outResult->translation = answer;
 	outResult->depth = pdiLength( answer );
 	outResult->lowerBound =
-		fmin( pdiPenetrationLowerBound( meshA, &q.sc.frameA, meshB, &q.sc.frameB, ioWorkspace ), outResult->depth );
+		def->computeLowerBound
+			? fmin( pdiPenetrationLowerBound( meshA, &q.sc.frameA, meshB, &q.sc.frameB, ioWorkspace ),
+					outResult->depth )
+			: 0.0;
 	outResult->iterations = q.iterations;
 	outResult->starts = starts;
 	outResult->tracked = tracked;

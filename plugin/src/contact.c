@@ -136,7 +136,7 @@ static void pdiBeginCall( pdiCall* call )
 // The PD query's options for contact generation: the fast preset (a step asks for contact;
 // the pair's held contacts, contact_hold.c, are what spares a resting pair its queries, so the
 // core's tracking across queries stays off), the pair's tolerance and the def's budget. Local
-// PDs come from the contact pairs the plugin gathers anyway.
+// PDs come from the contact pairs the plugin gathers anyway; no lower bound is certified.
 static pdStatus pdiPenetrationOptionsFor( const pdContactDef* def, double tolerance, pdiPenetrationOptions* outOptions )
 {
 	pdPenetrationDef pdef = pdDefaultPenetrationDef();
@@ -146,6 +146,7 @@ static pdStatus pdiPenetrationOptionsFor( const pdContactDef* def, double tolera
 	pdef.timeBudgetMs = def->timeBudgetMs;
 	pdStatus status = pdiPlugin_ResolvePenetrationDef( &pdef, outOptions );
 	outOptions->computeLocalPenetrations = false;
+	outOptions->computeLowerBound = false; // contact generation reads the translation only
 	return status;
 }
 

@@ -4,6 +4,7 @@
 // coherence, allocation, repro files. The stages have their own files (test_classify.cpp,
 // test_local_pd.cpp, test_direction_search.cpp).
 #include "penetration_test.h"
+#include "plugin_interface.h"
 
 #include <cstring>
 
@@ -184,6 +185,30 @@ TEST_F( PdPenetration, LowerBoundMeasuresABallDeepInsideTheOtherSolid )
 		EXPECT_GT( r.lowerBound, 0.29 ) << "a ball-ball overlap gives at most 0.18";
 		EXPECT_LE( r.lowerBound, r.depth );
 	}
+}
+
+TEST_F( PdPenetration, LowerBoundLeftOutSaysZeroAndKeepsTheAnswer )
+{
+	// With computeLowerBound off (contact generation reads the translation only) the result
+	// carries 0, still a valid bound, and the same translation.
+	Mesh small, big;
+	ASSERT_TRUE( smpMakeBox( { 0.1, 0.1, 0.1 }, 1, &small.soup ) && small.Make() );
+	ASSERT_TRUE( smpMakeBox( { 0.5, 0.5, 0.5 }, 1, &big.soup ) && big.Make() );
+	pdTransform pa = Pose( { 0.3, 0.3, 0.0 } ), pb = Pose( { 0, 0, 0 } );
+	pdiPenetrationOptions options;
+	ASSERT_EQ( pdiPlugin_ResolvePenetrationDef( nullptr, &options ), PD_STATUS_OK );
+	pdPenetrationResult with, without;
+	ASSERT_EQ( pdiPlugin_ComputePenetration( small.mesh, &pa, big.mesh, &pb, &options, nullptr, ws, &with ),
+			   PD_STATUS_OK );
+	options.computeLowerBound = false;
+	ASSERT_EQ( pdiPlugin_ComputePenetration( small.mesh, &pa, big.mesh, &pb, &options, nullptr, ws, &without ),
+			   PD_STATUS_OK );
+	EXPECT_GT( with.lowerBound, 0.29 );
+	EXPECT_EQ( without.lowerBound, 0.0 );
+	EXPECT_EQ( without.state, PD_STATE_PENETRATING );
+	EXPECT_EQ( without.translation.x, with.translation.x );
+	EXPECT_EQ( without.translation.y, with.translation.y );
+	EXPECT_EQ( without.translation.z, with.translation.z );
 }
 
 TEST_F( PdPenetration, OpenMeshesCarryNoLowerBound )
