@@ -214,6 +214,12 @@ static bool pdiBallGrid_AnyOverlap( const pdiStartContext* ctx, pdVec3 p )
 	return false;
 }
 
+// The inner balls a test uses: the mesh's, at most PDI_MAX_INNER_BALLS of them (largest first).
+static int pdiUsedInnerBalls( const pdMesh* mesh )
+{
+	return mesh->innerBallCount < PDI_MAX_INNER_BALLS ? mesh->innerBallCount : PDI_MAX_INNER_BALLS;
+}
+
 bool pdiStart_BallsOverlap( pdiStartContext* ctx, const pdiFrame* rel )
 {
 	const pdMesh* meshA = ctx->meshA;
@@ -229,8 +235,8 @@ bool pdiStart_BallsOverlap( pdiStartContext* ctx, const pdiFrame* rel )
 		return false;
 	}
 	ctx->ballTests += 1;
-	int countA = meshA->innerBallCount < PDI_MAX_INNER_BALLS ? meshA->innerBallCount : PDI_MAX_INNER_BALLS;
-	int countB = meshB->innerBallCount < PDI_MAX_INNER_BALLS ? meshB->innerBallCount : PDI_MAX_INNER_BALLS;
+	int countA = pdiUsedInnerBalls( meshA );
+	int countB = pdiUsedInnerBalls( meshB );
 	if ( !ctx->ballsReady )
 	{
 		// rel's rotation is the same for every x of the query.
@@ -265,8 +271,8 @@ bool pdiStart_BallsOverlap( pdiStartContext* ctx, const pdiFrame* rel )
 
 double pdiInnerBallOverlapAt( const pdMesh* meshA, const pdiFrame* frameA, const pdMesh* meshB, const pdiFrame* frameB )
 {
-	int countA = meshA->innerBallCount < PDI_MAX_INNER_BALLS ? meshA->innerBallCount : PDI_MAX_INNER_BALLS;
-	int countB = meshB->innerBallCount < PDI_MAX_INNER_BALLS ? meshB->innerBallCount : PDI_MAX_INNER_BALLS;
+	int countA = pdiUsedInnerBalls( meshA );
+	int countB = pdiUsedInnerBalls( meshB );
 	pdVec3 centresB[PDI_MAX_INNER_BALLS];
 	for ( int j = 0; j < countB; ++j )
 	{
@@ -323,8 +329,8 @@ double pdiPenetrationLowerBound( const pdMesh* meshA, const pdiFrame* frameA, co
 	{
 		return bound;
 	}
-	int countA = meshA->innerBallCount < PDI_MAX_INNER_BALLS ? meshA->innerBallCount : PDI_MAX_INNER_BALLS;
-	int countB = meshB->innerBallCount < PDI_MAX_INNER_BALLS ? meshB->innerBallCount : PDI_MAX_INNER_BALLS;
+	int countA = pdiUsedInnerBalls( meshA );
+	int countB = pdiUsedInnerBalls( meshB );
 	double inA = pdiBallsInsideSolid( meshB->innerBalls, countB, frameB, meshA, frameA, ws );
 	double inB = pdiBallsInsideSolid( meshA->innerBalls, countA, frameA, meshB, frameB, ws );
 	bound = inA > bound ? inA : bound;

@@ -80,6 +80,23 @@ inline void makeFloor( BtMesh& m, double half, int cells )
 	m.finish();
 }
 
+// A GImpact body over a static mesh floor 10 m across (4 x 4 cells), with the triangle data
+// they are built on: fill and finish bodyData, then build().
+struct BodyOnFloor
+{
+	BtMesh bodyData, floorData;
+	std::unique_ptr<btGImpactMeshShape> body;
+	std::unique_ptr<btBvhTriangleMeshShape> floor;
+
+	void build()
+	{
+		body = std::make_unique<btGImpactMeshShape>( bodyData.array.get() );
+		body->updateBound();
+		makeFloor( floorData, 5.0, 4 );
+		floor = std::make_unique<btBvhTriangleMeshShape>( floorData.array.get(), true );
+	}
+};
+
 // A GImpact torus and a static-mesh floor, with the triangle data they are built on.
 struct TorusAndFloor
 {

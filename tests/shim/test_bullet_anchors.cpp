@@ -23,26 +23,19 @@ using polydepth::test::BtMesh;
 using polydepth::test::World;
 
 // A 0.5 m cube (48 triangles) as a GImpact mesh and a 10 m static mesh floor.
-struct CubeAndFloor
+struct CubeAndFloor : polydepth::test::BodyOnFloor
 {
-	BtMesh cubeData, floorData;
-	std::unique_ptr<btGImpactMeshShape> cube;
-	std::unique_ptr<btBvhTriangleMeshShape> floor;
-
 	CubeAndFloor()
 	{
 		smpSoup soup{};
 		EXPECT_TRUE( smpMakeBox( pdVec3{ 0.25, 0.25, 0.25 }, 2, &soup ) );
 		for ( int i = 0; i < 3 * soup.vertexCount; ++i )
-			cubeData.vertices.push_back( (btScalar)soup.vertices[i] );
+			bodyData.vertices.push_back( (btScalar)soup.vertices[i] );
 		for ( int i = 0; i < 3 * soup.triangleCount; ++i )
-			cubeData.indices.push_back( (int)soup.indices[i] );
+			bodyData.indices.push_back( (int)soup.indices[i] );
 		smpFreeSoup( &soup );
-		cubeData.finish();
-		cube = std::make_unique<btGImpactMeshShape>( cubeData.array.get() );
-		cube->updateBound();
-		polydepth::test::makeFloor( floorData, 5.0, 4 );
-		floor = std::make_unique<btBvhTriangleMeshShape>( floorData.array.get(), true );
+		bodyData.finish();
+		build();
 	}
 };
 
@@ -56,7 +49,7 @@ btRigidBody* buildStack( World& w, const CubeAndFloor& s )
 	btRigidBody* top = nullptr;
 	for ( int i = 0; i < 4; ++i )
 	{
-		top = w.add( s.cube.get(), 1, btVector3( (btScalar)dx[i], (btScalar)( 0.251 + 0.501 * i ), (btScalar)dz[i] ) );
+		top = w.add( s.body.get(), 1, btVector3( (btScalar)dx[i], (btScalar)( 0.251 + 0.501 * i ), (btScalar)dz[i] ) );
 		btTransform t = top->getWorldTransform();
 		t.setRotation( btQuaternion( btVector3( 0, 1, 0 ), (btScalar)( yawDeg[i] * M_PI / 180.0 ) ) );
 		top->setWorldTransform( t );
@@ -134,7 +127,7 @@ TEST( PdBulletAnchors, BodiesWithBulletsAnchorFlagKeepTheirAnchors )
 	def.frictionAnchors = false;
 	World w( &def );
 	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
-	btRigidBody* cube = w.add( s.cube.get(), 1, btVector3( 0, 0.251f, 0 ) );
+	btRigidBody* cube = w.add( s.body.get(), 1, btVector3( 0, 0.251f, 0 ) );
 	cube->setCollisionFlags( cube->getCollisionFlags() | btCollisionObject::CF_HAS_FRICTION_ANCHOR );
 	cube->setActivationState( DISABLE_DEACTIVATION );
 	for ( int i = 0; i < 120; ++i )

@@ -22,20 +22,13 @@ namespace
 using polydepth::test::BtMesh;
 using polydepth::test::World;
 
-// A 0.6 x 0.02 x 0.6 m plate (GImpact) over a 10 m static mesh floor.
-struct PlateAndFloor
+// A 0.6 x 0.02 x 0.6 m plate (GImpact, 12 triangles) over a 10 m static mesh floor.
+struct PlateAndFloor : polydepth::test::BodyOnFloor
 {
-	BtMesh plateData, floorData;
-	std::unique_ptr<btGImpactMeshShape> plate;
-	std::unique_ptr<btBvhTriangleMeshShape> floor;
-
 	PlateAndFloor()
 	{
-		polydepth::test::makeBoxMesh( plateData, btVector3( 0.3f, 0.01f, 0.3f ) );
-		plate = std::make_unique<btGImpactMeshShape>( plateData.array.get() );
-		plate->updateBound();
-		polydepth::test::makeFloor( floorData, 5.0, 4 );
-		floor = std::make_unique<btBvhTriangleMeshShape>( floorData.array.get(), true );
+		polydepth::test::makeBoxMesh( bodyData, btVector3( 0.3f, 0.01f, 0.3f ) );
+		build();
 	}
 };
 
@@ -101,7 +94,7 @@ Rock rockPlate( double lowestAfter )
 	PlateAndFloor s;
 	World w;
 	w.add( s.floor.get(), 0, btVector3( 0, 0, 0 ) );
-	btRigidBody* plate = w.add( s.plate.get(), 1, btVector3( 0, 1, 0 ) );
+	btRigidBody* plate = w.add( s.body.get(), 1, btVector3( 0, 1, 0 ) );
 	placeAndCollide( w, plate, 0.5, -0.0005 );
 	setImpulses( w, 0.05f );
 	Rock r;
