@@ -416,8 +416,11 @@ void printFigures( const std::vector<AwakeScene>& scenes, const char* const name
 			}
 			continue;
 		}
-		std::printf( "\n%s (thickness %.4g m: a pair is deep beyond 1%% of the thinner body's thickness)\n", s.name,
-					 s.thickness );
+		if ( s.thickness > 0.0 )
+			std::printf( "\n%s (thickness %.4g m: a pair is deep beyond 1%% of the thinner body's thickness)\n", s.name,
+						 s.thickness );
+		else
+			std::printf( "\n%s\n", s.name );
 		std::printf( "  %-*s", std::max( width, 32 ), "figure" );
 		for ( int a = 0; a < 3; ++a )
 			if ( s.run[a].present )

@@ -178,10 +178,13 @@ bool smpBuildBowl( smpSceneWorld* scene, int bodies, std::string* error )
 
 /// A pile of tori settles on the floor for the first third of the run; then a kinematic torus
 /// (standing up, ring in the xy-plane) sweeps through it along x at 1.5 m/s from x = -2 m (to
-/// 2 m at most) until 1.5 s before the end, so the last second is at rest again.
+/// 2 m at most) until 1.5 s before the end, so the last second is at rest again. The floor (and
+/// the area that holds the bodies) ends at 3 m: the sweep can push a torus off its edge, which
+/// the scene's figures tell apart from one lost through the floor.
 bool smpBuildKinematic( smpSceneWorld* scene, int bodies, std::string* error )
 {
-	smpAddFloor( scene, 3.0 );
+	const double floorHalf = 3.0;
+	smpAddFloor( scene, floorHalf );
 	int torus = smpAddTorusShape( scene, 0.5, 0.15, false, error );
 	if ( torus < 0 )
 		return false;
@@ -190,12 +193,13 @@ bool smpBuildKinematic( smpSceneWorld* scene, int bodies, std::string* error )
 	k->setCollisionFlags( k->getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT );
 	k->setActivationState( DISABLE_DEACTIVATION );
 	smpSceneRandom random( scene->config().seed );
+	std::vector<int> pile;
 	for ( int i = 0; i < bodies; ++i )
 	{
 		int layer = i / 4, cell = i % 4;
-		scene->addBody(
+		pile.push_back( scene->addBody(
 			torus, smpPose( random.rotation(), 1.4 * ( cell % 2 ) - 0.7, 0.7 + 1.4 * layer, 1.4 * ( cell / 2 ) - 0.7 ),
-			1.0 );
+			1.0 ) );
 	}
 	const int start = scene->stepCount() / 3;
 	const int stop = scene->stepCount() - (int)std::ceil( 1.5 / scene->config().timeStep );
@@ -207,6 +211,37 @@ bool smpBuildKinematic( smpSceneWorld* scene, int bodies, std::string* error )
 				return;
 			double x = std::min( 2.0, -2.0 + 1.5 * dt * ( step - start + 1 ) );
 			world.rigidBody( sweeper )->setWorldTransform( smpPose( btQuaternion( 0, 0, 0, 1 ), x, 0.66, 0 ) );
+		} );
+	// How each lost torus left, the first step its centre was out: past the floor's edge while
+	// above it (pushed off), or below the floor within its edges (through it).
+	struct Losses
+	{
+		std::vector<char> seen;
+		int offEdge = 0, throughFloor = 0;
+	};
+	std::shared_ptr<Losses> losses = std::make_shared<Losses>();
+	losses->seen.assign( pile.size(), 0 );
+	scene->setAfterStep(
+		[pile, losses, floorHalf]( smpSceneWorld& world, int )
+		{
+			for ( size_t i = 0; i < pile.size(); ++i )
+			{
+				const btVector3& p = world.rigidBody( pile[i] )->getWorldTransform().getOrigin();
+				bool beyondEdge = !( std::fabs( p.x() ) <= floorHalf && std::fabs( p.z() ) <= floorHalf );
+				bool below = !( p.y() >= 0.0 );
+				if ( losses->seen[i] || !( beyondEdge || below ) )
+					continue;
+				losses->seen[i] = 1;
+				( beyondEdge ? losses->offEdge : losses->throughFloor ) += 1;
+			}
+		} );
+	scene->setFigures(
+		[losses]()
+		{
+			return std::vector<smpSceneFigure>{
+				{ "lost_off_edge", (double)losses->offEdge, "tori pushed past the floor's edge (lost)" },
+				{ "lost_through_floor", (double)losses->throughFloor, "tori whose centre went below the floor (lost)" },
+			};
 		} );
 	scene->setCamera( btVector3( 5, 5, 7 ), btVector3( 0, 0.5, 0 ) );
 	return true;
