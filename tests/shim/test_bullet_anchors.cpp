@@ -19,7 +19,6 @@
 namespace
 {
 
-using polydepth::test::BtMesh;
 using polydepth::test::World;
 
 // A 0.5 m cube (48 triangles) as a GImpact mesh and a 10 m static mesh floor.

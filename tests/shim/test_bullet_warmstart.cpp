@@ -19,7 +19,6 @@
 namespace
 {
 
-using polydepth::test::BtMesh;
 using polydepth::test::World;
 
 // A 0.6 x 0.02 x 0.6 m plate (GImpact, 12 triangles) over a 10 m static mesh floor.
