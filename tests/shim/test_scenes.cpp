@@ -701,8 +701,9 @@ TEST( PdScenes, UserReportScenesBuildWhatTheReportDescribes )
 	EXPECT_NE( smpCreateAwakeScene( "tall-stack", c, &error ), nullptr ) << error;
 }
 
-// The kinematic sweep tells how each lost torus left: the sweep ends 0.65 m short of the floor's
-// edge and can push a torus off it, which is the scene's doing; none may go through the floor.
+// The kinematic sweep tells how each lost torus left: the sweeping ring stops 0.35 m short of the
+// floor's edge and can push a torus off it, which is the scene's doing; none may go through the
+// floor.
 TEST( PdScenes, KinematicSweepTellsToriPushedOffFromToriThroughTheFloor )
 {
 	smpSceneConfig c;
