@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // polydepth-bench awake: scenes of the users' kind with Bullet's sleeping off (every body simulated
 // every step), each run with GImpact, PolyDepth and, where a scene has convex pieces (the tori,
-// the pegs, the plates), the convex-decomposition peer (SMP_SCENE_ALGO_CONVEX), same seed, one
+// the pegs, the plates), the convex-decomposition peer (SMP_SCENE_ALGO_CONVEX), and on the
+// sphere pour the exact-sphere peer (SMP_SCENE_ALGO_EXACT: perfect contacts), same seed, one
 // run. Step times, lost bodies, penetration measured independently of Bullet's contacts (the
 // core's PD between touching bodies and against closed static solids, analytic depth below the
 // floor or into the bowl), and resting speeds.
@@ -25,6 +26,9 @@ namespace bench
 #ifdef POLYDEPTH_HAVE_BULLET
 namespace
 {
+
+/// GImpact, PolyDepth, and the peers where a scene has them: convex pieces, exact spheres.
+const int kAlgorithms = 4;
 
 struct AwakeRun
 {
@@ -56,11 +60,11 @@ struct AwakeScene
 	int dynamicBodies = 0;
 	double bodySize = 0.0;
 	double thickness = 0.0; ///< the thinnest body's thinnest dimension (m), for the thin-body scenes; 0: none
-	AwakeRun run[3];
+	AwakeRun run[kAlgorithms];
 	int seedCount = 0;
 	unsigned firstSeed = 0;
 	/// Seeded scenes: per algorithm, per figure (in the order of run[a].figures), the value of every seed.
-	std::vector<std::vector<double>> seedValues[3];
+	std::vector<std::vector<double>> seedValues[kAlgorithms];
 };
 
 const int kPenetrationEvery = 15; ///< steps between penetration samples (and the last step)
@@ -113,6 +117,7 @@ class AwakeRunner
 		c.bodies = o.quick ? s->quickBodies : s->bodies;
 		c.steps = o.quick ? s->quickSteps : s->steps;
 		c.penetrationEvery = 0; // sampled below, with the settled phase told apart
+		c.solverIterations = o.solverIterations;
 		c.recordCallsPath = o.recordCalls; // PolyDepth's runs only (the scene's rule)
 		m_timeStep = c.timeStep;
 		m_arrival = o.quick ? s->quickArrival : s->arrival;
@@ -387,7 +392,7 @@ bool runSeeds( AwakeScene* s, int a, smpSceneAlgo algo, const Options& o, std::s
 
 /// The scenes' own figures (assembly, the seeded scenes), one row per figure, one column per
 /// algorithm; seeded scenes give the median and the 90th percentile over the seeds.
-void printFigures( const std::vector<AwakeScene>& scenes, const char* const names[3] )
+void printFigures( const std::vector<AwakeScene>& scenes, const char* const names[kAlgorithms] )
 {
 	for ( const AwakeScene& s : scenes )
 	{
@@ -401,14 +406,14 @@ void printFigures( const std::vector<AwakeScene>& scenes, const char* const name
 			std::printf( "\n%s: median / 90th percentile over %d seeds (%u to %u)\n", s.name, s.seedCount, s.firstSeed,
 						 s.firstSeed + (unsigned)s.seedCount - 1u );
 			std::printf( "  %-*s", width, "figure" );
-			for ( int a = 0; a < 3; ++a )
+			for ( int a = 0; a < kAlgorithms; ++a )
 				if ( s.run[a].present )
 					std::printf( " %21s", names[a] );
 			std::printf( "   what\n" );
 			for ( size_t i = 0; i < s.run[0].figures.size(); ++i )
 			{
 				std::printf( "  %-*s", width, s.run[0].figures[i].key.c_str() );
-				for ( int a = 0; a < 3; ++a )
+				for ( int a = 0; a < kAlgorithms; ++a )
 					if ( s.run[a].present && i < s.seedValues[a].size() )
 						std::printf( " %10.4g / %8.4g", median( s.seedValues[a][i] ),
 									 percentile( s.seedValues[a][i], 0.9 ) );
@@ -422,7 +427,7 @@ void printFigures( const std::vector<AwakeScene>& scenes, const char* const name
 		else
 			std::printf( "\n%s\n", s.name );
 		std::printf( "  %-*s", std::max( width, 32 ), "figure" );
-		for ( int a = 0; a < 3; ++a )
+		for ( int a = 0; a < kAlgorithms; ++a )
 			if ( s.run[a].present )
 				std::printf( " %12s", names[a] );
 		std::printf( "   what\n" );
@@ -432,7 +437,7 @@ void printFigures( const std::vector<AwakeScene>& scenes, const char* const name
 			if ( f.key == "thickness" )
 				continue;
 			std::printf( "  %-*s", std::max( width, 32 ), f.key.c_str() );
-			for ( int a = 0; a < 3; ++a )
+			for ( int a = 0; a < kAlgorithms; ++a )
 				if ( s.run[a].present )
 					std::printf( " %12.6g", i < s.run[a].figures.size() ? s.run[a].figures[i].value : NAN );
 			std::printf( "   %s\n", f.label.c_str() );
@@ -468,8 +473,9 @@ int runAwake( const Options& o )
 		// arrival is the scene's own settled phase (0.6 of the steps).
 		{ "mixed", 21, 600, 360, 21, 300, 180, true },
 	};
-	const char* names[3] = { "gimpact", "polydepth", "convex" };
-	const smpSceneAlgo algos[3] = { SMP_SCENE_ALGO_GIMPACT, SMP_SCENE_ALGO_POLYDEPTH, SMP_SCENE_ALGO_CONVEX };
+	const char* names[kAlgorithms] = { "gimpact", "polydepth", "convex", "exact" };
+	const smpSceneAlgo algos[kAlgorithms] = { SMP_SCENE_ALGO_GIMPACT, SMP_SCENE_ALGO_POLYDEPTH, SMP_SCENE_ALGO_CONVEX,
+											  SMP_SCENE_ALGO_EXACT };
 	double maxMedianRatio = 0.0, maxP95Ratio = 0.0;
 	if ( !o.recordCalls.empty() && o.only.empty() )
 	{
@@ -495,7 +501,7 @@ int runAwake( const Options& o )
 		return runAwakeThreads( scenes, o );
 	for ( AwakeScene& s : scenes )
 	{
-		for ( int a = 0; a < 3; ++a )
+		for ( int a = 0; a < kAlgorithms; ++a )
 		{
 			std::string error;
 			if ( !runOne( &s, algos[a], o, &s.run[a], &error ) )
@@ -539,7 +545,7 @@ int runAwake( const Options& o )
 								   j.field( "seeds", s.seedCount );
 								   j.field( "first_seed", (double)s.firstSeed );
 							   }
-							   for ( int a = 0; a < 3; ++a )
+							   for ( int a = 0; a < kAlgorithms; ++a )
 								   if ( s.run[a].present )
 									   writeRun( j, names[a], s.run[a], false, &s.seedValues[a] );
 						   } );
@@ -549,6 +555,8 @@ int runAwake( const Options& o )
 		return 0;
 	}
 	describeMachine( stdout );
+	if ( o.solverIterations > 0 )
+		std::printf( "awake: Bullet's solver at %d iterations a step (--solver-iterations)\n", o.solverIterations );
 	std::printf( "awake: Bullet sleeping off, steps of 1/60 s, seed %u%s; penetration (PD between touching bodies and\n"
 				 "against closed static solids, analytic below the floor or into the bowl) every %d steps;\n"
 				 "settled = after the arrival phase; rest speed: each body's largest speed over the last second\n"
@@ -558,7 +566,7 @@ int runAwake( const Options& o )
 				 "steps", "med ms", "p95 ms", "mean ms", "lost", "max mm", "settl mm", "rest m/s", "p90 m/s",
 				 "x gimp" );
 	for ( const AwakeScene& s : scenes )
-		for ( int a = 0; a < 3; ++a )
+		for ( int a = 0; a < kAlgorithms; ++a )
 		{
 			const AwakeRun& r = s.run[a];
 			if ( !r.present )
@@ -575,7 +583,7 @@ int runAwake( const Options& o )
 		std::printf( "%s: largest body %.3f m (1%% of it: %.1f mm); the highest body after arrival, drift to the end / "
 					 "speed at the end:",
 					 s.name, s.bodySize, 10.0 * s.bodySize );
-		for ( int a = 0; a < 3; ++a )
+		for ( int a = 0; a < kAlgorithms; ++a )
 			if ( s.run[a].present )
 				std::printf( " %s %.2f mm / %.4f m/s;", names[a], 1e3 * s.run[a].topDrift, s.run[a].topEndSpeed );
 		std::printf( "\n" );

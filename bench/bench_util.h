@@ -37,6 +37,7 @@ struct Options
 	int threads = 0;           ///< awake: > 0 runs GImpact and PolyDepth on 1 and on this many threads
 	int seeds = 0;             ///< awake: seeds of the chaotic scenes (sphere-pour, tall-stack); 0 = 8 (--quick 2)
 	std::string recordCalls;   ///< awake: record PolyDepth's plugin calls of the --only scene to this file
+	int solverIterations = 0;  ///< awake: Bullet's solver iterations per step; 0 = the scene's (10)
 };
 
 inline double nowUs()

@@ -56,6 +56,11 @@ enum smpSceneAlgo
 	/// penetration measurement are those of the other two. Tori only: any other dynamic shape
 	/// (debris knots, cups, ..., ragdolls) makes smpScene::create fail with an error.
 	SMP_SCENE_ALGO_CONVEX = 2,
+	/// A peer of ideal contacts for the scene of spheres (the awake sphere-pour): each sphere a
+	/// btSphereShape of the mesh's radius, every sphere pair within 0.1 m given one contact at its
+	/// exact gap (sphere_contact.h), spheres against meshes Bullet's own convex-concave contacts.
+	/// What Bullet's solver does with perfect contacts; every other scene refuses it with an error.
+	SMP_SCENE_ALGO_EXACT = 3,
 };
 
 struct smpSceneConfig
@@ -219,7 +224,7 @@ class smpScene
 
 /// "debris", "tori", "ragdoll", "assembly", "mixed" -> kind; false for anything else.
 bool smpParseSceneKind( const char* text, smpSceneKind* outKind );
-/// "polydepth", "gimpact", "convex" -> algo; false for anything else.
+/// "polydepth", "gimpact", "convex", "exact" -> algo; false for anything else.
 bool smpParseSceneAlgo( const char* text, smpSceneAlgo* outAlgo );
 const char* smpSceneAlgoName( smpSceneAlgo algo );
 

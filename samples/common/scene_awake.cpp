@@ -313,6 +313,8 @@ bool smpBuildSpherePour( smpSceneWorld* scene, int bodies, std::string* error )
 	int sphere = smpAddConvexBodyShape( scene, &soup, { { 0.35f, 0.60f, 0.90f } }, error );
 	if ( sphere < 0 )
 		return false;
+	if ( scene->config().algo == SMP_SCENE_ALGO_EXACT && !scene->setExactSphere( sphere, radius, error ) )
+		return false;
 	smpSceneRandom random( scene->config().seed );
 	std::vector<int> spheres;
 	for ( int i = 0; i < bodies; ++i )
@@ -446,6 +448,11 @@ std::unique_ptr<smpScene> smpCreateAwakeScene( const std::string& name, const sm
 {
 	smpSceneConfig config = inConfig;
 	config.sleeping = false;
+	if ( config.algo == SMP_SCENE_ALGO_EXACT && name != "sphere-pour" )
+	{
+		*error = "the exact-sphere peer applies to the scene 'sphere-pour' only, not to '" + name + "'";
+		return nullptr;
+	}
 	if ( name.rfind( "assembly-", 0 ) == 0 )
 	{
 		config.variant = name.substr( std::string( "assembly-" ).size() );

@@ -5,9 +5,11 @@
 #include "polydepth/bullet.h"
 #include "polydepth/bullet_parallel.h"
 #include "polydepth/penetration.h"
+#include "sphere_contact.h"
 
-#include <BulletCollision/Gimpact/btGImpactCollisionAlgorithm.h>
 #include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
+#include <BulletCollision/CollisionShapes/btSphereShape.h>
+#include <BulletCollision/Gimpact/btGImpactCollisionAlgorithm.h>
 #include <BulletCollision/Gimpact/btGImpactShape.h>
 #include <LinearMath/btConvexHullComputer.h>
 
@@ -49,6 +51,7 @@ constexpr NamedValue<smpSceneAlgo> kAlgoNames[] = {
 	{ "gimpact", SMP_SCENE_ALGO_GIMPACT },
 	{ "polydepth", SMP_SCENE_ALGO_POLYDEPTH },
 	{ "convex", SMP_SCENE_ALGO_CONVEX },
+	{ "exact", SMP_SCENE_ALGO_EXACT },
 };
 
 // Sets *outValue to the value table names text (exact, case-sensitive); false, *outValue
@@ -98,6 +101,11 @@ std::unique_ptr<smpScene> smpScene::create( const smpSceneConfig& config, std::s
 	if ( config.timeStep <= 0.0 || !std::isfinite( config.timeStep ) )
 	{
 		*err = "time step must be positive";
+		return nullptr;
+	}
+	if ( config.algo == SMP_SCENE_ALGO_EXACT )
+	{
+		*err = "the exact-sphere peer applies to the awake scene sphere-pour only";
 		return nullptr;
 	}
 	if ( config.kind == SMP_SCENE_RAGDOLL )
@@ -223,6 +231,7 @@ smpSceneWorld::~smpSceneWorld()
 	if ( m_polydepthRegistered && m_dispatcher )
 		polydepth::bullet::unregisterAlgorithm( m_dispatcher.get() );
 	m_dispatcher.reset();
+	m_exactSpheres.reset();
 	m_collisionConfig.reset();
 	for ( auto& shape : m_shapes )
 	{
@@ -245,6 +254,10 @@ bool smpSceneWorld::initWorld( std::string* error )
 	else
 		m_dispatcher.reset( new btCollisionDispatcher( m_collisionConfig.get() ) );
 	btGImpactCollisionAlgorithm::registerAlgorithm( m_dispatcher.get() );
+	// 0.1 m covers what any pair of the pour closes in a step (6 m/s at 60 Hz); its figures are
+	// the same at a reach of 6, 12 and 30 cm.
+	if ( m_config.algo == SMP_SCENE_ALGO_EXACT )
+		m_exactSpheres = smpRegisterExactSpheres( m_dispatcher.get(), 0.1 );
 	if ( m_config.algo == SMP_SCENE_ALGO_POLYDEPTH )
 	{
 		// Later registrations win, so this overrides GImpact for the concave mesh pairs only.
@@ -469,14 +482,29 @@ bool smpSceneWorld::setConvexPieces( int shape, const std::vector<std::vector<ui
 	return true;
 }
 
+bool smpSceneWorld::setExactSphere( int shape, double radius, std::string* error )
+{
+	if ( !( radius > 0.0 ) || !std::isfinite( radius ) )
+	{
+		*error = "exact sphere of shape " + std::to_string( shape ) + ": radius " + std::to_string( radius ) +
+				 " is not positive and finite";
+		return false;
+	}
+	m_shapes[shape]->exactShape.reset( new btSphereShape( btScalar( radius ) ) );
+	return true;
+}
+
 int smpSceneWorld::addBody( int shape, const btTransform& pose, double mass, const btVector3& velocity )
 {
 	smpSceneShape& s = *m_shapes[shape];
 	btVector3 inertia( 0, 0, 0 );
 	if ( mass > 0.0 )
 		s.shape->calculateLocalInertia( btScalar( mass ), inertia );
-	btCollisionShape* collisionShape = s.convexShape ? static_cast<btCollisionShape*>( s.convexShape.get() )
-													 : s.shape.get();
+	btCollisionShape* collisionShape = s.shape.get();
+	if ( s.convexShape )
+		collisionShape = s.convexShape.get();
+	else if ( s.exactShape )
+		collisionShape = s.exactShape.get();
 	btRigidBody::btRigidBodyConstructionInfo info( btScalar( mass ), nullptr, collisionShape, inertia );
 	info.m_startWorldTransform = pose;
 	btRigidBody* body = new btRigidBody( info );

@@ -57,6 +57,8 @@ struct smpSceneShape
 	/// so it is destroyed first.
 	std::vector<std::unique_ptr<btConvexHullShape>> convexPieces;
 	std::unique_ptr<btCompoundShape> convexShape;
+	/// SMP_SCENE_ALGO_EXACT only: the bodies' collision shape, a btSphereShape.
+	std::unique_ptr<btCollisionShape> exactShape;
 	pdMesh* pdiMeshHandle = nullptr; ///< for the penetration measurement, made on first use
 	bool pdiMeshTried = false;
 	double diagonal = 0.0;
@@ -119,6 +121,9 @@ class smpSceneWorld : public smpScene
 	/// twice the scene's margin). False with *error if a piece is out of range or has no volume.
 	bool setConvexPieces( int shape, const std::vector<std::vector<uint32_t>>& pieces, std::string* error,
 						  double margin = 0.0 );
+	/// SMP_SCENE_ALGO_EXACT: gives a dynamic shape its bodies' collision shape, a btSphereShape of
+	/// the radius (> 0, finite; false with *error otherwise). Call before addBody for the shape.
+	bool setExactSphere( int shape, double radius, std::string* error );
 	/// The body's inertia is always the mesh shape's (GImpact's calculateLocalInertia), whatever
 	/// collision shape the algorithm gives it, so the algorithms differ in their contacts only.
 	int addBody( int shape, const btTransform& pose, double mass, const btVector3& velocity = btVector3( 0, 0, 0 ) );
@@ -185,6 +190,9 @@ class smpSceneWorld : public smpScene
 	double m_bodySize = 1.0;
 
 	std::unique_ptr<btDefaultCollisionConfiguration> m_collisionConfig;
+	/// SMP_SCENE_ALGO_EXACT: the sphere-sphere contacts' create function, kept while the
+	/// dispatcher that points to it lives.
+	std::unique_ptr<btCollisionAlgorithmCreateFunc> m_exactSpheres;
 	std::unique_ptr<btCollisionDispatcher> m_dispatcher;
 	std::unique_ptr<btBroadphaseInterface> m_broadphase;
 	std::unique_ptr<btSequentialImpulseConstraintSolver> m_solver;

@@ -5,6 +5,9 @@
 #include "scene.h"
 #include "scene_world.h"
 #include "shapes.h"
+#include "sphere_contact.h"
+
+#include <BulletCollision/CollisionShapes/btSphereShape.h>
 
 #include <gtest/gtest.h>
 
@@ -297,10 +300,11 @@ TEST( PdScenes, MetricsMatchAnalyticBoxes )
 	EXPECT_TRUE( m.finite );
 }
 
-// The scene names parse back to their algorithms, the convex peer's included.
+// The scene names parse back to their algorithms, the peers' included.
 TEST( PdScenes, AlgoNamesParse )
 {
-	for ( smpSceneAlgo algo : { SMP_SCENE_ALGO_GIMPACT, SMP_SCENE_ALGO_POLYDEPTH, SMP_SCENE_ALGO_CONVEX } )
+	for ( smpSceneAlgo algo :
+		  { SMP_SCENE_ALGO_GIMPACT, SMP_SCENE_ALGO_POLYDEPTH, SMP_SCENE_ALGO_CONVEX, SMP_SCENE_ALGO_EXACT } )
 	{
 		smpSceneAlgo parsed = SMP_SCENE_ALGO_GIMPACT;
 		ASSERT_TRUE( smpParseSceneAlgo( smpSceneAlgoName( algo ), &parsed ) ) << smpSceneAlgoName( algo );
@@ -618,6 +622,108 @@ TEST( PdScenes, AssemblyWashersStackAtTheirThickness )
 	}
 	std::sort( settled.begin(), settled.end() );
 	EXPECT_LT( settled[1], 0.5 * thickness );
+}
+
+// The exact-sphere contact: one point at the surfaces' signed gap, normal from the second sphere's
+// centre to the first's, for every pair within the reach and none beyond it.
+TEST( PdScenes, ExactSphereContactsAreTheSignedGapWithinReach )
+{
+	const double a[3] = { 1.0, 2.0, 3.0 }, b[3] = { 1.0, 2.5, 3.0 };
+	double n[3];
+	EXPECT_DOUBLE_EQ( smpExactSphereGap( a, 0.2, b, 0.1, n ), 0.2 );
+	EXPECT_DOUBLE_EQ( n[1], -1.0 );
+	EXPECT_EQ( n[0], 0.0 );
+	EXPECT_DOUBLE_EQ( smpExactSphereGap( a, 0.2, a, 0.2, n ), -0.4 ); // coincident: a fixed axis
+	EXPECT_EQ( n[0], 1.0 );
+
+	for ( double reach : { 0.1, 0.01 } )
+		for ( double centres : { 0.35, 0.43 } ) // overlapping by 5 cm; 3 cm apart
+		{
+			btDefaultCollisionConfiguration configuration;
+			btCollisionDispatcher dispatcher( &configuration );
+			std::unique_ptr<btCollisionAlgorithmCreateFunc> exact = smpRegisterExactSpheres( &dispatcher, reach );
+			btDbvtBroadphase broadphase;
+			btCollisionWorld world( &dispatcher, &broadphase, &configuration );
+			btSphereShape sphere( 0.2f );
+			btCollisionObject first, second;
+			first.setCollisionShape( &sphere );
+			second.setCollisionShape( &sphere );
+			first.getWorldTransform().setOrigin( btVector3( 0, 0, 0 ) );
+			second.getWorldTransform().setOrigin( btVector3( btScalar( centres ), 0, 0 ) );
+			world.addCollisionObject( &first );
+			world.addCollisionObject( &second );
+			world.performDiscreteCollisionDetection();
+			int points = 0;
+			for ( int i = 0; i < dispatcher.getNumManifolds(); ++i )
+			{
+				const btPersistentManifold* manifold = dispatcher.getManifoldByIndexInternal( i );
+				for ( int k = 0; k < manifold->getNumContacts(); ++k )
+				{
+					const btManifoldPoint& p = manifold->getContactPoint( k );
+					btVector3 along = ( manifold->getBody0()->getWorldTransform().getOrigin() -
+										manifold->getBody1()->getWorldTransform().getOrigin() )
+										  .normalized();
+					EXPECT_NEAR( p.getDistance(), centres - 0.4, 1e-6 );
+					EXPECT_NEAR( p.m_normalWorldOnB.dot( along ), 1.0, 1e-6 );
+					EXPECT_NEAR(
+						( p.getPositionWorldOnB() - manifold->getBody1()->getWorldTransform().getOrigin() ).length(),
+						0.2, 1e-6 ); // on the second sphere's surface
+					++points;
+				}
+			}
+			bool expected = centres - 0.4 <= reach;
+			EXPECT_EQ( points, expected ? 1 : 0 ) << "reach " << reach << ", centres " << centres;
+			world.removeCollisionObject( &second );
+			world.removeCollisionObject( &first );
+		}
+}
+
+// The exact-sphere peer builds the pour with btSphereShape bodies of the icosphere's radius (the
+// mesh's inertia, as every algorithm) and ideal sphere contacts; every other scene refuses it with
+// an error naming the scene.
+TEST( PdScenes, ExactSpherePeerIsThePourOnly )
+{
+	smpSceneConfig c;
+	c.algo = SMP_SCENE_ALGO_EXACT;
+	c.steps = 40;
+	c.bodies = 8;
+	c.penetrationEvery = 0;
+	std::string error;
+	std::unique_ptr<smpScene> pour = smpCreateAwakeScene( "sphere-pour", c, &error );
+	ASSERT_NE( pour, nullptr ) << error;
+	smpSceneWorld* world = dynamic_cast<smpSceneWorld*>( pour.get() );
+	ASSERT_NE( world, nullptr );
+	int spheres = 0;
+	for ( int b = 0; b < pour->bodyCount(); ++b )
+	{
+		if ( pour->bodyIsStatic( b ) )
+			continue;
+		const btCollisionShape* shape = world->rigidBody( b )->getCollisionShape();
+		ASSERT_EQ( shape->getShapeType(), SPHERE_SHAPE_PROXYTYPE );
+		EXPECT_FLOAT_EQ( static_cast<const btSphereShape*>( shape )->getRadius(), 0.2f );
+		++spheres;
+	}
+	EXPECT_EQ( spheres, 8 );
+	while ( pour->step() )
+	{
+	}
+	smpSceneMetrics m = pour->metrics();
+	EXPECT_EQ( m.lost, 0 );
+	EXPECT_TRUE( m.finite );
+	// 40 steps: the lowest spheres have landed in the bowl and the layers above on them.
+	EXPECT_GT( testFigure( *pour, "max_sphere_penetration" ), 0.0 );
+	EXPECT_LT( testFigure( *pour, "max_sphere_penetration" ), 0.2 );
+
+	for ( const char* other : { "tori-heap", "box-stack", "tall-stack", "assembly-peg", "mixed" } )
+	{
+		error.clear();
+		EXPECT_EQ( smpCreateAwakeScene( other, c, &error ), nullptr ) << other;
+		EXPECT_NE( error.find( other ), std::string::npos ) << error;
+	}
+	c.kind = SMP_SCENE_DEBRIS;
+	error.clear();
+	EXPECT_EQ( smpScene::create( c, &error ), nullptr );
+	EXPECT_NE( error.find( "sphere-pour" ), std::string::npos ) << error;
 }
 
 // The scenes of a user's report: 40 icospheres of radius 0.2 m (320 triangles) in a 2 x 2 x 10
