@@ -254,8 +254,8 @@ bool smpSceneWorld::initWorld( std::string* error )
 	else
 		m_dispatcher.reset( new btCollisionDispatcher( m_collisionConfig.get() ) );
 	btGImpactCollisionAlgorithm::registerAlgorithm( m_dispatcher.get() );
-	// 0.1 m covers what any pair of the pour closes in a step (6 m/s at 60 Hz); its figures are
-	// the same at a reach of 6, 12 and 30 cm.
+	// 0.1 m covers what any pair of the pour closes in a step (6 m/s at 60 Hz) and the 5 cm
+	// between the column's layers.
 	if ( m_config.algo == SMP_SCENE_ALGO_EXACT )
 		m_exactSpheres = smpRegisterExactSpheres( m_dispatcher.get(), 0.1 );
 	if ( m_config.algo == SMP_SCENE_ALGO_POLYDEPTH )
