@@ -2,11 +2,13 @@
 // `polydepth-bench` run as a process: bad options (unknown, missing value, not a whole number,
 // out of range) give exit code 2, one line on stderr naming the option, and nothing on stdout,
 // before any benchmark starts; `awake --quick --json` on its two smallest scenes prints every key
-// with finite values.
+// with finite values; a recorded scene's `contact-replay --json` gives every call class with its
+// gathering floor and its calls against open meshes.
 #include <gtest/gtest.h>
 
 #include "run_process.h"
 
+#include <cstdio>
 #include <string>
 
 #ifdef POLYDEPTH_BENCH_PATH
@@ -105,6 +107,57 @@ TEST( PdBenchCli, PegProbeJsonHasEveryAngleAndManifold )
 			"\"gimpact\"", "\"manifolds\"", "\"normal\"", "\"depths\"", "\"radial_both_sides\"", "\"axial\"" } )
 		EXPECT_NE( r.out.find( key ), std::string::npos ) << key;
 	EXPECT_EQ( r.out.find( "null" ), std::string::npos );
+}
+// A recorded awake scene replayed: per call class its cost, one bare gathering's cost and the
+// calls against an open mesh (the torus drop's floor), as finite numbers that add up.
+TEST( PdBenchCli, ContactReplayJsonGivesEveryClassWithItsGatheringAndOpenShare )
+{
+	std::string path = ::testing::TempDir() + "pd_bench_cli_torus_drop.pdcr";
+	std::string record = "awake --quick --json --only torus-drop --record-calls " + path;
+	TestProcessRun recorded = TestRunProcess( "", POLYDEPTH_BENCH_PATH, record.c_str() );
+	SCOPED_TRACE( "record stderr '" + recorded.err + "'" );
+	if ( recorded.exitCode == 2 && recorded.err.find( "without Bullet" ) != std::string::npos )
+		GTEST_SKIP() << "polydepth-bench is built without Bullet";
+	ASSERT_EQ( recorded.exitCode, 0 );
+	std::string replay = "contact-replay " + path + " --repeats 1 --json";
+	TestProcessRun r = TestRunProcess( "", POLYDEPTH_BENCH_PATH, replay.c_str() );
+	SCOPED_TRACE( "replay stderr '" + r.err + "': " + r.out );
+	ASSERT_EQ( r.exitCode, 0 );
+	// The number after "key": in the one-line JSON object.
+	auto number = [&]( const std::string& key ) -> double
+	{
+		size_t at = r.out.find( "\"" + key + "\":" );
+		EXPECT_NE( at, std::string::npos ) << key;
+		return at == std::string::npos ? -1.0 : std::stod( r.out.substr( at + key.size() + 3 ) );
+	};
+	double calls = number( "calls" );
+	double classCalls = 0.0, openCalls = 0.0;
+	for ( const char* c : { "separated", "touching", "penetrating" } )
+	{
+		std::string name = c;
+		double count = number( name );
+		double open = number( name + "_open_calls" );
+		double share = number( name + "_open_time_share" );
+		EXPECT_GE( open, 0.0 ) << name;
+		EXPECT_LE( open, count ) << name;
+		EXPECT_GE( share, 0.0 ) << name;
+		EXPECT_LE( share, 1.0 ) << name;
+		EXPECT_GE( number( name + "_us_per_call" ), 0.0 ) << name;
+		EXPECT_GE( number( name + "_per_distance_query" ), 0.0 ) << name;
+		// Every class that has calls has pairs within its contact distance to gather (the
+		// separated calls of a drop include the approach): a gathering costs something.
+		if ( count > 0.0 )
+			EXPECT_GT( number( name + "_gather_per_distance_query" ), 0.0 ) << name;
+		classCalls += count;
+		openCalls += open;
+	}
+	EXPECT_EQ( classCalls, calls );
+	// The tori land on a zero-thickness floor: some calls meet the open mesh, not all.
+	EXPECT_GT( openCalls, 0.0 );
+	EXPECT_LT( openCalls, calls );
+	EXPECT_EQ( r.out.find( "nan" ), std::string::npos );
+	EXPECT_EQ( r.out.find( "inf" ), std::string::npos );
+	std::remove( path.c_str() );
 }
 TEST( PdBenchCli, PdBatchQuickJsonGivesIdenticalAnswersAtBothThreadCounts )
 {
