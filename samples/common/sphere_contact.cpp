@@ -42,8 +42,9 @@ class ExactSphereAlgorithm : public btActivatingCollisionAlgorithm
 	void processCollision( const btCollisionObjectWrapper* a, const btCollisionObjectWrapper* b,
 						   const btDispatcherInfo&, btManifoldResult* result ) override
 	{
+		// The manifold is not cleared: the new point replaces the cached one it matches and keeps
+		// its impulse, so the solver warm-starts as with Bullet's own persistent contacts.
 		result->setPersistentManifold( m_manifold );
-		m_manifold->clearManifold();
 		const btVector3 pa = a->getWorldTransform().getOrigin(), pb = b->getWorldTransform().getOrigin();
 		const double ra = static_cast<const btSphereShape*>( a->getCollisionShape() )->getRadius();
 		const double rb = static_cast<const btSphereShape*>( b->getCollisionShape() )->getRadius();

@@ -673,6 +673,26 @@ TEST( PdScenes, ExactSphereContactsAreTheSignedGapWithinReach )
 			}
 			bool expected = centres - 0.4 <= reach;
 			EXPECT_EQ( points, expected ? 1 : 0 ) << "reach " << reach << ", centres " << centres;
+			if ( expected )
+			{
+				// The next detection, 1 mm closer, keeps the same point (Bullet's warm start: its
+				// impulse and lifetime carry over) at the new gap; out of reach, the point goes.
+				btPersistentManifold* manifold = dispatcher.getManifoldByIndexInternal( 0 );
+				manifold->getContactPoint( 0 ).m_appliedImpulse = 0.5f;
+				int lifetime = manifold->getContactPoint( 0 ).getLifeTime();
+				second.getWorldTransform().setOrigin( btVector3( btScalar( centres - 0.001 ), 0, 0 ) );
+				world.performDiscreteCollisionDetection();
+				ASSERT_EQ( manifold->getNumContacts(), 1 );
+				EXPECT_EQ( manifold->getContactPoint( 0 ).getLifeTime(), lifetime + 1 );
+				EXPECT_EQ( manifold->getContactPoint( 0 ).m_appliedImpulse, 0.5f );
+				EXPECT_NEAR( manifold->getContactPoint( 0 ).getDistance(), centres - 0.401, 1e-6 );
+				second.getWorldTransform().setOrigin( btVector3( btScalar( 0.4 + 2.0 * reach ), 0, 0 ) );
+				world.performDiscreteCollisionDetection();
+				int left = 0;
+				for ( int i = 0; i < dispatcher.getNumManifolds(); ++i )
+					left += dispatcher.getManifoldByIndexInternal( i )->getNumContacts();
+				EXPECT_EQ( left, 0 );
+			}
 			world.removeCollisionObject( &second );
 			world.removeCollisionObject( &first );
 		}
