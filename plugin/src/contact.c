@@ -271,8 +271,9 @@ static void pdiGatherAtContact( pdiCall* call, const pdTransform* moved, double 
 		pdiRegionsFromLocal( &call->pr, def->regionCosine, regions );
 	}
 	pdiPosedPair at = { call->meshA, *moved, call->meshB, *call->poseB };
-	pdiGrouping grouping = { def->regionCosine, &call->translation, groupingMargin, 4.0 * tolerance, false };
+	pdiGrouping grouping = { def->regionCosine, &call->translation, groupingMargin, 4.0 * tolerance, false, false };
 	pdiGroupFeatures( &at, features, count, &grouping, regions );
+	pdiFillThePush( &at, features, count, &grouping, regions );
 }
 
 // A penetrating pair: the PD (or its one-sided resolution) and the regions at A + PD; with
@@ -343,7 +344,7 @@ static pdStatus pdiGatherNear( pdiCall* call, double range, pdiRegions* regions 
 			call->set->status = st;
 		}
 		pdiPosedPair at = { call->meshA, *call->poseA, call->meshB, *call->poseB };
-		pdiGrouping grouping = { def->regionCosine, NULL, range, 4.0 * call->tolerance, false };
+		pdiGrouping grouping = { def->regionCosine, NULL, range, 4.0 * call->tolerance, false, false };
 		pdiGroupFeatures( &at, features, count, &grouping, regions );
 	}
 	return st;

@@ -167,6 +167,9 @@ typedef struct pdiGrouping
 	// The features are oriented out of B with signed distances and already applicable
 	// (pdiPlugin_GatherOrientedFeatures): penetrating and touching pairs join as they are.
 	bool oriented;
+	// At the PD contact configuration (translation given): only the pairs the applicability
+	// test refuses that face along the push and overlap at the input poses (pdiFillThePush).
+	bool overlapOnly;
 } pdiGrouping;
 
 // ---------------------------------------------------------------------------------------------
@@ -239,6 +242,8 @@ bool pdiAddClosestPair( pdiRegions* regions, pdVec3 pointA, pdVec3 pointB, doubl
 void pdiFinishRegion( pdiRegion* r, pdVec3 translation, bool useMeanNormal );
 void pdiGroupFeatures( const pdiPosedPair* at, const pdContactFeature* features, int featureCount,
 					   const pdiGrouping* grouping, pdiRegions* regions );
+void pdiFillThePush( const pdiPosedPair* at, const pdContactFeature* features, int featureCount, const pdiGrouping* g,
+					 pdiRegions* regions );
 void pdiRegionsFromLocal( const pdPenetrationResult* pr, double regionCosine, pdiRegions* regions );
 void pdiDropEmptyRegions( pdiRegions* regions );
 void pdiSettleNormals( pdiRegions* regions, double regionCosine, pdVec3 translation );

@@ -229,7 +229,7 @@ pdiLocalOutcome pdiGatherLocal( pdiCall* call, pdiRegions* regions )
 	pdiPosedPair at = { call->meshA, *call->poseA, call->meshB, *call->poseB };
 	double margin =
 		fmax( swept ? fmax( def->contactDistance, def->speculativeDistance ) : def->contactDistance, touch );
-	pdiGrouping grouping = { PDI_LOCAL_REGION_COSINE, NULL, margin, touch, true };
+	pdiGrouping grouping = { PDI_LOCAL_REGION_COSINE, NULL, margin, touch, true, false };
 	pdiGroupFeatures( &at, of.features, of.featureCount, &grouping, regions );
 	// Not gathered: farther apart than the reach; gathered and not grouped for being farther
 	// than the margin: their own distance.

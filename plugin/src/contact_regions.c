@@ -171,6 +171,20 @@ typedef struct pdiFeatureGap
 	double sepLength;
 } pdiFeatureGap;
 
+// A pair facing along the global push that overlaps at the input poses (its gap at the contact
+// configuration less the push along its normal is negative): a point of the overlap the push
+// clears, whether or not it is locally closest.
+static bool pdiInsideThePush( const pdiGrouping* g, pdVec3 normal, double gap )
+{
+	if ( g->translation == NULL )
+	{
+		return false;
+	}
+	pdVec3 t = *g->translation;
+	double len = pdiLength( t );
+	return len > 0.0 && pdiDot( normal, t ) >= g->regionCosine * len && gap - pdiDot( t, normal ) < 0.0;
+}
+
 // The feature's contact normal and gap; false when the pair is no contact.
 static bool pdiFeatureGapOf( const pdiPosedPair* at, const pdContactFeature* f, const pdiGrouping* g,
 							 pdiFeatureGap* out )
@@ -187,6 +201,10 @@ static bool pdiFeatureGapOf( const pdiPosedPair* at, const pdContactFeature* f, 
 	// is not. Touching pairs keep the feature normal.
 	pdVec3 sep = pdiSub( f->pointA, f->pointB );
 	double sepLength = pdiLength( sep );
+	if ( g->overlapOnly && !( sepLength > touchDistance ) )
+	{
+		return false;
+	}
 	if ( g->oriented && gap <= touchDistance )
 	{
 		// Oriented out of B and applicable along it: a penetrating pair's separation points
@@ -211,9 +229,12 @@ static bool pdiFeatureGapOf( const pdiPosedPair* at, const pdContactFeature* f, 
 		// An edge or vertex of either side that is not its mesh's closest part along the gap
 		// (an edge of a flat floor under a tilted edge) would push sideways: its patch is
 		// reported by the vertex-face pairs with the face's own normal. Vertex-face pairs
-		// are kept: they are the patch (a tilted ring over a floor).
-		if ( f->kind != PD_CONTACT_VF && !pdiPlugin_IsFeatureExtremeAlong( at->meshA, &at->poseA, at->meshB, &at->poseB,
-																		   f, pdiSub( f->pointA, f->pointB ) ) )
+		// are kept: they are the patch (a tilted ring over a floor). Filling a sparse push
+		// (pdiFillThePush) takes exactly the refused ones that lie inside its overlap.
+		bool refused = f->kind != PD_CONTACT_VF &&
+					   !pdiPlugin_IsFeatureExtremeAlong( at->meshA, &at->poseA, at->meshB, &at->poseB, f,
+														 pdiSub( f->pointA, f->pointB ) );
+		if ( g->overlapOnly ? !( refused && pdiInsideThePush( g, fn, gap ) ) : refused )
 		{
 			return false;
 		}
@@ -332,6 +353,38 @@ void pdiGroupFeatures( const pdiPosedPair* at, const pdContactFeature* features,
 			pdiJoinRegion( r, f, &fg, g->translation );
 		}
 	}
+}
+
+// The region along the global push with fewer than three points (none counts) takes the pairs
+// inside the push's overlap that the applicability test refused. A box tipped across a
+// tessellated tube overlaps it under its whole bottom face, but only the tangent point is an
+// applicable pair: a manifold of that one point lets the box turn about it and sink its other
+// end into the tube within the step. A push with a patch of its own (a ring resting on a ring)
+// keeps just its applicable pairs.
+void pdiFillThePush( const pdiPosedPair* at, const pdContactFeature* features, int featureCount, const pdiGrouping* g,
+					 pdiRegions* regions )
+{
+	if ( g->translation == NULL )
+	{
+		return;
+	}
+	pdVec3 t = *g->translation;
+	double len = pdiLength( t );
+	if ( !( len > 0.0 ) )
+	{
+		return;
+	}
+	for ( int i = 0; i < regions->count; ++i )
+	{
+		const pdiRegion* r = regions->items + i;
+		if ( r->count >= 3 && pdiDot( r->normal, t ) >= g->regionCosine * len )
+		{
+			return;
+		}
+	}
+	pdiGrouping overlap = *g;
+	overlap.overlapOnly = true;
+	pdiGroupFeatures( at, features, featureCount, &overlap, regions );
 }
 
 // One region seed (a normal, no points yet) per local PD; local PDs whose normals agree

@@ -202,3 +202,61 @@ TEST( PdContact, VertexSunkIntoAThinPlateGetsNoContactWithItsUnderside )
 	}
 	EXPECT_GE( points, 4 );
 }
+
+TEST( PdContact, BoxTippingOntoATubeGetsPointsOverItsWholeOverlap )
+{
+	// A 0.24 x 0.18 x 0.16 box (12 triangles, as Bullet's btBoxShape) tipping onto the top of a
+	// torus tube (R 0.5, r 0.15, 48 x 16 segments, axis z), falling and spinning (the step's
+	// motion as Bullet gives it), 16.6 mm deep: a pose from the mixed scene. Its bottom face
+	// overlaps the tube from the tangent point under one end to 6 mm deep under the other, but
+	// only the tangent point is locally closest: the rest of the overlap has no applicable
+	// feature pair, and a manifold of that one point let the box turn about it and sink its
+	// other end 33 mm into the tube in the next step. The push's manifold must carry
+	// penetrating points over the overlap.
+	smpSoup soup{};
+	ASSERT_TRUE( smpMakeBox( { 0.12, 0.09, 0.08 }, 1, &soup ) );
+	MeshHolder box{ smpSoupCreateMesh( &soup, nullptr ) }, torus{ makeTorus( 48, 16 ) };
+	smpFreeSoup( &soup );
+	ASSERT_NE( box.mesh, nullptr );
+	ASSERT_NE( torus.mesh, nullptr );
+	WorkspaceHolder ws;
+	pdTransform poseBox = at( 0.201014042, 0.499002934, -0.219770283 );
+	poseBox.q = { -0.068149053, 0.784153104, 0.587648630, 0.187426522 };
+	pdContactDef def = pdDefaultContactDef();
+	def.contactDistance = 0.003397;
+	def.speculativeDistance = 0.072128;
+	def.relativeSkin = 2.5e-4;
+	pdContactPair pair;
+	pdContactPair_Reset( &pair );
+	pdContactPair_SetRigidMotion( &pair, { -0.010137, 0.007272, 0.036526 }, { -0.177775, -0.049529, -0.069125 },
+								  poseBox.p );
+	pdTransform poseTorus = at( 0.0, 0.0, 0.0 );
+	pdContactManifoldSet set;
+	ASSERT_GE( pdContactPair_Generate( &pair, box.mesh, &poseBox, torus.mesh, &poseTorus, &def, ws.ws, &set ), 0 );
+	ASSERT_EQ( set.state, PD_STATE_PENETRATING );
+	std::vector<pdVec3> inside;
+	double deepest = 0.0;
+	for ( int i = 0; i < set.manifoldCount; ++i )
+	{
+		for ( int k = 0; k < set.manifolds[i].pointCount; ++k )
+		{
+			const pdContactPoint& p = set.manifolds[i].points[k];
+			deepest = std::fmin( deepest, p.distance );
+			if ( p.distance < 0.0 )
+			{
+				inside.push_back( p.pointB );
+			}
+		}
+	}
+	double spread = 0.0;
+	for ( const pdVec3& a : inside )
+	{
+		for ( const pdVec3& b : inside )
+		{
+			spread = std::fmax( spread, std::hypot( a.x - b.x, a.y - b.y, a.z - b.z ) );
+		}
+	}
+	EXPECT_GE( inside.size(), 3u ) << "the overlap's extent, not its tangent point alone";
+	EXPECT_GT( spread, 0.1 ) << "penetrating points under both ends of the box";
+	EXPECT_NEAR( deepest, -set.depth, 0.1 * set.depth ) << "the deepest point carries the push's depth";
+}
