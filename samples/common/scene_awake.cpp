@@ -66,6 +66,7 @@ int smpAddFloor( smpSceneWorld* scene, double w )
 	smpSceneAppendQuad( btVector3( btScalar( -w ), 0, btScalar( -w ) ), btVector3( 0, 0, btScalar( 2 * w ) ),
 						btVector3( btScalar( 2 * w ), 0, 0 ), 12, &v, &t );
 	int shape = scene->addShape( std::move( v ), std::move( t ), true, kStaticColor );
+	scene->setFloorHalfExtent( w );
 	btTransform identity;
 	identity.setIdentity();
 	return scene->addBody( shape, identity, 0.0 );

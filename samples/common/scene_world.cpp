@@ -730,8 +730,9 @@ double smpSceneWorld::measurePenetration()
 
 	for ( int i : live )
 	{
-		// Floor: the deepest vertex below y = 0 (the floor is part of every environment), or into
-		// the static environment's analytic shape when the scene gives one.
+		// Floor: the deepest vertex below y = 0 over the floor (the floor is part of every
+		// environment; a vertex hanging past its edge is no contact), or into the static
+		// environment's analytic shape when the scene gives one.
 		const smpSceneShape& s = *m_shapes[m_bodies[i].shape];
 		const btTransform& t = m_bodies[i].body->getWorldTransform();
 		double minY = 0.0;
@@ -739,7 +740,8 @@ double smpSceneWorld::measurePenetration()
 		{
 			btVector3 p = t * btVector3( btScalar( s.vertices[k] ), btScalar( s.vertices[k + 1] ),
 										 btScalar( s.vertices[k + 2] ) );
-			minY = std::min( minY, (double)p.y() - m_area.floorY );
+			if ( std::fabs( (double)p.x() ) <= m_floorHalfExtent && std::fabs( (double)p.z() ) <= m_floorHalfExtent )
+				minY = std::min( minY, (double)p.y() - m_area.floorY );
 			if ( m_staticDepth )
 				minY = std::min( minY, -m_staticDepth( p ) );
 		}

@@ -8,6 +8,7 @@
 #include <btBulletDynamicsCommon.h>
 
 #include <array>
+#include <cmath>
 #include <functional>
 #include <set>
 #include <utility>
@@ -130,6 +131,9 @@ class smpSceneWorld : public smpScene
 	/// Adds a constraint between two bodies (collision between them disabled).
 	void addJoint( btTypedConstraint* constraint, int bodyA, int bodyB );
 	void setArea( const smpSceneArea& area ) { m_area = area; }
+	/// The floor is the square |x|, |z| <= halfExtent (default: unbounded): the floor
+	/// measurement reads only the vertices over it, so a body hanging over its edge reads none.
+	void setFloorHalfExtent( double halfExtent ) { m_floorHalfExtent = halfExtent; }
 	void setCamera( const btVector3& eye, const btVector3& target )
 	{
 		m_eye = eye;
@@ -185,6 +189,7 @@ class smpSceneWorld : public smpScene
 	int m_stepCount = 600;
 	int m_step = 0;
 	smpSceneArea m_area;
+	double m_floorHalfExtent = INFINITY;
 	btVector3 m_eye = btVector3( 8, 7, 10 );
 	btVector3 m_target = btVector3( 0, 1, 0 );
 	double m_bodySize = 1.0;

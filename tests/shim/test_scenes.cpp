@@ -300,6 +300,37 @@ TEST( PdScenes, MetricsMatchAnalyticBoxes )
 	EXPECT_TRUE( m.finite );
 }
 
+// The floor measurement reads the vertices over the floor only: a cube 0.03 m into a floor of
+// half extent 1 reads 0.03 m, a cube hanging 0.1 m below the floor's level past its edge (a body
+// being pushed off it) reads nothing.
+TEST( PdScenes, FloorDepthCountsOnlyVerticesOverTheFloor )
+{
+	smpSceneConfig c;
+	c.steps = 1;
+	c.sleeping = false;
+	smpSceneWorld world( c, "boxes" );
+	std::string error;
+	ASSERT_TRUE( world.initWorld( &error ) ) << error;
+	world.setFloorHalfExtent( 1.0 );
+	smpSoup soup = {};
+	ASSERT_TRUE( smpMakeBox( pdVec3{ 0.5, 0.5, 0.5 }, 2, &soup ) );
+	std::vector<double> v( soup.vertices, soup.vertices + 3 * soup.vertexCount );
+	std::vector<uint32_t> t( soup.indices, soup.indices + 3 * soup.triangleCount );
+	smpFreeSoup( &soup );
+	int box = world.addShape( v, t, false, { { 1.0f, 1.0f, 1.0f } } );
+	btTransform pose;
+	pose.setIdentity();
+	pose.setOrigin( btVector3( 0, 0.47f, 0 ) );
+	world.addBody( box, pose, 1.0 );
+	pose.setOrigin( btVector3( 1.6f, 0.4f, 0 ) ); // x from 1.1 to 2.1: past the edge
+	world.addBody( box, pose, 1.0 );
+
+	world.measurePenetration();
+	smpSceneMetrics m = world.metrics();
+	EXPECT_EQ( m.lost, 0 );
+	EXPECT_NEAR( m.maxFloorPenetration, 0.03, 1e-5 ) << "the cube past the edge reads no floor depth";
+}
+
 // The scene names parse back to their algorithms, the peers' included.
 TEST( PdScenes, AlgoNamesParse )
 {
