@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -263,23 +264,51 @@ TEST( PdScenes, BadConfigurationIsRejected )
 	EXPECT_FALSE( error.empty() );
 }
 
+namespace
+{
+
+// An empty world of one step, sleeping off, with PolyDepth; nullptr when it cannot be built.
+std::unique_ptr<smpSceneWorld> MakeOneStepWorld()
+{
+	smpSceneConfig c;
+	c.steps = 1;
+	c.sleeping = false;
+	auto world = std::make_unique<smpSceneWorld>( c, "boxes" );
+	std::string error;
+	if ( !world->initWorld( &error ) )
+	{
+		ADD_FAILURE() << error;
+		return nullptr;
+	}
+	return world;
+}
+
+// A unit cube (each face cut twice per edge) as a dynamic shape of the world; -1 on failure.
+int AddUnitCubeShape( smpSceneWorld& world )
+{
+	smpSoup soup = {};
+	if ( !smpMakeBox( pdVec3{ 0.5, 0.5, 0.5 }, 2, &soup ) )
+	{
+		return -1;
+	}
+	std::vector<double> v( soup.vertices, soup.vertices + 3 * soup.vertexCount );
+	std::vector<uint32_t> t( soup.indices, soup.indices + 3 * soup.triangleCount );
+	smpFreeSoup( &soup );
+	return world.addShape( v, t, false, { { 1.0f, 1.0f, 1.0f } } );
+}
+
+} // namespace
+
 // The metrics against analytic values: two unit cubes overlapping by 0.1 m along x have a
 // penetration depth of exactly 0.1 m; a cube 0.02 m into the floor has a floor depth of 0.02 m;
 // a cube outside the area is lost.
 TEST( PdScenes, MetricsMatchAnalyticBoxes )
 {
-	smpSceneConfig c;
-	c.steps = 1;
-	c.sleeping = false;
-	smpSceneWorld world( c, "boxes" );
-	std::string error;
-	ASSERT_TRUE( world.initWorld( &error ) ) << error;
-	smpSoup soup = {};
-	ASSERT_TRUE( smpMakeBox( pdVec3{ 0.5, 0.5, 0.5 }, 2, &soup ) );
-	std::vector<double> v( soup.vertices, soup.vertices + 3 * soup.vertexCount );
-	std::vector<uint32_t> t( soup.indices, soup.indices + 3 * soup.triangleCount );
-	smpFreeSoup( &soup );
-	int box = world.addShape( v, t, false, { { 1.0f, 1.0f, 1.0f } } );
+	std::unique_ptr<smpSceneWorld> made = MakeOneStepWorld();
+	ASSERT_NE( made, nullptr );
+	smpSceneWorld& world = *made;
+	int box = AddUnitCubeShape( world );
+	ASSERT_GE( box, 0 );
 	btTransform pose;
 	pose.setIdentity();
 	pose.setOrigin( btVector3( 0, 0.48f, 0 ) );
@@ -305,19 +334,12 @@ TEST( PdScenes, MetricsMatchAnalyticBoxes )
 // being pushed off it) reads nothing.
 TEST( PdScenes, FloorDepthCountsOnlyVerticesOverTheFloor )
 {
-	smpSceneConfig c;
-	c.steps = 1;
-	c.sleeping = false;
-	smpSceneWorld world( c, "boxes" );
-	std::string error;
-	ASSERT_TRUE( world.initWorld( &error ) ) << error;
+	std::unique_ptr<smpSceneWorld> made = MakeOneStepWorld();
+	ASSERT_NE( made, nullptr );
+	smpSceneWorld& world = *made;
 	world.setFloorHalfExtent( 1.0 );
-	smpSoup soup = {};
-	ASSERT_TRUE( smpMakeBox( pdVec3{ 0.5, 0.5, 0.5 }, 2, &soup ) );
-	std::vector<double> v( soup.vertices, soup.vertices + 3 * soup.vertexCount );
-	std::vector<uint32_t> t( soup.indices, soup.indices + 3 * soup.triangleCount );
-	smpFreeSoup( &soup );
-	int box = world.addShape( v, t, false, { { 1.0f, 1.0f, 1.0f } } );
+	int box = AddUnitCubeShape( world );
+	ASSERT_GE( box, 0 );
 	btTransform pose;
 	pose.setIdentity();
 	pose.setOrigin( btVector3( 0, 0.47f, 0 ) );
